@@ -1,0 +1,106 @@
+// Builds the fixture workspace deterministically: same content, authors and dates → same commit hashes.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { BASE_TAG, commits, overlay, workspaceSettings, type FileSet } from './content';
+
+export interface FixtureWorkspaceInfo {
+  /** Absolute path of the workspace root. */
+  dir: string;
+  /** Tag of the fresh HEAD; `resetFixtureWorkspace` returns to it. */
+  baseTag: string;
+  /** Commit name → full 40-hex hash, in commit order (oldest first). */
+  commits: Record<string, string>;
+  /** Variables for fixture placeholders: `workspace`, `commit.<name>`, `short.<name>`. */
+  vars: Record<string, string>;
+}
+
+export interface BuildOptions {
+  /** Remove `dir` first when it exists (default true). */
+  clean?: boolean;
+}
+
+/** git with no user/system config, so hooks, signing or templates on the machine cannot change hashes. */
+export function git(dir: string, args: string[], env: Record<string, string> = {}): string {
+  return execFileSync('git', ['-c', 'core.autocrlf=false', '-c', 'commit.gpgsign=false', '-c', 'tag.gpgsign=false', ...args], {
+    cwd: dir,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_TERMINAL_PROMPT: '0', ...env },
+  }).trim();
+}
+
+function writeFiles(dir: string, files: FileSet): void {
+  for (const [rel, text] of Object.entries(files)) {
+    const abs = join(dir, rel);
+    mkdirSync(dirname(abs), { recursive: true });
+    writeFileSync(abs, text);
+  }
+}
+
+/** Merges the fixture's settings into .vscode/settings.json, keeping keys a server wrote there. */
+export function writeWorkspaceSettings(dir: string): void {
+  const file = join(dir, '.vscode', 'settings.json');
+  let current: Record<string, unknown> = {};
+  if (existsSync(file)) {
+    try { current = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>; } catch { current = {}; }
+  }
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify({ ...current, ...workspaceSettings }, null, 2) + '\n');
+}
+
+/** Lays the non-committed part of the fresh state over a checked-out HEAD. */
+export function applyOverlay(dir: string): void {
+  writeFiles(dir, overlay);
+  writeWorkspaceSettings(dir);
+}
+
+export function buildFixtureWorkspace(dirArg: string, opts: BuildOptions = {}): FixtureWorkspaceInfo {
+  const dir = resolve(dirArg);
+  if (opts.clean !== false) rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  git(dir, ['init', '-q', '-b', 'main']);
+  const hashes: Record<string, string> = {};
+  for (const c of commits) {
+    writeFiles(dir, c.files);
+    for (const r of c.remove ?? []) git(dir, ['rm', '-q', '--', r]);
+    git(dir, ['add', '--', ...Object.keys(c.files)]);
+    git(dir, ['commit', '-q', '-m', c.message], {
+      GIT_AUTHOR_NAME: c.author.name, GIT_AUTHOR_EMAIL: c.author.email, GIT_AUTHOR_DATE: c.date,
+      GIT_COMMITTER_NAME: c.author.name, GIT_COMMITTER_EMAIL: c.author.email, GIT_COMMITTER_DATE: c.date,
+    });
+    hashes[c.name] = git(dir, ['rev-parse', 'HEAD']);
+  }
+  git(dir, ['tag', BASE_TAG]);
+  applyOverlay(dir);
+  return { dir, baseTag: BASE_TAG, commits: hashes, vars: varsFor(dir, hashes) };
+}
+
+/** Restores the fresh state after a destructive case (replace, rollback); keeps .vscode/ and node_modules/. */
+export function resetFixtureWorkspace(dirArg: string): void {
+  const dir = resolve(dirArg);
+  git(dir, ['reset', '-q', '--hard', BASE_TAG]);
+  git(dir, ['clean', '-q', '-fd']); // no -x: ignored files (.vscode/ with the server's keys) survive
+  applyOverlay(dir);
+}
+
+/** Reads the info of an existing fixture workspace (e.g. one a third-party server has open). */
+export function readFixtureWorkspace(dirArg: string): FixtureWorkspaceInfo {
+  const dir = resolve(dirArg);
+  const hashes: Record<string, string> = {};
+  const listed = git(dir, ['rev-list', '--reverse', BASE_TAG]).split('\n').filter(Boolean);
+  commits.forEach((c, i) => {
+    const h = listed[i];
+    if (h) hashes[c.name] = h;
+  });
+  return { dir, baseTag: BASE_TAG, commits: hashes, vars: varsFor(dir, hashes) };
+}
+
+function varsFor(dir: string, hashes: Record<string, string>): Record<string, string> {
+  const vars: Record<string, string> = { workspace: dir };
+  for (const [name, h] of Object.entries(hashes)) {
+    vars[`commit.${name}`] = h;
+    vars[`short.${name}`] = h.slice(0, 7);
+  }
+  return vars;
+}
