@@ -1,0 +1,8 @@
+// One line describing where and when the figures were measured (the README table needs it).
+import { cpus, totalmem, release } from 'node:os';
+
+export function machineLine(): string {
+  const c = cpus();
+  return `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC · ${c.length}× ${c[0]?.model.trim() ?? 'cpu'} · ` +
+    `${Math.round(totalmem() / 2 ** 30)} GiB · Linux ${release()} · Node ${process.version}`;
+}
