@@ -1,0 +1,38 @@
+// Where the launcher finds code-server and where it puts per-run folders.
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** code-server version the project installs (VS Code 1.100.3; runs on the system Node 20). */
+export const CODE_SERVER_VERSION = '4.100.3';
+
+/** Root of this repository (livehost/ sits directly below it). */
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  return env.IDEA_KIT_CACHE || join(homedir(), '.cache', 'idea-kit');
+}
+
+/** Parent of the run folders: `${IDEA_KIT_RUNS:-<repo>/.runs}` (gitignored). */
+export function runsRoot(env: NodeJS.ProcessEnv = process.env): string {
+  return resolve(env.IDEA_KIT_RUNS || join(REPO_ROOT, '.runs'));
+}
+
+/** The code-server executable: `IDEA_CODE_SERVER`, else the one scripts/install-host.sh puts in the cache. */
+export function findCodeServer(env: NodeJS.ProcessEnv = process.env): string {
+  const bin = env.IDEA_CODE_SERVER
+    || join(cacheDir(env), `code-server-${CODE_SERVER_VERSION}`, 'node_modules', '.bin', 'code-server');
+  if (!existsSync(bin)) {
+    throw new Error(`code-server not found at ${bin}: run \`bash scripts/install-host.sh\` `
+      + '(or set IDEA_CODE_SERVER to a code-server executable)');
+  }
+  return bin;
+}
+
+/** Debian's headless-capable Chromium (installed by scripts/install-host.sh); `IDEA_CHROMIUM` overrides. */
+export function findChromium(env: NodeJS.ProcessEnv = process.env): string {
+  const bin = env.IDEA_CHROMIUM || '/usr/bin/chromium';
+  if (!existsSync(bin)) throw new Error(`Chromium not found at ${bin}: run \`bash scripts/install-host.sh\``);
+  return bin;
+}

@@ -1,0 +1,41 @@
+// Loopback port helpers: pick a free port, probe whether one accepts TCP, poll until a condition holds.
+import { createServer, connect } from 'node:net';
+
+export const LOOPBACK = '127.0.0.1';
+
+/** A port that was free a moment ago (the OS picks it; there is an unavoidable small race). */
+export function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, LOOPBACK, () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => (port ? resolvePort(port) : reject(new Error('could not allocate a port'))));
+    });
+  });
+}
+
+/** True when something accepts a TCP connection on 127.0.0.1:port within timeoutMs. */
+export function isPortOpen(port: number, timeoutMs = 1000): Promise<boolean> {
+  return new Promise((res) => {
+    const sock = connect({ port, host: LOOPBACK });
+    const done = (open: boolean) => { sock.destroy(); res(open); };
+    sock.setTimeout(timeoutMs, () => done(false));
+    sock.once('connect', () => done(true));
+    sock.once('error', () => done(false));
+  });
+}
+
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Polls `check` every stepMs until it returns a non-undefined value or the deadline passes (then undefined). */
+export async function pollUntil<T>(check: () => Promise<T | undefined> | T | undefined, deadline: number,
+  stepMs = 100): Promise<T | undefined> {
+  for (;;) {
+    const v = await check();
+    if (v !== undefined) return v;
+    if (Date.now() >= deadline) return undefined;
+    await sleep(Math.min(stepMs, Math.max(0, deadline - Date.now())));
+  }
+}
