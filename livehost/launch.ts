@@ -97,6 +97,7 @@ export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
   let wb: Workbench | undefined;
   let sampler: PeakSampler | undefined;
   let extPort: number | undefined;
+  let extensionId: string | undefined;
   let closing: Promise<void> | undefined;
 
   const timings: LaunchTimings = { spawnToHttpMs: 0, chromiumLaunchMs: 0, navigateToReadyMs: 0, spawnToReadyMs: 0, totalMs: 0 };
@@ -116,7 +117,7 @@ export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
       sampler?.stop();
       timings.teardownMs = Date.now() - tc;
       unregisterExitHook(hook);
-      if (!keepRunDir) removeRunFolder(run.dir);
+      if (!keepRunDir) removeRunFolder(run);
       log(`livehost: closed in ${timings.teardownMs} ms${keepRunDir ? `, run folder kept: ${run.dir}` : ''}`);
     })();
     return closing;
@@ -126,7 +127,7 @@ export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
     killSync: () => {
       if (wb) killWorkbenchSync(wb);
       if (cs) killCodeServerGroupSync(cs);
-      if (!keepRunDir) { try { removeRunFolder(run.dir); } catch { /* best effort at exit */ } }
+      if (!keepRunDir) { try { removeRunFolder(run); } catch { /* best effort at exit */ } }
     },
   };
   registerExitHook(hook);
@@ -134,7 +135,7 @@ export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
   const fail = async (what: string): Promise<never> => {
     const details = [
       `livehost: ${what} (after ${Date.now() - t0} ms; run folder ${run.dir})`,
-      describeLogs(run.codeServerLog, run.userDataDir),
+      describeLogs(run.codeServerLog, run.userDataDir, extensionId),
       wb?.consoleTail.length ? `--- browser console ---\n${wb.consoleTail.slice(-10).join('\n')}` : '',
     ].filter(Boolean).join('\n');
     const keep = keepRunDir;
@@ -146,6 +147,7 @@ export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
     const [codeServerPort, wantedExtPort] = await Promise.all([freePort(), freePort()]);
     writeUserSettings(run.userDataDir, wantedExtPort, opts.userSettings);
     const ext = linkExtension(opts.extensionDevPath, run.extensionsDir);
+    extensionId = ext.id;
     const before = snapshotSettings(workspace);
     log(`livehost: run folder ${run.dir}; extension ${ext.id}@${ext.version}; code-server on 127.0.0.1:${codeServerPort}`);
 

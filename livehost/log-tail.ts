@@ -22,15 +22,21 @@ function walk(dir: string, out: string[] = []): string[] {
   return out;
 }
 
-/** Extension host logs under <udd>/logs/<session>/ (remoteexthost.log, exthost*\/...), newest first. */
-export function extensionHostLogs(userDataDir: string): string[] {
+/**
+ * Extension host logs under <udd>/logs/<session>/exthost*\/: the host's own log (remoteexthost.log) first,
+ * then the logs of `extensionId` (its output channels), then the rest, newest first.
+ */
+export function extensionHostLogs(userDataDir: string, extensionId?: string): string[] {
+  const rank = (p: string) => (/remoteexthost\.log$|exthost\.log$/.test(p) ? 0
+    : extensionId && p.toLowerCase().includes(extensionId.toLowerCase()) ? 1 : 2);
   const logs = walk(join(userDataDir, 'logs')).filter((p) => /exthost/i.test(relative(userDataDir, p)));
-  return logs.sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+  const mtime = (p: string) => { try { return statSync(p).mtimeMs; } catch { return 0; } };
+  return logs.sort((a, b) => rank(a) - rank(b) || mtime(b) - mtime(a));
 }
 
-export function describeLogs(codeServerLog: string, userDataDir: string, lines = 25): string {
+export function describeLogs(codeServerLog: string, userDataDir: string, extensionId?: string, lines = 25): string {
   const parts = [`--- code-server log (${codeServerLog}) ---\n${tailFile(codeServerLog, lines)}`];
-  const ext = extensionHostLogs(userDataDir).slice(0, 3);
+  const ext = extensionHostLogs(userDataDir, extensionId).slice(0, 3);
   if (!ext.length) parts.push('--- extension host log: none written (did the workbench connect?) ---');
   for (const f of ext) parts.push(`--- ${relative(userDataDir, f)} ---\n${tailFile(f, lines)}`);
   return parts.join('\n');
