@@ -1,0 +1,125 @@
+#!/usr/bin/env -S npx tsx
+// idea-spec: the protocol maintainers' CLI (diff, bump, changelog, release, check-frozen, derive-history).
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { bump } from './bump';
+import { updateChangelog } from './changelog';
+import { formatReport, isFormat, type Format } from './diff/format';
+import { failsAt, isLevel, type Level } from './diff/types';
+import { diffVersions } from './diff/version-diff';
+import { checkFrozen, recordRelease } from './frozen';
+import { writeHistory } from './history/write';
+import { defaultRoot, loadVersion, specDir } from './spec-repo';
+
+const USAGE = `usage: idea-spec <command> [options]
+
+  diff <from> <to> [--format text|markdown|json|junit] [--fail-on ERR|WARN|INFO]
+        classify every change between two versions (exit 1 when a change is at --fail-on or worse)
+  bump [<version>] [--no-codegen] [--force]
+        create the next version from the latest one, generate its code, update the changelog
+  changelog [--check]        regenerate docs/CHANGELOG.md (--check: exit 1 when it is out of date)
+  release <version> [--force]  record a version as released (frozen) in spec/releases.json
+  check-frozen               exit 1 when a released version's files changed
+  derive-history [--force]   rebuild spec/v0.1.0 … v0.1.5 from spec/v0.1.6 and the changelog facts
+
+common: --root <dir> (repository root; default: this checkout)`;
+
+interface Args {
+  positional: string[];
+  flags: Map<string, string | true>;
+}
+
+const VALUE_FLAGS = new Set(['format', 'fail-on', 'root']);
+
+function parseArgs(argv: string[]): Args {
+  const positional: string[] = [];
+  const flags = new Map<string, string | true>();
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (!a.startsWith('--')) {
+      positional.push(a);
+      continue;
+    }
+    const [name, inline] = a.slice(2).split('=', 2) as [string, string | undefined];
+    if (VALUE_FLAGS.has(name)) {
+      const value = inline ?? argv[++i];
+      if (value === undefined) throw new UsageError(`--${name} needs a value`);
+      flags.set(name, value);
+    } else flags.set(name, true);
+  }
+  return { positional, flags };
+}
+
+class UsageError extends Error {}
+
+function flag(args: Args, name: string): string | undefined {
+  const v = args.flags.get(name);
+  return typeof v === 'string' ? v : undefined;
+}
+
+export async function main(argv: string[], out: (s: string) => void = (s) => process.stdout.write(s)): Promise<number> {
+  const args = parseArgs(argv);
+  const [command, ...rest] = args.positional;
+  const root = flag(args, 'root') ?? defaultRoot();
+  const spec = specDir(root);
+  switch (command) {
+    case 'diff': {
+      if (rest.length !== 2) throw new UsageError('diff needs <from> <to>');
+      const format = flag(args, 'format') ?? 'text';
+      if (!isFormat(format)) throw new UsageError(`unknown --format ${format}`);
+      const failOnRaw = (flag(args, 'fail-on') ?? 'ERR').toUpperCase();
+      if (!isLevel(failOnRaw)) throw new UsageError(`unknown --fail-on ${failOnRaw} (ERR, WARN or INFO)`);
+      const report = diffVersions(loadVersion(spec, rest[0]!), loadVersion(spec, rest[1]!));
+      out(formatReport(report, format as Format, failOnRaw as Level));
+      return failsAt(report.changes, failOnRaw) ? 1 : 0;
+    }
+    case 'bump': {
+      const result = await bump(root, { version: rest[0], codegen: !args.flags.has('no-codegen'), force: args.flags.has('force'), log: out });
+      out(`created spec/v${result.version} from v${result.from}\n`);
+      return 0;
+    }
+    case 'changelog': {
+      const check = args.flags.has('check');
+      const r = updateChangelog(root, check);
+      if (check && !r.upToDate) {
+        out(`${r.path} is out of date: run idea-spec changelog\n`);
+        return 1;
+      }
+      out(check ? `${r.path} is up to date\n` : `wrote ${r.path}\n`);
+      return 0;
+    }
+    case 'release': {
+      if (rest.length !== 1) throw new UsageError('release needs <version>');
+      const r = recordRelease(spec, rest[0]!, { force: args.flags.has('force') });
+      out(`released ${r.version} (${r.released}) sha256 ${r.sha256}\n`);
+      return 0;
+    }
+    case 'check-frozen': {
+      const problems = checkFrozen(spec);
+      for (const p of problems) out(`FROZEN ${p.message}\n`);
+      if (problems.length === 0) out('released versions unchanged\n');
+      return problems.length === 0 ? 0 : 1;
+    }
+    case 'derive-history': {
+      for (const line of writeHistory(spec, { force: args.flags.has('force') })) out(`${line}\n`);
+      return 0;
+    }
+    case undefined:
+    case 'help':
+      out(`${USAGE}\n`);
+      return command === undefined ? 2 : 0;
+    default:
+      throw new UsageError(`unknown command ${command}`);
+  }
+}
+
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (err: unknown) => {
+      const usage = err instanceof UsageError;
+      process.stderr.write(`idea-spec: ${err instanceof Error ? err.message : String(err)}\n${usage ? `\n${USAGE}\n` : ''}`);
+      process.exit(2);
+    },
+  );
+}

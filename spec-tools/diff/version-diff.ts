@@ -1,0 +1,150 @@
+// Compares two protocol versions: the topic index (transport, error codes, topics) and every
+// message and topic schema, each in the direction its values travel.
+import type { Json, SpecVersion, TopicEntry } from '../spec-repo';
+import { canonical, inlineSchema } from './inline';
+import { diffSchemas } from './schema-diff';
+import type { Change, DiffReport, Direction } from './types';
+
+/** Messages a client sends; every other message is sent by the server. */
+const CLIENT_MESSAGES = new Set(['handshakeRequest', 'request']);
+
+const MESSAGE_NAMES: Record<string, string> = {
+  handshakeRequest: 'handshake request',
+  handshakeSuccess: 'handshake response',
+  handshakeFailure: 'handshake failure',
+  request: 'request envelope',
+  responseSuccess: 'success response',
+  responseError: 'error response',
+  errorCode: 'error code',
+};
+
+export function diffVersions(a: SpecVersion, b: SpecVersion): DiffReport {
+  const changes: Change[] = [];
+  const emit = (c: Change) => changes.push(c);
+  diffTransport(a, b, emit);
+  diffErrorCodes(a, b, emit);
+  diffMessages(a, b, emit);
+  diffTopics(a, b, emit);
+  return { from: a.version, to: b.version, changes };
+}
+
+function diffTransport(a: SpecVersion, b: SpecVersion, emit: (c: Change) => void): void {
+  const ta = a.index.transport;
+  const tb = b.index.transport;
+  const location = 'transport';
+  if (ta.defaultPort !== tb.defaultPort) {
+    emit({ level: 'ERR', kind: 'default-port-changed', location, path: 'defaultPort',
+      message: `default port ${ta.defaultPort} → ${tb.defaultPort}: existing clients look for the server on the old port` });
+  }
+  if (ta.portAttempts !== tb.portAttempts) {
+    const more = tb.portAttempts > ta.portAttempts;
+    emit({ level: more ? 'WARN' : 'INFO', kind: 'port-attempts-changed', location, path: 'portAttempts',
+      message: more
+        ? `port attempts ${ta.portAttempts} → ${tb.portAttempts}: when the default port is taken the server now listens on a later one (up to ${tb.defaultPort + tb.portAttempts - 1}); clients must read the bound port (idea.server.port in .vscode/settings.json) instead of assuming ${tb.defaultPort}`
+        : `port attempts ${ta.portAttempts} → ${tb.portAttempts}: the server tries fewer ports`,
+    });
+  }
+  for (const k of new Set([...Object.keys(ta), ...Object.keys(tb)])) {
+    if (k === 'defaultPort' || k === 'portAttempts' || canonical(ta[k]) === canonical(tb[k])) continue;
+    emit({ level: 'WARN', kind: 'transport-changed', location, path: k,
+      message: `${k} ${JSON.stringify(ta[k])} → ${JSON.stringify(tb[k])}: not classified, review by hand` });
+  }
+}
+
+function diffErrorCodes(a: SpecVersion, b: SpecVersion, emit: (c: Change) => void): void {
+  const ca = new Set(a.index.errorCodes.map((e) => e.code));
+  const cb = new Set(b.index.errorCodes.map((e) => e.code));
+  for (const e of b.index.errorCodes) {
+    if (!ca.has(e.code)) {
+      emit({ level: 'WARN', kind: 'error-code-added', location: 'error codes', path: e.code,
+        message: `new error code ${e.code}${e.description ? ` (${e.description.replace(/\.$/, '')})` : ''}: clients must handle it` });
+    }
+  }
+  for (const e of a.index.errorCodes) {
+    if (!cb.has(e.code)) {
+      emit({ level: 'INFO', kind: 'error-code-removed', location: 'error codes', path: e.code,
+        message: `error code ${e.code} is no longer returned` });
+    }
+  }
+}
+
+function diffMessages(a: SpecVersion, b: SpecVersion, emit: (c: Change) => void): void {
+  const names = new Set([...Object.keys(a.index.messages), ...Object.keys(b.index.messages)]);
+  for (const name of names) {
+    const pa = a.index.messages[name];
+    const pb = b.index.messages[name];
+    const direction: Direction = CLIENT_MESSAGES.has(name) ? 'request' : 'response';
+    const location = MESSAGE_NAMES[name] ?? `message ${name}`;
+    if (pa === undefined || pb === undefined) {
+      // A whole new message kind from the server is something clients must be ready for.
+      const level = pa === undefined ? (direction === 'response' ? 'WARN' : 'INFO') : 'ERR';
+      emit({ level, kind: pa === undefined ? 'message-added' : 'message-removed', location, path: '',
+        message: pa === undefined ? `new message ${name}` : `message ${name} removed` });
+      continue;
+    }
+    diffSchemaFiles(a, pa, b, pb, direction, location, emit);
+  }
+}
+
+function diffTopics(a: SpecVersion, b: SpecVersion, emit: (c: Change) => void): void {
+  const ta = new Map(a.index.topics.map((t) => [t.topic, t]));
+  const tb = new Map(b.index.topics.map((t) => [t.topic, t]));
+  for (const t of b.index.topics) {
+    if (!ta.has(t.topic)) {
+      emit({ level: 'INFO', kind: 'topic-added', location: `topic ${t.topic}`, path: '',
+        message: `new topic ${t.topic} (${t.method})${t.description ? `: ${t.description}` : ''}` });
+    }
+  }
+  for (const t of a.index.topics) {
+    const n = tb.get(t.topic);
+    if (!n) {
+      emit({ level: 'ERR', kind: 'topic-removed', location: `topic ${t.topic}`, path: '',
+        message: `topic ${t.topic} removed: existing clients calling it get UNKNOWN_TOPIC` });
+      continue;
+    }
+    diffTopic(a, t, b, n, emit);
+  }
+}
+
+function diffTopic(a: SpecVersion, t: TopicEntry, b: SpecVersion, n: TopicEntry, emit: (c: Change) => void): void {
+  const location = `topic ${t.topic}`;
+  for (const key of ['method', 'typeName'] as const) {
+    if (t[key] !== n[key]) {
+      emit({ level: 'WARN', kind: 'generated-name-changed', location, path: key,
+        message: `${key} ${t[key]} → ${n[key]}: the wire is unchanged but code using the generated API must be renamed` });
+    }
+  }
+  const ea = new Set(t.errors);
+  const eb = new Set(n.errors);
+  for (const code of n.errors) {
+    if (!ea.has(code)) emit({ level: 'WARN', kind: 'topic-error-added', location, path: code, message: `may now fail with ${code}: clients must handle it` });
+  }
+  for (const code of t.errors) {
+    if (!eb.has(code)) emit({ level: 'INFO', kind: 'topic-error-removed', location, path: code, message: `no longer fails with ${code}` });
+  }
+  diffSchemaFiles(a, t.params, b, n.params, 'request', `${location} params`, emit);
+  diffSchemaFiles(a, t.result, b, n.result, 'response', `${location} result`, emit);
+}
+
+function diffSchemaFiles(
+  a: SpecVersion, pa: string, b: SpecVersion, pb: string,
+  direction: Direction, location: string, emit: (c: Change) => void,
+): void {
+  const load = (s: SpecVersion, p: string): Json => {
+    const doc = s.schemas.get(p);
+    if (doc === undefined) throw new Error(`spec ${s.version}: schema ${p} listed in index.json is missing`);
+    return inlineSchema(s, p, doc);
+  };
+  diffSchemas(load(a, pa), load(b, pb), { direction, location, emit, isIndexOwnedEnum: indexOwned(a, b) });
+}
+
+/** Enumerations of topic names or error codes mirror the index, whose diff reports them once. */
+function indexOwned(a: SpecVersion, b: SpecVersion): (values: Json[]) => boolean {
+  const owned = new Set<string>();
+  for (const s of [a, b]) {
+    for (const t of s.index.topics) owned.add(t.topic);
+    for (const e of s.index.errorCodes) owned.add(e.code);
+    owned.add(s.version);
+  }
+  return (values) => values.length > 0 && values.every((v) => typeof v === 'string' && owned.has(v));
+}

@@ -1,0 +1,142 @@
+// Reconstructs the released versions before v0.1.6 from the v0.1.6 spec and the changelog facts:
+// each keeps the topics and error codes whose `since` it reaches, and undoes the later wire changes
+// (token auth and port auto-increment from 0.1.3, relative paths from 0.1.2, history/diff's 0.1.4
+// index restriction). The output is committed as plain schema files and frozen in releases.json.
+import { isObject, type Json, type JsonObject, type SpecVersion } from '../spec-repo';
+import { compareVersions } from '../versions';
+import { rewriteVersion } from '../version-rewrite';
+import { AUTH_SINCE, HISTORY_DIFF_RESTRICTED, type VersionFacts } from './facts';
+
+/** Relative file paths are accepted from 0.1.2 on; before, a client file path is absolute. */
+const RELATIVE_PATHS_SINCE = '0.1.2';
+/** Local history ids (and INVALID_REQUEST for unknown ones) arrived with the localhistory topics. */
+const LOCAL_HISTORY_SINCE = '0.1.6';
+
+const clone = <T extends Json>(x: T): T => JSON.parse(JSON.stringify(x)) as T;
+const before = (v: string, since: string): boolean => compareVersions(v, since) < 0;
+
+function obj(x: Json | undefined, what: string): JsonObject {
+  if (!isObject(x)) throw new Error(`derive: ${what} is not an object`);
+  return x;
+}
+
+/** The files (path relative to the version folder → document, index.json included) of `facts.version`. */
+export function deriveVersion(base: SpecVersion, facts: VersionFacts): Map<string, Json> {
+  const v = facts.version;
+  const index = clone(base.index as unknown as JsonObject) as unknown as SpecVersion['index'];
+  index.version = v;
+  index.released = facts.released;
+  index.topics = index.topics.filter((t) => !before(v, t.since));
+  index.errorCodes = index.errorCodes.filter((e) => !before(v, e.since));
+  if (before(v, LOCAL_HISTORY_SINCE)) {
+    for (const e of index.errorCodes) e.description = e.description?.replace(/, an unknown local-history id/, '');
+  }
+  if (before(v, AUTH_SINCE)) index.transport.portAttempts = 1;
+
+  const files = new Map<string, Json>();
+  for (const p of Object.values(index.messages)) files.set(p, clone(base.schemas.get(p)!));
+  for (const t of index.topics) {
+    for (const p of [t.params, t.result]) {
+      const doc = base.schemas.get(p);
+      if (!doc) throw new Error(`derive: ${p} missing from v${base.version}`);
+      files.set(p, clone(doc));
+    }
+  }
+  const codes = index.errorCodes.map((e) => e.code);
+  const errorCode = obj(files.get(index.messages.errorCode!), 'error-code schema');
+  errorCode.enum = codes;
+  if (Array.isArray(errorCode.examples)) errorCode.examples = errorCode.examples.filter((c) => codes.includes(c as string));
+
+  if (before(v, AUTH_SINCE)) withoutAuth(files, index.messages);
+  const defs = obj(clone(base.schemas.get('defs.schema.json')!), 'defs.schema.json');
+  if (before(v, RELATIVE_PATHS_SINCE)) absoluteFilePaths(defs);
+  if (v === HISTORY_DIFF_RESTRICTED) restrictHistoryDiff(files);
+  files.set('defs.schema.json', pruneDefs(defs, [...files.values()]));
+
+  const out = new Map<string, Json>([['index.json', rewriteVersion(index as unknown as JsonObject, base.version, v)]]);
+  for (const [p, doc] of [...files].sort(([a], [b]) => a.localeCompare(b))) out.set(p, rewriteVersion(doc, base.version, v));
+  return out;
+}
+
+/** Before 0.1.3: no token in the handshake, no authRequired in its answer, no UNAUTHORIZED. */
+function withoutAuth(files: Map<string, Json>, messages: Record<string, string>): void {
+  const req = obj(files.get(messages.handshakeRequest!), 'handshake request');
+  delete obj(req.properties, 'handshake request properties').token;
+  if (Array.isArray(req.examples)) req.examples = dedupe(req.examples.map((e) => omit(e, 'token')));
+
+  const ok = obj(files.get(messages.handshakeSuccess!), 'handshake success');
+  delete obj(ok.properties, 'handshake success properties').authRequired;
+  if (Array.isArray(ok.required)) ok.required = ok.required.filter((r) => r !== 'authRequired');
+  if (Array.isArray(ok.examples)) ok.examples = ok.examples.map((e) => omit(e, 'authRequired'));
+
+  const fail = obj(files.get(messages.handshakeFailure!), 'handshake failure');
+  fail.description = 'Server\'s answer to a refused handshake (a first frame that is not a handshake: INVALID_REQUEST). The server then closes the connection.';
+  fail.examples = [{ type: 'handshake', error: { code: 'INVALID_REQUEST', message: 'Expected a handshake' } }];
+}
+
+/** Before 0.1.2 a client's file path is absolute (relative paths came with diag/list). */
+function absoluteFilePaths(defs: JsonObject): void {
+  const all = obj(defs.$defs, '$defs');
+  const filePath = obj(all.FilePath, 'FilePath');
+  const absolute = obj(all.AbsolutePath, 'AbsolutePath');
+  filePath.description = 'An absolute file path given by a client. Paths outside every workspace folder are refused with INVALID_REQUEST.';
+  filePath.pattern = absolute.pattern!;
+  if (Array.isArray(filePath.examples)) filePath.examples = filePath.examples.filter((e) => typeof e === 'string' && e.startsWith('/'));
+}
+
+/** In 0.1.4, fromIndex=0 (given, or omitted and so defaulting to 0) works only with toIndex=1. */
+function restrictHistoryDiff(files: Map<string, Json>): void {
+  const params = files.get('topics/history-diff.params.schema.json');
+  if (!isObject(params)) throw new Error('derive: history-diff params missing in 0.1.4');
+  params.description = `${params.description ?? ''} In this version fromIndex=0 (given or defaulted) works only with toIndex=1 (HEAD).`.trim();
+  params.if = {
+    anyOf: [
+      { properties: { fromIndex: { const: 0 } }, required: ['fromIndex'] },
+      { not: { required: ['fromIndex'] } },
+    ],
+  };
+  params.then = { properties: { toIndex: { const: 1 } } };
+  if (Array.isArray(params.examples)) {
+    params.examples = params.examples.filter((e) => !isObject(e) || e.fromIndex === undefined || e.fromIndex !== 0 || e.toIndex === 1);
+  }
+}
+
+/** Keeps the shared definitions some kept schema still uses (directly or through another definition). */
+function pruneDefs(defs: JsonObject, docs: Json[]): JsonObject {
+  const all = obj(defs.$defs, '$defs');
+  const used = new Set<string>();
+  const queue: Json[] = [...docs];
+  while (queue.length > 0) {
+    for (const ref of refsOf(queue.pop()!)) {
+      const m = /\$defs\/([^/]+)$/.exec(ref);
+      if (m && !used.has(m[1]!) && all[m[1]!] !== undefined) {
+        used.add(m[1]!);
+        queue.push(all[m[1]!]!);
+      }
+    }
+  }
+  defs.$defs = Object.fromEntries(Object.entries(all).filter(([k]) => used.has(k)));
+  return defs;
+}
+
+function refsOf(x: Json): string[] {
+  if (Array.isArray(x)) return x.flatMap(refsOf);
+  if (!isObject(x)) return [];
+  return Object.entries(x).flatMap(([k, v]) => (k === '$ref' && typeof v === 'string' ? [v] : refsOf(v)));
+}
+
+function omit(x: Json, key: string): Json {
+  if (!isObject(x)) return x;
+  const { [key]: _dropped, ...rest } = x;
+  return rest;
+}
+
+function dedupe(xs: Json[]): Json[] {
+  const seen = new Set<string>();
+  return xs.filter((x) => {
+    const k = JSON.stringify(x);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
