@@ -1,0 +1,88 @@
+// Shared set-up for the in-process robustness tests and the core benches: the spec oracle, trivial
+// handlers answering each topic with its spec example (marked per request), in-memory sessions and a
+// real loopback ws server around the generated ServerSession.
+import { fileURLToPath } from 'node:url';
+import { startWebSocketServer, type RunningWebSocketServer } from '../../runtime/ws-server';
+import { ServerSession, type Handlers, type ServerSessionOptions } from '../../generated/v0.1.6/server';
+import * as validators from '../../generated/v0.1.6/validators';
+import { SpecOracle } from './spec-oracle';
+import { exampleResults, markedResult } from './results';
+
+export const SPEC_DIR = fileURLToPath(new URL('../../spec/v0.1.6', import.meta.url));
+export const TOKEN = '3f2b8c1e-5d4a-4e7b-9c1a-2b3c4d5e6f70';
+export const WORKSPACES = ['/tmp/idea-robustness-ws'];
+
+let oracle: SpecOracle | undefined;
+export function spec(): SpecOracle { return (oracle ??= new SpecOracle(SPEC_DIR)); }
+
+type Validate = ((x: unknown) => boolean) & { errors?: unknown };
+/** The generated validator of a root schema by type name, e.g. "ResponseError" or "EditFindResult". */
+export function generatedValidator(name: string): Validate {
+  const v = (validators as Record<string, unknown>)[`validate${name}`];
+  if (typeof v !== 'function') throw new Error(`generated validators lack validate${name}`);
+  return v as Validate;
+}
+
+/** Handlers for every topic of the index: answer with the spec's example result, marked with the params. */
+export function trivialHandlers(wrap?: (topic: string, run: () => Promise<unknown>, params: unknown) => Promise<unknown>): Handlers {
+  const o = spec();
+  const examples = exampleResults(o);
+  const out: Record<string, (p: unknown) => Promise<unknown>> = {};
+  for (const t of o.index.topics) {
+    const run = (p: unknown) => async () => markedResult(examples, t.topic, p);
+    out[t.method] = wrap ? (p) => wrap(t.topic, run(p), p) : (p) => run(p)();
+  }
+  return out as unknown as Handlers;
+}
+
+export interface MemorySession {
+  session: ServerSession;
+  sent: string[];
+  closes: { code: number; reason: string }[];
+}
+
+export function memorySession(opts: Partial<ServerSessionOptions> = {}): MemorySession {
+  const sent: string[] = [];
+  const closes: { code: number; reason: string }[] = [];
+  const session = new ServerSession({
+    handlers: trivialHandlers(),
+    auth: { required: true, token: TOKEN },
+    workspaces: () => WORKSPACES,
+    send: (f) => sent.push(f),
+    close: (code, reason) => closes.push({ code, reason }),
+    validateResults: true,
+    ...opts,
+  });
+  return { session, sent, closes };
+}
+
+/** Lets pending promise jobs (handler answers) run. */
+export const flush = () => new Promise<void>((r) => setImmediate(r));
+
+export interface TestServer {
+  url: string;
+  server: RunningWebSocketServer;
+  sessions: ServerSession[];
+  close(): Promise<void>;
+}
+
+/** The generated session behind the runtime ws binding on 127.0.0.1 (port 0 = any free port). */
+export async function startTestServer(opts: Partial<ServerSessionOptions> & { port?: number; maxPayload?: number } = {}): Promise<TestServer> {
+  const sessions: ServerSession[] = [];
+  const { port = 0, maxPayload, ...sessionOpts } = opts;
+  const server = await startWebSocketServer({
+    host: '127.0.0.1', port, maxPayload,
+    createSession: (io) => {
+      const s = new ServerSession({
+        handlers: trivialHandlers(),
+        auth: { required: true, token: TOKEN },
+        workspaces: () => WORKSPACES,
+        send: io.send, close: io.close,
+        ...sessionOpts,
+      });
+      sessions.push(s);
+      return s;
+    },
+  });
+  return { url: `ws://127.0.0.1:${server.port}`, server, sessions, close: () => server.close() };
+}
