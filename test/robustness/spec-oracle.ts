@@ -9,7 +9,7 @@ import { join, relative } from 'node:path';
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 export type Schema = { [k: string]: any } | boolean;
 
-export interface TopicEntry { topic: string; method: string; params: string; result: string; errors?: string[] }
+export interface TopicEntry { topic: string; method: string; typeName: string; params: string; result: string; errors?: string[] }
 export interface SpecIndex { version: string; messages: Record<string, string>; errorCodes: { code: string }[]; topics: TopicEntry[] }
 
 export const SPEC_BASE = (v: string) => `https://idea-protocol.invalid/spec/v${v}/`;
