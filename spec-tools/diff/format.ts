@@ -57,8 +57,9 @@ export function formatMarkdown(report: DiffReport): string {
   return `## Protocol changes ${report.from} → ${report.to}\n\n${summary(report)}\n\n${formatMarkdownBody(report.changes)}`;
 }
 
+/** Escapes Markdown outside code spans; code spans (from the diff's messages) are kept verbatim. */
 function md(s: string): string {
-  return s.replace(/([\\`*_<>|])/g, '\\$1');
+  return s.split(/(`[^`]*`)/).map((part, i) => (i % 2 === 1 ? part : part.replace(/([\\*_<>|[\]])/g, '\\$1'))).join('');
 }
 
 function xml(s: string): string {

@@ -2,7 +2,7 @@
 // annotations that carry no constraint (title, description, $id, …) dropped.
 import { isObject, resolveRef, type Json, type JsonObject, type SpecVersion } from '../spec-repo';
 
-const ANNOTATIONS = new Set([
+export const ANNOTATIONS = new Set([
   '$id', '$schema', '$comment', '$defs', 'definitions', '$anchor', 'title', 'description',
   'markdownDescription', 'examples',
 ]);

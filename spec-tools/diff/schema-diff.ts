@@ -3,7 +3,7 @@
 // narrowing what a server accepts breaks clients that send the old values, widening what a server
 // returns breaks clients that only understand the old values.
 import { isObject, type Json, type JsonObject } from '../spec-repo';
-import { canonical, REQUIRED_WHEN } from './inline';
+import { ANNOTATIONS, canonical, REQUIRED_WHEN } from './inline';
 import type { Change, Direction, Effect, Level } from './types';
 
 export interface SchemaDiffContext {
@@ -61,14 +61,15 @@ function join(path: string, key: string): string {
   return path ? `${path}.${key}` : key;
 }
 
+/** A value as JSON in a code span (Markdown renders it verbatim; text output keeps the backticks). */
 function show(x: Json | undefined): string {
-  return x === undefined ? '(none)' : JSON.stringify(x);
+  return x === undefined ? '(none)' : `\`${JSON.stringify(x)}\``;
 }
 
 /** Long constraints (conditionals, unions) abbreviated for one-line messages. */
 function brief(x: Json | undefined, max = 100): string {
-  const s = show(x);
-  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+  const s = x === undefined ? '' : JSON.stringify(x);
+  return x === undefined ? show(x) : `\`${s.length > max ? `${s.slice(0, max - 1)}…` : s}\``;
 }
 
 export function diffSchemas(oldS: Json, newS: Json, ctx: SchemaDiffContext, path = ''): void {
@@ -101,7 +102,7 @@ class SchemaDiff {
     for (const k of OPAQUE) this.opaque(k, a[k], b[k], path);
     this.annotations(a, b, path);
     for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
-      if (HANDLED.has(k) || canonical(a[k]) === canonical(b[k])) continue;
+      if (HANDLED.has(k) || ANNOTATIONS.has(k) || canonical(a[k]) === canonical(b[k])) continue;
       this.emit('WARN', 'keyword-changed', path, `keyword "${k}" changed from ${show(a[k])} to ${show(b[k])}: not classified, review by hand`);
     }
   }
