@@ -1,0 +1,96 @@
+// npm run codegen [-- --version v0.1.6] [--check] [--spec <dir>] [--out <dir>]
+// Writes generated/<v>/ for every spec/<v>/ (or the one given). --check writes nothing: it exits 1
+// and names every file that differs, is missing, or should not be there.
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { generateVersion } from "./generate";
+import { listVersions } from "./spec";
+
+interface Args {
+  specRoot: string;
+  outRoot: string;
+  versions: string[] | undefined;
+  check: boolean;
+}
+
+function parseArgs(argv: string[]): Args {
+  const args: Args = { specRoot: "spec", outRoot: "generated", versions: undefined, check: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${a} needs a value`);
+      return v;
+    };
+    if (a === "--check") args.check = true;
+    else if (a === "--spec") args.specRoot = value();
+    else if (a === "--out") args.outRoot = value();
+    else if (a === "--version") (args.versions ??= []).push(value().replace(/^(\d)/, "v$1"));
+    else throw new Error(`unknown argument ${a} (use --version X, --check, --spec DIR, --out DIR)`);
+  }
+  return args;
+}
+
+function filesIn(dir: string): string[] {
+  return existsSync(dir) ? readdirSync(dir).filter((f) => statSync(join(dir, f)).isFile()).sort() : [];
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const args = parseArgs(argv);
+  const specRoot = resolve(args.specRoot);
+  const outRoot = resolve(args.outRoot);
+  const versions = args.versions ?? listVersions(specRoot);
+  if (versions.length === 0) throw new Error(`no spec versions under ${specRoot}`);
+  const problems: string[] = [];
+  let written = 0;
+  for (const v of versions) {
+    const files = await generateVersion(specRoot, v);
+    const dir = join(outRoot, v);
+    const present = filesIn(dir);
+    for (const [name, content] of files) {
+      const path = join(dir, name);
+      const old = existsSync(path) ? readFileSync(path, "utf8") : undefined;
+      if (old === content) continue;
+      if (args.check) problems.push(`${old === undefined ? "missing" : "differs"}: ${join(args.outRoot, v, name)}`);
+      else {
+        mkdirSync(dir, { recursive: true });
+        writeFileSync(path, content);
+        written++;
+      }
+    }
+    for (const name of present) {
+      if (files.has(name)) continue;
+      if (args.check) problems.push(`extra: ${join(args.outRoot, v, name)}`);
+      else rmSync(join(dir, name));
+    }
+  }
+  if (!args.versions && existsSync(outRoot)) {
+    for (const name of readdirSync(outRoot).sort()) {
+      if (!versions.includes(name) && statSync(join(outRoot, name)).isDirectory()) {
+        problems.push(`extra: ${join(args.outRoot, name)}/ (no spec/${name})`);
+      }
+    }
+  }
+  if (args.check) {
+    if (problems.length > 0) {
+      console.error(`generated code is out of date (run \`npm run codegen\`):\n  ${problems.join("\n  ")}`);
+      return 1;
+    }
+    console.log(`generated code is up to date (${versions.join(", ")})`);
+    return 0;
+  }
+  for (const p of problems) console.warn(`warning: ${p}`);
+  console.log(`codegen: ${versions.join(", ")} → ${args.outRoot} (${written} file(s) written)`);
+  return 0;
+}
+
+const isMain = process.argv[1] !== undefined && /cli\.ts$/.test(process.argv[1]);
+if (isMain) {
+  run(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (err: unknown) => {
+      console.error(`codegen failed: ${err instanceof Error ? err.message : String(err)}`);
+      process.exit(2);
+    },
+  );
+}

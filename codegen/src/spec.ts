@@ -1,0 +1,105 @@
+// Loads one spec version folder (spec/<v>/): the topic index plus every schema document, and the
+// spec hash stamped into every generated file's header.
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative, sep } from "node:path";
+
+export type JsonSchema = { [key: string]: unknown };
+
+export interface TopicEntry {
+  topic: string;
+  method: string;
+  typeName: string;
+  since: string;
+  params: string;
+  result: string;
+  errors: string[];
+  description: string;
+}
+
+export interface ErrorCodeEntry {
+  code: string;
+  since: string;
+  description: string;
+}
+
+export interface SpecIndex {
+  version: string;
+  released?: string;
+  transport: { defaultPort: number; portAttempts: number };
+  messages: Record<string, string>;
+  errorCodes: ErrorCodeEntry[];
+  topics: TopicEntry[];
+}
+
+export interface SchemaDoc {
+  /** Path relative to spec/<v>/, "/"-separated (e.g. "topics/edit-find.params.schema.json"). */
+  path: string;
+  id: string;
+  schema: JsonSchema;
+}
+
+export interface Spec {
+  /** Folder name, e.g. "v0.1.6". */
+  folder: string;
+  index: SpecIndex;
+  /** Every *.schema.json of the version, sorted by path. */
+  docs: SchemaDoc[];
+  byPath: Map<string, SchemaDoc>;
+  byId: Map<string, SchemaDoc>;
+  /** sha256 over the sorted spec files (path and bytes), hex. */
+  hash: string;
+}
+
+function listFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) out.push(...listFiles(full));
+    else out.push(full);
+  }
+  return out;
+}
+
+/** Spec version folders present under specRoot (names like "v0.1.6"), sorted. */
+export function listVersions(specRoot: string): string[] {
+  return readdirSync(specRoot)
+    .filter((name) => /^v\d+\.\d+\.\d+$/.test(name) && statSync(join(specRoot, name)).isDirectory())
+    .sort();
+}
+
+export function loadSpec(specRoot: string, folder: string): Spec {
+  const dir = join(specRoot, folder);
+  const files = listFiles(dir)
+    .map((full) => ({ full, path: relative(dir, full).split(sep).join("/") }))
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+
+  const hasher = createHash("sha256");
+  const docs: SchemaDoc[] = [];
+  let index: SpecIndex | undefined;
+  for (const { full, path } of files) {
+    const bytes = readFileSync(full);
+    hasher.update(path).update("\0").update(bytes).update("\0");
+    if (path === "index.json") index = JSON.parse(bytes.toString("utf8")) as SpecIndex;
+    else if (path.endsWith(".schema.json")) {
+      const schema = JSON.parse(bytes.toString("utf8")) as JsonSchema;
+      if (typeof schema.$id !== "string") throw new Error(`${folder}/${path}: missing $id`);
+      docs.push({ path, id: stripHash(schema.$id), schema });
+    }
+  }
+  if (!index) throw new Error(`${folder}: index.json missing`);
+  const byPath = new Map(docs.map((d) => [d.path, d]));
+  const byId = new Map(docs.map((d) => [d.id, d]));
+  for (const t of index.topics) {
+    for (const p of [t.params, t.result]) if (!byPath.has(p)) throw new Error(`${folder}: ${t.topic} refers to missing ${p}`);
+  }
+  for (const [key, p] of Object.entries(index.messages)) {
+    if (!byPath.has(p)) throw new Error(`${folder}: message ${key} refers to missing ${p}`);
+  }
+  return { folder, index, docs, byPath, byId, hash: hasher.digest("hex") };
+}
+
+export function stripHash(uri: string): string {
+  const i = uri.indexOf("#");
+  return i < 0 ? uri : uri.slice(0, i);
+}

@@ -1,0 +1,232 @@
+// Client transport core (version-independent): opens the socket, performs the handshake, sends
+// requests and matches replies by requestId, with per-request timeouts and AbortSignals. The
+// generated client.ts adds the types, the per-topic methods and the schema checks.
+import { WebSocket as NodeWebSocket } from "ws";
+import { IdeaClosedError, IdeaProtocolError, IdeaTimeoutError, IdeaValidationError } from "./client-errors";
+
+/** The WHATWG-style socket surface used here (`ws` and the global WebSocket both have it). */
+export interface WebSocketLike {
+  readonly readyState: number;
+  onopen: ((ev: unknown) => void) | null;
+  onmessage: ((ev: { data: unknown }) => void) | null;
+  onclose: ((ev: { code: number; reason: string }) => void) | null;
+  onerror: ((ev: unknown) => void) | null;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+}
+
+/** Any WebSocket class with that surface; typed loosely so both `ws` and the global one fit. */
+export type WebSocketClass = new (url: string) => object;
+
+const OPEN = 1;
+
+export interface RequestOptions {
+  /** Overrides the client's default timeout (ms). */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export interface TransportOptions {
+  url: string;
+  /** Time allowed for open + handshake, and the default per-request timeout (ms). */
+  timeoutMs: number;
+  WebSocket?: WebSocketClass;
+  handshakeFrame: string;
+  /** Checks the handshake reply: returns the success message or throws (e.g. IdeaProtocolError). */
+  acceptHandshake(message: unknown): unknown;
+  /** Schema check of a reply to `topic`; returns a description of the problem, or undefined. */
+  checkResponse?(topic: string, message: Record<string, unknown>): string | undefined;
+}
+
+interface Pending {
+  topic: string;
+  resolve(result: unknown): void;
+  reject(err: unknown): void;
+  cleanup(): void;
+}
+
+function frameText(data: unknown): string {
+  if (typeof data === "string") return data;
+  if (data instanceof ArrayBuffer) return Buffer.from(data).toString("utf8");
+  if (ArrayBuffer.isView(data)) return Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString("utf8");
+  return String(data);
+}
+
+function parseObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const v: unknown = JSON.parse(text);
+    return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export class ClientTransport {
+  private readonly pending = new Map<string, Pending>();
+  private readonly listeners = new Set<(text: string) => void>();
+  private closedError: IdeaClosedError | undefined;
+  private readonly closedPromise: Promise<void>;
+  private markClosed!: () => void;
+
+  private constructor(
+    private readonly socket: WebSocketLike,
+    private readonly options: TransportOptions,
+  ) {
+    this.closedPromise = new Promise((resolve) => (this.markClosed = resolve));
+  }
+
+  /** Opens the socket and completes the handshake; resolves with the transport and the handshake reply. */
+  static open(options: TransportOptions): Promise<{ transport: ClientTransport; handshake: unknown }> {
+    const Ctor = (options.WebSocket ?? NodeWebSocket) as unknown as new (url: string) => WebSocketLike;
+    return new Promise((resolve, reject) => {
+      let socket: WebSocketLike;
+      try {
+        socket = new Ctor(options.url);
+      } catch (err) {
+        reject(err);
+        return;
+      }
+      const transport = new ClientTransport(socket, options);
+      let settled = false;
+      const fail = (err: unknown) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        if (socket.readyState <= OPEN) socket.close(1000, "handshake failed");
+        reject(err);
+      };
+      const timer = setTimeout(
+        () => fail(new IdeaClosedError(`no handshake from ${options.url} within ${options.timeoutMs} ms`)),
+        options.timeoutMs,
+      );
+      socket.onopen = () => socket.send(options.handshakeFrame);
+      socket.onerror = (ev) => {
+        const detail = (ev as { message?: string; error?: Error }).message ?? (ev as { error?: Error }).error?.message;
+        fail(new IdeaClosedError(`cannot connect to ${options.url}${detail ? `: ${detail}` : ""}`));
+      };
+      socket.onclose = (ev) => {
+        transport.onSocketClose(ev.code, ev.reason);
+        fail(new IdeaClosedError(`connection closed during handshake (${ev.code} ${ev.reason})`, ev.code, ev.reason));
+      };
+      socket.onmessage = (ev) => {
+        const text = frameText(ev.data);
+        for (const l of transport.listeners) l(text);
+        if (settled) return;
+        try {
+          const handshake = options.acceptHandshake(parseObject(text) ?? text);
+          settled = true;
+          clearTimeout(timer);
+          socket.onmessage = (e) => transport.onSocketFrame(frameText(e.data));
+          socket.onerror = () => undefined; // the close event follows and rejects what is pending
+          socket.onclose = (e) => transport.onSocketClose(e.code, e.reason);
+          resolve({ transport, handshake });
+        } catch (err) {
+          fail(err);
+        }
+      };
+    });
+  }
+
+  get isClosed(): boolean {
+    return this.closedError !== undefined;
+  }
+
+  get inFlight(): number {
+    return this.pending.size;
+  }
+
+  /** Resolves when the socket has closed. */
+  get closed(): Promise<void> {
+    return this.closedPromise;
+  }
+
+  request(topic: string, params: unknown, opts: RequestOptions = {}): Promise<unknown> {
+    if (this.closedError) return Promise.reject(this.closedError);
+    const { signal } = opts;
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    const requestId = crypto.randomUUID();
+    const timeoutMs = opts.timeoutMs ?? this.options.timeoutMs;
+    return new Promise((resolve, reject) => {
+      const onAbort = () => {
+        entry.cleanup();
+        reject(signal!.reason);
+      };
+      const timer = setTimeout(() => {
+        entry.cleanup();
+        reject(new IdeaTimeoutError(`${topic}: no answer within ${timeoutMs} ms`, topic, requestId));
+      }, timeoutMs);
+      const entry: Pending = {
+        topic,
+        resolve,
+        reject,
+        cleanup: () => {
+          clearTimeout(timer);
+          signal?.removeEventListener("abort", onAbort);
+          this.pending.delete(requestId);
+        },
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.pending.set(requestId, entry);
+      try {
+        this.socket.send(JSON.stringify({ topic, requestId, params: params ?? {} }));
+      } catch (err) {
+        entry.cleanup();
+        reject(err);
+      }
+    });
+  }
+
+  /** Sends text as-is (conformance tests use it for malformed frames). */
+  sendRaw(text: string): void {
+    if (this.socket.readyState !== OPEN) throw new IdeaClosedError("connection is not open");
+    this.socket.send(text);
+  }
+
+  /** Observes every incoming frame (raw text); returns the unsubscribe function. */
+  onFrame(listener: (text: string) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Closes the connection (1000); pending requests reject with IdeaClosedError. */
+  close(): Promise<void> {
+    if (!this.closedError && this.socket.readyState <= OPEN) this.socket.close(1000, "client closing");
+    return this.closedPromise;
+  }
+
+  private onSocketFrame(text: string): void {
+    for (const l of this.listeners) {
+      try {
+        l(text);
+      } catch {
+        // a hook must not break the dispatch of replies
+      }
+    }
+    const msg = parseObject(text);
+    if (!msg || typeof msg.requestId !== "string") return;
+    const entry = this.pending.get(msg.requestId);
+    if (!entry) return; // late reply to a timed-out or aborted request, or not ours
+    entry.cleanup();
+    const problem = this.options.checkResponse?.(entry.topic, msg);
+    if (problem !== undefined) {
+      entry.reject(new IdeaValidationError(`${entry.topic}: ${problem}`, msg));
+      return;
+    }
+    const error = msg.error as { code?: unknown; message?: unknown } | undefined;
+    if (error !== undefined && error !== null) {
+      entry.reject(
+        new IdeaProtocolError(String(error.code), String(error.message), String(msg.topic ?? ""), msg.requestId),
+      );
+    } else entry.resolve(msg.result);
+  }
+
+  private onSocketClose(code: number, reason: string): void {
+    if (this.closedError) return;
+    this.closedError = new IdeaClosedError(`connection closed (${code}${reason ? ` ${reason}` : ""})`, code, reason);
+    for (const entry of [...this.pending.values()]) {
+      entry.cleanup();
+      entry.reject(this.closedError);
+    }
+    this.markClosed();
+  }
+}
