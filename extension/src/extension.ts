@@ -1,0 +1,61 @@
+// Entry point: builds the services and handlers, starts the server (idea.server.autoStart), and
+// contributes the status bar item and the start/stop/copy-connection-info commands.
+import * as vscode from 'vscode';
+import { DiagnosticsTracker } from './diagnosticsWait';
+import { createHandlers } from './handlers';
+import { historyHomeFromGlobalStorage, LocalHistory } from './localHistory';
+import { ripgrepPath } from './search/ripgrep';
+import { IdeaServer } from './server';
+import { workspaceFolderPaths, type Services } from './services';
+
+let server: IdeaServer | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const output = vscode.window.createOutputChannel('IDEA Server');
+  const log = (m: string) => output.appendLine(`[${new Date().toISOString()}] ${m}`);
+  const historyHome = historyHomeFromGlobalStorage(context.globalStorageUri.fsPath);
+  const svc: Services = {
+    folders: workspaceFolderPaths,
+    rgPath: ripgrepPath(vscode.env.appRoot),
+    localHistory: new LocalHistory(historyHome),
+    log,
+  };
+  log(`IDEA extension ${context.extension.packageJSON.version} in VS Code ${vscode.version}; ripgrep ${svc.rgPath}; local history ${historyHome}`);
+  const tracker = new DiagnosticsTracker();
+  server = new IdeaServer(createHandlers(svc, tracker), log);
+
+  const status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Right, 100);
+  status.command = 'idea.server.copyConnectionInfo';
+  const render = () => {
+    const info = server?.info;
+    status.text = info ? `$(radio-tower) IDEA :${info.port} · ${server!.clientCount}` : '$(circle-slash) IDEA off';
+    status.tooltip = info ? `IDEA server on ${info.url}, ${server!.clientCount} client(s). Click to copy connection info.` : 'IDEA server stopped';
+    status.show();
+  };
+
+  context.subscriptions.push(
+    output, tracker, server, status,
+    server.onDidChange(render),
+    vscode.commands.registerCommand('idea.server.start', async () => {
+      const info = await server?.start();
+      if (info) void vscode.window.showInformationMessage(`IDEA server listening on ${info.url}`);
+    }),
+    vscode.commands.registerCommand('idea.server.stop', async () => {
+      await server?.stop();
+      void vscode.window.showInformationMessage('IDEA server stopped');
+    }),
+    vscode.commands.registerCommand('idea.server.copyConnectionInfo', async () => {
+      const info = server?.info;
+      if (!info) return void vscode.window.showWarningMessage('IDEA server is not running');
+      await vscode.env.clipboard.writeText(JSON.stringify({ url: info.url, port: info.port, token: info.token, authRequired: info.authRequired }));
+      void vscode.window.showInformationMessage('IDEA connection info copied');
+    }),
+  );
+  render();
+  if (vscode.workspace.getConfiguration('idea.server').get<boolean>('autoStart', true)) await server.start();
+}
+
+export async function deactivate(): Promise<void> {
+  await server?.stop();
+  server = undefined;
+}

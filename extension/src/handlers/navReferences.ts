@@ -1,0 +1,30 @@
+// /app/vscode/nav/references — the reference provider's answer. VS Code's command always includes the
+// declaration; includeDeclaration=false drops the locations the definition provider names.
+import * as vscode from 'vscode';
+import type { NavReferencesParams, NavReferencesResult } from '../../../generated/v0.1.6/types';
+import type { RequestContext } from '../../../generated/v0.1.6/server';
+import type { Services } from '../services';
+import { hasNoLanguageServer, untilAnswered } from '../vscodeDocs';
+import { documentAt, wireRange } from './position';
+
+export function navReferences(svc: Services) {
+  return async (params: NavReferencesParams, ctx: RequestContext): Promise<NavReferencesResult> => {
+    const { doc, uri, position } = await documentAt(svc, params.filePath, params.line, params.character);
+    const call = () => vscode.commands.executeCommand<vscode.Location[] | undefined>('vscode.executeReferenceProvider', uri, position);
+    let refs = (hasNoLanguageServer(doc) ? await call() : await untilAnswered(call, (r) => Array.isArray(r) && r.length > 0, uri, ctx.signal)) ?? [];
+    if (params.includeDeclaration === false) {
+      const defs = (await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[] | undefined>('vscode.executeDefinitionProvider', uri, position)) ?? [];
+      const isDecl = (l: vscode.Location) => defs.some((d) => {
+        const u = 'targetUri' in d ? d.targetUri : d.uri;
+        const r = 'targetUri' in d ? (d.targetSelectionRange ?? d.targetRange) : d.range;
+        return u.toString() === l.uri.toString() && r.intersection(l.range) !== undefined;
+      });
+      refs = refs.filter((l) => !isDecl(l));
+    }
+    const locations = refs
+      .filter((l) => l.uri.scheme === 'file')
+      .map((l) => ({ filePath: l.uri.fsPath, ...wireRange(l.range) }))
+      .sort((a, b) => (a.filePath < b.filePath ? -1 : a.filePath > b.filePath ? 1 : a.line - b.line || a.character - b.character));
+    return { locations, totalCount: locations.length };
+  };
+}

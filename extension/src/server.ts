@@ -1,0 +1,120 @@
+// The extension's server: loopback WebSocket (runtime/ws-server) + one generated ServerSession per
+// connection, token auth, port fallback, and the .vscode/settings.json keys clients discover it by.
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { ServerSession, type Handlers } from '../../generated/v0.1.6/server';
+import { TRANSPORT } from '../../generated/v0.1.6/topics';
+import { startWebSocketServer, type RunningWebSocketServer } from '../../runtime/ws-server';
+import { workspaceFolderPaths } from './services';
+import { writeSettingsKeys } from './settingsFile';
+
+export const HOST = '127.0.0.1';
+/** Largest request frame accepted; bigger ones close the connection with 1009. */
+export const MAX_FRAME_BYTES = 4 * 1024 * 1024;
+
+export interface ServerInfo { host: string; port: number; url: string; token: string; authRequired: boolean }
+
+/** A machine/application-scoped setting as the user (not a workspace) set it. */
+function userValue<T>(cfg: vscode.WorkspaceConfiguration, key: string, fallback: T): T {
+  const i = cfg.inspect<T>(key);
+  return (i?.globalValue ?? i?.defaultValue ?? fallback) as T;
+}
+
+export class IdeaServer implements vscode.Disposable {
+  private running: RunningWebSocketServer | undefined;
+  private starting: Promise<ServerInfo | undefined> | undefined;
+  private current: ServerInfo | undefined;
+  private clients = 0;
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.changed.event;
+
+  constructor(private readonly handlers: Handlers, private readonly log: (m: string) => void) {}
+
+  get info(): ServerInfo | undefined { return this.current; }
+  get clientCount(): number { return this.clients; }
+
+  start(): Promise<ServerInfo | undefined> {
+    if (this.current) return Promise.resolve(this.current);
+    this.starting ??= this.doStart().finally(() => { this.starting = undefined; });
+    return this.starting;
+  }
+
+  private async doStart(): Promise<ServerInfo | undefined> {
+    const cfg = vscode.workspace.getConfiguration('idea.server');
+    let port = cfg.get<number>('port', TRANSPORT.defaultPort);
+    if (!Number.isInteger(port) || port < 1 || port > 65535) {
+      this.log(`idea.server.port ${port} is not a valid port; using ${TRANSPORT.defaultPort}`);
+      port = TRANSPORT.defaultPort;
+    }
+    const authRequired = userValue<boolean>(cfg, 'authEnabled', true) !== false;
+    const pinned = userValue<string>(cfg, 'authToken', '');
+    const token = typeof pinned === 'string' && pinned.trim() ? pinned.trim() : randomUUID();
+    try {
+      this.running = await startWebSocketServer({
+        host: HOST,
+        port,
+        portAttempts: TRANSPORT.portAttempts,
+        maxPayload: MAX_FRAME_BYTES,
+        createSession: (io) => {
+          const session = new ServerSession({
+            handlers: this.handlers,
+            auth: { required: authRequired, token },
+            workspaces: workspaceFolderPaths,
+            send: io.send,
+            close: io.close,
+            onHandlerError: (e, topic, id) => this.log(`${topic} ${id}: ${e instanceof Error ? e.stack ?? e.message : String(e)}`),
+          });
+          return { onFrame: (t: string) => session.onFrame(t), onClose: () => session.onClose() };
+        },
+        onClientsChanged: (n) => { this.clients = n; this.changed.fire(); },
+      });
+    } catch (e) {
+      const err = e as NodeJS.ErrnoException;
+      const msg = err.code === 'EADDRINUSE'
+        ? `IDEA server: ports ${port}–${port + TRANSPORT.portAttempts - 1} are all in use; set idea.server.port to a free port.`
+        : `IDEA server could not start: ${err.message}`;
+      this.log(msg);
+      void vscode.window.showErrorMessage(msg);
+      return undefined;
+    }
+    const bound = this.running.port;
+    this.current = { host: HOST, port: bound, url: `ws://${HOST}:${bound}`, token, authRequired };
+    this.log(`listening on ${this.current.url} (auth ${authRequired ? 'required' : 'off'})`);
+    this.exposeConnection(token);
+    this.changed.fire();
+    return this.current;
+  }
+
+  /** After listening (a launcher treats both keys as "ready"): port always, token when exposeToken is on. */
+  private exposeConnection(token: string): void {
+    const folder = workspaceFolderPaths()[0];
+    if (!folder || !this.current) return;
+    const expose = vscode.workspace.getConfiguration('idea.server').get<boolean>('exposeToken', true);
+    const values: Record<string, string | number> = { 'idea.server.port': this.current.port };
+    if (expose) values['idea.server.authToken'] = token;
+    try {
+      writeSettingsKeys(join(folder, '.vscode', 'settings.json'), values);
+    } catch (e) {
+      this.log(`could not write ${folder}/.vscode/settings.json: ${(e as Error).message}`);
+    }
+  }
+
+  async stop(): Promise<void> {
+    await this.starting;
+    const r = this.running;
+    this.running = undefined;
+    this.current = undefined;
+    this.clients = 0;
+    if (r) {
+      await r.close();
+      this.log('stopped');
+    }
+    this.changed.fire();
+  }
+
+  dispose(): void {
+    void this.stop();
+    this.changed.dispose();
+  }
+}

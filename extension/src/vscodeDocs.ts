@@ -1,0 +1,84 @@
+// Document helpers shared by handlers: open with a bound (the workbench must answer), find the open
+// (possibly dirty) document of a path, and wait for a language provider to answer instead of sleeping.
+import * as vscode from 'vscode';
+
+export const LANGUAGE_TIMEOUT_MS = 20_000;
+
+export function withTimeout<T>(p: Thenable<T>, ms: number, what: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
+    p.then((v) => { clearTimeout(t); resolve(v); }, (e: unknown) => { clearTimeout(t); reject(e instanceof Error ? e : new Error(String(e))); });
+  });
+}
+
+export function openDocument(path: string): Promise<vscode.TextDocument> {
+  return withTimeout(vscode.workspace.openTextDocument(vscode.Uri.file(path)), LANGUAGE_TIMEOUT_MS, `opening ${path}`);
+}
+
+/** The open document for a path, if VS Code has one. */
+export function openDocumentOf(path: string): vscode.TextDocument | undefined {
+  return vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === path);
+}
+
+/** Documents with unsaved changes (their text, not the disk copy, is what find must see). */
+export function dirtyDocuments(): { path: string; text: string }[] {
+  return vscode.workspace.textDocuments.filter((d) => d.isDirty && d.uri.scheme === 'file').map((d) => ({ path: d.uri.fsPath, text: d.getText() }));
+}
+
+const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/**
+ * Calls a provider command until it answers usefully. An empty answer is accepted as final once the
+ * document's language server is known to be up (its symbol provider answers for that document);
+ * before that, an empty answer only means "not ready yet". Bounded by `timeoutMs`; retries back off.
+ */
+export async function untilAnswered<T>(
+  call: () => Thenable<T>, useful: (r: T) => boolean, uri: vscode.Uri, signal?: AbortSignal, timeoutMs = LANGUAGE_TIMEOUT_MS,
+): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  let wait = 50;
+  for (;;) {
+    const r = await call();
+    if (useful(r) || Date.now() >= end || signal?.aborted) return r;
+    if (await languageServerAnswers(uri)) {
+      // The server is up: one more call settles whether the empty answer was a startup artefact.
+      const again = await call();
+      return again;
+    }
+    await delay(Math.min(wait, Math.max(0, end - Date.now())));
+    wait = Math.min(wait * 2, 500);
+  }
+}
+
+/** True once the document's symbol provider returns something for it. */
+export async function languageServerAnswers(uri: vscode.Uri): Promise<boolean> {
+  try {
+    const s = await vscode.commands.executeCommand<unknown[]>('vscode.executeDocumentSymbolProvider', uri);
+    return Array.isArray(s) && s.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+/** Document symbols, retried until the provider answers (bounded). */
+export async function documentSymbols(uri: vscode.Uri, signal?: AbortSignal): Promise<(vscode.DocumentSymbol | vscode.SymbolInformation)[]> {
+  const end = Date.now() + LANGUAGE_TIMEOUT_MS;
+  let wait = 50;
+  for (;;) {
+    let r: unknown;
+    try {
+      r = await vscode.commands.executeCommand('vscode.executeDocumentSymbolProvider', uri);
+    } catch {
+      r = undefined;
+    }
+    if (Array.isArray(r) && r.length > 0) return r as (vscode.DocumentSymbol | vscode.SymbolInformation)[];
+    if (Date.now() >= end || signal?.aborted) return Array.isArray(r) ? (r as vscode.DocumentSymbol[]) : [];
+    await delay(Math.min(wait, Math.max(0, end - Date.now())));
+    wait = Math.min(wait * 2, 500);
+  }
+}
+
+/** Languages with no language server in a stock VS Code: nothing to wait for. */
+export function hasNoLanguageServer(doc: vscode.TextDocument): boolean {
+  return doc.languageId === 'plaintext' || doc.languageId === 'log' || doc.languageId === 'ignore';
+}
