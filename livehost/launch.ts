@@ -8,7 +8,7 @@ import { describeLogs } from './log-tail';
 import { findChromium, findCodeServer } from './paths';
 import { freePort, isPortOpen, pollUntil } from './ports';
 import { PeakSampler, groupPids, type PeakMemory } from './proc-memory';
-import { readReadySignal, snapshotSettings } from './ready-signal';
+import { readReadySignal, restoreWorkspaceSettings, snapshotSettings, type ReadySignal, type SettingsSnapshot } from './ready-signal';
 import { createRunFolder, isolatedEnv, removeRunFolder, type RunFolder } from './run-folder';
 import { killCodeServerGroupSync, spawnCodeServer, stopCodeServer, waitForHttp, type CodeServerProcess } from './code-server';
 import { writeUserSettings } from './user-settings';
@@ -27,6 +27,11 @@ export interface LaunchOptions {
   timeoutMs?: number;
   /** Keep the run folder after close(); default false unless IDEA_KEEP_RUNS=1. */
   keepRunDir?: boolean;
+  /**
+   * Put <workspace>/.vscode/settings.json back as it was before launch once the host is down (default true;
+   * skipped if the file was edited after the extension wrote its signal).
+   */
+  restoreWorkspaceSettings?: boolean;
   /** Sample memory of both process trees every N ms (see host.peakMemory()); off by default. */
   memorySampleMs?: number;
   log?: (line: string) => void;
@@ -98,6 +103,8 @@ export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
   let sampler: PeakSampler | undefined;
   let extPort: number | undefined;
   let extensionId: string | undefined;
+  let settingsBefore: SettingsSnapshot | undefined;
+  let ready: ReadySignal | undefined;
   let closing: Promise<void> | undefined;
 
   const timings: LaunchTimings = { spawnToHttpMs: 0, chromiumLaunchMs: 0, navigateToReadyMs: 0, spawnToReadyMs: 0, totalMs: 0 };
@@ -113,6 +120,10 @@ export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
       if (cs) {
         const { survivors } = await stopCodeServer(cs);
         if (survivors.length) log(`livehost: processes survived teardown: ${survivors.join(' ')}`);
+      }
+      if (ready && opts.restoreWorkspaceSettings !== false) {
+        const r = restoreWorkspaceSettings(workspace, settingsBefore, ready);
+        if (r === 'changed-since') log('livehost: .vscode/settings.json was edited during the session; left as is');
       }
       sampler?.stop();
       timings.teardownMs = Date.now() - tc;
@@ -148,7 +159,7 @@ export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
     writeUserSettings(run.userDataDir, wantedExtPort, opts.userSettings);
     const ext = linkExtension(opts.extensionDevPath, run.extensionsDir);
     extensionId = ext.id;
-    const before = snapshotSettings(workspace);
+    const before = (settingsBefore = snapshotSettings(workspace));
     log(`livehost: run folder ${run.dir}; extension ${ext.id}@${ext.version}; code-server on 127.0.0.1:${codeServerPort}`);
 
     const tSpawn = Date.now();
@@ -190,6 +201,7 @@ export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
           + `${workspace}/.vscode/settings.json, port accepting) within ${timeoutMs} ms`);
     }
     extPort = signal.port;
+    ready = signal;
     const tReady = Date.now();
     timings.navigateToReadyMs = tReady - tNav;
     timings.spawnToReadyMs = tReady - tSpawn;

@@ -1,10 +1,15 @@
 // The extension's ready signal (contract with extension/): once its server listens it writes the bound
 // port and the token into <workspace>/.vscode/settings.json as idea.server.port / idea.server.authToken.
-import { readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { parseJsonc } from './jsonc';
 
-export interface ReadySignal { port: number; token: string }
+export interface ReadySignal {
+  port: number;
+  token: string;
+  /** The settings file as it was when the signal was read (to know later whether anyone changed it). */
+  settingsText: string;
+}
 
 export function workspaceSettingsPath(workspace: string): string {
   return join(workspace, '.vscode', 'settings.json');
@@ -38,5 +43,25 @@ export function readReadySignal(workspace: string, before: SettingsSnapshot | un
   const token = (v as Record<string, unknown>)['idea.server.authToken'];
   if (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65535) return undefined;
   if (typeof token !== 'string' || token.length === 0) return undefined;
-  return { port, token };
+  return { port, token, settingsText: now.text };
+}
+
+/**
+ * After teardown, puts <workspace>/.vscode/settings.json back as it was before launch (removing the file,
+ * and .vscode/ if it was created and is empty), so no stale port/token is left behind. Only when the file
+ * still holds exactly what the extension wrote: an edit made during the session is never thrown away.
+ */
+export function restoreWorkspaceSettings(workspace: string, before: SettingsSnapshot | undefined,
+  signal: ReadySignal): 'restored' | 'changed-since' | 'missing' {
+  const file = workspaceSettingsPath(workspace);
+  let current: string;
+  try { current = readFileSync(file, 'utf8'); } catch { return 'missing'; }
+  if (current !== signal.settingsText) return 'changed-since';
+  if (before) {
+    writeFileSync(file, before.text);
+  } else {
+    unlinkSync(file);
+    try { rmdirSync(dirname(file)); } catch { /* not empty: it holds other files */ }
+  }
+  return 'restored';
 }

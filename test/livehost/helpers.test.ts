@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseJsonc } from '../../livehost/jsonc';
 import { PeakSampler, groupPids, sampleTreeMemory, treePids } from '../../livehost/proc-memory';
-import { readReadySignal, snapshotSettings } from '../../livehost/ready-signal';
+import { readReadySignal, restoreWorkspaceSettings, snapshotSettings } from '../../livehost/ready-signal';
 import { createRunFolder, isolatedEnv, removeRunFolder } from '../../livehost/run-folder';
 import { linkExtension } from '../../livehost/extension-link';
 import { writeUserSettings } from '../../livehost/user-settings';
@@ -40,7 +40,7 @@ describe('ready signal', () => {
     writeFileSync(file, '{ "idea.server.port": 7201, "idea.server.authToken": "" }');
     expect(readReadySignal(ws, undefined)).toBeUndefined();
     writeFileSync(file, '{ // by the extension\n "idea.server.port": 7201, "idea.server.authToken": "tok", }');
-    expect(readReadySignal(ws, undefined)).toEqual({ port: 7201, token: 'tok' });
+    expect(readReadySignal(ws, undefined)).toMatchObject({ port: 7201, token: 'tok' });
   });
 
   it('ignores a signal left by an earlier run until the file is rewritten', () => {
@@ -49,7 +49,31 @@ describe('ready signal', () => {
     const before = snapshotSettings(ws);
     expect(readReadySignal(ws, before)).toBeUndefined();
     writeFileSync(file, '{ "idea.server.port": 7202, "idea.server.authToken": "new" }');
-    expect(readReadySignal(ws, before)).toEqual({ port: 7202, token: 'new' });
+    expect(readReadySignal(ws, before)).toMatchObject({ port: 7202, token: 'new' });
+  });
+
+  it('restores the pre-launch settings file (or its absence) unless it was edited after the signal', () => {
+    const ws2 = join(tmp, 'ws-restore');
+    mkdirSync(ws2);
+    const f2 = join(ws2, '.vscode', 'settings.json');
+    // No file before: the file and the .vscode folder the extension created go away.
+    mkdirSync(join(ws2, '.vscode'));
+    writeFileSync(f2, '{"idea.server.port": 1, "idea.server.authToken": "a"}');
+    expect(restoreWorkspaceSettings(ws2, undefined, readReadySignal(ws2, undefined)!)).toBe('restored');
+    expect(existsSync(join(ws2, '.vscode'))).toBe(false);
+    // A file before: its exact text comes back.
+    const original = '// mine\n{ "editor.tabSize": 3, }\n';
+    mkdirSync(join(ws2, '.vscode'));
+    writeFileSync(f2, original);
+    const before = snapshotSettings(ws2);
+    writeFileSync(f2, '{"editor.tabSize": 3, "idea.server.port": 2, "idea.server.authToken": "b"}');
+    const sig = readReadySignal(ws2, before)!;
+    expect(restoreWorkspaceSettings(ws2, before, sig)).toBe('restored');
+    expect(readFileSync(f2, 'utf8')).toBe(original);
+    // Edited during the session: left alone.
+    writeFileSync(f2, '{"idea.server.port": 2, "idea.server.authToken": "b", "user": "edit"}');
+    expect(restoreWorkspaceSettings(ws2, before, sig)).toBe('changed-since');
+    expect(readFileSync(f2, 'utf8')).toContain('"user": "edit"');
   });
 
   it('treats a half-written file as not ready', () => {

@@ -1,11 +1,11 @@
 // Live test of the launcher: a real code-server + headless Chromium with the fixture extension
 // (livehost/test-fixture-ext) on a temp TypeScript workspace. Prints the measured figures.
-import { mkdtempSync, mkdirSync, readFileSync, readdirSync, existsSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, readdirSync, existsSync, writeFileSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { get } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hostGroupPids, isPortOpen, launchHost, parseJsonc, REPO_ROOT, type LiveHost } from '../../livehost/index';
+import { freePort, hostGroupPids, isPortOpen, launchHost, parseJsonc, REPO_ROOT, type LiveHost } from '../../livehost/index';
 
 const FIXTURE_EXT = join(REPO_ROOT, 'livehost', 'test-fixture-ext');
 
@@ -68,6 +68,13 @@ function makeWorkspace(name: string): string {
 describe('launchHost (live code-server + headless Chromium)', () => {
   it('starts VS Code 1.100.3 with the extension, answers, and tears everything down', async () => {
     const ws = makeWorkspace('ws-ok');
+    // A signal left by an earlier run (JSONC, pointing at a closed port) must not count as ready, and must be
+    // back, byte for byte, after close().
+    const stalePort = await freePort();
+    const stale = `// earlier run\n{ "idea.server.port": ${stalePort}, "idea.server.authToken": "stale", }\n`;
+    mkdirSync(join(ws, '.vscode'));
+    writeFileSync(join(ws, '.vscode', 'settings.json'), stale);
+    utimesSync(join(ws, '.vscode', 'settings.json'), new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
     const host: LiveHost = await launchHost({ workspace: ws, extensionDevPath: FIXTURE_EXT, memorySampleMs: 250 });
     let closed = false;
     try {
@@ -77,6 +84,7 @@ describe('launchHost (live code-server + headless Chromium)', () => {
       expect(signal['idea.server.authToken']).toBe(host.token);
       expect(host.url).toBe(`ws://127.0.0.1:${host.port}`);
       expect(host.token).toMatch(/^[0-9a-f]{48}$/);
+      expect(host.token).not.toBe('stale');
       expect(host.extensionId).toBe('idea-kit-test.livehost-fixture');
       expect(await isPortOpen(host.codeServerPort)).toBe(true);
 
@@ -111,6 +119,7 @@ describe('launchHost (live code-server + headless Chromium)', () => {
       expect(await isPortOpen(host.codeServerPort)).toBe(false);
       expect(processesMentioning(tmp)).toEqual([]);
       expect(existsSync(host.runDir)).toBe(false);
+      expect(readFileSync(join(ws, '.vscode', 'settings.json'), 'utf8')).toBe(stale);
       await host.close(); // idempotent
 
       const finalMemory = host.peakMemory() ?? memory;
