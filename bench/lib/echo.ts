@@ -6,9 +6,17 @@ import { nowMs } from './stats';
 
 export interface EchoServer { url: string; close(): Promise<void> }
 
-export async function startEchoServer(): Promise<EchoServer> {
+/**
+ * `reply` undefined: echo every frame byte for byte. Otherwise the "JSON floor": parse the frame and
+ * answer {topic, requestId, result: reply}, the least work any JSON request/response server does.
+ */
+export async function startEchoServer(reply?: unknown): Promise<EchoServer> {
   const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: false });
-  wss.on('connection', (ws) => ws.on('message', (data, isBinary) => ws.send(data, { binary: isBinary })));
+  wss.on('connection', (ws) => ws.on('message', (data, isBinary) => {
+    if (reply === undefined) { ws.send(data, { binary: isBinary }); return; }
+    const m = JSON.parse(data.toString());
+    ws.send(JSON.stringify({ topic: m.topic, requestId: m.requestId, result: reply }));
+  }));
   await new Promise<void>((resolve, reject) => { wss.once('listening', resolve); wss.once('error', reject); });
   const { port } = wss.address() as AddressInfo;
   return {
@@ -32,6 +40,21 @@ export async function echoRoundTrips(ws: WebSocket, frame: string, n: number): P
   for (let i = 0; i < n; i++) {
     const t0 = nowMs();
     await new Promise<void>((resolve) => { resolveOne = resolve; ws.send(frame); });
+    lat[i] = nowMs() - t0;
+  }
+  ws.off('message', onMessage);
+  return lat;
+}
+
+/** Sequential JSON round trips against a JSON-floor server: the client stringifies each request and parses each reply. */
+export async function jsonRoundTrips(ws: WebSocket, topic: string, params: unknown, n: number): Promise<Float64Array> {
+  const lat = new Float64Array(n);
+  let resolveOne: ((v: unknown) => void) | undefined;
+  const onMessage = (data: Buffer) => resolveOne?.(JSON.parse(data.toString()));
+  ws.on('message', onMessage);
+  for (let i = 0; i < n; i++) {
+    const t0 = nowMs();
+    await new Promise((resolve) => { resolveOne = resolve; ws.send(JSON.stringify({ topic, requestId: crypto.randomUUID(), params })); });
     lat[i] = nowMs() - t0;
   }
   ws.off('message', onMessage);

@@ -35,6 +35,17 @@ export function trivialHandlers(wrap?: (topic: string, run: () => Promise<unknow
   return out as unknown as Handlers;
 }
 
+/** Cheapest possible handlers for benchmarks: each topic answers its spec example, unchanged. */
+export function constantHandlers(): Handlers {
+  const examples = exampleResults(spec());
+  const out: Record<string, () => Promise<unknown>> = {};
+  for (const t of spec().index.topics) {
+    const r = examples.get(t.topic)!;
+    out[t.method] = () => Promise.resolve(r);
+  }
+  return out as unknown as Handlers;
+}
+
 export interface MemorySession {
   session: ServerSession;
   sent: string[];
