@@ -244,8 +244,8 @@ export type SessionState = "awaiting-handshake" | "open" | "closed";
 
 export class ServerSession {
   private current: SessionState = "awaiting-handshake";
-  private readonly aborter = new AbortController();
-  private running = 0;
+  /** One controller per running request (a shared signal would collect listeners for the whole connection). */
+  private readonly running = new Set<AbortController>();
 
   constructor(private readonly options: ServerSessionOptions) {}
 
@@ -255,7 +255,7 @@ export class ServerSession {
 
   /** Requests whose handler has not settled yet. */
   get pendingRequests(): number {
-    return this.running;
+    return this.running.size;
   }
 
   /** Topics this session serves: those with a handler. */
@@ -277,7 +277,9 @@ export class ServerSession {
   onClose(): void {
     if (this.current === "closed") return;
     this.current = "closed";
-    this.aborter.abort(new Error("connection closed"));
+    const reason = new Error("connection closed");
+    for (const controller of this.running) controller.abort(reason);
+    this.running.clear();
   }
 
   private onHandshakeFrame(text: string): void {
@@ -354,11 +356,12 @@ export class ServerSession {
   }
 
   private async run(topic: Topic, requestId: string, route: Route, params: Record<string, unknown>): Promise<void> {
-    this.running++;
+    const controller = new AbortController();
+    this.running.add(controller);
     let frame: string;
     try {
       const handler = this.options.handlers[route.method] as unknown as AnyHandler;
-      const result = await handler.call(this.options.handlers, params, { topic, requestId, signal: this.aborter.signal });
+      const result = await handler.call(this.options.handlers, params, { topic, requestId, signal: controller.signal });
       if (!isObject(result)) throw new InvalidResultError("handler returned no result object");
       if (this.options.validateResults && !route.validateResult(result)) {
         throw new InvalidResultError(`handler returned an invalid result: ${describeValidationError(route.validateResult.errors, "result")}`);
@@ -378,7 +381,7 @@ export class ServerSession {
           ? this.errorFrame(topic, requestId, err.code, err.message)
           : this.errorFrame(topic, requestId, "HANDLER_ERROR", err instanceof Error ? err.message : String(err));
     } finally {
-      this.running--;
+      this.running.delete(controller);
     }
     if (this.current !== "open") return;
     try {
