@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --import tsx
+#!/usr/bin/env -S npx tsx
 // idea-spec: the protocol maintainers' CLI (diff, bump, changelog, release, check-frozen, derive-history).
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
