@@ -43,7 +43,7 @@ export function flattenSymbols(symbols: readonly (TreeSymbol | FlatSymbol)[]): W
         selectionLine: s.selectionRange.start.line, selectionCharacter: s.selectionRange.start.character,
         containerName: parent,
       });
-      for (const c of s.children ?? []) walk(c, s.name);
+      for (const c of byPosition(s.children ?? [])) walk(c, s.name);
     } else {
       const r = s.location.range;
       out.push({
@@ -54,8 +54,14 @@ export function flattenSymbols(symbols: readonly (TreeSymbol | FlatSymbol)[]): W
       });
     }
   };
-  for (const s of symbols) walk(s, null);
+  for (const s of byPosition(symbols)) walk(s, null);
   return out;
+}
+
+/** Siblings in source order (providers may sort them by name). */
+function byPosition<T extends TreeSymbol | FlatSymbol>(list: readonly T[]): T[] {
+  const start = (s: TreeSymbol | FlatSymbol) => (isTree(s) ? s.range.start : s.location.range.start);
+  return [...list].sort((a, b) => start(a).line - start(b).line || start(a).character - start(b).character);
 }
 
 /** Case-insensitive substring filter on the name (the `query` param); no query keeps everything. */

@@ -15,6 +15,20 @@ export function openDocument(path: string): Promise<vscode.TextDocument> {
   return withTimeout(vscode.workspace.openTextDocument(vscode.Uri.file(path)), LANGUAGE_TIMEOUT_MS, `opening ${path}`);
 }
 
+/**
+ * Shows the document in an editor tab (kept, not a preview, focus unchanged). VS Code's TypeScript
+ * support only computes diagnostics for files open in tabs. Bounded: without a connected workbench
+ * showing never completes, and the caller then works with what the language server reports anyway.
+ */
+export async function showInTab(doc: vscode.TextDocument): Promise<boolean> {
+  try {
+    await withTimeout(vscode.window.showTextDocument(doc, { preview: false, preserveFocus: true }), 5000, 'showing the document');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The open document for a path, if VS Code has one. */
 export function openDocumentOf(path: string): vscode.TextDocument | undefined {
   return vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === path);

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { EditReplaceParams, EditReplaceResult } from '../../../generated/v0.1.6/types';
 import type { RequestContext } from '../../../generated/v0.1.6/server';
 import { invalidRequest } from '../errors';
+import { awaitNewEntries, newestEntries } from '../historyRecorded';
 import { buildRegExp, replaceInLine } from '../search/jsRegex';
 import { searchText } from '../search/textSearch';
 import { searchFolders } from '../searchScope';
@@ -42,12 +43,14 @@ export function editReplace(svc: Services) {
       if (inDoc > 0) { replacedCount += inDoc; changed.push(doc); }
     }
     if (changed.length === 0) return { replacedCount: 0, affectedFiles: [] };
+    const historyBefore = newestEntries(svc, changed.map((d) => d.uri.fsPath));
     const applied = await withTimeout(vscode.workspace.applyEdit(edit), 60_000, 'applying the edit');
     if (!applied) throw new Error('VS Code refused the edit (a document changed meanwhile?); nothing was replaced');
     for (const doc of changed) {
       const saved = await withTimeout(doc.save(), 30_000, `saving ${doc.uri.fsPath}`);
       if (!saved) throw new Error(`replaced in the editor but could not save ${doc.uri.fsPath}`);
     }
+    await awaitNewEntries(svc, historyBefore, ctx.signal);
     svc.log(`replace: ${replacedCount} in ${changed.length} file(s)`);
     return { replacedCount, affectedFiles: changed.map((d) => d.uri.fsPath) };
   };

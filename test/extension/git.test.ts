@@ -1,0 +1,71 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { blobAt, commitAtIndex, diffFile, fileLog, repoFileOf, resolveRef } from '../../extension/src/git';
+
+let dir: string;
+const hashes: Record<string, string> = {};
+function commit(name: string, files: Record<string, string | Buffer>, date: string) {
+  for (const [f, c] of Object.entries(files)) writeFileSync(join(dir, f), c);
+  execFileSync('git', ['-C', dir, 'add', '-A']);
+  const env = { ...process.env, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date };
+  execFileSync('git', ['-C', dir, '-c', 'user.name=Ada', '-c', 'user.email=ada@x.invalid', 'commit', '-q', '-m', `${name}\n\nbody of ${name}`], { env });
+  hashes[name] = execFileSync('git', ['-C', dir, 'rev-parse', 'HEAD']).toString().trim();
+}
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'idea-git-'));
+  execFileSync('git', ['-C', dir, 'init', '-q', '-b', 'main']);
+  commit('one', { 'f.txt': 'v1\n', 'other.txt': 'o1\n' }, '2026-01-01T10:00:00Z');
+  commit('other', { 'other.txt': 'o2\n' }, '2026-01-02T10:00:00Z');
+  commit('two', { 'f.txt': Buffer.from('v2\r\nmixed\n\u00e9\n') }, '2026-01-03T10:00:00Z');
+  commit('other2', { 'other.txt': 'o3\n' }, '2026-01-04T10:00:00Z');
+  writeFileSync(join(dir, 'f.txt'), 'working\n');
+  writeFileSync(join(dir, '-rf'), 'x');
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('git wrapper', () => {
+  it('lists only commits that touched the file, newest first', async () => {
+    const repo = await repoFileOf(join(dir, 'f.txt'));
+    const log = await fileLog(repo, 20);
+    expect(log.map((c) => c.hash)).toEqual([hashes.two, hashes.one]);
+    expect(log[0]!.message).toBe('two\n\nbody of two');
+    expect(log[0]!.authorName).toBe('Ada');
+    expect(log[0]!.authorDate).toBe('2026-01-03T10:00:00+00:00');
+    expect(await commitAtIndex(repo, 2)).toBe(hashes.one);
+    await expect(commitAtIndex(repo, 3)).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
+  });
+  it('reads exact committed bytes', async () => {
+    const repo = await repoFileOf(join(dir, 'f.txt'));
+    const bytes = await blobAt(repo, hashes.two!);
+    expect(bytes.equals(Buffer.from('v2\r\nmixed\n\u00e9\n'))).toBe(true);
+  });
+  it('diffs older → newer and working tree vs a commit (not the index)', async () => {
+    const repo = await repoFileOf(join(dir, 'f.txt'));
+    execFileSync('git', ['-C', dir, 'add', 'f.txt']); // staged: a diff against the index would be empty
+    const wt = await diffFile(repo, hashes.two!, null);
+    expect(wt).toContain('+working');
+    expect(wt).toContain('-mixed');
+    const rev = await diffFile(repo, hashes.two!, null, true);
+    expect(rev).toContain('-working');
+    const old = await diffFile(repo, hashes.one!, hashes.two!);
+    expect(old).toContain('-v1');
+    expect(await diffFile(repo, hashes.two!, hashes.two!)).toBe('');
+    execFileSync('git', ['-C', dir, 'reset', '-q', 'f.txt']);
+  });
+  it('refuses refs that could become options, and unknown refs', async () => {
+    await expect(resolveRef(dir, '-rf')).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
+    await expect(resolveRef(dir, '--output=/tmp/x')).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
+    await expect(resolveRef(dir, 'no-such-branch')).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
+    expect(await resolveRef(dir, 'main~1')).toBe(hashes.two);
+    expect(readFileSync(join(dir, '-rf'), 'utf8')).toBe('x');
+  });
+  it('treats a file path that looks like an option or a glob literally', async () => {
+    writeFileSync(join(dir, '*.txt'), 'star\n');
+    const repo = await repoFileOf(join(dir, '*.txt'));
+    expect(await fileLog(repo, 5)).toEqual([]);
+  });
+});
