@@ -41,6 +41,8 @@ export interface LaunchTimings {
   /** code-server spawn → GET /healthz answers. */
   spawnToHttpMs: number;
   chromiumLaunchMs: number;
+  /** Page navigation → DOMContentLoaded of the workbench. */
+  navigateToDomMs: number;
   /** Page navigation → extension ready (signal written and port accepting). */
   navigateToReadyMs: number;
   /** code-server spawn → extension ready. */
@@ -106,8 +108,9 @@ export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
   let settingsBefore: SettingsSnapshot | undefined;
   let ready: ReadySignal | undefined;
   let closing: Promise<void> | undefined;
+  let closed = false;
 
-  const timings: LaunchTimings = { spawnToHttpMs: 0, chromiumLaunchMs: 0, navigateToReadyMs: 0, spawnToReadyMs: 0, totalMs: 0 };
+  const timings: LaunchTimings = { spawnToHttpMs: 0, chromiumLaunchMs: 0, navigateToDomMs: 0, navigateToReadyMs: 0, spawnToReadyMs: 0, totalMs: 0 };
 
   const close = (): Promise<void> => {
     closing ??= (async () => {
@@ -122,13 +125,18 @@ export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
         if (survivors.length) log(`livehost: processes survived teardown: ${survivors.join(' ')}`);
       }
       if (ready && opts.restoreWorkspaceSettings !== false) {
-        const r = restoreWorkspaceSettings(workspace, settingsBefore, ready);
-        if (r === 'changed-since') log('livehost: .vscode/settings.json was edited during the session; left as is');
+        try {
+          const r = restoreWorkspaceSettings(workspace, settingsBefore, ready);
+          if (r === 'changed-since') log('livehost: .vscode/settings.json was edited during the session; left as is');
+        } catch (e) {
+          log(`livehost: could not restore .vscode/settings.json: ${(e as Error).message}`);
+        }
       }
       sampler?.stop();
       timings.teardownMs = Date.now() - tc;
+      closed = true; // the processes are gone: exit hooks must not signal (possibly reused) pids any more
       unregisterExitHook(hook);
-      if (!keepRunDir) removeRunFolder(run);
+      if (!keepRunDir) { try { removeRunFolder(run); } catch (e) { log(`livehost: could not delete ${run.dir}: ${(e as Error).message}`); } }
       log(`livehost: closed in ${timings.teardownMs} ms${keepRunDir ? `, run folder kept: ${run.dir}` : ''}`);
     })();
     return closing;
@@ -136,6 +144,7 @@ export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
   const hook = {
     close,
     killSync: () => {
+      if (closed) return;
       if (wb) killWorkbenchSync(wb);
       if (cs) killCodeServerGroupSync(cs);
       if (!keepRunDir) { try { removeRunFolder(run); } catch { /* best effort at exit */ } }
@@ -144,6 +153,7 @@ export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
   registerExitHook(hook);
 
   const fail = async (what: string): Promise<never> => {
+    if (closing) { await closing; throw new LaunchError('launch aborted: close() was called (signal?) during launch'); }
     const details = [
       `livehost: ${what} (after ${Date.now() - t0} ms; run folder ${run.dir})`,
       describeLogs(run.codeServerLog, run.userDataDir, extensionId),
@@ -162,6 +172,7 @@ export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
     const before = (settingsBefore = snapshotSettings(workspace));
     log(`livehost: run folder ${run.dir}; extension ${ext.id}@${ext.version}; code-server on 127.0.0.1:${codeServerPort}`);
 
+    if (closing) throw new LaunchError('launch aborted: close() was called (signal?) during launch');
     const tSpawn = Date.now();
     cs = spawnCodeServer({ bin: codeServerBin, run, port: codeServerPort, workspace, env: { ...isolatedEnv(run), ...opts.env } });
     if (opts.memorySampleMs) {
@@ -179,23 +190,29 @@ export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
       return await fail(`Chromium did not start: ${(e as Error).message}`);
     }
     timings.chromiumLaunchMs = Date.now() - tBrowser;
+    if (closing) { // close() ran while Chromium was starting and could not see it
+      await closeWorkbench(wb);
+      throw new LaunchError('launch aborted: close() was called (signal?) during launch');
+    }
 
     const codeServerUrl = `http://127.0.0.1:${codeServerPort}/`;
     const tNav = Date.now();
     try {
       await wb.page.goto(`${codeServerUrl}?folder=${encodeURIComponent(workspace)}`,
         { waitUntil: 'domcontentloaded', timeout: Math.max(1000, deadline - Date.now()) });
+      timings.navigateToDomMs = Date.now() - tNav;
     } catch (e) {
       return await fail(`the workbench page did not load: ${(e as Error).message}`);
     }
 
     // Ready = the extension wrote a fresh signal and its port accepts TCP. Stop early if code-server dies.
     const signal = await pollUntil(async () => {
-      if (cs!.hasExited()) return null;
+      if (cs!.hasExited() || closing) return null;
       const s = readReadySignal(workspace, before);
       return s && (await isPortOpen(s.port, 500)) ? s : undefined;
     }, deadline, 100);
     if (!signal) {
+      if (closing) throw new LaunchError('launch aborted: close() was called (signal?) during launch');
       return await fail(signal === null ? 'code-server exited while the workbench was starting'
         : `extension ${ext.id} did not signal readiness (idea.server.port + idea.server.authToken in `
           + `${workspace}/.vscode/settings.json, port accepting) within ${timeoutMs} ms`);
