@@ -7,14 +7,24 @@ import { updateChangelog } from './changelog';
 import { formatReport, isFormat, type Format } from './diff/format';
 import { failsAt, isLevel, type Level } from './diff/types';
 import { diffVersions } from './diff/version-diff';
-import { checkFrozen, recordRelease } from './frozen';
+import { checkFrozen, readReleases, recordRelease } from './frozen';
 import { writeHistory } from './history/write';
-import { defaultRoot, loadVersion, specDir } from './spec-repo';
+import { defaultRoot, listVersions, loadVersion, specDir } from './spec-repo';
+import { compareVersions } from './versions';
+
+/** The pull-request question: what does the work in progress change against the last release? */
+function defaultDiffPair(spec: string): [string, string] {
+  const newest = listVersions(spec).at(-1);
+  const released = readReleases(spec).releases.map((r) => r.version).sort(compareVersions).at(-1);
+  if (!newest || !released) throw new UsageError('diff needs <from> <to>: no released version to compare with');
+  return [released, newest];
+}
 
 const USAGE = `usage: idea-spec <command> [options]
 
-  diff <from> <to> [--format text|markdown|json|junit] [--fail-on ERR|WARN|INFO]
-        classify every change between two versions (exit 1 when a change is at --fail-on or worse)
+  diff [<from> <to>] [--format text|markdown|json|junit] [--fail-on ERR|WARN|INFO]
+        classify every change between two versions (exit 1 when a change is at --fail-on or worse);
+        without versions: the newest released version against the newest version
   bump [<version>] [--no-codegen] [--force]
         create the next version from the latest one, generate its code, update the changelog
   changelog [--check]        regenerate docs/CHANGELOG.md (--check: exit 1 when it is out of date)
@@ -64,7 +74,8 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
   const spec = specDir(root);
   switch (command) {
     case 'diff': {
-      if (rest.length !== 2) throw new UsageError('diff needs <from> <to>');
+      if (rest.length === 0) rest.push(...defaultDiffPair(spec));
+      if (rest.length !== 2) throw new UsageError('diff needs <from> <to> (or no version at all)');
       const format = flag(args, 'format') ?? 'text';
       if (!isFormat(format)) throw new UsageError(`unknown --format ${format}`);
       const failOnRaw = (flag(args, 'fail-on') ?? 'ERR').toUpperCase();

@@ -91,7 +91,12 @@ export function listFiles(dir: string): string[] {
 }
 
 export function readJson(path: string): Json {
-  return JSON.parse(readFileSync(path, 'utf8')) as Json;
+  const text = readFileSync(path, 'utf8');
+  try {
+    return JSON.parse(text) as Json;
+  } catch (err) {
+    throw new Error(`${path}: invalid JSON (${err instanceof Error ? err.message : String(err)})`);
+  }
 }
 
 export function loadVersion(specRoot: string, version: string): SpecVersion {
@@ -102,6 +107,9 @@ export function loadVersion(specRoot: string, version: string): SpecVersion {
     throw new Error(`no spec for version ${v} at ${dir} (versions present: ${have})`);
   }
   const index = readJson(join(dir, 'index.json')) as unknown as SpecIndex;
+  if (!isObject(index) || !Array.isArray(index.topics) || !Array.isArray(index.errorCodes) || !isObject(index.messages) || !isObject(index.transport)) {
+    throw new Error(`${join(dir, 'index.json')}: not a topic index (see spec/index.schema.json)`);
+  }
   const schemas = new Map<string, JsonObject>();
   for (const rel of listFiles(dir)) {
     if (rel === 'index.json' || !rel.endsWith('.json')) continue;

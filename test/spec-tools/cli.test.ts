@@ -1,7 +1,10 @@
 // The idea-spec command line: exit codes (0 clean, 1 a change at --fail-on or a check failed,
 // usage errors thrown for the wrapper to print with exit 2) and output formats.
 import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
 import { main } from '../../spec-tools/cli';
+import { readReleases } from '../../spec-tools/frozen';
+import { listVersions } from '../../spec-tools/spec-repo';
 import { REPO } from './scratch';
 
 async function run(...args: string[]): Promise<{ code: number; out: string }> {
@@ -33,11 +36,20 @@ describe('idea-spec diff', () => {
 
   it('rejects bad arguments', async () => {
     await expect(run('diff', '0.1.2')).rejects.toThrow(/needs <from> <to>/);
+    await expect(run('diff', '0.1.2', '0.1.3', '0.1.4')).rejects.toThrow(/needs <from> <to>/);
     await expect(run('diff', '0.1.2', '0.1.3', '--format', 'html')).rejects.toThrow(/--format/);
     await expect(run('diff', '0.1.2', '0.1.3', '--fail-on', 'FATAL')).rejects.toThrow(/--fail-on/);
     await expect(run('diff', '0.1.2', '9.9.9')).rejects.toThrow(/no spec for version 9\.9\.9/);
     await expect(run('diff', '0.1.2', '../../etc')).rejects.toThrow(/not a protocol version/);
     await expect(run('frobnicate')).rejects.toThrow(/unknown command/);
+  });
+
+  it('without versions compares the newest released version with the newest version', async () => {
+    const { out } = await run('diff', '--format', 'json');
+    const r = JSON.parse(out) as { from: string; to: string };
+    const { releases } = readReleases(join(REPO, 'spec'));
+    expect(r.from).toBe(releases.at(-1)!.version);
+    expect(r.to).toBe(listVersions(join(REPO, 'spec')).at(-1));
   });
 });
 
