@@ -5,6 +5,7 @@ import { diffVersions } from './diff/version-diff';
 import { formatMarkdownBody } from './diff/format';
 import { countByLevel } from './diff/types';
 import { readReleases } from './frozen';
+import { HISTORY } from './history/facts';
 import { listVersions, loadVersion, specDir, type SpecVersion } from './spec-repo';
 
 export function changelogPath(root: string): string {
@@ -26,10 +27,13 @@ export function renderChangelog(root: string): string {
   const specRoot = specDir(root);
   const released = new Map(readReleases(specRoot).releases.map((r) => [r.version, r.released]));
   const specs = listVersions(specRoot).map((v) => loadVersion(specRoot, v));
+  const summaries = new Map(HISTORY.map((h) => [h.version, h.summary]));
   const sections: string[] = [];
   specs.forEach((s, i) => {
     const date = released.get(s.version);
-    const title = `## ${s.version} — ${date ?? 'unreleased'}`;
+    const summary = summaries.get(s.version);
+    // The reference implementation's changelog line, for the versions reconstructed from it.
+    const title = `## ${s.version} — ${date ?? 'unreleased'}${summary ? `\n\n_${summary}_` : ''}`;
     if (i === 0) {
       sections.push(`${title}\n\n${initialEntry(s)}`);
       return;

@@ -4,7 +4,7 @@
 export interface VersionFacts {
   version: string;
   released: string;
-  /** The wire changes as the changelog states them. */
+  /** The wire changes as the changelog states them (readings of our own are in derive.ts and docs/maintainers.md). */
   summary: string;
 }
 
@@ -16,7 +16,7 @@ export const HISTORY: readonly VersionFacts[] = [
   { version: '0.1.2', released: '2026-03-02', summary: 'New topics diag/list and nav/symbols; relative filePaths resolve against the workspace root.' },
   { version: '0.1.3', released: '2026-03-02', summary: 'Token auth (handshake token, authRequired, UNAUTHORIZED); port auto-increment on conflict (up to 10 ports).' },
   { version: '0.1.4', released: '2026-03-02', summary: 'New topics history/list, history/diff (fromIndex=0 only with toIndex=1) and fs/findFiles.' },
-  { version: '0.1.5', released: '2026-03-02', summary: 'New topic history/rollback; history/diff compares any pair of indices.' },
+  { version: '0.1.5', released: '2026-03-02', summary: 'New topic history/rollback (filePath, toIndex; result filePath, toRef, restoredIndex).' },
   { version: '0.1.6', released: '2026-03-02', summary: 'New topics localhistory/list, localhistory/diff and localhistory/rollback.' },
 ];
 
