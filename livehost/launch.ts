@@ -8,6 +8,7 @@ import { describeLogs } from './log-tail';
 import { findChromium, findCodeServer } from './paths';
 import { freePort, isPortOpen, pollUntil } from './ports';
 import { PeakSampler, groupPids, type PeakMemory } from './proc-memory';
+import { portOwnedByGroup } from './port-owner';
 import { readReadySignal, restoreWorkspaceSettings, snapshotSettings, type ReadySignal, type SettingsSnapshot } from './ready-signal';
 import { createRunFolder, isolatedEnv, removeRunFolder, type RunFolder } from './run-folder';
 import { killCodeServerGroupSync, spawnCodeServer, stopCodeServer, waitForHttp, type CodeServerProcess } from './code-server';
@@ -205,17 +206,26 @@ export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
       return await fail(`the workbench page did not load: ${(e as Error).message}`);
     }
 
-    // Ready = the extension wrote a fresh signal and its port accepts TCP. Stop early if code-server dies.
+    // Ready = the extension wrote a fresh signal and its port accepts TCP, held by a process of our host
+    // (another host on the same workspace could have written the file). Stop early if code-server dies.
+    let foreign: number | undefined;
     const signal = await pollUntil(async () => {
       if (cs!.hasExited() || closing) return null;
       const s = readReadySignal(workspace, before);
-      return s && (await isPortOpen(s.port, 500)) ? s : undefined;
+      if (!s || !(await isPortOpen(s.port, 500))) return undefined;
+      if (portOwnedByGroup(s.port, cs!.pid) === false) {
+        if (foreign !== s.port) log(`livehost: the ready signal names port ${s.port}, which is not held by this host; waiting`);
+        foreign = s.port;
+        return undefined;
+      }
+      return s;
     }, deadline, 100);
     if (!signal) {
       if (closing) throw new LaunchError('launch aborted: close() was called (signal?) during launch');
       return await fail(signal === null ? 'code-server exited while the workbench was starting'
         : `extension ${ext.id} did not signal readiness (idea.server.port + idea.server.authToken in `
-          + `${workspace}/.vscode/settings.json, port accepting) within ${timeoutMs} ms`);
+          + `${workspace}/.vscode/settings.json, port accepting) within ${timeoutMs} ms`
+          + (foreign ? `; the signal found names port ${foreign}, held by another process (one host per workspace)` : ''));
     }
     extPort = signal.port;
     ready = signal;

@@ -9,6 +9,9 @@ import { PeakSampler, groupPids, sampleTreeMemory, treePids } from '../../liveho
 import { readReadySignal, restoreWorkspaceSettings, snapshotSettings } from '../../livehost/ready-signal';
 import { createRunFolder, isolatedEnv, removeRunFolder } from '../../livehost/run-folder';
 import { linkExtension } from '../../livehost/extension-link';
+import { portOwnedByGroup } from '../../livehost/port-owner';
+import { freePort } from '../../livehost/ports';
+import { processTable } from '../../livehost/proc-memory';
 import { writeUserSettings } from '../../livehost/user-settings';
 
 const tmp = mkdtempSync(join(tmpdir(), 'idea-livehost-unit-'));
@@ -158,5 +161,24 @@ describe('process trees and memory', () => {
     }
     await new Promise((r) => setTimeout(r, 100));
     expect(groupPids(child.pid!)).toEqual([]);
+  });
+});
+
+describe('portOwnedByGroup', () => {
+  it('tells whether a listening port belongs to a process group', async () => {
+    const port = await freePort();
+    const child = spawn(process.execPath, ['-e', `require('net').createServer().listen(${port}, '127.0.0.1', () => console.log('up'))`],
+      { detached: true, stdio: ['ignore', 'pipe', 'ignore'] });
+    try {
+      await new Promise((r) => child.stdout!.once('data', r));
+      expect(portOwnedByGroup(port, child.pid!)).toBe(true);
+      const ownGroup = processTable().get(process.pid)!.pgrp;
+      expect(ownGroup).not.toBe(child.pid);
+      expect(portOwnedByGroup(port, ownGroup)).toBe(false);
+    } finally {
+      process.kill(-child.pid!, 'SIGKILL');
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    expect(portOwnedByGroup(port, child.pid!)).toBeUndefined(); // nobody listens any more
   });
 });
