@@ -4,6 +4,7 @@ import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkFrozen, hashVersionFolder, readReleases, recordRelease } from '../../spec-tools/frozen';
+import { writeHistory } from '../../spec-tools/history/write';
 import { listVersions } from '../../spec-tools/spec-repo';
 import { REPO, scratchRepo } from './scratch';
 
@@ -56,6 +57,17 @@ describe('frozen released versions', () => {
     expect(checkFrozen(spec).map((p) => p.version)).toEqual([newest]);
     expect(() => recordRelease(spec, newest)).toThrow(/already released/);
     recordRelease(spec, newest, { force: true });
+    expect(checkFrozen(spec)).toEqual([]);
+  });
+
+  it('derive-history leaves released folders alone unless forced, and then rewrites them identically', () => {
+    const spec = scratchSpec();
+    const before = hashVersionFolder(join(spec, 'v0.1.3'));
+    writeFileSync(join(spec, 'v0.1.3', 'stray.json'), '{}\n');
+    expect(writeHistory(spec)).toContain('skip v0.1.3: released (frozen); --force rewrites it');
+    expect(checkFrozen(spec).map((p) => p.version)).toEqual(['0.1.3']);
+    expect(writeHistory(spec, { force: true })).toContain('wrote spec/v0.1.3');
+    expect(hashVersionFolder(join(spec, 'v0.1.3'))).toBe(before);
     expect(checkFrozen(spec)).toEqual([]);
   });
 });
