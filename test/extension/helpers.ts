@@ -1,0 +1,62 @@
+// Shared by the live extension tests: build the bundle, build the fixture workspace, launch one host.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { buildFixtureWorkspace, type FixtureWorkspaceInfo } from '../../conformance/workspace';
+import { connect, type IdeaClient } from '../../generated/v0.1.6/client';
+import { launchHost, type LiveHost } from '../../livehost';
+
+export const EXTENSION_DIR = resolve(__dirname, '../../extension');
+
+export function buildExtension(): void {
+  execFileSync(process.execPath, [join(EXTENSION_DIR, 'build.mjs')], { stdio: 'pipe' });
+}
+
+export interface LiveFixture {
+  host: LiveHost;
+  ws: FixtureWorkspaceInfo;
+  client: IdeaClient;
+  base: string;
+  close(): Promise<void>;
+}
+
+export async function startLiveFixture(userSettings: Record<string, unknown> = {}): Promise<LiveFixture> {
+  buildExtension();
+  const base = mkdtempSync(join(tmpdir(), 'idea-ext-live-'));
+  const ws = buildFixtureWorkspace(join(base, 'ws'));
+  const host = await launchHost({ workspace: ws.dir, extensionDevPath: EXTENSION_DIR, userSettings, memorySampleMs: 500 });
+  let client: IdeaClient;
+  try {
+    client = await connect({ url: host.url, token: host.token, validate: true, timeoutMs: 60_000 });
+  } catch (e) {
+    await host.close();
+    throw e;
+  }
+  return {
+    host, ws, client, base,
+    async close() {
+      client.close();
+      await host.close();
+      rmSync(base, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Column of `token` in line `line` of a workspace file (fixtures move; positions are looked up). */
+export function col(ws: string, file: string, line: number, token: string): number {
+  const text = readFileSync(join(ws, file), 'utf8').split('\n')[line] ?? '';
+  const c = text.indexOf(token);
+  if (c < 0) throw new Error(`"${token}" not on line ${line} of ${file}`);
+  return c;
+}
+
+/** The error code a rejected call carries. */
+export async function errorCode(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+    return 'no error';
+  } catch (e) {
+    return String((e as { code?: unknown }).code ?? (e as Error).message);
+  }
+}
