@@ -1,0 +1,43 @@
+// Case selection: id globs, topics (full "/app/vscode/edit/find", short "edit/find" or area "protocol"),
+// protocol version (cases whose `since` is newer are left out) and a set of ids (--last-failed).
+import type { LoadedCase } from './types';
+
+export interface Selection {
+  ids?: string[];
+  topics?: string[];
+  /** Keep cases that apply to this protocol version (since ≤ version). */
+  version?: string;
+  only?: Set<string>;
+}
+
+export function compareVersions(a: string, b: string): number {
+  const pa = a.split('.').map(Number);
+  const pb = b.split('.').map(Number);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+export function globToRegExp(glob: string): RegExp {
+  const re = glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*\*/g, '\u0000').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]').replace(/\u0000/g, '.*');
+  return new RegExp(`^${re}$`);
+}
+
+function topicMatches(lc: LoadedCase, wanted: string): boolean {
+  const w = wanted.replace(/^\/app\/vscode\//, '').replace(/^\//, '');
+  const t = lc.topic?.replace(/^\/app\/vscode\//, '');
+  return t === w || lc.area === w || lc.area === w.replace('/', '-');
+}
+
+export function selectCases(cases: LoadedCase[], sel: Selection): LoadedCase[] {
+  const idRes = sel.ids?.map(globToRegExp);
+  return cases.filter((lc) => {
+    if (idRes?.length && !idRes.some((r) => r.test(lc.case.id))) return false;
+    if (sel.topics?.length && !sel.topics.some((t) => topicMatches(lc, t))) return false;
+    if (sel.version && compareVersions(lc.case.since, sel.version) > 0) return false;
+    if (sel.only && !sel.only.has(lc.case.id)) return false;
+    return true;
+  });
+}

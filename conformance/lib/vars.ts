@@ -1,0 +1,55 @@
+// `${name}` placeholders in requests and expectations, and `bind` paths that capture response values.
+
+export type Vars = Record<string, string>;
+
+const PLACEHOLDER = /\$\{([A-Za-z0-9_.:-]+)\}/g;
+
+export class UnknownVariableError extends Error {}
+
+function escapeRegex(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
+function substituteString(s: string, vars: Vars, inRegex: boolean): string {
+  return s.replace(PLACEHOLDER, (_, name: string) => {
+    const v = vars[name];
+    if (v === undefined) throw new UnknownVariableError(`unknown variable \${${name}}`);
+    return inRegex ? escapeRegex(v) : v;
+  });
+}
+
+/** Replaces placeholders in every string (keys included); inside `$match` values they are regex-escaped. */
+export function substitute<T>(value: T, vars: Vars, inRegex = false): T {
+  if (typeof value === 'string') return substituteString(value, vars, inRegex) as T;
+  if (Array.isArray(value)) return value.map((v) => substitute(v, vars, inRegex)) as T;
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[substituteString(k, vars, false)] = substitute(v, vars, inRegex || k === '$match');
+    return out as T;
+  }
+  return value;
+}
+
+/** Reads `$.a.b[0].c` from a value; undefined when the path does not exist. */
+export function readPath(value: unknown, path: string): unknown {
+  if (!path.startsWith('$')) throw new Error(`bind path must start with "$": ${path}`);
+  const tokens = path.slice(1).match(/\.[^.[\]]+|\[\d+\]/g) ?? [];
+  if (tokens.join('') !== path.slice(1)) throw new Error(`unsupported bind path: ${path}`);
+  let cur: unknown = value;
+  for (const t of tokens) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = t.startsWith('[') ? (cur as unknown[])[Number(t.slice(1, -1))] : (cur as Record<string, unknown>)[t.slice(1)];
+  }
+  return cur;
+}
+
+/** Applies a `bind` map to a response; returns the new variables or a problem. */
+export function bindFrom(frame: unknown, bind: Record<string, string> | undefined): { vars: Vars; problem?: string } {
+  const vars: Vars = {};
+  for (const [name, path] of Object.entries(bind ?? {})) {
+    const v = readPath(frame, path);
+    if (v === undefined || v === null || typeof v === 'object') return { vars, problem: `bind ${name}: ${path} is ${JSON.stringify(v)} in the response` };
+    vars[name] = String(v);
+  }
+  return { vars };
+}
