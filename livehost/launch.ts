@@ -50,8 +50,11 @@ export interface LaunchTimings {
   spawnToReadyMs: number;
   /** launchHost() call → resolved. */
   totalMs: number;
-  /** Filled in by close(). */
+  /** Filled in by close(): total, page unload → extension port closed, Chromium close, code-server group stop. */
   teardownMs?: number;
+  unloadToPortClosedMs?: number;
+  browserCloseMs?: number;
+  codeServerStopMs?: number;
 }
 
 export interface LiveHost {
@@ -118,11 +121,16 @@ export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
       const tc = Date.now();
       if (wb) {
         await unloadWorkbench(wb);
-        if (extPort) await pollUntil(async () => ((await isPortOpen(extPort!, 300)) ? undefined : true), Date.now() + 10_000, 100);
+        if (extPort) await pollUntil(async () => ((await isPortOpen(extPort!, 300)) ? undefined : true), Date.now() + 10_000, 50);
+        timings.unloadToPortClosedMs = Date.now() - tc;
+        const tb = Date.now();
         await closeWorkbench(wb);
+        timings.browserCloseMs = Date.now() - tb;
       }
       if (cs) {
+        const ts = Date.now();
         const { survivors } = await stopCodeServer(cs);
+        timings.codeServerStopMs = Date.now() - ts;
         if (survivors.length) log(`livehost: processes survived teardown: ${survivors.join(' ')}`);
       }
       if (ready && opts.restoreWorkspaceSettings !== false) {

@@ -4,6 +4,7 @@ import { mkdtempSync, mkdirSync, readFileSync, readdirSync, existsSync, writeFil
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { get } from 'node:http';
+import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, hostGroupPids, isPortOpen, launchHost, parseJsonc, REPO_ROOT, type LiveHost } from '../../livehost/index';
 
@@ -148,6 +149,36 @@ describe('launchHost (live code-server + headless Chromium)', () => {
     expect(elapsed).toBeLessThan(15_000 + 20_000); // the bound, plus teardown
     expect(processesMentioning(tmp)).toEqual([]);
     expect(readdirSync(join(tmp, 'runs'))).toEqual([]); // run folder removed on failure too
+  });
+
+  it('tears the host down when the launching process gets SIGTERM (exit hooks), then dies of that signal', async () => {
+    const ws = makeWorkspace('ws-sigterm');
+    const script = join(tmp, 'launch-and-wait.mts');
+    writeFileSync(script, [
+      `import { launchHost } from ${JSON.stringify(join(REPO_ROOT, 'livehost', 'index.ts'))};`,
+      `const host = await launchHost({ workspace: ${JSON.stringify(ws)}, extensionDevPath: ${JSON.stringify(FIXTURE_EXT)} });`,
+      'console.log(JSON.stringify({ port: host.port, codeServerPort: host.codeServerPort, runDir: host.runDir }));',
+      'setInterval(() => {}, 1000);',
+    ].join('\n'));
+    const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr!.on('data', (d) => (stderr += d));
+    const exited = new Promise<NodeJS.Signals | number | null>((r) => child.once('exit', (code, sig) => r(sig ?? code)));
+    const line = await new Promise<string>((res, rej) => {
+      child.stdout!.once('data', (d) => res(String(d)));
+      void exited.then((how) => rej(new Error(`child exited (${how}) before ready: ${stderr}`)));
+    });
+    const info = JSON.parse(line) as { port: number; codeServerPort: number; runDir: string };
+    expect(await isPortOpen(info.port)).toBe(true);
+    const t = Date.now();
+    child.kill('SIGTERM');
+    expect(await exited).toBe('SIGTERM');
+    expect(Date.now() - t).toBeLessThan(20_000);
+    expect(processesMentioning(tmp)).toEqual([]);
+    expect(await isPortOpen(info.port)).toBe(false);
+    expect(await isPortOpen(info.codeServerPort)).toBe(false);
+    expect(existsSync(info.runDir)).toBe(false);
+    expect(existsSync(join(ws, '.vscode'))).toBe(false); // the signal file it created is gone again
   });
 
   it('refuses an extension whose entry point is missing, before starting anything', async () => {
