@@ -217,3 +217,39 @@ export function validRequests(o: SpecOracle): { topic: string; params: Json }[] 
   const b = new InstanceBuilder(o);
   return o.index.topics.map((t) => ({ topic: t.topic, params: b.valid(o.schema(t.params), o.idOf(t.params)) }));
 }
+
+/** Whether a property schema is (or offers, through anyOf/oneOf) the shared definition `def`. */
+function refersTo(schema: Schema, def: string): boolean {
+  if (typeof schema !== 'object') return false;
+  if (typeof schema.$ref === 'string' && schema.$ref.endsWith(`#/$defs/${def}`)) return true;
+  return [...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])].some((s: Schema) => refersTo(s, def)) ||
+    (schema.items !== undefined && refersTo(schema.items, def));
+}
+
+/**
+ * Schema-valid frames a server must still refuse (spec: "Paths outside every workspace folder are
+ * refused with INVALID_REQUEST"; "an unknown local-history id" is INVALID_REQUEST): every FilePath
+ * param pointed outside the workspace, every LocalHistoryId param set to an id that does not exist.
+ * `insideFile` is a real workspace file (relative) used where another param needs a valid path.
+ */
+export function semanticBadFrames(o: SpecOracle, workspace: string, insideFile: string): BadFrame[] {
+  const b = new InstanceBuilder(o);
+  const outside = ['/etc/passwd', '../outside.ts', `${insideFile}/../../../etc/hosts`, `${workspace}/../escape.ts`, '/', '..'];
+  const frames: BadFrame[] = [];
+  for (const t of o.index.topics) {
+    const root = o.deref(o.schema(t.params), o.idOf(t.params));
+    const props = Object.entries(((root.schema as any).properties ?? {}) as Record<string, Schema>);
+    const base = b.valid(root.schema, root.baseId) as Record<string, Json>;
+    for (const [k] of props) if (refersTo(props.find(([p]) => p === k)![1], 'FilePath')) base[k] = insideFile;
+    const add = (kind: string, params: Record<string, Json>) => {
+      const text = JSON.stringify({ topic: t.topic, requestId: randomUUID(), params });
+      if (o.expectedCode(text) !== undefined) throw new Error(`generator: ${kind} for ${t.topic} is not schema-valid`);
+      frames.push({ kind, text, code: 'INVALID_REQUEST', ...echoed(text) });
+    };
+    for (const [k, ps] of props) {
+      if (refersTo(ps, 'FilePath')) for (const p of outside) add('semantic.path-outside', { ...base, [k]: p });
+      if (refersTo(ps, 'LocalHistoryId')) add('semantic.unknown-local-history-id', { ...base, [k]: 'zz-no-such-entry.md' });
+    }
+  }
+  return frames;
+}

@@ -134,7 +134,8 @@ describe('slow and failing handlers', () => {
       onHandlerError: (e) => { seen.push(e); throw new Error('a throwing logger must not matter either'); },
       handlers: trivialHandlers((topic, run) => (throwers[topic] ? (throwers[topic]!() as Promise<unknown>) : run())),
     });
-    const c = await connect({ url: srv.url, token: TOKEN, validate: true });
+    // A short timeout: a handler error that escapes instead of being answered fails fast, not at 30 s.
+    const c = await connect({ url: srv.url, token: TOKEN, validate: true, timeoutMs: 5000 });
     const validateResponseError = generatedValidator('ResponseError');
     const raw: string[] = [];
     c.onFrame((t) => raw.push(t));
