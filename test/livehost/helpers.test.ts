@@ -12,6 +12,7 @@ import { linkExtension } from '../../livehost/extension-link';
 import { portOwnedByGroup } from '../../livehost/port-owner';
 import { freePort } from '../../livehost/ports';
 import { processTable } from '../../livehost/proc-memory';
+import { findChromium, findCodeServer } from '../../livehost/paths';
 import { writeUserSettings } from '../../livehost/user-settings';
 
 const tmp = mkdtempSync(join(tmpdir(), 'idea-livehost-unit-'));
@@ -180,5 +181,16 @@ describe('portOwnedByGroup', () => {
     }
     await new Promise((r) => setTimeout(r, 200));
     expect(portOwnedByGroup(port, child.pid!)).toBeUndefined(); // nobody listens any more
+  });
+});
+
+describe('finding the binaries', () => {
+  it('points at scripts/install-host.sh when code-server or Chromium is missing, and honours overrides', () => {
+    const empty = join(tmp, 'empty-cache');
+    expect(() => findCodeServer({ IDEA_KIT_CACHE: empty })).toThrow(/code-server-4\.100\.3.*run `bash scripts\/install-host\.sh`/);
+    const fake = join(tmp, 'fake-code-server');
+    writeFileSync(fake, '#!/bin/sh\n');
+    expect(findCodeServer({ IDEA_KIT_CACHE: empty, IDEA_CODE_SERVER: fake })).toBe(fake);
+    expect(() => findChromium({ IDEA_CHROMIUM: join(tmp, 'no-chromium') })).toThrow(/install-host\.sh/);
   });
 });
