@@ -1,20 +1,22 @@
-// npm run codegen [-- --version v0.1.6] [--check] [--spec <dir>] [--out <dir>]
+// npm run codegen [-- --version v0.1.6] [--check [--full]] [--spec <dir>] [--out <dir>]
 // Writes generated/<v>/ for every spec/<v>/ (or the one given). --check writes nothing: it exits 1
-// and names every file that differs, is missing, or should not be there.
+// and names every file that differs, is missing, or should not be there. It first tries the
+// manifests (hashes only); --full always regenerates in memory and compares.
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { generateVersion } from "./generate";
-import { listVersions } from "./spec";
+import { manifestConfirms } from "./manifest";
+import { listVersions, loadSpec } from "./spec";
 
 interface Args {
   specRoot: string;
   outRoot: string;
   versions: string[] | undefined;
   check: boolean;
+  full: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { specRoot: "spec", outRoot: "generated", versions: undefined, check: false };
+  const args: Args = { specRoot: "spec", outRoot: "generated", versions: undefined, check: false, full: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = () => {
@@ -23,10 +25,11 @@ function parseArgs(argv: string[]): Args {
       return v;
     };
     if (a === "--check") args.check = true;
+    else if (a === "--full") args.full = true;
     else if (a === "--spec") args.specRoot = value();
     else if (a === "--out") args.outRoot = value();
     else if (a === "--version") (args.versions ??= []).push(value().replace(/^(\d)/, "v$1"));
-    else throw new Error(`unknown argument ${a} (use --version X, --check, --spec DIR, --out DIR)`);
+    else throw new Error(`unknown argument ${a} (use --version X, --check, --full, --spec DIR, --out DIR)`);
   }
   return args;
 }
@@ -41,6 +44,21 @@ export async function run(argv: string[]): Promise<number> {
   const outRoot = resolve(args.outRoot);
   const versions = args.versions ?? listVersions(specRoot);
   if (versions.length === 0) throw new Error(`no spec versions under ${specRoot}`);
+  const extraDirs =
+    !args.versions && existsSync(outRoot)
+      ? readdirSync(outRoot)
+          .sort()
+          .filter((name) => !versions.includes(name) && statSync(join(outRoot, name)).isDirectory())
+      : [];
+  if (args.check && !args.full && extraDirs.length === 0) {
+    const confirmed = versions.every((v) => manifestConfirms(join(outRoot, v), loadSpec(specRoot, v).hash));
+    if (confirmed) {
+      console.log(`generated code is up to date (${versions.join(", ")}; manifests)`);
+      return 0;
+    }
+  }
+  // Loaded only now: the fast path above needs no schema compiler.
+  const { generateVersion } = await import("./generate");
   const problems: string[] = [];
   let written = 0;
   for (const v of versions) {
@@ -64,13 +82,7 @@ export async function run(argv: string[]): Promise<number> {
       else rmSync(join(dir, name));
     }
   }
-  if (!args.versions && existsSync(outRoot)) {
-    for (const name of readdirSync(outRoot).sort()) {
-      if (!versions.includes(name) && statSync(join(outRoot, name)).isDirectory()) {
-        problems.push(`extra: ${join(args.outRoot, name)}/ (no spec/${name})`);
-      }
-    }
-  }
+  for (const name of extraDirs) problems.push(`extra: ${join(args.outRoot, name)}/ (no spec/${name})`);
   if (args.check) {
     if (problems.length > 0) {
       console.error(`generated code is out of date (run \`npm run codegen\`):\n  ${problems.join("\n  ")}`);

@@ -2,23 +2,33 @@
 // Defaults are NOT applied (useDefaults off): validators only check, they never touch the wire object.
 import { Ajv2020 } from "ajv/dist/2020";
 import standaloneCode from "ajv/dist/standalone";
-import addFormats from "ajv-formats";
 import type { RefResolver } from "./refs";
 
-export function createAjv(): Ajv2020 {
+export async function createAjv(withFormats: boolean): Promise<Ajv2020> {
   const ajv = new Ajv2020({
     strict: true,
     strictTypes: false, // `type` unions and anyOf branches without a type are legitimate in the spec
     allErrors: false, // first error only: cheapest, and one named field is what error messages carry
     useDefaults: false,
-    code: { esm: true, source: true, lines: true, optimize: true },
+    // optimize off: halves generation time; the code is ~8% larger and measured as fast (bench/codegen).
+    code: { esm: true, source: true, lines: true, optimize: false },
   });
-  addFormats.default ? addFormats.default(ajv) : (addFormats as unknown as (a: Ajv2020) => void)(ajv);
+  if (withFormats) {
+    // Only when a schema uses `format`: loading and registering the formats is a third of the cost.
+    const { default: addFormats } = await import("ajv-formats");
+    (addFormats as unknown as (a: Ajv2020) => void)(ajv);
+  }
   return ajv;
 }
 
-export function generateValidators(refs: RefResolver): string {
-  const ajv = createAjv();
+const usesFormat = (node: unknown): boolean =>
+  Array.isArray(node)
+    ? node.some(usesFormat)
+    : typeof node === "object" && node !== null &&
+      Object.entries(node).some(([k, v]) => (k === "format" && typeof v === "string") || usesFormat(v));
+
+export async function generateValidators(refs: RefResolver): Promise<string> {
+  const ajv = await createAjv(refs.spec.docs.some((d) => usesFormat(d.schema)));
   for (const doc of refs.spec.docs) ajv.addSchema(doc.schema, doc.id);
   const exports: Record<string, string> = {};
   for (const r of refs.roots) exports[r.validator] = r.id;

@@ -4,18 +4,9 @@ import { generateValidators } from "./gen-validators";
 import { buildModel } from "./model";
 import { RefResolver } from "./refs";
 import { render } from "./render";
+import { buildManifest, MANIFEST } from "./manifest";
 import { loadSpec } from "./spec";
-
-/** Files of generated/<v>/, in the order they are listed. */
-export const GENERATED_FILES = [
-  "client.ts",
-  "protocol.md",
-  "server.ts",
-  "topics.ts",
-  "types.ts",
-  "validators.d.ts",
-  "validators.js",
-] as const;
+import { GENERATED_FILES } from "./files";
 
 export async function generateVersion(specRoot: string, folder: string): Promise<Map<string, string>> {
   const spec = loadSpec(specRoot, folder);
@@ -23,8 +14,11 @@ export async function generateVersion(specRoot: string, folder: string): Promise
   const model = buildModel(spec, refs, await generateTypeDeclarations(refs));
   const out = new Map<string, string>();
   for (const file of GENERATED_FILES) {
-    if (file === "validators.js") out.set(file, render(file, { ...model, code: generateValidators(refs) }));
+    if (file === MANIFEST) continue;
+    if (file === "validators.js") out.set(file, render(file, { ...model, code: await generateValidators(refs) }));
     else out.set(file, render(file, model));
   }
+  out.set(MANIFEST, buildManifest(spec.folder, spec.hash, out));
   return out;
 }
+export { GENERATED_FILES } from "./files";

@@ -19,6 +19,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -30,16 +31,21 @@ else {
 if(data.pattern !== undefined){
 let data0 = data.pattern;
 const _errs1 = errors;
+const _errs2 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
 validate20.errors = [{instancePath:instancePath+"/pattern",schemaPath:"#/properties/pattern/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
+else {
+}
 }
 else {
 validate20.errors = [{instancePath:instancePath+"/pattern",schemaPath:"#/properties/pattern/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+if(errors === _errs1){
 }
 }
 var valid0 = _errs1 === errors;
@@ -49,10 +55,18 @@ var valid0 = true;
 }
 if(valid0){
 if(data.include !== undefined){
+let data1 = data.include;
 const _errs3 = errors;
-if(typeof data.include !== "string"){
+const _errs4 = errors;
+if(typeof data1 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/include",schemaPath:"../defs.schema.json#/$defs/Glob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+const _errs5 = errors;
+if(errors === _errs4){
+}
+var valid1 = _errs4 === errors;
+if(valid1){
 }
 var valid0 = _errs3 === errors;
 }
@@ -61,10 +75,18 @@ var valid0 = true;
 }
 if(valid0){
 if(data.exclude !== undefined){
+let data2 = data.exclude;
 const _errs6 = errors;
-if(typeof data.exclude !== "string"){
+const _errs7 = errors;
+if(typeof data2 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/exclude",schemaPath:"../defs.schema.json#/$defs/Glob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+const _errs8 = errors;
+if(errors === _errs7){
+}
+var valid2 = _errs7 === errors;
+if(valid2){
 }
 var valid0 = _errs6 === errors;
 }
@@ -73,10 +95,14 @@ var valid0 = true;
 }
 if(valid0){
 if(data.isRegex !== undefined){
+let data3 = data.isRegex;
 const _errs9 = errors;
-if(typeof data.isRegex !== "boolean"){
+if(typeof data3 !== "boolean"){
 validate20.errors = [{instancePath:instancePath+"/isRegex",schemaPath:"#/properties/isRegex/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
+}
+const _errs10 = errors;
+if(errors === _errs9){
 }
 var valid0 = _errs9 === errors;
 }
@@ -85,15 +111,21 @@ var valid0 = true;
 }
 if(valid0){
 if(data.isCaseSensitive !== undefined){
+let data4 = data.isCaseSensitive;
 const _errs11 = errors;
-if(typeof data.isCaseSensitive !== "boolean"){
+if(typeof data4 !== "boolean"){
 validate20.errors = [{instancePath:instancePath+"/isCaseSensitive",schemaPath:"#/properties/isCaseSensitive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
+}
+const _errs12 = errors;
+if(errors === _errs11){
 }
 var valid0 = _errs11 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -104,6 +136,8 @@ var valid0 = true;
 else {
 validate20.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate20.errors = vErrors;
@@ -130,6 +164,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -141,6 +176,7 @@ else {
 if(data.matches !== undefined){
 let data0 = data.matches;
 const _errs1 = errors;
+const _errs2 = errors;
 if(errors === _errs1){
 if(Array.isArray(data0)){
 var valid1 = true;
@@ -148,6 +184,7 @@ const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 const _errs3 = errors;
+const _errs4 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
@@ -160,17 +197,25 @@ if(data1.filePath !== undefined){
 let data2 = data1.filePath;
 const _errs5 = errors;
 const _errs6 = errors;
+const _errs7 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(!pattern4.test(data2)){
 validate22.errors = [{instancePath:instancePath+"/matches/" + i0+"/filePath",schemaPath:"../defs.schema.json#/$defs/AbsolutePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
 return false;
 }
+else {
+}
 }
 else {
 validate22.errors = [{instancePath:instancePath+"/matches/" + i0+"/filePath",schemaPath:"../defs.schema.json#/$defs/AbsolutePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+if(errors === _errs6){
+}
+}
+var valid3 = _errs6 === errors;
+if(valid3){
 }
 var valid2 = _errs5 === errors;
 }
@@ -186,13 +231,21 @@ if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinit
 validate22.errors = [{instancePath:instancePath+"/matches/" + i0+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs10 = errors;
 if(errors === _errs9){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 0 || isNaN(data3)){
 validate22.errors = [{instancePath:instancePath+"/matches/" + i0+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs9){
+}
+}
+var valid4 = _errs9 === errors;
+if(valid4){
 }
 var valid2 = _errs8 === errors;
 }
@@ -208,13 +261,21 @@ if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinit
 validate22.errors = [{instancePath:instancePath+"/matches/" + i0+"/character",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs13 = errors;
 if(errors === _errs12){
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 0 || isNaN(data4)){
 validate22.errors = [{instancePath:instancePath+"/matches/" + i0+"/character",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs12){
+}
+}
+var valid5 = _errs12 === errors;
+if(valid5){
 }
 var valid2 = _errs11 === errors;
 }
@@ -223,15 +284,21 @@ var valid2 = true;
 }
 if(valid2){
 if(data1.lineText !== undefined){
+let data5 = data1.lineText;
 const _errs14 = errors;
-if(typeof data1.lineText !== "string"){
+if(typeof data5 !== "string"){
 validate22.errors = [{instancePath:instancePath+"/matches/" + i0+"/lineText",schemaPath:"#/properties/matches/items/properties/lineText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+const _errs15 = errors;
+if(errors === _errs14){
 }
 var valid2 = _errs14 === errors;
 }
 else {
 var valid2 = true;
+}
+if(valid2){
 }
 }
 }
@@ -242,16 +309,22 @@ else {
 validate22.errors = [{instancePath:instancePath+"/matches/" + i0,schemaPath:"#/properties/matches/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
+if(errors === _errs3){
+}
 }
 var valid1 = _errs3 === errors;
 if(!valid1){
 break;
 }
 }
+if(valid1){
+}
 }
 else {
 validate22.errors = [{instancePath:instancePath+"/matches",schemaPath:"#/properties/matches/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
+}
+if(errors === _errs1){
 }
 }
 var valid0 = _errs1 === errors;
@@ -268,18 +341,28 @@ if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinit
 validate22.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs18 = errors;
 if(errors === _errs17){
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 < 0 || isNaN(data6)){
 validate22.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs17){
+}
+}
+var valid6 = _errs17 === errors;
+if(valid6){
 }
 var valid0 = _errs16 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -287,6 +370,8 @@ var valid0 = true;
 else {
 validate22.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate22.errors = vErrors;
@@ -308,6 +393,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -319,16 +405,21 @@ else {
 if(data.pattern !== undefined){
 let data0 = data.pattern;
 const _errs1 = errors;
+const _errs2 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
 validate23.errors = [{instancePath:instancePath+"/pattern",schemaPath:"#/properties/pattern/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
+else {
+}
 }
 else {
 validate23.errors = [{instancePath:instancePath+"/pattern",schemaPath:"#/properties/pattern/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+if(errors === _errs1){
 }
 }
 var valid0 = _errs1 === errors;
@@ -338,10 +429,14 @@ var valid0 = true;
 }
 if(valid0){
 if(data.replacement !== undefined){
+let data1 = data.replacement;
 const _errs3 = errors;
-if(typeof data.replacement !== "string"){
+if(typeof data1 !== "string"){
 validate23.errors = [{instancePath:instancePath+"/replacement",schemaPath:"#/properties/replacement/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+const _errs4 = errors;
+if(errors === _errs3){
 }
 var valid0 = _errs3 === errors;
 }
@@ -350,10 +445,18 @@ var valid0 = true;
 }
 if(valid0){
 if(data.include !== undefined){
+let data2 = data.include;
 const _errs5 = errors;
-if(typeof data.include !== "string"){
+const _errs6 = errors;
+if(typeof data2 !== "string"){
 validate23.errors = [{instancePath:instancePath+"/include",schemaPath:"../defs.schema.json#/$defs/Glob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+const _errs7 = errors;
+if(errors === _errs6){
+}
+var valid1 = _errs6 === errors;
+if(valid1){
 }
 var valid0 = _errs5 === errors;
 }
@@ -362,10 +465,18 @@ var valid0 = true;
 }
 if(valid0){
 if(data.exclude !== undefined){
+let data3 = data.exclude;
 const _errs8 = errors;
-if(typeof data.exclude !== "string"){
+const _errs9 = errors;
+if(typeof data3 !== "string"){
 validate23.errors = [{instancePath:instancePath+"/exclude",schemaPath:"../defs.schema.json#/$defs/Glob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+const _errs10 = errors;
+if(errors === _errs9){
+}
+var valid2 = _errs9 === errors;
+if(valid2){
 }
 var valid0 = _errs8 === errors;
 }
@@ -374,10 +485,14 @@ var valid0 = true;
 }
 if(valid0){
 if(data.isRegex !== undefined){
+let data4 = data.isRegex;
 const _errs11 = errors;
-if(typeof data.isRegex !== "boolean"){
+if(typeof data4 !== "boolean"){
 validate23.errors = [{instancePath:instancePath+"/isRegex",schemaPath:"#/properties/isRegex/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
+}
+const _errs12 = errors;
+if(errors === _errs11){
 }
 var valid0 = _errs11 === errors;
 }
@@ -386,15 +501,21 @@ var valid0 = true;
 }
 if(valid0){
 if(data.isCaseSensitive !== undefined){
+let data5 = data.isCaseSensitive;
 const _errs13 = errors;
-if(typeof data.isCaseSensitive !== "boolean"){
+if(typeof data5 !== "boolean"){
 validate23.errors = [{instancePath:instancePath+"/isCaseSensitive",schemaPath:"#/properties/isCaseSensitive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
+}
+const _errs14 = errors;
+if(errors === _errs13){
 }
 var valid0 = _errs13 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -406,6 +527,8 @@ var valid0 = true;
 else {
 validate23.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate23.errors = vErrors;
@@ -428,6 +551,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -444,13 +568,21 @@ if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinit
 validate24.errors = [{instancePath:instancePath+"/replacedCount",schemaPath:"../defs.schema.json#/$defs/Count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs3 = errors;
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 0 || isNaN(data0)){
 validate24.errors = [{instancePath:instancePath+"/replacedCount",schemaPath:"../defs.schema.json#/$defs/Count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs2){
+}
+}
+var valid1 = _errs2 === errors;
+if(valid1){
 }
 var valid0 = _errs1 === errors;
 }
@@ -461,6 +593,7 @@ if(valid0){
 if(data.affectedFiles !== undefined){
 let data1 = data.affectedFiles;
 const _errs4 = errors;
+const _errs5 = errors;
 if(errors === _errs4){
 if(Array.isArray(data1)){
 var valid2 = true;
@@ -469,17 +602,25 @@ for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 const _errs6 = errors;
 const _errs7 = errors;
+const _errs8 = errors;
 if(errors === _errs7){
 if(typeof data2 === "string"){
 if(!pattern4.test(data2)){
 validate24.errors = [{instancePath:instancePath+"/affectedFiles/" + i0,schemaPath:"../defs.schema.json#/$defs/AbsolutePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
 return false;
 }
+else {
+}
 }
 else {
 validate24.errors = [{instancePath:instancePath+"/affectedFiles/" + i0,schemaPath:"../defs.schema.json#/$defs/AbsolutePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+if(errors === _errs7){
+}
+}
+var valid3 = _errs7 === errors;
+if(valid3){
 }
 var valid2 = _errs6 === errors;
 if(!valid2){
@@ -487,8 +628,10 @@ break;
 }
 }
 if(valid2){
+let valid4;
 let i1 = data1.length;
 let j0;
+valid4 = true;
 if(i1 > 1){
 outer0:
 for(;i1--;){
@@ -496,10 +639,13 @@ for(j0 = i1; j0--;){
 if(func0(data1[i1], data1[j0])){
 validate24.errors = [{instancePath:instancePath+"/affectedFiles",schemaPath:"#/properties/affectedFiles/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"}];
 return false;
+valid4 = false;
 break outer0;
 }
 }
 }
+}
+if(valid4){
 }
 }
 }
@@ -507,11 +653,15 @@ else {
 validate24.errors = [{instancePath:instancePath+"/affectedFiles",schemaPath:"#/properties/affectedFiles/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
+if(errors === _errs4){
+}
 }
 var valid0 = _errs4 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -519,6 +669,8 @@ var valid0 = true;
 else {
 validate24.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate24.errors = vErrors;
@@ -544,9 +696,15 @@ if(typeof data !== "string"){
 validate25.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+const _errs0 = errors;
+const vSchema0 = schema46.enum;
 if(!((((data === "PARSE_ERROR") || (data === "INVALID_REQUEST")) || (data === "UNKNOWN_TOPIC")) || (data === "HANDLER_ERROR"))){
 validate25.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema46.enum},message:"must be equal to one of the allowed values"}];
 return false;
+}
+else {
+}
+if(errors === 0){
 }
 validate25.errors = vErrors;
 return errors === 0;
@@ -567,6 +725,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -578,13 +737,23 @@ else {
 if(data.code !== undefined){
 let data0 = data.code;
 const _errs1 = errors;
+const _errs2 = errors;
 if(typeof data0 !== "string"){
 validate27.errors = [{instancePath:instancePath+"/code",schemaPath:"messages/error-code.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+const _errs3 = errors;
+const vSchema0 = schema46.enum;
 if(!((((data0 === "PARSE_ERROR") || (data0 === "INVALID_REQUEST")) || (data0 === "UNKNOWN_TOPIC")) || (data0 === "HANDLER_ERROR"))){
 validate27.errors = [{instancePath:instancePath+"/code",schemaPath:"messages/error-code.schema.json/enum",keyword:"enum",params:{allowedValues: schema46.enum},message:"must be equal to one of the allowed values"}];
 return false;
+}
+else {
+}
+if(errors === _errs2){
+}
+var valid1 = _errs2 === errors;
+if(valid1){
 }
 var valid0 = _errs1 === errors;
 }
@@ -593,15 +762,21 @@ var valid0 = true;
 }
 if(valid0){
 if(data.message !== undefined){
+let data1 = data.message;
 const _errs4 = errors;
-if(typeof data.message !== "string"){
+if(typeof data1 !== "string"){
 validate27.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+const _errs5 = errors;
+if(errors === _errs4){
 }
 var valid0 = _errs4 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -609,6 +784,8 @@ var valid0 = true;
 else {
 validate27.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate27.errors = vErrors;
@@ -627,6 +804,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -636,10 +814,15 @@ return false;
 }
 else {
 if(data.type !== undefined){
+let data0 = data.type;
 const _errs1 = errors;
-if("handshake" !== data.type){
+if("handshake" !== data0){
 validate26.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "handshake"},message:"must be equal to constant"}];
 return false;
+}
+else {
+}
+if(errors === _errs1){
 }
 var valid0 = _errs1 === errors;
 }
@@ -648,15 +831,20 @@ var valid0 = true;
 }
 if(valid0){
 if(data.error !== undefined){
+let data1 = data.error;
 const _errs2 = errors;
-if(!(validate27(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
+if(!(validate27(data1, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
 errors = vErrors.length;
+}
+else {
 }
 var valid0 = _errs2 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -664,6 +852,8 @@ var valid0 = true;
 else {
 validate26.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate26.errors = vErrors;
@@ -685,6 +875,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -694,16 +885,30 @@ return false;
 }
 else {
 if(data.type !== undefined){
-if("handshake" !== data.type){
+let data0 = data.type;
+const _errs1 = errors;
+if("handshake" !== data0){
 validate29.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "handshake"},message:"must be equal to constant"}];
 return false;
 }
+else {
+}
+if(errors === _errs1){
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
 }
 }
 }
 else {
 validate29.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate29.errors = vErrors;
@@ -727,6 +932,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -736,10 +942,15 @@ return false;
 }
 else {
 if(data.type !== undefined){
+let data0 = data.type;
 const _errs1 = errors;
-if("handshake" !== data.type){
+if("handshake" !== data0){
 validate30.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "handshake"},message:"must be equal to constant"}];
 return false;
+}
+else {
+}
+if(errors === _errs1){
 }
 var valid0 = _errs1 === errors;
 }
@@ -750,16 +961,21 @@ if(valid0){
 if(data.version !== undefined){
 let data1 = data.version;
 const _errs2 = errors;
+const _errs3 = errors;
 if(errors === _errs2){
 if(typeof data1 === "string"){
 if(!pattern6.test(data1)){
 validate30.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/pattern",keyword:"pattern",params:{pattern: "^\\d+\\.\\d+\\.\\d+$"},message:"must match pattern \""+"^\\d+\\.\\d+\\.\\d+$"+"\""}];
 return false;
 }
+else {
+}
 }
 else {
 validate30.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+if(errors === _errs2){
 }
 }
 var valid0 = _errs2 === errors;
@@ -771,6 +987,7 @@ if(valid0){
 if(data.capabilities !== undefined){
 let data2 = data.capabilities;
 const _errs4 = errors;
+const _errs5 = errors;
 if(errors === _errs4){
 if(Array.isArray(data2)){
 var valid1 = true;
@@ -779,17 +996,25 @@ for(let i0=0; i0<len0; i0++){
 let data3 = data2[i0];
 const _errs6 = errors;
 const _errs7 = errors;
+const _errs8 = errors;
 if(errors === _errs7){
 if(typeof data3 === "string"){
 if(func1(data3) < 1){
 validate30.errors = [{instancePath:instancePath+"/capabilities/" + i0,schemaPath:"../defs.schema.json#/$defs/NonEmptyString/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
+else {
+}
 }
 else {
 validate30.errors = [{instancePath:instancePath+"/capabilities/" + i0,schemaPath:"../defs.schema.json#/$defs/NonEmptyString/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+if(errors === _errs7){
+}
+}
+var valid2 = _errs7 === errors;
+if(valid2){
 }
 var valid1 = _errs6 === errors;
 if(!valid1){
@@ -797,8 +1022,10 @@ break;
 }
 }
 if(valid1){
+let valid3;
 let i1 = data2.length;
 let j0;
+valid3 = true;
 if(i1 > 1){
 outer0:
 for(;i1--;){
@@ -806,16 +1033,21 @@ for(j0 = i1; j0--;){
 if(func0(data2[i1], data2[j0])){
 validate30.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"}];
 return false;
+valid3 = false;
 break outer0;
 }
 }
 }
+}
+if(valid3){
 }
 }
 }
 else {
 validate30.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
+}
+if(errors === _errs4){
 }
 }
 var valid0 = _errs4 === errors;
@@ -827,6 +1059,7 @@ if(valid0){
 if(data.workspaces !== undefined){
 let data4 = data.workspaces;
 const _errs9 = errors;
+const _errs10 = errors;
 if(errors === _errs9){
 if(Array.isArray(data4)){
 var valid4 = true;
@@ -835,33 +1068,47 @@ for(let i2=0; i2<len1; i2++){
 let data5 = data4[i2];
 const _errs11 = errors;
 const _errs12 = errors;
+const _errs13 = errors;
 if(errors === _errs12){
 if(typeof data5 === "string"){
 if(!pattern4.test(data5)){
 validate30.errors = [{instancePath:instancePath+"/workspaces/" + i2,schemaPath:"../defs.schema.json#/$defs/AbsolutePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
 return false;
 }
+else {
+}
 }
 else {
 validate30.errors = [{instancePath:instancePath+"/workspaces/" + i2,schemaPath:"../defs.schema.json#/$defs/AbsolutePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+if(errors === _errs12){
+}
+}
+var valid5 = _errs12 === errors;
+if(valid5){
 }
 var valid4 = _errs11 === errors;
 if(!valid4){
 break;
 }
 }
+if(valid4){
+}
 }
 else {
 validate30.errors = [{instancePath:instancePath+"/workspaces",schemaPath:"#/properties/workspaces/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
+}
+if(errors === _errs9){
 }
 }
 var valid0 = _errs9 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -871,6 +1118,8 @@ var valid0 = true;
 else {
 validate30.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate30.errors = vErrors;
@@ -893,6 +1142,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -905,6 +1155,7 @@ if(data.filePath !== undefined){
 let data0 = data.filePath;
 const _errs1 = errors;
 const _errs2 = errors;
+const _errs3 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
@@ -916,12 +1167,19 @@ if(!pattern4.test(data0)){
 validate31.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
 return false;
 }
+else {
+}
 }
 }
 else {
 validate31.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+if(errors === _errs2){
+}
+}
+var valid1 = _errs2 === errors;
+if(valid1){
 }
 var valid0 = _errs1 === errors;
 }
@@ -937,13 +1195,21 @@ if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinit
 validate31.errors = [{instancePath:instancePath+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs6 = errors;
 if(errors === _errs5){
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
 validate31.errors = [{instancePath:instancePath+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs5){
+}
+}
+var valid2 = _errs5 === errors;
+if(valid2){
 }
 var valid0 = _errs4 === errors;
 }
@@ -959,18 +1225,28 @@ if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinit
 validate31.errors = [{instancePath:instancePath+"/character",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs9 = errors;
 if(errors === _errs8){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
 validate31.errors = [{instancePath:instancePath+"/character",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs8){
+}
+}
+var valid3 = _errs8 === errors;
+if(valid3){
 }
 var valid0 = _errs7 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -979,6 +1255,8 @@ var valid0 = true;
 else {
 validate31.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate31.errors = vErrors;
@@ -1001,6 +1279,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -1013,17 +1292,25 @@ if(data.filePath !== undefined){
 let data0 = data.filePath;
 const _errs1 = errors;
 const _errs2 = errors;
+const _errs3 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
 validate34.errors = [{instancePath:instancePath+"/filePath",schemaPath:"#/$defs/AbsolutePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
 return false;
 }
+else {
+}
 }
 else {
 validate34.errors = [{instancePath:instancePath+"/filePath",schemaPath:"#/$defs/AbsolutePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+if(errors === _errs2){
+}
+}
+var valid1 = _errs2 === errors;
+if(valid1){
 }
 var valid0 = _errs1 === errors;
 }
@@ -1039,13 +1326,21 @@ if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinit
 validate34.errors = [{instancePath:instancePath+"/line",schemaPath:"#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs6 = errors;
 if(errors === _errs5){
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
 validate34.errors = [{instancePath:instancePath+"/line",schemaPath:"#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs5){
+}
+}
+var valid2 = _errs5 === errors;
+if(valid2){
 }
 var valid0 = _errs4 === errors;
 }
@@ -1061,13 +1356,21 @@ if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinit
 validate34.errors = [{instancePath:instancePath+"/character",schemaPath:"#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs9 = errors;
 if(errors === _errs8){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
 validate34.errors = [{instancePath:instancePath+"/character",schemaPath:"#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs8){
+}
+}
+var valid3 = _errs8 === errors;
+if(valid3){
 }
 var valid0 = _errs7 === errors;
 }
@@ -1083,13 +1386,21 @@ if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinit
 validate34.errors = [{instancePath:instancePath+"/endLine",schemaPath:"#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs12 = errors;
 if(errors === _errs11){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 0 || isNaN(data3)){
 validate34.errors = [{instancePath:instancePath+"/endLine",schemaPath:"#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs11){
+}
+}
+var valid4 = _errs11 === errors;
+if(valid4){
 }
 var valid0 = _errs10 === errors;
 }
@@ -1105,18 +1416,28 @@ if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinit
 validate34.errors = [{instancePath:instancePath+"/endCharacter",schemaPath:"#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs15 = errors;
 if(errors === _errs14){
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 0 || isNaN(data4)){
 validate34.errors = [{instancePath:instancePath+"/endCharacter",schemaPath:"#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs14){
+}
+}
+var valid5 = _errs14 === errors;
+if(valid5){
 }
 var valid0 = _errs13 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -1127,6 +1448,8 @@ var valid0 = true;
 else {
 validate34.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate34.errors = vErrors;
@@ -1144,9 +1467,16 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
+const _errs1 = errors;
 if(!(validate34(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
 errors = vErrors.length;
+}
+else {
+}
+var valid0 = _errs1 === errors;
+if(valid0){
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1157,16 +1487,29 @@ return false;
 }
 else {
 if(data.code !== undefined){
-if(typeof data.code !== "string"){
+let data0 = data.code;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
 validate33.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+const _errs3 = errors;
+if(errors === _errs2){
+}
+var valid1 = _errs2 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
 }
 }
 }
 else {
 validate33.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate33.errors = vErrors;
@@ -1185,6 +1528,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -1196,33 +1540,49 @@ else {
 if(data.locations !== undefined){
 let data0 = data.locations;
 const _errs1 = errors;
+const _errs2 = errors;
 if(errors === _errs1){
 if(Array.isArray(data0)){
 var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
 const _errs3 = errors;
-if(!(validate33(data0[i0], {instancePath:instancePath+"/locations/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate33(data1, {instancePath:instancePath+"/locations/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
 errors = vErrors.length;
+}
+else {
 }
 var valid1 = _errs3 === errors;
 if(!valid1){
 break;
 }
 }
+if(valid1){
+}
 }
 else {
 validate32.errors = [{instancePath:instancePath+"/locations",schemaPath:"#/properties/locations/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
+if(errors === _errs1){
 }
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
 }
 }
 }
 else {
 validate32.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate32.errors = vErrors;
@@ -1244,6 +1604,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -1256,6 +1617,7 @@ if(data.filePath !== undefined){
 let data0 = data.filePath;
 const _errs1 = errors;
 const _errs2 = errors;
+const _errs3 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
@@ -1267,12 +1629,19 @@ if(!pattern4.test(data0)){
 validate37.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
 return false;
 }
+else {
+}
 }
 }
 else {
 validate37.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+if(errors === _errs2){
+}
+}
+var valid1 = _errs2 === errors;
+if(valid1){
 }
 var valid0 = _errs1 === errors;
 }
@@ -1288,13 +1657,21 @@ if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinit
 validate37.errors = [{instancePath:instancePath+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs6 = errors;
 if(errors === _errs5){
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
 validate37.errors = [{instancePath:instancePath+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs5){
+}
+}
+var valid2 = _errs5 === errors;
+if(valid2){
 }
 var valid0 = _errs4 === errors;
 }
@@ -1310,13 +1687,21 @@ if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinit
 validate37.errors = [{instancePath:instancePath+"/character",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs9 = errors;
 if(errors === _errs8){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
 validate37.errors = [{instancePath:instancePath+"/character",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs8){
+}
+}
+var valid3 = _errs8 === errors;
+if(valid3){
 }
 var valid0 = _errs7 === errors;
 }
@@ -1325,15 +1710,21 @@ var valid0 = true;
 }
 if(valid0){
 if(data.includeDeclaration !== undefined){
+let data3 = data.includeDeclaration;
 const _errs10 = errors;
-if(typeof data.includeDeclaration !== "boolean"){
+if(typeof data3 !== "boolean"){
 validate37.errors = [{instancePath:instancePath+"/includeDeclaration",schemaPath:"#/properties/includeDeclaration/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
+}
+const _errs11 = errors;
+if(errors === _errs10){
 }
 var valid0 = _errs10 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -1343,6 +1734,8 @@ var valid0 = true;
 else {
 validate37.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate37.errors = vErrors;
@@ -1363,6 +1756,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -1375,17 +1769,25 @@ if(data.filePath !== undefined){
 let data0 = data.filePath;
 const _errs1 = errors;
 const _errs2 = errors;
+const _errs3 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
 validate39.errors = [{instancePath:instancePath+"/filePath",schemaPath:"#/$defs/AbsolutePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
 return false;
 }
+else {
+}
 }
 else {
 validate39.errors = [{instancePath:instancePath+"/filePath",schemaPath:"#/$defs/AbsolutePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+if(errors === _errs2){
+}
+}
+var valid1 = _errs2 === errors;
+if(valid1){
 }
 var valid0 = _errs1 === errors;
 }
@@ -1401,13 +1803,21 @@ if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinit
 validate39.errors = [{instancePath:instancePath+"/line",schemaPath:"#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs6 = errors;
 if(errors === _errs5){
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
 validate39.errors = [{instancePath:instancePath+"/line",schemaPath:"#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs5){
+}
+}
+var valid2 = _errs5 === errors;
+if(valid2){
 }
 var valid0 = _errs4 === errors;
 }
@@ -1423,13 +1833,21 @@ if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinit
 validate39.errors = [{instancePath:instancePath+"/character",schemaPath:"#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs9 = errors;
 if(errors === _errs8){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
 validate39.errors = [{instancePath:instancePath+"/character",schemaPath:"#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs8){
+}
+}
+var valid3 = _errs8 === errors;
+if(valid3){
 }
 var valid0 = _errs7 === errors;
 }
@@ -1445,13 +1863,21 @@ if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinit
 validate39.errors = [{instancePath:instancePath+"/endLine",schemaPath:"#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs12 = errors;
 if(errors === _errs11){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 0 || isNaN(data3)){
 validate39.errors = [{instancePath:instancePath+"/endLine",schemaPath:"#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs11){
+}
+}
+var valid4 = _errs11 === errors;
+if(valid4){
 }
 var valid0 = _errs10 === errors;
 }
@@ -1467,18 +1893,28 @@ if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinit
 validate39.errors = [{instancePath:instancePath+"/endCharacter",schemaPath:"#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs15 = errors;
 if(errors === _errs14){
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 0 || isNaN(data4)){
 validate39.errors = [{instancePath:instancePath+"/endCharacter",schemaPath:"#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs14){
+}
+}
+var valid5 = _errs14 === errors;
+if(valid5){
 }
 var valid0 = _errs13 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -1489,6 +1925,8 @@ var valid0 = true;
 else {
 validate39.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate39.errors = vErrors;
@@ -1507,6 +1945,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -1518,25 +1957,33 @@ else {
 if(data.locations !== undefined){
 let data0 = data.locations;
 const _errs1 = errors;
+const _errs2 = errors;
 if(errors === _errs1){
 if(Array.isArray(data0)){
 var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
 const _errs3 = errors;
-if(!(validate39(data0[i0], {instancePath:instancePath+"/locations/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate39(data1, {instancePath:instancePath+"/locations/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
 errors = vErrors.length;
+}
+else {
 }
 var valid1 = _errs3 === errors;
 if(!valid1){
 break;
 }
 }
+if(valid1){
+}
 }
 else {
 validate38.errors = [{instancePath:instancePath+"/locations",schemaPath:"#/properties/locations/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
+}
+if(errors === _errs1){
 }
 }
 var valid0 = _errs1 === errors;
@@ -1553,18 +2000,28 @@ if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinit
 validate38.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs6 = errors;
 if(errors === _errs5){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
 validate38.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs5){
+}
+}
+var valid2 = _errs5 === errors;
+if(valid2){
 }
 var valid0 = _errs4 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -1572,6 +2029,8 @@ var valid0 = true;
 else {
 validate38.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate38.errors = vErrors;
@@ -1593,6 +2052,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -1604,16 +2064,21 @@ else {
 if(data.topic !== undefined){
 let data0 = data.topic;
 const _errs1 = errors;
+const _errs2 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
 validate41.errors = [{instancePath:instancePath+"/topic",schemaPath:"#/properties/topic/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
+else {
+}
 }
 else {
 validate41.errors = [{instancePath:instancePath+"/topic",schemaPath:"#/properties/topic/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+if(errors === _errs1){
 }
 }
 var valid0 = _errs1 === errors;
@@ -1625,16 +2090,21 @@ if(valid0){
 if(data.requestId !== undefined){
 let data1 = data.requestId;
 const _errs3 = errors;
+const _errs4 = errors;
 if(errors === _errs3){
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
 validate41.errors = [{instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
+else {
+}
 }
 else {
 validate41.errors = [{instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+if(errors === _errs3){
 }
 }
 var valid0 = _errs3 === errors;
@@ -1650,10 +2120,15 @@ if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))){
 validate41.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
+const _errs6 = errors;
+if(errors === _errs5){
+}
 var valid0 = _errs5 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -1662,6 +2137,8 @@ var valid0 = true;
 else {
 validate41.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate41.errors = vErrors;
@@ -1682,6 +2159,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -1693,13 +2171,23 @@ else {
 if(data.code !== undefined){
 let data0 = data.code;
 const _errs1 = errors;
+const _errs2 = errors;
 if(typeof data0 !== "string"){
 validate43.errors = [{instancePath:instancePath+"/code",schemaPath:"messages/error-code.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+const _errs3 = errors;
+const vSchema0 = schema46.enum;
 if(!((((data0 === "PARSE_ERROR") || (data0 === "INVALID_REQUEST")) || (data0 === "UNKNOWN_TOPIC")) || (data0 === "HANDLER_ERROR"))){
 validate43.errors = [{instancePath:instancePath+"/code",schemaPath:"messages/error-code.schema.json/enum",keyword:"enum",params:{allowedValues: schema46.enum},message:"must be equal to one of the allowed values"}];
 return false;
+}
+else {
+}
+if(errors === _errs2){
+}
+var valid1 = _errs2 === errors;
+if(valid1){
 }
 var valid0 = _errs1 === errors;
 }
@@ -1708,15 +2196,21 @@ var valid0 = true;
 }
 if(valid0){
 if(data.message !== undefined){
+let data1 = data.message;
 const _errs4 = errors;
-if(typeof data.message !== "string"){
+if(typeof data1 !== "string"){
 validate43.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+const _errs5 = errors;
+if(errors === _errs4){
 }
 var valid0 = _errs4 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -1724,6 +2218,8 @@ var valid0 = true;
 else {
 validate43.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate43.errors = vErrors;
@@ -1742,6 +2238,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -1751,10 +2248,14 @@ return false;
 }
 else {
 if(data.topic !== undefined){
+let data0 = data.topic;
 const _errs1 = errors;
-if(typeof data.topic !== "string"){
+if(typeof data0 !== "string"){
 validate42.errors = [{instancePath:instancePath+"/topic",schemaPath:"#/properties/topic/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+const _errs2 = errors;
+if(errors === _errs1){
 }
 var valid0 = _errs1 === errors;
 }
@@ -1763,10 +2264,14 @@ var valid0 = true;
 }
 if(valid0){
 if(data.requestId !== undefined){
+let data1 = data.requestId;
 const _errs3 = errors;
-if(typeof data.requestId !== "string"){
+if(typeof data1 !== "string"){
 validate42.errors = [{instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+const _errs4 = errors;
+if(errors === _errs3){
 }
 var valid0 = _errs3 === errors;
 }
@@ -1775,15 +2280,20 @@ var valid0 = true;
 }
 if(valid0){
 if(data.error !== undefined){
+let data2 = data.error;
 const _errs5 = errors;
-if(!(validate43(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
+if(!(validate43(data2, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
+}
+else {
 }
 var valid0 = _errs5 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -1792,6 +2302,8 @@ var valid0 = true;
 else {
 validate42.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate42.errors = vErrors;
@@ -1813,6 +2325,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -1824,16 +2337,21 @@ else {
 if(data.topic !== undefined){
 let data0 = data.topic;
 const _errs1 = errors;
+const _errs2 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
 validate45.errors = [{instancePath:instancePath+"/topic",schemaPath:"#/properties/topic/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
+else {
+}
 }
 else {
 validate45.errors = [{instancePath:instancePath+"/topic",schemaPath:"#/properties/topic/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+if(errors === _errs1){
 }
 }
 var valid0 = _errs1 === errors;
@@ -1845,16 +2363,21 @@ if(valid0){
 if(data.requestId !== undefined){
 let data1 = data.requestId;
 const _errs3 = errors;
+const _errs4 = errors;
 if(errors === _errs3){
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
 validate45.errors = [{instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
+else {
+}
 }
 else {
 validate45.errors = [{instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+if(errors === _errs3){
 }
 }
 var valid0 = _errs3 === errors;
@@ -1870,10 +2393,15 @@ if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))){
 validate45.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
+const _errs6 = errors;
+if(errors === _errs5){
+}
 var valid0 = _errs5 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -1882,6 +2410,8 @@ var valid0 = true;
 else {
 validate45.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate45.errors = vErrors;

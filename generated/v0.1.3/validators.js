@@ -20,6 +20,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.filePath !== undefined){
@@ -29,6 +30,7 @@ const _errs2 = errors;
 let valid1 = false;
 const _errs3 = errors;
 const _errs4 = errors;
+const _errs5 = errors;
 if(errors === _errs4){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
@@ -41,6 +43,8 @@ vErrors.push(err0);
 }
 errors++;
 }
+else {
+}
 }
 else {
 const err1 = {instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -52,10 +56,18 @@ vErrors.push(err1);
 }
 errors++;
 }
+if(errors === _errs4){
+}
+}
+var valid2 = _errs4 === errors;
+if(valid2){
 }
 var _valid0 = _errs3 === errors;
 valid1 = valid1 || _valid0;
+if(_valid0){
+}
 const _errs6 = errors;
+const _errs7 = errors;
 if(errors === _errs6){
 if(Array.isArray(data0)){
 if(data0.length < 1){
@@ -75,6 +87,7 @@ for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 const _errs8 = errors;
 const _errs9 = errors;
+const _errs10 = errors;
 if(errors === _errs9){
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
@@ -87,6 +100,8 @@ vErrors.push(err3);
 }
 errors++;
 }
+else {
+}
 }
 else {
 const err4 = {instancePath:instancePath+"/filePath/" + i0,schemaPath:"../defs.schema.json#/$defs/FilePath/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -98,11 +113,18 @@ vErrors.push(err4);
 }
 errors++;
 }
+if(errors === _errs9){
+}
+}
+var valid4 = _errs9 === errors;
+if(valid4){
 }
 var valid3 = _errs8 === errors;
 if(!valid3){
 break;
 }
+}
+if(valid3){
 }
 }
 }
@@ -116,9 +138,14 @@ vErrors.push(err5);
 }
 errors++;
 }
+if(errors === _errs6){
+}
 }
 var _valid0 = _errs6 === errors;
 valid1 = valid1 || _valid0;
+if(_valid0){
+var items0 = true;
+}
 if(!valid1){
 const err6 = {instancePath:instancePath+"/filePath",schemaPath:"#/properties/filePath/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -142,6 +169,8 @@ vErrors = null;
 }
 }
 }
+if(errors === _errs1){
+}
 var valid0 = _errs1 === errors;
 }
 else {
@@ -151,24 +180,38 @@ if(valid0){
 if(data.severity !== undefined){
 let data2 = data.severity;
 const _errs11 = errors;
+const _errs12 = errors;
 if(typeof data2 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/severity",schemaPath:"../defs.schema.json#/$defs/SeverityFilter/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+const _errs13 = errors;
+const vSchema0 = schema35.enum;
 if(!(((((data2 === "error") || (data2 === "warning")) || (data2 === "information")) || (data2 === "hint")) || (data2 === "all"))){
 validate20.errors = [{instancePath:instancePath+"/severity",schemaPath:"../defs.schema.json#/$defs/SeverityFilter/enum",keyword:"enum",params:{allowedValues: schema35.enum},message:"must be equal to one of the allowed values"}];
 return false;
+}
+else {
+}
+if(errors === _errs12){
+}
+var valid5 = _errs12 === errors;
+if(valid5){
 }
 var valid0 = _errs11 === errors;
 }
 else {
 var valid0 = true;
 }
+if(valid0){
+}
 }
 }
 else {
 validate20.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate20.errors = vErrors;
@@ -196,6 +239,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -207,6 +251,7 @@ else {
 if(data.diagnostics !== undefined){
 let data0 = data.diagnostics;
 const _errs1 = errors;
+const _errs2 = errors;
 if(errors === _errs1){
 if(Array.isArray(data0)){
 var valid1 = true;
@@ -214,6 +259,7 @@ const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 const _errs3 = errors;
+const _errs4 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
@@ -226,17 +272,25 @@ if(data1.filePath !== undefined){
 let data2 = data1.filePath;
 const _errs5 = errors;
 const _errs6 = errors;
+const _errs7 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(!pattern4.test(data2)){
 validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/filePath",schemaPath:"../defs.schema.json#/$defs/AbsolutePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
 return false;
 }
+else {
+}
 }
 else {
 validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/filePath",schemaPath:"../defs.schema.json#/$defs/AbsolutePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+if(errors === _errs6){
+}
+}
+var valid3 = _errs6 === errors;
+if(valid3){
 }
 var valid2 = _errs5 === errors;
 }
@@ -252,13 +306,21 @@ if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinit
 validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs10 = errors;
 if(errors === _errs9){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 0 || isNaN(data3)){
 validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs9){
+}
+}
+var valid4 = _errs9 === errors;
+if(valid4){
 }
 var valid2 = _errs8 === errors;
 }
@@ -274,13 +336,21 @@ if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinit
 validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/character",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs13 = errors;
 if(errors === _errs12){
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 0 || isNaN(data4)){
 validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/character",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs12){
+}
+}
+var valid5 = _errs12 === errors;
+if(valid5){
 }
 var valid2 = _errs11 === errors;
 }
@@ -296,13 +366,21 @@ if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinit
 validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/endLine",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs16 = errors;
 if(errors === _errs15){
 if((typeof data5 == "number") && (isFinite(data5))){
 if(data5 < 0 || isNaN(data5)){
 validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/endLine",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs15){
+}
+}
+var valid6 = _errs15 === errors;
+if(valid6){
 }
 var valid2 = _errs14 === errors;
 }
@@ -318,13 +396,21 @@ if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinit
 validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/endCharacter",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs19 = errors;
 if(errors === _errs18){
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 < 0 || isNaN(data6)){
 validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/endCharacter",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs18){
+}
+}
+var valid7 = _errs18 === errors;
+if(valid7){
 }
 var valid2 = _errs17 === errors;
 }
@@ -335,13 +421,23 @@ if(valid2){
 if(data1.severity !== undefined){
 let data7 = data1.severity;
 const _errs20 = errors;
+const _errs21 = errors;
 if(typeof data7 !== "string"){
 validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/severity",schemaPath:"../defs.schema.json#/$defs/Severity/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+const _errs22 = errors;
+const vSchema0 = schema42.enum;
 if(!((((data7 === "error") || (data7 === "warning")) || (data7 === "information")) || (data7 === "hint"))){
 validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/severity",schemaPath:"../defs.schema.json#/$defs/Severity/enum",keyword:"enum",params:{allowedValues: schema42.enum},message:"must be equal to one of the allowed values"}];
 return false;
+}
+else {
+}
+if(errors === _errs21){
+}
+var valid8 = _errs21 === errors;
+if(valid8){
 }
 var valid2 = _errs20 === errors;
 }
@@ -350,10 +446,14 @@ var valid2 = true;
 }
 if(valid2){
 if(data1.message !== undefined){
+let data8 = data1.message;
 const _errs23 = errors;
-if(typeof data1.message !== "string"){
+if(typeof data8 !== "string"){
 validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/message",schemaPath:"#/properties/diagnostics/items/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+const _errs24 = errors;
+if(errors === _errs23){
 }
 var valid2 = _errs23 === errors;
 }
@@ -368,6 +468,9 @@ if((typeof data9 !== "string") && (data9 !== null)){
 validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/source",schemaPath:"#/properties/diagnostics/items/properties/source/type",keyword:"type",params:{type: schema36.properties.diagnostics.items.properties.source.type},message:"must be string,null"}];
 return false;
 }
+const _errs26 = errors;
+if(errors === _errs25){
+}
 var valid2 = _errs25 === errors;
 }
 else {
@@ -381,10 +484,15 @@ if((typeof data10 !== "string") && (data10 !== null)){
 validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/code",schemaPath:"#/properties/diagnostics/items/properties/code/type",keyword:"type",params:{type: schema36.properties.diagnostics.items.properties.code.type},message:"must be string,null"}];
 return false;
 }
+const _errs28 = errors;
+if(errors === _errs27){
+}
 var valid2 = _errs27 === errors;
 }
 else {
 var valid2 = true;
+}
+if(valid2){
 }
 }
 }
@@ -400,16 +508,22 @@ else {
 validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0,schemaPath:"#/properties/diagnostics/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
+if(errors === _errs3){
+}
 }
 var valid1 = _errs3 === errors;
 if(!valid1){
 break;
 }
 }
+if(valid1){
+}
 }
 else {
 validate22.errors = [{instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
+}
+if(errors === _errs1){
 }
 }
 var valid0 = _errs1 === errors;
@@ -426,18 +540,28 @@ if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFi
 validate22.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs31 = errors;
 if(errors === _errs30){
 if((typeof data11 == "number") && (isFinite(data11))){
 if(data11 < 0 || isNaN(data11)){
 validate22.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs30){
+}
+}
+var valid9 = _errs30 === errors;
+if(valid9){
 }
 var valid0 = _errs29 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -445,6 +569,8 @@ var valid0 = true;
 else {
 validate22.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate22.errors = vErrors;
@@ -467,6 +593,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -478,16 +605,21 @@ else {
 if(data.pattern !== undefined){
 let data0 = data.pattern;
 const _errs1 = errors;
+const _errs2 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
 validate23.errors = [{instancePath:instancePath+"/pattern",schemaPath:"#/properties/pattern/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
+else {
+}
 }
 else {
 validate23.errors = [{instancePath:instancePath+"/pattern",schemaPath:"#/properties/pattern/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+if(errors === _errs1){
 }
 }
 var valid0 = _errs1 === errors;
@@ -497,10 +629,18 @@ var valid0 = true;
 }
 if(valid0){
 if(data.include !== undefined){
+let data1 = data.include;
 const _errs3 = errors;
-if(typeof data.include !== "string"){
+const _errs4 = errors;
+if(typeof data1 !== "string"){
 validate23.errors = [{instancePath:instancePath+"/include",schemaPath:"../defs.schema.json#/$defs/Glob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+const _errs5 = errors;
+if(errors === _errs4){
+}
+var valid1 = _errs4 === errors;
+if(valid1){
 }
 var valid0 = _errs3 === errors;
 }
@@ -509,10 +649,18 @@ var valid0 = true;
 }
 if(valid0){
 if(data.exclude !== undefined){
+let data2 = data.exclude;
 const _errs6 = errors;
-if(typeof data.exclude !== "string"){
+const _errs7 = errors;
+if(typeof data2 !== "string"){
 validate23.errors = [{instancePath:instancePath+"/exclude",schemaPath:"../defs.schema.json#/$defs/Glob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+const _errs8 = errors;
+if(errors === _errs7){
+}
+var valid2 = _errs7 === errors;
+if(valid2){
 }
 var valid0 = _errs6 === errors;
 }
@@ -521,10 +669,14 @@ var valid0 = true;
 }
 if(valid0){
 if(data.isRegex !== undefined){
+let data3 = data.isRegex;
 const _errs9 = errors;
-if(typeof data.isRegex !== "boolean"){
+if(typeof data3 !== "boolean"){
 validate23.errors = [{instancePath:instancePath+"/isRegex",schemaPath:"#/properties/isRegex/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
+}
+const _errs10 = errors;
+if(errors === _errs9){
 }
 var valid0 = _errs9 === errors;
 }
@@ -533,15 +685,21 @@ var valid0 = true;
 }
 if(valid0){
 if(data.isCaseSensitive !== undefined){
+let data4 = data.isCaseSensitive;
 const _errs11 = errors;
-if(typeof data.isCaseSensitive !== "boolean"){
+if(typeof data4 !== "boolean"){
 validate23.errors = [{instancePath:instancePath+"/isCaseSensitive",schemaPath:"#/properties/isCaseSensitive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
+}
+const _errs12 = errors;
+if(errors === _errs11){
 }
 var valid0 = _errs11 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -552,6 +710,8 @@ var valid0 = true;
 else {
 validate23.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate23.errors = vErrors;
@@ -573,6 +733,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -584,6 +745,7 @@ else {
 if(data.matches !== undefined){
 let data0 = data.matches;
 const _errs1 = errors;
+const _errs2 = errors;
 if(errors === _errs1){
 if(Array.isArray(data0)){
 var valid1 = true;
@@ -591,6 +753,7 @@ const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 const _errs3 = errors;
+const _errs4 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
@@ -603,17 +766,25 @@ if(data1.filePath !== undefined){
 let data2 = data1.filePath;
 const _errs5 = errors;
 const _errs6 = errors;
+const _errs7 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(!pattern4.test(data2)){
 validate24.errors = [{instancePath:instancePath+"/matches/" + i0+"/filePath",schemaPath:"../defs.schema.json#/$defs/AbsolutePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
 return false;
 }
+else {
+}
 }
 else {
 validate24.errors = [{instancePath:instancePath+"/matches/" + i0+"/filePath",schemaPath:"../defs.schema.json#/$defs/AbsolutePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+if(errors === _errs6){
+}
+}
+var valid3 = _errs6 === errors;
+if(valid3){
 }
 var valid2 = _errs5 === errors;
 }
@@ -629,13 +800,21 @@ if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinit
 validate24.errors = [{instancePath:instancePath+"/matches/" + i0+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs10 = errors;
 if(errors === _errs9){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 0 || isNaN(data3)){
 validate24.errors = [{instancePath:instancePath+"/matches/" + i0+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs9){
+}
+}
+var valid4 = _errs9 === errors;
+if(valid4){
 }
 var valid2 = _errs8 === errors;
 }
@@ -651,13 +830,21 @@ if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinit
 validate24.errors = [{instancePath:instancePath+"/matches/" + i0+"/character",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs13 = errors;
 if(errors === _errs12){
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 0 || isNaN(data4)){
 validate24.errors = [{instancePath:instancePath+"/matches/" + i0+"/character",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs12){
+}
+}
+var valid5 = _errs12 === errors;
+if(valid5){
 }
 var valid2 = _errs11 === errors;
 }
@@ -666,15 +853,21 @@ var valid2 = true;
 }
 if(valid2){
 if(data1.lineText !== undefined){
+let data5 = data1.lineText;
 const _errs14 = errors;
-if(typeof data1.lineText !== "string"){
+if(typeof data5 !== "string"){
 validate24.errors = [{instancePath:instancePath+"/matches/" + i0+"/lineText",schemaPath:"#/properties/matches/items/properties/lineText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+const _errs15 = errors;
+if(errors === _errs14){
 }
 var valid2 = _errs14 === errors;
 }
 else {
 var valid2 = true;
+}
+if(valid2){
 }
 }
 }
@@ -685,16 +878,22 @@ else {
 validate24.errors = [{instancePath:instancePath+"/matches/" + i0,schemaPath:"#/properties/matches/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
+if(errors === _errs3){
+}
 }
 var valid1 = _errs3 === errors;
 if(!valid1){
 break;
 }
 }
+if(valid1){
+}
 }
 else {
 validate24.errors = [{instancePath:instancePath+"/matches",schemaPath:"#/properties/matches/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
+}
+if(errors === _errs1){
 }
 }
 var valid0 = _errs1 === errors;
@@ -711,18 +910,28 @@ if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinit
 validate24.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs18 = errors;
 if(errors === _errs17){
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 < 0 || isNaN(data6)){
 validate24.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs17){
+}
+}
+var valid6 = _errs17 === errors;
+if(valid6){
 }
 var valid0 = _errs16 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -730,6 +939,8 @@ var valid0 = true;
 else {
 validate24.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate24.errors = vErrors;
@@ -751,6 +962,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -762,16 +974,21 @@ else {
 if(data.pattern !== undefined){
 let data0 = data.pattern;
 const _errs1 = errors;
+const _errs2 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
 validate25.errors = [{instancePath:instancePath+"/pattern",schemaPath:"#/properties/pattern/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
+else {
+}
 }
 else {
 validate25.errors = [{instancePath:instancePath+"/pattern",schemaPath:"#/properties/pattern/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+if(errors === _errs1){
 }
 }
 var valid0 = _errs1 === errors;
@@ -781,10 +998,14 @@ var valid0 = true;
 }
 if(valid0){
 if(data.replacement !== undefined){
+let data1 = data.replacement;
 const _errs3 = errors;
-if(typeof data.replacement !== "string"){
+if(typeof data1 !== "string"){
 validate25.errors = [{instancePath:instancePath+"/replacement",schemaPath:"#/properties/replacement/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+const _errs4 = errors;
+if(errors === _errs3){
 }
 var valid0 = _errs3 === errors;
 }
@@ -793,10 +1014,18 @@ var valid0 = true;
 }
 if(valid0){
 if(data.include !== undefined){
+let data2 = data.include;
 const _errs5 = errors;
-if(typeof data.include !== "string"){
+const _errs6 = errors;
+if(typeof data2 !== "string"){
 validate25.errors = [{instancePath:instancePath+"/include",schemaPath:"../defs.schema.json#/$defs/Glob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+const _errs7 = errors;
+if(errors === _errs6){
+}
+var valid1 = _errs6 === errors;
+if(valid1){
 }
 var valid0 = _errs5 === errors;
 }
@@ -805,10 +1034,18 @@ var valid0 = true;
 }
 if(valid0){
 if(data.exclude !== undefined){
+let data3 = data.exclude;
 const _errs8 = errors;
-if(typeof data.exclude !== "string"){
+const _errs9 = errors;
+if(typeof data3 !== "string"){
 validate25.errors = [{instancePath:instancePath+"/exclude",schemaPath:"../defs.schema.json#/$defs/Glob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+const _errs10 = errors;
+if(errors === _errs9){
+}
+var valid2 = _errs9 === errors;
+if(valid2){
 }
 var valid0 = _errs8 === errors;
 }
@@ -817,10 +1054,14 @@ var valid0 = true;
 }
 if(valid0){
 if(data.isRegex !== undefined){
+let data4 = data.isRegex;
 const _errs11 = errors;
-if(typeof data.isRegex !== "boolean"){
+if(typeof data4 !== "boolean"){
 validate25.errors = [{instancePath:instancePath+"/isRegex",schemaPath:"#/properties/isRegex/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
+}
+const _errs12 = errors;
+if(errors === _errs11){
 }
 var valid0 = _errs11 === errors;
 }
@@ -829,15 +1070,21 @@ var valid0 = true;
 }
 if(valid0){
 if(data.isCaseSensitive !== undefined){
+let data5 = data.isCaseSensitive;
 const _errs13 = errors;
-if(typeof data.isCaseSensitive !== "boolean"){
+if(typeof data5 !== "boolean"){
 validate25.errors = [{instancePath:instancePath+"/isCaseSensitive",schemaPath:"#/properties/isCaseSensitive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
+}
+const _errs14 = errors;
+if(errors === _errs13){
 }
 var valid0 = _errs13 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -849,6 +1096,8 @@ var valid0 = true;
 else {
 validate25.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate25.errors = vErrors;
@@ -871,6 +1120,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -887,13 +1137,21 @@ if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinit
 validate26.errors = [{instancePath:instancePath+"/replacedCount",schemaPath:"../defs.schema.json#/$defs/Count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs3 = errors;
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 0 || isNaN(data0)){
 validate26.errors = [{instancePath:instancePath+"/replacedCount",schemaPath:"../defs.schema.json#/$defs/Count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs2){
+}
+}
+var valid1 = _errs2 === errors;
+if(valid1){
 }
 var valid0 = _errs1 === errors;
 }
@@ -904,6 +1162,7 @@ if(valid0){
 if(data.affectedFiles !== undefined){
 let data1 = data.affectedFiles;
 const _errs4 = errors;
+const _errs5 = errors;
 if(errors === _errs4){
 if(Array.isArray(data1)){
 var valid2 = true;
@@ -912,17 +1171,25 @@ for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 const _errs6 = errors;
 const _errs7 = errors;
+const _errs8 = errors;
 if(errors === _errs7){
 if(typeof data2 === "string"){
 if(!pattern4.test(data2)){
 validate26.errors = [{instancePath:instancePath+"/affectedFiles/" + i0,schemaPath:"../defs.schema.json#/$defs/AbsolutePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
 return false;
 }
+else {
+}
 }
 else {
 validate26.errors = [{instancePath:instancePath+"/affectedFiles/" + i0,schemaPath:"../defs.schema.json#/$defs/AbsolutePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+if(errors === _errs7){
+}
+}
+var valid3 = _errs7 === errors;
+if(valid3){
 }
 var valid2 = _errs6 === errors;
 if(!valid2){
@@ -930,8 +1197,10 @@ break;
 }
 }
 if(valid2){
+let valid4;
 let i1 = data1.length;
 let j0;
+valid4 = true;
 if(i1 > 1){
 outer0:
 for(;i1--;){
@@ -939,10 +1208,13 @@ for(j0 = i1; j0--;){
 if(func0(data1[i1], data1[j0])){
 validate26.errors = [{instancePath:instancePath+"/affectedFiles",schemaPath:"#/properties/affectedFiles/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"}];
 return false;
+valid4 = false;
 break outer0;
 }
 }
 }
+}
+if(valid4){
 }
 }
 }
@@ -950,11 +1222,15 @@ else {
 validate26.errors = [{instancePath:instancePath+"/affectedFiles",schemaPath:"#/properties/affectedFiles/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
+if(errors === _errs4){
+}
 }
 var valid0 = _errs4 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -962,6 +1238,8 @@ var valid0 = true;
 else {
 validate26.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate26.errors = vErrors;
@@ -987,9 +1265,15 @@ if(typeof data !== "string"){
 validate27.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+const _errs0 = errors;
+const vSchema0 = schema58.enum;
 if(!(((((data === "PARSE_ERROR") || (data === "INVALID_REQUEST")) || (data === "UNKNOWN_TOPIC")) || (data === "HANDLER_ERROR")) || (data === "UNAUTHORIZED"))){
 validate27.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema58.enum},message:"must be equal to one of the allowed values"}];
 return false;
+}
+else {
+}
+if(errors === 0){
 }
 validate27.errors = vErrors;
 return errors === 0;
@@ -1010,6 +1294,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -1021,13 +1306,23 @@ else {
 if(data.code !== undefined){
 let data0 = data.code;
 const _errs1 = errors;
+const _errs2 = errors;
 if(typeof data0 !== "string"){
 validate29.errors = [{instancePath:instancePath+"/code",schemaPath:"messages/error-code.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+const _errs3 = errors;
+const vSchema0 = schema58.enum;
 if(!(((((data0 === "PARSE_ERROR") || (data0 === "INVALID_REQUEST")) || (data0 === "UNKNOWN_TOPIC")) || (data0 === "HANDLER_ERROR")) || (data0 === "UNAUTHORIZED"))){
 validate29.errors = [{instancePath:instancePath+"/code",schemaPath:"messages/error-code.schema.json/enum",keyword:"enum",params:{allowedValues: schema58.enum},message:"must be equal to one of the allowed values"}];
 return false;
+}
+else {
+}
+if(errors === _errs2){
+}
+var valid1 = _errs2 === errors;
+if(valid1){
 }
 var valid0 = _errs1 === errors;
 }
@@ -1036,15 +1331,21 @@ var valid0 = true;
 }
 if(valid0){
 if(data.message !== undefined){
+let data1 = data.message;
 const _errs4 = errors;
-if(typeof data.message !== "string"){
+if(typeof data1 !== "string"){
 validate29.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+const _errs5 = errors;
+if(errors === _errs4){
 }
 var valid0 = _errs4 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -1052,6 +1353,8 @@ var valid0 = true;
 else {
 validate29.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate29.errors = vErrors;
@@ -1070,6 +1373,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -1079,10 +1383,15 @@ return false;
 }
 else {
 if(data.type !== undefined){
+let data0 = data.type;
 const _errs1 = errors;
-if("handshake" !== data.type){
+if("handshake" !== data0){
 validate28.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "handshake"},message:"must be equal to constant"}];
 return false;
+}
+else {
+}
+if(errors === _errs1){
 }
 var valid0 = _errs1 === errors;
 }
@@ -1091,15 +1400,20 @@ var valid0 = true;
 }
 if(valid0){
 if(data.error !== undefined){
+let data1 = data.error;
 const _errs2 = errors;
-if(!(validate29(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
+if(!(validate29(data1, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
 errors = vErrors.length;
+}
+else {
 }
 var valid0 = _errs2 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -1107,6 +1421,8 @@ var valid0 = true;
 else {
 validate28.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate28.errors = vErrors;
@@ -1128,6 +1444,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -1137,10 +1454,15 @@ return false;
 }
 else {
 if(data.type !== undefined){
+let data0 = data.type;
 const _errs1 = errors;
-if("handshake" !== data.type){
+if("handshake" !== data0){
 validate31.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "handshake"},message:"must be equal to constant"}];
 return false;
+}
+else {
+}
+if(errors === _errs1){
 }
 var valid0 = _errs1 === errors;
 }
@@ -1149,15 +1471,21 @@ var valid0 = true;
 }
 if(valid0){
 if(data.token !== undefined){
+let data1 = data.token;
 const _errs2 = errors;
-if(typeof data.token !== "string"){
+if(typeof data1 !== "string"){
 validate31.errors = [{instancePath:instancePath+"/token",schemaPath:"#/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+const _errs3 = errors;
+if(errors === _errs2){
 }
 var valid0 = _errs2 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -1165,6 +1493,8 @@ var valid0 = true;
 else {
 validate31.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate31.errors = vErrors;
@@ -1188,6 +1518,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -1197,10 +1528,15 @@ return false;
 }
 else {
 if(data.type !== undefined){
+let data0 = data.type;
 const _errs1 = errors;
-if("handshake" !== data.type){
+if("handshake" !== data0){
 validate32.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "handshake"},message:"must be equal to constant"}];
 return false;
+}
+else {
+}
+if(errors === _errs1){
 }
 var valid0 = _errs1 === errors;
 }
@@ -1211,16 +1547,21 @@ if(valid0){
 if(data.version !== undefined){
 let data1 = data.version;
 const _errs2 = errors;
+const _errs3 = errors;
 if(errors === _errs2){
 if(typeof data1 === "string"){
 if(!pattern7.test(data1)){
 validate32.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/pattern",keyword:"pattern",params:{pattern: "^\\d+\\.\\d+\\.\\d+$"},message:"must match pattern \""+"^\\d+\\.\\d+\\.\\d+$"+"\""}];
 return false;
 }
+else {
+}
 }
 else {
 validate32.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+if(errors === _errs2){
 }
 }
 var valid0 = _errs2 === errors;
@@ -1230,10 +1571,14 @@ var valid0 = true;
 }
 if(valid0){
 if(data.authRequired !== undefined){
+let data2 = data.authRequired;
 const _errs4 = errors;
-if(typeof data.authRequired !== "boolean"){
+if(typeof data2 !== "boolean"){
 validate32.errors = [{instancePath:instancePath+"/authRequired",schemaPath:"#/properties/authRequired/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
+}
+const _errs5 = errors;
+if(errors === _errs4){
 }
 var valid0 = _errs4 === errors;
 }
@@ -1244,6 +1589,7 @@ if(valid0){
 if(data.capabilities !== undefined){
 let data3 = data.capabilities;
 const _errs6 = errors;
+const _errs7 = errors;
 if(errors === _errs6){
 if(Array.isArray(data3)){
 var valid1 = true;
@@ -1252,17 +1598,25 @@ for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
 const _errs8 = errors;
 const _errs9 = errors;
+const _errs10 = errors;
 if(errors === _errs9){
 if(typeof data4 === "string"){
 if(func1(data4) < 1){
 validate32.errors = [{instancePath:instancePath+"/capabilities/" + i0,schemaPath:"../defs.schema.json#/$defs/NonEmptyString/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
+else {
+}
 }
 else {
 validate32.errors = [{instancePath:instancePath+"/capabilities/" + i0,schemaPath:"../defs.schema.json#/$defs/NonEmptyString/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+if(errors === _errs9){
+}
+}
+var valid2 = _errs9 === errors;
+if(valid2){
 }
 var valid1 = _errs8 === errors;
 if(!valid1){
@@ -1270,8 +1624,10 @@ break;
 }
 }
 if(valid1){
+let valid3;
 let i1 = data3.length;
 let j0;
+valid3 = true;
 if(i1 > 1){
 outer0:
 for(;i1--;){
@@ -1279,16 +1635,21 @@ for(j0 = i1; j0--;){
 if(func0(data3[i1], data3[j0])){
 validate32.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"}];
 return false;
+valid3 = false;
 break outer0;
 }
 }
 }
+}
+if(valid3){
 }
 }
 }
 else {
 validate32.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
+}
+if(errors === _errs6){
 }
 }
 var valid0 = _errs6 === errors;
@@ -1300,6 +1661,7 @@ if(valid0){
 if(data.workspaces !== undefined){
 let data5 = data.workspaces;
 const _errs11 = errors;
+const _errs12 = errors;
 if(errors === _errs11){
 if(Array.isArray(data5)){
 var valid4 = true;
@@ -1308,33 +1670,47 @@ for(let i2=0; i2<len1; i2++){
 let data6 = data5[i2];
 const _errs13 = errors;
 const _errs14 = errors;
+const _errs15 = errors;
 if(errors === _errs14){
 if(typeof data6 === "string"){
 if(!pattern4.test(data6)){
 validate32.errors = [{instancePath:instancePath+"/workspaces/" + i2,schemaPath:"../defs.schema.json#/$defs/AbsolutePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
 return false;
 }
+else {
+}
 }
 else {
 validate32.errors = [{instancePath:instancePath+"/workspaces/" + i2,schemaPath:"../defs.schema.json#/$defs/AbsolutePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+if(errors === _errs14){
+}
+}
+var valid5 = _errs14 === errors;
+if(valid5){
 }
 var valid4 = _errs13 === errors;
 if(!valid4){
 break;
 }
 }
+if(valid4){
+}
 }
 else {
 validate32.errors = [{instancePath:instancePath+"/workspaces",schemaPath:"#/properties/workspaces/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
+}
+if(errors === _errs11){
 }
 }
 var valid0 = _errs11 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -1345,6 +1721,8 @@ var valid0 = true;
 else {
 validate32.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate32.errors = vErrors;
@@ -1366,6 +1744,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -1378,17 +1757,25 @@ if(data.filePath !== undefined){
 let data0 = data.filePath;
 const _errs1 = errors;
 const _errs2 = errors;
+const _errs3 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
 validate33.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
+else {
+}
 }
 else {
 validate33.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+if(errors === _errs2){
+}
+}
+var valid1 = _errs2 === errors;
+if(valid1){
 }
 var valid0 = _errs1 === errors;
 }
@@ -1404,13 +1791,21 @@ if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinit
 validate33.errors = [{instancePath:instancePath+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs6 = errors;
 if(errors === _errs5){
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
 validate33.errors = [{instancePath:instancePath+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs5){
+}
+}
+var valid2 = _errs5 === errors;
+if(valid2){
 }
 var valid0 = _errs4 === errors;
 }
@@ -1426,18 +1821,28 @@ if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinit
 validate33.errors = [{instancePath:instancePath+"/character",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs9 = errors;
 if(errors === _errs8){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
 validate33.errors = [{instancePath:instancePath+"/character",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs8){
+}
+}
+var valid3 = _errs8 === errors;
+if(valid3){
 }
 var valid0 = _errs7 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -1446,6 +1851,8 @@ var valid0 = true;
 else {
 validate33.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate33.errors = vErrors;
@@ -1468,6 +1875,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -1480,17 +1888,25 @@ if(data.filePath !== undefined){
 let data0 = data.filePath;
 const _errs1 = errors;
 const _errs2 = errors;
+const _errs3 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
 validate36.errors = [{instancePath:instancePath+"/filePath",schemaPath:"#/$defs/AbsolutePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
 return false;
 }
+else {
+}
 }
 else {
 validate36.errors = [{instancePath:instancePath+"/filePath",schemaPath:"#/$defs/AbsolutePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+if(errors === _errs2){
+}
+}
+var valid1 = _errs2 === errors;
+if(valid1){
 }
 var valid0 = _errs1 === errors;
 }
@@ -1506,13 +1922,21 @@ if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinit
 validate36.errors = [{instancePath:instancePath+"/line",schemaPath:"#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs6 = errors;
 if(errors === _errs5){
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
 validate36.errors = [{instancePath:instancePath+"/line",schemaPath:"#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs5){
+}
+}
+var valid2 = _errs5 === errors;
+if(valid2){
 }
 var valid0 = _errs4 === errors;
 }
@@ -1528,13 +1952,21 @@ if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinit
 validate36.errors = [{instancePath:instancePath+"/character",schemaPath:"#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs9 = errors;
 if(errors === _errs8){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
 validate36.errors = [{instancePath:instancePath+"/character",schemaPath:"#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs8){
+}
+}
+var valid3 = _errs8 === errors;
+if(valid3){
 }
 var valid0 = _errs7 === errors;
 }
@@ -1550,13 +1982,21 @@ if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinit
 validate36.errors = [{instancePath:instancePath+"/endLine",schemaPath:"#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs12 = errors;
 if(errors === _errs11){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 0 || isNaN(data3)){
 validate36.errors = [{instancePath:instancePath+"/endLine",schemaPath:"#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs11){
+}
+}
+var valid4 = _errs11 === errors;
+if(valid4){
 }
 var valid0 = _errs10 === errors;
 }
@@ -1572,18 +2012,28 @@ if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinit
 validate36.errors = [{instancePath:instancePath+"/endCharacter",schemaPath:"#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs15 = errors;
 if(errors === _errs14){
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 0 || isNaN(data4)){
 validate36.errors = [{instancePath:instancePath+"/endCharacter",schemaPath:"#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs14){
+}
+}
+var valid5 = _errs14 === errors;
+if(valid5){
 }
 var valid0 = _errs13 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -1594,6 +2044,8 @@ var valid0 = true;
 else {
 validate36.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate36.errors = vErrors;
@@ -1611,9 +2063,16 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
+const _errs1 = errors;
 if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
+}
+else {
+}
+var valid0 = _errs1 === errors;
+if(valid0){
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1624,16 +2083,29 @@ return false;
 }
 else {
 if(data.code !== undefined){
-if(typeof data.code !== "string"){
+let data0 = data.code;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
 validate35.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+const _errs3 = errors;
+if(errors === _errs2){
+}
+var valid1 = _errs2 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
 }
 }
 }
 else {
 validate35.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate35.errors = vErrors;
@@ -1652,6 +2124,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -1663,33 +2136,49 @@ else {
 if(data.locations !== undefined){
 let data0 = data.locations;
 const _errs1 = errors;
+const _errs2 = errors;
 if(errors === _errs1){
 if(Array.isArray(data0)){
 var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
 const _errs3 = errors;
-if(!(validate35(data0[i0], {instancePath:instancePath+"/locations/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate35(data1, {instancePath:instancePath+"/locations/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
 errors = vErrors.length;
+}
+else {
 }
 var valid1 = _errs3 === errors;
 if(!valid1){
 break;
 }
 }
+if(valid1){
+}
 }
 else {
 validate34.errors = [{instancePath:instancePath+"/locations",schemaPath:"#/properties/locations/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
+if(errors === _errs1){
 }
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
 }
 }
 }
 else {
 validate34.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate34.errors = vErrors;
@@ -1711,6 +2200,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -1723,17 +2213,25 @@ if(data.filePath !== undefined){
 let data0 = data.filePath;
 const _errs1 = errors;
 const _errs2 = errors;
+const _errs3 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
 validate39.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
+else {
+}
 }
 else {
 validate39.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+if(errors === _errs2){
+}
+}
+var valid1 = _errs2 === errors;
+if(valid1){
 }
 var valid0 = _errs1 === errors;
 }
@@ -1749,13 +2247,21 @@ if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinit
 validate39.errors = [{instancePath:instancePath+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs6 = errors;
 if(errors === _errs5){
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
 validate39.errors = [{instancePath:instancePath+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs5){
+}
+}
+var valid2 = _errs5 === errors;
+if(valid2){
 }
 var valid0 = _errs4 === errors;
 }
@@ -1771,13 +2277,21 @@ if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinit
 validate39.errors = [{instancePath:instancePath+"/character",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs9 = errors;
 if(errors === _errs8){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
 validate39.errors = [{instancePath:instancePath+"/character",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs8){
+}
+}
+var valid3 = _errs8 === errors;
+if(valid3){
 }
 var valid0 = _errs7 === errors;
 }
@@ -1786,15 +2300,21 @@ var valid0 = true;
 }
 if(valid0){
 if(data.includeDeclaration !== undefined){
+let data3 = data.includeDeclaration;
 const _errs10 = errors;
-if(typeof data.includeDeclaration !== "boolean"){
+if(typeof data3 !== "boolean"){
 validate39.errors = [{instancePath:instancePath+"/includeDeclaration",schemaPath:"#/properties/includeDeclaration/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
+}
+const _errs11 = errors;
+if(errors === _errs10){
 }
 var valid0 = _errs10 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -1804,6 +2324,8 @@ var valid0 = true;
 else {
 validate39.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate39.errors = vErrors;
@@ -1824,6 +2346,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -1836,17 +2359,25 @@ if(data.filePath !== undefined){
 let data0 = data.filePath;
 const _errs1 = errors;
 const _errs2 = errors;
+const _errs3 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
 validate41.errors = [{instancePath:instancePath+"/filePath",schemaPath:"#/$defs/AbsolutePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
 return false;
 }
+else {
+}
 }
 else {
 validate41.errors = [{instancePath:instancePath+"/filePath",schemaPath:"#/$defs/AbsolutePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+if(errors === _errs2){
+}
+}
+var valid1 = _errs2 === errors;
+if(valid1){
 }
 var valid0 = _errs1 === errors;
 }
@@ -1862,13 +2393,21 @@ if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinit
 validate41.errors = [{instancePath:instancePath+"/line",schemaPath:"#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs6 = errors;
 if(errors === _errs5){
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
 validate41.errors = [{instancePath:instancePath+"/line",schemaPath:"#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs5){
+}
+}
+var valid2 = _errs5 === errors;
+if(valid2){
 }
 var valid0 = _errs4 === errors;
 }
@@ -1884,13 +2423,21 @@ if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinit
 validate41.errors = [{instancePath:instancePath+"/character",schemaPath:"#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs9 = errors;
 if(errors === _errs8){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
 validate41.errors = [{instancePath:instancePath+"/character",schemaPath:"#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs8){
+}
+}
+var valid3 = _errs8 === errors;
+if(valid3){
 }
 var valid0 = _errs7 === errors;
 }
@@ -1906,13 +2453,21 @@ if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinit
 validate41.errors = [{instancePath:instancePath+"/endLine",schemaPath:"#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs12 = errors;
 if(errors === _errs11){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 0 || isNaN(data3)){
 validate41.errors = [{instancePath:instancePath+"/endLine",schemaPath:"#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs11){
+}
+}
+var valid4 = _errs11 === errors;
+if(valid4){
 }
 var valid0 = _errs10 === errors;
 }
@@ -1928,18 +2483,28 @@ if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinit
 validate41.errors = [{instancePath:instancePath+"/endCharacter",schemaPath:"#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs15 = errors;
 if(errors === _errs14){
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 0 || isNaN(data4)){
 validate41.errors = [{instancePath:instancePath+"/endCharacter",schemaPath:"#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs14){
+}
+}
+var valid5 = _errs14 === errors;
+if(valid5){
 }
 var valid0 = _errs13 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -1950,6 +2515,8 @@ var valid0 = true;
 else {
 validate41.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate41.errors = vErrors;
@@ -1968,6 +2535,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -1979,25 +2547,33 @@ else {
 if(data.locations !== undefined){
 let data0 = data.locations;
 const _errs1 = errors;
+const _errs2 = errors;
 if(errors === _errs1){
 if(Array.isArray(data0)){
 var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
 const _errs3 = errors;
-if(!(validate41(data0[i0], {instancePath:instancePath+"/locations/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate41(data1, {instancePath:instancePath+"/locations/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
 errors = vErrors.length;
+}
+else {
 }
 var valid1 = _errs3 === errors;
 if(!valid1){
 break;
 }
 }
+if(valid1){
+}
 }
 else {
 validate40.errors = [{instancePath:instancePath+"/locations",schemaPath:"#/properties/locations/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
+}
+if(errors === _errs1){
 }
 }
 var valid0 = _errs1 === errors;
@@ -2014,18 +2590,28 @@ if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinit
 validate40.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs6 = errors;
 if(errors === _errs5){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
 validate40.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs5){
+}
+}
+var valid2 = _errs5 === errors;
+if(valid2){
 }
 var valid0 = _errs4 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -2033,6 +2619,8 @@ var valid0 = true;
 else {
 validate40.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate40.errors = vErrors;
@@ -2054,6 +2642,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -2066,17 +2655,25 @@ if(data.filePath !== undefined){
 let data0 = data.filePath;
 const _errs1 = errors;
 const _errs2 = errors;
+const _errs3 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
 validate43.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
+else {
+}
 }
 else {
 validate43.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+if(errors === _errs2){
+}
+}
+var valid1 = _errs2 === errors;
+if(valid1){
 }
 var valid0 = _errs1 === errors;
 }
@@ -2085,15 +2682,21 @@ var valid0 = true;
 }
 if(valid0){
 if(data.query !== undefined){
+let data1 = data.query;
 const _errs4 = errors;
-if(typeof data.query !== "string"){
+if(typeof data1 !== "string"){
 validate43.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+const _errs5 = errors;
+if(errors === _errs4){
 }
 var valid0 = _errs4 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -2101,6 +2704,8 @@ var valid0 = true;
 else {
 validate43.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate43.errors = vErrors;
@@ -2123,6 +2728,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -2134,6 +2740,7 @@ else {
 if(data.symbols !== undefined){
 let data0 = data.symbols;
 const _errs1 = errors;
+const _errs2 = errors;
 if(errors === _errs1){
 if(Array.isArray(data0)){
 var valid1 = true;
@@ -2141,6 +2748,7 @@ const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 const _errs3 = errors;
+const _errs4 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
@@ -2152,16 +2760,21 @@ else {
 if(data1.name !== undefined){
 let data2 = data1.name;
 const _errs5 = errors;
+const _errs6 = errors;
 if(errors === _errs5){
 if(typeof data2 === "string"){
 if(func1(data2) < 1){
 validate44.errors = [{instancePath:instancePath+"/symbols/" + i0+"/name",schemaPath:"#/properties/symbols/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
+else {
+}
 }
 else {
 validate44.errors = [{instancePath:instancePath+"/symbols/" + i0+"/name",schemaPath:"#/properties/symbols/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+if(errors === _errs5){
 }
 }
 var valid2 = _errs5 === errors;
@@ -2173,13 +2786,23 @@ if(valid2){
 if(data1.kind !== undefined){
 let data3 = data1.kind;
 const _errs7 = errors;
+const _errs8 = errors;
 if(typeof data3 !== "string"){
 validate44.errors = [{instancePath:instancePath+"/symbols/" + i0+"/kind",schemaPath:"../defs.schema.json#/$defs/SymbolKind/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+const _errs9 = errors;
+const vSchema0 = schema93.enum;
 if(!((((((((((((((((((((((((((data3 === "file") || (data3 === "module")) || (data3 === "namespace")) || (data3 === "package")) || (data3 === "class")) || (data3 === "method")) || (data3 === "property")) || (data3 === "field")) || (data3 === "constructor")) || (data3 === "enum")) || (data3 === "interface")) || (data3 === "function")) || (data3 === "variable")) || (data3 === "constant")) || (data3 === "string")) || (data3 === "number")) || (data3 === "boolean")) || (data3 === "array")) || (data3 === "object")) || (data3 === "key")) || (data3 === "null")) || (data3 === "enummember")) || (data3 === "struct")) || (data3 === "event")) || (data3 === "operator")) || (data3 === "typeparameter"))){
 validate44.errors = [{instancePath:instancePath+"/symbols/" + i0+"/kind",schemaPath:"../defs.schema.json#/$defs/SymbolKind/enum",keyword:"enum",params:{allowedValues: schema93.enum},message:"must be equal to one of the allowed values"}];
 return false;
+}
+else {
+}
+if(errors === _errs8){
+}
+var valid3 = _errs8 === errors;
+if(valid3){
 }
 var valid2 = _errs7 === errors;
 }
@@ -2195,13 +2818,21 @@ if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinit
 validate44.errors = [{instancePath:instancePath+"/symbols/" + i0+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs12 = errors;
 if(errors === _errs11){
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 0 || isNaN(data4)){
 validate44.errors = [{instancePath:instancePath+"/symbols/" + i0+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs11){
+}
+}
+var valid4 = _errs11 === errors;
+if(valid4){
 }
 var valid2 = _errs10 === errors;
 }
@@ -2217,13 +2848,21 @@ if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinit
 validate44.errors = [{instancePath:instancePath+"/symbols/" + i0+"/character",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs15 = errors;
 if(errors === _errs14){
 if((typeof data5 == "number") && (isFinite(data5))){
 if(data5 < 0 || isNaN(data5)){
 validate44.errors = [{instancePath:instancePath+"/symbols/" + i0+"/character",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs14){
+}
+}
+var valid5 = _errs14 === errors;
+if(valid5){
 }
 var valid2 = _errs13 === errors;
 }
@@ -2239,13 +2878,21 @@ if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinit
 validate44.errors = [{instancePath:instancePath+"/symbols/" + i0+"/endLine",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs18 = errors;
 if(errors === _errs17){
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 < 0 || isNaN(data6)){
 validate44.errors = [{instancePath:instancePath+"/symbols/" + i0+"/endLine",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs17){
+}
+}
+var valid6 = _errs17 === errors;
+if(valid6){
 }
 var valid2 = _errs16 === errors;
 }
@@ -2261,13 +2908,21 @@ if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinit
 validate44.errors = [{instancePath:instancePath+"/symbols/" + i0+"/endCharacter",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs21 = errors;
 if(errors === _errs20){
 if((typeof data7 == "number") && (isFinite(data7))){
 if(data7 < 0 || isNaN(data7)){
 validate44.errors = [{instancePath:instancePath+"/symbols/" + i0+"/endCharacter",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs20){
+}
+}
+var valid7 = _errs20 === errors;
+if(valid7){
 }
 var valid2 = _errs19 === errors;
 }
@@ -2283,13 +2938,21 @@ if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinit
 validate44.errors = [{instancePath:instancePath+"/symbols/" + i0+"/selectionLine",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs24 = errors;
 if(errors === _errs23){
 if((typeof data8 == "number") && (isFinite(data8))){
 if(data8 < 0 || isNaN(data8)){
 validate44.errors = [{instancePath:instancePath+"/symbols/" + i0+"/selectionLine",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs23){
+}
+}
+var valid8 = _errs23 === errors;
+if(valid8){
 }
 var valid2 = _errs22 === errors;
 }
@@ -2305,13 +2968,21 @@ if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinit
 validate44.errors = [{instancePath:instancePath+"/symbols/" + i0+"/selectionCharacter",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs27 = errors;
 if(errors === _errs26){
 if((typeof data9 == "number") && (isFinite(data9))){
 if(data9 < 0 || isNaN(data9)){
 validate44.errors = [{instancePath:instancePath+"/symbols/" + i0+"/selectionCharacter",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs26){
+}
+}
+var valid9 = _errs26 === errors;
+if(valid9){
 }
 var valid2 = _errs25 === errors;
 }
@@ -2326,10 +2997,15 @@ if((typeof data10 !== "string") && (data10 !== null)){
 validate44.errors = [{instancePath:instancePath+"/symbols/" + i0+"/containerName",schemaPath:"#/properties/symbols/items/properties/containerName/type",keyword:"type",params:{type: schema92.properties.symbols.items.properties.containerName.type},message:"must be string,null"}];
 return false;
 }
+const _errs29 = errors;
+if(errors === _errs28){
+}
 var valid2 = _errs28 === errors;
 }
 else {
 var valid2 = true;
+}
+if(valid2){
 }
 }
 }
@@ -2345,16 +3021,22 @@ else {
 validate44.errors = [{instancePath:instancePath+"/symbols/" + i0,schemaPath:"#/properties/symbols/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
+if(errors === _errs3){
+}
 }
 var valid1 = _errs3 === errors;
 if(!valid1){
 break;
 }
 }
+if(valid1){
+}
 }
 else {
 validate44.errors = [{instancePath:instancePath+"/symbols",schemaPath:"#/properties/symbols/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
+}
+if(errors === _errs1){
 }
 }
 var valid0 = _errs1 === errors;
@@ -2371,18 +3053,28 @@ if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFi
 validate44.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs32 = errors;
 if(errors === _errs31){
 if((typeof data11 == "number") && (isFinite(data11))){
 if(data11 < 0 || isNaN(data11)){
 validate44.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs31){
+}
+}
+var valid10 = _errs31 === errors;
+if(valid10){
 }
 var valid0 = _errs30 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -2390,6 +3082,8 @@ var valid0 = true;
 else {
 validate44.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate44.errors = vErrors;
@@ -2411,6 +3105,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -2422,16 +3117,21 @@ else {
 if(data.topic !== undefined){
 let data0 = data.topic;
 const _errs1 = errors;
+const _errs2 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
 validate45.errors = [{instancePath:instancePath+"/topic",schemaPath:"#/properties/topic/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
+else {
+}
 }
 else {
 validate45.errors = [{instancePath:instancePath+"/topic",schemaPath:"#/properties/topic/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+if(errors === _errs1){
 }
 }
 var valid0 = _errs1 === errors;
@@ -2443,16 +3143,21 @@ if(valid0){
 if(data.requestId !== undefined){
 let data1 = data.requestId;
 const _errs3 = errors;
+const _errs4 = errors;
 if(errors === _errs3){
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
 validate45.errors = [{instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
+else {
+}
 }
 else {
 validate45.errors = [{instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+if(errors === _errs3){
 }
 }
 var valid0 = _errs3 === errors;
@@ -2468,10 +3173,15 @@ if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))){
 validate45.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
+const _errs6 = errors;
+if(errors === _errs5){
+}
 var valid0 = _errs5 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -2480,6 +3190,8 @@ var valid0 = true;
 else {
 validate45.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate45.errors = vErrors;
@@ -2500,6 +3212,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -2511,13 +3224,23 @@ else {
 if(data.code !== undefined){
 let data0 = data.code;
 const _errs1 = errors;
+const _errs2 = errors;
 if(typeof data0 !== "string"){
 validate47.errors = [{instancePath:instancePath+"/code",schemaPath:"messages/error-code.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+const _errs3 = errors;
+const vSchema0 = schema58.enum;
 if(!(((((data0 === "PARSE_ERROR") || (data0 === "INVALID_REQUEST")) || (data0 === "UNKNOWN_TOPIC")) || (data0 === "HANDLER_ERROR")) || (data0 === "UNAUTHORIZED"))){
 validate47.errors = [{instancePath:instancePath+"/code",schemaPath:"messages/error-code.schema.json/enum",keyword:"enum",params:{allowedValues: schema58.enum},message:"must be equal to one of the allowed values"}];
 return false;
+}
+else {
+}
+if(errors === _errs2){
+}
+var valid1 = _errs2 === errors;
+if(valid1){
 }
 var valid0 = _errs1 === errors;
 }
@@ -2526,15 +3249,21 @@ var valid0 = true;
 }
 if(valid0){
 if(data.message !== undefined){
+let data1 = data.message;
 const _errs4 = errors;
-if(typeof data.message !== "string"){
+if(typeof data1 !== "string"){
 validate47.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+const _errs5 = errors;
+if(errors === _errs4){
 }
 var valid0 = _errs4 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -2542,6 +3271,8 @@ var valid0 = true;
 else {
 validate47.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate47.errors = vErrors;
@@ -2560,6 +3291,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -2569,10 +3301,14 @@ return false;
 }
 else {
 if(data.topic !== undefined){
+let data0 = data.topic;
 const _errs1 = errors;
-if(typeof data.topic !== "string"){
+if(typeof data0 !== "string"){
 validate46.errors = [{instancePath:instancePath+"/topic",schemaPath:"#/properties/topic/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+const _errs2 = errors;
+if(errors === _errs1){
 }
 var valid0 = _errs1 === errors;
 }
@@ -2581,10 +3317,14 @@ var valid0 = true;
 }
 if(valid0){
 if(data.requestId !== undefined){
+let data1 = data.requestId;
 const _errs3 = errors;
-if(typeof data.requestId !== "string"){
+if(typeof data1 !== "string"){
 validate46.errors = [{instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+const _errs4 = errors;
+if(errors === _errs3){
 }
 var valid0 = _errs3 === errors;
 }
@@ -2593,15 +3333,20 @@ var valid0 = true;
 }
 if(valid0){
 if(data.error !== undefined){
+let data2 = data.error;
 const _errs5 = errors;
-if(!(validate47(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
+if(!(validate47(data2, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
 errors = vErrors.length;
+}
+else {
 }
 var valid0 = _errs5 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -2610,6 +3355,8 @@ var valid0 = true;
 else {
 validate46.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate46.errors = vErrors;
@@ -2631,6 +3378,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -2642,16 +3390,21 @@ else {
 if(data.topic !== undefined){
 let data0 = data.topic;
 const _errs1 = errors;
+const _errs2 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
 validate49.errors = [{instancePath:instancePath+"/topic",schemaPath:"#/properties/topic/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
+else {
+}
 }
 else {
 validate49.errors = [{instancePath:instancePath+"/topic",schemaPath:"#/properties/topic/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+if(errors === _errs1){
 }
 }
 var valid0 = _errs1 === errors;
@@ -2663,16 +3416,21 @@ if(valid0){
 if(data.requestId !== undefined){
 let data1 = data.requestId;
 const _errs3 = errors;
+const _errs4 = errors;
 if(errors === _errs3){
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
 validate49.errors = [{instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
+else {
+}
 }
 else {
 validate49.errors = [{instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+if(errors === _errs3){
 }
 }
 var valid0 = _errs3 === errors;
@@ -2688,10 +3446,15 @@ if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))){
 validate49.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
+const _errs6 = errors;
+if(errors === _errs5){
+}
 var valid0 = _errs5 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -2700,6 +3463,8 @@ var valid0 = true;
 else {
 validate49.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate49.errors = vErrors;

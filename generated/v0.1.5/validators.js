@@ -20,6 +20,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.filePath !== undefined){
@@ -29,6 +30,7 @@ const _errs2 = errors;
 let valid1 = false;
 const _errs3 = errors;
 const _errs4 = errors;
+const _errs5 = errors;
 if(errors === _errs4){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
@@ -41,6 +43,8 @@ vErrors.push(err0);
 }
 errors++;
 }
+else {
+}
 }
 else {
 const err1 = {instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -52,10 +56,18 @@ vErrors.push(err1);
 }
 errors++;
 }
+if(errors === _errs4){
+}
+}
+var valid2 = _errs4 === errors;
+if(valid2){
 }
 var _valid0 = _errs3 === errors;
 valid1 = valid1 || _valid0;
+if(_valid0){
+}
 const _errs6 = errors;
+const _errs7 = errors;
 if(errors === _errs6){
 if(Array.isArray(data0)){
 if(data0.length < 1){
@@ -75,6 +87,7 @@ for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 const _errs8 = errors;
 const _errs9 = errors;
+const _errs10 = errors;
 if(errors === _errs9){
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
@@ -87,6 +100,8 @@ vErrors.push(err3);
 }
 errors++;
 }
+else {
+}
 }
 else {
 const err4 = {instancePath:instancePath+"/filePath/" + i0,schemaPath:"../defs.schema.json#/$defs/FilePath/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -98,11 +113,18 @@ vErrors.push(err4);
 }
 errors++;
 }
+if(errors === _errs9){
+}
+}
+var valid4 = _errs9 === errors;
+if(valid4){
 }
 var valid3 = _errs8 === errors;
 if(!valid3){
 break;
 }
+}
+if(valid3){
 }
 }
 }
@@ -116,9 +138,14 @@ vErrors.push(err5);
 }
 errors++;
 }
+if(errors === _errs6){
+}
 }
 var _valid0 = _errs6 === errors;
 valid1 = valid1 || _valid0;
+if(_valid0){
+var items0 = true;
+}
 if(!valid1){
 const err6 = {instancePath:instancePath+"/filePath",schemaPath:"#/properties/filePath/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -142,6 +169,8 @@ vErrors = null;
 }
 }
 }
+if(errors === _errs1){
+}
 var valid0 = _errs1 === errors;
 }
 else {
@@ -151,24 +180,38 @@ if(valid0){
 if(data.severity !== undefined){
 let data2 = data.severity;
 const _errs11 = errors;
+const _errs12 = errors;
 if(typeof data2 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/severity",schemaPath:"../defs.schema.json#/$defs/SeverityFilter/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+const _errs13 = errors;
+const vSchema0 = schema35.enum;
 if(!(((((data2 === "error") || (data2 === "warning")) || (data2 === "information")) || (data2 === "hint")) || (data2 === "all"))){
 validate20.errors = [{instancePath:instancePath+"/severity",schemaPath:"../defs.schema.json#/$defs/SeverityFilter/enum",keyword:"enum",params:{allowedValues: schema35.enum},message:"must be equal to one of the allowed values"}];
 return false;
+}
+else {
+}
+if(errors === _errs12){
+}
+var valid5 = _errs12 === errors;
+if(valid5){
 }
 var valid0 = _errs11 === errors;
 }
 else {
 var valid0 = true;
 }
+if(valid0){
+}
 }
 }
 else {
 validate20.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate20.errors = vErrors;
@@ -196,6 +239,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -207,6 +251,7 @@ else {
 if(data.diagnostics !== undefined){
 let data0 = data.diagnostics;
 const _errs1 = errors;
+const _errs2 = errors;
 if(errors === _errs1){
 if(Array.isArray(data0)){
 var valid1 = true;
@@ -214,6 +259,7 @@ const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 const _errs3 = errors;
+const _errs4 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
@@ -226,17 +272,25 @@ if(data1.filePath !== undefined){
 let data2 = data1.filePath;
 const _errs5 = errors;
 const _errs6 = errors;
+const _errs7 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(!pattern4.test(data2)){
 validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/filePath",schemaPath:"../defs.schema.json#/$defs/AbsolutePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
 return false;
 }
+else {
+}
 }
 else {
 validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/filePath",schemaPath:"../defs.schema.json#/$defs/AbsolutePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+if(errors === _errs6){
+}
+}
+var valid3 = _errs6 === errors;
+if(valid3){
 }
 var valid2 = _errs5 === errors;
 }
@@ -252,13 +306,21 @@ if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinit
 validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs10 = errors;
 if(errors === _errs9){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 0 || isNaN(data3)){
 validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs9){
+}
+}
+var valid4 = _errs9 === errors;
+if(valid4){
 }
 var valid2 = _errs8 === errors;
 }
@@ -274,13 +336,21 @@ if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinit
 validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/character",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs13 = errors;
 if(errors === _errs12){
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 0 || isNaN(data4)){
 validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/character",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs12){
+}
+}
+var valid5 = _errs12 === errors;
+if(valid5){
 }
 var valid2 = _errs11 === errors;
 }
@@ -296,13 +366,21 @@ if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinit
 validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/endLine",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs16 = errors;
 if(errors === _errs15){
 if((typeof data5 == "number") && (isFinite(data5))){
 if(data5 < 0 || isNaN(data5)){
 validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/endLine",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs15){
+}
+}
+var valid6 = _errs15 === errors;
+if(valid6){
 }
 var valid2 = _errs14 === errors;
 }
@@ -318,13 +396,21 @@ if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinit
 validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/endCharacter",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs19 = errors;
 if(errors === _errs18){
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 < 0 || isNaN(data6)){
 validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/endCharacter",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs18){
+}
+}
+var valid7 = _errs18 === errors;
+if(valid7){
 }
 var valid2 = _errs17 === errors;
 }
@@ -335,13 +421,23 @@ if(valid2){
 if(data1.severity !== undefined){
 let data7 = data1.severity;
 const _errs20 = errors;
+const _errs21 = errors;
 if(typeof data7 !== "string"){
 validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/severity",schemaPath:"../defs.schema.json#/$defs/Severity/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+const _errs22 = errors;
+const vSchema0 = schema42.enum;
 if(!((((data7 === "error") || (data7 === "warning")) || (data7 === "information")) || (data7 === "hint"))){
 validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/severity",schemaPath:"../defs.schema.json#/$defs/Severity/enum",keyword:"enum",params:{allowedValues: schema42.enum},message:"must be equal to one of the allowed values"}];
 return false;
+}
+else {
+}
+if(errors === _errs21){
+}
+var valid8 = _errs21 === errors;
+if(valid8){
 }
 var valid2 = _errs20 === errors;
 }
@@ -350,10 +446,14 @@ var valid2 = true;
 }
 if(valid2){
 if(data1.message !== undefined){
+let data8 = data1.message;
 const _errs23 = errors;
-if(typeof data1.message !== "string"){
+if(typeof data8 !== "string"){
 validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/message",schemaPath:"#/properties/diagnostics/items/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+const _errs24 = errors;
+if(errors === _errs23){
 }
 var valid2 = _errs23 === errors;
 }
@@ -368,6 +468,9 @@ if((typeof data9 !== "string") && (data9 !== null)){
 validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/source",schemaPath:"#/properties/diagnostics/items/properties/source/type",keyword:"type",params:{type: schema36.properties.diagnostics.items.properties.source.type},message:"must be string,null"}];
 return false;
 }
+const _errs26 = errors;
+if(errors === _errs25){
+}
 var valid2 = _errs25 === errors;
 }
 else {
@@ -381,10 +484,15 @@ if((typeof data10 !== "string") && (data10 !== null)){
 validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/code",schemaPath:"#/properties/diagnostics/items/properties/code/type",keyword:"type",params:{type: schema36.properties.diagnostics.items.properties.code.type},message:"must be string,null"}];
 return false;
 }
+const _errs28 = errors;
+if(errors === _errs27){
+}
 var valid2 = _errs27 === errors;
 }
 else {
 var valid2 = true;
+}
+if(valid2){
 }
 }
 }
@@ -400,16 +508,22 @@ else {
 validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0,schemaPath:"#/properties/diagnostics/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
+if(errors === _errs3){
+}
 }
 var valid1 = _errs3 === errors;
 if(!valid1){
 break;
 }
 }
+if(valid1){
+}
 }
 else {
 validate22.errors = [{instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
+}
+if(errors === _errs1){
 }
 }
 var valid0 = _errs1 === errors;
@@ -426,18 +540,28 @@ if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFi
 validate22.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs31 = errors;
 if(errors === _errs30){
 if((typeof data11 == "number") && (isFinite(data11))){
 if(data11 < 0 || isNaN(data11)){
 validate22.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs30){
+}
+}
+var valid9 = _errs30 === errors;
+if(valid9){
 }
 var valid0 = _errs29 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -445,6 +569,8 @@ var valid0 = true;
 else {
 validate22.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate22.errors = vErrors;
@@ -467,6 +593,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -478,16 +605,21 @@ else {
 if(data.pattern !== undefined){
 let data0 = data.pattern;
 const _errs1 = errors;
+const _errs2 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
 validate23.errors = [{instancePath:instancePath+"/pattern",schemaPath:"#/properties/pattern/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
+else {
+}
 }
 else {
 validate23.errors = [{instancePath:instancePath+"/pattern",schemaPath:"#/properties/pattern/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+if(errors === _errs1){
 }
 }
 var valid0 = _errs1 === errors;
@@ -497,10 +629,18 @@ var valid0 = true;
 }
 if(valid0){
 if(data.include !== undefined){
+let data1 = data.include;
 const _errs3 = errors;
-if(typeof data.include !== "string"){
+const _errs4 = errors;
+if(typeof data1 !== "string"){
 validate23.errors = [{instancePath:instancePath+"/include",schemaPath:"../defs.schema.json#/$defs/Glob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+const _errs5 = errors;
+if(errors === _errs4){
+}
+var valid1 = _errs4 === errors;
+if(valid1){
 }
 var valid0 = _errs3 === errors;
 }
@@ -509,10 +649,18 @@ var valid0 = true;
 }
 if(valid0){
 if(data.exclude !== undefined){
+let data2 = data.exclude;
 const _errs6 = errors;
-if(typeof data.exclude !== "string"){
+const _errs7 = errors;
+if(typeof data2 !== "string"){
 validate23.errors = [{instancePath:instancePath+"/exclude",schemaPath:"../defs.schema.json#/$defs/Glob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+const _errs8 = errors;
+if(errors === _errs7){
+}
+var valid2 = _errs7 === errors;
+if(valid2){
 }
 var valid0 = _errs6 === errors;
 }
@@ -521,10 +669,14 @@ var valid0 = true;
 }
 if(valid0){
 if(data.isRegex !== undefined){
+let data3 = data.isRegex;
 const _errs9 = errors;
-if(typeof data.isRegex !== "boolean"){
+if(typeof data3 !== "boolean"){
 validate23.errors = [{instancePath:instancePath+"/isRegex",schemaPath:"#/properties/isRegex/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
+}
+const _errs10 = errors;
+if(errors === _errs9){
 }
 var valid0 = _errs9 === errors;
 }
@@ -533,15 +685,21 @@ var valid0 = true;
 }
 if(valid0){
 if(data.isCaseSensitive !== undefined){
+let data4 = data.isCaseSensitive;
 const _errs11 = errors;
-if(typeof data.isCaseSensitive !== "boolean"){
+if(typeof data4 !== "boolean"){
 validate23.errors = [{instancePath:instancePath+"/isCaseSensitive",schemaPath:"#/properties/isCaseSensitive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
+}
+const _errs12 = errors;
+if(errors === _errs11){
 }
 var valid0 = _errs11 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -552,6 +710,8 @@ var valid0 = true;
 else {
 validate23.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate23.errors = vErrors;
@@ -573,6 +733,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -584,6 +745,7 @@ else {
 if(data.matches !== undefined){
 let data0 = data.matches;
 const _errs1 = errors;
+const _errs2 = errors;
 if(errors === _errs1){
 if(Array.isArray(data0)){
 var valid1 = true;
@@ -591,6 +753,7 @@ const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 const _errs3 = errors;
+const _errs4 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
@@ -603,17 +766,25 @@ if(data1.filePath !== undefined){
 let data2 = data1.filePath;
 const _errs5 = errors;
 const _errs6 = errors;
+const _errs7 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(!pattern4.test(data2)){
 validate24.errors = [{instancePath:instancePath+"/matches/" + i0+"/filePath",schemaPath:"../defs.schema.json#/$defs/AbsolutePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
 return false;
 }
+else {
+}
 }
 else {
 validate24.errors = [{instancePath:instancePath+"/matches/" + i0+"/filePath",schemaPath:"../defs.schema.json#/$defs/AbsolutePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+if(errors === _errs6){
+}
+}
+var valid3 = _errs6 === errors;
+if(valid3){
 }
 var valid2 = _errs5 === errors;
 }
@@ -629,13 +800,21 @@ if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinit
 validate24.errors = [{instancePath:instancePath+"/matches/" + i0+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs10 = errors;
 if(errors === _errs9){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 0 || isNaN(data3)){
 validate24.errors = [{instancePath:instancePath+"/matches/" + i0+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs9){
+}
+}
+var valid4 = _errs9 === errors;
+if(valid4){
 }
 var valid2 = _errs8 === errors;
 }
@@ -651,13 +830,21 @@ if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinit
 validate24.errors = [{instancePath:instancePath+"/matches/" + i0+"/character",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs13 = errors;
 if(errors === _errs12){
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 0 || isNaN(data4)){
 validate24.errors = [{instancePath:instancePath+"/matches/" + i0+"/character",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs12){
+}
+}
+var valid5 = _errs12 === errors;
+if(valid5){
 }
 var valid2 = _errs11 === errors;
 }
@@ -666,15 +853,21 @@ var valid2 = true;
 }
 if(valid2){
 if(data1.lineText !== undefined){
+let data5 = data1.lineText;
 const _errs14 = errors;
-if(typeof data1.lineText !== "string"){
+if(typeof data5 !== "string"){
 validate24.errors = [{instancePath:instancePath+"/matches/" + i0+"/lineText",schemaPath:"#/properties/matches/items/properties/lineText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+const _errs15 = errors;
+if(errors === _errs14){
 }
 var valid2 = _errs14 === errors;
 }
 else {
 var valid2 = true;
+}
+if(valid2){
 }
 }
 }
@@ -685,16 +878,22 @@ else {
 validate24.errors = [{instancePath:instancePath+"/matches/" + i0,schemaPath:"#/properties/matches/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
+if(errors === _errs3){
+}
 }
 var valid1 = _errs3 === errors;
 if(!valid1){
 break;
 }
 }
+if(valid1){
+}
 }
 else {
 validate24.errors = [{instancePath:instancePath+"/matches",schemaPath:"#/properties/matches/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
+}
+if(errors === _errs1){
 }
 }
 var valid0 = _errs1 === errors;
@@ -711,18 +910,28 @@ if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinit
 validate24.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs18 = errors;
 if(errors === _errs17){
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 < 0 || isNaN(data6)){
 validate24.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs17){
+}
+}
+var valid6 = _errs17 === errors;
+if(valid6){
 }
 var valid0 = _errs16 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -730,6 +939,8 @@ var valid0 = true;
 else {
 validate24.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate24.errors = vErrors;
@@ -751,6 +962,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -762,16 +974,21 @@ else {
 if(data.pattern !== undefined){
 let data0 = data.pattern;
 const _errs1 = errors;
+const _errs2 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
 validate25.errors = [{instancePath:instancePath+"/pattern",schemaPath:"#/properties/pattern/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
+else {
+}
 }
 else {
 validate25.errors = [{instancePath:instancePath+"/pattern",schemaPath:"#/properties/pattern/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+if(errors === _errs1){
 }
 }
 var valid0 = _errs1 === errors;
@@ -781,10 +998,14 @@ var valid0 = true;
 }
 if(valid0){
 if(data.replacement !== undefined){
+let data1 = data.replacement;
 const _errs3 = errors;
-if(typeof data.replacement !== "string"){
+if(typeof data1 !== "string"){
 validate25.errors = [{instancePath:instancePath+"/replacement",schemaPath:"#/properties/replacement/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+const _errs4 = errors;
+if(errors === _errs3){
 }
 var valid0 = _errs3 === errors;
 }
@@ -793,10 +1014,18 @@ var valid0 = true;
 }
 if(valid0){
 if(data.include !== undefined){
+let data2 = data.include;
 const _errs5 = errors;
-if(typeof data.include !== "string"){
+const _errs6 = errors;
+if(typeof data2 !== "string"){
 validate25.errors = [{instancePath:instancePath+"/include",schemaPath:"../defs.schema.json#/$defs/Glob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+const _errs7 = errors;
+if(errors === _errs6){
+}
+var valid1 = _errs6 === errors;
+if(valid1){
 }
 var valid0 = _errs5 === errors;
 }
@@ -805,10 +1034,18 @@ var valid0 = true;
 }
 if(valid0){
 if(data.exclude !== undefined){
+let data3 = data.exclude;
 const _errs8 = errors;
-if(typeof data.exclude !== "string"){
+const _errs9 = errors;
+if(typeof data3 !== "string"){
 validate25.errors = [{instancePath:instancePath+"/exclude",schemaPath:"../defs.schema.json#/$defs/Glob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+const _errs10 = errors;
+if(errors === _errs9){
+}
+var valid2 = _errs9 === errors;
+if(valid2){
 }
 var valid0 = _errs8 === errors;
 }
@@ -817,10 +1054,14 @@ var valid0 = true;
 }
 if(valid0){
 if(data.isRegex !== undefined){
+let data4 = data.isRegex;
 const _errs11 = errors;
-if(typeof data.isRegex !== "boolean"){
+if(typeof data4 !== "boolean"){
 validate25.errors = [{instancePath:instancePath+"/isRegex",schemaPath:"#/properties/isRegex/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
+}
+const _errs12 = errors;
+if(errors === _errs11){
 }
 var valid0 = _errs11 === errors;
 }
@@ -829,15 +1070,21 @@ var valid0 = true;
 }
 if(valid0){
 if(data.isCaseSensitive !== undefined){
+let data5 = data.isCaseSensitive;
 const _errs13 = errors;
-if(typeof data.isCaseSensitive !== "boolean"){
+if(typeof data5 !== "boolean"){
 validate25.errors = [{instancePath:instancePath+"/isCaseSensitive",schemaPath:"#/properties/isCaseSensitive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
+}
+const _errs14 = errors;
+if(errors === _errs13){
 }
 var valid0 = _errs13 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -849,6 +1096,8 @@ var valid0 = true;
 else {
 validate25.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate25.errors = vErrors;
@@ -871,6 +1120,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -887,13 +1137,21 @@ if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinit
 validate26.errors = [{instancePath:instancePath+"/replacedCount",schemaPath:"../defs.schema.json#/$defs/Count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs3 = errors;
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 0 || isNaN(data0)){
 validate26.errors = [{instancePath:instancePath+"/replacedCount",schemaPath:"../defs.schema.json#/$defs/Count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs2){
+}
+}
+var valid1 = _errs2 === errors;
+if(valid1){
 }
 var valid0 = _errs1 === errors;
 }
@@ -904,6 +1162,7 @@ if(valid0){
 if(data.affectedFiles !== undefined){
 let data1 = data.affectedFiles;
 const _errs4 = errors;
+const _errs5 = errors;
 if(errors === _errs4){
 if(Array.isArray(data1)){
 var valid2 = true;
@@ -912,17 +1171,25 @@ for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 const _errs6 = errors;
 const _errs7 = errors;
+const _errs8 = errors;
 if(errors === _errs7){
 if(typeof data2 === "string"){
 if(!pattern4.test(data2)){
 validate26.errors = [{instancePath:instancePath+"/affectedFiles/" + i0,schemaPath:"../defs.schema.json#/$defs/AbsolutePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
 return false;
 }
+else {
+}
 }
 else {
 validate26.errors = [{instancePath:instancePath+"/affectedFiles/" + i0,schemaPath:"../defs.schema.json#/$defs/AbsolutePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+if(errors === _errs7){
+}
+}
+var valid3 = _errs7 === errors;
+if(valid3){
 }
 var valid2 = _errs6 === errors;
 if(!valid2){
@@ -930,8 +1197,10 @@ break;
 }
 }
 if(valid2){
+let valid4;
 let i1 = data1.length;
 let j0;
+valid4 = true;
 if(i1 > 1){
 outer0:
 for(;i1--;){
@@ -939,10 +1208,13 @@ for(j0 = i1; j0--;){
 if(func0(data1[i1], data1[j0])){
 validate26.errors = [{instancePath:instancePath+"/affectedFiles",schemaPath:"#/properties/affectedFiles/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"}];
 return false;
+valid4 = false;
 break outer0;
 }
 }
 }
+}
+if(valid4){
 }
 }
 }
@@ -950,11 +1222,15 @@ else {
 validate26.errors = [{instancePath:instancePath+"/affectedFiles",schemaPath:"#/properties/affectedFiles/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
+if(errors === _errs4){
+}
 }
 var valid0 = _errs4 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -962,6 +1238,8 @@ var valid0 = true;
 else {
 validate26.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate26.errors = vErrors;
@@ -987,9 +1265,15 @@ if(typeof data !== "string"){
 validate27.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+const _errs0 = errors;
+const vSchema0 = schema58.enum;
 if(!(((((data === "PARSE_ERROR") || (data === "INVALID_REQUEST")) || (data === "UNKNOWN_TOPIC")) || (data === "HANDLER_ERROR")) || (data === "UNAUTHORIZED"))){
 validate27.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema58.enum},message:"must be equal to one of the allowed values"}];
 return false;
+}
+else {
+}
+if(errors === 0){
 }
 validate27.errors = vErrors;
 return errors === 0;
@@ -1010,6 +1294,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -1021,16 +1306,21 @@ else {
 if(data.query !== undefined){
 let data0 = data.query;
 const _errs1 = errors;
+const _errs2 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
 validate28.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
+else {
+}
 }
 else {
 validate28.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+if(errors === _errs1){
 }
 }
 var valid0 = _errs1 === errors;
@@ -1040,10 +1330,18 @@ var valid0 = true;
 }
 if(valid0){
 if(data.include !== undefined){
+let data1 = data.include;
 const _errs3 = errors;
-if(typeof data.include !== "string"){
+const _errs4 = errors;
+if(typeof data1 !== "string"){
 validate28.errors = [{instancePath:instancePath+"/include",schemaPath:"../defs.schema.json#/$defs/Glob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+const _errs5 = errors;
+if(errors === _errs4){
+}
+var valid1 = _errs4 === errors;
+if(valid1){
 }
 var valid0 = _errs3 === errors;
 }
@@ -1052,10 +1350,18 @@ var valid0 = true;
 }
 if(valid0){
 if(data.exclude !== undefined){
+let data2 = data.exclude;
 const _errs6 = errors;
-if(typeof data.exclude !== "string"){
+const _errs7 = errors;
+if(typeof data2 !== "string"){
 validate28.errors = [{instancePath:instancePath+"/exclude",schemaPath:"../defs.schema.json#/$defs/Glob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+const _errs8 = errors;
+if(errors === _errs7){
+}
+var valid2 = _errs7 === errors;
+if(valid2){
 }
 var valid0 = _errs6 === errors;
 }
@@ -1070,18 +1376,25 @@ if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinit
 validate28.errors = [{instancePath:instancePath+"/maxResults",schemaPath:"#/properties/maxResults/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs10 = errors;
 if(errors === _errs9){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 1 || isNaN(data3)){
 validate28.errors = [{instancePath:instancePath+"/maxResults",schemaPath:"#/properties/maxResults/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
+else {
+}
+}
+if(errors === _errs9){
 }
 }
 var valid0 = _errs9 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -1091,6 +1404,8 @@ var valid0 = true;
 else {
 validate28.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate28.errors = vErrors;
@@ -1114,6 +1429,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -1125,6 +1441,7 @@ else {
 if(data.files !== undefined){
 let data0 = data.files;
 const _errs1 = errors;
+const _errs2 = errors;
 if(errors === _errs1){
 if(Array.isArray(data0)){
 var valid1 = true;
@@ -1132,6 +1449,7 @@ const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 const _errs3 = errors;
+const _errs4 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
@@ -1143,16 +1461,21 @@ else {
 if(data1.fileName !== undefined){
 let data2 = data1.fileName;
 const _errs5 = errors;
+const _errs6 = errors;
 if(errors === _errs5){
 if(typeof data2 === "string"){
 if(func1(data2) < 1){
 validate29.errors = [{instancePath:instancePath+"/files/" + i0+"/fileName",schemaPath:"#/properties/files/items/properties/fileName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
+else {
+}
 }
 else {
 validate29.errors = [{instancePath:instancePath+"/files/" + i0+"/fileName",schemaPath:"#/properties/files/items/properties/fileName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+if(errors === _errs5){
 }
 }
 var valid2 = _errs5 === errors;
@@ -1165,17 +1488,25 @@ if(data1.filePath !== undefined){
 let data3 = data1.filePath;
 const _errs7 = errors;
 const _errs8 = errors;
+const _errs9 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(!pattern4.test(data3)){
 validate29.errors = [{instancePath:instancePath+"/files/" + i0+"/filePath",schemaPath:"../defs.schema.json#/$defs/AbsolutePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
 return false;
 }
+else {
+}
 }
 else {
 validate29.errors = [{instancePath:instancePath+"/files/" + i0+"/filePath",schemaPath:"../defs.schema.json#/$defs/AbsolutePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+if(errors === _errs8){
+}
+}
+var valid3 = _errs8 === errors;
+if(valid3){
 }
 var valid2 = _errs7 === errors;
 }
@@ -1187,6 +1518,7 @@ if(data1.relativePath !== undefined){
 let data4 = data1.relativePath;
 const _errs10 = errors;
 const _errs11 = errors;
+const _errs12 = errors;
 if(errors === _errs11){
 if(typeof data4 === "string"){
 if(func1(data4) < 1){
@@ -1198,17 +1530,26 @@ if(!pattern8.test(data4)){
 validate29.errors = [{instancePath:instancePath+"/files/" + i0+"/relativePath",schemaPath:"../defs.schema.json#/$defs/RelativePath/pattern",keyword:"pattern",params:{pattern: "^[^/]"},message:"must match pattern \""+"^[^/]"+"\""}];
 return false;
 }
+else {
+}
 }
 }
 else {
 validate29.errors = [{instancePath:instancePath+"/files/" + i0+"/relativePath",schemaPath:"../defs.schema.json#/$defs/RelativePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+if(errors === _errs11){
+}
+}
+var valid4 = _errs11 === errors;
+if(valid4){
 }
 var valid2 = _errs10 === errors;
 }
 else {
 var valid2 = true;
+}
+if(valid2){
 }
 }
 }
@@ -1218,16 +1559,22 @@ else {
 validate29.errors = [{instancePath:instancePath+"/files/" + i0,schemaPath:"#/properties/files/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
+if(errors === _errs3){
+}
 }
 var valid1 = _errs3 === errors;
 if(!valid1){
 break;
 }
 }
+if(valid1){
+}
 }
 else {
 validate29.errors = [{instancePath:instancePath+"/files",schemaPath:"#/properties/files/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
+}
+if(errors === _errs1){
 }
 }
 var valid0 = _errs1 === errors;
@@ -1244,18 +1591,28 @@ if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinit
 validate29.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs15 = errors;
 if(errors === _errs14){
 if((typeof data5 == "number") && (isFinite(data5))){
 if(data5 < 0 || isNaN(data5)){
 validate29.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs14){
+}
+}
+var valid5 = _errs14 === errors;
+if(valid5){
 }
 var valid0 = _errs13 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -1263,6 +1620,8 @@ var valid0 = true;
 else {
 validate29.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate29.errors = vErrors;
@@ -1284,6 +1643,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -1295,13 +1655,23 @@ else {
 if(data.code !== undefined){
 let data0 = data.code;
 const _errs1 = errors;
+const _errs2 = errors;
 if(typeof data0 !== "string"){
 validate31.errors = [{instancePath:instancePath+"/code",schemaPath:"messages/error-code.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+const _errs3 = errors;
+const vSchema0 = schema58.enum;
 if(!(((((data0 === "PARSE_ERROR") || (data0 === "INVALID_REQUEST")) || (data0 === "UNKNOWN_TOPIC")) || (data0 === "HANDLER_ERROR")) || (data0 === "UNAUTHORIZED"))){
 validate31.errors = [{instancePath:instancePath+"/code",schemaPath:"messages/error-code.schema.json/enum",keyword:"enum",params:{allowedValues: schema58.enum},message:"must be equal to one of the allowed values"}];
 return false;
+}
+else {
+}
+if(errors === _errs2){
+}
+var valid1 = _errs2 === errors;
+if(valid1){
 }
 var valid0 = _errs1 === errors;
 }
@@ -1310,15 +1680,21 @@ var valid0 = true;
 }
 if(valid0){
 if(data.message !== undefined){
+let data1 = data.message;
 const _errs4 = errors;
-if(typeof data.message !== "string"){
+if(typeof data1 !== "string"){
 validate31.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+const _errs5 = errors;
+if(errors === _errs4){
 }
 var valid0 = _errs4 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -1326,6 +1702,8 @@ var valid0 = true;
 else {
 validate31.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate31.errors = vErrors;
@@ -1344,6 +1722,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -1353,10 +1732,15 @@ return false;
 }
 else {
 if(data.type !== undefined){
+let data0 = data.type;
 const _errs1 = errors;
-if("handshake" !== data.type){
+if("handshake" !== data0){
 validate30.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "handshake"},message:"must be equal to constant"}];
 return false;
+}
+else {
+}
+if(errors === _errs1){
 }
 var valid0 = _errs1 === errors;
 }
@@ -1365,15 +1749,20 @@ var valid0 = true;
 }
 if(valid0){
 if(data.error !== undefined){
+let data1 = data.error;
 const _errs2 = errors;
-if(!(validate31(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
+if(!(validate31(data1, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
 errors = vErrors.length;
+}
+else {
 }
 var valid0 = _errs2 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -1381,6 +1770,8 @@ var valid0 = true;
 else {
 validate30.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate30.errors = vErrors;
@@ -1402,6 +1793,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -1411,10 +1803,15 @@ return false;
 }
 else {
 if(data.type !== undefined){
+let data0 = data.type;
 const _errs1 = errors;
-if("handshake" !== data.type){
+if("handshake" !== data0){
 validate33.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "handshake"},message:"must be equal to constant"}];
 return false;
+}
+else {
+}
+if(errors === _errs1){
 }
 var valid0 = _errs1 === errors;
 }
@@ -1423,15 +1820,21 @@ var valid0 = true;
 }
 if(valid0){
 if(data.token !== undefined){
+let data1 = data.token;
 const _errs2 = errors;
-if(typeof data.token !== "string"){
+if(typeof data1 !== "string"){
 validate33.errors = [{instancePath:instancePath+"/token",schemaPath:"#/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+const _errs3 = errors;
+if(errors === _errs2){
 }
 var valid0 = _errs2 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -1439,6 +1842,8 @@ var valid0 = true;
 else {
 validate33.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate33.errors = vErrors;
@@ -1462,6 +1867,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -1471,10 +1877,15 @@ return false;
 }
 else {
 if(data.type !== undefined){
+let data0 = data.type;
 const _errs1 = errors;
-if("handshake" !== data.type){
+if("handshake" !== data0){
 validate34.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "handshake"},message:"must be equal to constant"}];
 return false;
+}
+else {
+}
+if(errors === _errs1){
 }
 var valid0 = _errs1 === errors;
 }
@@ -1485,16 +1896,21 @@ if(valid0){
 if(data.version !== undefined){
 let data1 = data.version;
 const _errs2 = errors;
+const _errs3 = errors;
 if(errors === _errs2){
 if(typeof data1 === "string"){
 if(!pattern9.test(data1)){
 validate34.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/pattern",keyword:"pattern",params:{pattern: "^\\d+\\.\\d+\\.\\d+$"},message:"must match pattern \""+"^\\d+\\.\\d+\\.\\d+$"+"\""}];
 return false;
 }
+else {
+}
 }
 else {
 validate34.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+if(errors === _errs2){
 }
 }
 var valid0 = _errs2 === errors;
@@ -1504,10 +1920,14 @@ var valid0 = true;
 }
 if(valid0){
 if(data.authRequired !== undefined){
+let data2 = data.authRequired;
 const _errs4 = errors;
-if(typeof data.authRequired !== "boolean"){
+if(typeof data2 !== "boolean"){
 validate34.errors = [{instancePath:instancePath+"/authRequired",schemaPath:"#/properties/authRequired/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
+}
+const _errs5 = errors;
+if(errors === _errs4){
 }
 var valid0 = _errs4 === errors;
 }
@@ -1518,6 +1938,7 @@ if(valid0){
 if(data.capabilities !== undefined){
 let data3 = data.capabilities;
 const _errs6 = errors;
+const _errs7 = errors;
 if(errors === _errs6){
 if(Array.isArray(data3)){
 var valid1 = true;
@@ -1526,17 +1947,25 @@ for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
 const _errs8 = errors;
 const _errs9 = errors;
+const _errs10 = errors;
 if(errors === _errs9){
 if(typeof data4 === "string"){
 if(func1(data4) < 1){
 validate34.errors = [{instancePath:instancePath+"/capabilities/" + i0,schemaPath:"../defs.schema.json#/$defs/NonEmptyString/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
+else {
+}
 }
 else {
 validate34.errors = [{instancePath:instancePath+"/capabilities/" + i0,schemaPath:"../defs.schema.json#/$defs/NonEmptyString/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+if(errors === _errs9){
+}
+}
+var valid2 = _errs9 === errors;
+if(valid2){
 }
 var valid1 = _errs8 === errors;
 if(!valid1){
@@ -1544,8 +1973,10 @@ break;
 }
 }
 if(valid1){
+let valid3;
 let i1 = data3.length;
 let j0;
+valid3 = true;
 if(i1 > 1){
 outer0:
 for(;i1--;){
@@ -1553,16 +1984,21 @@ for(j0 = i1; j0--;){
 if(func0(data3[i1], data3[j0])){
 validate34.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"}];
 return false;
+valid3 = false;
 break outer0;
 }
 }
 }
+}
+if(valid3){
 }
 }
 }
 else {
 validate34.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
+}
+if(errors === _errs6){
 }
 }
 var valid0 = _errs6 === errors;
@@ -1574,6 +2010,7 @@ if(valid0){
 if(data.workspaces !== undefined){
 let data5 = data.workspaces;
 const _errs11 = errors;
+const _errs12 = errors;
 if(errors === _errs11){
 if(Array.isArray(data5)){
 var valid4 = true;
@@ -1582,33 +2019,47 @@ for(let i2=0; i2<len1; i2++){
 let data6 = data5[i2];
 const _errs13 = errors;
 const _errs14 = errors;
+const _errs15 = errors;
 if(errors === _errs14){
 if(typeof data6 === "string"){
 if(!pattern4.test(data6)){
 validate34.errors = [{instancePath:instancePath+"/workspaces/" + i2,schemaPath:"../defs.schema.json#/$defs/AbsolutePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
 return false;
 }
+else {
+}
 }
 else {
 validate34.errors = [{instancePath:instancePath+"/workspaces/" + i2,schemaPath:"../defs.schema.json#/$defs/AbsolutePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+if(errors === _errs14){
+}
+}
+var valid5 = _errs14 === errors;
+if(valid5){
 }
 var valid4 = _errs13 === errors;
 if(!valid4){
 break;
 }
 }
+if(valid4){
+}
 }
 else {
 validate34.errors = [{instancePath:instancePath+"/workspaces",schemaPath:"#/properties/workspaces/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
+}
+if(errors === _errs11){
 }
 }
 var valid0 = _errs11 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -1619,6 +2070,8 @@ var valid0 = true;
 else {
 validate34.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate34.errors = vErrors;
@@ -1643,6 +2096,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -1655,17 +2109,25 @@ if(data.filePath !== undefined){
 let data0 = data.filePath;
 const _errs1 = errors;
 const _errs2 = errors;
+const _errs3 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
 validate35.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
+else {
+}
 }
 else {
 validate35.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+if(errors === _errs2){
+}
+}
+var valid1 = _errs2 === errors;
+if(valid1){
 }
 var valid0 = _errs1 === errors;
 }
@@ -1681,13 +2143,21 @@ if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinit
 validate35.errors = [{instancePath:instancePath+"/fromIndex",schemaPath:"../defs.schema.json#/$defs/HistoryIndex/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs6 = errors;
 if(errors === _errs5){
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
 validate35.errors = [{instancePath:instancePath+"/fromIndex",schemaPath:"../defs.schema.json#/$defs/HistoryIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs5){
+}
+}
+var valid2 = _errs5 === errors;
+if(valid2){
 }
 var valid0 = _errs4 === errors;
 }
@@ -1703,13 +2173,21 @@ if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinit
 validate35.errors = [{instancePath:instancePath+"/toIndex",schemaPath:"../defs.schema.json#/$defs/HistoryIndex/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs9 = errors;
 if(errors === _errs8){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
 validate35.errors = [{instancePath:instancePath+"/toIndex",schemaPath:"../defs.schema.json#/$defs/HistoryIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs8){
+}
+}
+var valid3 = _errs8 === errors;
+if(valid3){
 }
 var valid0 = _errs7 === errors;
 }
@@ -1721,6 +2199,7 @@ if(data.fromRef !== undefined){
 let data3 = data.fromRef;
 const _errs10 = errors;
 const _errs11 = errors;
+const _errs12 = errors;
 if(errors === _errs11){
 if(typeof data3 === "string"){
 if(func1(data3) < 1){
@@ -1732,12 +2211,19 @@ if(!pattern11.test(data3)){
 validate35.errors = [{instancePath:instancePath+"/fromRef",schemaPath:"../defs.schema.json#/$defs/GitRef/pattern",keyword:"pattern",params:{pattern: "^[^-]"},message:"must match pattern \""+"^[^-]"+"\""}];
 return false;
 }
+else {
+}
 }
 }
 else {
 validate35.errors = [{instancePath:instancePath+"/fromRef",schemaPath:"../defs.schema.json#/$defs/GitRef/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+if(errors === _errs11){
+}
+}
+var valid4 = _errs11 === errors;
+if(valid4){
 }
 var valid0 = _errs10 === errors;
 }
@@ -1749,6 +2235,7 @@ if(data.toRef !== undefined){
 let data4 = data.toRef;
 const _errs13 = errors;
 const _errs14 = errors;
+const _errs15 = errors;
 if(errors === _errs14){
 if(typeof data4 === "string"){
 if(func1(data4) < 1){
@@ -1760,17 +2247,26 @@ if(!pattern11.test(data4)){
 validate35.errors = [{instancePath:instancePath+"/toRef",schemaPath:"../defs.schema.json#/$defs/GitRef/pattern",keyword:"pattern",params:{pattern: "^[^-]"},message:"must match pattern \""+"^[^-]"+"\""}];
 return false;
 }
+else {
+}
 }
 }
 else {
 validate35.errors = [{instancePath:instancePath+"/toRef",schemaPath:"../defs.schema.json#/$defs/GitRef/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+if(errors === _errs14){
+}
+}
+var valid5 = _errs14 === errors;
+if(valid5){
 }
 var valid0 = _errs13 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -1781,6 +2277,8 @@ var valid0 = true;
 else {
 validate35.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate35.errors = vErrors;
@@ -1803,6 +2301,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -1812,10 +2311,18 @@ return false;
 }
 else {
 if(data.diff !== undefined){
+let data0 = data.diff;
 const _errs1 = errors;
-if(typeof data.diff !== "string"){
+const _errs2 = errors;
+if(typeof data0 !== "string"){
 validate36.errors = [{instancePath:instancePath+"/diff",schemaPath:"../defs.schema.json#/$defs/UnifiedDiff/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+const _errs3 = errors;
+if(errors === _errs2){
+}
+var valid1 = _errs2 === errors;
+if(valid1){
 }
 var valid0 = _errs1 === errors;
 }
@@ -1826,16 +2333,21 @@ if(valid0){
 if(data.fromRef !== undefined){
 let data1 = data.fromRef;
 const _errs4 = errors;
+const _errs5 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
 validate36.errors = [{instancePath:instancePath+"/fromRef",schemaPath:"#/properties/fromRef/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
+else {
+}
 }
 else {
 validate36.errors = [{instancePath:instancePath+"/fromRef",schemaPath:"#/properties/fromRef/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+if(errors === _errs4){
 }
 }
 var valid0 = _errs4 === errors;
@@ -1847,22 +2359,29 @@ if(valid0){
 if(data.toRef !== undefined){
 let data2 = data.toRef;
 const _errs6 = errors;
+const _errs7 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(func1(data2) < 1){
 validate36.errors = [{instancePath:instancePath+"/toRef",schemaPath:"#/properties/toRef/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
+else {
+}
 }
 else {
 validate36.errors = [{instancePath:instancePath+"/toRef",schemaPath:"#/properties/toRef/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+if(errors === _errs6){
 }
 }
 var valid0 = _errs6 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -1871,6 +2390,8 @@ var valid0 = true;
 else {
 validate36.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate36.errors = vErrors;
@@ -1892,6 +2413,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -1904,17 +2426,25 @@ if(data.filePath !== undefined){
 let data0 = data.filePath;
 const _errs1 = errors;
 const _errs2 = errors;
+const _errs3 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
 validate37.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
+else {
+}
 }
 else {
 validate37.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+if(errors === _errs2){
+}
+}
+var valid1 = _errs2 === errors;
+if(valid1){
 }
 var valid0 = _errs1 === errors;
 }
@@ -1929,12 +2459,17 @@ if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinit
 validate37.errors = [{instancePath:instancePath+"/maxCount",schemaPath:"#/properties/maxCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs5 = errors;
 if(errors === _errs4){
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 1 || isNaN(data1)){
 validate37.errors = [{instancePath:instancePath+"/maxCount",schemaPath:"#/properties/maxCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
+else {
+}
+}
+if(errors === _errs4){
 }
 }
 var valid0 = _errs4 === errors;
@@ -1942,12 +2477,16 @@ var valid0 = _errs4 === errors;
 else {
 var valid0 = true;
 }
+if(valid0){
+}
 }
 }
 }
 else {
 validate37.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate37.errors = vErrors;
@@ -1975,6 +2514,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -1986,6 +2526,7 @@ else {
 if(data.entries !== undefined){
 let data0 = data.entries;
 const _errs1 = errors;
+const _errs2 = errors;
 if(errors === _errs1){
 if(Array.isArray(data0)){
 var valid1 = true;
@@ -1993,6 +2534,7 @@ const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 const _errs3 = errors;
+const _errs4 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
@@ -2008,12 +2550,17 @@ if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinit
 validate38.errors = [{instancePath:instancePath+"/entries/" + i0+"/index",schemaPath:"#/properties/entries/items/properties/index/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs6 = errors;
 if(errors === _errs5){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 1 || isNaN(data2)){
 validate38.errors = [{instancePath:instancePath+"/entries/" + i0+"/index",schemaPath:"#/properties/entries/items/properties/index/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
+else {
+}
+}
+if(errors === _errs5){
 }
 }
 var valid2 = _errs5 === errors;
@@ -2026,17 +2573,25 @@ if(data1.hash !== undefined){
 let data3 = data1.hash;
 const _errs7 = errors;
 const _errs8 = errors;
+const _errs9 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(!pattern13.test(data3)){
 validate38.errors = [{instancePath:instancePath+"/entries/" + i0+"/hash",schemaPath:"../defs.schema.json#/$defs/CommitHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{40}$"},message:"must match pattern \""+"^[0-9a-f]{40}$"+"\""}];
 return false;
 }
+else {
+}
 }
 else {
 validate38.errors = [{instancePath:instancePath+"/entries/" + i0+"/hash",schemaPath:"../defs.schema.json#/$defs/CommitHash/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+if(errors === _errs8){
+}
+}
+var valid3 = _errs8 === errors;
+if(valid3){
 }
 var valid2 = _errs7 === errors;
 }
@@ -2048,17 +2603,25 @@ if(data1.shortHash !== undefined){
 let data4 = data1.shortHash;
 const _errs10 = errors;
 const _errs11 = errors;
+const _errs12 = errors;
 if(errors === _errs11){
 if(typeof data4 === "string"){
 if(!pattern14.test(data4)){
 validate38.errors = [{instancePath:instancePath+"/entries/" + i0+"/shortHash",schemaPath:"../defs.schema.json#/$defs/ShortHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{7}$"},message:"must match pattern \""+"^[0-9a-f]{7}$"+"\""}];
 return false;
 }
+else {
+}
 }
 else {
 validate38.errors = [{instancePath:instancePath+"/entries/" + i0+"/shortHash",schemaPath:"../defs.schema.json#/$defs/ShortHash/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+if(errors === _errs11){
+}
+}
+var valid4 = _errs11 === errors;
+if(valid4){
 }
 var valid2 = _errs10 === errors;
 }
@@ -2067,10 +2630,14 @@ var valid2 = true;
 }
 if(valid2){
 if(data1.message !== undefined){
+let data5 = data1.message;
 const _errs13 = errors;
-if(typeof data1.message !== "string"){
+if(typeof data5 !== "string"){
 validate38.errors = [{instancePath:instancePath+"/entries/" + i0+"/message",schemaPath:"#/properties/entries/items/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+const _errs14 = errors;
+if(errors === _errs13){
 }
 var valid2 = _errs13 === errors;
 }
@@ -2085,6 +2652,9 @@ if((typeof data6 !== "string") && (data6 !== null)){
 validate38.errors = [{instancePath:instancePath+"/entries/" + i0+"/authorName",schemaPath:"#/properties/entries/items/properties/authorName/type",keyword:"type",params:{type: schema83.properties.entries.items.properties.authorName.type},message:"must be string,null"}];
 return false;
 }
+const _errs16 = errors;
+if(errors === _errs15){
+}
 var valid2 = _errs15 === errors;
 }
 else {
@@ -2097,6 +2667,9 @@ const _errs17 = errors;
 if((typeof data7 !== "string") && (data7 !== null)){
 validate38.errors = [{instancePath:instancePath+"/entries/" + i0+"/authorEmail",schemaPath:"#/properties/entries/items/properties/authorEmail/type",keyword:"type",params:{type: schema83.properties.entries.items.properties.authorEmail.type},message:"must be string,null"}];
 return false;
+}
+const _errs18 = errors;
+if(errors === _errs17){
 }
 var valid2 = _errs17 === errors;
 }
@@ -2111,6 +2684,7 @@ const _errs20 = errors;
 let valid5 = false;
 const _errs21 = errors;
 const _errs22 = errors;
+const _errs23 = errors;
 if(errors === _errs22){
 if(typeof data8 === "string"){
 if(!pattern15.test(data8)){
@@ -2123,6 +2697,8 @@ vErrors.push(err0);
 }
 errors++;
 }
+else {
+}
 }
 else {
 const err1 = {instancePath:instancePath+"/entries/" + i0+"/authorDate",schemaPath:"../defs.schema.json#/$defs/IsoDateTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -2134,9 +2710,16 @@ vErrors.push(err1);
 }
 errors++;
 }
+if(errors === _errs22){
+}
+}
+var valid6 = _errs22 === errors;
+if(valid6){
 }
 var _valid0 = _errs21 === errors;
 valid5 = valid5 || _valid0;
+if(_valid0){
+}
 const _errs24 = errors;
 if(data8 !== null){
 const err2 = {instancePath:instancePath+"/entries/" + i0+"/authorDate",schemaPath:"#/properties/entries/items/properties/authorDate/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -2148,8 +2731,13 @@ vErrors.push(err2);
 }
 errors++;
 }
+const _errs25 = errors;
+if(errors === _errs24){
+}
 var _valid0 = _errs24 === errors;
 valid5 = valid5 || _valid0;
+if(_valid0){
+}
 if(!valid5){
 const err3 = {instancePath:instancePath+"/entries/" + i0+"/authorDate",schemaPath:"#/properties/entries/items/properties/authorDate/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -2173,10 +2761,14 @@ vErrors = null;
 }
 }
 }
+if(errors === _errs19){
+}
 var valid2 = _errs19 === errors;
 }
 else {
 var valid2 = true;
+}
+if(valid2){
 }
 }
 }
@@ -2190,16 +2782,22 @@ else {
 validate38.errors = [{instancePath:instancePath+"/entries/" + i0,schemaPath:"#/properties/entries/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
+if(errors === _errs3){
+}
 }
 var valid1 = _errs3 === errors;
 if(!valid1){
 break;
 }
 }
+if(valid1){
+}
 }
 else {
 validate38.errors = [{instancePath:instancePath+"/entries",schemaPath:"#/properties/entries/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
+}
+if(errors === _errs1){
 }
 }
 var valid0 = _errs1 === errors;
@@ -2216,18 +2814,28 @@ if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinit
 validate38.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs28 = errors;
 if(errors === _errs27){
 if((typeof data9 == "number") && (isFinite(data9))){
 if(data9 < 0 || isNaN(data9)){
 validate38.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs27){
+}
+}
+var valid7 = _errs27 === errors;
+if(valid7){
 }
 var valid0 = _errs26 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -2235,6 +2843,8 @@ var valid0 = true;
 else {
 validate38.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate38.errors = vErrors;
@@ -2256,6 +2866,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -2268,17 +2879,25 @@ if(data.filePath !== undefined){
 let data0 = data.filePath;
 const _errs1 = errors;
 const _errs2 = errors;
+const _errs3 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
 validate39.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
+else {
+}
 }
 else {
 validate39.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+if(errors === _errs2){
+}
+}
+var valid1 = _errs2 === errors;
+if(valid1){
 }
 var valid0 = _errs1 === errors;
 }
@@ -2293,12 +2912,17 @@ if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinit
 validate39.errors = [{instancePath:instancePath+"/toIndex",schemaPath:"#/properties/toIndex/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs5 = errors;
 if(errors === _errs4){
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 1 || isNaN(data1)){
 validate39.errors = [{instancePath:instancePath+"/toIndex",schemaPath:"#/properties/toIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
+else {
+}
+}
+if(errors === _errs4){
 }
 }
 var valid0 = _errs4 === errors;
@@ -2306,12 +2930,16 @@ var valid0 = _errs4 === errors;
 else {
 var valid0 = true;
 }
+if(valid0){
+}
 }
 }
 }
 else {
 validate39.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate39.errors = vErrors;
@@ -2333,6 +2961,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -2345,17 +2974,25 @@ if(data.filePath !== undefined){
 let data0 = data.filePath;
 const _errs1 = errors;
 const _errs2 = errors;
+const _errs3 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
 validate40.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/AbsolutePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
 return false;
 }
+else {
+}
 }
 else {
 validate40.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/AbsolutePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+if(errors === _errs2){
+}
+}
+var valid1 = _errs2 === errors;
+if(valid1){
 }
 var valid0 = _errs1 === errors;
 }
@@ -2367,17 +3004,25 @@ if(data.toRef !== undefined){
 let data1 = data.toRef;
 const _errs4 = errors;
 const _errs5 = errors;
+const _errs6 = errors;
 if(errors === _errs5){
 if(typeof data1 === "string"){
 if(!pattern13.test(data1)){
 validate40.errors = [{instancePath:instancePath+"/toRef",schemaPath:"../defs.schema.json#/$defs/CommitHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{40}$"},message:"must match pattern \""+"^[0-9a-f]{40}$"+"\""}];
 return false;
 }
+else {
+}
 }
 else {
 validate40.errors = [{instancePath:instancePath+"/toRef",schemaPath:"../defs.schema.json#/$defs/CommitHash/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+if(errors === _errs5){
+}
+}
+var valid2 = _errs5 === errors;
+if(valid2){
 }
 var valid0 = _errs4 === errors;
 }
@@ -2392,18 +3037,25 @@ if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinit
 validate40.errors = [{instancePath:instancePath+"/restoredIndex",schemaPath:"#/properties/restoredIndex/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs8 = errors;
 if(errors === _errs7){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 1 || isNaN(data2)){
 validate40.errors = [{instancePath:instancePath+"/restoredIndex",schemaPath:"#/properties/restoredIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
+else {
+}
+}
+if(errors === _errs7){
 }
 }
 var valid0 = _errs7 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -2412,6 +3064,8 @@ var valid0 = true;
 else {
 validate40.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate40.errors = vErrors;
@@ -2433,6 +3087,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -2445,17 +3100,25 @@ if(data.filePath !== undefined){
 let data0 = data.filePath;
 const _errs1 = errors;
 const _errs2 = errors;
+const _errs3 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
 validate41.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
+else {
+}
 }
 else {
 validate41.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+if(errors === _errs2){
+}
+}
+var valid1 = _errs2 === errors;
+if(valid1){
 }
 var valid0 = _errs1 === errors;
 }
@@ -2471,13 +3134,21 @@ if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinit
 validate41.errors = [{instancePath:instancePath+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs6 = errors;
 if(errors === _errs5){
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
 validate41.errors = [{instancePath:instancePath+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs5){
+}
+}
+var valid2 = _errs5 === errors;
+if(valid2){
 }
 var valid0 = _errs4 === errors;
 }
@@ -2493,18 +3164,28 @@ if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinit
 validate41.errors = [{instancePath:instancePath+"/character",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs9 = errors;
 if(errors === _errs8){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
 validate41.errors = [{instancePath:instancePath+"/character",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs8){
+}
+}
+var valid3 = _errs8 === errors;
+if(valid3){
 }
 var valid0 = _errs7 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -2513,6 +3194,8 @@ var valid0 = true;
 else {
 validate41.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate41.errors = vErrors;
@@ -2535,6 +3218,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -2547,17 +3231,25 @@ if(data.filePath !== undefined){
 let data0 = data.filePath;
 const _errs1 = errors;
 const _errs2 = errors;
+const _errs3 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
 validate44.errors = [{instancePath:instancePath+"/filePath",schemaPath:"#/$defs/AbsolutePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
 return false;
 }
+else {
+}
 }
 else {
 validate44.errors = [{instancePath:instancePath+"/filePath",schemaPath:"#/$defs/AbsolutePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+if(errors === _errs2){
+}
+}
+var valid1 = _errs2 === errors;
+if(valid1){
 }
 var valid0 = _errs1 === errors;
 }
@@ -2573,13 +3265,21 @@ if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinit
 validate44.errors = [{instancePath:instancePath+"/line",schemaPath:"#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs6 = errors;
 if(errors === _errs5){
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
 validate44.errors = [{instancePath:instancePath+"/line",schemaPath:"#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs5){
+}
+}
+var valid2 = _errs5 === errors;
+if(valid2){
 }
 var valid0 = _errs4 === errors;
 }
@@ -2595,13 +3295,21 @@ if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinit
 validate44.errors = [{instancePath:instancePath+"/character",schemaPath:"#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs9 = errors;
 if(errors === _errs8){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
 validate44.errors = [{instancePath:instancePath+"/character",schemaPath:"#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs8){
+}
+}
+var valid3 = _errs8 === errors;
+if(valid3){
 }
 var valid0 = _errs7 === errors;
 }
@@ -2617,13 +3325,21 @@ if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinit
 validate44.errors = [{instancePath:instancePath+"/endLine",schemaPath:"#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs12 = errors;
 if(errors === _errs11){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 0 || isNaN(data3)){
 validate44.errors = [{instancePath:instancePath+"/endLine",schemaPath:"#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs11){
+}
+}
+var valid4 = _errs11 === errors;
+if(valid4){
 }
 var valid0 = _errs10 === errors;
 }
@@ -2639,18 +3355,28 @@ if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinit
 validate44.errors = [{instancePath:instancePath+"/endCharacter",schemaPath:"#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs15 = errors;
 if(errors === _errs14){
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 0 || isNaN(data4)){
 validate44.errors = [{instancePath:instancePath+"/endCharacter",schemaPath:"#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs14){
+}
+}
+var valid5 = _errs14 === errors;
+if(valid5){
 }
 var valid0 = _errs13 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -2661,6 +3387,8 @@ var valid0 = true;
 else {
 validate44.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate44.errors = vErrors;
@@ -2678,9 +3406,16 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
+const _errs1 = errors;
 if(!(validate44(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors);
 errors = vErrors.length;
+}
+else {
+}
+var valid0 = _errs1 === errors;
+if(valid0){
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2691,16 +3426,29 @@ return false;
 }
 else {
 if(data.code !== undefined){
-if(typeof data.code !== "string"){
+let data0 = data.code;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
 validate43.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+const _errs3 = errors;
+if(errors === _errs2){
+}
+var valid1 = _errs2 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
 }
 }
 }
 else {
 validate43.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate43.errors = vErrors;
@@ -2719,6 +3467,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -2730,33 +3479,49 @@ else {
 if(data.locations !== undefined){
 let data0 = data.locations;
 const _errs1 = errors;
+const _errs2 = errors;
 if(errors === _errs1){
 if(Array.isArray(data0)){
 var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
 const _errs3 = errors;
-if(!(validate43(data0[i0], {instancePath:instancePath+"/locations/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate43(data1, {instancePath:instancePath+"/locations/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
+}
+else {
 }
 var valid1 = _errs3 === errors;
 if(!valid1){
 break;
 }
 }
+if(valid1){
+}
 }
 else {
 validate42.errors = [{instancePath:instancePath+"/locations",schemaPath:"#/properties/locations/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
+if(errors === _errs1){
 }
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
 }
 }
 }
 else {
 validate42.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate42.errors = vErrors;
@@ -2778,6 +3543,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -2790,17 +3556,25 @@ if(data.filePath !== undefined){
 let data0 = data.filePath;
 const _errs1 = errors;
 const _errs2 = errors;
+const _errs3 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
 validate47.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
+else {
+}
 }
 else {
 validate47.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+if(errors === _errs2){
+}
+}
+var valid1 = _errs2 === errors;
+if(valid1){
 }
 var valid0 = _errs1 === errors;
 }
@@ -2816,13 +3590,21 @@ if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinit
 validate47.errors = [{instancePath:instancePath+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs6 = errors;
 if(errors === _errs5){
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
 validate47.errors = [{instancePath:instancePath+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs5){
+}
+}
+var valid2 = _errs5 === errors;
+if(valid2){
 }
 var valid0 = _errs4 === errors;
 }
@@ -2838,13 +3620,21 @@ if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinit
 validate47.errors = [{instancePath:instancePath+"/character",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs9 = errors;
 if(errors === _errs8){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
 validate47.errors = [{instancePath:instancePath+"/character",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs8){
+}
+}
+var valid3 = _errs8 === errors;
+if(valid3){
 }
 var valid0 = _errs7 === errors;
 }
@@ -2853,15 +3643,21 @@ var valid0 = true;
 }
 if(valid0){
 if(data.includeDeclaration !== undefined){
+let data3 = data.includeDeclaration;
 const _errs10 = errors;
-if(typeof data.includeDeclaration !== "boolean"){
+if(typeof data3 !== "boolean"){
 validate47.errors = [{instancePath:instancePath+"/includeDeclaration",schemaPath:"#/properties/includeDeclaration/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
+}
+const _errs11 = errors;
+if(errors === _errs10){
 }
 var valid0 = _errs10 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -2871,6 +3667,8 @@ var valid0 = true;
 else {
 validate47.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate47.errors = vErrors;
@@ -2891,6 +3689,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -2903,17 +3702,25 @@ if(data.filePath !== undefined){
 let data0 = data.filePath;
 const _errs1 = errors;
 const _errs2 = errors;
+const _errs3 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
 validate49.errors = [{instancePath:instancePath+"/filePath",schemaPath:"#/$defs/AbsolutePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
 return false;
 }
+else {
+}
 }
 else {
 validate49.errors = [{instancePath:instancePath+"/filePath",schemaPath:"#/$defs/AbsolutePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+if(errors === _errs2){
+}
+}
+var valid1 = _errs2 === errors;
+if(valid1){
 }
 var valid0 = _errs1 === errors;
 }
@@ -2929,13 +3736,21 @@ if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinit
 validate49.errors = [{instancePath:instancePath+"/line",schemaPath:"#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs6 = errors;
 if(errors === _errs5){
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
 validate49.errors = [{instancePath:instancePath+"/line",schemaPath:"#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs5){
+}
+}
+var valid2 = _errs5 === errors;
+if(valid2){
 }
 var valid0 = _errs4 === errors;
 }
@@ -2951,13 +3766,21 @@ if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinit
 validate49.errors = [{instancePath:instancePath+"/character",schemaPath:"#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs9 = errors;
 if(errors === _errs8){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
 validate49.errors = [{instancePath:instancePath+"/character",schemaPath:"#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs8){
+}
+}
+var valid3 = _errs8 === errors;
+if(valid3){
 }
 var valid0 = _errs7 === errors;
 }
@@ -2973,13 +3796,21 @@ if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinit
 validate49.errors = [{instancePath:instancePath+"/endLine",schemaPath:"#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs12 = errors;
 if(errors === _errs11){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 0 || isNaN(data3)){
 validate49.errors = [{instancePath:instancePath+"/endLine",schemaPath:"#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs11){
+}
+}
+var valid4 = _errs11 === errors;
+if(valid4){
 }
 var valid0 = _errs10 === errors;
 }
@@ -2995,18 +3826,28 @@ if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinit
 validate49.errors = [{instancePath:instancePath+"/endCharacter",schemaPath:"#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs15 = errors;
 if(errors === _errs14){
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 0 || isNaN(data4)){
 validate49.errors = [{instancePath:instancePath+"/endCharacter",schemaPath:"#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs14){
+}
+}
+var valid5 = _errs14 === errors;
+if(valid5){
 }
 var valid0 = _errs13 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -3017,6 +3858,8 @@ var valid0 = true;
 else {
 validate49.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate49.errors = vErrors;
@@ -3035,6 +3878,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -3046,25 +3890,33 @@ else {
 if(data.locations !== undefined){
 let data0 = data.locations;
 const _errs1 = errors;
+const _errs2 = errors;
 if(errors === _errs1){
 if(Array.isArray(data0)){
 var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
 const _errs3 = errors;
-if(!(validate49(data0[i0], {instancePath:instancePath+"/locations/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate49(data1, {instancePath:instancePath+"/locations/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
 errors = vErrors.length;
+}
+else {
 }
 var valid1 = _errs3 === errors;
 if(!valid1){
 break;
 }
 }
+if(valid1){
+}
 }
 else {
 validate48.errors = [{instancePath:instancePath+"/locations",schemaPath:"#/properties/locations/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
+}
+if(errors === _errs1){
 }
 }
 var valid0 = _errs1 === errors;
@@ -3081,18 +3933,28 @@ if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinit
 validate48.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs6 = errors;
 if(errors === _errs5){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
 validate48.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs5){
+}
+}
+var valid2 = _errs5 === errors;
+if(valid2){
 }
 var valid0 = _errs4 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -3100,6 +3962,8 @@ var valid0 = true;
 else {
 validate48.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate48.errors = vErrors;
@@ -3121,6 +3985,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -3133,17 +3998,25 @@ if(data.filePath !== undefined){
 let data0 = data.filePath;
 const _errs1 = errors;
 const _errs2 = errors;
+const _errs3 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
 validate51.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
+else {
+}
 }
 else {
 validate51.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+if(errors === _errs2){
+}
+}
+var valid1 = _errs2 === errors;
+if(valid1){
 }
 var valid0 = _errs1 === errors;
 }
@@ -3152,15 +4025,21 @@ var valid0 = true;
 }
 if(valid0){
 if(data.query !== undefined){
+let data1 = data.query;
 const _errs4 = errors;
-if(typeof data.query !== "string"){
+if(typeof data1 !== "string"){
 validate51.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+const _errs5 = errors;
+if(errors === _errs4){
 }
 var valid0 = _errs4 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -3168,6 +4047,8 @@ var valid0 = true;
 else {
 validate51.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate51.errors = vErrors;
@@ -3190,6 +4071,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -3201,6 +4083,7 @@ else {
 if(data.symbols !== undefined){
 let data0 = data.symbols;
 const _errs1 = errors;
+const _errs2 = errors;
 if(errors === _errs1){
 if(Array.isArray(data0)){
 var valid1 = true;
@@ -3208,6 +4091,7 @@ const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 const _errs3 = errors;
+const _errs4 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
@@ -3219,16 +4103,21 @@ else {
 if(data1.name !== undefined){
 let data2 = data1.name;
 const _errs5 = errors;
+const _errs6 = errors;
 if(errors === _errs5){
 if(typeof data2 === "string"){
 if(func1(data2) < 1){
 validate52.errors = [{instancePath:instancePath+"/symbols/" + i0+"/name",schemaPath:"#/properties/symbols/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
+else {
+}
 }
 else {
 validate52.errors = [{instancePath:instancePath+"/symbols/" + i0+"/name",schemaPath:"#/properties/symbols/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+if(errors === _errs5){
 }
 }
 var valid2 = _errs5 === errors;
@@ -3240,13 +4129,23 @@ if(valid2){
 if(data1.kind !== undefined){
 let data3 = data1.kind;
 const _errs7 = errors;
+const _errs8 = errors;
 if(typeof data3 !== "string"){
 validate52.errors = [{instancePath:instancePath+"/symbols/" + i0+"/kind",schemaPath:"../defs.schema.json#/$defs/SymbolKind/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+const _errs9 = errors;
+const vSchema0 = schema120.enum;
 if(!((((((((((((((((((((((((((data3 === "file") || (data3 === "module")) || (data3 === "namespace")) || (data3 === "package")) || (data3 === "class")) || (data3 === "method")) || (data3 === "property")) || (data3 === "field")) || (data3 === "constructor")) || (data3 === "enum")) || (data3 === "interface")) || (data3 === "function")) || (data3 === "variable")) || (data3 === "constant")) || (data3 === "string")) || (data3 === "number")) || (data3 === "boolean")) || (data3 === "array")) || (data3 === "object")) || (data3 === "key")) || (data3 === "null")) || (data3 === "enummember")) || (data3 === "struct")) || (data3 === "event")) || (data3 === "operator")) || (data3 === "typeparameter"))){
 validate52.errors = [{instancePath:instancePath+"/symbols/" + i0+"/kind",schemaPath:"../defs.schema.json#/$defs/SymbolKind/enum",keyword:"enum",params:{allowedValues: schema120.enum},message:"must be equal to one of the allowed values"}];
 return false;
+}
+else {
+}
+if(errors === _errs8){
+}
+var valid3 = _errs8 === errors;
+if(valid3){
 }
 var valid2 = _errs7 === errors;
 }
@@ -3262,13 +4161,21 @@ if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinit
 validate52.errors = [{instancePath:instancePath+"/symbols/" + i0+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs12 = errors;
 if(errors === _errs11){
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 0 || isNaN(data4)){
 validate52.errors = [{instancePath:instancePath+"/symbols/" + i0+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs11){
+}
+}
+var valid4 = _errs11 === errors;
+if(valid4){
 }
 var valid2 = _errs10 === errors;
 }
@@ -3284,13 +4191,21 @@ if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinit
 validate52.errors = [{instancePath:instancePath+"/symbols/" + i0+"/character",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs15 = errors;
 if(errors === _errs14){
 if((typeof data5 == "number") && (isFinite(data5))){
 if(data5 < 0 || isNaN(data5)){
 validate52.errors = [{instancePath:instancePath+"/symbols/" + i0+"/character",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs14){
+}
+}
+var valid5 = _errs14 === errors;
+if(valid5){
 }
 var valid2 = _errs13 === errors;
 }
@@ -3306,13 +4221,21 @@ if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinit
 validate52.errors = [{instancePath:instancePath+"/symbols/" + i0+"/endLine",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs18 = errors;
 if(errors === _errs17){
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 < 0 || isNaN(data6)){
 validate52.errors = [{instancePath:instancePath+"/symbols/" + i0+"/endLine",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs17){
+}
+}
+var valid6 = _errs17 === errors;
+if(valid6){
 }
 var valid2 = _errs16 === errors;
 }
@@ -3328,13 +4251,21 @@ if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinit
 validate52.errors = [{instancePath:instancePath+"/symbols/" + i0+"/endCharacter",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs21 = errors;
 if(errors === _errs20){
 if((typeof data7 == "number") && (isFinite(data7))){
 if(data7 < 0 || isNaN(data7)){
 validate52.errors = [{instancePath:instancePath+"/symbols/" + i0+"/endCharacter",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs20){
+}
+}
+var valid7 = _errs20 === errors;
+if(valid7){
 }
 var valid2 = _errs19 === errors;
 }
@@ -3350,13 +4281,21 @@ if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinit
 validate52.errors = [{instancePath:instancePath+"/symbols/" + i0+"/selectionLine",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs24 = errors;
 if(errors === _errs23){
 if((typeof data8 == "number") && (isFinite(data8))){
 if(data8 < 0 || isNaN(data8)){
 validate52.errors = [{instancePath:instancePath+"/symbols/" + i0+"/selectionLine",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs23){
+}
+}
+var valid8 = _errs23 === errors;
+if(valid8){
 }
 var valid2 = _errs22 === errors;
 }
@@ -3372,13 +4311,21 @@ if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinit
 validate52.errors = [{instancePath:instancePath+"/symbols/" + i0+"/selectionCharacter",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs27 = errors;
 if(errors === _errs26){
 if((typeof data9 == "number") && (isFinite(data9))){
 if(data9 < 0 || isNaN(data9)){
 validate52.errors = [{instancePath:instancePath+"/symbols/" + i0+"/selectionCharacter",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs26){
+}
+}
+var valid9 = _errs26 === errors;
+if(valid9){
 }
 var valid2 = _errs25 === errors;
 }
@@ -3393,10 +4340,15 @@ if((typeof data10 !== "string") && (data10 !== null)){
 validate52.errors = [{instancePath:instancePath+"/symbols/" + i0+"/containerName",schemaPath:"#/properties/symbols/items/properties/containerName/type",keyword:"type",params:{type: schema119.properties.symbols.items.properties.containerName.type},message:"must be string,null"}];
 return false;
 }
+const _errs29 = errors;
+if(errors === _errs28){
+}
 var valid2 = _errs28 === errors;
 }
 else {
 var valid2 = true;
+}
+if(valid2){
 }
 }
 }
@@ -3412,16 +4364,22 @@ else {
 validate52.errors = [{instancePath:instancePath+"/symbols/" + i0,schemaPath:"#/properties/symbols/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
+if(errors === _errs3){
+}
 }
 var valid1 = _errs3 === errors;
 if(!valid1){
 break;
 }
 }
+if(valid1){
+}
 }
 else {
 validate52.errors = [{instancePath:instancePath+"/symbols",schemaPath:"#/properties/symbols/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
+}
+if(errors === _errs1){
 }
 }
 var valid0 = _errs1 === errors;
@@ -3438,18 +4396,28 @@ if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFi
 validate52.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+const _errs32 = errors;
 if(errors === _errs31){
 if((typeof data11 == "number") && (isFinite(data11))){
 if(data11 < 0 || isNaN(data11)){
 validate52.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
+else {
 }
+}
+if(errors === _errs31){
+}
+}
+var valid10 = _errs31 === errors;
+if(valid10){
 }
 var valid0 = _errs30 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -3457,6 +4425,8 @@ var valid0 = true;
 else {
 validate52.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate52.errors = vErrors;
@@ -3478,6 +4448,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -3489,16 +4460,21 @@ else {
 if(data.topic !== undefined){
 let data0 = data.topic;
 const _errs1 = errors;
+const _errs2 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
 validate53.errors = [{instancePath:instancePath+"/topic",schemaPath:"#/properties/topic/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
+else {
+}
 }
 else {
 validate53.errors = [{instancePath:instancePath+"/topic",schemaPath:"#/properties/topic/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+if(errors === _errs1){
 }
 }
 var valid0 = _errs1 === errors;
@@ -3510,16 +4486,21 @@ if(valid0){
 if(data.requestId !== undefined){
 let data1 = data.requestId;
 const _errs3 = errors;
+const _errs4 = errors;
 if(errors === _errs3){
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
 validate53.errors = [{instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
+else {
+}
 }
 else {
 validate53.errors = [{instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+if(errors === _errs3){
 }
 }
 var valid0 = _errs3 === errors;
@@ -3535,10 +4516,15 @@ if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))){
 validate53.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
+const _errs6 = errors;
+if(errors === _errs5){
+}
 var valid0 = _errs5 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -3547,6 +4533,8 @@ var valid0 = true;
 else {
 validate53.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate53.errors = vErrors;
@@ -3567,6 +4555,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -3578,13 +4567,23 @@ else {
 if(data.code !== undefined){
 let data0 = data.code;
 const _errs1 = errors;
+const _errs2 = errors;
 if(typeof data0 !== "string"){
 validate55.errors = [{instancePath:instancePath+"/code",schemaPath:"messages/error-code.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+const _errs3 = errors;
+const vSchema0 = schema58.enum;
 if(!(((((data0 === "PARSE_ERROR") || (data0 === "INVALID_REQUEST")) || (data0 === "UNKNOWN_TOPIC")) || (data0 === "HANDLER_ERROR")) || (data0 === "UNAUTHORIZED"))){
 validate55.errors = [{instancePath:instancePath+"/code",schemaPath:"messages/error-code.schema.json/enum",keyword:"enum",params:{allowedValues: schema58.enum},message:"must be equal to one of the allowed values"}];
 return false;
+}
+else {
+}
+if(errors === _errs2){
+}
+var valid1 = _errs2 === errors;
+if(valid1){
 }
 var valid0 = _errs1 === errors;
 }
@@ -3593,15 +4592,21 @@ var valid0 = true;
 }
 if(valid0){
 if(data.message !== undefined){
+let data1 = data.message;
 const _errs4 = errors;
-if(typeof data.message !== "string"){
+if(typeof data1 !== "string"){
 validate55.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+const _errs5 = errors;
+if(errors === _errs4){
 }
 var valid0 = _errs4 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -3609,6 +4614,8 @@ var valid0 = true;
 else {
 validate55.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate55.errors = vErrors;
@@ -3627,6 +4634,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -3636,10 +4644,14 @@ return false;
 }
 else {
 if(data.topic !== undefined){
+let data0 = data.topic;
 const _errs1 = errors;
-if(typeof data.topic !== "string"){
+if(typeof data0 !== "string"){
 validate54.errors = [{instancePath:instancePath+"/topic",schemaPath:"#/properties/topic/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+const _errs2 = errors;
+if(errors === _errs1){
 }
 var valid0 = _errs1 === errors;
 }
@@ -3648,10 +4660,14 @@ var valid0 = true;
 }
 if(valid0){
 if(data.requestId !== undefined){
+let data1 = data.requestId;
 const _errs3 = errors;
-if(typeof data.requestId !== "string"){
+if(typeof data1 !== "string"){
 validate54.errors = [{instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+const _errs4 = errors;
+if(errors === _errs3){
 }
 var valid0 = _errs3 === errors;
 }
@@ -3660,15 +4676,20 @@ var valid0 = true;
 }
 if(valid0){
 if(data.error !== undefined){
+let data2 = data.error;
 const _errs5 = errors;
-if(!(validate55(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
+if(!(validate55(data2, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
 errors = vErrors.length;
+}
+else {
 }
 var valid0 = _errs5 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -3677,6 +4698,8 @@ var valid0 = true;
 else {
 validate54.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate54.errors = vErrors;
@@ -3698,6 +4721,7 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs0 = errors;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -3709,16 +4733,21 @@ else {
 if(data.topic !== undefined){
 let data0 = data.topic;
 const _errs1 = errors;
+const _errs2 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
 validate57.errors = [{instancePath:instancePath+"/topic",schemaPath:"#/properties/topic/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
+else {
+}
 }
 else {
 validate57.errors = [{instancePath:instancePath+"/topic",schemaPath:"#/properties/topic/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+if(errors === _errs1){
 }
 }
 var valid0 = _errs1 === errors;
@@ -3730,16 +4759,21 @@ if(valid0){
 if(data.requestId !== undefined){
 let data1 = data.requestId;
 const _errs3 = errors;
+const _errs4 = errors;
 if(errors === _errs3){
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
 validate57.errors = [{instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
+else {
+}
 }
 else {
 validate57.errors = [{instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+if(errors === _errs3){
 }
 }
 var valid0 = _errs3 === errors;
@@ -3755,10 +4789,15 @@ if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))){
 validate57.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
+const _errs6 = errors;
+if(errors === _errs5){
+}
 var valid0 = _errs5 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
 }
 }
 }
@@ -3767,6 +4806,8 @@ var valid0 = true;
 else {
 validate57.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+if(errors === 0){
 }
 }
 validate57.errors = vErrors;
