@@ -1,0 +1,53 @@
+// Cost of the generated validators per frame, against JSON.parse of the same frame as the baseline
+// (the one step every server must do anyway): valid requests of every topic (envelope + params), the
+// schema-derived bad frames, and every topic's example result.
+import { generateBadFrames, validRequests } from '../../test/robustness/bad-frames';
+import { generatedValidator, spec } from '../../test/robustness/harness';
+import { exampleResults } from '../../test/robustness/results';
+import { emit, type BenchRow } from '../lib/contract';
+import { nowMs } from '../lib/stats';
+
+const ROUNDS = 5;
+const MIN_MS = 300;
+const o = spec();
+const validateRequest = generatedValidator('Request');
+const paramsV = new Map(o.index.topics.map((t) => [t.topic, generatedValidator(`${t.typeName}Params`)]));
+const resultV = new Map(o.index.topics.map((t) => [t.topic, generatedValidator(`${t.typeName}Result`)]));
+
+/** µs per item of `fn` over `items`, best of ROUNDS (each round runs at least MIN_MS). */
+function perItem<T>(items: T[], fn: (x: T) => unknown): number {
+  let best = Infinity;
+  let sink = 0;
+  for (let r = 0; r < ROUNDS; r++) {
+    let n = 0;
+    const t0 = nowMs();
+    let t = t0;
+    while (t - t0 < MIN_MS) { for (const x of items) if (fn(x)) sink++; n += items.length; t = nowMs(); }
+    best = Math.min(best, ((t - t0) * 1000) / n);
+  }
+  if (sink < 0) console.log(sink);
+  return best;
+}
+
+function validateFrame(msg: any): boolean {
+  if (!validateRequest(msg)) return false;
+  const v = paramsV.get(msg.topic);
+  return v ? v(msg.params ?? {}) : false;
+}
+
+const valid = validRequests(o).map((v) => JSON.stringify({ topic: v.topic, requestId: crypto.randomUUID(), params: v.params }));
+const bad = generateBadFrames(o, { hugeChars: 1024, hugeItems: 100, depth: 50 }).map((f) => f.text)
+  .filter((t) => { try { const m = JSON.parse(t); return typeof m === 'object' && m !== null && !Array.isArray(m); } catch { return false; } });
+const results = [...exampleResults(o)].map(([topic, r]) => ({ topic, text: JSON.stringify(r) }));
+
+const rows: BenchRow[] = [];
+const row = (metric: string, texts: string[], check: (m: any, i: number) => boolean) => {
+  const parsed = texts.map((t) => JSON.parse(t));
+  const parse = perItem(texts, (t) => JSON.parse(t));
+  const val = perItem(parsed.map((m, i) => [m, i] as const), ([m, i]) => check(m, i));
+  rows.push({ metric, value: val, unit: 'µs/frame', baseline: parse, ratio: val / parse });
+};
+row(`valid requests, envelope + params (${valid.length} topics)`, valid, (m) => validateFrame(m));
+row(`schema-derived bad frames (${bad.length})`, bad, (m) => validateFrame(m));
+row(`example results (${results.length} topics)`, results.map((r) => r.text), (m, i) => resultV.get(results[i]!.topic)!(m));
+emit({ name: 'validator cost vs JSON.parse of the same frame', rows });
