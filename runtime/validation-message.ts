@@ -70,6 +70,13 @@ export function describeValidationError(errors: readonly SchemaError[] | null | 
   const path = fieldPath(root, e.instancePath);
   const child = (name: unknown) => (path === "" ? String(name) : `${path}.${String(name)}`);
   if (e.keyword === "required") return `${child(e.params.missingProperty)} is required`;
+  if (isUnion(e)) {
+    // "At least one of" rules: every branch only missed a property.
+    const branches = branchesOf(e, errors);
+    if (branches.length > 0 && branches.every((b) => b.keyword === "required" && b.instancePath === e.instancePath)) {
+      return `${branches.map((b) => child(b.params.missingProperty)).join(" or ")} is required`;
+    }
+  }
   if (e.keyword === "additionalProperties") return `${child(e.params.additionalProperty)} is not allowed`;
   return `${path || root || "message"} ${describeOne(e, errors)}`;
 }

@@ -33,6 +33,9 @@ export interface TopicModel {
   defaultsJson: string;
   /** The type handlers receive: params with defaulted keys made non-optional. */
   handlerParamsType: string;
+  /** The params / result schemas' own descriptions (rules spanning fields live there). */
+  paramsNote: string;
+  resultNote: string;
   paramsRows: FieldRow[];
   resultRows: FieldRow[];
   exampleRequest: string;
@@ -61,6 +64,14 @@ const EXAMPLE_REQUEST_ID = "550e8400-e29b-41d4-a716-446655440000";
 
 function firstExample(schema: JsonSchema): unknown {
   return Array.isArray(schema.examples) && schema.examples.length > 0 ? schema.examples[0] : undefined;
+}
+
+/** A schema's description without a "Params of <topic>: " lead-in (the heading says that already). */
+function note(schema: JsonSchema, topic: string): string {
+  if (typeof schema.description !== "string") return "";
+  const lead = new RegExp(`^(Params|Result) of ${topic.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}:\\s*`);
+  const text = schema.description.replace(lead, "");
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 export function buildModel(spec: Spec, refs: RefResolver, declarations: string): Model {
@@ -107,6 +118,8 @@ export function buildModel(spec: Spec, refs: RefResolver, declarations: string):
       paramsOptional: shape.required.size === 0,
       defaultsJson: JSON.stringify(Object.fromEntries(defaults)),
       handlerParamsType: defaults.length > 0 ? `WithDefaults<${p.name}, ${keys}>` : p.name,
+      paramsNote: note(p.located.schema, t.topic),
+      resultNote: note(r.located.schema, t.topic),
       paramsRows: walker.rows(p.located),
       resultRows: walker.rows(r.located),
       exampleRequest: JSON.stringify({ topic: t.topic, requestId: EXAMPLE_REQUEST_ID, params: exParams }, null, 2),

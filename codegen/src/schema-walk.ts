@@ -50,9 +50,8 @@ export class SchemaWalker {
   /** Human type label, e.g. `integer ≥ 0`, `string \| string[]`, `"error" \| "warning"`. */
   typeLabel(l: Located): string {
     const s = l.schema;
-    if (typeof s.$ref === "string" && Object.keys(s).every((k) => k === "$ref" || k === "description")) {
-      return this.typeLabel(this.deref(l));
-    }
+    // Siblings of a $ref (description, default) annotate; the type is the target's.
+    if (typeof s.$ref === "string") return this.typeLabel(this.deref(l));
     if ("const" in s) return JSON.stringify(s.const);
     if (Array.isArray(s.enum)) return s.enum.map((v) => JSON.stringify(v)).join(" | ");
     const union = (s.anyOf ?? s.oneOf) as JsonSchema[] | undefined;

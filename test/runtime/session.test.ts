@@ -175,6 +175,23 @@ describe("requests", () => {
     expect((r.sent[1]!.error as { message: string }).message).toBe("params.line must be >= 0");
   });
 
+  it("names the alternatives of an at-least-one rule (localhistory/diff fromId/toId)", () => {
+    const r = opened({ localhistoryDiff: async () => ({ diff: "", fromLabel: "current", toLabel: "current" }) });
+    r.session.onFrame(JSON.stringify({ topic: "/app/vscode/localhistory/diff", requestId: "a", params: { filePath: "a.ts" } }));
+    expect((r.sent[0]!.error as { message: string }).message).toBe("params.fromId or params.toId is required");
+  });
+
+  it("names the accepted types of a union (diag/list filePath: string | string[])", () => {
+    const r = opened({ diagList: async () => ({ diagnostics: [], totalCount: 0 }) });
+    r.session.onFrame(JSON.stringify({ topic: "/app/vscode/diag/list", requestId: "a", params: { filePath: 3 } }));
+    r.session.onFrame(JSON.stringify({ topic: "/app/vscode/diag/list", requestId: "b", params: { filePath: [""] } }));
+    r.session.onFrame(JSON.stringify({ topic: "/app/vscode/diag/list", requestId: "c", params: { severity: "fatal" } }));
+    const messages = r.sent.map((f) => (f.error as { message: string }).message);
+    expect(messages[0]).toBe("params.filePath must be string or array");
+    expect(messages[1]).toMatch(/^params\.filePath\[0\] must NOT have fewer than 1 characters$/);
+    expect(messages[2]).toBe('params.severity must be one of "error", "warning", "information", "hint", "all"');
+  });
+
   it("accepts unknown params fields (forward compatibility)", async () => {
     const r = opened({ editFind: async () => findResult });
     r.session.onFrame(JSON.stringify({ topic: FIND, requestId: "r1", params: { pattern: "x", future: 1 } }));
