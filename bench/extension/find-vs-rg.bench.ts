@@ -75,25 +75,28 @@ async function main(): Promise<void> {
     await first('first nav/definition after start', () => client.navDefinition({ filePath: 'src/main.ts', line: 7, character: 14 }));
     await first('first diag/list after start (broken.ts, until settled)', () => client.diagList({ filePath: 'src/broken.ts' }));
 
-    const cases: { name: string; params: { pattern: string; isRegex?: boolean; isCaseSensitive?: boolean }; rgArgs: string[] }[] = [
-      { name: 'literal, rare (120 matches)', params: { pattern: 'needleToken' }, rgArgs: ['--ignore-case', '--fixed-strings', 'needleToken'] },
-      { name: 'regex \\b…\\d+\\( (~10k lines)', params: { pattern: '\\bdef alpha_\\d+\\(', isRegex: true, isCaseSensitive: true }, rgArgs: ['--case-sensitive', '\\bdef alpha_\\d+\\('] },
+    // Baseline: rg's plain command line on the same folder, minus .git (VS Code's files.exclude default
+    // keeps it out of the extension's search too). For the regex, the faster of rg's two engines.
+    const cases: { name: string; params: { pattern: string; isRegex?: boolean; isCaseSensitive?: boolean }; rgArgs: string[][] }[] = [
+      { name: 'literal, rare', params: { pattern: 'needleToken' }, rgArgs: [['--ignore-case', '--fixed-strings', 'needleToken']] },
+      { name: 'regex with \\b and \\d+', params: { pattern: '\\bdef alpha_\\d+\\(', isRegex: true, isCaseSensitive: true },
+        rgArgs: [['--case-sensitive', '\\bdef alpha_\\d+\\('], ['--case-sensitive', '--pcre2', '\\bdef alpha_\\d+\\(']] },
     ];
     for (const c of cases) {
-      const base = ['--hidden', '--no-config', '--line-number', '--no-heading', '--with-filename', ...c.rgArgs, '.'];
-      for (let i = 0; i < 2; i++) { await client.editFind(c.params); await rgDirect(rg, ws.dir, base); } // warm caches
+      const variants = c.rgArgs.map((a) => ['--hidden', '--no-config', '--glob', '!.git', '--line-number', '--no-heading', '--with-filename', ...a, '.']);
+      for (let i = 0; i < 2; i++) { await client.editFind(c.params); for (const v of variants) await rgDirect(rg, ws.dir, v); } // warm caches
       const ext: number[] = [];
-      const direct: number[] = [];
+      const direct: number[][] = variants.map(() => []);
       let total = 0;
       for (let i = 0; i < RUNS; i++) {
         const t0 = nowMs();
         total = (await client.editFind(c.params)).totalCount;
         ext.push(nowMs() - t0);
-        direct.push(await rgDirect(rg, ws.dir, base));
+        for (const [k, v] of variants.entries()) direct[k]!.push(await rgDirect(rg, ws.dir, v));
       }
       const e = summarize(ext).p50;
-      const d = summarize(direct).p50;
-      rows.push({ metric: `edit/find p50, ${c.name}, totalCount ${total}, vs rg direct`, value: e, unit: 'ms', baseline: d, ratio: e / d, target: '≤ 1.5×', ok: e / d <= 1.5 });
+      const d = Math.min(...direct.map((x) => summarize(x).p50));
+      rows.push({ metric: `edit/find p50 (${c.name}; ${total} matches in ${FILES} files) vs rg direct p50`, value: e, unit: 'ms', baseline: d, ratio: e / d, target: '≤ 1.5×', ok: e / d <= 1.5 });
     }
     client.close();
   } finally {

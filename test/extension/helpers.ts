@@ -2,12 +2,13 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { buildFixtureWorkspace, type FixtureWorkspaceInfo } from '../../conformance/workspace';
 import { connect, type IdeaClient } from '../../generated/v0.1.6/client';
 import { launchHost, type LiveHost } from '../../livehost';
 
-export const EXTENSION_DIR = resolve(__dirname, '../../extension');
+export const EXTENSION_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../extension');
 
 export function buildExtension(): void {
   execFileSync(process.execPath, [join(EXTENSION_DIR, 'build.mjs')], { stdio: 'pipe' });
