@@ -10,6 +10,9 @@ export async function createAjv(withFormats: boolean): Promise<Ajv2020> {
     strictTypes: false, // `type` unions and anyOf branches without a type are legitimate in the spec
     allErrors: false, // first error only: cheapest, and one named field is what error messages carry
     useDefaults: false,
+    // Checking each schema against the draft 2020-12 meta-schema would compile that meta-schema in
+    // every per-version instance (half the cost); checkSchemas() does it once for all versions.
+    validateSchema: false,
     // optimize off: halves generation time; the code is ~8% larger and measured as fast (bench/codegen).
     code: { esm: true, source: true, lines: true, optimize: false },
   });
@@ -27,7 +30,20 @@ const usesFormat = (node: unknown): boolean =>
     : typeof node === "object" && node !== null &&
       Object.entries(node).some(([k, v]) => (k === "format" && typeof v === "string") || usesFormat(v));
 
+let metaAjv: Ajv2020 | undefined;
+
+/** Validates every schema document of the version against the draft 2020-12 meta-schema. */
+function checkSchemas(refs: RefResolver): void {
+  metaAjv ??= new Ajv2020({ strict: true, strictTypes: false });
+  for (const doc of refs.spec.docs) {
+    if (!metaAjv.validateSchema(doc.schema)) {
+      throw new Error(`${refs.spec.folder}/${doc.path}: not a valid JSON Schema: ${metaAjv.errorsText(metaAjv.errors)}`);
+    }
+  }
+}
+
 export async function generateValidators(refs: RefResolver): Promise<string> {
+  checkSchemas(refs);
   const ajv = await createAjv(refs.spec.docs.some((d) => usesFormat(d.schema)));
   for (const doc of refs.spec.docs) ajv.addSchema(doc.schema, doc.id);
   const exports: Record<string, string> = {};

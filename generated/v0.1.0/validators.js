@@ -3,16 +3,16 @@
 import dep0 from "ajv/dist/runtime/ucs2length.js";
 import dep1 from "ajv/dist/runtime/equal.js";
 const pick = (m, k) => (m !== null && typeof m === "object" && k in m ? m[k] : m);
-export const validateEditFindParams = validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.0/topics/edit-find.params.schema.json","title":"EditFindParams","description":"Params of /app/vscode/edit/find: Search the workspace for a string or regular expression. Unknown params fields are accepted and ignored (forward compatibility).","type":"object","properties":{"pattern":{"type":"string","minLength":1,"description":"The text or regular expression to find."},"include":{"$ref":"../defs.schema.json#/$defs/Glob","description":"Files to search (default: **/*)","default":"**/*"},"exclude":{"$ref":"../defs.schema.json#/$defs/Glob","description":"Files to leave out"},"isRegex":{"type":"boolean","default":false,"description":"Whether pattern is a regular expression (default: false)."},"isCaseSensitive":{"type":"boolean","default":false,"description":"Whether matching is case-sensitive (default: false)."}},"required":["pattern"],"examples":[{"pattern":"searchText","include":"**/*.ts","exclude":"**/node_modules/**","isRegex":false,"isCaseSensitive":false},{"pattern":"handle\\w+\\(","isRegex":true}]};
-const schema33 = {"title":"Glob","description":"A VS Code glob pattern (e.g. \"**/*.ts\").","type":"string","examples":["**/*.ts","**/node_modules/**"]};
-const func1 = pick(dep0, "default");
+export const validateEditFindParams = validate0;
+const schema0 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.0/topics/edit-find.params.schema.json","title":"EditFindParams","description":"Params of /app/vscode/edit/find: Search the workspace for a string or regular expression. Unknown params fields are accepted and ignored (forward compatibility).","type":"object","properties":{"pattern":{"type":"string","minLength":1,"description":"The text or regular expression to find."},"include":{"$ref":"../defs.schema.json#/$defs/Glob","description":"Files to search (default: **/*)","default":"**/*"},"exclude":{"$ref":"../defs.schema.json#/$defs/Glob","description":"Files to leave out"},"isRegex":{"type":"boolean","default":false,"description":"Whether pattern is a regular expression (default: false)."},"isCaseSensitive":{"type":"boolean","default":false,"description":"Whether matching is case-sensitive (default: false)."}},"required":["pattern"],"examples":[{"pattern":"searchText","include":"**/*.ts","exclude":"**/node_modules/**","isRegex":false,"isCaseSensitive":false},{"pattern":"handle\\w+\\(","isRegex":true}]};
+const schema2 = {"title":"Glob","description":"A VS Code glob pattern (e.g. \"**/*.ts\").","type":"string","examples":["**/*.ts","**/node_modules/**"]};
+const func0 = pick(dep0, "default");
 
-function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.0/topics/edit-find.params.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate20.evaluated;
+const evaluated0 = validate0.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -24,7 +24,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.pattern === undefined) && (missing0 = "pattern")){
-validate20.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate0.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -34,15 +34,15 @@ const _errs1 = errors;
 const _errs2 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
-if(func1(data0) < 1){
-validate20.errors = [{instancePath:instancePath+"/pattern",schemaPath:"#/properties/pattern/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(func0(data0) < 1){
+validate0.errors = [{instancePath:instancePath+"/pattern",schemaPath:"#/properties/pattern/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
 }
 }
 else {
-validate20.errors = [{instancePath:instancePath+"/pattern",schemaPath:"#/properties/pattern/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate0.errors = [{instancePath:instancePath+"/pattern",schemaPath:"#/properties/pattern/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs1){
@@ -59,7 +59,7 @@ let data1 = data.include;
 const _errs3 = errors;
 const _errs4 = errors;
 if(typeof data1 !== "string"){
-validate20.errors = [{instancePath:instancePath+"/include",schemaPath:"../defs.schema.json#/$defs/Glob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate0.errors = [{instancePath:instancePath+"/include",schemaPath:"../defs.schema.json#/$defs/Glob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs5 = errors;
@@ -79,7 +79,7 @@ let data2 = data.exclude;
 const _errs6 = errors;
 const _errs7 = errors;
 if(typeof data2 !== "string"){
-validate20.errors = [{instancePath:instancePath+"/exclude",schemaPath:"../defs.schema.json#/$defs/Glob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate0.errors = [{instancePath:instancePath+"/exclude",schemaPath:"../defs.schema.json#/$defs/Glob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs8 = errors;
@@ -98,7 +98,7 @@ if(data.isRegex !== undefined){
 let data3 = data.isRegex;
 const _errs9 = errors;
 if(typeof data3 !== "boolean"){
-validate20.errors = [{instancePath:instancePath+"/isRegex",schemaPath:"#/properties/isRegex/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate0.errors = [{instancePath:instancePath+"/isRegex",schemaPath:"#/properties/isRegex/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 const _errs10 = errors;
@@ -114,7 +114,7 @@ if(data.isCaseSensitive !== undefined){
 let data4 = data.isCaseSensitive;
 const _errs11 = errors;
 if(typeof data4 !== "boolean"){
-validate20.errors = [{instancePath:instancePath+"/isCaseSensitive",schemaPath:"#/properties/isCaseSensitive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate0.errors = [{instancePath:instancePath+"/isCaseSensitive",schemaPath:"#/properties/isCaseSensitive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 const _errs12 = errors;
@@ -134,30 +134,30 @@ if(valid0){
 }
 }
 else {
-validate20.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate20.errors = vErrors;
+validate0.errors = vErrors;
 return errors === 0;
 }
-validate20.evaluated = {"props":{"pattern":true,"include":true,"exclude":true,"isRegex":true,"isCaseSensitive":true},"dynamicProps":false,"dynamicItems":false};
+validate0.evaluated = {"props":{"pattern":true,"include":true,"exclude":true,"isRegex":true,"isCaseSensitive":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateEditFindResult = validate22;
-const schema35 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.0/topics/edit-find.result.schema.json","title":"EditFindResult","description":"Result of /app/vscode/edit/find: every match, and how many there are. A result may carry fields not listed here; clients ignore them.","type":"object","properties":{"matches":{"type":"array","description":"The matches.","items":{"title":"FindMatch","description":"One match: where it starts and the text of its line.","type":"object","properties":{"filePath":{"$ref":"../defs.schema.json#/$defs/AbsolutePath","description":"Absolute path of the file."},"line":{"$ref":"../defs.schema.json#/$defs/LineNumber","description":"Line of the match (0-based)."},"character":{"$ref":"../defs.schema.json#/$defs/Character","description":"Character where the match starts (0-based)."},"lineText":{"type":"string","description":"The text of the matching line."}},"required":["filePath","line","character","lineText"]}},"totalCount":{"$ref":"../defs.schema.json#/$defs/Count","description":"Number of matches."}},"required":["matches","totalCount"],"examples":[{"matches":[{"filePath":"/home/user/project/src/extension.ts","line":41,"character":9,"lineText":"  const searchText = 1;"}],"totalCount":1},{"matches":[],"totalCount":0}]};
-const schema36 = {"title":"AbsolutePath","description":"An absolute file system path as the server reports it: POSIX (\"/…\") or a Windows drive path (\"C:\\\\…\" or \"C:/…\").","type":"string","pattern":"^(/|[A-Za-z]:[\\\\/])","examples":["/home/user/project/src/extension.ts","C:\\Users\\dev\\project\\src\\extension.ts"]};
-const schema37 = {"title":"LineNumber","description":"A 0-based line number.","type":"integer","minimum":0};
-const schema38 = {"title":"Character","description":"A 0-based character offset within a line.","type":"integer","minimum":0};
-const schema39 = {"title":"Count","description":"A number of items (0 or more).","type":"integer","minimum":0};
-const pattern4 = new RegExp("^(/|[A-Za-z]:[\\\\/])", "u");
+export const validateEditFindResult = validate2;
+const schema4 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.0/topics/edit-find.result.schema.json","title":"EditFindResult","description":"Result of /app/vscode/edit/find: every match, and how many there are. A result may carry fields not listed here; clients ignore them.","type":"object","properties":{"matches":{"type":"array","description":"The matches.","items":{"title":"FindMatch","description":"One match: where it starts and the text of its line.","type":"object","properties":{"filePath":{"$ref":"../defs.schema.json#/$defs/AbsolutePath","description":"Absolute path of the file."},"line":{"$ref":"../defs.schema.json#/$defs/LineNumber","description":"Line of the match (0-based)."},"character":{"$ref":"../defs.schema.json#/$defs/Character","description":"Character where the match starts (0-based)."},"lineText":{"type":"string","description":"The text of the matching line."}},"required":["filePath","line","character","lineText"]}},"totalCount":{"$ref":"../defs.schema.json#/$defs/Count","description":"Number of matches."}},"required":["matches","totalCount"],"examples":[{"matches":[{"filePath":"/home/user/project/src/extension.ts","line":41,"character":9,"lineText":"  const searchText = 1;"}],"totalCount":1},{"matches":[],"totalCount":0}]};
+const schema5 = {"title":"AbsolutePath","description":"An absolute file system path as the server reports it: POSIX (\"/…\") or a Windows drive path (\"C:\\\\…\" or \"C:/…\").","type":"string","pattern":"^(/|[A-Za-z]:[\\\\/])","examples":["/home/user/project/src/extension.ts","C:\\Users\\dev\\project\\src\\extension.ts"]};
+const schema6 = {"title":"LineNumber","description":"A 0-based line number.","type":"integer","minimum":0};
+const schema7 = {"title":"Character","description":"A 0-based character offset within a line.","type":"integer","minimum":0};
+const schema8 = {"title":"Count","description":"A number of items (0 or more).","type":"integer","minimum":0};
+const pattern0 = new RegExp("^(/|[A-Za-z]:[\\\\/])", "u");
 
-function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.0/topics/edit-find.result.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate22.evaluated;
+const evaluated0 = validate2.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -169,7 +169,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.matches === undefined) && (missing0 = "matches")) || ((data.totalCount === undefined) && (missing0 = "totalCount"))){
-validate22.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate2.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -189,7 +189,7 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((((data1.filePath === undefined) && (missing1 = "filePath")) || ((data1.line === undefined) && (missing1 = "line"))) || ((data1.character === undefined) && (missing1 = "character"))) || ((data1.lineText === undefined) && (missing1 = "lineText"))){
-validate22.errors = [{instancePath:instancePath+"/matches/" + i0,schemaPath:"#/properties/matches/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate2.errors = [{instancePath:instancePath+"/matches/" + i0,schemaPath:"#/properties/matches/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
@@ -200,15 +200,15 @@ const _errs6 = errors;
 const _errs7 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(!pattern4.test(data2)){
-validate22.errors = [{instancePath:instancePath+"/matches/" + i0+"/filePath",schemaPath:"../defs.schema.json#/$defs/AbsolutePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
+if(!pattern0.test(data2)){
+validate2.errors = [{instancePath:instancePath+"/matches/" + i0+"/filePath",schemaPath:"../defs.schema.json#/$defs/AbsolutePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
 return false;
 }
 else {
 }
 }
 else {
-validate22.errors = [{instancePath:instancePath+"/matches/" + i0+"/filePath",schemaPath:"../defs.schema.json#/$defs/AbsolutePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate2.errors = [{instancePath:instancePath+"/matches/" + i0+"/filePath",schemaPath:"../defs.schema.json#/$defs/AbsolutePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs6){
@@ -228,14 +228,14 @@ let data3 = data1.line;
 const _errs8 = errors;
 const _errs9 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate22.errors = [{instancePath:instancePath+"/matches/" + i0+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate2.errors = [{instancePath:instancePath+"/matches/" + i0+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs10 = errors;
 if(errors === _errs9){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 0 || isNaN(data3)){
-validate22.errors = [{instancePath:instancePath+"/matches/" + i0+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate2.errors = [{instancePath:instancePath+"/matches/" + i0+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -258,14 +258,14 @@ let data4 = data1.character;
 const _errs11 = errors;
 const _errs12 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate22.errors = [{instancePath:instancePath+"/matches/" + i0+"/character",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate2.errors = [{instancePath:instancePath+"/matches/" + i0+"/character",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs13 = errors;
 if(errors === _errs12){
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 0 || isNaN(data4)){
-validate22.errors = [{instancePath:instancePath+"/matches/" + i0+"/character",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate2.errors = [{instancePath:instancePath+"/matches/" + i0+"/character",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -287,7 +287,7 @@ if(data1.lineText !== undefined){
 let data5 = data1.lineText;
 const _errs14 = errors;
 if(typeof data5 !== "string"){
-validate22.errors = [{instancePath:instancePath+"/matches/" + i0+"/lineText",schemaPath:"#/properties/matches/items/properties/lineText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate2.errors = [{instancePath:instancePath+"/matches/" + i0+"/lineText",schemaPath:"#/properties/matches/items/properties/lineText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs15 = errors;
@@ -306,7 +306,7 @@ if(valid2){
 }
 }
 else {
-validate22.errors = [{instancePath:instancePath+"/matches/" + i0,schemaPath:"#/properties/matches/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate2.errors = [{instancePath:instancePath+"/matches/" + i0,schemaPath:"#/properties/matches/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === _errs3){
@@ -321,7 +321,7 @@ if(valid1){
 }
 }
 else {
-validate22.errors = [{instancePath:instancePath+"/matches",schemaPath:"#/properties/matches/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate2.errors = [{instancePath:instancePath+"/matches",schemaPath:"#/properties/matches/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 if(errors === _errs1){
@@ -338,14 +338,14 @@ let data6 = data.totalCount;
 const _errs16 = errors;
 const _errs17 = errors;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-validate22.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate2.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs18 = errors;
 if(errors === _errs17){
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 < 0 || isNaN(data6)){
-validate22.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate2.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -368,25 +368,25 @@ if(valid0){
 }
 }
 else {
-validate22.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate2.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate22.errors = vErrors;
+validate2.errors = vErrors;
 return errors === 0;
 }
-validate22.evaluated = {"props":{"matches":true,"totalCount":true},"dynamicProps":false,"dynamicItems":false};
+validate2.evaluated = {"props":{"matches":true,"totalCount":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateEditReplaceParams = validate23;
-const schema40 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.0/topics/edit-replace.params.schema.json","title":"EditReplaceParams","description":"Params of /app/vscode/edit/replace: Replace a string or regular expression across the workspace (regex capture groups allowed in replacement). Unknown params fields are accepted and ignored (forward compatibility).","type":"object","properties":{"pattern":{"type":"string","minLength":1,"description":"The text or regular expression to replace."},"replacement":{"type":"string","description":"The replacement text; with isRegex, $1… refer to capture groups."},"include":{"$ref":"../defs.schema.json#/$defs/Glob","description":"Files to change (default: **/*)","default":"**/*"},"exclude":{"$ref":"../defs.schema.json#/$defs/Glob","description":"Files to leave out"},"isRegex":{"type":"boolean","default":false,"description":"Whether pattern is a regular expression (default: false)."},"isCaseSensitive":{"type":"boolean","default":false,"description":"Whether matching is case-sensitive (default: false)."}},"required":["pattern","replacement"],"examples":[{"pattern":"oldText","replacement":"newText","include":"**/*.ts","exclude":"**/node_modules/**","isRegex":false,"isCaseSensitive":false},{"pattern":"foo(\\d+)","replacement":"bar$1","isRegex":true}]};
+export const validateEditReplaceParams = validate3;
+const schema9 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.0/topics/edit-replace.params.schema.json","title":"EditReplaceParams","description":"Params of /app/vscode/edit/replace: Replace a string or regular expression across the workspace (regex capture groups allowed in replacement). Unknown params fields are accepted and ignored (forward compatibility).","type":"object","properties":{"pattern":{"type":"string","minLength":1,"description":"The text or regular expression to replace."},"replacement":{"type":"string","description":"The replacement text; with isRegex, $1… refer to capture groups."},"include":{"$ref":"../defs.schema.json#/$defs/Glob","description":"Files to change (default: **/*)","default":"**/*"},"exclude":{"$ref":"../defs.schema.json#/$defs/Glob","description":"Files to leave out"},"isRegex":{"type":"boolean","default":false,"description":"Whether pattern is a regular expression (default: false)."},"isCaseSensitive":{"type":"boolean","default":false,"description":"Whether matching is case-sensitive (default: false)."}},"required":["pattern","replacement"],"examples":[{"pattern":"oldText","replacement":"newText","include":"**/*.ts","exclude":"**/node_modules/**","isRegex":false,"isCaseSensitive":false},{"pattern":"foo(\\d+)","replacement":"bar$1","isRegex":true}]};
 
-function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate3(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.0/topics/edit-replace.params.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate23.evaluated;
+const evaluated0 = validate3.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -398,7 +398,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.pattern === undefined) && (missing0 = "pattern")) || ((data.replacement === undefined) && (missing0 = "replacement"))){
-validate23.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate3.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -408,15 +408,15 @@ const _errs1 = errors;
 const _errs2 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
-if(func1(data0) < 1){
-validate23.errors = [{instancePath:instancePath+"/pattern",schemaPath:"#/properties/pattern/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(func0(data0) < 1){
+validate3.errors = [{instancePath:instancePath+"/pattern",schemaPath:"#/properties/pattern/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/pattern",schemaPath:"#/properties/pattern/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate3.errors = [{instancePath:instancePath+"/pattern",schemaPath:"#/properties/pattern/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs1){
@@ -432,7 +432,7 @@ if(data.replacement !== undefined){
 let data1 = data.replacement;
 const _errs3 = errors;
 if(typeof data1 !== "string"){
-validate23.errors = [{instancePath:instancePath+"/replacement",schemaPath:"#/properties/replacement/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate3.errors = [{instancePath:instancePath+"/replacement",schemaPath:"#/properties/replacement/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs4 = errors;
@@ -449,7 +449,7 @@ let data2 = data.include;
 const _errs5 = errors;
 const _errs6 = errors;
 if(typeof data2 !== "string"){
-validate23.errors = [{instancePath:instancePath+"/include",schemaPath:"../defs.schema.json#/$defs/Glob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate3.errors = [{instancePath:instancePath+"/include",schemaPath:"../defs.schema.json#/$defs/Glob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs7 = errors;
@@ -469,7 +469,7 @@ let data3 = data.exclude;
 const _errs8 = errors;
 const _errs9 = errors;
 if(typeof data3 !== "string"){
-validate23.errors = [{instancePath:instancePath+"/exclude",schemaPath:"../defs.schema.json#/$defs/Glob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate3.errors = [{instancePath:instancePath+"/exclude",schemaPath:"../defs.schema.json#/$defs/Glob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs10 = errors;
@@ -488,7 +488,7 @@ if(data.isRegex !== undefined){
 let data4 = data.isRegex;
 const _errs11 = errors;
 if(typeof data4 !== "boolean"){
-validate23.errors = [{instancePath:instancePath+"/isRegex",schemaPath:"#/properties/isRegex/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate3.errors = [{instancePath:instancePath+"/isRegex",schemaPath:"#/properties/isRegex/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 const _errs12 = errors;
@@ -504,7 +504,7 @@ if(data.isCaseSensitive !== undefined){
 let data5 = data.isCaseSensitive;
 const _errs13 = errors;
 if(typeof data5 !== "boolean"){
-validate23.errors = [{instancePath:instancePath+"/isCaseSensitive",schemaPath:"#/properties/isCaseSensitive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate3.errors = [{instancePath:instancePath+"/isCaseSensitive",schemaPath:"#/properties/isCaseSensitive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 const _errs14 = errors;
@@ -525,26 +525,26 @@ if(valid0){
 }
 }
 else {
-validate23.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate3.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate23.errors = vErrors;
+validate3.errors = vErrors;
 return errors === 0;
 }
-validate23.evaluated = {"props":{"pattern":true,"replacement":true,"include":true,"exclude":true,"isRegex":true,"isCaseSensitive":true},"dynamicProps":false,"dynamicItems":false};
+validate3.evaluated = {"props":{"pattern":true,"replacement":true,"include":true,"exclude":true,"isRegex":true,"isCaseSensitive":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateEditReplaceResult = validate24;
-const schema43 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.0/topics/edit-replace.result.schema.json","title":"EditReplaceResult","description":"Result of /app/vscode/edit/replace: how many occurrences were replaced, and in which files. A result may carry fields not listed here; clients ignore them.","type":"object","properties":{"replacedCount":{"$ref":"../defs.schema.json#/$defs/Count","description":"Number of occurrences replaced."},"affectedFiles":{"type":"array","description":"The files that were changed, each once.","items":{"$ref":"../defs.schema.json#/$defs/AbsolutePath","description":"Absolute path of a changed file."},"uniqueItems":true}},"required":["replacedCount","affectedFiles"],"examples":[{"replacedCount":3,"affectedFiles":["/home/user/project/src/a.ts","/home/user/project/src/b.ts"]},{"replacedCount":0,"affectedFiles":[]}]};
-const func0 = pick(dep1, "default");
+export const validateEditReplaceResult = validate4;
+const schema12 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.0/topics/edit-replace.result.schema.json","title":"EditReplaceResult","description":"Result of /app/vscode/edit/replace: how many occurrences were replaced, and in which files. A result may carry fields not listed here; clients ignore them.","type":"object","properties":{"replacedCount":{"$ref":"../defs.schema.json#/$defs/Count","description":"Number of occurrences replaced."},"affectedFiles":{"type":"array","description":"The files that were changed, each once.","items":{"$ref":"../defs.schema.json#/$defs/AbsolutePath","description":"Absolute path of a changed file."},"uniqueItems":true}},"required":["replacedCount","affectedFiles"],"examples":[{"replacedCount":3,"affectedFiles":["/home/user/project/src/a.ts","/home/user/project/src/b.ts"]},{"replacedCount":0,"affectedFiles":[]}]};
+const func2 = pick(dep1, "default");
 
-function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate4(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.0/topics/edit-replace.result.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate24.evaluated;
+const evaluated0 = validate4.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -556,7 +556,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.replacedCount === undefined) && (missing0 = "replacedCount")) || ((data.affectedFiles === undefined) && (missing0 = "affectedFiles"))){
-validate24.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate4.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -565,14 +565,14 @@ let data0 = data.replacedCount;
 const _errs1 = errors;
 const _errs2 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-validate24.errors = [{instancePath:instancePath+"/replacedCount",schemaPath:"../defs.schema.json#/$defs/Count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate4.errors = [{instancePath:instancePath+"/replacedCount",schemaPath:"../defs.schema.json#/$defs/Count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs3 = errors;
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 0 || isNaN(data0)){
-validate24.errors = [{instancePath:instancePath+"/replacedCount",schemaPath:"../defs.schema.json#/$defs/Count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate4.errors = [{instancePath:instancePath+"/replacedCount",schemaPath:"../defs.schema.json#/$defs/Count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -605,15 +605,15 @@ const _errs7 = errors;
 const _errs8 = errors;
 if(errors === _errs7){
 if(typeof data2 === "string"){
-if(!pattern4.test(data2)){
-validate24.errors = [{instancePath:instancePath+"/affectedFiles/" + i0,schemaPath:"../defs.schema.json#/$defs/AbsolutePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
+if(!pattern0.test(data2)){
+validate4.errors = [{instancePath:instancePath+"/affectedFiles/" + i0,schemaPath:"../defs.schema.json#/$defs/AbsolutePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
 return false;
 }
 else {
 }
 }
 else {
-validate24.errors = [{instancePath:instancePath+"/affectedFiles/" + i0,schemaPath:"../defs.schema.json#/$defs/AbsolutePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate4.errors = [{instancePath:instancePath+"/affectedFiles/" + i0,schemaPath:"../defs.schema.json#/$defs/AbsolutePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs7){
@@ -636,8 +636,8 @@ if(i1 > 1){
 outer0:
 for(;i1--;){
 for(j0 = i1; j0--;){
-if(func0(data1[i1], data1[j0])){
-validate24.errors = [{instancePath:instancePath+"/affectedFiles",schemaPath:"#/properties/affectedFiles/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"}];
+if(func2(data1[i1], data1[j0])){
+validate4.errors = [{instancePath:instancePath+"/affectedFiles",schemaPath:"#/properties/affectedFiles/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"}];
 return false;
 valid4 = false;
 break outer0;
@@ -650,7 +650,7 @@ if(valid4){
 }
 }
 else {
-validate24.errors = [{instancePath:instancePath+"/affectedFiles",schemaPath:"#/properties/affectedFiles/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate4.errors = [{instancePath:instancePath+"/affectedFiles",schemaPath:"#/properties/affectedFiles/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 if(errors === _errs4){
@@ -667,25 +667,25 @@ if(valid0){
 }
 }
 else {
-validate24.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate4.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate24.errors = vErrors;
+validate4.errors = vErrors;
 return errors === 0;
 }
-validate24.evaluated = {"props":{"replacedCount":true,"affectedFiles":true},"dynamicProps":false,"dynamicItems":false};
+validate4.evaluated = {"props":{"replacedCount":true,"affectedFiles":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateErrorCode = validate25;
-const schema46 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.0/messages/error-code.schema.json","title":"ErrorCode","description":"The error codes of IDEA protocol v0.1.0. See index.json errorCodes for when each is used.","type":"string","enum":["PARSE_ERROR","INVALID_REQUEST","UNKNOWN_TOPIC","HANDLER_ERROR"],"examples":["INVALID_REQUEST","UNKNOWN_TOPIC"]};
+export const validateErrorCode = validate5;
+const schema15 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.0/messages/error-code.schema.json","title":"ErrorCode","description":"The error codes of IDEA protocol v0.1.0. See index.json errorCodes for when each is used.","type":"string","enum":["PARSE_ERROR","INVALID_REQUEST","UNKNOWN_TOPIC","HANDLER_ERROR"],"examples":["INVALID_REQUEST","UNKNOWN_TOPIC"]};
 
-function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate5(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.0/messages/error-code.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate25.evaluated;
+const evaluated0 = validate5.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -693,32 +693,32 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data !== "string"){
-validate25.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate5.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs0 = errors;
-const vSchema0 = schema46.enum;
+const vSchema0 = schema15.enum;
 if(!((((data === "PARSE_ERROR") || (data === "INVALID_REQUEST")) || (data === "UNKNOWN_TOPIC")) || (data === "HANDLER_ERROR"))){
-validate25.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema46.enum},message:"must be equal to one of the allowed values"}];
+validate5.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema15.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 else {
 }
 if(errors === 0){
 }
-validate25.errors = vErrors;
+validate5.errors = vErrors;
 return errors === 0;
 }
-validate25.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate5.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const validateHandshakeFailure = validate26;
-const schema47 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.0/messages/handshake-failure.schema.json","title":"HandshakeFailure","description":"Server's answer to a refused handshake (a first frame that is not a handshake: INVALID_REQUEST). The server then closes the connection.","type":"object","properties":{"type":{"const":"handshake"},"error":{"$ref":"../defs.schema.json#/$defs/ErrorBody"}},"required":["type","error"],"examples":[{"type":"handshake","error":{"code":"INVALID_REQUEST","message":"Expected a handshake"}}]};
-const schema48 = {"title":"ErrorBody","description":"What went wrong: a machine-readable code and a human-readable message.","type":"object","properties":{"code":{"$ref":"messages/error-code.schema.json"},"message":{"type":"string","description":"Human-readable explanation."}},"required":["code","message"]};
+export const validateHandshakeFailure = validate6;
+const schema16 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.0/messages/handshake-failure.schema.json","title":"HandshakeFailure","description":"Server's answer to a refused handshake (a first frame that is not a handshake: INVALID_REQUEST). The server then closes the connection.","type":"object","properties":{"type":{"const":"handshake"},"error":{"$ref":"../defs.schema.json#/$defs/ErrorBody"}},"required":["type","error"],"examples":[{"type":"handshake","error":{"code":"INVALID_REQUEST","message":"Expected a handshake"}}]};
+const schema17 = {"title":"ErrorBody","description":"What went wrong: a machine-readable code and a human-readable message.","type":"object","properties":{"code":{"$ref":"messages/error-code.schema.json"},"message":{"type":"string","description":"Human-readable explanation."}},"required":["code","message"]};
 
-function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate7(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate27.evaluated;
+const evaluated0 = validate7.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -730,7 +730,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
-validate27.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate7.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -739,13 +739,13 @@ let data0 = data.code;
 const _errs1 = errors;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate27.errors = [{instancePath:instancePath+"/code",schemaPath:"messages/error-code.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate7.errors = [{instancePath:instancePath+"/code",schemaPath:"messages/error-code.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs3 = errors;
-const vSchema0 = schema46.enum;
+const vSchema0 = schema15.enum;
 if(!((((data0 === "PARSE_ERROR") || (data0 === "INVALID_REQUEST")) || (data0 === "UNKNOWN_TOPIC")) || (data0 === "HANDLER_ERROR"))){
-validate27.errors = [{instancePath:instancePath+"/code",schemaPath:"messages/error-code.schema.json/enum",keyword:"enum",params:{allowedValues: schema46.enum},message:"must be equal to one of the allowed values"}];
+validate7.errors = [{instancePath:instancePath+"/code",schemaPath:"messages/error-code.schema.json/enum",keyword:"enum",params:{allowedValues: schema15.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 else {
@@ -765,7 +765,7 @@ if(data.message !== undefined){
 let data1 = data.message;
 const _errs4 = errors;
 if(typeof data1 !== "string"){
-validate27.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate7.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs5 = errors;
@@ -782,22 +782,22 @@ if(valid0){
 }
 }
 else {
-validate27.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate7.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate27.errors = vErrors;
+validate7.errors = vErrors;
 return errors === 0;
 }
-validate27.evaluated = {"props":{"code":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate7.evaluated = {"props":{"code":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate6(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.0/messages/handshake-failure.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate26.evaluated;
+const evaluated0 = validate6.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -809,7 +809,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.type === undefined) && (missing0 = "type")) || ((data.error === undefined) && (missing0 = "error"))){
-validate26.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate6.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -817,7 +817,7 @@ if(data.type !== undefined){
 let data0 = data.type;
 const _errs1 = errors;
 if("handshake" !== data0){
-validate26.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "handshake"},message:"must be equal to constant"}];
+validate6.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "handshake"},message:"must be equal to constant"}];
 return false;
 }
 else {
@@ -833,8 +833,8 @@ if(valid0){
 if(data.error !== undefined){
 let data1 = data.error;
 const _errs2 = errors;
-if(!(validate27(data1, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+if(!(validate7(data1, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate7.errors : vErrors.concat(validate7.errors);
 errors = vErrors.length;
 }
 else {
@@ -850,25 +850,25 @@ if(valid0){
 }
 }
 else {
-validate26.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate6.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate26.errors = vErrors;
+validate6.errors = vErrors;
 return errors === 0;
 }
-validate26.evaluated = {"props":{"type":true,"error":true},"dynamicProps":false,"dynamicItems":false};
+validate6.evaluated = {"props":{"type":true,"error":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateHandshakeRequest = validate29;
-const schema50 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.0/messages/handshake-request.schema.json","title":"HandshakeRequest","description":"First frame a client sends after connecting. Requests sent before a successful handshake are never served.","type":"object","properties":{"type":{"const":"handshake","description":"Fixed value."}},"required":["type"],"examples":[{"type":"handshake"}]};
+export const validateHandshakeRequest = validate9;
+const schema19 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.0/messages/handshake-request.schema.json","title":"HandshakeRequest","description":"First frame a client sends after connecting. Requests sent before a successful handshake are never served.","type":"object","properties":{"type":{"const":"handshake","description":"Fixed value."}},"required":["type"],"examples":[{"type":"handshake"}]};
 
-function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate9(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.0/messages/handshake-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate29.evaluated;
+const evaluated0 = validate9.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -880,7 +880,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate29.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate9.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -888,7 +888,7 @@ if(data.type !== undefined){
 let data0 = data.type;
 const _errs1 = errors;
 if("handshake" !== data0){
-validate29.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "handshake"},message:"must be equal to constant"}];
+validate9.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "handshake"},message:"must be equal to constant"}];
 return false;
 }
 else {
@@ -905,27 +905,27 @@ if(valid0){
 }
 }
 else {
-validate29.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate9.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate29.errors = vErrors;
+validate9.errors = vErrors;
 return errors === 0;
 }
-validate29.evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
+validate9.evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateHandshakeSuccess = validate30;
-const schema51 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.0/messages/handshake-success.schema.json","title":"HandshakeSuccess","description":"Server's answer to an accepted handshake.","type":"object","properties":{"type":{"const":"handshake"},"version":{"type":"string","pattern":"^\\d+\\.\\d+\\.\\d+$","description":"Protocol version the server speaks."},"capabilities":{"type":"array","description":"The topics this server serves.","items":{"$ref":"../defs.schema.json#/$defs/NonEmptyString"},"uniqueItems":true},"workspaces":{"type":"array","description":"Absolute paths of the folders open in that VS Code window.","items":{"$ref":"../defs.schema.json#/$defs/AbsolutePath"}}},"required":["type","version","capabilities","workspaces"],"examples":[{"type":"handshake","version":"0.1.0","capabilities":["/app/vscode/edit/find","/app/vscode/edit/replace","/app/vscode/nav/definition"],"workspaces":["/home/user/project"]}]};
-const schema52 = {"title":"NonEmptyString","description":"A string with at least one character.","type":"string","minLength":1};
-const pattern6 = new RegExp("^\\d+\\.\\d+\\.\\d+$", "u");
+export const validateHandshakeSuccess = validate10;
+const schema20 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.0/messages/handshake-success.schema.json","title":"HandshakeSuccess","description":"Server's answer to an accepted handshake.","type":"object","properties":{"type":{"const":"handshake"},"version":{"type":"string","pattern":"^\\d+\\.\\d+\\.\\d+$","description":"Protocol version the server speaks."},"capabilities":{"type":"array","description":"The topics this server serves.","items":{"$ref":"../defs.schema.json#/$defs/NonEmptyString"},"uniqueItems":true},"workspaces":{"type":"array","description":"Absolute paths of the folders open in that VS Code window.","items":{"$ref":"../defs.schema.json#/$defs/AbsolutePath"}}},"required":["type","version","capabilities","workspaces"],"examples":[{"type":"handshake","version":"0.1.0","capabilities":["/app/vscode/edit/find","/app/vscode/edit/replace","/app/vscode/nav/definition"],"workspaces":["/home/user/project"]}]};
+const schema21 = {"title":"NonEmptyString","description":"A string with at least one character.","type":"string","minLength":1};
+const pattern2 = new RegExp("^\\d+\\.\\d+\\.\\d+$", "u");
 
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.0/messages/handshake-success.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate30.evaluated;
+const evaluated0 = validate10.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -937,7 +937,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.type === undefined) && (missing0 = "type")) || ((data.version === undefined) && (missing0 = "version"))) || ((data.capabilities === undefined) && (missing0 = "capabilities"))) || ((data.workspaces === undefined) && (missing0 = "workspaces"))){
-validate30.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate10.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -945,7 +945,7 @@ if(data.type !== undefined){
 let data0 = data.type;
 const _errs1 = errors;
 if("handshake" !== data0){
-validate30.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "handshake"},message:"must be equal to constant"}];
+validate10.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "handshake"},message:"must be equal to constant"}];
 return false;
 }
 else {
@@ -964,15 +964,15 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs2){
 if(typeof data1 === "string"){
-if(!pattern6.test(data1)){
-validate30.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/pattern",keyword:"pattern",params:{pattern: "^\\d+\\.\\d+\\.\\d+$"},message:"must match pattern \""+"^\\d+\\.\\d+\\.\\d+$"+"\""}];
+if(!pattern2.test(data1)){
+validate10.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/pattern",keyword:"pattern",params:{pattern: "^\\d+\\.\\d+\\.\\d+$"},message:"must match pattern \""+"^\\d+\\.\\d+\\.\\d+$"+"\""}];
 return false;
 }
 else {
 }
 }
 else {
-validate30.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate10.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs2){
@@ -999,15 +999,15 @@ const _errs7 = errors;
 const _errs8 = errors;
 if(errors === _errs7){
 if(typeof data3 === "string"){
-if(func1(data3) < 1){
-validate30.errors = [{instancePath:instancePath+"/capabilities/" + i0,schemaPath:"../defs.schema.json#/$defs/NonEmptyString/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(func0(data3) < 1){
+validate10.errors = [{instancePath:instancePath+"/capabilities/" + i0,schemaPath:"../defs.schema.json#/$defs/NonEmptyString/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
 }
 }
 else {
-validate30.errors = [{instancePath:instancePath+"/capabilities/" + i0,schemaPath:"../defs.schema.json#/$defs/NonEmptyString/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate10.errors = [{instancePath:instancePath+"/capabilities/" + i0,schemaPath:"../defs.schema.json#/$defs/NonEmptyString/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs7){
@@ -1030,8 +1030,8 @@ if(i1 > 1){
 outer0:
 for(;i1--;){
 for(j0 = i1; j0--;){
-if(func0(data2[i1], data2[j0])){
-validate30.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"}];
+if(func2(data2[i1], data2[j0])){
+validate10.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"}];
 return false;
 valid3 = false;
 break outer0;
@@ -1044,7 +1044,7 @@ if(valid3){
 }
 }
 else {
-validate30.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate10.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 if(errors === _errs4){
@@ -1071,15 +1071,15 @@ const _errs12 = errors;
 const _errs13 = errors;
 if(errors === _errs12){
 if(typeof data5 === "string"){
-if(!pattern4.test(data5)){
-validate30.errors = [{instancePath:instancePath+"/workspaces/" + i2,schemaPath:"../defs.schema.json#/$defs/AbsolutePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
+if(!pattern0.test(data5)){
+validate10.errors = [{instancePath:instancePath+"/workspaces/" + i2,schemaPath:"../defs.schema.json#/$defs/AbsolutePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
 return false;
 }
 else {
 }
 }
 else {
-validate30.errors = [{instancePath:instancePath+"/workspaces/" + i2,schemaPath:"../defs.schema.json#/$defs/AbsolutePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate10.errors = [{instancePath:instancePath+"/workspaces/" + i2,schemaPath:"../defs.schema.json#/$defs/AbsolutePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs12){
@@ -1097,7 +1097,7 @@ if(valid4){
 }
 }
 else {
-validate30.errors = [{instancePath:instancePath+"/workspaces",schemaPath:"#/properties/workspaces/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate10.errors = [{instancePath:instancePath+"/workspaces",schemaPath:"#/properties/workspaces/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 if(errors === _errs9){
@@ -1116,26 +1116,26 @@ if(valid0){
 }
 }
 else {
-validate30.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate10.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate30.errors = vErrors;
+validate10.errors = vErrors;
 return errors === 0;
 }
-validate30.evaluated = {"props":{"type":true,"version":true,"capabilities":true,"workspaces":true},"dynamicProps":false,"dynamicItems":false};
+validate10.evaluated = {"props":{"type":true,"version":true,"capabilities":true,"workspaces":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateNavDefinitionParams = validate31;
-const schema54 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.0/topics/nav-definition.params.schema.json","title":"NavDefinitionParams","description":"Params of /app/vscode/nav/definition: Find where the symbol at a position is defined, with the definition's source code. Unknown params fields are accepted and ignored (forward compatibility).","type":"object","properties":{"filePath":{"$ref":"../defs.schema.json#/$defs/FilePath","description":"The file where the cursor is (absolute or relative to the workspace root)."},"line":{"$ref":"../defs.schema.json#/$defs/LineNumber","description":"Cursor line (0-based)."},"character":{"$ref":"../defs.schema.json#/$defs/Character","description":"Cursor character (0-based)."}},"required":["filePath","line","character"],"examples":[{"filePath":"/home/user/project/src/extension.ts","line":42,"character":10}]};
-const schema55 = {"title":"FilePath","description":"An absolute file path given by a client. Paths outside every workspace folder are refused with INVALID_REQUEST.","type":"string","minLength":1,"examples":["/home/user/project/src/extension.ts"],"pattern":"^(/|[A-Za-z]:[\\\\/])"};
+export const validateNavDefinitionParams = validate11;
+const schema23 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.0/topics/nav-definition.params.schema.json","title":"NavDefinitionParams","description":"Params of /app/vscode/nav/definition: Find where the symbol at a position is defined, with the definition's source code. Unknown params fields are accepted and ignored (forward compatibility).","type":"object","properties":{"filePath":{"$ref":"../defs.schema.json#/$defs/FilePath","description":"The file where the cursor is (absolute or relative to the workspace root)."},"line":{"$ref":"../defs.schema.json#/$defs/LineNumber","description":"Cursor line (0-based)."},"character":{"$ref":"../defs.schema.json#/$defs/Character","description":"Cursor character (0-based)."}},"required":["filePath","line","character"],"examples":[{"filePath":"/home/user/project/src/extension.ts","line":42,"character":10}]};
+const schema24 = {"title":"FilePath","description":"An absolute file path given by a client. Paths outside every workspace folder are refused with INVALID_REQUEST.","type":"string","minLength":1,"examples":["/home/user/project/src/extension.ts"],"pattern":"^(/|[A-Za-z]:[\\\\/])"};
 
-function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.0/topics/nav-definition.params.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate31.evaluated;
+const evaluated0 = validate11.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1147,7 +1147,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.filePath === undefined) && (missing0 = "filePath")) || ((data.line === undefined) && (missing0 = "line"))) || ((data.character === undefined) && (missing0 = "character"))){
-validate31.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate11.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -1158,13 +1158,13 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(func1(data0) < 1){
-validate31.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(func0(data0) < 1){
+validate11.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
-if(!pattern4.test(data0)){
-validate31.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
+if(!pattern0.test(data0)){
+validate11.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
 return false;
 }
 else {
@@ -1172,7 +1172,7 @@ else {
 }
 }
 else {
-validate31.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate11.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs2){
@@ -1192,14 +1192,14 @@ let data1 = data.line;
 const _errs4 = errors;
 const _errs5 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-validate31.errors = [{instancePath:instancePath+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate11.errors = [{instancePath:instancePath+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs6 = errors;
 if(errors === _errs5){
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
-validate31.errors = [{instancePath:instancePath+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate11.errors = [{instancePath:instancePath+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -1222,14 +1222,14 @@ let data2 = data.character;
 const _errs7 = errors;
 const _errs8 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate31.errors = [{instancePath:instancePath+"/character",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate11.errors = [{instancePath:instancePath+"/character",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs9 = errors;
 if(errors === _errs8){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
-validate31.errors = [{instancePath:instancePath+"/character",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate11.errors = [{instancePath:instancePath+"/character",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -1253,26 +1253,26 @@ if(valid0){
 }
 }
 else {
-validate31.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate11.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate31.errors = vErrors;
+validate11.errors = vErrors;
 return errors === 0;
 }
-validate31.evaluated = {"props":{"filePath":true,"line":true,"character":true},"dynamicProps":false,"dynamicItems":false};
+validate11.evaluated = {"props":{"filePath":true,"line":true,"character":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateNavDefinitionResult = validate32;
-const schema58 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.0/topics/nav-definition.result.schema.json","title":"NavDefinitionResult","description":"Result of /app/vscode/nav/definition: the definitions' ranges and source text (empty when none). A result may carry fields not listed here; clients ignore them.","type":"object","properties":{"locations":{"type":"array","description":"The definitions.","items":{"$ref":"../defs.schema.json#/$defs/DefinitionLocation"}}},"required":["locations"],"examples":[{"locations":[{"filePath":"/home/user/project/src/util.ts","line":3,"character":0,"endLine":5,"endCharacter":1,"code":"export function add(a: number, b: number): number {\n  return a + b;\n}"}]},{"locations":[]}]};
-const schema59 = {"title":"DefinitionLocation","description":"A definition's range plus the source text of that whole range.","type":"object","allOf":[{"$ref":"#/$defs/Location"}],"properties":{"code":{"type":"string","description":"The source text of the whole definition range."}},"required":["code"]};
-const schema60 = {"title":"Location","description":"A range in a file: start and end position, 0-based.","type":"object","properties":{"filePath":{"$ref":"#/$defs/AbsolutePath","description":"Absolute path of the file."},"line":{"$ref":"#/$defs/LineNumber","description":"Start line (0-based)."},"character":{"$ref":"#/$defs/Character","description":"Start character (0-based)."},"endLine":{"$ref":"#/$defs/LineNumber","description":"End line (0-based)."},"endCharacter":{"$ref":"#/$defs/Character","description":"End character (0-based)."}},"required":["filePath","line","character","endLine","endCharacter"]};
+export const validateNavDefinitionResult = validate12;
+const schema27 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.0/topics/nav-definition.result.schema.json","title":"NavDefinitionResult","description":"Result of /app/vscode/nav/definition: the definitions' ranges and source text (empty when none). A result may carry fields not listed here; clients ignore them.","type":"object","properties":{"locations":{"type":"array","description":"The definitions.","items":{"$ref":"../defs.schema.json#/$defs/DefinitionLocation"}}},"required":["locations"],"examples":[{"locations":[{"filePath":"/home/user/project/src/util.ts","line":3,"character":0,"endLine":5,"endCharacter":1,"code":"export function add(a: number, b: number): number {\n  return a + b;\n}"}]},{"locations":[]}]};
+const schema28 = {"title":"DefinitionLocation","description":"A definition's range plus the source text of that whole range.","type":"object","allOf":[{"$ref":"#/$defs/Location"}],"properties":{"code":{"type":"string","description":"The source text of the whole definition range."}},"required":["code"]};
+const schema29 = {"title":"Location","description":"A range in a file: start and end position, 0-based.","type":"object","properties":{"filePath":{"$ref":"#/$defs/AbsolutePath","description":"Absolute path of the file."},"line":{"$ref":"#/$defs/LineNumber","description":"Start line (0-based)."},"character":{"$ref":"#/$defs/Character","description":"Start character (0-based)."},"endLine":{"$ref":"#/$defs/LineNumber","description":"End line (0-based)."},"endCharacter":{"$ref":"#/$defs/Character","description":"End character (0-based)."}},"required":["filePath","line","character","endLine","endCharacter"]};
 
-function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate14(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate34.evaluated;
+const evaluated0 = validate14.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1284,7 +1284,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.filePath === undefined) && (missing0 = "filePath")) || ((data.line === undefined) && (missing0 = "line"))) || ((data.character === undefined) && (missing0 = "character"))) || ((data.endLine === undefined) && (missing0 = "endLine"))) || ((data.endCharacter === undefined) && (missing0 = "endCharacter"))){
-validate34.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate14.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -1295,15 +1295,15 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(!pattern4.test(data0)){
-validate34.errors = [{instancePath:instancePath+"/filePath",schemaPath:"#/$defs/AbsolutePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
+if(!pattern0.test(data0)){
+validate14.errors = [{instancePath:instancePath+"/filePath",schemaPath:"#/$defs/AbsolutePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
 return false;
 }
 else {
 }
 }
 else {
-validate34.errors = [{instancePath:instancePath+"/filePath",schemaPath:"#/$defs/AbsolutePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate14.errors = [{instancePath:instancePath+"/filePath",schemaPath:"#/$defs/AbsolutePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs2){
@@ -1323,14 +1323,14 @@ let data1 = data.line;
 const _errs4 = errors;
 const _errs5 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-validate34.errors = [{instancePath:instancePath+"/line",schemaPath:"#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate14.errors = [{instancePath:instancePath+"/line",schemaPath:"#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs6 = errors;
 if(errors === _errs5){
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
-validate34.errors = [{instancePath:instancePath+"/line",schemaPath:"#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate14.errors = [{instancePath:instancePath+"/line",schemaPath:"#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -1353,14 +1353,14 @@ let data2 = data.character;
 const _errs7 = errors;
 const _errs8 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate34.errors = [{instancePath:instancePath+"/character",schemaPath:"#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate14.errors = [{instancePath:instancePath+"/character",schemaPath:"#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs9 = errors;
 if(errors === _errs8){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
-validate34.errors = [{instancePath:instancePath+"/character",schemaPath:"#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate14.errors = [{instancePath:instancePath+"/character",schemaPath:"#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -1383,14 +1383,14 @@ let data3 = data.endLine;
 const _errs10 = errors;
 const _errs11 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate34.errors = [{instancePath:instancePath+"/endLine",schemaPath:"#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate14.errors = [{instancePath:instancePath+"/endLine",schemaPath:"#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs12 = errors;
 if(errors === _errs11){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 0 || isNaN(data3)){
-validate34.errors = [{instancePath:instancePath+"/endLine",schemaPath:"#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate14.errors = [{instancePath:instancePath+"/endLine",schemaPath:"#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -1413,14 +1413,14 @@ let data4 = data.endCharacter;
 const _errs13 = errors;
 const _errs14 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate34.errors = [{instancePath:instancePath+"/endCharacter",schemaPath:"#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate14.errors = [{instancePath:instancePath+"/endCharacter",schemaPath:"#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs15 = errors;
 if(errors === _errs14){
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 0 || isNaN(data4)){
-validate34.errors = [{instancePath:instancePath+"/endCharacter",schemaPath:"#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate14.errors = [{instancePath:instancePath+"/endCharacter",schemaPath:"#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -1446,21 +1446,21 @@ if(valid0){
 }
 }
 else {
-validate34.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate14.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate34.errors = vErrors;
+validate14.errors = vErrors;
 return errors === 0;
 }
-validate34.evaluated = {"props":{"filePath":true,"line":true,"character":true,"endLine":true,"endCharacter":true},"dynamicProps":false,"dynamicItems":false};
+validate14.evaluated = {"props":{"filePath":true,"line":true,"character":true,"endLine":true,"endCharacter":true},"dynamicProps":false,"dynamicItems":false};
 
-function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate13(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate33.evaluated;
+const evaluated0 = validate13.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1469,8 +1469,8 @@ evaluated0.items = undefined;
 }
 const _errs0 = errors;
 const _errs1 = errors;
-if(!(validate34(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+if(!(validate14(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate14.errors : vErrors.concat(validate14.errors);
 errors = vErrors.length;
 }
 else {
@@ -1482,7 +1482,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.code === undefined) && (missing0 = "code")){
-validate33.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate13.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -1490,7 +1490,7 @@ if(data.code !== undefined){
 let data0 = data.code;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate33.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate13.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs3 = errors;
@@ -1506,22 +1506,22 @@ if(valid1){
 }
 }
 else {
-validate33.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate13.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate33.errors = vErrors;
+validate13.errors = vErrors;
 return errors === 0;
 }
-validate33.evaluated = {"props":{"code":true,"filePath":true,"line":true,"character":true,"endLine":true,"endCharacter":true},"dynamicProps":false,"dynamicItems":false};
+validate13.evaluated = {"props":{"code":true,"filePath":true,"line":true,"character":true,"endLine":true,"endCharacter":true},"dynamicProps":false,"dynamicItems":false};
 
-function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate12(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.0/topics/nav-definition.result.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate32.evaluated;
+const evaluated0 = validate12.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1533,7 +1533,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.locations === undefined) && (missing0 = "locations")){
-validate32.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate12.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -1548,8 +1548,8 @@ const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 const _errs3 = errors;
-if(!(validate33(data1, {instancePath:instancePath+"/locations/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
+if(!(validate13(data1, {instancePath:instancePath+"/locations/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate13.errors : vErrors.concat(validate13.errors);
 errors = vErrors.length;
 }
 else {
@@ -1563,7 +1563,7 @@ if(valid1){
 }
 }
 else {
-validate32.errors = [{instancePath:instancePath+"/locations",schemaPath:"#/properties/locations/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate12.errors = [{instancePath:instancePath+"/locations",schemaPath:"#/properties/locations/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 if(errors === _errs1){
@@ -1579,25 +1579,25 @@ if(valid0){
 }
 }
 else {
-validate32.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate12.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate32.errors = vErrors;
+validate12.errors = vErrors;
 return errors === 0;
 }
-validate32.evaluated = {"props":{"locations":true},"dynamicProps":false,"dynamicItems":false};
+validate12.evaluated = {"props":{"locations":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateNavReferencesParams = validate37;
-const schema66 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.0/topics/nav-references.params.schema.json","title":"NavReferencesParams","description":"Params of /app/vscode/nav/references: Find every reference to the symbol at a position (optionally including its declaration). Unknown params fields are accepted and ignored (forward compatibility).","type":"object","properties":{"filePath":{"$ref":"../defs.schema.json#/$defs/FilePath","description":"The file where the cursor is (absolute or relative to the workspace root)."},"line":{"$ref":"../defs.schema.json#/$defs/LineNumber","description":"Cursor line (0-based)."},"character":{"$ref":"../defs.schema.json#/$defs/Character","description":"Cursor character (0-based)."},"includeDeclaration":{"type":"boolean","default":true,"description":"Whether the declaration is listed too (default: true)."}},"required":["filePath","line","character"],"examples":[{"filePath":"/home/user/project/src/extension.ts","line":42,"character":10,"includeDeclaration":true}]};
+export const validateNavReferencesParams = validate17;
+const schema35 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.0/topics/nav-references.params.schema.json","title":"NavReferencesParams","description":"Params of /app/vscode/nav/references: Find every reference to the symbol at a position (optionally including its declaration). Unknown params fields are accepted and ignored (forward compatibility).","type":"object","properties":{"filePath":{"$ref":"../defs.schema.json#/$defs/FilePath","description":"The file where the cursor is (absolute or relative to the workspace root)."},"line":{"$ref":"../defs.schema.json#/$defs/LineNumber","description":"Cursor line (0-based)."},"character":{"$ref":"../defs.schema.json#/$defs/Character","description":"Cursor character (0-based)."},"includeDeclaration":{"type":"boolean","default":true,"description":"Whether the declaration is listed too (default: true)."}},"required":["filePath","line","character"],"examples":[{"filePath":"/home/user/project/src/extension.ts","line":42,"character":10,"includeDeclaration":true}]};
 
-function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate17(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.0/topics/nav-references.params.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate37.evaluated;
+const evaluated0 = validate17.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1609,7 +1609,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.filePath === undefined) && (missing0 = "filePath")) || ((data.line === undefined) && (missing0 = "line"))) || ((data.character === undefined) && (missing0 = "character"))){
-validate37.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate17.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -1620,13 +1620,13 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(func1(data0) < 1){
-validate37.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(func0(data0) < 1){
+validate17.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
-if(!pattern4.test(data0)){
-validate37.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
+if(!pattern0.test(data0)){
+validate17.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
 return false;
 }
 else {
@@ -1634,7 +1634,7 @@ else {
 }
 }
 else {
-validate37.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate17.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs2){
@@ -1654,14 +1654,14 @@ let data1 = data.line;
 const _errs4 = errors;
 const _errs5 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-validate37.errors = [{instancePath:instancePath+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate17.errors = [{instancePath:instancePath+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs6 = errors;
 if(errors === _errs5){
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
-validate37.errors = [{instancePath:instancePath+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate17.errors = [{instancePath:instancePath+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -1684,14 +1684,14 @@ let data2 = data.character;
 const _errs7 = errors;
 const _errs8 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate37.errors = [{instancePath:instancePath+"/character",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate17.errors = [{instancePath:instancePath+"/character",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs9 = errors;
 if(errors === _errs8){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
-validate37.errors = [{instancePath:instancePath+"/character",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate17.errors = [{instancePath:instancePath+"/character",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -1713,7 +1713,7 @@ if(data.includeDeclaration !== undefined){
 let data3 = data.includeDeclaration;
 const _errs10 = errors;
 if(typeof data3 !== "boolean"){
-validate37.errors = [{instancePath:instancePath+"/includeDeclaration",schemaPath:"#/properties/includeDeclaration/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate17.errors = [{instancePath:instancePath+"/includeDeclaration",schemaPath:"#/properties/includeDeclaration/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 const _errs11 = errors;
@@ -1732,24 +1732,24 @@ if(valid0){
 }
 }
 else {
-validate37.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate17.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate37.errors = vErrors;
+validate17.errors = vErrors;
 return errors === 0;
 }
-validate37.evaluated = {"props":{"filePath":true,"line":true,"character":true,"includeDeclaration":true},"dynamicProps":false,"dynamicItems":false};
+validate17.evaluated = {"props":{"filePath":true,"line":true,"character":true,"includeDeclaration":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateNavReferencesResult = validate38;
-const schema70 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.0/topics/nav-references.result.schema.json","title":"NavReferencesResult","description":"Result of /app/vscode/nav/references: the references' ranges and how many there are. A result may carry fields not listed here; clients ignore them.","type":"object","properties":{"locations":{"type":"array","description":"The references.","items":{"$ref":"../defs.schema.json#/$defs/Location"}},"totalCount":{"$ref":"../defs.schema.json#/$defs/Count","description":"Number of references."}},"required":["locations","totalCount"],"examples":[{"locations":[{"filePath":"/home/user/project/src/util.ts","line":3,"character":16,"endLine":3,"endCharacter":19},{"filePath":"/home/user/project/src/main.ts","line":10,"character":2,"endLine":10,"endCharacter":5}],"totalCount":2}]};
+export const validateNavReferencesResult = validate18;
+const schema39 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.0/topics/nav-references.result.schema.json","title":"NavReferencesResult","description":"Result of /app/vscode/nav/references: the references' ranges and how many there are. A result may carry fields not listed here; clients ignore them.","type":"object","properties":{"locations":{"type":"array","description":"The references.","items":{"$ref":"../defs.schema.json#/$defs/Location"}},"totalCount":{"$ref":"../defs.schema.json#/$defs/Count","description":"Number of references."}},"required":["locations","totalCount"],"examples":[{"locations":[{"filePath":"/home/user/project/src/util.ts","line":3,"character":16,"endLine":3,"endCharacter":19},{"filePath":"/home/user/project/src/main.ts","line":10,"character":2,"endLine":10,"endCharacter":5}],"totalCount":2}]};
 
-function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate19(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate39.evaluated;
+const evaluated0 = validate19.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1761,7 +1761,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.filePath === undefined) && (missing0 = "filePath")) || ((data.line === undefined) && (missing0 = "line"))) || ((data.character === undefined) && (missing0 = "character"))) || ((data.endLine === undefined) && (missing0 = "endLine"))) || ((data.endCharacter === undefined) && (missing0 = "endCharacter"))){
-validate39.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate19.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -1772,15 +1772,15 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(!pattern4.test(data0)){
-validate39.errors = [{instancePath:instancePath+"/filePath",schemaPath:"#/$defs/AbsolutePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
+if(!pattern0.test(data0)){
+validate19.errors = [{instancePath:instancePath+"/filePath",schemaPath:"#/$defs/AbsolutePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
 return false;
 }
 else {
 }
 }
 else {
-validate39.errors = [{instancePath:instancePath+"/filePath",schemaPath:"#/$defs/AbsolutePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate19.errors = [{instancePath:instancePath+"/filePath",schemaPath:"#/$defs/AbsolutePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs2){
@@ -1800,14 +1800,14 @@ let data1 = data.line;
 const _errs4 = errors;
 const _errs5 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-validate39.errors = [{instancePath:instancePath+"/line",schemaPath:"#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate19.errors = [{instancePath:instancePath+"/line",schemaPath:"#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs6 = errors;
 if(errors === _errs5){
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
-validate39.errors = [{instancePath:instancePath+"/line",schemaPath:"#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate19.errors = [{instancePath:instancePath+"/line",schemaPath:"#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -1830,14 +1830,14 @@ let data2 = data.character;
 const _errs7 = errors;
 const _errs8 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate39.errors = [{instancePath:instancePath+"/character",schemaPath:"#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate19.errors = [{instancePath:instancePath+"/character",schemaPath:"#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs9 = errors;
 if(errors === _errs8){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
-validate39.errors = [{instancePath:instancePath+"/character",schemaPath:"#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate19.errors = [{instancePath:instancePath+"/character",schemaPath:"#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -1860,14 +1860,14 @@ let data3 = data.endLine;
 const _errs10 = errors;
 const _errs11 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate39.errors = [{instancePath:instancePath+"/endLine",schemaPath:"#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate19.errors = [{instancePath:instancePath+"/endLine",schemaPath:"#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs12 = errors;
 if(errors === _errs11){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 0 || isNaN(data3)){
-validate39.errors = [{instancePath:instancePath+"/endLine",schemaPath:"#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate19.errors = [{instancePath:instancePath+"/endLine",schemaPath:"#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -1890,14 +1890,14 @@ let data4 = data.endCharacter;
 const _errs13 = errors;
 const _errs14 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate39.errors = [{instancePath:instancePath+"/endCharacter",schemaPath:"#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate19.errors = [{instancePath:instancePath+"/endCharacter",schemaPath:"#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs15 = errors;
 if(errors === _errs14){
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 0 || isNaN(data4)){
-validate39.errors = [{instancePath:instancePath+"/endCharacter",schemaPath:"#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate19.errors = [{instancePath:instancePath+"/endCharacter",schemaPath:"#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -1923,22 +1923,22 @@ if(valid0){
 }
 }
 else {
-validate39.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate19.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate39.errors = vErrors;
+validate19.errors = vErrors;
 return errors === 0;
 }
-validate39.evaluated = {"props":{"filePath":true,"line":true,"character":true,"endLine":true,"endCharacter":true},"dynamicProps":false,"dynamicItems":false};
+validate19.evaluated = {"props":{"filePath":true,"line":true,"character":true,"endLine":true,"endCharacter":true},"dynamicProps":false,"dynamicItems":false};
 
-function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate18(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.0/topics/nav-references.result.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate38.evaluated;
+const evaluated0 = validate18.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1950,7 +1950,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.locations === undefined) && (missing0 = "locations")) || ((data.totalCount === undefined) && (missing0 = "totalCount"))){
-validate38.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate18.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -1965,8 +1965,8 @@ const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 const _errs3 = errors;
-if(!(validate39(data1, {instancePath:instancePath+"/locations/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+if(!(validate19(data1, {instancePath:instancePath+"/locations/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate19.errors : vErrors.concat(validate19.errors);
 errors = vErrors.length;
 }
 else {
@@ -1980,7 +1980,7 @@ if(valid1){
 }
 }
 else {
-validate38.errors = [{instancePath:instancePath+"/locations",schemaPath:"#/properties/locations/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate18.errors = [{instancePath:instancePath+"/locations",schemaPath:"#/properties/locations/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 if(errors === _errs1){
@@ -1997,14 +1997,14 @@ let data2 = data.totalCount;
 const _errs4 = errors;
 const _errs5 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate38.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate18.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs6 = errors;
 if(errors === _errs5){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
-validate38.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate18.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -2027,25 +2027,25 @@ if(valid0){
 }
 }
 else {
-validate38.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate18.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate38.errors = vErrors;
+validate18.errors = vErrors;
 return errors === 0;
 }
-validate38.evaluated = {"props":{"locations":true,"totalCount":true},"dynamicProps":false,"dynamicItems":false};
+validate18.evaluated = {"props":{"locations":true,"totalCount":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateRequest = validate41;
-const schema78 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.0/messages/request.schema.json","title":"Request","description":"A topic call, sent after a successful handshake. Replies may come out of order: match them by requestId.","type":"object","properties":{"topic":{"type":"string","minLength":1,"description":"The topic to call, \"/app/vscode/<category>/<action>\". A topic the server does not serve gets UNKNOWN_TOPIC."},"requestId":{"type":"string","minLength":1,"description":"Request id (a UUID v4 by convention), echoed in the reply."},"params":{"type":"object","default":{},"description":"The topic's parameters (see the topic's params schema)."}},"required":["topic","requestId"],"examples":[{"topic":"/app/vscode/edit/find","requestId":"550e8400-e29b-41d4-a716-446655440000","params":{"pattern":"searchText","include":"**/*.ts"}},{"topic":"/app/vscode/diag/list","requestId":"6fa459ea-ee8a-4ca4-894e-db77e160355e"}]};
+export const validateRequest = validate21;
+const schema47 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.0/messages/request.schema.json","title":"Request","description":"A topic call, sent after a successful handshake. Replies may come out of order: match them by requestId.","type":"object","properties":{"topic":{"type":"string","minLength":1,"description":"The topic to call, \"/app/vscode/<category>/<action>\". A topic the server does not serve gets UNKNOWN_TOPIC."},"requestId":{"type":"string","minLength":1,"description":"Request id (a UUID v4 by convention), echoed in the reply."},"params":{"type":"object","default":{},"description":"The topic's parameters (see the topic's params schema)."}},"required":["topic","requestId"],"examples":[{"topic":"/app/vscode/edit/find","requestId":"550e8400-e29b-41d4-a716-446655440000","params":{"pattern":"searchText","include":"**/*.ts"}},{"topic":"/app/vscode/diag/list","requestId":"6fa459ea-ee8a-4ca4-894e-db77e160355e"}]};
 
-function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.0/messages/request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate41.evaluated;
+const evaluated0 = validate21.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2057,7 +2057,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.topic === undefined) && (missing0 = "topic")) || ((data.requestId === undefined) && (missing0 = "requestId"))){
-validate41.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate21.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -2067,15 +2067,15 @@ const _errs1 = errors;
 const _errs2 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
-if(func1(data0) < 1){
-validate41.errors = [{instancePath:instancePath+"/topic",schemaPath:"#/properties/topic/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(func0(data0) < 1){
+validate21.errors = [{instancePath:instancePath+"/topic",schemaPath:"#/properties/topic/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
 }
 }
 else {
-validate41.errors = [{instancePath:instancePath+"/topic",schemaPath:"#/properties/topic/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [{instancePath:instancePath+"/topic",schemaPath:"#/properties/topic/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs1){
@@ -2093,15 +2093,15 @@ const _errs3 = errors;
 const _errs4 = errors;
 if(errors === _errs3){
 if(typeof data1 === "string"){
-if(func1(data1) < 1){
-validate41.errors = [{instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(func0(data1) < 1){
+validate21.errors = [{instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
 }
 }
 else {
-validate41.errors = [{instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [{instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs3){
@@ -2117,7 +2117,7 @@ if(data.params !== undefined){
 let data2 = data.params;
 const _errs5 = errors;
 if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))){
-validate41.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate21.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 const _errs6 = errors;
@@ -2135,24 +2135,24 @@ if(valid0){
 }
 }
 else {
-validate41.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate21.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate41.errors = vErrors;
+validate21.errors = vErrors;
 return errors === 0;
 }
-validate41.evaluated = {"props":{"topic":true,"requestId":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate21.evaluated = {"props":{"topic":true,"requestId":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateResponseError = validate42;
-const schema79 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.0/messages/response-error.schema.json","title":"ResponseError","description":"A failed request. topic and requestId echo the request's whenever they were strings, otherwise they are \"\" (always \"\" for PARSE_ERROR).","type":"object","properties":{"topic":{"type":"string","description":"The request's topic, or \"\"."},"requestId":{"type":"string","description":"The request's requestId, or \"\"."},"error":{"$ref":"../defs.schema.json#/$defs/ErrorBody"}},"required":["topic","requestId","error"],"examples":[{"topic":"","requestId":"","error":{"code":"PARSE_ERROR","message":"Invalid JSON"}},{"topic":"/app/vscode/nav/definition","requestId":"550e8400-e29b-41d4-a716-446655440000","error":{"code":"INVALID_REQUEST","message":"params.line must be an integer >= 0"}}]};
+export const validateResponseError = validate22;
+const schema48 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.0/messages/response-error.schema.json","title":"ResponseError","description":"A failed request. topic and requestId echo the request's whenever they were strings, otherwise they are \"\" (always \"\" for PARSE_ERROR).","type":"object","properties":{"topic":{"type":"string","description":"The request's topic, or \"\"."},"requestId":{"type":"string","description":"The request's requestId, or \"\"."},"error":{"$ref":"../defs.schema.json#/$defs/ErrorBody"}},"required":["topic","requestId","error"],"examples":[{"topic":"","requestId":"","error":{"code":"PARSE_ERROR","message":"Invalid JSON"}},{"topic":"/app/vscode/nav/definition","requestId":"550e8400-e29b-41d4-a716-446655440000","error":{"code":"INVALID_REQUEST","message":"params.line must be an integer >= 0"}}]};
 
-function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate43.evaluated;
+const evaluated0 = validate23.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2164,7 +2164,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
-validate43.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate23.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -2173,13 +2173,13 @@ let data0 = data.code;
 const _errs1 = errors;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate43.errors = [{instancePath:instancePath+"/code",schemaPath:"messages/error-code.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate23.errors = [{instancePath:instancePath+"/code",schemaPath:"messages/error-code.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs3 = errors;
-const vSchema0 = schema46.enum;
+const vSchema0 = schema15.enum;
 if(!((((data0 === "PARSE_ERROR") || (data0 === "INVALID_REQUEST")) || (data0 === "UNKNOWN_TOPIC")) || (data0 === "HANDLER_ERROR"))){
-validate43.errors = [{instancePath:instancePath+"/code",schemaPath:"messages/error-code.schema.json/enum",keyword:"enum",params:{allowedValues: schema46.enum},message:"must be equal to one of the allowed values"}];
+validate23.errors = [{instancePath:instancePath+"/code",schemaPath:"messages/error-code.schema.json/enum",keyword:"enum",params:{allowedValues: schema15.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 else {
@@ -2199,7 +2199,7 @@ if(data.message !== undefined){
 let data1 = data.message;
 const _errs4 = errors;
 if(typeof data1 !== "string"){
-validate43.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate23.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs5 = errors;
@@ -2216,22 +2216,22 @@ if(valid0){
 }
 }
 else {
-validate43.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate23.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate43.errors = vErrors;
+validate23.errors = vErrors;
 return errors === 0;
 }
-validate43.evaluated = {"props":{"code":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate23.evaluated = {"props":{"code":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.0/messages/response-error.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate42.evaluated;
+const evaluated0 = validate22.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2243,7 +2243,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.topic === undefined) && (missing0 = "topic")) || ((data.requestId === undefined) && (missing0 = "requestId"))) || ((data.error === undefined) && (missing0 = "error"))){
-validate42.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate22.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -2251,7 +2251,7 @@ if(data.topic !== undefined){
 let data0 = data.topic;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate42.errors = [{instancePath:instancePath+"/topic",schemaPath:"#/properties/topic/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate22.errors = [{instancePath:instancePath+"/topic",schemaPath:"#/properties/topic/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs2 = errors;
@@ -2267,7 +2267,7 @@ if(data.requestId !== undefined){
 let data1 = data.requestId;
 const _errs3 = errors;
 if(typeof data1 !== "string"){
-validate42.errors = [{instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate22.errors = [{instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs4 = errors;
@@ -2282,8 +2282,8 @@ if(valid0){
 if(data.error !== undefined){
 let data2 = data.error;
 const _errs5 = errors;
-if(!(validate43(data2, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+if(!(validate23(data2, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
 errors = vErrors.length;
 }
 else {
@@ -2300,25 +2300,25 @@ if(valid0){
 }
 }
 else {
-validate42.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate22.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate42.errors = vErrors;
+validate22.errors = vErrors;
 return errors === 0;
 }
-validate42.evaluated = {"props":{"topic":true,"requestId":true,"error":true},"dynamicProps":false,"dynamicItems":false};
+validate22.evaluated = {"props":{"topic":true,"requestId":true,"error":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateResponseSuccess = validate45;
-const schema82 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.0/messages/response-success.schema.json","title":"ResponseSuccess","description":"A successful reply: echoes the request's topic and requestId and carries the topic's result.","type":"object","properties":{"topic":{"type":"string","minLength":1,"description":"The request's topic."},"requestId":{"type":"string","minLength":1,"description":"The request's requestId."},"result":{"type":"object","description":"The topic's result (see the topic's result schema)."}},"required":["topic","requestId","result"],"examples":[{"topic":"/app/vscode/edit/replace","requestId":"550e8400-e29b-41d4-a716-446655440000","result":{"replacedCount":2,"affectedFiles":["/home/user/project/src/a.ts"]}}]};
+export const validateResponseSuccess = validate25;
+const schema51 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.0/messages/response-success.schema.json","title":"ResponseSuccess","description":"A successful reply: echoes the request's topic and requestId and carries the topic's result.","type":"object","properties":{"topic":{"type":"string","minLength":1,"description":"The request's topic."},"requestId":{"type":"string","minLength":1,"description":"The request's requestId."},"result":{"type":"object","description":"The topic's result (see the topic's result schema)."}},"required":["topic","requestId","result"],"examples":[{"topic":"/app/vscode/edit/replace","requestId":"550e8400-e29b-41d4-a716-446655440000","result":{"replacedCount":2,"affectedFiles":["/home/user/project/src/a.ts"]}}]};
 
-function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.0/messages/response-success.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate45.evaluated;
+const evaluated0 = validate25.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2330,7 +2330,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.topic === undefined) && (missing0 = "topic")) || ((data.requestId === undefined) && (missing0 = "requestId"))) || ((data.result === undefined) && (missing0 = "result"))){
-validate45.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate25.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -2340,15 +2340,15 @@ const _errs1 = errors;
 const _errs2 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
-if(func1(data0) < 1){
-validate45.errors = [{instancePath:instancePath+"/topic",schemaPath:"#/properties/topic/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(func0(data0) < 1){
+validate25.errors = [{instancePath:instancePath+"/topic",schemaPath:"#/properties/topic/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
 }
 }
 else {
-validate45.errors = [{instancePath:instancePath+"/topic",schemaPath:"#/properties/topic/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/topic",schemaPath:"#/properties/topic/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs1){
@@ -2366,15 +2366,15 @@ const _errs3 = errors;
 const _errs4 = errors;
 if(errors === _errs3){
 if(typeof data1 === "string"){
-if(func1(data1) < 1){
-validate45.errors = [{instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(func0(data1) < 1){
+validate25.errors = [{instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
 }
 }
 else {
-validate45.errors = [{instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs3){
@@ -2390,7 +2390,7 @@ if(data.result !== undefined){
 let data2 = data.result;
 const _errs5 = errors;
 if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))){
-validate45.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate25.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 const _errs6 = errors;
@@ -2408,13 +2408,13 @@ if(valid0){
 }
 }
 else {
-validate45.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate25.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate45.errors = vErrors;
+validate25.errors = vErrors;
 return errors === 0;
 }
-validate45.evaluated = {"props":{"topic":true,"requestId":true,"result":true},"dynamicProps":false,"dynamicItems":false};
+validate25.evaluated = {"props":{"topic":true,"requestId":true,"result":true},"dynamicProps":false,"dynamicItems":false};

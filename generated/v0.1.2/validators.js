@@ -3,17 +3,17 @@
 import dep0 from "ajv/dist/runtime/ucs2length.js";
 import dep1 from "ajv/dist/runtime/equal.js";
 const pick = (m, k) => (m !== null && typeof m === "object" && k in m ? m[k] : m);
-export const validateDiagListParams = validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.2/topics/diag-list.params.schema.json","title":"DiagListParams","description":"Params of /app/vscode/diag/list: Diagnostics of the given files (each opened so its language server analyses it), or, with filePath omitted, every diagnostic VS Code already knows (files never opened are not included). Unknown params fields are accepted and ignored (forward compatibility).","type":"object","properties":{"filePath":{"description":"One file, or several, absolute or relative to the workspace root. Omitted: every known diagnostic.","anyOf":[{"$ref":"../defs.schema.json#/$defs/FilePath"},{"type":"array","items":{"$ref":"../defs.schema.json#/$defs/FilePath"},"minItems":1}]},"severity":{"$ref":"../defs.schema.json#/$defs/SeverityFilter","description":"Which severity to return (default: \"all\").","default":"all"}},"examples":[{"filePath":"src/handlers/Foo.ts","severity":"error"},{"filePath":["src/handlers/Foo.ts","src/handlers/Bar.ts"],"severity":"all"},{}]};
-const schema33 = {"title":"FilePath","description":"A file path given by a client: absolute, or relative to the workspace root. Paths outside every workspace folder are refused with INVALID_REQUEST.","type":"string","minLength":1,"examples":["src/extension.ts","/home/user/project/src/extension.ts"]};
-const schema35 = {"title":"SeverityFilter","description":"Which diagnostics to return: one severity, or \"all\".","type":"string","enum":["error","warning","information","hint","all"]};
-const func1 = pick(dep0, "default");
+export const validateDiagListParams = validate0;
+const schema0 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.2/topics/diag-list.params.schema.json","title":"DiagListParams","description":"Params of /app/vscode/diag/list: Diagnostics of the given files (each opened so its language server analyses it), or, with filePath omitted, every diagnostic VS Code already knows (files never opened are not included). Unknown params fields are accepted and ignored (forward compatibility).","type":"object","properties":{"filePath":{"description":"One file, or several, absolute or relative to the workspace root. Omitted: every known diagnostic.","anyOf":[{"$ref":"../defs.schema.json#/$defs/FilePath"},{"type":"array","items":{"$ref":"../defs.schema.json#/$defs/FilePath"},"minItems":1}]},"severity":{"$ref":"../defs.schema.json#/$defs/SeverityFilter","description":"Which severity to return (default: \"all\").","default":"all"}},"examples":[{"filePath":"src/handlers/Foo.ts","severity":"error"},{"filePath":["src/handlers/Foo.ts","src/handlers/Bar.ts"],"severity":"all"},{}]};
+const schema2 = {"title":"FilePath","description":"A file path given by a client: absolute, or relative to the workspace root. Paths outside every workspace folder are refused with INVALID_REQUEST.","type":"string","minLength":1,"examples":["src/extension.ts","/home/user/project/src/extension.ts"]};
+const schema4 = {"title":"SeverityFilter","description":"Which diagnostics to return: one severity, or \"all\".","type":"string","enum":["error","warning","information","hint","all"]};
+const func0 = pick(dep0, "default");
 
-function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.2/topics/diag-list.params.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate20.evaluated;
+const evaluated0 = validate0.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -33,7 +33,7 @@ const _errs4 = errors;
 const _errs5 = errors;
 if(errors === _errs4){
 if(typeof data0 === "string"){
-if(func1(data0) < 1){
+if(func0(data0) < 1){
 const err0 = {instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err0];
@@ -90,7 +90,7 @@ const _errs9 = errors;
 const _errs10 = errors;
 if(errors === _errs9){
 if(typeof data1 === "string"){
-if(func1(data1) < 1){
+if(func0(data1) < 1){
 const err3 = {instancePath:instancePath+"/filePath/" + i0,schemaPath:"../defs.schema.json#/$defs/FilePath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err3];
@@ -155,7 +155,7 @@ else {
 vErrors.push(err6);
 }
 errors++;
-validate20.errors = vErrors;
+validate0.errors = vErrors;
 return false;
 }
 else {
@@ -182,13 +182,13 @@ let data2 = data.severity;
 const _errs11 = errors;
 const _errs12 = errors;
 if(typeof data2 !== "string"){
-validate20.errors = [{instancePath:instancePath+"/severity",schemaPath:"../defs.schema.json#/$defs/SeverityFilter/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate0.errors = [{instancePath:instancePath+"/severity",schemaPath:"../defs.schema.json#/$defs/SeverityFilter/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs13 = errors;
-const vSchema0 = schema35.enum;
+const vSchema0 = schema4.enum;
 if(!(((((data2 === "error") || (data2 === "warning")) || (data2 === "information")) || (data2 === "hint")) || (data2 === "all"))){
-validate20.errors = [{instancePath:instancePath+"/severity",schemaPath:"../defs.schema.json#/$defs/SeverityFilter/enum",keyword:"enum",params:{allowedValues: schema35.enum},message:"must be equal to one of the allowed values"}];
+validate0.errors = [{instancePath:instancePath+"/severity",schemaPath:"../defs.schema.json#/$defs/SeverityFilter/enum",keyword:"enum",params:{allowedValues: schema4.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 else {
@@ -208,31 +208,31 @@ if(valid0){
 }
 }
 else {
-validate20.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate20.errors = vErrors;
+validate0.errors = vErrors;
 return errors === 0;
 }
-validate20.evaluated = {"props":{"filePath":true,"severity":true},"dynamicProps":false,"dynamicItems":false};
+validate0.evaluated = {"props":{"filePath":true,"severity":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateDiagListResult = validate22;
-const schema36 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.2/topics/diag-list.result.schema.json","title":"DiagListResult","description":"Result of /app/vscode/diag/list: the diagnostics and how many there are. A result may carry fields not listed here; clients ignore them.","type":"object","properties":{"diagnostics":{"type":"array","description":"The diagnostics.","items":{"title":"Diagnostic","description":"One diagnostic.","type":"object","properties":{"filePath":{"$ref":"../defs.schema.json#/$defs/AbsolutePath","description":"Absolute path of the file."},"line":{"$ref":"../defs.schema.json#/$defs/LineNumber","description":"Start line (0-based)."},"character":{"$ref":"../defs.schema.json#/$defs/Character","description":"Start character (0-based)."},"endLine":{"$ref":"../defs.schema.json#/$defs/LineNumber","description":"End line (0-based)."},"endCharacter":{"$ref":"../defs.schema.json#/$defs/Character","description":"End character (0-based)."},"severity":{"$ref":"../defs.schema.json#/$defs/Severity"},"message":{"type":"string","description":"The diagnostic's message."},"source":{"type":["string","null"],"description":"Who reported it (e.g. \"ts\"), or null."},"code":{"type":["string","null"],"description":"The diagnostic code as a string, or null."}},"required":["filePath","line","character","endLine","endCharacter","severity","message","source","code"]}},"totalCount":{"$ref":"../defs.schema.json#/$defs/Count","description":"Number of diagnostics."}},"required":["diagnostics","totalCount"],"examples":[{"diagnostics":[{"filePath":"/home/user/project/src/handlers/Foo.ts","line":4,"character":6,"endLine":4,"endCharacter":7,"severity":"error","message":"Type 'string' is not assignable to type 'number'.","source":"ts","code":"2322"}],"totalCount":1},{"diagnostics":[],"totalCount":0}]};
-const schema37 = {"title":"AbsolutePath","description":"An absolute file system path as the server reports it: POSIX (\"/…\") or a Windows drive path (\"C:\\\\…\" or \"C:/…\").","type":"string","pattern":"^(/|[A-Za-z]:[\\\\/])","examples":["/home/user/project/src/extension.ts","C:\\Users\\dev\\project\\src\\extension.ts"]};
-const schema38 = {"title":"LineNumber","description":"A 0-based line number.","type":"integer","minimum":0};
-const schema39 = {"title":"Character","description":"A 0-based character offset within a line.","type":"integer","minimum":0};
-const schema42 = {"title":"Severity","description":"The severity of a diagnostic.","type":"string","enum":["error","warning","information","hint"]};
-const schema43 = {"title":"Count","description":"A number of items (0 or more).","type":"integer","minimum":0};
-const pattern4 = new RegExp("^(/|[A-Za-z]:[\\\\/])", "u");
+export const validateDiagListResult = validate2;
+const schema5 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.2/topics/diag-list.result.schema.json","title":"DiagListResult","description":"Result of /app/vscode/diag/list: the diagnostics and how many there are. A result may carry fields not listed here; clients ignore them.","type":"object","properties":{"diagnostics":{"type":"array","description":"The diagnostics.","items":{"title":"Diagnostic","description":"One diagnostic.","type":"object","properties":{"filePath":{"$ref":"../defs.schema.json#/$defs/AbsolutePath","description":"Absolute path of the file."},"line":{"$ref":"../defs.schema.json#/$defs/LineNumber","description":"Start line (0-based)."},"character":{"$ref":"../defs.schema.json#/$defs/Character","description":"Start character (0-based)."},"endLine":{"$ref":"../defs.schema.json#/$defs/LineNumber","description":"End line (0-based)."},"endCharacter":{"$ref":"../defs.schema.json#/$defs/Character","description":"End character (0-based)."},"severity":{"$ref":"../defs.schema.json#/$defs/Severity"},"message":{"type":"string","description":"The diagnostic's message."},"source":{"type":["string","null"],"description":"Who reported it (e.g. \"ts\"), or null."},"code":{"type":["string","null"],"description":"The diagnostic code as a string, or null."}},"required":["filePath","line","character","endLine","endCharacter","severity","message","source","code"]}},"totalCount":{"$ref":"../defs.schema.json#/$defs/Count","description":"Number of diagnostics."}},"required":["diagnostics","totalCount"],"examples":[{"diagnostics":[{"filePath":"/home/user/project/src/handlers/Foo.ts","line":4,"character":6,"endLine":4,"endCharacter":7,"severity":"error","message":"Type 'string' is not assignable to type 'number'.","source":"ts","code":"2322"}],"totalCount":1},{"diagnostics":[],"totalCount":0}]};
+const schema6 = {"title":"AbsolutePath","description":"An absolute file system path as the server reports it: POSIX (\"/…\") or a Windows drive path (\"C:\\\\…\" or \"C:/…\").","type":"string","pattern":"^(/|[A-Za-z]:[\\\\/])","examples":["/home/user/project/src/extension.ts","C:\\Users\\dev\\project\\src\\extension.ts"]};
+const schema7 = {"title":"LineNumber","description":"A 0-based line number.","type":"integer","minimum":0};
+const schema8 = {"title":"Character","description":"A 0-based character offset within a line.","type":"integer","minimum":0};
+const schema11 = {"title":"Severity","description":"The severity of a diagnostic.","type":"string","enum":["error","warning","information","hint"]};
+const schema12 = {"title":"Count","description":"A number of items (0 or more).","type":"integer","minimum":0};
+const pattern0 = new RegExp("^(/|[A-Za-z]:[\\\\/])", "u");
 
-function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.2/topics/diag-list.result.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate22.evaluated;
+const evaluated0 = validate2.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -244,7 +244,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.diagnostics === undefined) && (missing0 = "diagnostics")) || ((data.totalCount === undefined) && (missing0 = "totalCount"))){
-validate22.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate2.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -264,7 +264,7 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((((((((((data1.filePath === undefined) && (missing1 = "filePath")) || ((data1.line === undefined) && (missing1 = "line"))) || ((data1.character === undefined) && (missing1 = "character"))) || ((data1.endLine === undefined) && (missing1 = "endLine"))) || ((data1.endCharacter === undefined) && (missing1 = "endCharacter"))) || ((data1.severity === undefined) && (missing1 = "severity"))) || ((data1.message === undefined) && (missing1 = "message"))) || ((data1.source === undefined) && (missing1 = "source"))) || ((data1.code === undefined) && (missing1 = "code"))){
-validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0,schemaPath:"#/properties/diagnostics/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate2.errors = [{instancePath:instancePath+"/diagnostics/" + i0,schemaPath:"#/properties/diagnostics/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
@@ -275,15 +275,15 @@ const _errs6 = errors;
 const _errs7 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(!pattern4.test(data2)){
-validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/filePath",schemaPath:"../defs.schema.json#/$defs/AbsolutePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
+if(!pattern0.test(data2)){
+validate2.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/filePath",schemaPath:"../defs.schema.json#/$defs/AbsolutePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
 return false;
 }
 else {
 }
 }
 else {
-validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/filePath",schemaPath:"../defs.schema.json#/$defs/AbsolutePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate2.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/filePath",schemaPath:"../defs.schema.json#/$defs/AbsolutePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs6){
@@ -303,14 +303,14 @@ let data3 = data1.line;
 const _errs8 = errors;
 const _errs9 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate2.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs10 = errors;
 if(errors === _errs9){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 0 || isNaN(data3)){
-validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate2.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -333,14 +333,14 @@ let data4 = data1.character;
 const _errs11 = errors;
 const _errs12 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/character",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate2.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/character",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs13 = errors;
 if(errors === _errs12){
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 0 || isNaN(data4)){
-validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/character",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate2.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/character",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -363,14 +363,14 @@ let data5 = data1.endLine;
 const _errs14 = errors;
 const _errs15 = errors;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/endLine",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate2.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/endLine",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs16 = errors;
 if(errors === _errs15){
 if((typeof data5 == "number") && (isFinite(data5))){
 if(data5 < 0 || isNaN(data5)){
-validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/endLine",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate2.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/endLine",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -393,14 +393,14 @@ let data6 = data1.endCharacter;
 const _errs17 = errors;
 const _errs18 = errors;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/endCharacter",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate2.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/endCharacter",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs19 = errors;
 if(errors === _errs18){
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 < 0 || isNaN(data6)){
-validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/endCharacter",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate2.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/endCharacter",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -423,13 +423,13 @@ let data7 = data1.severity;
 const _errs20 = errors;
 const _errs21 = errors;
 if(typeof data7 !== "string"){
-validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/severity",schemaPath:"../defs.schema.json#/$defs/Severity/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate2.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/severity",schemaPath:"../defs.schema.json#/$defs/Severity/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs22 = errors;
-const vSchema0 = schema42.enum;
+const vSchema0 = schema11.enum;
 if(!((((data7 === "error") || (data7 === "warning")) || (data7 === "information")) || (data7 === "hint"))){
-validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/severity",schemaPath:"../defs.schema.json#/$defs/Severity/enum",keyword:"enum",params:{allowedValues: schema42.enum},message:"must be equal to one of the allowed values"}];
+validate2.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/severity",schemaPath:"../defs.schema.json#/$defs/Severity/enum",keyword:"enum",params:{allowedValues: schema11.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 else {
@@ -449,7 +449,7 @@ if(data1.message !== undefined){
 let data8 = data1.message;
 const _errs23 = errors;
 if(typeof data8 !== "string"){
-validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/message",schemaPath:"#/properties/diagnostics/items/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate2.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/message",schemaPath:"#/properties/diagnostics/items/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs24 = errors;
@@ -465,7 +465,7 @@ if(data1.source !== undefined){
 let data9 = data1.source;
 const _errs25 = errors;
 if((typeof data9 !== "string") && (data9 !== null)){
-validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/source",schemaPath:"#/properties/diagnostics/items/properties/source/type",keyword:"type",params:{type: schema36.properties.diagnostics.items.properties.source.type},message:"must be string,null"}];
+validate2.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/source",schemaPath:"#/properties/diagnostics/items/properties/source/type",keyword:"type",params:{type: schema5.properties.diagnostics.items.properties.source.type},message:"must be string,null"}];
 return false;
 }
 const _errs26 = errors;
@@ -481,7 +481,7 @@ if(data1.code !== undefined){
 let data10 = data1.code;
 const _errs27 = errors;
 if((typeof data10 !== "string") && (data10 !== null)){
-validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/code",schemaPath:"#/properties/diagnostics/items/properties/code/type",keyword:"type",params:{type: schema36.properties.diagnostics.items.properties.code.type},message:"must be string,null"}];
+validate2.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/code",schemaPath:"#/properties/diagnostics/items/properties/code/type",keyword:"type",params:{type: schema5.properties.diagnostics.items.properties.code.type},message:"must be string,null"}];
 return false;
 }
 const _errs28 = errors;
@@ -505,7 +505,7 @@ if(valid2){
 }
 }
 else {
-validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0,schemaPath:"#/properties/diagnostics/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate2.errors = [{instancePath:instancePath+"/diagnostics/" + i0,schemaPath:"#/properties/diagnostics/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === _errs3){
@@ -520,7 +520,7 @@ if(valid1){
 }
 }
 else {
-validate22.errors = [{instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate2.errors = [{instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 if(errors === _errs1){
@@ -537,14 +537,14 @@ let data11 = data.totalCount;
 const _errs29 = errors;
 const _errs30 = errors;
 if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-validate22.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate2.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs31 = errors;
 if(errors === _errs30){
 if((typeof data11 == "number") && (isFinite(data11))){
 if(data11 < 0 || isNaN(data11)){
-validate22.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate2.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -567,26 +567,26 @@ if(valid0){
 }
 }
 else {
-validate22.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate2.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate22.errors = vErrors;
+validate2.errors = vErrors;
 return errors === 0;
 }
-validate22.evaluated = {"props":{"diagnostics":true,"totalCount":true},"dynamicProps":false,"dynamicItems":false};
+validate2.evaluated = {"props":{"diagnostics":true,"totalCount":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateEditFindParams = validate23;
-const schema44 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.2/topics/edit-find.params.schema.json","title":"EditFindParams","description":"Params of /app/vscode/edit/find: Search the workspace for a string or regular expression. Unknown params fields are accepted and ignored (forward compatibility).","type":"object","properties":{"pattern":{"type":"string","minLength":1,"description":"The text or regular expression to find."},"include":{"$ref":"../defs.schema.json#/$defs/Glob","description":"Files to search (default: **/*)","default":"**/*"},"exclude":{"$ref":"../defs.schema.json#/$defs/Glob","description":"Files to leave out"},"isRegex":{"type":"boolean","default":false,"description":"Whether pattern is a regular expression (default: false)."},"isCaseSensitive":{"type":"boolean","default":false,"description":"Whether matching is case-sensitive (default: false)."}},"required":["pattern"],"examples":[{"pattern":"searchText","include":"**/*.ts","exclude":"**/node_modules/**","isRegex":false,"isCaseSensitive":false},{"pattern":"handle\\w+\\(","isRegex":true}]};
-const schema45 = {"title":"Glob","description":"A VS Code glob pattern (e.g. \"**/*.ts\").","type":"string","examples":["**/*.ts","**/node_modules/**"]};
+export const validateEditFindParams = validate3;
+const schema13 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.2/topics/edit-find.params.schema.json","title":"EditFindParams","description":"Params of /app/vscode/edit/find: Search the workspace for a string or regular expression. Unknown params fields are accepted and ignored (forward compatibility).","type":"object","properties":{"pattern":{"type":"string","minLength":1,"description":"The text or regular expression to find."},"include":{"$ref":"../defs.schema.json#/$defs/Glob","description":"Files to search (default: **/*)","default":"**/*"},"exclude":{"$ref":"../defs.schema.json#/$defs/Glob","description":"Files to leave out"},"isRegex":{"type":"boolean","default":false,"description":"Whether pattern is a regular expression (default: false)."},"isCaseSensitive":{"type":"boolean","default":false,"description":"Whether matching is case-sensitive (default: false)."}},"required":["pattern"],"examples":[{"pattern":"searchText","include":"**/*.ts","exclude":"**/node_modules/**","isRegex":false,"isCaseSensitive":false},{"pattern":"handle\\w+\\(","isRegex":true}]};
+const schema14 = {"title":"Glob","description":"A VS Code glob pattern (e.g. \"**/*.ts\").","type":"string","examples":["**/*.ts","**/node_modules/**"]};
 
-function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate3(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.2/topics/edit-find.params.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate23.evaluated;
+const evaluated0 = validate3.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -598,7 +598,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.pattern === undefined) && (missing0 = "pattern")){
-validate23.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate3.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -608,15 +608,15 @@ const _errs1 = errors;
 const _errs2 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
-if(func1(data0) < 1){
-validate23.errors = [{instancePath:instancePath+"/pattern",schemaPath:"#/properties/pattern/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(func0(data0) < 1){
+validate3.errors = [{instancePath:instancePath+"/pattern",schemaPath:"#/properties/pattern/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/pattern",schemaPath:"#/properties/pattern/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate3.errors = [{instancePath:instancePath+"/pattern",schemaPath:"#/properties/pattern/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs1){
@@ -633,7 +633,7 @@ let data1 = data.include;
 const _errs3 = errors;
 const _errs4 = errors;
 if(typeof data1 !== "string"){
-validate23.errors = [{instancePath:instancePath+"/include",schemaPath:"../defs.schema.json#/$defs/Glob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate3.errors = [{instancePath:instancePath+"/include",schemaPath:"../defs.schema.json#/$defs/Glob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs5 = errors;
@@ -653,7 +653,7 @@ let data2 = data.exclude;
 const _errs6 = errors;
 const _errs7 = errors;
 if(typeof data2 !== "string"){
-validate23.errors = [{instancePath:instancePath+"/exclude",schemaPath:"../defs.schema.json#/$defs/Glob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate3.errors = [{instancePath:instancePath+"/exclude",schemaPath:"../defs.schema.json#/$defs/Glob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs8 = errors;
@@ -672,7 +672,7 @@ if(data.isRegex !== undefined){
 let data3 = data.isRegex;
 const _errs9 = errors;
 if(typeof data3 !== "boolean"){
-validate23.errors = [{instancePath:instancePath+"/isRegex",schemaPath:"#/properties/isRegex/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate3.errors = [{instancePath:instancePath+"/isRegex",schemaPath:"#/properties/isRegex/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 const _errs10 = errors;
@@ -688,7 +688,7 @@ if(data.isCaseSensitive !== undefined){
 let data4 = data.isCaseSensitive;
 const _errs11 = errors;
 if(typeof data4 !== "boolean"){
-validate23.errors = [{instancePath:instancePath+"/isCaseSensitive",schemaPath:"#/properties/isCaseSensitive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate3.errors = [{instancePath:instancePath+"/isCaseSensitive",schemaPath:"#/properties/isCaseSensitive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 const _errs12 = errors;
@@ -708,25 +708,25 @@ if(valid0){
 }
 }
 else {
-validate23.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate3.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate23.errors = vErrors;
+validate3.errors = vErrors;
 return errors === 0;
 }
-validate23.evaluated = {"props":{"pattern":true,"include":true,"exclude":true,"isRegex":true,"isCaseSensitive":true},"dynamicProps":false,"dynamicItems":false};
+validate3.evaluated = {"props":{"pattern":true,"include":true,"exclude":true,"isRegex":true,"isCaseSensitive":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateEditFindResult = validate24;
-const schema47 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.2/topics/edit-find.result.schema.json","title":"EditFindResult","description":"Result of /app/vscode/edit/find: every match, and how many there are. A result may carry fields not listed here; clients ignore them.","type":"object","properties":{"matches":{"type":"array","description":"The matches.","items":{"title":"FindMatch","description":"One match: where it starts and the text of its line.","type":"object","properties":{"filePath":{"$ref":"../defs.schema.json#/$defs/AbsolutePath","description":"Absolute path of the file."},"line":{"$ref":"../defs.schema.json#/$defs/LineNumber","description":"Line of the match (0-based)."},"character":{"$ref":"../defs.schema.json#/$defs/Character","description":"Character where the match starts (0-based)."},"lineText":{"type":"string","description":"The text of the matching line."}},"required":["filePath","line","character","lineText"]}},"totalCount":{"$ref":"../defs.schema.json#/$defs/Count","description":"Number of matches."}},"required":["matches","totalCount"],"examples":[{"matches":[{"filePath":"/home/user/project/src/extension.ts","line":41,"character":9,"lineText":"  const searchText = 1;"}],"totalCount":1},{"matches":[],"totalCount":0}]};
+export const validateEditFindResult = validate4;
+const schema16 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.2/topics/edit-find.result.schema.json","title":"EditFindResult","description":"Result of /app/vscode/edit/find: every match, and how many there are. A result may carry fields not listed here; clients ignore them.","type":"object","properties":{"matches":{"type":"array","description":"The matches.","items":{"title":"FindMatch","description":"One match: where it starts and the text of its line.","type":"object","properties":{"filePath":{"$ref":"../defs.schema.json#/$defs/AbsolutePath","description":"Absolute path of the file."},"line":{"$ref":"../defs.schema.json#/$defs/LineNumber","description":"Line of the match (0-based)."},"character":{"$ref":"../defs.schema.json#/$defs/Character","description":"Character where the match starts (0-based)."},"lineText":{"type":"string","description":"The text of the matching line."}},"required":["filePath","line","character","lineText"]}},"totalCount":{"$ref":"../defs.schema.json#/$defs/Count","description":"Number of matches."}},"required":["matches","totalCount"],"examples":[{"matches":[{"filePath":"/home/user/project/src/extension.ts","line":41,"character":9,"lineText":"  const searchText = 1;"}],"totalCount":1},{"matches":[],"totalCount":0}]};
 
-function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate4(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.2/topics/edit-find.result.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate24.evaluated;
+const evaluated0 = validate4.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -738,7 +738,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.matches === undefined) && (missing0 = "matches")) || ((data.totalCount === undefined) && (missing0 = "totalCount"))){
-validate24.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate4.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -758,7 +758,7 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((((data1.filePath === undefined) && (missing1 = "filePath")) || ((data1.line === undefined) && (missing1 = "line"))) || ((data1.character === undefined) && (missing1 = "character"))) || ((data1.lineText === undefined) && (missing1 = "lineText"))){
-validate24.errors = [{instancePath:instancePath+"/matches/" + i0,schemaPath:"#/properties/matches/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate4.errors = [{instancePath:instancePath+"/matches/" + i0,schemaPath:"#/properties/matches/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
@@ -769,15 +769,15 @@ const _errs6 = errors;
 const _errs7 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(!pattern4.test(data2)){
-validate24.errors = [{instancePath:instancePath+"/matches/" + i0+"/filePath",schemaPath:"../defs.schema.json#/$defs/AbsolutePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
+if(!pattern0.test(data2)){
+validate4.errors = [{instancePath:instancePath+"/matches/" + i0+"/filePath",schemaPath:"../defs.schema.json#/$defs/AbsolutePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
 return false;
 }
 else {
 }
 }
 else {
-validate24.errors = [{instancePath:instancePath+"/matches/" + i0+"/filePath",schemaPath:"../defs.schema.json#/$defs/AbsolutePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate4.errors = [{instancePath:instancePath+"/matches/" + i0+"/filePath",schemaPath:"../defs.schema.json#/$defs/AbsolutePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs6){
@@ -797,14 +797,14 @@ let data3 = data1.line;
 const _errs8 = errors;
 const _errs9 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate24.errors = [{instancePath:instancePath+"/matches/" + i0+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate4.errors = [{instancePath:instancePath+"/matches/" + i0+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs10 = errors;
 if(errors === _errs9){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 0 || isNaN(data3)){
-validate24.errors = [{instancePath:instancePath+"/matches/" + i0+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate4.errors = [{instancePath:instancePath+"/matches/" + i0+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -827,14 +827,14 @@ let data4 = data1.character;
 const _errs11 = errors;
 const _errs12 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate24.errors = [{instancePath:instancePath+"/matches/" + i0+"/character",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate4.errors = [{instancePath:instancePath+"/matches/" + i0+"/character",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs13 = errors;
 if(errors === _errs12){
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 0 || isNaN(data4)){
-validate24.errors = [{instancePath:instancePath+"/matches/" + i0+"/character",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate4.errors = [{instancePath:instancePath+"/matches/" + i0+"/character",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -856,7 +856,7 @@ if(data1.lineText !== undefined){
 let data5 = data1.lineText;
 const _errs14 = errors;
 if(typeof data5 !== "string"){
-validate24.errors = [{instancePath:instancePath+"/matches/" + i0+"/lineText",schemaPath:"#/properties/matches/items/properties/lineText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate4.errors = [{instancePath:instancePath+"/matches/" + i0+"/lineText",schemaPath:"#/properties/matches/items/properties/lineText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs15 = errors;
@@ -875,7 +875,7 @@ if(valid2){
 }
 }
 else {
-validate24.errors = [{instancePath:instancePath+"/matches/" + i0,schemaPath:"#/properties/matches/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate4.errors = [{instancePath:instancePath+"/matches/" + i0,schemaPath:"#/properties/matches/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === _errs3){
@@ -890,7 +890,7 @@ if(valid1){
 }
 }
 else {
-validate24.errors = [{instancePath:instancePath+"/matches",schemaPath:"#/properties/matches/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate4.errors = [{instancePath:instancePath+"/matches",schemaPath:"#/properties/matches/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 if(errors === _errs1){
@@ -907,14 +907,14 @@ let data6 = data.totalCount;
 const _errs16 = errors;
 const _errs17 = errors;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-validate24.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate4.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs18 = errors;
 if(errors === _errs17){
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 < 0 || isNaN(data6)){
-validate24.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate4.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -937,25 +937,25 @@ if(valid0){
 }
 }
 else {
-validate24.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate4.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate24.errors = vErrors;
+validate4.errors = vErrors;
 return errors === 0;
 }
-validate24.evaluated = {"props":{"matches":true,"totalCount":true},"dynamicProps":false,"dynamicItems":false};
+validate4.evaluated = {"props":{"matches":true,"totalCount":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateEditReplaceParams = validate25;
-const schema52 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.2/topics/edit-replace.params.schema.json","title":"EditReplaceParams","description":"Params of /app/vscode/edit/replace: Replace a string or regular expression across the workspace (regex capture groups allowed in replacement). Unknown params fields are accepted and ignored (forward compatibility).","type":"object","properties":{"pattern":{"type":"string","minLength":1,"description":"The text or regular expression to replace."},"replacement":{"type":"string","description":"The replacement text; with isRegex, $1… refer to capture groups."},"include":{"$ref":"../defs.schema.json#/$defs/Glob","description":"Files to change (default: **/*)","default":"**/*"},"exclude":{"$ref":"../defs.schema.json#/$defs/Glob","description":"Files to leave out"},"isRegex":{"type":"boolean","default":false,"description":"Whether pattern is a regular expression (default: false)."},"isCaseSensitive":{"type":"boolean","default":false,"description":"Whether matching is case-sensitive (default: false)."}},"required":["pattern","replacement"],"examples":[{"pattern":"oldText","replacement":"newText","include":"**/*.ts","exclude":"**/node_modules/**","isRegex":false,"isCaseSensitive":false},{"pattern":"foo(\\d+)","replacement":"bar$1","isRegex":true}]};
+export const validateEditReplaceParams = validate5;
+const schema21 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.2/topics/edit-replace.params.schema.json","title":"EditReplaceParams","description":"Params of /app/vscode/edit/replace: Replace a string or regular expression across the workspace (regex capture groups allowed in replacement). Unknown params fields are accepted and ignored (forward compatibility).","type":"object","properties":{"pattern":{"type":"string","minLength":1,"description":"The text or regular expression to replace."},"replacement":{"type":"string","description":"The replacement text; with isRegex, $1… refer to capture groups."},"include":{"$ref":"../defs.schema.json#/$defs/Glob","description":"Files to change (default: **/*)","default":"**/*"},"exclude":{"$ref":"../defs.schema.json#/$defs/Glob","description":"Files to leave out"},"isRegex":{"type":"boolean","default":false,"description":"Whether pattern is a regular expression (default: false)."},"isCaseSensitive":{"type":"boolean","default":false,"description":"Whether matching is case-sensitive (default: false)."}},"required":["pattern","replacement"],"examples":[{"pattern":"oldText","replacement":"newText","include":"**/*.ts","exclude":"**/node_modules/**","isRegex":false,"isCaseSensitive":false},{"pattern":"foo(\\d+)","replacement":"bar$1","isRegex":true}]};
 
-function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate5(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.2/topics/edit-replace.params.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate25.evaluated;
+const evaluated0 = validate5.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -967,7 +967,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.pattern === undefined) && (missing0 = "pattern")) || ((data.replacement === undefined) && (missing0 = "replacement"))){
-validate25.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate5.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -977,15 +977,15 @@ const _errs1 = errors;
 const _errs2 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
-if(func1(data0) < 1){
-validate25.errors = [{instancePath:instancePath+"/pattern",schemaPath:"#/properties/pattern/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(func0(data0) < 1){
+validate5.errors = [{instancePath:instancePath+"/pattern",schemaPath:"#/properties/pattern/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
 }
 }
 else {
-validate25.errors = [{instancePath:instancePath+"/pattern",schemaPath:"#/properties/pattern/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate5.errors = [{instancePath:instancePath+"/pattern",schemaPath:"#/properties/pattern/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs1){
@@ -1001,7 +1001,7 @@ if(data.replacement !== undefined){
 let data1 = data.replacement;
 const _errs3 = errors;
 if(typeof data1 !== "string"){
-validate25.errors = [{instancePath:instancePath+"/replacement",schemaPath:"#/properties/replacement/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate5.errors = [{instancePath:instancePath+"/replacement",schemaPath:"#/properties/replacement/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs4 = errors;
@@ -1018,7 +1018,7 @@ let data2 = data.include;
 const _errs5 = errors;
 const _errs6 = errors;
 if(typeof data2 !== "string"){
-validate25.errors = [{instancePath:instancePath+"/include",schemaPath:"../defs.schema.json#/$defs/Glob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate5.errors = [{instancePath:instancePath+"/include",schemaPath:"../defs.schema.json#/$defs/Glob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs7 = errors;
@@ -1038,7 +1038,7 @@ let data3 = data.exclude;
 const _errs8 = errors;
 const _errs9 = errors;
 if(typeof data3 !== "string"){
-validate25.errors = [{instancePath:instancePath+"/exclude",schemaPath:"../defs.schema.json#/$defs/Glob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate5.errors = [{instancePath:instancePath+"/exclude",schemaPath:"../defs.schema.json#/$defs/Glob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs10 = errors;
@@ -1057,7 +1057,7 @@ if(data.isRegex !== undefined){
 let data4 = data.isRegex;
 const _errs11 = errors;
 if(typeof data4 !== "boolean"){
-validate25.errors = [{instancePath:instancePath+"/isRegex",schemaPath:"#/properties/isRegex/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate5.errors = [{instancePath:instancePath+"/isRegex",schemaPath:"#/properties/isRegex/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 const _errs12 = errors;
@@ -1073,7 +1073,7 @@ if(data.isCaseSensitive !== undefined){
 let data5 = data.isCaseSensitive;
 const _errs13 = errors;
 if(typeof data5 !== "boolean"){
-validate25.errors = [{instancePath:instancePath+"/isCaseSensitive",schemaPath:"#/properties/isCaseSensitive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate5.errors = [{instancePath:instancePath+"/isCaseSensitive",schemaPath:"#/properties/isCaseSensitive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 const _errs14 = errors;
@@ -1094,26 +1094,26 @@ if(valid0){
 }
 }
 else {
-validate25.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate5.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate25.errors = vErrors;
+validate5.errors = vErrors;
 return errors === 0;
 }
-validate25.evaluated = {"props":{"pattern":true,"replacement":true,"include":true,"exclude":true,"isRegex":true,"isCaseSensitive":true},"dynamicProps":false,"dynamicItems":false};
+validate5.evaluated = {"props":{"pattern":true,"replacement":true,"include":true,"exclude":true,"isRegex":true,"isCaseSensitive":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateEditReplaceResult = validate26;
-const schema55 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.2/topics/edit-replace.result.schema.json","title":"EditReplaceResult","description":"Result of /app/vscode/edit/replace: how many occurrences were replaced, and in which files. A result may carry fields not listed here; clients ignore them.","type":"object","properties":{"replacedCount":{"$ref":"../defs.schema.json#/$defs/Count","description":"Number of occurrences replaced."},"affectedFiles":{"type":"array","description":"The files that were changed, each once.","items":{"$ref":"../defs.schema.json#/$defs/AbsolutePath","description":"Absolute path of a changed file."},"uniqueItems":true}},"required":["replacedCount","affectedFiles"],"examples":[{"replacedCount":3,"affectedFiles":["/home/user/project/src/a.ts","/home/user/project/src/b.ts"]},{"replacedCount":0,"affectedFiles":[]}]};
-const func0 = pick(dep1, "default");
+export const validateEditReplaceResult = validate6;
+const schema24 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.2/topics/edit-replace.result.schema.json","title":"EditReplaceResult","description":"Result of /app/vscode/edit/replace: how many occurrences were replaced, and in which files. A result may carry fields not listed here; clients ignore them.","type":"object","properties":{"replacedCount":{"$ref":"../defs.schema.json#/$defs/Count","description":"Number of occurrences replaced."},"affectedFiles":{"type":"array","description":"The files that were changed, each once.","items":{"$ref":"../defs.schema.json#/$defs/AbsolutePath","description":"Absolute path of a changed file."},"uniqueItems":true}},"required":["replacedCount","affectedFiles"],"examples":[{"replacedCount":3,"affectedFiles":["/home/user/project/src/a.ts","/home/user/project/src/b.ts"]},{"replacedCount":0,"affectedFiles":[]}]};
+const func4 = pick(dep1, "default");
 
-function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate6(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.2/topics/edit-replace.result.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate26.evaluated;
+const evaluated0 = validate6.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1125,7 +1125,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.replacedCount === undefined) && (missing0 = "replacedCount")) || ((data.affectedFiles === undefined) && (missing0 = "affectedFiles"))){
-validate26.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate6.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -1134,14 +1134,14 @@ let data0 = data.replacedCount;
 const _errs1 = errors;
 const _errs2 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-validate26.errors = [{instancePath:instancePath+"/replacedCount",schemaPath:"../defs.schema.json#/$defs/Count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate6.errors = [{instancePath:instancePath+"/replacedCount",schemaPath:"../defs.schema.json#/$defs/Count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs3 = errors;
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 0 || isNaN(data0)){
-validate26.errors = [{instancePath:instancePath+"/replacedCount",schemaPath:"../defs.schema.json#/$defs/Count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate6.errors = [{instancePath:instancePath+"/replacedCount",schemaPath:"../defs.schema.json#/$defs/Count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -1174,15 +1174,15 @@ const _errs7 = errors;
 const _errs8 = errors;
 if(errors === _errs7){
 if(typeof data2 === "string"){
-if(!pattern4.test(data2)){
-validate26.errors = [{instancePath:instancePath+"/affectedFiles/" + i0,schemaPath:"../defs.schema.json#/$defs/AbsolutePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
+if(!pattern0.test(data2)){
+validate6.errors = [{instancePath:instancePath+"/affectedFiles/" + i0,schemaPath:"../defs.schema.json#/$defs/AbsolutePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
 return false;
 }
 else {
 }
 }
 else {
-validate26.errors = [{instancePath:instancePath+"/affectedFiles/" + i0,schemaPath:"../defs.schema.json#/$defs/AbsolutePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate6.errors = [{instancePath:instancePath+"/affectedFiles/" + i0,schemaPath:"../defs.schema.json#/$defs/AbsolutePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs7){
@@ -1205,8 +1205,8 @@ if(i1 > 1){
 outer0:
 for(;i1--;){
 for(j0 = i1; j0--;){
-if(func0(data1[i1], data1[j0])){
-validate26.errors = [{instancePath:instancePath+"/affectedFiles",schemaPath:"#/properties/affectedFiles/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"}];
+if(func4(data1[i1], data1[j0])){
+validate6.errors = [{instancePath:instancePath+"/affectedFiles",schemaPath:"#/properties/affectedFiles/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"}];
 return false;
 valid4 = false;
 break outer0;
@@ -1219,7 +1219,7 @@ if(valid4){
 }
 }
 else {
-validate26.errors = [{instancePath:instancePath+"/affectedFiles",schemaPath:"#/properties/affectedFiles/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate6.errors = [{instancePath:instancePath+"/affectedFiles",schemaPath:"#/properties/affectedFiles/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 if(errors === _errs4){
@@ -1236,25 +1236,25 @@ if(valid0){
 }
 }
 else {
-validate26.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate6.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate26.errors = vErrors;
+validate6.errors = vErrors;
 return errors === 0;
 }
-validate26.evaluated = {"props":{"replacedCount":true,"affectedFiles":true},"dynamicProps":false,"dynamicItems":false};
+validate6.evaluated = {"props":{"replacedCount":true,"affectedFiles":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateErrorCode = validate27;
-const schema58 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.2/messages/error-code.schema.json","title":"ErrorCode","description":"The error codes of IDEA protocol v0.1.2. See index.json errorCodes for when each is used.","type":"string","enum":["PARSE_ERROR","INVALID_REQUEST","UNKNOWN_TOPIC","HANDLER_ERROR"],"examples":["INVALID_REQUEST","UNKNOWN_TOPIC"]};
+export const validateErrorCode = validate7;
+const schema27 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.2/messages/error-code.schema.json","title":"ErrorCode","description":"The error codes of IDEA protocol v0.1.2. See index.json errorCodes for when each is used.","type":"string","enum":["PARSE_ERROR","INVALID_REQUEST","UNKNOWN_TOPIC","HANDLER_ERROR"],"examples":["INVALID_REQUEST","UNKNOWN_TOPIC"]};
 
-function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate7(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.2/messages/error-code.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate27.evaluated;
+const evaluated0 = validate7.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1262,32 +1262,32 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data !== "string"){
-validate27.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate7.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs0 = errors;
-const vSchema0 = schema58.enum;
+const vSchema0 = schema27.enum;
 if(!((((data === "PARSE_ERROR") || (data === "INVALID_REQUEST")) || (data === "UNKNOWN_TOPIC")) || (data === "HANDLER_ERROR"))){
-validate27.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema58.enum},message:"must be equal to one of the allowed values"}];
+validate7.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema27.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 else {
 }
 if(errors === 0){
 }
-validate27.errors = vErrors;
+validate7.errors = vErrors;
 return errors === 0;
 }
-validate27.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate7.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const validateHandshakeFailure = validate28;
-const schema59 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.2/messages/handshake-failure.schema.json","title":"HandshakeFailure","description":"Server's answer to a refused handshake (a first frame that is not a handshake: INVALID_REQUEST). The server then closes the connection.","type":"object","properties":{"type":{"const":"handshake"},"error":{"$ref":"../defs.schema.json#/$defs/ErrorBody"}},"required":["type","error"],"examples":[{"type":"handshake","error":{"code":"INVALID_REQUEST","message":"Expected a handshake"}}]};
-const schema60 = {"title":"ErrorBody","description":"What went wrong: a machine-readable code and a human-readable message.","type":"object","properties":{"code":{"$ref":"messages/error-code.schema.json"},"message":{"type":"string","description":"Human-readable explanation."}},"required":["code","message"]};
+export const validateHandshakeFailure = validate8;
+const schema28 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.2/messages/handshake-failure.schema.json","title":"HandshakeFailure","description":"Server's answer to a refused handshake (a first frame that is not a handshake: INVALID_REQUEST). The server then closes the connection.","type":"object","properties":{"type":{"const":"handshake"},"error":{"$ref":"../defs.schema.json#/$defs/ErrorBody"}},"required":["type","error"],"examples":[{"type":"handshake","error":{"code":"INVALID_REQUEST","message":"Expected a handshake"}}]};
+const schema29 = {"title":"ErrorBody","description":"What went wrong: a machine-readable code and a human-readable message.","type":"object","properties":{"code":{"$ref":"messages/error-code.schema.json"},"message":{"type":"string","description":"Human-readable explanation."}},"required":["code","message"]};
 
-function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate9(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate29.evaluated;
+const evaluated0 = validate9.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1299,7 +1299,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
-validate29.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate9.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -1308,13 +1308,13 @@ let data0 = data.code;
 const _errs1 = errors;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate29.errors = [{instancePath:instancePath+"/code",schemaPath:"messages/error-code.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate9.errors = [{instancePath:instancePath+"/code",schemaPath:"messages/error-code.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs3 = errors;
-const vSchema0 = schema58.enum;
+const vSchema0 = schema27.enum;
 if(!((((data0 === "PARSE_ERROR") || (data0 === "INVALID_REQUEST")) || (data0 === "UNKNOWN_TOPIC")) || (data0 === "HANDLER_ERROR"))){
-validate29.errors = [{instancePath:instancePath+"/code",schemaPath:"messages/error-code.schema.json/enum",keyword:"enum",params:{allowedValues: schema58.enum},message:"must be equal to one of the allowed values"}];
+validate9.errors = [{instancePath:instancePath+"/code",schemaPath:"messages/error-code.schema.json/enum",keyword:"enum",params:{allowedValues: schema27.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 else {
@@ -1334,7 +1334,7 @@ if(data.message !== undefined){
 let data1 = data.message;
 const _errs4 = errors;
 if(typeof data1 !== "string"){
-validate29.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate9.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs5 = errors;
@@ -1351,22 +1351,22 @@ if(valid0){
 }
 }
 else {
-validate29.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate9.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate29.errors = vErrors;
+validate9.errors = vErrors;
 return errors === 0;
 }
-validate29.evaluated = {"props":{"code":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate9.evaluated = {"props":{"code":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate8(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.2/messages/handshake-failure.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate28.evaluated;
+const evaluated0 = validate8.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1378,7 +1378,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.type === undefined) && (missing0 = "type")) || ((data.error === undefined) && (missing0 = "error"))){
-validate28.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate8.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -1386,7 +1386,7 @@ if(data.type !== undefined){
 let data0 = data.type;
 const _errs1 = errors;
 if("handshake" !== data0){
-validate28.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "handshake"},message:"must be equal to constant"}];
+validate8.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "handshake"},message:"must be equal to constant"}];
 return false;
 }
 else {
@@ -1402,8 +1402,8 @@ if(valid0){
 if(data.error !== undefined){
 let data1 = data.error;
 const _errs2 = errors;
-if(!(validate29(data1, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+if(!(validate9(data1, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate9.errors : vErrors.concat(validate9.errors);
 errors = vErrors.length;
 }
 else {
@@ -1419,25 +1419,25 @@ if(valid0){
 }
 }
 else {
-validate28.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate8.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate28.errors = vErrors;
+validate8.errors = vErrors;
 return errors === 0;
 }
-validate28.evaluated = {"props":{"type":true,"error":true},"dynamicProps":false,"dynamicItems":false};
+validate8.evaluated = {"props":{"type":true,"error":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateHandshakeRequest = validate31;
-const schema62 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.2/messages/handshake-request.schema.json","title":"HandshakeRequest","description":"First frame a client sends after connecting. Requests sent before a successful handshake are never served.","type":"object","properties":{"type":{"const":"handshake","description":"Fixed value."}},"required":["type"],"examples":[{"type":"handshake"}]};
+export const validateHandshakeRequest = validate11;
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.2/messages/handshake-request.schema.json","title":"HandshakeRequest","description":"First frame a client sends after connecting. Requests sent before a successful handshake are never served.","type":"object","properties":{"type":{"const":"handshake","description":"Fixed value."}},"required":["type"],"examples":[{"type":"handshake"}]};
 
-function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.2/messages/handshake-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate31.evaluated;
+const evaluated0 = validate11.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1449,7 +1449,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate31.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate11.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -1457,7 +1457,7 @@ if(data.type !== undefined){
 let data0 = data.type;
 const _errs1 = errors;
 if("handshake" !== data0){
-validate31.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "handshake"},message:"must be equal to constant"}];
+validate11.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "handshake"},message:"must be equal to constant"}];
 return false;
 }
 else {
@@ -1474,27 +1474,27 @@ if(valid0){
 }
 }
 else {
-validate31.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate11.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate31.errors = vErrors;
+validate11.errors = vErrors;
 return errors === 0;
 }
-validate31.evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
+validate11.evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateHandshakeSuccess = validate32;
-const schema63 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.2/messages/handshake-success.schema.json","title":"HandshakeSuccess","description":"Server's answer to an accepted handshake.","type":"object","properties":{"type":{"const":"handshake"},"version":{"type":"string","pattern":"^\\d+\\.\\d+\\.\\d+$","description":"Protocol version the server speaks."},"capabilities":{"type":"array","description":"The topics this server serves.","items":{"$ref":"../defs.schema.json#/$defs/NonEmptyString"},"uniqueItems":true},"workspaces":{"type":"array","description":"Absolute paths of the folders open in that VS Code window.","items":{"$ref":"../defs.schema.json#/$defs/AbsolutePath"}}},"required":["type","version","capabilities","workspaces"],"examples":[{"type":"handshake","version":"0.1.2","capabilities":["/app/vscode/edit/find","/app/vscode/edit/replace","/app/vscode/nav/definition"],"workspaces":["/home/user/project"]}]};
-const schema64 = {"title":"NonEmptyString","description":"A string with at least one character.","type":"string","minLength":1};
-const pattern7 = new RegExp("^\\d+\\.\\d+\\.\\d+$", "u");
+export const validateHandshakeSuccess = validate12;
+const schema32 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.2/messages/handshake-success.schema.json","title":"HandshakeSuccess","description":"Server's answer to an accepted handshake.","type":"object","properties":{"type":{"const":"handshake"},"version":{"type":"string","pattern":"^\\d+\\.\\d+\\.\\d+$","description":"Protocol version the server speaks."},"capabilities":{"type":"array","description":"The topics this server serves.","items":{"$ref":"../defs.schema.json#/$defs/NonEmptyString"},"uniqueItems":true},"workspaces":{"type":"array","description":"Absolute paths of the folders open in that VS Code window.","items":{"$ref":"../defs.schema.json#/$defs/AbsolutePath"}}},"required":["type","version","capabilities","workspaces"],"examples":[{"type":"handshake","version":"0.1.2","capabilities":["/app/vscode/edit/find","/app/vscode/edit/replace","/app/vscode/nav/definition"],"workspaces":["/home/user/project"]}]};
+const schema33 = {"title":"NonEmptyString","description":"A string with at least one character.","type":"string","minLength":1};
+const pattern3 = new RegExp("^\\d+\\.\\d+\\.\\d+$", "u");
 
-function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate12(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.2/messages/handshake-success.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate32.evaluated;
+const evaluated0 = validate12.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1506,7 +1506,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.type === undefined) && (missing0 = "type")) || ((data.version === undefined) && (missing0 = "version"))) || ((data.capabilities === undefined) && (missing0 = "capabilities"))) || ((data.workspaces === undefined) && (missing0 = "workspaces"))){
-validate32.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate12.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -1514,7 +1514,7 @@ if(data.type !== undefined){
 let data0 = data.type;
 const _errs1 = errors;
 if("handshake" !== data0){
-validate32.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "handshake"},message:"must be equal to constant"}];
+validate12.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "handshake"},message:"must be equal to constant"}];
 return false;
 }
 else {
@@ -1533,15 +1533,15 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs2){
 if(typeof data1 === "string"){
-if(!pattern7.test(data1)){
-validate32.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/pattern",keyword:"pattern",params:{pattern: "^\\d+\\.\\d+\\.\\d+$"},message:"must match pattern \""+"^\\d+\\.\\d+\\.\\d+$"+"\""}];
+if(!pattern3.test(data1)){
+validate12.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/pattern",keyword:"pattern",params:{pattern: "^\\d+\\.\\d+\\.\\d+$"},message:"must match pattern \""+"^\\d+\\.\\d+\\.\\d+$"+"\""}];
 return false;
 }
 else {
 }
 }
 else {
-validate32.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate12.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs2){
@@ -1568,15 +1568,15 @@ const _errs7 = errors;
 const _errs8 = errors;
 if(errors === _errs7){
 if(typeof data3 === "string"){
-if(func1(data3) < 1){
-validate32.errors = [{instancePath:instancePath+"/capabilities/" + i0,schemaPath:"../defs.schema.json#/$defs/NonEmptyString/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(func0(data3) < 1){
+validate12.errors = [{instancePath:instancePath+"/capabilities/" + i0,schemaPath:"../defs.schema.json#/$defs/NonEmptyString/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
 }
 }
 else {
-validate32.errors = [{instancePath:instancePath+"/capabilities/" + i0,schemaPath:"../defs.schema.json#/$defs/NonEmptyString/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate12.errors = [{instancePath:instancePath+"/capabilities/" + i0,schemaPath:"../defs.schema.json#/$defs/NonEmptyString/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs7){
@@ -1599,8 +1599,8 @@ if(i1 > 1){
 outer0:
 for(;i1--;){
 for(j0 = i1; j0--;){
-if(func0(data2[i1], data2[j0])){
-validate32.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"}];
+if(func4(data2[i1], data2[j0])){
+validate12.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"}];
 return false;
 valid3 = false;
 break outer0;
@@ -1613,7 +1613,7 @@ if(valid3){
 }
 }
 else {
-validate32.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate12.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 if(errors === _errs4){
@@ -1640,15 +1640,15 @@ const _errs12 = errors;
 const _errs13 = errors;
 if(errors === _errs12){
 if(typeof data5 === "string"){
-if(!pattern4.test(data5)){
-validate32.errors = [{instancePath:instancePath+"/workspaces/" + i2,schemaPath:"../defs.schema.json#/$defs/AbsolutePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
+if(!pattern0.test(data5)){
+validate12.errors = [{instancePath:instancePath+"/workspaces/" + i2,schemaPath:"../defs.schema.json#/$defs/AbsolutePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
 return false;
 }
 else {
 }
 }
 else {
-validate32.errors = [{instancePath:instancePath+"/workspaces/" + i2,schemaPath:"../defs.schema.json#/$defs/AbsolutePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate12.errors = [{instancePath:instancePath+"/workspaces/" + i2,schemaPath:"../defs.schema.json#/$defs/AbsolutePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs12){
@@ -1666,7 +1666,7 @@ if(valid4){
 }
 }
 else {
-validate32.errors = [{instancePath:instancePath+"/workspaces",schemaPath:"#/properties/workspaces/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate12.errors = [{instancePath:instancePath+"/workspaces",schemaPath:"#/properties/workspaces/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 if(errors === _errs9){
@@ -1685,25 +1685,25 @@ if(valid0){
 }
 }
 else {
-validate32.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate12.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate32.errors = vErrors;
+validate12.errors = vErrors;
 return errors === 0;
 }
-validate32.evaluated = {"props":{"type":true,"version":true,"capabilities":true,"workspaces":true},"dynamicProps":false,"dynamicItems":false};
+validate12.evaluated = {"props":{"type":true,"version":true,"capabilities":true,"workspaces":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateNavDefinitionParams = validate33;
-const schema66 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.2/topics/nav-definition.params.schema.json","title":"NavDefinitionParams","description":"Params of /app/vscode/nav/definition: Find where the symbol at a position is defined, with the definition's source code. Unknown params fields are accepted and ignored (forward compatibility).","type":"object","properties":{"filePath":{"$ref":"../defs.schema.json#/$defs/FilePath","description":"The file where the cursor is (absolute or relative to the workspace root)."},"line":{"$ref":"../defs.schema.json#/$defs/LineNumber","description":"Cursor line (0-based)."},"character":{"$ref":"../defs.schema.json#/$defs/Character","description":"Cursor character (0-based)."}},"required":["filePath","line","character"],"examples":[{"filePath":"/home/user/project/src/extension.ts","line":42,"character":10}]};
+export const validateNavDefinitionParams = validate13;
+const schema35 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.2/topics/nav-definition.params.schema.json","title":"NavDefinitionParams","description":"Params of /app/vscode/nav/definition: Find where the symbol at a position is defined, with the definition's source code. Unknown params fields are accepted and ignored (forward compatibility).","type":"object","properties":{"filePath":{"$ref":"../defs.schema.json#/$defs/FilePath","description":"The file where the cursor is (absolute or relative to the workspace root)."},"line":{"$ref":"../defs.schema.json#/$defs/LineNumber","description":"Cursor line (0-based)."},"character":{"$ref":"../defs.schema.json#/$defs/Character","description":"Cursor character (0-based)."}},"required":["filePath","line","character"],"examples":[{"filePath":"/home/user/project/src/extension.ts","line":42,"character":10}]};
 
-function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate13(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.2/topics/nav-definition.params.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate33.evaluated;
+const evaluated0 = validate13.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1715,7 +1715,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.filePath === undefined) && (missing0 = "filePath")) || ((data.line === undefined) && (missing0 = "line"))) || ((data.character === undefined) && (missing0 = "character"))){
-validate33.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate13.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -1726,15 +1726,15 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(func1(data0) < 1){
-validate33.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(func0(data0) < 1){
+validate13.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
 }
 }
 else {
-validate33.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate13.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs2){
@@ -1754,14 +1754,14 @@ let data1 = data.line;
 const _errs4 = errors;
 const _errs5 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-validate33.errors = [{instancePath:instancePath+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate13.errors = [{instancePath:instancePath+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs6 = errors;
 if(errors === _errs5){
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
-validate33.errors = [{instancePath:instancePath+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate13.errors = [{instancePath:instancePath+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -1784,14 +1784,14 @@ let data2 = data.character;
 const _errs7 = errors;
 const _errs8 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate33.errors = [{instancePath:instancePath+"/character",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate13.errors = [{instancePath:instancePath+"/character",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs9 = errors;
 if(errors === _errs8){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
-validate33.errors = [{instancePath:instancePath+"/character",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate13.errors = [{instancePath:instancePath+"/character",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -1815,26 +1815,26 @@ if(valid0){
 }
 }
 else {
-validate33.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate13.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate33.errors = vErrors;
+validate13.errors = vErrors;
 return errors === 0;
 }
-validate33.evaluated = {"props":{"filePath":true,"line":true,"character":true},"dynamicProps":false,"dynamicItems":false};
+validate13.evaluated = {"props":{"filePath":true,"line":true,"character":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateNavDefinitionResult = validate34;
-const schema70 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.2/topics/nav-definition.result.schema.json","title":"NavDefinitionResult","description":"Result of /app/vscode/nav/definition: the definitions' ranges and source text (empty when none). A result may carry fields not listed here; clients ignore them.","type":"object","properties":{"locations":{"type":"array","description":"The definitions.","items":{"$ref":"../defs.schema.json#/$defs/DefinitionLocation"}}},"required":["locations"],"examples":[{"locations":[{"filePath":"/home/user/project/src/util.ts","line":3,"character":0,"endLine":5,"endCharacter":1,"code":"export function add(a: number, b: number): number {\n  return a + b;\n}"}]},{"locations":[]}]};
-const schema71 = {"title":"DefinitionLocation","description":"A definition's range plus the source text of that whole range.","type":"object","allOf":[{"$ref":"#/$defs/Location"}],"properties":{"code":{"type":"string","description":"The source text of the whole definition range."}},"required":["code"]};
-const schema72 = {"title":"Location","description":"A range in a file: start and end position, 0-based.","type":"object","properties":{"filePath":{"$ref":"#/$defs/AbsolutePath","description":"Absolute path of the file."},"line":{"$ref":"#/$defs/LineNumber","description":"Start line (0-based)."},"character":{"$ref":"#/$defs/Character","description":"Start character (0-based)."},"endLine":{"$ref":"#/$defs/LineNumber","description":"End line (0-based)."},"endCharacter":{"$ref":"#/$defs/Character","description":"End character (0-based)."}},"required":["filePath","line","character","endLine","endCharacter"]};
+export const validateNavDefinitionResult = validate14;
+const schema39 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.2/topics/nav-definition.result.schema.json","title":"NavDefinitionResult","description":"Result of /app/vscode/nav/definition: the definitions' ranges and source text (empty when none). A result may carry fields not listed here; clients ignore them.","type":"object","properties":{"locations":{"type":"array","description":"The definitions.","items":{"$ref":"../defs.schema.json#/$defs/DefinitionLocation"}}},"required":["locations"],"examples":[{"locations":[{"filePath":"/home/user/project/src/util.ts","line":3,"character":0,"endLine":5,"endCharacter":1,"code":"export function add(a: number, b: number): number {\n  return a + b;\n}"}]},{"locations":[]}]};
+const schema40 = {"title":"DefinitionLocation","description":"A definition's range plus the source text of that whole range.","type":"object","allOf":[{"$ref":"#/$defs/Location"}],"properties":{"code":{"type":"string","description":"The source text of the whole definition range."}},"required":["code"]};
+const schema41 = {"title":"Location","description":"A range in a file: start and end position, 0-based.","type":"object","properties":{"filePath":{"$ref":"#/$defs/AbsolutePath","description":"Absolute path of the file."},"line":{"$ref":"#/$defs/LineNumber","description":"Start line (0-based)."},"character":{"$ref":"#/$defs/Character","description":"Start character (0-based)."},"endLine":{"$ref":"#/$defs/LineNumber","description":"End line (0-based)."},"endCharacter":{"$ref":"#/$defs/Character","description":"End character (0-based)."}},"required":["filePath","line","character","endLine","endCharacter"]};
 
-function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate16(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate36.evaluated;
+const evaluated0 = validate16.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1846,7 +1846,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.filePath === undefined) && (missing0 = "filePath")) || ((data.line === undefined) && (missing0 = "line"))) || ((data.character === undefined) && (missing0 = "character"))) || ((data.endLine === undefined) && (missing0 = "endLine"))) || ((data.endCharacter === undefined) && (missing0 = "endCharacter"))){
-validate36.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate16.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -1857,15 +1857,15 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(!pattern4.test(data0)){
-validate36.errors = [{instancePath:instancePath+"/filePath",schemaPath:"#/$defs/AbsolutePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
+if(!pattern0.test(data0)){
+validate16.errors = [{instancePath:instancePath+"/filePath",schemaPath:"#/$defs/AbsolutePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
 return false;
 }
 else {
 }
 }
 else {
-validate36.errors = [{instancePath:instancePath+"/filePath",schemaPath:"#/$defs/AbsolutePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate16.errors = [{instancePath:instancePath+"/filePath",schemaPath:"#/$defs/AbsolutePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs2){
@@ -1885,14 +1885,14 @@ let data1 = data.line;
 const _errs4 = errors;
 const _errs5 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-validate36.errors = [{instancePath:instancePath+"/line",schemaPath:"#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate16.errors = [{instancePath:instancePath+"/line",schemaPath:"#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs6 = errors;
 if(errors === _errs5){
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
-validate36.errors = [{instancePath:instancePath+"/line",schemaPath:"#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate16.errors = [{instancePath:instancePath+"/line",schemaPath:"#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -1915,14 +1915,14 @@ let data2 = data.character;
 const _errs7 = errors;
 const _errs8 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate36.errors = [{instancePath:instancePath+"/character",schemaPath:"#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate16.errors = [{instancePath:instancePath+"/character",schemaPath:"#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs9 = errors;
 if(errors === _errs8){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
-validate36.errors = [{instancePath:instancePath+"/character",schemaPath:"#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate16.errors = [{instancePath:instancePath+"/character",schemaPath:"#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -1945,14 +1945,14 @@ let data3 = data.endLine;
 const _errs10 = errors;
 const _errs11 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate36.errors = [{instancePath:instancePath+"/endLine",schemaPath:"#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate16.errors = [{instancePath:instancePath+"/endLine",schemaPath:"#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs12 = errors;
 if(errors === _errs11){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 0 || isNaN(data3)){
-validate36.errors = [{instancePath:instancePath+"/endLine",schemaPath:"#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate16.errors = [{instancePath:instancePath+"/endLine",schemaPath:"#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -1975,14 +1975,14 @@ let data4 = data.endCharacter;
 const _errs13 = errors;
 const _errs14 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate36.errors = [{instancePath:instancePath+"/endCharacter",schemaPath:"#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate16.errors = [{instancePath:instancePath+"/endCharacter",schemaPath:"#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs15 = errors;
 if(errors === _errs14){
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 0 || isNaN(data4)){
-validate36.errors = [{instancePath:instancePath+"/endCharacter",schemaPath:"#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate16.errors = [{instancePath:instancePath+"/endCharacter",schemaPath:"#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -2008,21 +2008,21 @@ if(valid0){
 }
 }
 else {
-validate36.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate16.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate36.errors = vErrors;
+validate16.errors = vErrors;
 return errors === 0;
 }
-validate36.evaluated = {"props":{"filePath":true,"line":true,"character":true,"endLine":true,"endCharacter":true},"dynamicProps":false,"dynamicItems":false};
+validate16.evaluated = {"props":{"filePath":true,"line":true,"character":true,"endLine":true,"endCharacter":true},"dynamicProps":false,"dynamicItems":false};
 
-function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate15(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate35.evaluated;
+const evaluated0 = validate15.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2031,8 +2031,8 @@ evaluated0.items = undefined;
 }
 const _errs0 = errors;
 const _errs1 = errors;
-if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
+if(!(validate16(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate16.errors : vErrors.concat(validate16.errors);
 errors = vErrors.length;
 }
 else {
@@ -2044,7 +2044,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.code === undefined) && (missing0 = "code")){
-validate35.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate15.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -2052,7 +2052,7 @@ if(data.code !== undefined){
 let data0 = data.code;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate35.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate15.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs3 = errors;
@@ -2068,22 +2068,22 @@ if(valid1){
 }
 }
 else {
-validate35.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate15.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate35.errors = vErrors;
+validate15.errors = vErrors;
 return errors === 0;
 }
-validate35.evaluated = {"props":{"code":true,"filePath":true,"line":true,"character":true,"endLine":true,"endCharacter":true},"dynamicProps":false,"dynamicItems":false};
+validate15.evaluated = {"props":{"code":true,"filePath":true,"line":true,"character":true,"endLine":true,"endCharacter":true},"dynamicProps":false,"dynamicItems":false};
 
-function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate14(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.2/topics/nav-definition.result.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate34.evaluated;
+const evaluated0 = validate14.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2095,7 +2095,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.locations === undefined) && (missing0 = "locations")){
-validate34.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate14.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -2110,8 +2110,8 @@ const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 const _errs3 = errors;
-if(!(validate35(data1, {instancePath:instancePath+"/locations/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
+if(!(validate15(data1, {instancePath:instancePath+"/locations/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate15.errors : vErrors.concat(validate15.errors);
 errors = vErrors.length;
 }
 else {
@@ -2125,7 +2125,7 @@ if(valid1){
 }
 }
 else {
-validate34.errors = [{instancePath:instancePath+"/locations",schemaPath:"#/properties/locations/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate14.errors = [{instancePath:instancePath+"/locations",schemaPath:"#/properties/locations/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 if(errors === _errs1){
@@ -2141,25 +2141,25 @@ if(valid0){
 }
 }
 else {
-validate34.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate14.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate34.errors = vErrors;
+validate14.errors = vErrors;
 return errors === 0;
 }
-validate34.evaluated = {"props":{"locations":true},"dynamicProps":false,"dynamicItems":false};
+validate14.evaluated = {"props":{"locations":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateNavReferencesParams = validate39;
-const schema78 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.2/topics/nav-references.params.schema.json","title":"NavReferencesParams","description":"Params of /app/vscode/nav/references: Find every reference to the symbol at a position (optionally including its declaration). Unknown params fields are accepted and ignored (forward compatibility).","type":"object","properties":{"filePath":{"$ref":"../defs.schema.json#/$defs/FilePath","description":"The file where the cursor is (absolute or relative to the workspace root)."},"line":{"$ref":"../defs.schema.json#/$defs/LineNumber","description":"Cursor line (0-based)."},"character":{"$ref":"../defs.schema.json#/$defs/Character","description":"Cursor character (0-based)."},"includeDeclaration":{"type":"boolean","default":true,"description":"Whether the declaration is listed too (default: true)."}},"required":["filePath","line","character"],"examples":[{"filePath":"/home/user/project/src/extension.ts","line":42,"character":10,"includeDeclaration":true}]};
+export const validateNavReferencesParams = validate19;
+const schema47 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.2/topics/nav-references.params.schema.json","title":"NavReferencesParams","description":"Params of /app/vscode/nav/references: Find every reference to the symbol at a position (optionally including its declaration). Unknown params fields are accepted and ignored (forward compatibility).","type":"object","properties":{"filePath":{"$ref":"../defs.schema.json#/$defs/FilePath","description":"The file where the cursor is (absolute or relative to the workspace root)."},"line":{"$ref":"../defs.schema.json#/$defs/LineNumber","description":"Cursor line (0-based)."},"character":{"$ref":"../defs.schema.json#/$defs/Character","description":"Cursor character (0-based)."},"includeDeclaration":{"type":"boolean","default":true,"description":"Whether the declaration is listed too (default: true)."}},"required":["filePath","line","character"],"examples":[{"filePath":"/home/user/project/src/extension.ts","line":42,"character":10,"includeDeclaration":true}]};
 
-function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate19(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.2/topics/nav-references.params.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate39.evaluated;
+const evaluated0 = validate19.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2171,7 +2171,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.filePath === undefined) && (missing0 = "filePath")) || ((data.line === undefined) && (missing0 = "line"))) || ((data.character === undefined) && (missing0 = "character"))){
-validate39.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate19.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -2182,15 +2182,15 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(func1(data0) < 1){
-validate39.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(func0(data0) < 1){
+validate19.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
 }
 }
 else {
-validate39.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate19.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs2){
@@ -2210,14 +2210,14 @@ let data1 = data.line;
 const _errs4 = errors;
 const _errs5 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-validate39.errors = [{instancePath:instancePath+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate19.errors = [{instancePath:instancePath+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs6 = errors;
 if(errors === _errs5){
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
-validate39.errors = [{instancePath:instancePath+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate19.errors = [{instancePath:instancePath+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -2240,14 +2240,14 @@ let data2 = data.character;
 const _errs7 = errors;
 const _errs8 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate39.errors = [{instancePath:instancePath+"/character",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate19.errors = [{instancePath:instancePath+"/character",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs9 = errors;
 if(errors === _errs8){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
-validate39.errors = [{instancePath:instancePath+"/character",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate19.errors = [{instancePath:instancePath+"/character",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -2269,7 +2269,7 @@ if(data.includeDeclaration !== undefined){
 let data3 = data.includeDeclaration;
 const _errs10 = errors;
 if(typeof data3 !== "boolean"){
-validate39.errors = [{instancePath:instancePath+"/includeDeclaration",schemaPath:"#/properties/includeDeclaration/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate19.errors = [{instancePath:instancePath+"/includeDeclaration",schemaPath:"#/properties/includeDeclaration/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 const _errs11 = errors;
@@ -2288,24 +2288,24 @@ if(valid0){
 }
 }
 else {
-validate39.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate19.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate39.errors = vErrors;
+validate19.errors = vErrors;
 return errors === 0;
 }
-validate39.evaluated = {"props":{"filePath":true,"line":true,"character":true,"includeDeclaration":true},"dynamicProps":false,"dynamicItems":false};
+validate19.evaluated = {"props":{"filePath":true,"line":true,"character":true,"includeDeclaration":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateNavReferencesResult = validate40;
-const schema82 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.2/topics/nav-references.result.schema.json","title":"NavReferencesResult","description":"Result of /app/vscode/nav/references: the references' ranges and how many there are. A result may carry fields not listed here; clients ignore them.","type":"object","properties":{"locations":{"type":"array","description":"The references.","items":{"$ref":"../defs.schema.json#/$defs/Location"}},"totalCount":{"$ref":"../defs.schema.json#/$defs/Count","description":"Number of references."}},"required":["locations","totalCount"],"examples":[{"locations":[{"filePath":"/home/user/project/src/util.ts","line":3,"character":16,"endLine":3,"endCharacter":19},{"filePath":"/home/user/project/src/main.ts","line":10,"character":2,"endLine":10,"endCharacter":5}],"totalCount":2}]};
+export const validateNavReferencesResult = validate20;
+const schema51 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.2/topics/nav-references.result.schema.json","title":"NavReferencesResult","description":"Result of /app/vscode/nav/references: the references' ranges and how many there are. A result may carry fields not listed here; clients ignore them.","type":"object","properties":{"locations":{"type":"array","description":"The references.","items":{"$ref":"../defs.schema.json#/$defs/Location"}},"totalCount":{"$ref":"../defs.schema.json#/$defs/Count","description":"Number of references."}},"required":["locations","totalCount"],"examples":[{"locations":[{"filePath":"/home/user/project/src/util.ts","line":3,"character":16,"endLine":3,"endCharacter":19},{"filePath":"/home/user/project/src/main.ts","line":10,"character":2,"endLine":10,"endCharacter":5}],"totalCount":2}]};
 
-function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate41.evaluated;
+const evaluated0 = validate21.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2317,7 +2317,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.filePath === undefined) && (missing0 = "filePath")) || ((data.line === undefined) && (missing0 = "line"))) || ((data.character === undefined) && (missing0 = "character"))) || ((data.endLine === undefined) && (missing0 = "endLine"))) || ((data.endCharacter === undefined) && (missing0 = "endCharacter"))){
-validate41.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate21.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -2328,15 +2328,15 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(!pattern4.test(data0)){
-validate41.errors = [{instancePath:instancePath+"/filePath",schemaPath:"#/$defs/AbsolutePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
+if(!pattern0.test(data0)){
+validate21.errors = [{instancePath:instancePath+"/filePath",schemaPath:"#/$defs/AbsolutePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
 return false;
 }
 else {
 }
 }
 else {
-validate41.errors = [{instancePath:instancePath+"/filePath",schemaPath:"#/$defs/AbsolutePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [{instancePath:instancePath+"/filePath",schemaPath:"#/$defs/AbsolutePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs2){
@@ -2356,14 +2356,14 @@ let data1 = data.line;
 const _errs4 = errors;
 const _errs5 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-validate41.errors = [{instancePath:instancePath+"/line",schemaPath:"#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate21.errors = [{instancePath:instancePath+"/line",schemaPath:"#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs6 = errors;
 if(errors === _errs5){
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
-validate41.errors = [{instancePath:instancePath+"/line",schemaPath:"#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate21.errors = [{instancePath:instancePath+"/line",schemaPath:"#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -2386,14 +2386,14 @@ let data2 = data.character;
 const _errs7 = errors;
 const _errs8 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate41.errors = [{instancePath:instancePath+"/character",schemaPath:"#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate21.errors = [{instancePath:instancePath+"/character",schemaPath:"#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs9 = errors;
 if(errors === _errs8){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
-validate41.errors = [{instancePath:instancePath+"/character",schemaPath:"#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate21.errors = [{instancePath:instancePath+"/character",schemaPath:"#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -2416,14 +2416,14 @@ let data3 = data.endLine;
 const _errs10 = errors;
 const _errs11 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate41.errors = [{instancePath:instancePath+"/endLine",schemaPath:"#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate21.errors = [{instancePath:instancePath+"/endLine",schemaPath:"#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs12 = errors;
 if(errors === _errs11){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 0 || isNaN(data3)){
-validate41.errors = [{instancePath:instancePath+"/endLine",schemaPath:"#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate21.errors = [{instancePath:instancePath+"/endLine",schemaPath:"#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -2446,14 +2446,14 @@ let data4 = data.endCharacter;
 const _errs13 = errors;
 const _errs14 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate41.errors = [{instancePath:instancePath+"/endCharacter",schemaPath:"#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate21.errors = [{instancePath:instancePath+"/endCharacter",schemaPath:"#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs15 = errors;
 if(errors === _errs14){
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 0 || isNaN(data4)){
-validate41.errors = [{instancePath:instancePath+"/endCharacter",schemaPath:"#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate21.errors = [{instancePath:instancePath+"/endCharacter",schemaPath:"#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -2479,22 +2479,22 @@ if(valid0){
 }
 }
 else {
-validate41.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate21.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate41.errors = vErrors;
+validate21.errors = vErrors;
 return errors === 0;
 }
-validate41.evaluated = {"props":{"filePath":true,"line":true,"character":true,"endLine":true,"endCharacter":true},"dynamicProps":false,"dynamicItems":false};
+validate21.evaluated = {"props":{"filePath":true,"line":true,"character":true,"endLine":true,"endCharacter":true},"dynamicProps":false,"dynamicItems":false};
 
-function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.2/topics/nav-references.result.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate40.evaluated;
+const evaluated0 = validate20.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2506,7 +2506,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.locations === undefined) && (missing0 = "locations")) || ((data.totalCount === undefined) && (missing0 = "totalCount"))){
-validate40.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate20.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -2521,8 +2521,8 @@ const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 const _errs3 = errors;
-if(!(validate41(data1, {instancePath:instancePath+"/locations/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
+if(!(validate21(data1, {instancePath:instancePath+"/locations/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
 errors = vErrors.length;
 }
 else {
@@ -2536,7 +2536,7 @@ if(valid1){
 }
 }
 else {
-validate40.errors = [{instancePath:instancePath+"/locations",schemaPath:"#/properties/locations/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate20.errors = [{instancePath:instancePath+"/locations",schemaPath:"#/properties/locations/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 if(errors === _errs1){
@@ -2553,14 +2553,14 @@ let data2 = data.totalCount;
 const _errs4 = errors;
 const _errs5 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate40.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate20.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs6 = errors;
 if(errors === _errs5){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
-validate40.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate20.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -2583,25 +2583,25 @@ if(valid0){
 }
 }
 else {
-validate40.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate20.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate40.errors = vErrors;
+validate20.errors = vErrors;
 return errors === 0;
 }
-validate40.evaluated = {"props":{"locations":true,"totalCount":true},"dynamicProps":false,"dynamicItems":false};
+validate20.evaluated = {"props":{"locations":true,"totalCount":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateNavSymbolsParams = validate43;
-const schema90 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.2/topics/nav-symbols.params.schema.json","title":"NavSymbolsParams","description":"Params of /app/vscode/nav/symbols: List the symbols (classes, functions, variables, …) of a file, optionally filtered by name. Unknown params fields are accepted and ignored (forward compatibility).","type":"object","properties":{"filePath":{"$ref":"../defs.schema.json#/$defs/FilePath","description":"The file (absolute or relative to the workspace root)."},"query":{"type":"string","description":"Case-insensitive substring filter on symbol names. Omitted or \"\": every symbol."}},"required":["filePath"],"examples":[{"filePath":"/home/user/project/src/handlers/Handler.ts","query":"IHandler"},{"filePath":"src/extension.ts"}]};
+export const validateNavSymbolsParams = validate23;
+const schema59 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.2/topics/nav-symbols.params.schema.json","title":"NavSymbolsParams","description":"Params of /app/vscode/nav/symbols: List the symbols (classes, functions, variables, …) of a file, optionally filtered by name. Unknown params fields are accepted and ignored (forward compatibility).","type":"object","properties":{"filePath":{"$ref":"../defs.schema.json#/$defs/FilePath","description":"The file (absolute or relative to the workspace root)."},"query":{"type":"string","description":"Case-insensitive substring filter on symbol names. Omitted or \"\": every symbol."}},"required":["filePath"],"examples":[{"filePath":"/home/user/project/src/handlers/Handler.ts","query":"IHandler"},{"filePath":"src/extension.ts"}]};
 
-function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.2/topics/nav-symbols.params.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate43.evaluated;
+const evaluated0 = validate23.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2613,7 +2613,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.filePath === undefined) && (missing0 = "filePath")){
-validate43.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate23.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -2624,15 +2624,15 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(func1(data0) < 1){
-validate43.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(func0(data0) < 1){
+validate23.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
 }
 }
 else {
-validate43.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate23.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs2){
@@ -2651,7 +2651,7 @@ if(data.query !== undefined){
 let data1 = data.query;
 const _errs4 = errors;
 if(typeof data1 !== "string"){
-validate43.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate23.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs5 = errors;
@@ -2668,26 +2668,26 @@ if(valid0){
 }
 }
 else {
-validate43.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate23.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate43.errors = vErrors;
+validate23.errors = vErrors;
 return errors === 0;
 }
-validate43.evaluated = {"props":{"filePath":true,"query":true},"dynamicProps":false,"dynamicItems":false};
+validate23.evaluated = {"props":{"filePath":true,"query":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateNavSymbolsResult = validate44;
-const schema92 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.2/topics/nav-symbols.result.schema.json","title":"NavSymbolsResult","description":"Result of /app/vscode/nav/symbols: the symbols, nested symbols flattened parent-first, and how many there are. A result may carry fields not listed here; clients ignore them.","type":"object","properties":{"symbols":{"type":"array","description":"The symbols, parent before its children.","items":{"title":"SymbolInfo","description":"One symbol: its whole range, where its name is, and its parent's name.","type":"object","properties":{"name":{"type":"string","minLength":1,"description":"The symbol's name."},"kind":{"$ref":"../defs.schema.json#/$defs/SymbolKind"},"line":{"$ref":"../defs.schema.json#/$defs/LineNumber","description":"Start line of the whole symbol (0-based)."},"character":{"$ref":"../defs.schema.json#/$defs/Character","description":"Start character of the whole symbol (0-based)."},"endLine":{"$ref":"../defs.schema.json#/$defs/LineNumber","description":"End line of the whole symbol (0-based)."},"endCharacter":{"$ref":"../defs.schema.json#/$defs/Character","description":"End character of the whole symbol (0-based)."},"selectionLine":{"$ref":"../defs.schema.json#/$defs/LineNumber","description":"Line of the symbol's name (0-based)."},"selectionCharacter":{"$ref":"../defs.schema.json#/$defs/Character","description":"Character where the symbol's name starts (0-based)."},"containerName":{"type":["string","null"],"description":"The parent symbol's name, or null at top level."}},"required":["name","kind","line","character","endLine","endCharacter","selectionLine","selectionCharacter","containerName"]}},"totalCount":{"$ref":"../defs.schema.json#/$defs/Count","description":"Number of symbols."}},"required":["symbols","totalCount"],"examples":[{"symbols":[{"name":"IHandler","kind":"interface","line":0,"character":0,"endLine":3,"endCharacter":1,"selectionLine":0,"selectionCharacter":17,"containerName":null},{"name":"handle","kind":"method","line":1,"character":2,"endLine":1,"endCharacter":34,"selectionLine":1,"selectionCharacter":2,"containerName":"IHandler"}],"totalCount":2}]};
-const schema93 = {"title":"SymbolKind","description":"The lower-case name of a VS Code SymbolKind.","type":"string","enum":["file","module","namespace","package","class","method","property","field","constructor","enum","interface","function","variable","constant","string","number","boolean","array","object","key","null","enummember","struct","event","operator","typeparameter"]};
+export const validateNavSymbolsResult = validate24;
+const schema61 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.2/topics/nav-symbols.result.schema.json","title":"NavSymbolsResult","description":"Result of /app/vscode/nav/symbols: the symbols, nested symbols flattened parent-first, and how many there are. A result may carry fields not listed here; clients ignore them.","type":"object","properties":{"symbols":{"type":"array","description":"The symbols, parent before its children.","items":{"title":"SymbolInfo","description":"One symbol: its whole range, where its name is, and its parent's name.","type":"object","properties":{"name":{"type":"string","minLength":1,"description":"The symbol's name."},"kind":{"$ref":"../defs.schema.json#/$defs/SymbolKind"},"line":{"$ref":"../defs.schema.json#/$defs/LineNumber","description":"Start line of the whole symbol (0-based)."},"character":{"$ref":"../defs.schema.json#/$defs/Character","description":"Start character of the whole symbol (0-based)."},"endLine":{"$ref":"../defs.schema.json#/$defs/LineNumber","description":"End line of the whole symbol (0-based)."},"endCharacter":{"$ref":"../defs.schema.json#/$defs/Character","description":"End character of the whole symbol (0-based)."},"selectionLine":{"$ref":"../defs.schema.json#/$defs/LineNumber","description":"Line of the symbol's name (0-based)."},"selectionCharacter":{"$ref":"../defs.schema.json#/$defs/Character","description":"Character where the symbol's name starts (0-based)."},"containerName":{"type":["string","null"],"description":"The parent symbol's name, or null at top level."}},"required":["name","kind","line","character","endLine","endCharacter","selectionLine","selectionCharacter","containerName"]}},"totalCount":{"$ref":"../defs.schema.json#/$defs/Count","description":"Number of symbols."}},"required":["symbols","totalCount"],"examples":[{"symbols":[{"name":"IHandler","kind":"interface","line":0,"character":0,"endLine":3,"endCharacter":1,"selectionLine":0,"selectionCharacter":17,"containerName":null},{"name":"handle","kind":"method","line":1,"character":2,"endLine":1,"endCharacter":34,"selectionLine":1,"selectionCharacter":2,"containerName":"IHandler"}],"totalCount":2}]};
+const schema62 = {"title":"SymbolKind","description":"The lower-case name of a VS Code SymbolKind.","type":"string","enum":["file","module","namespace","package","class","method","property","field","constructor","enum","interface","function","variable","constant","string","number","boolean","array","object","key","null","enummember","struct","event","operator","typeparameter"]};
 
-function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.2/topics/nav-symbols.result.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate44.evaluated;
+const evaluated0 = validate24.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2699,7 +2699,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.symbols === undefined) && (missing0 = "symbols")) || ((data.totalCount === undefined) && (missing0 = "totalCount"))){
-validate44.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate24.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -2719,7 +2719,7 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((((((((((data1.name === undefined) && (missing1 = "name")) || ((data1.kind === undefined) && (missing1 = "kind"))) || ((data1.line === undefined) && (missing1 = "line"))) || ((data1.character === undefined) && (missing1 = "character"))) || ((data1.endLine === undefined) && (missing1 = "endLine"))) || ((data1.endCharacter === undefined) && (missing1 = "endCharacter"))) || ((data1.selectionLine === undefined) && (missing1 = "selectionLine"))) || ((data1.selectionCharacter === undefined) && (missing1 = "selectionCharacter"))) || ((data1.containerName === undefined) && (missing1 = "containerName"))){
-validate44.errors = [{instancePath:instancePath+"/symbols/" + i0,schemaPath:"#/properties/symbols/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate24.errors = [{instancePath:instancePath+"/symbols/" + i0,schemaPath:"#/properties/symbols/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
@@ -2729,15 +2729,15 @@ const _errs5 = errors;
 const _errs6 = errors;
 if(errors === _errs5){
 if(typeof data2 === "string"){
-if(func1(data2) < 1){
-validate44.errors = [{instancePath:instancePath+"/symbols/" + i0+"/name",schemaPath:"#/properties/symbols/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(func0(data2) < 1){
+validate24.errors = [{instancePath:instancePath+"/symbols/" + i0+"/name",schemaPath:"#/properties/symbols/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
 }
 }
 else {
-validate44.errors = [{instancePath:instancePath+"/symbols/" + i0+"/name",schemaPath:"#/properties/symbols/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate24.errors = [{instancePath:instancePath+"/symbols/" + i0+"/name",schemaPath:"#/properties/symbols/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs5){
@@ -2754,13 +2754,13 @@ let data3 = data1.kind;
 const _errs7 = errors;
 const _errs8 = errors;
 if(typeof data3 !== "string"){
-validate44.errors = [{instancePath:instancePath+"/symbols/" + i0+"/kind",schemaPath:"../defs.schema.json#/$defs/SymbolKind/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate24.errors = [{instancePath:instancePath+"/symbols/" + i0+"/kind",schemaPath:"../defs.schema.json#/$defs/SymbolKind/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs9 = errors;
-const vSchema0 = schema93.enum;
+const vSchema0 = schema62.enum;
 if(!((((((((((((((((((((((((((data3 === "file") || (data3 === "module")) || (data3 === "namespace")) || (data3 === "package")) || (data3 === "class")) || (data3 === "method")) || (data3 === "property")) || (data3 === "field")) || (data3 === "constructor")) || (data3 === "enum")) || (data3 === "interface")) || (data3 === "function")) || (data3 === "variable")) || (data3 === "constant")) || (data3 === "string")) || (data3 === "number")) || (data3 === "boolean")) || (data3 === "array")) || (data3 === "object")) || (data3 === "key")) || (data3 === "null")) || (data3 === "enummember")) || (data3 === "struct")) || (data3 === "event")) || (data3 === "operator")) || (data3 === "typeparameter"))){
-validate44.errors = [{instancePath:instancePath+"/symbols/" + i0+"/kind",schemaPath:"../defs.schema.json#/$defs/SymbolKind/enum",keyword:"enum",params:{allowedValues: schema93.enum},message:"must be equal to one of the allowed values"}];
+validate24.errors = [{instancePath:instancePath+"/symbols/" + i0+"/kind",schemaPath:"../defs.schema.json#/$defs/SymbolKind/enum",keyword:"enum",params:{allowedValues: schema62.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 else {
@@ -2781,14 +2781,14 @@ let data4 = data1.line;
 const _errs10 = errors;
 const _errs11 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate44.errors = [{instancePath:instancePath+"/symbols/" + i0+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate24.errors = [{instancePath:instancePath+"/symbols/" + i0+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs12 = errors;
 if(errors === _errs11){
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 0 || isNaN(data4)){
-validate44.errors = [{instancePath:instancePath+"/symbols/" + i0+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate24.errors = [{instancePath:instancePath+"/symbols/" + i0+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -2811,14 +2811,14 @@ let data5 = data1.character;
 const _errs13 = errors;
 const _errs14 = errors;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-validate44.errors = [{instancePath:instancePath+"/symbols/" + i0+"/character",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate24.errors = [{instancePath:instancePath+"/symbols/" + i0+"/character",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs15 = errors;
 if(errors === _errs14){
 if((typeof data5 == "number") && (isFinite(data5))){
 if(data5 < 0 || isNaN(data5)){
-validate44.errors = [{instancePath:instancePath+"/symbols/" + i0+"/character",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate24.errors = [{instancePath:instancePath+"/symbols/" + i0+"/character",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -2841,14 +2841,14 @@ let data6 = data1.endLine;
 const _errs16 = errors;
 const _errs17 = errors;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-validate44.errors = [{instancePath:instancePath+"/symbols/" + i0+"/endLine",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate24.errors = [{instancePath:instancePath+"/symbols/" + i0+"/endLine",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs18 = errors;
 if(errors === _errs17){
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 < 0 || isNaN(data6)){
-validate44.errors = [{instancePath:instancePath+"/symbols/" + i0+"/endLine",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate24.errors = [{instancePath:instancePath+"/symbols/" + i0+"/endLine",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -2871,14 +2871,14 @@ let data7 = data1.endCharacter;
 const _errs19 = errors;
 const _errs20 = errors;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-validate44.errors = [{instancePath:instancePath+"/symbols/" + i0+"/endCharacter",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate24.errors = [{instancePath:instancePath+"/symbols/" + i0+"/endCharacter",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs21 = errors;
 if(errors === _errs20){
 if((typeof data7 == "number") && (isFinite(data7))){
 if(data7 < 0 || isNaN(data7)){
-validate44.errors = [{instancePath:instancePath+"/symbols/" + i0+"/endCharacter",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate24.errors = [{instancePath:instancePath+"/symbols/" + i0+"/endCharacter",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -2901,14 +2901,14 @@ let data8 = data1.selectionLine;
 const _errs22 = errors;
 const _errs23 = errors;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-validate44.errors = [{instancePath:instancePath+"/symbols/" + i0+"/selectionLine",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate24.errors = [{instancePath:instancePath+"/symbols/" + i0+"/selectionLine",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs24 = errors;
 if(errors === _errs23){
 if((typeof data8 == "number") && (isFinite(data8))){
 if(data8 < 0 || isNaN(data8)){
-validate44.errors = [{instancePath:instancePath+"/symbols/" + i0+"/selectionLine",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate24.errors = [{instancePath:instancePath+"/symbols/" + i0+"/selectionLine",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -2931,14 +2931,14 @@ let data9 = data1.selectionCharacter;
 const _errs25 = errors;
 const _errs26 = errors;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-validate44.errors = [{instancePath:instancePath+"/symbols/" + i0+"/selectionCharacter",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate24.errors = [{instancePath:instancePath+"/symbols/" + i0+"/selectionCharacter",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs27 = errors;
 if(errors === _errs26){
 if((typeof data9 == "number") && (isFinite(data9))){
 if(data9 < 0 || isNaN(data9)){
-validate44.errors = [{instancePath:instancePath+"/symbols/" + i0+"/selectionCharacter",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate24.errors = [{instancePath:instancePath+"/symbols/" + i0+"/selectionCharacter",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -2960,7 +2960,7 @@ if(data1.containerName !== undefined){
 let data10 = data1.containerName;
 const _errs28 = errors;
 if((typeof data10 !== "string") && (data10 !== null)){
-validate44.errors = [{instancePath:instancePath+"/symbols/" + i0+"/containerName",schemaPath:"#/properties/symbols/items/properties/containerName/type",keyword:"type",params:{type: schema92.properties.symbols.items.properties.containerName.type},message:"must be string,null"}];
+validate24.errors = [{instancePath:instancePath+"/symbols/" + i0+"/containerName",schemaPath:"#/properties/symbols/items/properties/containerName/type",keyword:"type",params:{type: schema61.properties.symbols.items.properties.containerName.type},message:"must be string,null"}];
 return false;
 }
 const _errs29 = errors;
@@ -2984,7 +2984,7 @@ if(valid2){
 }
 }
 else {
-validate44.errors = [{instancePath:instancePath+"/symbols/" + i0,schemaPath:"#/properties/symbols/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate24.errors = [{instancePath:instancePath+"/symbols/" + i0,schemaPath:"#/properties/symbols/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === _errs3){
@@ -2999,7 +2999,7 @@ if(valid1){
 }
 }
 else {
-validate44.errors = [{instancePath:instancePath+"/symbols",schemaPath:"#/properties/symbols/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate24.errors = [{instancePath:instancePath+"/symbols",schemaPath:"#/properties/symbols/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 if(errors === _errs1){
@@ -3016,14 +3016,14 @@ let data11 = data.totalCount;
 const _errs30 = errors;
 const _errs31 = errors;
 if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-validate44.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate24.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs32 = errors;
 if(errors === _errs31){
 if((typeof data11 == "number") && (isFinite(data11))){
 if(data11 < 0 || isNaN(data11)){
-validate44.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate24.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -3046,25 +3046,25 @@ if(valid0){
 }
 }
 else {
-validate44.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate24.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate44.errors = vErrors;
+validate24.errors = vErrors;
 return errors === 0;
 }
-validate44.evaluated = {"props":{"symbols":true,"totalCount":true},"dynamicProps":false,"dynamicItems":false};
+validate24.evaluated = {"props":{"symbols":true,"totalCount":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateRequest = validate45;
-const schema101 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.2/messages/request.schema.json","title":"Request","description":"A topic call, sent after a successful handshake. Replies may come out of order: match them by requestId.","type":"object","properties":{"topic":{"type":"string","minLength":1,"description":"The topic to call, \"/app/vscode/<category>/<action>\". A topic the server does not serve gets UNKNOWN_TOPIC."},"requestId":{"type":"string","minLength":1,"description":"Request id (a UUID v4 by convention), echoed in the reply."},"params":{"type":"object","default":{},"description":"The topic's parameters (see the topic's params schema)."}},"required":["topic","requestId"],"examples":[{"topic":"/app/vscode/edit/find","requestId":"550e8400-e29b-41d4-a716-446655440000","params":{"pattern":"searchText","include":"**/*.ts"}},{"topic":"/app/vscode/diag/list","requestId":"6fa459ea-ee8a-4ca4-894e-db77e160355e"}]};
+export const validateRequest = validate25;
+const schema70 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.2/messages/request.schema.json","title":"Request","description":"A topic call, sent after a successful handshake. Replies may come out of order: match them by requestId.","type":"object","properties":{"topic":{"type":"string","minLength":1,"description":"The topic to call, \"/app/vscode/<category>/<action>\". A topic the server does not serve gets UNKNOWN_TOPIC."},"requestId":{"type":"string","minLength":1,"description":"Request id (a UUID v4 by convention), echoed in the reply."},"params":{"type":"object","default":{},"description":"The topic's parameters (see the topic's params schema)."}},"required":["topic","requestId"],"examples":[{"topic":"/app/vscode/edit/find","requestId":"550e8400-e29b-41d4-a716-446655440000","params":{"pattern":"searchText","include":"**/*.ts"}},{"topic":"/app/vscode/diag/list","requestId":"6fa459ea-ee8a-4ca4-894e-db77e160355e"}]};
 
-function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.2/messages/request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate45.evaluated;
+const evaluated0 = validate25.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3076,7 +3076,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.topic === undefined) && (missing0 = "topic")) || ((data.requestId === undefined) && (missing0 = "requestId"))){
-validate45.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate25.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -3086,15 +3086,15 @@ const _errs1 = errors;
 const _errs2 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
-if(func1(data0) < 1){
-validate45.errors = [{instancePath:instancePath+"/topic",schemaPath:"#/properties/topic/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(func0(data0) < 1){
+validate25.errors = [{instancePath:instancePath+"/topic",schemaPath:"#/properties/topic/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
 }
 }
 else {
-validate45.errors = [{instancePath:instancePath+"/topic",schemaPath:"#/properties/topic/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/topic",schemaPath:"#/properties/topic/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs1){
@@ -3112,15 +3112,15 @@ const _errs3 = errors;
 const _errs4 = errors;
 if(errors === _errs3){
 if(typeof data1 === "string"){
-if(func1(data1) < 1){
-validate45.errors = [{instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(func0(data1) < 1){
+validate25.errors = [{instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
 }
 }
 else {
-validate45.errors = [{instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs3){
@@ -3136,7 +3136,7 @@ if(data.params !== undefined){
 let data2 = data.params;
 const _errs5 = errors;
 if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))){
-validate45.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate25.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 const _errs6 = errors;
@@ -3154,24 +3154,24 @@ if(valid0){
 }
 }
 else {
-validate45.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate25.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate45.errors = vErrors;
+validate25.errors = vErrors;
 return errors === 0;
 }
-validate45.evaluated = {"props":{"topic":true,"requestId":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate25.evaluated = {"props":{"topic":true,"requestId":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateResponseError = validate46;
-const schema102 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.2/messages/response-error.schema.json","title":"ResponseError","description":"A failed request. topic and requestId echo the request's whenever they were strings, otherwise they are \"\" (always \"\" for PARSE_ERROR).","type":"object","properties":{"topic":{"type":"string","description":"The request's topic, or \"\"."},"requestId":{"type":"string","description":"The request's requestId, or \"\"."},"error":{"$ref":"../defs.schema.json#/$defs/ErrorBody"}},"required":["topic","requestId","error"],"examples":[{"topic":"","requestId":"","error":{"code":"PARSE_ERROR","message":"Invalid JSON"}},{"topic":"/app/vscode/nav/definition","requestId":"550e8400-e29b-41d4-a716-446655440000","error":{"code":"INVALID_REQUEST","message":"params.line must be an integer >= 0"}}]};
+export const validateResponseError = validate26;
+const schema71 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.2/messages/response-error.schema.json","title":"ResponseError","description":"A failed request. topic and requestId echo the request's whenever they were strings, otherwise they are \"\" (always \"\" for PARSE_ERROR).","type":"object","properties":{"topic":{"type":"string","description":"The request's topic, or \"\"."},"requestId":{"type":"string","description":"The request's requestId, or \"\"."},"error":{"$ref":"../defs.schema.json#/$defs/ErrorBody"}},"required":["topic","requestId","error"],"examples":[{"topic":"","requestId":"","error":{"code":"PARSE_ERROR","message":"Invalid JSON"}},{"topic":"/app/vscode/nav/definition","requestId":"550e8400-e29b-41d4-a716-446655440000","error":{"code":"INVALID_REQUEST","message":"params.line must be an integer >= 0"}}]};
 
-function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate47.evaluated;
+const evaluated0 = validate27.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3183,7 +3183,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
-validate47.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate27.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -3192,13 +3192,13 @@ let data0 = data.code;
 const _errs1 = errors;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate47.errors = [{instancePath:instancePath+"/code",schemaPath:"messages/error-code.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate27.errors = [{instancePath:instancePath+"/code",schemaPath:"messages/error-code.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs3 = errors;
-const vSchema0 = schema58.enum;
+const vSchema0 = schema27.enum;
 if(!((((data0 === "PARSE_ERROR") || (data0 === "INVALID_REQUEST")) || (data0 === "UNKNOWN_TOPIC")) || (data0 === "HANDLER_ERROR"))){
-validate47.errors = [{instancePath:instancePath+"/code",schemaPath:"messages/error-code.schema.json/enum",keyword:"enum",params:{allowedValues: schema58.enum},message:"must be equal to one of the allowed values"}];
+validate27.errors = [{instancePath:instancePath+"/code",schemaPath:"messages/error-code.schema.json/enum",keyword:"enum",params:{allowedValues: schema27.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 else {
@@ -3218,7 +3218,7 @@ if(data.message !== undefined){
 let data1 = data.message;
 const _errs4 = errors;
 if(typeof data1 !== "string"){
-validate47.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate27.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs5 = errors;
@@ -3235,22 +3235,22 @@ if(valid0){
 }
 }
 else {
-validate47.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate27.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate47.errors = vErrors;
+validate27.errors = vErrors;
 return errors === 0;
 }
-validate47.evaluated = {"props":{"code":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate27.evaluated = {"props":{"code":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.2/messages/response-error.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate46.evaluated;
+const evaluated0 = validate26.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3262,7 +3262,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.topic === undefined) && (missing0 = "topic")) || ((data.requestId === undefined) && (missing0 = "requestId"))) || ((data.error === undefined) && (missing0 = "error"))){
-validate46.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate26.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -3270,7 +3270,7 @@ if(data.topic !== undefined){
 let data0 = data.topic;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate46.errors = [{instancePath:instancePath+"/topic",schemaPath:"#/properties/topic/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate26.errors = [{instancePath:instancePath+"/topic",schemaPath:"#/properties/topic/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs2 = errors;
@@ -3286,7 +3286,7 @@ if(data.requestId !== undefined){
 let data1 = data.requestId;
 const _errs3 = errors;
 if(typeof data1 !== "string"){
-validate46.errors = [{instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate26.errors = [{instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs4 = errors;
@@ -3301,8 +3301,8 @@ if(valid0){
 if(data.error !== undefined){
 let data2 = data.error;
 const _errs5 = errors;
-if(!(validate47(data2, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
+if(!(validate27(data2, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
 errors = vErrors.length;
 }
 else {
@@ -3319,25 +3319,25 @@ if(valid0){
 }
 }
 else {
-validate46.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate26.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate46.errors = vErrors;
+validate26.errors = vErrors;
 return errors === 0;
 }
-validate46.evaluated = {"props":{"topic":true,"requestId":true,"error":true},"dynamicProps":false,"dynamicItems":false};
+validate26.evaluated = {"props":{"topic":true,"requestId":true,"error":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateResponseSuccess = validate49;
-const schema105 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.2/messages/response-success.schema.json","title":"ResponseSuccess","description":"A successful reply: echoes the request's topic and requestId and carries the topic's result.","type":"object","properties":{"topic":{"type":"string","minLength":1,"description":"The request's topic."},"requestId":{"type":"string","minLength":1,"description":"The request's requestId."},"result":{"type":"object","description":"The topic's result (see the topic's result schema)."}},"required":["topic","requestId","result"],"examples":[{"topic":"/app/vscode/edit/replace","requestId":"550e8400-e29b-41d4-a716-446655440000","result":{"replacedCount":2,"affectedFiles":["/home/user/project/src/a.ts"]}}]};
+export const validateResponseSuccess = validate29;
+const schema74 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.2/messages/response-success.schema.json","title":"ResponseSuccess","description":"A successful reply: echoes the request's topic and requestId and carries the topic's result.","type":"object","properties":{"topic":{"type":"string","minLength":1,"description":"The request's topic."},"requestId":{"type":"string","minLength":1,"description":"The request's requestId."},"result":{"type":"object","description":"The topic's result (see the topic's result schema)."}},"required":["topic","requestId","result"],"examples":[{"topic":"/app/vscode/edit/replace","requestId":"550e8400-e29b-41d4-a716-446655440000","result":{"replacedCount":2,"affectedFiles":["/home/user/project/src/a.ts"]}}]};
 
-function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.2/messages/response-success.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate49.evaluated;
+const evaluated0 = validate29.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3349,7 +3349,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.topic === undefined) && (missing0 = "topic")) || ((data.requestId === undefined) && (missing0 = "requestId"))) || ((data.result === undefined) && (missing0 = "result"))){
-validate49.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate29.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -3359,15 +3359,15 @@ const _errs1 = errors;
 const _errs2 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
-if(func1(data0) < 1){
-validate49.errors = [{instancePath:instancePath+"/topic",schemaPath:"#/properties/topic/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(func0(data0) < 1){
+validate29.errors = [{instancePath:instancePath+"/topic",schemaPath:"#/properties/topic/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
 }
 }
 else {
-validate49.errors = [{instancePath:instancePath+"/topic",schemaPath:"#/properties/topic/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate29.errors = [{instancePath:instancePath+"/topic",schemaPath:"#/properties/topic/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs1){
@@ -3385,15 +3385,15 @@ const _errs3 = errors;
 const _errs4 = errors;
 if(errors === _errs3){
 if(typeof data1 === "string"){
-if(func1(data1) < 1){
-validate49.errors = [{instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(func0(data1) < 1){
+validate29.errors = [{instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
 }
 }
 else {
-validate49.errors = [{instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate29.errors = [{instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs3){
@@ -3409,7 +3409,7 @@ if(data.result !== undefined){
 let data2 = data.result;
 const _errs5 = errors;
 if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))){
-validate49.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate29.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 const _errs6 = errors;
@@ -3427,13 +3427,13 @@ if(valid0){
 }
 }
 else {
-validate49.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate29.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate49.errors = vErrors;
+validate29.errors = vErrors;
 return errors === 0;
 }
-validate49.evaluated = {"props":{"topic":true,"requestId":true,"result":true},"dynamicProps":false,"dynamicItems":false};
+validate29.evaluated = {"props":{"topic":true,"requestId":true,"result":true},"dynamicProps":false,"dynamicItems":false};

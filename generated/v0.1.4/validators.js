@@ -3,17 +3,17 @@
 import dep0 from "ajv/dist/runtime/ucs2length.js";
 import dep1 from "ajv/dist/runtime/equal.js";
 const pick = (m, k) => (m !== null && typeof m === "object" && k in m ? m[k] : m);
-export const validateDiagListParams = validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.4/topics/diag-list.params.schema.json","title":"DiagListParams","description":"Params of /app/vscode/diag/list: Diagnostics of the given files (each opened so its language server analyses it), or, with filePath omitted, every diagnostic VS Code already knows (files never opened are not included). Unknown params fields are accepted and ignored (forward compatibility).","type":"object","properties":{"filePath":{"description":"One file, or several, absolute or relative to the workspace root. Omitted: every known diagnostic.","anyOf":[{"$ref":"../defs.schema.json#/$defs/FilePath"},{"type":"array","items":{"$ref":"../defs.schema.json#/$defs/FilePath"},"minItems":1}]},"severity":{"$ref":"../defs.schema.json#/$defs/SeverityFilter","description":"Which severity to return (default: \"all\").","default":"all"}},"examples":[{"filePath":"src/handlers/Foo.ts","severity":"error"},{"filePath":["src/handlers/Foo.ts","src/handlers/Bar.ts"],"severity":"all"},{}]};
-const schema33 = {"title":"FilePath","description":"A file path given by a client: absolute, or relative to the workspace root. Paths outside every workspace folder are refused with INVALID_REQUEST.","type":"string","minLength":1,"examples":["src/extension.ts","/home/user/project/src/extension.ts"]};
-const schema35 = {"title":"SeverityFilter","description":"Which diagnostics to return: one severity, or \"all\".","type":"string","enum":["error","warning","information","hint","all"]};
-const func1 = pick(dep0, "default");
+export const validateDiagListParams = validate0;
+const schema0 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.4/topics/diag-list.params.schema.json","title":"DiagListParams","description":"Params of /app/vscode/diag/list: Diagnostics of the given files (each opened so its language server analyses it), or, with filePath omitted, every diagnostic VS Code already knows (files never opened are not included). Unknown params fields are accepted and ignored (forward compatibility).","type":"object","properties":{"filePath":{"description":"One file, or several, absolute or relative to the workspace root. Omitted: every known diagnostic.","anyOf":[{"$ref":"../defs.schema.json#/$defs/FilePath"},{"type":"array","items":{"$ref":"../defs.schema.json#/$defs/FilePath"},"minItems":1}]},"severity":{"$ref":"../defs.schema.json#/$defs/SeverityFilter","description":"Which severity to return (default: \"all\").","default":"all"}},"examples":[{"filePath":"src/handlers/Foo.ts","severity":"error"},{"filePath":["src/handlers/Foo.ts","src/handlers/Bar.ts"],"severity":"all"},{}]};
+const schema2 = {"title":"FilePath","description":"A file path given by a client: absolute, or relative to the workspace root. Paths outside every workspace folder are refused with INVALID_REQUEST.","type":"string","minLength":1,"examples":["src/extension.ts","/home/user/project/src/extension.ts"]};
+const schema4 = {"title":"SeverityFilter","description":"Which diagnostics to return: one severity, or \"all\".","type":"string","enum":["error","warning","information","hint","all"]};
+const func0 = pick(dep0, "default");
 
-function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.4/topics/diag-list.params.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate20.evaluated;
+const evaluated0 = validate0.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -33,7 +33,7 @@ const _errs4 = errors;
 const _errs5 = errors;
 if(errors === _errs4){
 if(typeof data0 === "string"){
-if(func1(data0) < 1){
+if(func0(data0) < 1){
 const err0 = {instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err0];
@@ -90,7 +90,7 @@ const _errs9 = errors;
 const _errs10 = errors;
 if(errors === _errs9){
 if(typeof data1 === "string"){
-if(func1(data1) < 1){
+if(func0(data1) < 1){
 const err3 = {instancePath:instancePath+"/filePath/" + i0,schemaPath:"../defs.schema.json#/$defs/FilePath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err3];
@@ -155,7 +155,7 @@ else {
 vErrors.push(err6);
 }
 errors++;
-validate20.errors = vErrors;
+validate0.errors = vErrors;
 return false;
 }
 else {
@@ -182,13 +182,13 @@ let data2 = data.severity;
 const _errs11 = errors;
 const _errs12 = errors;
 if(typeof data2 !== "string"){
-validate20.errors = [{instancePath:instancePath+"/severity",schemaPath:"../defs.schema.json#/$defs/SeverityFilter/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate0.errors = [{instancePath:instancePath+"/severity",schemaPath:"../defs.schema.json#/$defs/SeverityFilter/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs13 = errors;
-const vSchema0 = schema35.enum;
+const vSchema0 = schema4.enum;
 if(!(((((data2 === "error") || (data2 === "warning")) || (data2 === "information")) || (data2 === "hint")) || (data2 === "all"))){
-validate20.errors = [{instancePath:instancePath+"/severity",schemaPath:"../defs.schema.json#/$defs/SeverityFilter/enum",keyword:"enum",params:{allowedValues: schema35.enum},message:"must be equal to one of the allowed values"}];
+validate0.errors = [{instancePath:instancePath+"/severity",schemaPath:"../defs.schema.json#/$defs/SeverityFilter/enum",keyword:"enum",params:{allowedValues: schema4.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 else {
@@ -208,31 +208,31 @@ if(valid0){
 }
 }
 else {
-validate20.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate0.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate20.errors = vErrors;
+validate0.errors = vErrors;
 return errors === 0;
 }
-validate20.evaluated = {"props":{"filePath":true,"severity":true},"dynamicProps":false,"dynamicItems":false};
+validate0.evaluated = {"props":{"filePath":true,"severity":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateDiagListResult = validate22;
-const schema36 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.4/topics/diag-list.result.schema.json","title":"DiagListResult","description":"Result of /app/vscode/diag/list: the diagnostics and how many there are. A result may carry fields not listed here; clients ignore them.","type":"object","properties":{"diagnostics":{"type":"array","description":"The diagnostics.","items":{"title":"Diagnostic","description":"One diagnostic.","type":"object","properties":{"filePath":{"$ref":"../defs.schema.json#/$defs/AbsolutePath","description":"Absolute path of the file."},"line":{"$ref":"../defs.schema.json#/$defs/LineNumber","description":"Start line (0-based)."},"character":{"$ref":"../defs.schema.json#/$defs/Character","description":"Start character (0-based)."},"endLine":{"$ref":"../defs.schema.json#/$defs/LineNumber","description":"End line (0-based)."},"endCharacter":{"$ref":"../defs.schema.json#/$defs/Character","description":"End character (0-based)."},"severity":{"$ref":"../defs.schema.json#/$defs/Severity"},"message":{"type":"string","description":"The diagnostic's message."},"source":{"type":["string","null"],"description":"Who reported it (e.g. \"ts\"), or null."},"code":{"type":["string","null"],"description":"The diagnostic code as a string, or null."}},"required":["filePath","line","character","endLine","endCharacter","severity","message","source","code"]}},"totalCount":{"$ref":"../defs.schema.json#/$defs/Count","description":"Number of diagnostics."}},"required":["diagnostics","totalCount"],"examples":[{"diagnostics":[{"filePath":"/home/user/project/src/handlers/Foo.ts","line":4,"character":6,"endLine":4,"endCharacter":7,"severity":"error","message":"Type 'string' is not assignable to type 'number'.","source":"ts","code":"2322"}],"totalCount":1},{"diagnostics":[],"totalCount":0}]};
-const schema37 = {"title":"AbsolutePath","description":"An absolute file system path as the server reports it: POSIX (\"/…\") or a Windows drive path (\"C:\\\\…\" or \"C:/…\").","type":"string","pattern":"^(/|[A-Za-z]:[\\\\/])","examples":["/home/user/project/src/extension.ts","C:\\Users\\dev\\project\\src\\extension.ts"]};
-const schema38 = {"title":"LineNumber","description":"A 0-based line number.","type":"integer","minimum":0};
-const schema39 = {"title":"Character","description":"A 0-based character offset within a line.","type":"integer","minimum":0};
-const schema42 = {"title":"Severity","description":"The severity of a diagnostic.","type":"string","enum":["error","warning","information","hint"]};
-const schema43 = {"title":"Count","description":"A number of items (0 or more).","type":"integer","minimum":0};
-const pattern4 = new RegExp("^(/|[A-Za-z]:[\\\\/])", "u");
+export const validateDiagListResult = validate2;
+const schema5 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.4/topics/diag-list.result.schema.json","title":"DiagListResult","description":"Result of /app/vscode/diag/list: the diagnostics and how many there are. A result may carry fields not listed here; clients ignore them.","type":"object","properties":{"diagnostics":{"type":"array","description":"The diagnostics.","items":{"title":"Diagnostic","description":"One diagnostic.","type":"object","properties":{"filePath":{"$ref":"../defs.schema.json#/$defs/AbsolutePath","description":"Absolute path of the file."},"line":{"$ref":"../defs.schema.json#/$defs/LineNumber","description":"Start line (0-based)."},"character":{"$ref":"../defs.schema.json#/$defs/Character","description":"Start character (0-based)."},"endLine":{"$ref":"../defs.schema.json#/$defs/LineNumber","description":"End line (0-based)."},"endCharacter":{"$ref":"../defs.schema.json#/$defs/Character","description":"End character (0-based)."},"severity":{"$ref":"../defs.schema.json#/$defs/Severity"},"message":{"type":"string","description":"The diagnostic's message."},"source":{"type":["string","null"],"description":"Who reported it (e.g. \"ts\"), or null."},"code":{"type":["string","null"],"description":"The diagnostic code as a string, or null."}},"required":["filePath","line","character","endLine","endCharacter","severity","message","source","code"]}},"totalCount":{"$ref":"../defs.schema.json#/$defs/Count","description":"Number of diagnostics."}},"required":["diagnostics","totalCount"],"examples":[{"diagnostics":[{"filePath":"/home/user/project/src/handlers/Foo.ts","line":4,"character":6,"endLine":4,"endCharacter":7,"severity":"error","message":"Type 'string' is not assignable to type 'number'.","source":"ts","code":"2322"}],"totalCount":1},{"diagnostics":[],"totalCount":0}]};
+const schema6 = {"title":"AbsolutePath","description":"An absolute file system path as the server reports it: POSIX (\"/…\") or a Windows drive path (\"C:\\\\…\" or \"C:/…\").","type":"string","pattern":"^(/|[A-Za-z]:[\\\\/])","examples":["/home/user/project/src/extension.ts","C:\\Users\\dev\\project\\src\\extension.ts"]};
+const schema7 = {"title":"LineNumber","description":"A 0-based line number.","type":"integer","minimum":0};
+const schema8 = {"title":"Character","description":"A 0-based character offset within a line.","type":"integer","minimum":0};
+const schema11 = {"title":"Severity","description":"The severity of a diagnostic.","type":"string","enum":["error","warning","information","hint"]};
+const schema12 = {"title":"Count","description":"A number of items (0 or more).","type":"integer","minimum":0};
+const pattern0 = new RegExp("^(/|[A-Za-z]:[\\\\/])", "u");
 
-function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.4/topics/diag-list.result.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate22.evaluated;
+const evaluated0 = validate2.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -244,7 +244,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.diagnostics === undefined) && (missing0 = "diagnostics")) || ((data.totalCount === undefined) && (missing0 = "totalCount"))){
-validate22.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate2.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -264,7 +264,7 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((((((((((data1.filePath === undefined) && (missing1 = "filePath")) || ((data1.line === undefined) && (missing1 = "line"))) || ((data1.character === undefined) && (missing1 = "character"))) || ((data1.endLine === undefined) && (missing1 = "endLine"))) || ((data1.endCharacter === undefined) && (missing1 = "endCharacter"))) || ((data1.severity === undefined) && (missing1 = "severity"))) || ((data1.message === undefined) && (missing1 = "message"))) || ((data1.source === undefined) && (missing1 = "source"))) || ((data1.code === undefined) && (missing1 = "code"))){
-validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0,schemaPath:"#/properties/diagnostics/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate2.errors = [{instancePath:instancePath+"/diagnostics/" + i0,schemaPath:"#/properties/diagnostics/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
@@ -275,15 +275,15 @@ const _errs6 = errors;
 const _errs7 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(!pattern4.test(data2)){
-validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/filePath",schemaPath:"../defs.schema.json#/$defs/AbsolutePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
+if(!pattern0.test(data2)){
+validate2.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/filePath",schemaPath:"../defs.schema.json#/$defs/AbsolutePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
 return false;
 }
 else {
 }
 }
 else {
-validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/filePath",schemaPath:"../defs.schema.json#/$defs/AbsolutePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate2.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/filePath",schemaPath:"../defs.schema.json#/$defs/AbsolutePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs6){
@@ -303,14 +303,14 @@ let data3 = data1.line;
 const _errs8 = errors;
 const _errs9 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate2.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs10 = errors;
 if(errors === _errs9){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 0 || isNaN(data3)){
-validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate2.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -333,14 +333,14 @@ let data4 = data1.character;
 const _errs11 = errors;
 const _errs12 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/character",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate2.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/character",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs13 = errors;
 if(errors === _errs12){
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 0 || isNaN(data4)){
-validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/character",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate2.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/character",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -363,14 +363,14 @@ let data5 = data1.endLine;
 const _errs14 = errors;
 const _errs15 = errors;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/endLine",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate2.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/endLine",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs16 = errors;
 if(errors === _errs15){
 if((typeof data5 == "number") && (isFinite(data5))){
 if(data5 < 0 || isNaN(data5)){
-validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/endLine",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate2.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/endLine",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -393,14 +393,14 @@ let data6 = data1.endCharacter;
 const _errs17 = errors;
 const _errs18 = errors;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/endCharacter",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate2.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/endCharacter",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs19 = errors;
 if(errors === _errs18){
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 < 0 || isNaN(data6)){
-validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/endCharacter",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate2.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/endCharacter",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -423,13 +423,13 @@ let data7 = data1.severity;
 const _errs20 = errors;
 const _errs21 = errors;
 if(typeof data7 !== "string"){
-validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/severity",schemaPath:"../defs.schema.json#/$defs/Severity/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate2.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/severity",schemaPath:"../defs.schema.json#/$defs/Severity/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs22 = errors;
-const vSchema0 = schema42.enum;
+const vSchema0 = schema11.enum;
 if(!((((data7 === "error") || (data7 === "warning")) || (data7 === "information")) || (data7 === "hint"))){
-validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/severity",schemaPath:"../defs.schema.json#/$defs/Severity/enum",keyword:"enum",params:{allowedValues: schema42.enum},message:"must be equal to one of the allowed values"}];
+validate2.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/severity",schemaPath:"../defs.schema.json#/$defs/Severity/enum",keyword:"enum",params:{allowedValues: schema11.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 else {
@@ -449,7 +449,7 @@ if(data1.message !== undefined){
 let data8 = data1.message;
 const _errs23 = errors;
 if(typeof data8 !== "string"){
-validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/message",schemaPath:"#/properties/diagnostics/items/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate2.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/message",schemaPath:"#/properties/diagnostics/items/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs24 = errors;
@@ -465,7 +465,7 @@ if(data1.source !== undefined){
 let data9 = data1.source;
 const _errs25 = errors;
 if((typeof data9 !== "string") && (data9 !== null)){
-validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/source",schemaPath:"#/properties/diagnostics/items/properties/source/type",keyword:"type",params:{type: schema36.properties.diagnostics.items.properties.source.type},message:"must be string,null"}];
+validate2.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/source",schemaPath:"#/properties/diagnostics/items/properties/source/type",keyword:"type",params:{type: schema5.properties.diagnostics.items.properties.source.type},message:"must be string,null"}];
 return false;
 }
 const _errs26 = errors;
@@ -481,7 +481,7 @@ if(data1.code !== undefined){
 let data10 = data1.code;
 const _errs27 = errors;
 if((typeof data10 !== "string") && (data10 !== null)){
-validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/code",schemaPath:"#/properties/diagnostics/items/properties/code/type",keyword:"type",params:{type: schema36.properties.diagnostics.items.properties.code.type},message:"must be string,null"}];
+validate2.errors = [{instancePath:instancePath+"/diagnostics/" + i0+"/code",schemaPath:"#/properties/diagnostics/items/properties/code/type",keyword:"type",params:{type: schema5.properties.diagnostics.items.properties.code.type},message:"must be string,null"}];
 return false;
 }
 const _errs28 = errors;
@@ -505,7 +505,7 @@ if(valid2){
 }
 }
 else {
-validate22.errors = [{instancePath:instancePath+"/diagnostics/" + i0,schemaPath:"#/properties/diagnostics/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate2.errors = [{instancePath:instancePath+"/diagnostics/" + i0,schemaPath:"#/properties/diagnostics/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === _errs3){
@@ -520,7 +520,7 @@ if(valid1){
 }
 }
 else {
-validate22.errors = [{instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate2.errors = [{instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 if(errors === _errs1){
@@ -537,14 +537,14 @@ let data11 = data.totalCount;
 const _errs29 = errors;
 const _errs30 = errors;
 if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-validate22.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate2.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs31 = errors;
 if(errors === _errs30){
 if((typeof data11 == "number") && (isFinite(data11))){
 if(data11 < 0 || isNaN(data11)){
-validate22.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate2.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -567,26 +567,26 @@ if(valid0){
 }
 }
 else {
-validate22.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate2.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate22.errors = vErrors;
+validate2.errors = vErrors;
 return errors === 0;
 }
-validate22.evaluated = {"props":{"diagnostics":true,"totalCount":true},"dynamicProps":false,"dynamicItems":false};
+validate2.evaluated = {"props":{"diagnostics":true,"totalCount":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateEditFindParams = validate23;
-const schema44 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.4/topics/edit-find.params.schema.json","title":"EditFindParams","description":"Params of /app/vscode/edit/find: Search the workspace for a string or regular expression. Unknown params fields are accepted and ignored (forward compatibility).","type":"object","properties":{"pattern":{"type":"string","minLength":1,"description":"The text or regular expression to find."},"include":{"$ref":"../defs.schema.json#/$defs/Glob","description":"Files to search (default: **/*)","default":"**/*"},"exclude":{"$ref":"../defs.schema.json#/$defs/Glob","description":"Files to leave out"},"isRegex":{"type":"boolean","default":false,"description":"Whether pattern is a regular expression (default: false)."},"isCaseSensitive":{"type":"boolean","default":false,"description":"Whether matching is case-sensitive (default: false)."}},"required":["pattern"],"examples":[{"pattern":"searchText","include":"**/*.ts","exclude":"**/node_modules/**","isRegex":false,"isCaseSensitive":false},{"pattern":"handle\\w+\\(","isRegex":true}]};
-const schema45 = {"title":"Glob","description":"A VS Code glob pattern (e.g. \"**/*.ts\").","type":"string","examples":["**/*.ts","**/node_modules/**"]};
+export const validateEditFindParams = validate3;
+const schema13 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.4/topics/edit-find.params.schema.json","title":"EditFindParams","description":"Params of /app/vscode/edit/find: Search the workspace for a string or regular expression. Unknown params fields are accepted and ignored (forward compatibility).","type":"object","properties":{"pattern":{"type":"string","minLength":1,"description":"The text or regular expression to find."},"include":{"$ref":"../defs.schema.json#/$defs/Glob","description":"Files to search (default: **/*)","default":"**/*"},"exclude":{"$ref":"../defs.schema.json#/$defs/Glob","description":"Files to leave out"},"isRegex":{"type":"boolean","default":false,"description":"Whether pattern is a regular expression (default: false)."},"isCaseSensitive":{"type":"boolean","default":false,"description":"Whether matching is case-sensitive (default: false)."}},"required":["pattern"],"examples":[{"pattern":"searchText","include":"**/*.ts","exclude":"**/node_modules/**","isRegex":false,"isCaseSensitive":false},{"pattern":"handle\\w+\\(","isRegex":true}]};
+const schema14 = {"title":"Glob","description":"A VS Code glob pattern (e.g. \"**/*.ts\").","type":"string","examples":["**/*.ts","**/node_modules/**"]};
 
-function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate3(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.4/topics/edit-find.params.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate23.evaluated;
+const evaluated0 = validate3.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -598,7 +598,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.pattern === undefined) && (missing0 = "pattern")){
-validate23.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate3.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -608,15 +608,15 @@ const _errs1 = errors;
 const _errs2 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
-if(func1(data0) < 1){
-validate23.errors = [{instancePath:instancePath+"/pattern",schemaPath:"#/properties/pattern/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(func0(data0) < 1){
+validate3.errors = [{instancePath:instancePath+"/pattern",schemaPath:"#/properties/pattern/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/pattern",schemaPath:"#/properties/pattern/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate3.errors = [{instancePath:instancePath+"/pattern",schemaPath:"#/properties/pattern/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs1){
@@ -633,7 +633,7 @@ let data1 = data.include;
 const _errs3 = errors;
 const _errs4 = errors;
 if(typeof data1 !== "string"){
-validate23.errors = [{instancePath:instancePath+"/include",schemaPath:"../defs.schema.json#/$defs/Glob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate3.errors = [{instancePath:instancePath+"/include",schemaPath:"../defs.schema.json#/$defs/Glob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs5 = errors;
@@ -653,7 +653,7 @@ let data2 = data.exclude;
 const _errs6 = errors;
 const _errs7 = errors;
 if(typeof data2 !== "string"){
-validate23.errors = [{instancePath:instancePath+"/exclude",schemaPath:"../defs.schema.json#/$defs/Glob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate3.errors = [{instancePath:instancePath+"/exclude",schemaPath:"../defs.schema.json#/$defs/Glob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs8 = errors;
@@ -672,7 +672,7 @@ if(data.isRegex !== undefined){
 let data3 = data.isRegex;
 const _errs9 = errors;
 if(typeof data3 !== "boolean"){
-validate23.errors = [{instancePath:instancePath+"/isRegex",schemaPath:"#/properties/isRegex/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate3.errors = [{instancePath:instancePath+"/isRegex",schemaPath:"#/properties/isRegex/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 const _errs10 = errors;
@@ -688,7 +688,7 @@ if(data.isCaseSensitive !== undefined){
 let data4 = data.isCaseSensitive;
 const _errs11 = errors;
 if(typeof data4 !== "boolean"){
-validate23.errors = [{instancePath:instancePath+"/isCaseSensitive",schemaPath:"#/properties/isCaseSensitive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate3.errors = [{instancePath:instancePath+"/isCaseSensitive",schemaPath:"#/properties/isCaseSensitive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 const _errs12 = errors;
@@ -708,25 +708,25 @@ if(valid0){
 }
 }
 else {
-validate23.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate3.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate23.errors = vErrors;
+validate3.errors = vErrors;
 return errors === 0;
 }
-validate23.evaluated = {"props":{"pattern":true,"include":true,"exclude":true,"isRegex":true,"isCaseSensitive":true},"dynamicProps":false,"dynamicItems":false};
+validate3.evaluated = {"props":{"pattern":true,"include":true,"exclude":true,"isRegex":true,"isCaseSensitive":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateEditFindResult = validate24;
-const schema47 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.4/topics/edit-find.result.schema.json","title":"EditFindResult","description":"Result of /app/vscode/edit/find: every match, and how many there are. A result may carry fields not listed here; clients ignore them.","type":"object","properties":{"matches":{"type":"array","description":"The matches.","items":{"title":"FindMatch","description":"One match: where it starts and the text of its line.","type":"object","properties":{"filePath":{"$ref":"../defs.schema.json#/$defs/AbsolutePath","description":"Absolute path of the file."},"line":{"$ref":"../defs.schema.json#/$defs/LineNumber","description":"Line of the match (0-based)."},"character":{"$ref":"../defs.schema.json#/$defs/Character","description":"Character where the match starts (0-based)."},"lineText":{"type":"string","description":"The text of the matching line."}},"required":["filePath","line","character","lineText"]}},"totalCount":{"$ref":"../defs.schema.json#/$defs/Count","description":"Number of matches."}},"required":["matches","totalCount"],"examples":[{"matches":[{"filePath":"/home/user/project/src/extension.ts","line":41,"character":9,"lineText":"  const searchText = 1;"}],"totalCount":1},{"matches":[],"totalCount":0}]};
+export const validateEditFindResult = validate4;
+const schema16 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.4/topics/edit-find.result.schema.json","title":"EditFindResult","description":"Result of /app/vscode/edit/find: every match, and how many there are. A result may carry fields not listed here; clients ignore them.","type":"object","properties":{"matches":{"type":"array","description":"The matches.","items":{"title":"FindMatch","description":"One match: where it starts and the text of its line.","type":"object","properties":{"filePath":{"$ref":"../defs.schema.json#/$defs/AbsolutePath","description":"Absolute path of the file."},"line":{"$ref":"../defs.schema.json#/$defs/LineNumber","description":"Line of the match (0-based)."},"character":{"$ref":"../defs.schema.json#/$defs/Character","description":"Character where the match starts (0-based)."},"lineText":{"type":"string","description":"The text of the matching line."}},"required":["filePath","line","character","lineText"]}},"totalCount":{"$ref":"../defs.schema.json#/$defs/Count","description":"Number of matches."}},"required":["matches","totalCount"],"examples":[{"matches":[{"filePath":"/home/user/project/src/extension.ts","line":41,"character":9,"lineText":"  const searchText = 1;"}],"totalCount":1},{"matches":[],"totalCount":0}]};
 
-function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate4(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.4/topics/edit-find.result.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate24.evaluated;
+const evaluated0 = validate4.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -738,7 +738,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.matches === undefined) && (missing0 = "matches")) || ((data.totalCount === undefined) && (missing0 = "totalCount"))){
-validate24.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate4.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -758,7 +758,7 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((((data1.filePath === undefined) && (missing1 = "filePath")) || ((data1.line === undefined) && (missing1 = "line"))) || ((data1.character === undefined) && (missing1 = "character"))) || ((data1.lineText === undefined) && (missing1 = "lineText"))){
-validate24.errors = [{instancePath:instancePath+"/matches/" + i0,schemaPath:"#/properties/matches/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate4.errors = [{instancePath:instancePath+"/matches/" + i0,schemaPath:"#/properties/matches/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
@@ -769,15 +769,15 @@ const _errs6 = errors;
 const _errs7 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(!pattern4.test(data2)){
-validate24.errors = [{instancePath:instancePath+"/matches/" + i0+"/filePath",schemaPath:"../defs.schema.json#/$defs/AbsolutePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
+if(!pattern0.test(data2)){
+validate4.errors = [{instancePath:instancePath+"/matches/" + i0+"/filePath",schemaPath:"../defs.schema.json#/$defs/AbsolutePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
 return false;
 }
 else {
 }
 }
 else {
-validate24.errors = [{instancePath:instancePath+"/matches/" + i0+"/filePath",schemaPath:"../defs.schema.json#/$defs/AbsolutePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate4.errors = [{instancePath:instancePath+"/matches/" + i0+"/filePath",schemaPath:"../defs.schema.json#/$defs/AbsolutePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs6){
@@ -797,14 +797,14 @@ let data3 = data1.line;
 const _errs8 = errors;
 const _errs9 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate24.errors = [{instancePath:instancePath+"/matches/" + i0+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate4.errors = [{instancePath:instancePath+"/matches/" + i0+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs10 = errors;
 if(errors === _errs9){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 0 || isNaN(data3)){
-validate24.errors = [{instancePath:instancePath+"/matches/" + i0+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate4.errors = [{instancePath:instancePath+"/matches/" + i0+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -827,14 +827,14 @@ let data4 = data1.character;
 const _errs11 = errors;
 const _errs12 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate24.errors = [{instancePath:instancePath+"/matches/" + i0+"/character",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate4.errors = [{instancePath:instancePath+"/matches/" + i0+"/character",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs13 = errors;
 if(errors === _errs12){
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 0 || isNaN(data4)){
-validate24.errors = [{instancePath:instancePath+"/matches/" + i0+"/character",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate4.errors = [{instancePath:instancePath+"/matches/" + i0+"/character",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -856,7 +856,7 @@ if(data1.lineText !== undefined){
 let data5 = data1.lineText;
 const _errs14 = errors;
 if(typeof data5 !== "string"){
-validate24.errors = [{instancePath:instancePath+"/matches/" + i0+"/lineText",schemaPath:"#/properties/matches/items/properties/lineText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate4.errors = [{instancePath:instancePath+"/matches/" + i0+"/lineText",schemaPath:"#/properties/matches/items/properties/lineText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs15 = errors;
@@ -875,7 +875,7 @@ if(valid2){
 }
 }
 else {
-validate24.errors = [{instancePath:instancePath+"/matches/" + i0,schemaPath:"#/properties/matches/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate4.errors = [{instancePath:instancePath+"/matches/" + i0,schemaPath:"#/properties/matches/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === _errs3){
@@ -890,7 +890,7 @@ if(valid1){
 }
 }
 else {
-validate24.errors = [{instancePath:instancePath+"/matches",schemaPath:"#/properties/matches/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate4.errors = [{instancePath:instancePath+"/matches",schemaPath:"#/properties/matches/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 if(errors === _errs1){
@@ -907,14 +907,14 @@ let data6 = data.totalCount;
 const _errs16 = errors;
 const _errs17 = errors;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-validate24.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate4.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs18 = errors;
 if(errors === _errs17){
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 < 0 || isNaN(data6)){
-validate24.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate4.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -937,25 +937,25 @@ if(valid0){
 }
 }
 else {
-validate24.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate4.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate24.errors = vErrors;
+validate4.errors = vErrors;
 return errors === 0;
 }
-validate24.evaluated = {"props":{"matches":true,"totalCount":true},"dynamicProps":false,"dynamicItems":false};
+validate4.evaluated = {"props":{"matches":true,"totalCount":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateEditReplaceParams = validate25;
-const schema52 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.4/topics/edit-replace.params.schema.json","title":"EditReplaceParams","description":"Params of /app/vscode/edit/replace: Replace a string or regular expression across the workspace (regex capture groups allowed in replacement). Unknown params fields are accepted and ignored (forward compatibility).","type":"object","properties":{"pattern":{"type":"string","minLength":1,"description":"The text or regular expression to replace."},"replacement":{"type":"string","description":"The replacement text; with isRegex, $1… refer to capture groups."},"include":{"$ref":"../defs.schema.json#/$defs/Glob","description":"Files to change (default: **/*)","default":"**/*"},"exclude":{"$ref":"../defs.schema.json#/$defs/Glob","description":"Files to leave out"},"isRegex":{"type":"boolean","default":false,"description":"Whether pattern is a regular expression (default: false)."},"isCaseSensitive":{"type":"boolean","default":false,"description":"Whether matching is case-sensitive (default: false)."}},"required":["pattern","replacement"],"examples":[{"pattern":"oldText","replacement":"newText","include":"**/*.ts","exclude":"**/node_modules/**","isRegex":false,"isCaseSensitive":false},{"pattern":"foo(\\d+)","replacement":"bar$1","isRegex":true}]};
+export const validateEditReplaceParams = validate5;
+const schema21 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.4/topics/edit-replace.params.schema.json","title":"EditReplaceParams","description":"Params of /app/vscode/edit/replace: Replace a string or regular expression across the workspace (regex capture groups allowed in replacement). Unknown params fields are accepted and ignored (forward compatibility).","type":"object","properties":{"pattern":{"type":"string","minLength":1,"description":"The text or regular expression to replace."},"replacement":{"type":"string","description":"The replacement text; with isRegex, $1… refer to capture groups."},"include":{"$ref":"../defs.schema.json#/$defs/Glob","description":"Files to change (default: **/*)","default":"**/*"},"exclude":{"$ref":"../defs.schema.json#/$defs/Glob","description":"Files to leave out"},"isRegex":{"type":"boolean","default":false,"description":"Whether pattern is a regular expression (default: false)."},"isCaseSensitive":{"type":"boolean","default":false,"description":"Whether matching is case-sensitive (default: false)."}},"required":["pattern","replacement"],"examples":[{"pattern":"oldText","replacement":"newText","include":"**/*.ts","exclude":"**/node_modules/**","isRegex":false,"isCaseSensitive":false},{"pattern":"foo(\\d+)","replacement":"bar$1","isRegex":true}]};
 
-function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate5(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.4/topics/edit-replace.params.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate25.evaluated;
+const evaluated0 = validate5.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -967,7 +967,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.pattern === undefined) && (missing0 = "pattern")) || ((data.replacement === undefined) && (missing0 = "replacement"))){
-validate25.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate5.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -977,15 +977,15 @@ const _errs1 = errors;
 const _errs2 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
-if(func1(data0) < 1){
-validate25.errors = [{instancePath:instancePath+"/pattern",schemaPath:"#/properties/pattern/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(func0(data0) < 1){
+validate5.errors = [{instancePath:instancePath+"/pattern",schemaPath:"#/properties/pattern/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
 }
 }
 else {
-validate25.errors = [{instancePath:instancePath+"/pattern",schemaPath:"#/properties/pattern/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate5.errors = [{instancePath:instancePath+"/pattern",schemaPath:"#/properties/pattern/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs1){
@@ -1001,7 +1001,7 @@ if(data.replacement !== undefined){
 let data1 = data.replacement;
 const _errs3 = errors;
 if(typeof data1 !== "string"){
-validate25.errors = [{instancePath:instancePath+"/replacement",schemaPath:"#/properties/replacement/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate5.errors = [{instancePath:instancePath+"/replacement",schemaPath:"#/properties/replacement/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs4 = errors;
@@ -1018,7 +1018,7 @@ let data2 = data.include;
 const _errs5 = errors;
 const _errs6 = errors;
 if(typeof data2 !== "string"){
-validate25.errors = [{instancePath:instancePath+"/include",schemaPath:"../defs.schema.json#/$defs/Glob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate5.errors = [{instancePath:instancePath+"/include",schemaPath:"../defs.schema.json#/$defs/Glob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs7 = errors;
@@ -1038,7 +1038,7 @@ let data3 = data.exclude;
 const _errs8 = errors;
 const _errs9 = errors;
 if(typeof data3 !== "string"){
-validate25.errors = [{instancePath:instancePath+"/exclude",schemaPath:"../defs.schema.json#/$defs/Glob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate5.errors = [{instancePath:instancePath+"/exclude",schemaPath:"../defs.schema.json#/$defs/Glob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs10 = errors;
@@ -1057,7 +1057,7 @@ if(data.isRegex !== undefined){
 let data4 = data.isRegex;
 const _errs11 = errors;
 if(typeof data4 !== "boolean"){
-validate25.errors = [{instancePath:instancePath+"/isRegex",schemaPath:"#/properties/isRegex/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate5.errors = [{instancePath:instancePath+"/isRegex",schemaPath:"#/properties/isRegex/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 const _errs12 = errors;
@@ -1073,7 +1073,7 @@ if(data.isCaseSensitive !== undefined){
 let data5 = data.isCaseSensitive;
 const _errs13 = errors;
 if(typeof data5 !== "boolean"){
-validate25.errors = [{instancePath:instancePath+"/isCaseSensitive",schemaPath:"#/properties/isCaseSensitive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate5.errors = [{instancePath:instancePath+"/isCaseSensitive",schemaPath:"#/properties/isCaseSensitive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 const _errs14 = errors;
@@ -1094,26 +1094,26 @@ if(valid0){
 }
 }
 else {
-validate25.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate5.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate25.errors = vErrors;
+validate5.errors = vErrors;
 return errors === 0;
 }
-validate25.evaluated = {"props":{"pattern":true,"replacement":true,"include":true,"exclude":true,"isRegex":true,"isCaseSensitive":true},"dynamicProps":false,"dynamicItems":false};
+validate5.evaluated = {"props":{"pattern":true,"replacement":true,"include":true,"exclude":true,"isRegex":true,"isCaseSensitive":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateEditReplaceResult = validate26;
-const schema55 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.4/topics/edit-replace.result.schema.json","title":"EditReplaceResult","description":"Result of /app/vscode/edit/replace: how many occurrences were replaced, and in which files. A result may carry fields not listed here; clients ignore them.","type":"object","properties":{"replacedCount":{"$ref":"../defs.schema.json#/$defs/Count","description":"Number of occurrences replaced."},"affectedFiles":{"type":"array","description":"The files that were changed, each once.","items":{"$ref":"../defs.schema.json#/$defs/AbsolutePath","description":"Absolute path of a changed file."},"uniqueItems":true}},"required":["replacedCount","affectedFiles"],"examples":[{"replacedCount":3,"affectedFiles":["/home/user/project/src/a.ts","/home/user/project/src/b.ts"]},{"replacedCount":0,"affectedFiles":[]}]};
-const func0 = pick(dep1, "default");
+export const validateEditReplaceResult = validate6;
+const schema24 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.4/topics/edit-replace.result.schema.json","title":"EditReplaceResult","description":"Result of /app/vscode/edit/replace: how many occurrences were replaced, and in which files. A result may carry fields not listed here; clients ignore them.","type":"object","properties":{"replacedCount":{"$ref":"../defs.schema.json#/$defs/Count","description":"Number of occurrences replaced."},"affectedFiles":{"type":"array","description":"The files that were changed, each once.","items":{"$ref":"../defs.schema.json#/$defs/AbsolutePath","description":"Absolute path of a changed file."},"uniqueItems":true}},"required":["replacedCount","affectedFiles"],"examples":[{"replacedCount":3,"affectedFiles":["/home/user/project/src/a.ts","/home/user/project/src/b.ts"]},{"replacedCount":0,"affectedFiles":[]}]};
+const func4 = pick(dep1, "default");
 
-function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate6(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.4/topics/edit-replace.result.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate26.evaluated;
+const evaluated0 = validate6.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1125,7 +1125,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.replacedCount === undefined) && (missing0 = "replacedCount")) || ((data.affectedFiles === undefined) && (missing0 = "affectedFiles"))){
-validate26.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate6.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -1134,14 +1134,14 @@ let data0 = data.replacedCount;
 const _errs1 = errors;
 const _errs2 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-validate26.errors = [{instancePath:instancePath+"/replacedCount",schemaPath:"../defs.schema.json#/$defs/Count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate6.errors = [{instancePath:instancePath+"/replacedCount",schemaPath:"../defs.schema.json#/$defs/Count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs3 = errors;
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 0 || isNaN(data0)){
-validate26.errors = [{instancePath:instancePath+"/replacedCount",schemaPath:"../defs.schema.json#/$defs/Count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate6.errors = [{instancePath:instancePath+"/replacedCount",schemaPath:"../defs.schema.json#/$defs/Count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -1174,15 +1174,15 @@ const _errs7 = errors;
 const _errs8 = errors;
 if(errors === _errs7){
 if(typeof data2 === "string"){
-if(!pattern4.test(data2)){
-validate26.errors = [{instancePath:instancePath+"/affectedFiles/" + i0,schemaPath:"../defs.schema.json#/$defs/AbsolutePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
+if(!pattern0.test(data2)){
+validate6.errors = [{instancePath:instancePath+"/affectedFiles/" + i0,schemaPath:"../defs.schema.json#/$defs/AbsolutePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
 return false;
 }
 else {
 }
 }
 else {
-validate26.errors = [{instancePath:instancePath+"/affectedFiles/" + i0,schemaPath:"../defs.schema.json#/$defs/AbsolutePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate6.errors = [{instancePath:instancePath+"/affectedFiles/" + i0,schemaPath:"../defs.schema.json#/$defs/AbsolutePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs7){
@@ -1205,8 +1205,8 @@ if(i1 > 1){
 outer0:
 for(;i1--;){
 for(j0 = i1; j0--;){
-if(func0(data1[i1], data1[j0])){
-validate26.errors = [{instancePath:instancePath+"/affectedFiles",schemaPath:"#/properties/affectedFiles/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"}];
+if(func4(data1[i1], data1[j0])){
+validate6.errors = [{instancePath:instancePath+"/affectedFiles",schemaPath:"#/properties/affectedFiles/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"}];
 return false;
 valid4 = false;
 break outer0;
@@ -1219,7 +1219,7 @@ if(valid4){
 }
 }
 else {
-validate26.errors = [{instancePath:instancePath+"/affectedFiles",schemaPath:"#/properties/affectedFiles/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate6.errors = [{instancePath:instancePath+"/affectedFiles",schemaPath:"#/properties/affectedFiles/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 if(errors === _errs4){
@@ -1236,25 +1236,25 @@ if(valid0){
 }
 }
 else {
-validate26.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate6.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate26.errors = vErrors;
+validate6.errors = vErrors;
 return errors === 0;
 }
-validate26.evaluated = {"props":{"replacedCount":true,"affectedFiles":true},"dynamicProps":false,"dynamicItems":false};
+validate6.evaluated = {"props":{"replacedCount":true,"affectedFiles":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateErrorCode = validate27;
-const schema58 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.4/messages/error-code.schema.json","title":"ErrorCode","description":"The error codes of IDEA protocol v0.1.4. See index.json errorCodes for when each is used.","type":"string","enum":["PARSE_ERROR","INVALID_REQUEST","UNKNOWN_TOPIC","HANDLER_ERROR","UNAUTHORIZED"],"examples":["INVALID_REQUEST","UNKNOWN_TOPIC"]};
+export const validateErrorCode = validate7;
+const schema27 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.4/messages/error-code.schema.json","title":"ErrorCode","description":"The error codes of IDEA protocol v0.1.4. See index.json errorCodes for when each is used.","type":"string","enum":["PARSE_ERROR","INVALID_REQUEST","UNKNOWN_TOPIC","HANDLER_ERROR","UNAUTHORIZED"],"examples":["INVALID_REQUEST","UNKNOWN_TOPIC"]};
 
-function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate7(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.4/messages/error-code.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate27.evaluated;
+const evaluated0 = validate7.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1262,32 +1262,32 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data !== "string"){
-validate27.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate7.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs0 = errors;
-const vSchema0 = schema58.enum;
+const vSchema0 = schema27.enum;
 if(!(((((data === "PARSE_ERROR") || (data === "INVALID_REQUEST")) || (data === "UNKNOWN_TOPIC")) || (data === "HANDLER_ERROR")) || (data === "UNAUTHORIZED"))){
-validate27.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema58.enum},message:"must be equal to one of the allowed values"}];
+validate7.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema27.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 else {
 }
 if(errors === 0){
 }
-validate27.errors = vErrors;
+validate7.errors = vErrors;
 return errors === 0;
 }
-validate27.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate7.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const validateFsFindFilesParams = validate28;
-const schema59 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.4/topics/fs-findfiles.params.schema.json","title":"FsFindFilesParams","description":"Params of /app/vscode/fs/findFiles: Find workspace files whose name contains a keyword (case-insensitive). Unknown params fields are accepted and ignored (forward compatibility).","type":"object","properties":{"query":{"type":"string","minLength":1,"description":"Keyword the file name must contain (case-insensitive)."},"include":{"$ref":"../defs.schema.json#/$defs/Glob","description":"Files to consider; the query is inserted into its file-name part (default: **/*)","default":"**/*"},"exclude":{"$ref":"../defs.schema.json#/$defs/Glob","description":"Files to leave out"},"maxResults":{"type":"integer","minimum":1,"default":100,"description":"Most files to return (default: 100)."}},"required":["query"],"examples":[{"query":"Handler","include":"**/*.ts","exclude":"**/node_modules/**","maxResults":100},{"query":"readme"}]};
+export const validateFsFindFilesParams = validate8;
+const schema28 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.4/topics/fs-findfiles.params.schema.json","title":"FsFindFilesParams","description":"Params of /app/vscode/fs/findFiles: Find workspace files whose name contains a keyword (case-insensitive). Unknown params fields are accepted and ignored (forward compatibility).","type":"object","properties":{"query":{"type":"string","minLength":1,"description":"Keyword the file name must contain (case-insensitive)."},"include":{"$ref":"../defs.schema.json#/$defs/Glob","description":"Files to consider; the query is inserted into its file-name part (default: **/*)","default":"**/*"},"exclude":{"$ref":"../defs.schema.json#/$defs/Glob","description":"Files to leave out"},"maxResults":{"type":"integer","minimum":1,"default":100,"description":"Most files to return (default: 100)."}},"required":["query"],"examples":[{"query":"Handler","include":"**/*.ts","exclude":"**/node_modules/**","maxResults":100},{"query":"readme"}]};
 
-function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate8(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.4/topics/fs-findfiles.params.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate28.evaluated;
+const evaluated0 = validate8.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1299,7 +1299,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.query === undefined) && (missing0 = "query")){
-validate28.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate8.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -1309,15 +1309,15 @@ const _errs1 = errors;
 const _errs2 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
-if(func1(data0) < 1){
-validate28.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(func0(data0) < 1){
+validate8.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
 }
 }
 else {
-validate28.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate8.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs1){
@@ -1334,7 +1334,7 @@ let data1 = data.include;
 const _errs3 = errors;
 const _errs4 = errors;
 if(typeof data1 !== "string"){
-validate28.errors = [{instancePath:instancePath+"/include",schemaPath:"../defs.schema.json#/$defs/Glob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate8.errors = [{instancePath:instancePath+"/include",schemaPath:"../defs.schema.json#/$defs/Glob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs5 = errors;
@@ -1354,7 +1354,7 @@ let data2 = data.exclude;
 const _errs6 = errors;
 const _errs7 = errors;
 if(typeof data2 !== "string"){
-validate28.errors = [{instancePath:instancePath+"/exclude",schemaPath:"../defs.schema.json#/$defs/Glob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate8.errors = [{instancePath:instancePath+"/exclude",schemaPath:"../defs.schema.json#/$defs/Glob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs8 = errors;
@@ -1373,14 +1373,14 @@ if(data.maxResults !== undefined){
 let data3 = data.maxResults;
 const _errs9 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate28.errors = [{instancePath:instancePath+"/maxResults",schemaPath:"#/properties/maxResults/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate8.errors = [{instancePath:instancePath+"/maxResults",schemaPath:"#/properties/maxResults/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs10 = errors;
 if(errors === _errs9){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 1 || isNaN(data3)){
-validate28.errors = [{instancePath:instancePath+"/maxResults",schemaPath:"#/properties/maxResults/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate8.errors = [{instancePath:instancePath+"/maxResults",schemaPath:"#/properties/maxResults/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 else {
@@ -1402,27 +1402,27 @@ if(valid0){
 }
 }
 else {
-validate28.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate8.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate28.errors = vErrors;
+validate8.errors = vErrors;
 return errors === 0;
 }
-validate28.evaluated = {"props":{"query":true,"include":true,"exclude":true,"maxResults":true},"dynamicProps":false,"dynamicItems":false};
+validate8.evaluated = {"props":{"query":true,"include":true,"exclude":true,"maxResults":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateFsFindFilesResult = validate29;
-const schema62 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.4/topics/fs-findfiles.result.schema.json","title":"FsFindFilesResult","description":"Result of /app/vscode/fs/findFiles: the files found and how many there are. A result may carry fields not listed here; clients ignore them.","type":"object","properties":{"files":{"type":"array","description":"The files.","items":{"title":"FoundFile","description":"One file found.","type":"object","properties":{"fileName":{"type":"string","minLength":1,"description":"The file's name (last path segment)."},"filePath":{"$ref":"../defs.schema.json#/$defs/AbsolutePath","description":"Absolute path of the file."},"relativePath":{"$ref":"../defs.schema.json#/$defs/RelativePath","description":"Path relative to the workspace root, \"/\"-separated."}},"required":["fileName","filePath","relativePath"]}},"totalCount":{"$ref":"../defs.schema.json#/$defs/Count","description":"Number of files returned."}},"required":["files","totalCount"],"examples":[{"files":[{"fileName":"FooHandler.ts","filePath":"/home/user/project/src/handlers/FooHandler.ts","relativePath":"src/handlers/FooHandler.ts"}],"totalCount":1},{"files":[],"totalCount":0}]};
-const schema64 = {"title":"RelativePath","description":"A path relative to the workspace root, \"/\"-separated, without a leading \"/\".","type":"string","minLength":1,"pattern":"^[^/]","examples":["src/handlers/FooHandler.ts"]};
-const pattern8 = new RegExp("^[^/]", "u");
+export const validateFsFindFilesResult = validate9;
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.4/topics/fs-findfiles.result.schema.json","title":"FsFindFilesResult","description":"Result of /app/vscode/fs/findFiles: the files found and how many there are. A result may carry fields not listed here; clients ignore them.","type":"object","properties":{"files":{"type":"array","description":"The files.","items":{"title":"FoundFile","description":"One file found.","type":"object","properties":{"fileName":{"type":"string","minLength":1,"description":"The file's name (last path segment)."},"filePath":{"$ref":"../defs.schema.json#/$defs/AbsolutePath","description":"Absolute path of the file."},"relativePath":{"$ref":"../defs.schema.json#/$defs/RelativePath","description":"Path relative to the workspace root, \"/\"-separated."}},"required":["fileName","filePath","relativePath"]}},"totalCount":{"$ref":"../defs.schema.json#/$defs/Count","description":"Number of files returned."}},"required":["files","totalCount"],"examples":[{"files":[{"fileName":"FooHandler.ts","filePath":"/home/user/project/src/handlers/FooHandler.ts","relativePath":"src/handlers/FooHandler.ts"}],"totalCount":1},{"files":[],"totalCount":0}]};
+const schema33 = {"title":"RelativePath","description":"A path relative to the workspace root, \"/\"-separated, without a leading \"/\".","type":"string","minLength":1,"pattern":"^[^/]","examples":["src/handlers/FooHandler.ts"]};
+const pattern4 = new RegExp("^[^/]", "u");
 
-function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate9(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.4/topics/fs-findfiles.result.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate29.evaluated;
+const evaluated0 = validate9.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1434,7 +1434,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.files === undefined) && (missing0 = "files")) || ((data.totalCount === undefined) && (missing0 = "totalCount"))){
-validate29.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate9.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -1454,7 +1454,7 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((((data1.fileName === undefined) && (missing1 = "fileName")) || ((data1.filePath === undefined) && (missing1 = "filePath"))) || ((data1.relativePath === undefined) && (missing1 = "relativePath"))){
-validate29.errors = [{instancePath:instancePath+"/files/" + i0,schemaPath:"#/properties/files/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate9.errors = [{instancePath:instancePath+"/files/" + i0,schemaPath:"#/properties/files/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
@@ -1464,15 +1464,15 @@ const _errs5 = errors;
 const _errs6 = errors;
 if(errors === _errs5){
 if(typeof data2 === "string"){
-if(func1(data2) < 1){
-validate29.errors = [{instancePath:instancePath+"/files/" + i0+"/fileName",schemaPath:"#/properties/files/items/properties/fileName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(func0(data2) < 1){
+validate9.errors = [{instancePath:instancePath+"/files/" + i0+"/fileName",schemaPath:"#/properties/files/items/properties/fileName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
 }
 }
 else {
-validate29.errors = [{instancePath:instancePath+"/files/" + i0+"/fileName",schemaPath:"#/properties/files/items/properties/fileName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate9.errors = [{instancePath:instancePath+"/files/" + i0+"/fileName",schemaPath:"#/properties/files/items/properties/fileName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs5){
@@ -1491,15 +1491,15 @@ const _errs8 = errors;
 const _errs9 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
-if(!pattern4.test(data3)){
-validate29.errors = [{instancePath:instancePath+"/files/" + i0+"/filePath",schemaPath:"../defs.schema.json#/$defs/AbsolutePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
+if(!pattern0.test(data3)){
+validate9.errors = [{instancePath:instancePath+"/files/" + i0+"/filePath",schemaPath:"../defs.schema.json#/$defs/AbsolutePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
 return false;
 }
 else {
 }
 }
 else {
-validate29.errors = [{instancePath:instancePath+"/files/" + i0+"/filePath",schemaPath:"../defs.schema.json#/$defs/AbsolutePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate9.errors = [{instancePath:instancePath+"/files/" + i0+"/filePath",schemaPath:"../defs.schema.json#/$defs/AbsolutePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs8){
@@ -1521,13 +1521,13 @@ const _errs11 = errors;
 const _errs12 = errors;
 if(errors === _errs11){
 if(typeof data4 === "string"){
-if(func1(data4) < 1){
-validate29.errors = [{instancePath:instancePath+"/files/" + i0+"/relativePath",schemaPath:"../defs.schema.json#/$defs/RelativePath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(func0(data4) < 1){
+validate9.errors = [{instancePath:instancePath+"/files/" + i0+"/relativePath",schemaPath:"../defs.schema.json#/$defs/RelativePath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
-if(!pattern8.test(data4)){
-validate29.errors = [{instancePath:instancePath+"/files/" + i0+"/relativePath",schemaPath:"../defs.schema.json#/$defs/RelativePath/pattern",keyword:"pattern",params:{pattern: "^[^/]"},message:"must match pattern \""+"^[^/]"+"\""}];
+if(!pattern4.test(data4)){
+validate9.errors = [{instancePath:instancePath+"/files/" + i0+"/relativePath",schemaPath:"../defs.schema.json#/$defs/RelativePath/pattern",keyword:"pattern",params:{pattern: "^[^/]"},message:"must match pattern \""+"^[^/]"+"\""}];
 return false;
 }
 else {
@@ -1535,7 +1535,7 @@ else {
 }
 }
 else {
-validate29.errors = [{instancePath:instancePath+"/files/" + i0+"/relativePath",schemaPath:"../defs.schema.json#/$defs/RelativePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate9.errors = [{instancePath:instancePath+"/files/" + i0+"/relativePath",schemaPath:"../defs.schema.json#/$defs/RelativePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs11){
@@ -1556,7 +1556,7 @@ if(valid2){
 }
 }
 else {
-validate29.errors = [{instancePath:instancePath+"/files/" + i0,schemaPath:"#/properties/files/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate9.errors = [{instancePath:instancePath+"/files/" + i0,schemaPath:"#/properties/files/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === _errs3){
@@ -1571,7 +1571,7 @@ if(valid1){
 }
 }
 else {
-validate29.errors = [{instancePath:instancePath+"/files",schemaPath:"#/properties/files/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate9.errors = [{instancePath:instancePath+"/files",schemaPath:"#/properties/files/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 if(errors === _errs1){
@@ -1588,14 +1588,14 @@ let data5 = data.totalCount;
 const _errs13 = errors;
 const _errs14 = errors;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-validate29.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate9.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs15 = errors;
 if(errors === _errs14){
 if((typeof data5 == "number") && (isFinite(data5))){
 if(data5 < 0 || isNaN(data5)){
-validate29.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate9.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -1618,25 +1618,25 @@ if(valid0){
 }
 }
 else {
-validate29.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate9.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate29.errors = vErrors;
+validate9.errors = vErrors;
 return errors === 0;
 }
-validate29.evaluated = {"props":{"files":true,"totalCount":true},"dynamicProps":false,"dynamicItems":false};
+validate9.evaluated = {"props":{"files":true,"totalCount":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateHandshakeFailure = validate30;
-const schema66 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.4/messages/handshake-failure.schema.json","title":"HandshakeFailure","description":"Server's answer to a refused handshake (bad or missing token: UNAUTHORIZED; a first frame that is not a handshake: INVALID_REQUEST). The server then closes the connection.","type":"object","properties":{"type":{"const":"handshake"},"error":{"$ref":"../defs.schema.json#/$defs/ErrorBody"}},"required":["type","error"],"examples":[{"type":"handshake","error":{"code":"UNAUTHORIZED","message":"Invalid or missing token"}}]};
-const schema67 = {"title":"ErrorBody","description":"What went wrong: a machine-readable code and a human-readable message.","type":"object","properties":{"code":{"$ref":"messages/error-code.schema.json"},"message":{"type":"string","description":"Human-readable explanation."}},"required":["code","message"]};
+export const validateHandshakeFailure = validate10;
+const schema35 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.4/messages/handshake-failure.schema.json","title":"HandshakeFailure","description":"Server's answer to a refused handshake (bad or missing token: UNAUTHORIZED; a first frame that is not a handshake: INVALID_REQUEST). The server then closes the connection.","type":"object","properties":{"type":{"const":"handshake"},"error":{"$ref":"../defs.schema.json#/$defs/ErrorBody"}},"required":["type","error"],"examples":[{"type":"handshake","error":{"code":"UNAUTHORIZED","message":"Invalid or missing token"}}]};
+const schema36 = {"title":"ErrorBody","description":"What went wrong: a machine-readable code and a human-readable message.","type":"object","properties":{"code":{"$ref":"messages/error-code.schema.json"},"message":{"type":"string","description":"Human-readable explanation."}},"required":["code","message"]};
 
-function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate31.evaluated;
+const evaluated0 = validate11.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1648,7 +1648,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
-validate31.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate11.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -1657,13 +1657,13 @@ let data0 = data.code;
 const _errs1 = errors;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate31.errors = [{instancePath:instancePath+"/code",schemaPath:"messages/error-code.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate11.errors = [{instancePath:instancePath+"/code",schemaPath:"messages/error-code.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs3 = errors;
-const vSchema0 = schema58.enum;
+const vSchema0 = schema27.enum;
 if(!(((((data0 === "PARSE_ERROR") || (data0 === "INVALID_REQUEST")) || (data0 === "UNKNOWN_TOPIC")) || (data0 === "HANDLER_ERROR")) || (data0 === "UNAUTHORIZED"))){
-validate31.errors = [{instancePath:instancePath+"/code",schemaPath:"messages/error-code.schema.json/enum",keyword:"enum",params:{allowedValues: schema58.enum},message:"must be equal to one of the allowed values"}];
+validate11.errors = [{instancePath:instancePath+"/code",schemaPath:"messages/error-code.schema.json/enum",keyword:"enum",params:{allowedValues: schema27.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 else {
@@ -1683,7 +1683,7 @@ if(data.message !== undefined){
 let data1 = data.message;
 const _errs4 = errors;
 if(typeof data1 !== "string"){
-validate31.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate11.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs5 = errors;
@@ -1700,22 +1700,22 @@ if(valid0){
 }
 }
 else {
-validate31.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate11.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate31.errors = vErrors;
+validate11.errors = vErrors;
 return errors === 0;
 }
-validate31.evaluated = {"props":{"code":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate11.evaluated = {"props":{"code":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.4/messages/handshake-failure.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate30.evaluated;
+const evaluated0 = validate10.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1727,7 +1727,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.type === undefined) && (missing0 = "type")) || ((data.error === undefined) && (missing0 = "error"))){
-validate30.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate10.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -1735,7 +1735,7 @@ if(data.type !== undefined){
 let data0 = data.type;
 const _errs1 = errors;
 if("handshake" !== data0){
-validate30.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "handshake"},message:"must be equal to constant"}];
+validate10.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "handshake"},message:"must be equal to constant"}];
 return false;
 }
 else {
@@ -1751,8 +1751,8 @@ if(valid0){
 if(data.error !== undefined){
 let data1 = data.error;
 const _errs2 = errors;
-if(!(validate31(data1, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
+if(!(validate11(data1, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate11.errors : vErrors.concat(validate11.errors);
 errors = vErrors.length;
 }
 else {
@@ -1768,25 +1768,25 @@ if(valid0){
 }
 }
 else {
-validate30.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate10.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate30.errors = vErrors;
+validate10.errors = vErrors;
 return errors === 0;
 }
-validate30.evaluated = {"props":{"type":true,"error":true},"dynamicProps":false,"dynamicItems":false};
+validate10.evaluated = {"props":{"type":true,"error":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateHandshakeRequest = validate33;
-const schema69 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.4/messages/handshake-request.schema.json","title":"HandshakeRequest","description":"First frame a client sends after connecting. Requests sent before a successful handshake are never served.","type":"object","properties":{"type":{"const":"handshake","description":"Fixed value."},"token":{"type":"string","description":"Auth token (the workspace's idea.server.authToken). Required when the server requires auth."}},"required":["type"],"examples":[{"type":"handshake","token":"3f2b8c1e-5d4a-4e7b-9c1a-2b3c4d5e6f70"},{"type":"handshake"}]};
+export const validateHandshakeRequest = validate13;
+const schema38 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.4/messages/handshake-request.schema.json","title":"HandshakeRequest","description":"First frame a client sends after connecting. Requests sent before a successful handshake are never served.","type":"object","properties":{"type":{"const":"handshake","description":"Fixed value."},"token":{"type":"string","description":"Auth token (the workspace's idea.server.authToken). Required when the server requires auth."}},"required":["type"],"examples":[{"type":"handshake","token":"3f2b8c1e-5d4a-4e7b-9c1a-2b3c4d5e6f70"},{"type":"handshake"}]};
 
-function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate13(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.4/messages/handshake-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate33.evaluated;
+const evaluated0 = validate13.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1798,7 +1798,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate33.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate13.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -1806,7 +1806,7 @@ if(data.type !== undefined){
 let data0 = data.type;
 const _errs1 = errors;
 if("handshake" !== data0){
-validate33.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "handshake"},message:"must be equal to constant"}];
+validate13.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "handshake"},message:"must be equal to constant"}];
 return false;
 }
 else {
@@ -1823,7 +1823,7 @@ if(data.token !== undefined){
 let data1 = data.token;
 const _errs2 = errors;
 if(typeof data1 !== "string"){
-validate33.errors = [{instancePath:instancePath+"/token",schemaPath:"#/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate13.errors = [{instancePath:instancePath+"/token",schemaPath:"#/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs3 = errors;
@@ -1840,27 +1840,27 @@ if(valid0){
 }
 }
 else {
-validate33.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate13.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate33.errors = vErrors;
+validate13.errors = vErrors;
 return errors === 0;
 }
-validate33.evaluated = {"props":{"type":true,"token":true},"dynamicProps":false,"dynamicItems":false};
+validate13.evaluated = {"props":{"type":true,"token":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateHandshakeSuccess = validate34;
-const schema70 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.4/messages/handshake-success.schema.json","title":"HandshakeSuccess","description":"Server's answer to an accepted handshake.","type":"object","properties":{"type":{"const":"handshake"},"version":{"type":"string","pattern":"^\\d+\\.\\d+\\.\\d+$","description":"Protocol version the server speaks."},"authRequired":{"type":"boolean","description":"Whether the server requires a token."},"capabilities":{"type":"array","description":"The topics this server serves.","items":{"$ref":"../defs.schema.json#/$defs/NonEmptyString"},"uniqueItems":true},"workspaces":{"type":"array","description":"Absolute paths of the folders open in that VS Code window.","items":{"$ref":"../defs.schema.json#/$defs/AbsolutePath"}}},"required":["type","version","authRequired","capabilities","workspaces"],"examples":[{"type":"handshake","version":"0.1.4","authRequired":true,"capabilities":["/app/vscode/edit/find","/app/vscode/edit/replace","/app/vscode/nav/definition"],"workspaces":["/home/user/project"]}]};
-const schema71 = {"title":"NonEmptyString","description":"A string with at least one character.","type":"string","minLength":1};
-const pattern9 = new RegExp("^\\d+\\.\\d+\\.\\d+$", "u");
+export const validateHandshakeSuccess = validate14;
+const schema39 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.4/messages/handshake-success.schema.json","title":"HandshakeSuccess","description":"Server's answer to an accepted handshake.","type":"object","properties":{"type":{"const":"handshake"},"version":{"type":"string","pattern":"^\\d+\\.\\d+\\.\\d+$","description":"Protocol version the server speaks."},"authRequired":{"type":"boolean","description":"Whether the server requires a token."},"capabilities":{"type":"array","description":"The topics this server serves.","items":{"$ref":"../defs.schema.json#/$defs/NonEmptyString"},"uniqueItems":true},"workspaces":{"type":"array","description":"Absolute paths of the folders open in that VS Code window.","items":{"$ref":"../defs.schema.json#/$defs/AbsolutePath"}}},"required":["type","version","authRequired","capabilities","workspaces"],"examples":[{"type":"handshake","version":"0.1.4","authRequired":true,"capabilities":["/app/vscode/edit/find","/app/vscode/edit/replace","/app/vscode/nav/definition"],"workspaces":["/home/user/project"]}]};
+const schema40 = {"title":"NonEmptyString","description":"A string with at least one character.","type":"string","minLength":1};
+const pattern5 = new RegExp("^\\d+\\.\\d+\\.\\d+$", "u");
 
-function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate14(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.4/messages/handshake-success.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate34.evaluated;
+const evaluated0 = validate14.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1872,7 +1872,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.type === undefined) && (missing0 = "type")) || ((data.version === undefined) && (missing0 = "version"))) || ((data.authRequired === undefined) && (missing0 = "authRequired"))) || ((data.capabilities === undefined) && (missing0 = "capabilities"))) || ((data.workspaces === undefined) && (missing0 = "workspaces"))){
-validate34.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate14.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -1880,7 +1880,7 @@ if(data.type !== undefined){
 let data0 = data.type;
 const _errs1 = errors;
 if("handshake" !== data0){
-validate34.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "handshake"},message:"must be equal to constant"}];
+validate14.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "handshake"},message:"must be equal to constant"}];
 return false;
 }
 else {
@@ -1899,15 +1899,15 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs2){
 if(typeof data1 === "string"){
-if(!pattern9.test(data1)){
-validate34.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/pattern",keyword:"pattern",params:{pattern: "^\\d+\\.\\d+\\.\\d+$"},message:"must match pattern \""+"^\\d+\\.\\d+\\.\\d+$"+"\""}];
+if(!pattern5.test(data1)){
+validate14.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/pattern",keyword:"pattern",params:{pattern: "^\\d+\\.\\d+\\.\\d+$"},message:"must match pattern \""+"^\\d+\\.\\d+\\.\\d+$"+"\""}];
 return false;
 }
 else {
 }
 }
 else {
-validate34.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate14.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs2){
@@ -1923,7 +1923,7 @@ if(data.authRequired !== undefined){
 let data2 = data.authRequired;
 const _errs4 = errors;
 if(typeof data2 !== "boolean"){
-validate34.errors = [{instancePath:instancePath+"/authRequired",schemaPath:"#/properties/authRequired/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate14.errors = [{instancePath:instancePath+"/authRequired",schemaPath:"#/properties/authRequired/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 const _errs5 = errors;
@@ -1950,15 +1950,15 @@ const _errs9 = errors;
 const _errs10 = errors;
 if(errors === _errs9){
 if(typeof data4 === "string"){
-if(func1(data4) < 1){
-validate34.errors = [{instancePath:instancePath+"/capabilities/" + i0,schemaPath:"../defs.schema.json#/$defs/NonEmptyString/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(func0(data4) < 1){
+validate14.errors = [{instancePath:instancePath+"/capabilities/" + i0,schemaPath:"../defs.schema.json#/$defs/NonEmptyString/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
 }
 }
 else {
-validate34.errors = [{instancePath:instancePath+"/capabilities/" + i0,schemaPath:"../defs.schema.json#/$defs/NonEmptyString/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate14.errors = [{instancePath:instancePath+"/capabilities/" + i0,schemaPath:"../defs.schema.json#/$defs/NonEmptyString/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs9){
@@ -1981,8 +1981,8 @@ if(i1 > 1){
 outer0:
 for(;i1--;){
 for(j0 = i1; j0--;){
-if(func0(data3[i1], data3[j0])){
-validate34.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"}];
+if(func4(data3[i1], data3[j0])){
+validate14.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"}];
 return false;
 valid3 = false;
 break outer0;
@@ -1995,7 +1995,7 @@ if(valid3){
 }
 }
 else {
-validate34.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate14.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 if(errors === _errs6){
@@ -2022,15 +2022,15 @@ const _errs14 = errors;
 const _errs15 = errors;
 if(errors === _errs14){
 if(typeof data6 === "string"){
-if(!pattern4.test(data6)){
-validate34.errors = [{instancePath:instancePath+"/workspaces/" + i2,schemaPath:"../defs.schema.json#/$defs/AbsolutePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
+if(!pattern0.test(data6)){
+validate14.errors = [{instancePath:instancePath+"/workspaces/" + i2,schemaPath:"../defs.schema.json#/$defs/AbsolutePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
 return false;
 }
 else {
 }
 }
 else {
-validate34.errors = [{instancePath:instancePath+"/workspaces/" + i2,schemaPath:"../defs.schema.json#/$defs/AbsolutePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate14.errors = [{instancePath:instancePath+"/workspaces/" + i2,schemaPath:"../defs.schema.json#/$defs/AbsolutePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs14){
@@ -2048,7 +2048,7 @@ if(valid4){
 }
 }
 else {
-validate34.errors = [{instancePath:instancePath+"/workspaces",schemaPath:"#/properties/workspaces/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate14.errors = [{instancePath:instancePath+"/workspaces",schemaPath:"#/properties/workspaces/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 if(errors === _errs11){
@@ -2068,28 +2068,28 @@ if(valid0){
 }
 }
 else {
-validate34.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate14.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate34.errors = vErrors;
+validate14.errors = vErrors;
 return errors === 0;
 }
-validate34.evaluated = {"props":{"type":true,"version":true,"authRequired":true,"capabilities":true,"workspaces":true},"dynamicProps":false,"dynamicItems":false};
+validate14.evaluated = {"props":{"type":true,"version":true,"authRequired":true,"capabilities":true,"workspaces":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateHistoryDiffParams = validate35;
-const schema73 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.4/topics/history-diff.params.schema.json","title":"HistoryDiffParams","description":"Params of /app/vscode/history/diff: Index mode (fromIndex/toIndex: history/list indices, 0 = working tree, any pair allowed) or ref mode (fromRef/toRef). Index mode wins whenever fromIndex or toIndex is given (refs are then ignored); an omitted fromIndex is 0 and an omitted toIndex is 1, so with no index and no ref it is working tree (0) vs HEAD (1). In index mode the diff reads from the older version to the newer. Ref mode applies when only refs are given and reads fromRef → toRef (two-dot); an omitted ref side is the working tree. Unknown params fields are accepted and ignored (forward compatibility). In this version fromIndex=0 (given or defaulted) works only with toIndex=1 (HEAD).","type":"object","properties":{"filePath":{"$ref":"../defs.schema.json#/$defs/FilePath","description":"The file (absolute or relative to the workspace root)."},"fromIndex":{"$ref":"../defs.schema.json#/$defs/HistoryIndex","description":"Index mode: one side (0 = working tree, 1 = HEAD version, …); default 0 when toIndex is given."},"toIndex":{"$ref":"../defs.schema.json#/$defs/HistoryIndex","description":"Index mode: the other side; default 1 when fromIndex is given."},"fromRef":{"$ref":"../defs.schema.json#/$defs/GitRef","description":"Ref mode: the old side (commit hash, branch, tag, …); omitted = working tree. Must not start with \"-\"."},"toRef":{"$ref":"../defs.schema.json#/$defs/GitRef","description":"Ref mode: the new side; omitted = working tree. Must not start with \"-\"."}},"required":["filePath"],"examples":[{"filePath":"src/extension.ts","fromIndex":0,"toIndex":1},{"filePath":"src/extension.ts","fromRef":"abc1234","toRef":"def5678"},{"filePath":"src/extension.ts"}],"if":{"anyOf":[{"properties":{"fromIndex":{"const":0}},"required":["fromIndex"]},{"not":{"required":["fromIndex"]}}]},"then":{"properties":{"toIndex":{"const":1}}}};
-const schema75 = {"title":"HistoryIndex","description":"A version of a file in its git history as history/list lists it: 0 = the working tree, 1 = the version in HEAD, N = the file's N-th most recent committed version.","type":"integer","minimum":0};
-const schema77 = {"title":"GitRef","description":"A git ref given by a client (commit hash, branch, tag, …). Refs starting with \"-\" are invalid input (they would be read as git options).","type":"string","minLength":1,"pattern":"^[^-]","examples":["abc1234","main","HEAD~2"]};
-const pattern11 = new RegExp("^[^-]", "u");
+export const validateHistoryDiffParams = validate15;
+const schema42 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.4/topics/history-diff.params.schema.json","title":"HistoryDiffParams","description":"Params of /app/vscode/history/diff: Index mode (fromIndex/toIndex: history/list indices, 0 = working tree, any pair allowed) or ref mode (fromRef/toRef). Index mode wins whenever fromIndex or toIndex is given (refs are then ignored); an omitted fromIndex is 0 and an omitted toIndex is 1, so with no index and no ref it is working tree (0) vs HEAD (1). In index mode the diff reads from the older version to the newer. Ref mode applies when only refs are given and reads fromRef → toRef (two-dot); an omitted ref side is the working tree. Unknown params fields are accepted and ignored (forward compatibility). In this version fromIndex=0 (given or defaulted) works only with toIndex=1 (HEAD).","type":"object","properties":{"filePath":{"$ref":"../defs.schema.json#/$defs/FilePath","description":"The file (absolute or relative to the workspace root)."},"fromIndex":{"$ref":"../defs.schema.json#/$defs/HistoryIndex","description":"Index mode: one side (0 = working tree, 1 = HEAD version, …); default 0 when toIndex is given."},"toIndex":{"$ref":"../defs.schema.json#/$defs/HistoryIndex","description":"Index mode: the other side; default 1 when fromIndex is given."},"fromRef":{"$ref":"../defs.schema.json#/$defs/GitRef","description":"Ref mode: the old side (commit hash, branch, tag, …); omitted = working tree. Must not start with \"-\"."},"toRef":{"$ref":"../defs.schema.json#/$defs/GitRef","description":"Ref mode: the new side; omitted = working tree. Must not start with \"-\"."}},"required":["filePath"],"examples":[{"filePath":"src/extension.ts","fromIndex":0,"toIndex":1},{"filePath":"src/extension.ts","fromRef":"abc1234","toRef":"def5678"},{"filePath":"src/extension.ts"}],"if":{"anyOf":[{"properties":{"fromIndex":{"const":0}},"required":["fromIndex"]},{"not":{"required":["fromIndex"]}}]},"then":{"properties":{"toIndex":{"const":1}}}};
+const schema44 = {"title":"HistoryIndex","description":"A version of a file in its git history as history/list lists it: 0 = the working tree, 1 = the version in HEAD, N = the file's N-th most recent committed version.","type":"integer","minimum":0};
+const schema46 = {"title":"GitRef","description":"A git ref given by a client (commit hash, branch, tag, …). Refs starting with \"-\" are invalid input (they would be read as git options).","type":"string","minLength":1,"pattern":"^[^-]","examples":["abc1234","main","HEAD~2"]};
+const pattern7 = new RegExp("^[^-]", "u");
 
-function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate15(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.4/topics/history-diff.params.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate35.evaluated;
+const evaluated0 = validate15.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2238,7 +2238,7 @@ if(data.toIndex !== undefined){
 let data1 = data.toIndex;
 const _errs10 = errors;
 if(1 !== data1){
-validate35.errors = [{instancePath:instancePath+"/toIndex",schemaPath:"#/then/properties/toIndex/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"}];
+validate15.errors = [{instancePath:instancePath+"/toIndex",schemaPath:"#/then/properties/toIndex/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"}];
 return false;
 }
 else {
@@ -2273,7 +2273,7 @@ else {
 vErrors.push(err5);
 }
 errors++;
-validate35.errors = vErrors;
+validate15.errors = vErrors;
 return false;
 }
 else {
@@ -2282,7 +2282,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if((data.filePath === undefined) && (missing2 = "filePath")){
-validate35.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate15.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
@@ -2301,15 +2301,15 @@ const _errs12 = errors;
 const _errs13 = errors;
 if(errors === _errs12){
 if(typeof data2 === "string"){
-if(func1(data2) < 1){
-validate35.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(func0(data2) < 1){
+validate15.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
 }
 }
 else {
-validate35.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate15.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs12){
@@ -2329,14 +2329,14 @@ let data3 = data.fromIndex;
 const _errs14 = errors;
 const _errs15 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate35.errors = [{instancePath:instancePath+"/fromIndex",schemaPath:"../defs.schema.json#/$defs/HistoryIndex/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate15.errors = [{instancePath:instancePath+"/fromIndex",schemaPath:"../defs.schema.json#/$defs/HistoryIndex/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs16 = errors;
 if(errors === _errs15){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 0 || isNaN(data3)){
-validate35.errors = [{instancePath:instancePath+"/fromIndex",schemaPath:"../defs.schema.json#/$defs/HistoryIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate15.errors = [{instancePath:instancePath+"/fromIndex",schemaPath:"../defs.schema.json#/$defs/HistoryIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -2359,14 +2359,14 @@ let data4 = data.toIndex;
 const _errs17 = errors;
 const _errs18 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate35.errors = [{instancePath:instancePath+"/toIndex",schemaPath:"../defs.schema.json#/$defs/HistoryIndex/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate15.errors = [{instancePath:instancePath+"/toIndex",schemaPath:"../defs.schema.json#/$defs/HistoryIndex/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs19 = errors;
 if(errors === _errs18){
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 0 || isNaN(data4)){
-validate35.errors = [{instancePath:instancePath+"/toIndex",schemaPath:"../defs.schema.json#/$defs/HistoryIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate15.errors = [{instancePath:instancePath+"/toIndex",schemaPath:"../defs.schema.json#/$defs/HistoryIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -2391,13 +2391,13 @@ const _errs21 = errors;
 const _errs22 = errors;
 if(errors === _errs21){
 if(typeof data5 === "string"){
-if(func1(data5) < 1){
-validate35.errors = [{instancePath:instancePath+"/fromRef",schemaPath:"../defs.schema.json#/$defs/GitRef/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(func0(data5) < 1){
+validate15.errors = [{instancePath:instancePath+"/fromRef",schemaPath:"../defs.schema.json#/$defs/GitRef/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
-if(!pattern11.test(data5)){
-validate35.errors = [{instancePath:instancePath+"/fromRef",schemaPath:"../defs.schema.json#/$defs/GitRef/pattern",keyword:"pattern",params:{pattern: "^[^-]"},message:"must match pattern \""+"^[^-]"+"\""}];
+if(!pattern7.test(data5)){
+validate15.errors = [{instancePath:instancePath+"/fromRef",schemaPath:"../defs.schema.json#/$defs/GitRef/pattern",keyword:"pattern",params:{pattern: "^[^-]"},message:"must match pattern \""+"^[^-]"+"\""}];
 return false;
 }
 else {
@@ -2405,7 +2405,7 @@ else {
 }
 }
 else {
-validate35.errors = [{instancePath:instancePath+"/fromRef",schemaPath:"../defs.schema.json#/$defs/GitRef/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate15.errors = [{instancePath:instancePath+"/fromRef",schemaPath:"../defs.schema.json#/$defs/GitRef/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs21){
@@ -2427,13 +2427,13 @@ const _errs24 = errors;
 const _errs25 = errors;
 if(errors === _errs24){
 if(typeof data6 === "string"){
-if(func1(data6) < 1){
-validate35.errors = [{instancePath:instancePath+"/toRef",schemaPath:"../defs.schema.json#/$defs/GitRef/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(func0(data6) < 1){
+validate15.errors = [{instancePath:instancePath+"/toRef",schemaPath:"../defs.schema.json#/$defs/GitRef/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
-if(!pattern11.test(data6)){
-validate35.errors = [{instancePath:instancePath+"/toRef",schemaPath:"../defs.schema.json#/$defs/GitRef/pattern",keyword:"pattern",params:{pattern: "^[^-]"},message:"must match pattern \""+"^[^-]"+"\""}];
+if(!pattern7.test(data6)){
+validate15.errors = [{instancePath:instancePath+"/toRef",schemaPath:"../defs.schema.json#/$defs/GitRef/pattern",keyword:"pattern",params:{pattern: "^[^-]"},message:"must match pattern \""+"^[^-]"+"\""}];
 return false;
 }
 else {
@@ -2441,7 +2441,7 @@ else {
 }
 }
 else {
-validate35.errors = [{instancePath:instancePath+"/toRef",schemaPath:"../defs.schema.json#/$defs/GitRef/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate15.errors = [{instancePath:instancePath+"/toRef",schemaPath:"../defs.schema.json#/$defs/GitRef/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs24){
@@ -2464,27 +2464,27 @@ if(valid5){
 }
 }
 else {
-validate35.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate15.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate35.errors = vErrors;
+validate15.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate35.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate15.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const validateHistoryDiffResult = validate36;
-const schema79 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.4/topics/history-diff.result.schema.json","title":"HistoryDiffResult","description":"Result of /app/vscode/history/diff: the unified diff and the two versions actually compared (\"working-tree\" for index 0, otherwise the commit or ref). A result may carry fields not listed here; clients ignore them.","type":"object","properties":{"diff":{"$ref":"../defs.schema.json#/$defs/UnifiedDiff"},"fromRef":{"type":"string","minLength":1,"description":"The old side actually compared: \"working-tree\" or a commit / ref."},"toRef":{"type":"string","minLength":1,"description":"The new side actually compared: \"working-tree\" or a commit / ref."}},"required":["diff","fromRef","toRef"],"examples":[{"diff":"--- a/src/extension.ts\n+++ b/src/extension.ts\n@@ -1,3 +1,3 @@\n import * as vscode from 'vscode';\n-const port = 7200;\n+const port = 7201;\n export {};\n","fromRef":"9fceb02d0ae598e95dc970b74767f19372d61af8","toRef":"working-tree"},{"diff":"","fromRef":"abc1234","toRef":"def5678"}]};
-const schema80 = {"title":"UnifiedDiff","description":"A standard unified diff text (\"-\" lines before \"+\" lines, 3 lines of context); \"\" when both sides are equal.","type":"string"};
+export const validateHistoryDiffResult = validate16;
+const schema48 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.4/topics/history-diff.result.schema.json","title":"HistoryDiffResult","description":"Result of /app/vscode/history/diff: the unified diff and the two versions actually compared (\"working-tree\" for index 0, otherwise the commit or ref). A result may carry fields not listed here; clients ignore them.","type":"object","properties":{"diff":{"$ref":"../defs.schema.json#/$defs/UnifiedDiff"},"fromRef":{"type":"string","minLength":1,"description":"The old side actually compared: \"working-tree\" or a commit / ref."},"toRef":{"type":"string","minLength":1,"description":"The new side actually compared: \"working-tree\" or a commit / ref."}},"required":["diff","fromRef","toRef"],"examples":[{"diff":"--- a/src/extension.ts\n+++ b/src/extension.ts\n@@ -1,3 +1,3 @@\n import * as vscode from 'vscode';\n-const port = 7200;\n+const port = 7201;\n export {};\n","fromRef":"9fceb02d0ae598e95dc970b74767f19372d61af8","toRef":"working-tree"},{"diff":"","fromRef":"abc1234","toRef":"def5678"}]};
+const schema49 = {"title":"UnifiedDiff","description":"A standard unified diff text (\"-\" lines before \"+\" lines, 3 lines of context); \"\" when both sides are equal.","type":"string"};
 
-function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate16(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.4/topics/history-diff.result.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate36.evaluated;
+const evaluated0 = validate16.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2496,7 +2496,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.diff === undefined) && (missing0 = "diff")) || ((data.fromRef === undefined) && (missing0 = "fromRef"))) || ((data.toRef === undefined) && (missing0 = "toRef"))){
-validate36.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate16.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -2505,7 +2505,7 @@ let data0 = data.diff;
 const _errs1 = errors;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate36.errors = [{instancePath:instancePath+"/diff",schemaPath:"../defs.schema.json#/$defs/UnifiedDiff/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate16.errors = [{instancePath:instancePath+"/diff",schemaPath:"../defs.schema.json#/$defs/UnifiedDiff/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs3 = errors;
@@ -2526,15 +2526,15 @@ const _errs4 = errors;
 const _errs5 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(func1(data1) < 1){
-validate36.errors = [{instancePath:instancePath+"/fromRef",schemaPath:"#/properties/fromRef/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(func0(data1) < 1){
+validate16.errors = [{instancePath:instancePath+"/fromRef",schemaPath:"#/properties/fromRef/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
 }
 }
 else {
-validate36.errors = [{instancePath:instancePath+"/fromRef",schemaPath:"#/properties/fromRef/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate16.errors = [{instancePath:instancePath+"/fromRef",schemaPath:"#/properties/fromRef/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs4){
@@ -2552,15 +2552,15 @@ const _errs6 = errors;
 const _errs7 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(func1(data2) < 1){
-validate36.errors = [{instancePath:instancePath+"/toRef",schemaPath:"#/properties/toRef/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(func0(data2) < 1){
+validate16.errors = [{instancePath:instancePath+"/toRef",schemaPath:"#/properties/toRef/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
 }
 }
 else {
-validate36.errors = [{instancePath:instancePath+"/toRef",schemaPath:"#/properties/toRef/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate16.errors = [{instancePath:instancePath+"/toRef",schemaPath:"#/properties/toRef/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs6){
@@ -2578,25 +2578,25 @@ if(valid0){
 }
 }
 else {
-validate36.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate16.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate36.errors = vErrors;
+validate16.errors = vErrors;
 return errors === 0;
 }
-validate36.evaluated = {"props":{"diff":true,"fromRef":true,"toRef":true},"dynamicProps":false,"dynamicItems":false};
+validate16.evaluated = {"props":{"diff":true,"fromRef":true,"toRef":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateHistoryListParams = validate37;
-const schema81 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.4/topics/history-list.params.schema.json","title":"HistoryListParams","description":"Params of /app/vscode/history/list: List the git commits that touched a file, newest first. Unknown params fields are accepted and ignored (forward compatibility).","type":"object","properties":{"filePath":{"$ref":"../defs.schema.json#/$defs/FilePath","description":"The file (absolute or relative to the workspace root)."},"maxCount":{"type":"integer","minimum":1,"default":20,"description":"Most commits to return (default: 20)."}},"required":["filePath"],"examples":[{"filePath":"src/extension.ts","maxCount":20},{"filePath":"/home/user/project/README.md"}]};
+export const validateHistoryListParams = validate17;
+const schema50 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.4/topics/history-list.params.schema.json","title":"HistoryListParams","description":"Params of /app/vscode/history/list: List the git commits that touched a file, newest first. Unknown params fields are accepted and ignored (forward compatibility).","type":"object","properties":{"filePath":{"$ref":"../defs.schema.json#/$defs/FilePath","description":"The file (absolute or relative to the workspace root)."},"maxCount":{"type":"integer","minimum":1,"default":20,"description":"Most commits to return (default: 20)."}},"required":["filePath"],"examples":[{"filePath":"src/extension.ts","maxCount":20},{"filePath":"/home/user/project/README.md"}]};
 
-function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate17(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.4/topics/history-list.params.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate37.evaluated;
+const evaluated0 = validate17.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2608,7 +2608,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.filePath === undefined) && (missing0 = "filePath")){
-validate37.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate17.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -2619,15 +2619,15 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(func1(data0) < 1){
-validate37.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(func0(data0) < 1){
+validate17.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
 }
 }
 else {
-validate37.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate17.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs2){
@@ -2646,14 +2646,14 @@ if(data.maxCount !== undefined){
 let data1 = data.maxCount;
 const _errs4 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-validate37.errors = [{instancePath:instancePath+"/maxCount",schemaPath:"#/properties/maxCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate17.errors = [{instancePath:instancePath+"/maxCount",schemaPath:"#/properties/maxCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs5 = errors;
 if(errors === _errs4){
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 1 || isNaN(data1)){
-validate37.errors = [{instancePath:instancePath+"/maxCount",schemaPath:"#/properties/maxCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate17.errors = [{instancePath:instancePath+"/maxCount",schemaPath:"#/properties/maxCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 else {
@@ -2673,31 +2673,31 @@ if(valid0){
 }
 }
 else {
-validate37.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate17.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate37.errors = vErrors;
+validate17.errors = vErrors;
 return errors === 0;
 }
-validate37.evaluated = {"props":{"filePath":true,"maxCount":true},"dynamicProps":false,"dynamicItems":false};
+validate17.evaluated = {"props":{"filePath":true,"maxCount":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateHistoryListResult = validate38;
-const schema83 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.4/topics/history-list.result.schema.json","title":"HistoryListResult","description":"Result of /app/vscode/history/list: the file's commits, newest first; an entry's index is the value to pass to history/diff and history/rollback (1 = the version in HEAD). A result may carry fields not listed here; clients ignore them.","type":"object","properties":{"entries":{"type":"array","description":"The commits, newest first.","items":{"title":"HistoryEntry","description":"One commit that touched the file.","type":"object","properties":{"index":{"type":"integer","minimum":1,"description":"This version's history index (1 = the version in HEAD, N = the N-th most recent)."},"hash":{"$ref":"../defs.schema.json#/$defs/CommitHash"},"shortHash":{"$ref":"../defs.schema.json#/$defs/ShortHash"},"message":{"type":"string","description":"The commit message."},"authorName":{"type":["string","null"],"description":"Author's name, or null."},"authorEmail":{"type":["string","null"],"description":"Author's e-mail, or null."},"authorDate":{"anyOf":[{"$ref":"../defs.schema.json#/$defs/IsoDateTime"},{"type":"null"}],"description":"Author date (ISO 8601), or null."}},"required":["index","hash","shortHash","message","authorName","authorEmail","authorDate"]}},"totalCount":{"$ref":"../defs.schema.json#/$defs/Count","description":"Number of entries returned."}},"required":["entries","totalCount"],"examples":[{"entries":[{"index":1,"hash":"9fceb02d0ae598e95dc970b74767f19372d61af8","shortHash":"9fceb02","message":"Fix handler timing","authorName":"Dev","authorEmail":"dev@example.com","authorDate":"2026-03-02T10:15:00+09:00"},{"index":2,"hash":"e83c5163316f89bfbde7d9ab23ca2e25604af290","shortHash":"e83c516","message":"Initial commit","authorName":null,"authorEmail":null,"authorDate":null}],"totalCount":2}]};
-const schema84 = {"title":"CommitHash","description":"A full git commit hash (40 lower-case hex digits).","type":"string","pattern":"^[0-9a-f]{40}$"};
-const schema85 = {"title":"ShortHash","description":"An abbreviated git commit hash (7 lower-case hex digits).","type":"string","pattern":"^[0-9a-f]{7}$"};
-const schema86 = {"title":"IsoDateTime","description":"An ISO 8601 date-time with seconds and a time zone (e.g. \"2026-03-02T10:15:00+09:00\").","type":"string","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"};
-const pattern13 = new RegExp("^[0-9a-f]{40}$", "u");
-const pattern14 = new RegExp("^[0-9a-f]{7}$", "u");
-const pattern15 = new RegExp("^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$", "u");
+export const validateHistoryListResult = validate18;
+const schema52 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.4/topics/history-list.result.schema.json","title":"HistoryListResult","description":"Result of /app/vscode/history/list: the file's commits, newest first; an entry's index is the value to pass to history/diff and history/rollback (1 = the version in HEAD). A result may carry fields not listed here; clients ignore them.","type":"object","properties":{"entries":{"type":"array","description":"The commits, newest first.","items":{"title":"HistoryEntry","description":"One commit that touched the file.","type":"object","properties":{"index":{"type":"integer","minimum":1,"description":"This version's history index (1 = the version in HEAD, N = the N-th most recent)."},"hash":{"$ref":"../defs.schema.json#/$defs/CommitHash"},"shortHash":{"$ref":"../defs.schema.json#/$defs/ShortHash"},"message":{"type":"string","description":"The commit message."},"authorName":{"type":["string","null"],"description":"Author's name, or null."},"authorEmail":{"type":["string","null"],"description":"Author's e-mail, or null."},"authorDate":{"anyOf":[{"$ref":"../defs.schema.json#/$defs/IsoDateTime"},{"type":"null"}],"description":"Author date (ISO 8601), or null."}},"required":["index","hash","shortHash","message","authorName","authorEmail","authorDate"]}},"totalCount":{"$ref":"../defs.schema.json#/$defs/Count","description":"Number of entries returned."}},"required":["entries","totalCount"],"examples":[{"entries":[{"index":1,"hash":"9fceb02d0ae598e95dc970b74767f19372d61af8","shortHash":"9fceb02","message":"Fix handler timing","authorName":"Dev","authorEmail":"dev@example.com","authorDate":"2026-03-02T10:15:00+09:00"},{"index":2,"hash":"e83c5163316f89bfbde7d9ab23ca2e25604af290","shortHash":"e83c516","message":"Initial commit","authorName":null,"authorEmail":null,"authorDate":null}],"totalCount":2}]};
+const schema53 = {"title":"CommitHash","description":"A full git commit hash (40 lower-case hex digits).","type":"string","pattern":"^[0-9a-f]{40}$"};
+const schema54 = {"title":"ShortHash","description":"An abbreviated git commit hash (7 lower-case hex digits).","type":"string","pattern":"^[0-9a-f]{7}$"};
+const schema55 = {"title":"IsoDateTime","description":"An ISO 8601 date-time with seconds and a time zone (e.g. \"2026-03-02T10:15:00+09:00\").","type":"string","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"};
+const pattern9 = new RegExp("^[0-9a-f]{40}$", "u");
+const pattern10 = new RegExp("^[0-9a-f]{7}$", "u");
+const pattern11 = new RegExp("^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$", "u");
 
-function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate18(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.4/topics/history-list.result.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate38.evaluated;
+const evaluated0 = validate18.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2709,7 +2709,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.entries === undefined) && (missing0 = "entries")) || ((data.totalCount === undefined) && (missing0 = "totalCount"))){
-validate38.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate18.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -2729,7 +2729,7 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((((((((data1.index === undefined) && (missing1 = "index")) || ((data1.hash === undefined) && (missing1 = "hash"))) || ((data1.shortHash === undefined) && (missing1 = "shortHash"))) || ((data1.message === undefined) && (missing1 = "message"))) || ((data1.authorName === undefined) && (missing1 = "authorName"))) || ((data1.authorEmail === undefined) && (missing1 = "authorEmail"))) || ((data1.authorDate === undefined) && (missing1 = "authorDate"))){
-validate38.errors = [{instancePath:instancePath+"/entries/" + i0,schemaPath:"#/properties/entries/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate18.errors = [{instancePath:instancePath+"/entries/" + i0,schemaPath:"#/properties/entries/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
@@ -2737,14 +2737,14 @@ if(data1.index !== undefined){
 let data2 = data1.index;
 const _errs5 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate38.errors = [{instancePath:instancePath+"/entries/" + i0+"/index",schemaPath:"#/properties/entries/items/properties/index/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate18.errors = [{instancePath:instancePath+"/entries/" + i0+"/index",schemaPath:"#/properties/entries/items/properties/index/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs6 = errors;
 if(errors === _errs5){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 1 || isNaN(data2)){
-validate38.errors = [{instancePath:instancePath+"/entries/" + i0+"/index",schemaPath:"#/properties/entries/items/properties/index/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate18.errors = [{instancePath:instancePath+"/entries/" + i0+"/index",schemaPath:"#/properties/entries/items/properties/index/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 else {
@@ -2766,15 +2766,15 @@ const _errs8 = errors;
 const _errs9 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
-if(!pattern13.test(data3)){
-validate38.errors = [{instancePath:instancePath+"/entries/" + i0+"/hash",schemaPath:"../defs.schema.json#/$defs/CommitHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{40}$"},message:"must match pattern \""+"^[0-9a-f]{40}$"+"\""}];
+if(!pattern9.test(data3)){
+validate18.errors = [{instancePath:instancePath+"/entries/" + i0+"/hash",schemaPath:"../defs.schema.json#/$defs/CommitHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{40}$"},message:"must match pattern \""+"^[0-9a-f]{40}$"+"\""}];
 return false;
 }
 else {
 }
 }
 else {
-validate38.errors = [{instancePath:instancePath+"/entries/" + i0+"/hash",schemaPath:"../defs.schema.json#/$defs/CommitHash/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate18.errors = [{instancePath:instancePath+"/entries/" + i0+"/hash",schemaPath:"../defs.schema.json#/$defs/CommitHash/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs8){
@@ -2796,15 +2796,15 @@ const _errs11 = errors;
 const _errs12 = errors;
 if(errors === _errs11){
 if(typeof data4 === "string"){
-if(!pattern14.test(data4)){
-validate38.errors = [{instancePath:instancePath+"/entries/" + i0+"/shortHash",schemaPath:"../defs.schema.json#/$defs/ShortHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{7}$"},message:"must match pattern \""+"^[0-9a-f]{7}$"+"\""}];
+if(!pattern10.test(data4)){
+validate18.errors = [{instancePath:instancePath+"/entries/" + i0+"/shortHash",schemaPath:"../defs.schema.json#/$defs/ShortHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{7}$"},message:"must match pattern \""+"^[0-9a-f]{7}$"+"\""}];
 return false;
 }
 else {
 }
 }
 else {
-validate38.errors = [{instancePath:instancePath+"/entries/" + i0+"/shortHash",schemaPath:"../defs.schema.json#/$defs/ShortHash/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate18.errors = [{instancePath:instancePath+"/entries/" + i0+"/shortHash",schemaPath:"../defs.schema.json#/$defs/ShortHash/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs11){
@@ -2823,7 +2823,7 @@ if(data1.message !== undefined){
 let data5 = data1.message;
 const _errs13 = errors;
 if(typeof data5 !== "string"){
-validate38.errors = [{instancePath:instancePath+"/entries/" + i0+"/message",schemaPath:"#/properties/entries/items/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate18.errors = [{instancePath:instancePath+"/entries/" + i0+"/message",schemaPath:"#/properties/entries/items/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs14 = errors;
@@ -2839,7 +2839,7 @@ if(data1.authorName !== undefined){
 let data6 = data1.authorName;
 const _errs15 = errors;
 if((typeof data6 !== "string") && (data6 !== null)){
-validate38.errors = [{instancePath:instancePath+"/entries/" + i0+"/authorName",schemaPath:"#/properties/entries/items/properties/authorName/type",keyword:"type",params:{type: schema83.properties.entries.items.properties.authorName.type},message:"must be string,null"}];
+validate18.errors = [{instancePath:instancePath+"/entries/" + i0+"/authorName",schemaPath:"#/properties/entries/items/properties/authorName/type",keyword:"type",params:{type: schema52.properties.entries.items.properties.authorName.type},message:"must be string,null"}];
 return false;
 }
 const _errs16 = errors;
@@ -2855,7 +2855,7 @@ if(data1.authorEmail !== undefined){
 let data7 = data1.authorEmail;
 const _errs17 = errors;
 if((typeof data7 !== "string") && (data7 !== null)){
-validate38.errors = [{instancePath:instancePath+"/entries/" + i0+"/authorEmail",schemaPath:"#/properties/entries/items/properties/authorEmail/type",keyword:"type",params:{type: schema83.properties.entries.items.properties.authorEmail.type},message:"must be string,null"}];
+validate18.errors = [{instancePath:instancePath+"/entries/" + i0+"/authorEmail",schemaPath:"#/properties/entries/items/properties/authorEmail/type",keyword:"type",params:{type: schema52.properties.entries.items.properties.authorEmail.type},message:"must be string,null"}];
 return false;
 }
 const _errs18 = errors;
@@ -2877,7 +2877,7 @@ const _errs22 = errors;
 const _errs23 = errors;
 if(errors === _errs22){
 if(typeof data8 === "string"){
-if(!pattern15.test(data8)){
+if(!pattern11.test(data8)){
 const err0 = {instancePath:instancePath+"/entries/" + i0+"/authorDate",schemaPath:"../defs.schema.json#/$defs/IsoDateTime/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"+"\""};
 if(vErrors === null){
 vErrors = [err0];
@@ -2937,7 +2937,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate38.errors = vErrors;
+validate18.errors = vErrors;
 return false;
 }
 else {
@@ -2969,7 +2969,7 @@ if(valid2){
 }
 }
 else {
-validate38.errors = [{instancePath:instancePath+"/entries/" + i0,schemaPath:"#/properties/entries/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate18.errors = [{instancePath:instancePath+"/entries/" + i0,schemaPath:"#/properties/entries/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === _errs3){
@@ -2984,7 +2984,7 @@ if(valid1){
 }
 }
 else {
-validate38.errors = [{instancePath:instancePath+"/entries",schemaPath:"#/properties/entries/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate18.errors = [{instancePath:instancePath+"/entries",schemaPath:"#/properties/entries/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 if(errors === _errs1){
@@ -3001,14 +3001,14 @@ let data9 = data.totalCount;
 const _errs26 = errors;
 const _errs27 = errors;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-validate38.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate18.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs28 = errors;
 if(errors === _errs27){
 if((typeof data9 == "number") && (isFinite(data9))){
 if(data9 < 0 || isNaN(data9)){
-validate38.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate18.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -3031,25 +3031,25 @@ if(valid0){
 }
 }
 else {
-validate38.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate18.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate38.errors = vErrors;
+validate18.errors = vErrors;
 return errors === 0;
 }
-validate38.evaluated = {"props":{"entries":true,"totalCount":true},"dynamicProps":false,"dynamicItems":false};
+validate18.evaluated = {"props":{"entries":true,"totalCount":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateNavDefinitionParams = validate39;
-const schema88 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.4/topics/nav-definition.params.schema.json","title":"NavDefinitionParams","description":"Params of /app/vscode/nav/definition: Find where the symbol at a position is defined, with the definition's source code. Unknown params fields are accepted and ignored (forward compatibility).","type":"object","properties":{"filePath":{"$ref":"../defs.schema.json#/$defs/FilePath","description":"The file where the cursor is (absolute or relative to the workspace root)."},"line":{"$ref":"../defs.schema.json#/$defs/LineNumber","description":"Cursor line (0-based)."},"character":{"$ref":"../defs.schema.json#/$defs/Character","description":"Cursor character (0-based)."}},"required":["filePath","line","character"],"examples":[{"filePath":"/home/user/project/src/extension.ts","line":42,"character":10}]};
+export const validateNavDefinitionParams = validate19;
+const schema57 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.4/topics/nav-definition.params.schema.json","title":"NavDefinitionParams","description":"Params of /app/vscode/nav/definition: Find where the symbol at a position is defined, with the definition's source code. Unknown params fields are accepted and ignored (forward compatibility).","type":"object","properties":{"filePath":{"$ref":"../defs.schema.json#/$defs/FilePath","description":"The file where the cursor is (absolute or relative to the workspace root)."},"line":{"$ref":"../defs.schema.json#/$defs/LineNumber","description":"Cursor line (0-based)."},"character":{"$ref":"../defs.schema.json#/$defs/Character","description":"Cursor character (0-based)."}},"required":["filePath","line","character"],"examples":[{"filePath":"/home/user/project/src/extension.ts","line":42,"character":10}]};
 
-function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate19(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.4/topics/nav-definition.params.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate39.evaluated;
+const evaluated0 = validate19.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3061,7 +3061,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.filePath === undefined) && (missing0 = "filePath")) || ((data.line === undefined) && (missing0 = "line"))) || ((data.character === undefined) && (missing0 = "character"))){
-validate39.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate19.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -3072,15 +3072,15 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(func1(data0) < 1){
-validate39.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(func0(data0) < 1){
+validate19.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
 }
 }
 else {
-validate39.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate19.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs2){
@@ -3100,14 +3100,14 @@ let data1 = data.line;
 const _errs4 = errors;
 const _errs5 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-validate39.errors = [{instancePath:instancePath+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate19.errors = [{instancePath:instancePath+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs6 = errors;
 if(errors === _errs5){
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
-validate39.errors = [{instancePath:instancePath+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate19.errors = [{instancePath:instancePath+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -3130,14 +3130,14 @@ let data2 = data.character;
 const _errs7 = errors;
 const _errs8 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate39.errors = [{instancePath:instancePath+"/character",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate19.errors = [{instancePath:instancePath+"/character",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs9 = errors;
 if(errors === _errs8){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
-validate39.errors = [{instancePath:instancePath+"/character",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate19.errors = [{instancePath:instancePath+"/character",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -3161,26 +3161,26 @@ if(valid0){
 }
 }
 else {
-validate39.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate19.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate39.errors = vErrors;
+validate19.errors = vErrors;
 return errors === 0;
 }
-validate39.evaluated = {"props":{"filePath":true,"line":true,"character":true},"dynamicProps":false,"dynamicItems":false};
+validate19.evaluated = {"props":{"filePath":true,"line":true,"character":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateNavDefinitionResult = validate40;
-const schema92 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.4/topics/nav-definition.result.schema.json","title":"NavDefinitionResult","description":"Result of /app/vscode/nav/definition: the definitions' ranges and source text (empty when none). A result may carry fields not listed here; clients ignore them.","type":"object","properties":{"locations":{"type":"array","description":"The definitions.","items":{"$ref":"../defs.schema.json#/$defs/DefinitionLocation"}}},"required":["locations"],"examples":[{"locations":[{"filePath":"/home/user/project/src/util.ts","line":3,"character":0,"endLine":5,"endCharacter":1,"code":"export function add(a: number, b: number): number {\n  return a + b;\n}"}]},{"locations":[]}]};
-const schema93 = {"title":"DefinitionLocation","description":"A definition's range plus the source text of that whole range.","type":"object","allOf":[{"$ref":"#/$defs/Location"}],"properties":{"code":{"type":"string","description":"The source text of the whole definition range."}},"required":["code"]};
-const schema94 = {"title":"Location","description":"A range in a file: start and end position, 0-based.","type":"object","properties":{"filePath":{"$ref":"#/$defs/AbsolutePath","description":"Absolute path of the file."},"line":{"$ref":"#/$defs/LineNumber","description":"Start line (0-based)."},"character":{"$ref":"#/$defs/Character","description":"Start character (0-based)."},"endLine":{"$ref":"#/$defs/LineNumber","description":"End line (0-based)."},"endCharacter":{"$ref":"#/$defs/Character","description":"End character (0-based)."}},"required":["filePath","line","character","endLine","endCharacter"]};
+export const validateNavDefinitionResult = validate20;
+const schema61 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.4/topics/nav-definition.result.schema.json","title":"NavDefinitionResult","description":"Result of /app/vscode/nav/definition: the definitions' ranges and source text (empty when none). A result may carry fields not listed here; clients ignore them.","type":"object","properties":{"locations":{"type":"array","description":"The definitions.","items":{"$ref":"../defs.schema.json#/$defs/DefinitionLocation"}}},"required":["locations"],"examples":[{"locations":[{"filePath":"/home/user/project/src/util.ts","line":3,"character":0,"endLine":5,"endCharacter":1,"code":"export function add(a: number, b: number): number {\n  return a + b;\n}"}]},{"locations":[]}]};
+const schema62 = {"title":"DefinitionLocation","description":"A definition's range plus the source text of that whole range.","type":"object","allOf":[{"$ref":"#/$defs/Location"}],"properties":{"code":{"type":"string","description":"The source text of the whole definition range."}},"required":["code"]};
+const schema63 = {"title":"Location","description":"A range in a file: start and end position, 0-based.","type":"object","properties":{"filePath":{"$ref":"#/$defs/AbsolutePath","description":"Absolute path of the file."},"line":{"$ref":"#/$defs/LineNumber","description":"Start line (0-based)."},"character":{"$ref":"#/$defs/Character","description":"Start character (0-based)."},"endLine":{"$ref":"#/$defs/LineNumber","description":"End line (0-based)."},"endCharacter":{"$ref":"#/$defs/Character","description":"End character (0-based)."}},"required":["filePath","line","character","endLine","endCharacter"]};
 
-function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate42.evaluated;
+const evaluated0 = validate22.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3192,7 +3192,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.filePath === undefined) && (missing0 = "filePath")) || ((data.line === undefined) && (missing0 = "line"))) || ((data.character === undefined) && (missing0 = "character"))) || ((data.endLine === undefined) && (missing0 = "endLine"))) || ((data.endCharacter === undefined) && (missing0 = "endCharacter"))){
-validate42.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate22.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -3203,15 +3203,15 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(!pattern4.test(data0)){
-validate42.errors = [{instancePath:instancePath+"/filePath",schemaPath:"#/$defs/AbsolutePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
+if(!pattern0.test(data0)){
+validate22.errors = [{instancePath:instancePath+"/filePath",schemaPath:"#/$defs/AbsolutePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
 return false;
 }
 else {
 }
 }
 else {
-validate42.errors = [{instancePath:instancePath+"/filePath",schemaPath:"#/$defs/AbsolutePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate22.errors = [{instancePath:instancePath+"/filePath",schemaPath:"#/$defs/AbsolutePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs2){
@@ -3231,14 +3231,14 @@ let data1 = data.line;
 const _errs4 = errors;
 const _errs5 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-validate42.errors = [{instancePath:instancePath+"/line",schemaPath:"#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate22.errors = [{instancePath:instancePath+"/line",schemaPath:"#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs6 = errors;
 if(errors === _errs5){
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
-validate42.errors = [{instancePath:instancePath+"/line",schemaPath:"#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate22.errors = [{instancePath:instancePath+"/line",schemaPath:"#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -3261,14 +3261,14 @@ let data2 = data.character;
 const _errs7 = errors;
 const _errs8 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate42.errors = [{instancePath:instancePath+"/character",schemaPath:"#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate22.errors = [{instancePath:instancePath+"/character",schemaPath:"#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs9 = errors;
 if(errors === _errs8){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
-validate42.errors = [{instancePath:instancePath+"/character",schemaPath:"#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate22.errors = [{instancePath:instancePath+"/character",schemaPath:"#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -3291,14 +3291,14 @@ let data3 = data.endLine;
 const _errs10 = errors;
 const _errs11 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate42.errors = [{instancePath:instancePath+"/endLine",schemaPath:"#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate22.errors = [{instancePath:instancePath+"/endLine",schemaPath:"#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs12 = errors;
 if(errors === _errs11){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 0 || isNaN(data3)){
-validate42.errors = [{instancePath:instancePath+"/endLine",schemaPath:"#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate22.errors = [{instancePath:instancePath+"/endLine",schemaPath:"#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -3321,14 +3321,14 @@ let data4 = data.endCharacter;
 const _errs13 = errors;
 const _errs14 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate42.errors = [{instancePath:instancePath+"/endCharacter",schemaPath:"#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate22.errors = [{instancePath:instancePath+"/endCharacter",schemaPath:"#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs15 = errors;
 if(errors === _errs14){
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 0 || isNaN(data4)){
-validate42.errors = [{instancePath:instancePath+"/endCharacter",schemaPath:"#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate22.errors = [{instancePath:instancePath+"/endCharacter",schemaPath:"#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -3354,21 +3354,21 @@ if(valid0){
 }
 }
 else {
-validate42.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate22.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate42.errors = vErrors;
+validate22.errors = vErrors;
 return errors === 0;
 }
-validate42.evaluated = {"props":{"filePath":true,"line":true,"character":true,"endLine":true,"endCharacter":true},"dynamicProps":false,"dynamicItems":false};
+validate22.evaluated = {"props":{"filePath":true,"line":true,"character":true,"endLine":true,"endCharacter":true},"dynamicProps":false,"dynamicItems":false};
 
-function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate41.evaluated;
+const evaluated0 = validate21.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3377,8 +3377,8 @@ evaluated0.items = undefined;
 }
 const _errs0 = errors;
 const _errs1 = errors;
-if(!(validate42(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
+if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
 else {
@@ -3390,7 +3390,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.code === undefined) && (missing0 = "code")){
-validate41.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate21.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -3398,7 +3398,7 @@ if(data.code !== undefined){
 let data0 = data.code;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate41.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs3 = errors;
@@ -3414,22 +3414,22 @@ if(valid1){
 }
 }
 else {
-validate41.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate21.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate41.errors = vErrors;
+validate21.errors = vErrors;
 return errors === 0;
 }
-validate41.evaluated = {"props":{"code":true,"filePath":true,"line":true,"character":true,"endLine":true,"endCharacter":true},"dynamicProps":false,"dynamicItems":false};
+validate21.evaluated = {"props":{"code":true,"filePath":true,"line":true,"character":true,"endLine":true,"endCharacter":true},"dynamicProps":false,"dynamicItems":false};
 
-function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.4/topics/nav-definition.result.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate40.evaluated;
+const evaluated0 = validate20.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3441,7 +3441,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.locations === undefined) && (missing0 = "locations")){
-validate40.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate20.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -3456,8 +3456,8 @@ const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 const _errs3 = errors;
-if(!(validate41(data1, {instancePath:instancePath+"/locations/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
+if(!(validate21(data1, {instancePath:instancePath+"/locations/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
 errors = vErrors.length;
 }
 else {
@@ -3471,7 +3471,7 @@ if(valid1){
 }
 }
 else {
-validate40.errors = [{instancePath:instancePath+"/locations",schemaPath:"#/properties/locations/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate20.errors = [{instancePath:instancePath+"/locations",schemaPath:"#/properties/locations/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 if(errors === _errs1){
@@ -3487,25 +3487,25 @@ if(valid0){
 }
 }
 else {
-validate40.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate20.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate40.errors = vErrors;
+validate20.errors = vErrors;
 return errors === 0;
 }
-validate40.evaluated = {"props":{"locations":true},"dynamicProps":false,"dynamicItems":false};
+validate20.evaluated = {"props":{"locations":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateNavReferencesParams = validate45;
-const schema100 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.4/topics/nav-references.params.schema.json","title":"NavReferencesParams","description":"Params of /app/vscode/nav/references: Find every reference to the symbol at a position (optionally including its declaration). Unknown params fields are accepted and ignored (forward compatibility).","type":"object","properties":{"filePath":{"$ref":"../defs.schema.json#/$defs/FilePath","description":"The file where the cursor is (absolute or relative to the workspace root)."},"line":{"$ref":"../defs.schema.json#/$defs/LineNumber","description":"Cursor line (0-based)."},"character":{"$ref":"../defs.schema.json#/$defs/Character","description":"Cursor character (0-based)."},"includeDeclaration":{"type":"boolean","default":true,"description":"Whether the declaration is listed too (default: true)."}},"required":["filePath","line","character"],"examples":[{"filePath":"/home/user/project/src/extension.ts","line":42,"character":10,"includeDeclaration":true}]};
+export const validateNavReferencesParams = validate25;
+const schema69 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.4/topics/nav-references.params.schema.json","title":"NavReferencesParams","description":"Params of /app/vscode/nav/references: Find every reference to the symbol at a position (optionally including its declaration). Unknown params fields are accepted and ignored (forward compatibility).","type":"object","properties":{"filePath":{"$ref":"../defs.schema.json#/$defs/FilePath","description":"The file where the cursor is (absolute or relative to the workspace root)."},"line":{"$ref":"../defs.schema.json#/$defs/LineNumber","description":"Cursor line (0-based)."},"character":{"$ref":"../defs.schema.json#/$defs/Character","description":"Cursor character (0-based)."},"includeDeclaration":{"type":"boolean","default":true,"description":"Whether the declaration is listed too (default: true)."}},"required":["filePath","line","character"],"examples":[{"filePath":"/home/user/project/src/extension.ts","line":42,"character":10,"includeDeclaration":true}]};
 
-function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.4/topics/nav-references.params.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate45.evaluated;
+const evaluated0 = validate25.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3517,7 +3517,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.filePath === undefined) && (missing0 = "filePath")) || ((data.line === undefined) && (missing0 = "line"))) || ((data.character === undefined) && (missing0 = "character"))){
-validate45.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate25.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -3528,15 +3528,15 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(func1(data0) < 1){
-validate45.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(func0(data0) < 1){
+validate25.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
 }
 }
 else {
-validate45.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs2){
@@ -3556,14 +3556,14 @@ let data1 = data.line;
 const _errs4 = errors;
 const _errs5 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-validate45.errors = [{instancePath:instancePath+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate25.errors = [{instancePath:instancePath+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs6 = errors;
 if(errors === _errs5){
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
-validate45.errors = [{instancePath:instancePath+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate25.errors = [{instancePath:instancePath+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -3586,14 +3586,14 @@ let data2 = data.character;
 const _errs7 = errors;
 const _errs8 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate45.errors = [{instancePath:instancePath+"/character",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate25.errors = [{instancePath:instancePath+"/character",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs9 = errors;
 if(errors === _errs8){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
-validate45.errors = [{instancePath:instancePath+"/character",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate25.errors = [{instancePath:instancePath+"/character",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -3615,7 +3615,7 @@ if(data.includeDeclaration !== undefined){
 let data3 = data.includeDeclaration;
 const _errs10 = errors;
 if(typeof data3 !== "boolean"){
-validate45.errors = [{instancePath:instancePath+"/includeDeclaration",schemaPath:"#/properties/includeDeclaration/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate25.errors = [{instancePath:instancePath+"/includeDeclaration",schemaPath:"#/properties/includeDeclaration/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 const _errs11 = errors;
@@ -3634,24 +3634,24 @@ if(valid0){
 }
 }
 else {
-validate45.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate25.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate45.errors = vErrors;
+validate25.errors = vErrors;
 return errors === 0;
 }
-validate45.evaluated = {"props":{"filePath":true,"line":true,"character":true,"includeDeclaration":true},"dynamicProps":false,"dynamicItems":false};
+validate25.evaluated = {"props":{"filePath":true,"line":true,"character":true,"includeDeclaration":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateNavReferencesResult = validate46;
-const schema104 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.4/topics/nav-references.result.schema.json","title":"NavReferencesResult","description":"Result of /app/vscode/nav/references: the references' ranges and how many there are. A result may carry fields not listed here; clients ignore them.","type":"object","properties":{"locations":{"type":"array","description":"The references.","items":{"$ref":"../defs.schema.json#/$defs/Location"}},"totalCount":{"$ref":"../defs.schema.json#/$defs/Count","description":"Number of references."}},"required":["locations","totalCount"],"examples":[{"locations":[{"filePath":"/home/user/project/src/util.ts","line":3,"character":16,"endLine":3,"endCharacter":19},{"filePath":"/home/user/project/src/main.ts","line":10,"character":2,"endLine":10,"endCharacter":5}],"totalCount":2}]};
+export const validateNavReferencesResult = validate26;
+const schema73 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.4/topics/nav-references.result.schema.json","title":"NavReferencesResult","description":"Result of /app/vscode/nav/references: the references' ranges and how many there are. A result may carry fields not listed here; clients ignore them.","type":"object","properties":{"locations":{"type":"array","description":"The references.","items":{"$ref":"../defs.schema.json#/$defs/Location"}},"totalCount":{"$ref":"../defs.schema.json#/$defs/Count","description":"Number of references."}},"required":["locations","totalCount"],"examples":[{"locations":[{"filePath":"/home/user/project/src/util.ts","line":3,"character":16,"endLine":3,"endCharacter":19},{"filePath":"/home/user/project/src/main.ts","line":10,"character":2,"endLine":10,"endCharacter":5}],"totalCount":2}]};
 
-function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate47.evaluated;
+const evaluated0 = validate27.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3663,7 +3663,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.filePath === undefined) && (missing0 = "filePath")) || ((data.line === undefined) && (missing0 = "line"))) || ((data.character === undefined) && (missing0 = "character"))) || ((data.endLine === undefined) && (missing0 = "endLine"))) || ((data.endCharacter === undefined) && (missing0 = "endCharacter"))){
-validate47.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate27.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -3674,15 +3674,15 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(!pattern4.test(data0)){
-validate47.errors = [{instancePath:instancePath+"/filePath",schemaPath:"#/$defs/AbsolutePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
+if(!pattern0.test(data0)){
+validate27.errors = [{instancePath:instancePath+"/filePath",schemaPath:"#/$defs/AbsolutePath/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[\\\\/])"},message:"must match pattern \""+"^(/|[A-Za-z]:[\\\\/])"+"\""}];
 return false;
 }
 else {
 }
 }
 else {
-validate47.errors = [{instancePath:instancePath+"/filePath",schemaPath:"#/$defs/AbsolutePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate27.errors = [{instancePath:instancePath+"/filePath",schemaPath:"#/$defs/AbsolutePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs2){
@@ -3702,14 +3702,14 @@ let data1 = data.line;
 const _errs4 = errors;
 const _errs5 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-validate47.errors = [{instancePath:instancePath+"/line",schemaPath:"#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate27.errors = [{instancePath:instancePath+"/line",schemaPath:"#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs6 = errors;
 if(errors === _errs5){
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
-validate47.errors = [{instancePath:instancePath+"/line",schemaPath:"#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate27.errors = [{instancePath:instancePath+"/line",schemaPath:"#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -3732,14 +3732,14 @@ let data2 = data.character;
 const _errs7 = errors;
 const _errs8 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate47.errors = [{instancePath:instancePath+"/character",schemaPath:"#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate27.errors = [{instancePath:instancePath+"/character",schemaPath:"#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs9 = errors;
 if(errors === _errs8){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
-validate47.errors = [{instancePath:instancePath+"/character",schemaPath:"#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate27.errors = [{instancePath:instancePath+"/character",schemaPath:"#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -3762,14 +3762,14 @@ let data3 = data.endLine;
 const _errs10 = errors;
 const _errs11 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate47.errors = [{instancePath:instancePath+"/endLine",schemaPath:"#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate27.errors = [{instancePath:instancePath+"/endLine",schemaPath:"#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs12 = errors;
 if(errors === _errs11){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 0 || isNaN(data3)){
-validate47.errors = [{instancePath:instancePath+"/endLine",schemaPath:"#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate27.errors = [{instancePath:instancePath+"/endLine",schemaPath:"#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -3792,14 +3792,14 @@ let data4 = data.endCharacter;
 const _errs13 = errors;
 const _errs14 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate47.errors = [{instancePath:instancePath+"/endCharacter",schemaPath:"#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate27.errors = [{instancePath:instancePath+"/endCharacter",schemaPath:"#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs15 = errors;
 if(errors === _errs14){
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 0 || isNaN(data4)){
-validate47.errors = [{instancePath:instancePath+"/endCharacter",schemaPath:"#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate27.errors = [{instancePath:instancePath+"/endCharacter",schemaPath:"#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -3825,22 +3825,22 @@ if(valid0){
 }
 }
 else {
-validate47.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate27.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate47.errors = vErrors;
+validate27.errors = vErrors;
 return errors === 0;
 }
-validate47.evaluated = {"props":{"filePath":true,"line":true,"character":true,"endLine":true,"endCharacter":true},"dynamicProps":false,"dynamicItems":false};
+validate27.evaluated = {"props":{"filePath":true,"line":true,"character":true,"endLine":true,"endCharacter":true},"dynamicProps":false,"dynamicItems":false};
 
-function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.4/topics/nav-references.result.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate46.evaluated;
+const evaluated0 = validate26.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3852,7 +3852,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.locations === undefined) && (missing0 = "locations")) || ((data.totalCount === undefined) && (missing0 = "totalCount"))){
-validate46.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate26.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -3867,8 +3867,8 @@ const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 const _errs3 = errors;
-if(!(validate47(data1, {instancePath:instancePath+"/locations/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
+if(!(validate27(data1, {instancePath:instancePath+"/locations/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
 errors = vErrors.length;
 }
 else {
@@ -3882,7 +3882,7 @@ if(valid1){
 }
 }
 else {
-validate46.errors = [{instancePath:instancePath+"/locations",schemaPath:"#/properties/locations/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate26.errors = [{instancePath:instancePath+"/locations",schemaPath:"#/properties/locations/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 if(errors === _errs1){
@@ -3899,14 +3899,14 @@ let data2 = data.totalCount;
 const _errs4 = errors;
 const _errs5 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate46.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate26.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs6 = errors;
 if(errors === _errs5){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
-validate46.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate26.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -3929,25 +3929,25 @@ if(valid0){
 }
 }
 else {
-validate46.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate26.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate46.errors = vErrors;
+validate26.errors = vErrors;
 return errors === 0;
 }
-validate46.evaluated = {"props":{"locations":true,"totalCount":true},"dynamicProps":false,"dynamicItems":false};
+validate26.evaluated = {"props":{"locations":true,"totalCount":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateNavSymbolsParams = validate49;
-const schema112 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.4/topics/nav-symbols.params.schema.json","title":"NavSymbolsParams","description":"Params of /app/vscode/nav/symbols: List the symbols (classes, functions, variables, …) of a file, optionally filtered by name. Unknown params fields are accepted and ignored (forward compatibility).","type":"object","properties":{"filePath":{"$ref":"../defs.schema.json#/$defs/FilePath","description":"The file (absolute or relative to the workspace root)."},"query":{"type":"string","description":"Case-insensitive substring filter on symbol names. Omitted or \"\": every symbol."}},"required":["filePath"],"examples":[{"filePath":"/home/user/project/src/handlers/Handler.ts","query":"IHandler"},{"filePath":"src/extension.ts"}]};
+export const validateNavSymbolsParams = validate29;
+const schema81 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.4/topics/nav-symbols.params.schema.json","title":"NavSymbolsParams","description":"Params of /app/vscode/nav/symbols: List the symbols (classes, functions, variables, …) of a file, optionally filtered by name. Unknown params fields are accepted and ignored (forward compatibility).","type":"object","properties":{"filePath":{"$ref":"../defs.schema.json#/$defs/FilePath","description":"The file (absolute or relative to the workspace root)."},"query":{"type":"string","description":"Case-insensitive substring filter on symbol names. Omitted or \"\": every symbol."}},"required":["filePath"],"examples":[{"filePath":"/home/user/project/src/handlers/Handler.ts","query":"IHandler"},{"filePath":"src/extension.ts"}]};
 
-function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.4/topics/nav-symbols.params.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate49.evaluated;
+const evaluated0 = validate29.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3959,7 +3959,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.filePath === undefined) && (missing0 = "filePath")){
-validate49.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate29.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -3970,15 +3970,15 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(func1(data0) < 1){
-validate49.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(func0(data0) < 1){
+validate29.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
 }
 }
 else {
-validate49.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate29.errors = [{instancePath:instancePath+"/filePath",schemaPath:"../defs.schema.json#/$defs/FilePath/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs2){
@@ -3997,7 +3997,7 @@ if(data.query !== undefined){
 let data1 = data.query;
 const _errs4 = errors;
 if(typeof data1 !== "string"){
-validate49.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate29.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs5 = errors;
@@ -4014,26 +4014,26 @@ if(valid0){
 }
 }
 else {
-validate49.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate29.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate49.errors = vErrors;
+validate29.errors = vErrors;
 return errors === 0;
 }
-validate49.evaluated = {"props":{"filePath":true,"query":true},"dynamicProps":false,"dynamicItems":false};
+validate29.evaluated = {"props":{"filePath":true,"query":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateNavSymbolsResult = validate50;
-const schema114 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.4/topics/nav-symbols.result.schema.json","title":"NavSymbolsResult","description":"Result of /app/vscode/nav/symbols: the symbols, nested symbols flattened parent-first, and how many there are. A result may carry fields not listed here; clients ignore them.","type":"object","properties":{"symbols":{"type":"array","description":"The symbols, parent before its children.","items":{"title":"SymbolInfo","description":"One symbol: its whole range, where its name is, and its parent's name.","type":"object","properties":{"name":{"type":"string","minLength":1,"description":"The symbol's name."},"kind":{"$ref":"../defs.schema.json#/$defs/SymbolKind"},"line":{"$ref":"../defs.schema.json#/$defs/LineNumber","description":"Start line of the whole symbol (0-based)."},"character":{"$ref":"../defs.schema.json#/$defs/Character","description":"Start character of the whole symbol (0-based)."},"endLine":{"$ref":"../defs.schema.json#/$defs/LineNumber","description":"End line of the whole symbol (0-based)."},"endCharacter":{"$ref":"../defs.schema.json#/$defs/Character","description":"End character of the whole symbol (0-based)."},"selectionLine":{"$ref":"../defs.schema.json#/$defs/LineNumber","description":"Line of the symbol's name (0-based)."},"selectionCharacter":{"$ref":"../defs.schema.json#/$defs/Character","description":"Character where the symbol's name starts (0-based)."},"containerName":{"type":["string","null"],"description":"The parent symbol's name, or null at top level."}},"required":["name","kind","line","character","endLine","endCharacter","selectionLine","selectionCharacter","containerName"]}},"totalCount":{"$ref":"../defs.schema.json#/$defs/Count","description":"Number of symbols."}},"required":["symbols","totalCount"],"examples":[{"symbols":[{"name":"IHandler","kind":"interface","line":0,"character":0,"endLine":3,"endCharacter":1,"selectionLine":0,"selectionCharacter":17,"containerName":null},{"name":"handle","kind":"method","line":1,"character":2,"endLine":1,"endCharacter":34,"selectionLine":1,"selectionCharacter":2,"containerName":"IHandler"}],"totalCount":2}]};
-const schema115 = {"title":"SymbolKind","description":"The lower-case name of a VS Code SymbolKind.","type":"string","enum":["file","module","namespace","package","class","method","property","field","constructor","enum","interface","function","variable","constant","string","number","boolean","array","object","key","null","enummember","struct","event","operator","typeparameter"]};
+export const validateNavSymbolsResult = validate30;
+const schema83 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.4/topics/nav-symbols.result.schema.json","title":"NavSymbolsResult","description":"Result of /app/vscode/nav/symbols: the symbols, nested symbols flattened parent-first, and how many there are. A result may carry fields not listed here; clients ignore them.","type":"object","properties":{"symbols":{"type":"array","description":"The symbols, parent before its children.","items":{"title":"SymbolInfo","description":"One symbol: its whole range, where its name is, and its parent's name.","type":"object","properties":{"name":{"type":"string","minLength":1,"description":"The symbol's name."},"kind":{"$ref":"../defs.schema.json#/$defs/SymbolKind"},"line":{"$ref":"../defs.schema.json#/$defs/LineNumber","description":"Start line of the whole symbol (0-based)."},"character":{"$ref":"../defs.schema.json#/$defs/Character","description":"Start character of the whole symbol (0-based)."},"endLine":{"$ref":"../defs.schema.json#/$defs/LineNumber","description":"End line of the whole symbol (0-based)."},"endCharacter":{"$ref":"../defs.schema.json#/$defs/Character","description":"End character of the whole symbol (0-based)."},"selectionLine":{"$ref":"../defs.schema.json#/$defs/LineNumber","description":"Line of the symbol's name (0-based)."},"selectionCharacter":{"$ref":"../defs.schema.json#/$defs/Character","description":"Character where the symbol's name starts (0-based)."},"containerName":{"type":["string","null"],"description":"The parent symbol's name, or null at top level."}},"required":["name","kind","line","character","endLine","endCharacter","selectionLine","selectionCharacter","containerName"]}},"totalCount":{"$ref":"../defs.schema.json#/$defs/Count","description":"Number of symbols."}},"required":["symbols","totalCount"],"examples":[{"symbols":[{"name":"IHandler","kind":"interface","line":0,"character":0,"endLine":3,"endCharacter":1,"selectionLine":0,"selectionCharacter":17,"containerName":null},{"name":"handle","kind":"method","line":1,"character":2,"endLine":1,"endCharacter":34,"selectionLine":1,"selectionCharacter":2,"containerName":"IHandler"}],"totalCount":2}]};
+const schema84 = {"title":"SymbolKind","description":"The lower-case name of a VS Code SymbolKind.","type":"string","enum":["file","module","namespace","package","class","method","property","field","constructor","enum","interface","function","variable","constant","string","number","boolean","array","object","key","null","enummember","struct","event","operator","typeparameter"]};
 
-function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.4/topics/nav-symbols.result.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate50.evaluated;
+const evaluated0 = validate30.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4045,7 +4045,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.symbols === undefined) && (missing0 = "symbols")) || ((data.totalCount === undefined) && (missing0 = "totalCount"))){
-validate50.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate30.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -4065,7 +4065,7 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((((((((((data1.name === undefined) && (missing1 = "name")) || ((data1.kind === undefined) && (missing1 = "kind"))) || ((data1.line === undefined) && (missing1 = "line"))) || ((data1.character === undefined) && (missing1 = "character"))) || ((data1.endLine === undefined) && (missing1 = "endLine"))) || ((data1.endCharacter === undefined) && (missing1 = "endCharacter"))) || ((data1.selectionLine === undefined) && (missing1 = "selectionLine"))) || ((data1.selectionCharacter === undefined) && (missing1 = "selectionCharacter"))) || ((data1.containerName === undefined) && (missing1 = "containerName"))){
-validate50.errors = [{instancePath:instancePath+"/symbols/" + i0,schemaPath:"#/properties/symbols/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate30.errors = [{instancePath:instancePath+"/symbols/" + i0,schemaPath:"#/properties/symbols/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
@@ -4075,15 +4075,15 @@ const _errs5 = errors;
 const _errs6 = errors;
 if(errors === _errs5){
 if(typeof data2 === "string"){
-if(func1(data2) < 1){
-validate50.errors = [{instancePath:instancePath+"/symbols/" + i0+"/name",schemaPath:"#/properties/symbols/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(func0(data2) < 1){
+validate30.errors = [{instancePath:instancePath+"/symbols/" + i0+"/name",schemaPath:"#/properties/symbols/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
 }
 }
 else {
-validate50.errors = [{instancePath:instancePath+"/symbols/" + i0+"/name",schemaPath:"#/properties/symbols/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate30.errors = [{instancePath:instancePath+"/symbols/" + i0+"/name",schemaPath:"#/properties/symbols/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs5){
@@ -4100,13 +4100,13 @@ let data3 = data1.kind;
 const _errs7 = errors;
 const _errs8 = errors;
 if(typeof data3 !== "string"){
-validate50.errors = [{instancePath:instancePath+"/symbols/" + i0+"/kind",schemaPath:"../defs.schema.json#/$defs/SymbolKind/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate30.errors = [{instancePath:instancePath+"/symbols/" + i0+"/kind",schemaPath:"../defs.schema.json#/$defs/SymbolKind/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs9 = errors;
-const vSchema0 = schema115.enum;
+const vSchema0 = schema84.enum;
 if(!((((((((((((((((((((((((((data3 === "file") || (data3 === "module")) || (data3 === "namespace")) || (data3 === "package")) || (data3 === "class")) || (data3 === "method")) || (data3 === "property")) || (data3 === "field")) || (data3 === "constructor")) || (data3 === "enum")) || (data3 === "interface")) || (data3 === "function")) || (data3 === "variable")) || (data3 === "constant")) || (data3 === "string")) || (data3 === "number")) || (data3 === "boolean")) || (data3 === "array")) || (data3 === "object")) || (data3 === "key")) || (data3 === "null")) || (data3 === "enummember")) || (data3 === "struct")) || (data3 === "event")) || (data3 === "operator")) || (data3 === "typeparameter"))){
-validate50.errors = [{instancePath:instancePath+"/symbols/" + i0+"/kind",schemaPath:"../defs.schema.json#/$defs/SymbolKind/enum",keyword:"enum",params:{allowedValues: schema115.enum},message:"must be equal to one of the allowed values"}];
+validate30.errors = [{instancePath:instancePath+"/symbols/" + i0+"/kind",schemaPath:"../defs.schema.json#/$defs/SymbolKind/enum",keyword:"enum",params:{allowedValues: schema84.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 else {
@@ -4127,14 +4127,14 @@ let data4 = data1.line;
 const _errs10 = errors;
 const _errs11 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate50.errors = [{instancePath:instancePath+"/symbols/" + i0+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate30.errors = [{instancePath:instancePath+"/symbols/" + i0+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs12 = errors;
 if(errors === _errs11){
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 0 || isNaN(data4)){
-validate50.errors = [{instancePath:instancePath+"/symbols/" + i0+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate30.errors = [{instancePath:instancePath+"/symbols/" + i0+"/line",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -4157,14 +4157,14 @@ let data5 = data1.character;
 const _errs13 = errors;
 const _errs14 = errors;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-validate50.errors = [{instancePath:instancePath+"/symbols/" + i0+"/character",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate30.errors = [{instancePath:instancePath+"/symbols/" + i0+"/character",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs15 = errors;
 if(errors === _errs14){
 if((typeof data5 == "number") && (isFinite(data5))){
 if(data5 < 0 || isNaN(data5)){
-validate50.errors = [{instancePath:instancePath+"/symbols/" + i0+"/character",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate30.errors = [{instancePath:instancePath+"/symbols/" + i0+"/character",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -4187,14 +4187,14 @@ let data6 = data1.endLine;
 const _errs16 = errors;
 const _errs17 = errors;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-validate50.errors = [{instancePath:instancePath+"/symbols/" + i0+"/endLine",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate30.errors = [{instancePath:instancePath+"/symbols/" + i0+"/endLine",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs18 = errors;
 if(errors === _errs17){
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 < 0 || isNaN(data6)){
-validate50.errors = [{instancePath:instancePath+"/symbols/" + i0+"/endLine",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate30.errors = [{instancePath:instancePath+"/symbols/" + i0+"/endLine",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -4217,14 +4217,14 @@ let data7 = data1.endCharacter;
 const _errs19 = errors;
 const _errs20 = errors;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-validate50.errors = [{instancePath:instancePath+"/symbols/" + i0+"/endCharacter",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate30.errors = [{instancePath:instancePath+"/symbols/" + i0+"/endCharacter",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs21 = errors;
 if(errors === _errs20){
 if((typeof data7 == "number") && (isFinite(data7))){
 if(data7 < 0 || isNaN(data7)){
-validate50.errors = [{instancePath:instancePath+"/symbols/" + i0+"/endCharacter",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate30.errors = [{instancePath:instancePath+"/symbols/" + i0+"/endCharacter",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -4247,14 +4247,14 @@ let data8 = data1.selectionLine;
 const _errs22 = errors;
 const _errs23 = errors;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-validate50.errors = [{instancePath:instancePath+"/symbols/" + i0+"/selectionLine",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate30.errors = [{instancePath:instancePath+"/symbols/" + i0+"/selectionLine",schemaPath:"../defs.schema.json#/$defs/LineNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs24 = errors;
 if(errors === _errs23){
 if((typeof data8 == "number") && (isFinite(data8))){
 if(data8 < 0 || isNaN(data8)){
-validate50.errors = [{instancePath:instancePath+"/symbols/" + i0+"/selectionLine",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate30.errors = [{instancePath:instancePath+"/symbols/" + i0+"/selectionLine",schemaPath:"../defs.schema.json#/$defs/LineNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -4277,14 +4277,14 @@ let data9 = data1.selectionCharacter;
 const _errs25 = errors;
 const _errs26 = errors;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-validate50.errors = [{instancePath:instancePath+"/symbols/" + i0+"/selectionCharacter",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate30.errors = [{instancePath:instancePath+"/symbols/" + i0+"/selectionCharacter",schemaPath:"../defs.schema.json#/$defs/Character/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs27 = errors;
 if(errors === _errs26){
 if((typeof data9 == "number") && (isFinite(data9))){
 if(data9 < 0 || isNaN(data9)){
-validate50.errors = [{instancePath:instancePath+"/symbols/" + i0+"/selectionCharacter",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate30.errors = [{instancePath:instancePath+"/symbols/" + i0+"/selectionCharacter",schemaPath:"../defs.schema.json#/$defs/Character/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -4306,7 +4306,7 @@ if(data1.containerName !== undefined){
 let data10 = data1.containerName;
 const _errs28 = errors;
 if((typeof data10 !== "string") && (data10 !== null)){
-validate50.errors = [{instancePath:instancePath+"/symbols/" + i0+"/containerName",schemaPath:"#/properties/symbols/items/properties/containerName/type",keyword:"type",params:{type: schema114.properties.symbols.items.properties.containerName.type},message:"must be string,null"}];
+validate30.errors = [{instancePath:instancePath+"/symbols/" + i0+"/containerName",schemaPath:"#/properties/symbols/items/properties/containerName/type",keyword:"type",params:{type: schema83.properties.symbols.items.properties.containerName.type},message:"must be string,null"}];
 return false;
 }
 const _errs29 = errors;
@@ -4330,7 +4330,7 @@ if(valid2){
 }
 }
 else {
-validate50.errors = [{instancePath:instancePath+"/symbols/" + i0,schemaPath:"#/properties/symbols/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate30.errors = [{instancePath:instancePath+"/symbols/" + i0,schemaPath:"#/properties/symbols/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === _errs3){
@@ -4345,7 +4345,7 @@ if(valid1){
 }
 }
 else {
-validate50.errors = [{instancePath:instancePath+"/symbols",schemaPath:"#/properties/symbols/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate30.errors = [{instancePath:instancePath+"/symbols",schemaPath:"#/properties/symbols/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 if(errors === _errs1){
@@ -4362,14 +4362,14 @@ let data11 = data.totalCount;
 const _errs30 = errors;
 const _errs31 = errors;
 if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-validate50.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate30.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 const _errs32 = errors;
 if(errors === _errs31){
 if((typeof data11 == "number") && (isFinite(data11))){
 if(data11 < 0 || isNaN(data11)){
-validate50.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate30.errors = [{instancePath:instancePath+"/totalCount",schemaPath:"../defs.schema.json#/$defs/Count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
@@ -4392,25 +4392,25 @@ if(valid0){
 }
 }
 else {
-validate50.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate30.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate50.errors = vErrors;
+validate30.errors = vErrors;
 return errors === 0;
 }
-validate50.evaluated = {"props":{"symbols":true,"totalCount":true},"dynamicProps":false,"dynamicItems":false};
+validate30.evaluated = {"props":{"symbols":true,"totalCount":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateRequest = validate51;
-const schema123 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.4/messages/request.schema.json","title":"Request","description":"A topic call, sent after a successful handshake. Replies may come out of order: match them by requestId.","type":"object","properties":{"topic":{"type":"string","minLength":1,"description":"The topic to call, \"/app/vscode/<category>/<action>\". A topic the server does not serve gets UNKNOWN_TOPIC."},"requestId":{"type":"string","minLength":1,"description":"Request id (a UUID v4 by convention), echoed in the reply."},"params":{"type":"object","default":{},"description":"The topic's parameters (see the topic's params schema)."}},"required":["topic","requestId"],"examples":[{"topic":"/app/vscode/edit/find","requestId":"550e8400-e29b-41d4-a716-446655440000","params":{"pattern":"searchText","include":"**/*.ts"}},{"topic":"/app/vscode/diag/list","requestId":"6fa459ea-ee8a-4ca4-894e-db77e160355e"}]};
+export const validateRequest = validate31;
+const schema92 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.4/messages/request.schema.json","title":"Request","description":"A topic call, sent after a successful handshake. Replies may come out of order: match them by requestId.","type":"object","properties":{"topic":{"type":"string","minLength":1,"description":"The topic to call, \"/app/vscode/<category>/<action>\". A topic the server does not serve gets UNKNOWN_TOPIC."},"requestId":{"type":"string","minLength":1,"description":"Request id (a UUID v4 by convention), echoed in the reply."},"params":{"type":"object","default":{},"description":"The topic's parameters (see the topic's params schema)."}},"required":["topic","requestId"],"examples":[{"topic":"/app/vscode/edit/find","requestId":"550e8400-e29b-41d4-a716-446655440000","params":{"pattern":"searchText","include":"**/*.ts"}},{"topic":"/app/vscode/diag/list","requestId":"6fa459ea-ee8a-4ca4-894e-db77e160355e"}]};
 
-function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.4/messages/request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate51.evaluated;
+const evaluated0 = validate31.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4422,7 +4422,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.topic === undefined) && (missing0 = "topic")) || ((data.requestId === undefined) && (missing0 = "requestId"))){
-validate51.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate31.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -4432,15 +4432,15 @@ const _errs1 = errors;
 const _errs2 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
-if(func1(data0) < 1){
-validate51.errors = [{instancePath:instancePath+"/topic",schemaPath:"#/properties/topic/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(func0(data0) < 1){
+validate31.errors = [{instancePath:instancePath+"/topic",schemaPath:"#/properties/topic/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
 }
 }
 else {
-validate51.errors = [{instancePath:instancePath+"/topic",schemaPath:"#/properties/topic/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate31.errors = [{instancePath:instancePath+"/topic",schemaPath:"#/properties/topic/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs1){
@@ -4458,15 +4458,15 @@ const _errs3 = errors;
 const _errs4 = errors;
 if(errors === _errs3){
 if(typeof data1 === "string"){
-if(func1(data1) < 1){
-validate51.errors = [{instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(func0(data1) < 1){
+validate31.errors = [{instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
 }
 }
 else {
-validate51.errors = [{instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate31.errors = [{instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs3){
@@ -4482,7 +4482,7 @@ if(data.params !== undefined){
 let data2 = data.params;
 const _errs5 = errors;
 if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))){
-validate51.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate31.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 const _errs6 = errors;
@@ -4500,24 +4500,24 @@ if(valid0){
 }
 }
 else {
-validate51.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate31.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate51.errors = vErrors;
+validate31.errors = vErrors;
 return errors === 0;
 }
-validate51.evaluated = {"props":{"topic":true,"requestId":true,"params":true},"dynamicProps":false,"dynamicItems":false};
+validate31.evaluated = {"props":{"topic":true,"requestId":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateResponseError = validate52;
-const schema124 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.4/messages/response-error.schema.json","title":"ResponseError","description":"A failed request. topic and requestId echo the request's whenever they were strings, otherwise they are \"\" (always \"\" for PARSE_ERROR).","type":"object","properties":{"topic":{"type":"string","description":"The request's topic, or \"\"."},"requestId":{"type":"string","description":"The request's requestId, or \"\"."},"error":{"$ref":"../defs.schema.json#/$defs/ErrorBody"}},"required":["topic","requestId","error"],"examples":[{"topic":"","requestId":"","error":{"code":"PARSE_ERROR","message":"Invalid JSON"}},{"topic":"/app/vscode/nav/definition","requestId":"550e8400-e29b-41d4-a716-446655440000","error":{"code":"INVALID_REQUEST","message":"params.line must be an integer >= 0"}}]};
+export const validateResponseError = validate32;
+const schema93 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.4/messages/response-error.schema.json","title":"ResponseError","description":"A failed request. topic and requestId echo the request's whenever they were strings, otherwise they are \"\" (always \"\" for PARSE_ERROR).","type":"object","properties":{"topic":{"type":"string","description":"The request's topic, or \"\"."},"requestId":{"type":"string","description":"The request's requestId, or \"\"."},"error":{"$ref":"../defs.schema.json#/$defs/ErrorBody"}},"required":["topic","requestId","error"],"examples":[{"topic":"","requestId":"","error":{"code":"PARSE_ERROR","message":"Invalid JSON"}},{"topic":"/app/vscode/nav/definition","requestId":"550e8400-e29b-41d4-a716-446655440000","error":{"code":"INVALID_REQUEST","message":"params.line must be an integer >= 0"}}]};
 
-function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate53.evaluated;
+const evaluated0 = validate33.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4529,7 +4529,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
-validate53.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate33.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -4538,13 +4538,13 @@ let data0 = data.code;
 const _errs1 = errors;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate53.errors = [{instancePath:instancePath+"/code",schemaPath:"messages/error-code.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate33.errors = [{instancePath:instancePath+"/code",schemaPath:"messages/error-code.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs3 = errors;
-const vSchema0 = schema58.enum;
+const vSchema0 = schema27.enum;
 if(!(((((data0 === "PARSE_ERROR") || (data0 === "INVALID_REQUEST")) || (data0 === "UNKNOWN_TOPIC")) || (data0 === "HANDLER_ERROR")) || (data0 === "UNAUTHORIZED"))){
-validate53.errors = [{instancePath:instancePath+"/code",schemaPath:"messages/error-code.schema.json/enum",keyword:"enum",params:{allowedValues: schema58.enum},message:"must be equal to one of the allowed values"}];
+validate33.errors = [{instancePath:instancePath+"/code",schemaPath:"messages/error-code.schema.json/enum",keyword:"enum",params:{allowedValues: schema27.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 else {
@@ -4564,7 +4564,7 @@ if(data.message !== undefined){
 let data1 = data.message;
 const _errs4 = errors;
 if(typeof data1 !== "string"){
-validate53.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate33.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs5 = errors;
@@ -4581,22 +4581,22 @@ if(valid0){
 }
 }
 else {
-validate53.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate33.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate53.errors = vErrors;
+validate33.errors = vErrors;
 return errors === 0;
 }
-validate53.evaluated = {"props":{"code":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate33.evaluated = {"props":{"code":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.4/messages/response-error.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate52.evaluated;
+const evaluated0 = validate32.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4608,7 +4608,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.topic === undefined) && (missing0 = "topic")) || ((data.requestId === undefined) && (missing0 = "requestId"))) || ((data.error === undefined) && (missing0 = "error"))){
-validate52.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate32.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -4616,7 +4616,7 @@ if(data.topic !== undefined){
 let data0 = data.topic;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate52.errors = [{instancePath:instancePath+"/topic",schemaPath:"#/properties/topic/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate32.errors = [{instancePath:instancePath+"/topic",schemaPath:"#/properties/topic/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs2 = errors;
@@ -4632,7 +4632,7 @@ if(data.requestId !== undefined){
 let data1 = data.requestId;
 const _errs3 = errors;
 if(typeof data1 !== "string"){
-validate52.errors = [{instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate32.errors = [{instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs4 = errors;
@@ -4647,8 +4647,8 @@ if(valid0){
 if(data.error !== undefined){
 let data2 = data.error;
 const _errs5 = errors;
-if(!(validate53(data2, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
+if(!(validate33(data2, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
 errors = vErrors.length;
 }
 else {
@@ -4665,25 +4665,25 @@ if(valid0){
 }
 }
 else {
-validate52.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate32.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate52.errors = vErrors;
+validate32.errors = vErrors;
 return errors === 0;
 }
-validate52.evaluated = {"props":{"topic":true,"requestId":true,"error":true},"dynamicProps":false,"dynamicItems":false};
+validate32.evaluated = {"props":{"topic":true,"requestId":true,"error":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateResponseSuccess = validate55;
-const schema127 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.4/messages/response-success.schema.json","title":"ResponseSuccess","description":"A successful reply: echoes the request's topic and requestId and carries the topic's result.","type":"object","properties":{"topic":{"type":"string","minLength":1,"description":"The request's topic."},"requestId":{"type":"string","minLength":1,"description":"The request's requestId."},"result":{"type":"object","description":"The topic's result (see the topic's result schema)."}},"required":["topic","requestId","result"],"examples":[{"topic":"/app/vscode/edit/replace","requestId":"550e8400-e29b-41d4-a716-446655440000","result":{"replacedCount":2,"affectedFiles":["/home/user/project/src/a.ts"]}}]};
+export const validateResponseSuccess = validate35;
+const schema96 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://idea-protocol.invalid/spec/v0.1.4/messages/response-success.schema.json","title":"ResponseSuccess","description":"A successful reply: echoes the request's topic and requestId and carries the topic's result.","type":"object","properties":{"topic":{"type":"string","minLength":1,"description":"The request's topic."},"requestId":{"type":"string","minLength":1,"description":"The request's requestId."},"result":{"type":"object","description":"The topic's result (see the topic's result schema)."}},"required":["topic","requestId","result"],"examples":[{"topic":"/app/vscode/edit/replace","requestId":"550e8400-e29b-41d4-a716-446655440000","result":{"replacedCount":2,"affectedFiles":["/home/user/project/src/a.ts"]}}]};
 
-function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://idea-protocol.invalid/spec/v0.1.4/messages/response-success.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate55.evaluated;
+const evaluated0 = validate35.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4695,7 +4695,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.topic === undefined) && (missing0 = "topic")) || ((data.requestId === undefined) && (missing0 = "requestId"))) || ((data.result === undefined) && (missing0 = "result"))){
-validate55.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate35.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -4705,15 +4705,15 @@ const _errs1 = errors;
 const _errs2 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
-if(func1(data0) < 1){
-validate55.errors = [{instancePath:instancePath+"/topic",schemaPath:"#/properties/topic/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(func0(data0) < 1){
+validate35.errors = [{instancePath:instancePath+"/topic",schemaPath:"#/properties/topic/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
 }
 }
 else {
-validate55.errors = [{instancePath:instancePath+"/topic",schemaPath:"#/properties/topic/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate35.errors = [{instancePath:instancePath+"/topic",schemaPath:"#/properties/topic/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs1){
@@ -4731,15 +4731,15 @@ const _errs3 = errors;
 const _errs4 = errors;
 if(errors === _errs3){
 if(typeof data1 === "string"){
-if(func1(data1) < 1){
-validate55.errors = [{instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(func0(data1) < 1){
+validate35.errors = [{instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
 }
 }
 else {
-validate55.errors = [{instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate35.errors = [{instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(errors === _errs3){
@@ -4755,7 +4755,7 @@ if(data.result !== undefined){
 let data2 = data.result;
 const _errs5 = errors;
 if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))){
-validate55.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate35.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 const _errs6 = errors;
@@ -4773,13 +4773,13 @@ if(valid0){
 }
 }
 else {
-validate55.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate35.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 if(errors === 0){
 }
 }
-validate55.errors = vErrors;
+validate35.errors = vErrors;
 return errors === 0;
 }
-validate55.evaluated = {"props":{"topic":true,"requestId":true,"result":true},"dynamicProps":false,"dynamicItems":false};
+validate35.evaluated = {"props":{"topic":true,"requestId":true,"result":true},"dynamicProps":false,"dynamicItems":false};

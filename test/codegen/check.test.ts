@@ -111,6 +111,16 @@ describe("codegen", () => {
     expect(after.get("protocol.md")).toMatch(/\| `maxMatches` \| integer ≥ 1 \| no \| `500` \| Stop after this many matches\. \|/);
   });
 
+  it("fails clearly on a schema that is not valid JSON Schema", async () => {
+    const spec = join(tmp, "metaspec");
+    cpSync(join(SPEC, "v0.1.6"), join(spec, "v0.1.6"), { recursive: true });
+    const path = join(spec, "v0.1.6", "topics", "nav-symbols.params.schema.json");
+    const schema = JSON.parse(readFileSync(path, "utf8")) as { properties: Record<string, unknown> };
+    schema.properties.query = { type: 42 };
+    writeFileSync(path, JSON.stringify(schema));
+    await expect(generateVersion(spec, "v0.1.6")).rejects.toThrow(/nav-symbols\.params\.schema\.json: not a valid JSON Schema/);
+  });
+
   it("fails clearly on an unsupported $ref", async () => {
     const spec = join(tmp, "badspec");
     cpSync(join(SPEC, "v0.1.6"), join(spec, "v0.1.6"), { recursive: true });
