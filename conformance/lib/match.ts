@@ -14,6 +14,8 @@
 //   {"$exact": {...}}              object without extra fields
 //   {"$gte": n} {"$lte": n}        number range
 //   {"$lines": ["a", "b"]}         a string whose lines contain these lines, in this order
+//   {"$subsequences": [[a, b], …]}  an array where each group's elements appear in that relative order
+//                                  (e.g. a parent symbol before its members; combine with $unordered)
 //
 // match() also returns two "views" used to print a unified diff: where a rule matched, both views
 // show the actual value, so the diff shows exactly the places that differ.
@@ -37,7 +39,7 @@ export function isRule(v: unknown): v is Obj {
 }
 
 const RULE_KEYS = new Set(['$type', '$match', '$flags', '$any', '$absent', '$oneOf', '$unordered', '$contains', '$each',
-  '$length', '$minLength', '$maxLength', '$exact', '$gte', '$lte', '$lines']);
+  '$length', '$minLength', '$maxLength', '$exact', '$gte', '$lte', '$lines', '$subsequences']);
 
 /** Rule keys that are not known (a typo in a fixture must not silently match everything). */
 export function unknownRuleKeys(expected: unknown, path = '$'): string[] {
@@ -85,6 +87,7 @@ export function describe(expected: unknown): unknown {
   if ('$gte' in e) parts.push(`≥ ${String(e.$gte)}`);
   if ('$lte' in e) parts.push(`≤ ${String(e.$lte)}`);
   if ('$lines' in e) parts.push(`lines ${JSON.stringify(e.$lines)} in order`);
+  if ('$subsequences' in e) parts.push(`in the orders ${JSON.stringify(e.$subsequences)}`);
   return `<${parts.join(', ')}>`;
 }
 
@@ -177,6 +180,20 @@ function matchRule(e: Obj, act: unknown, path: string): MatchOutcome {
       actualView = [...pairs.filter((p) => p >= 0).map((p) => act[p]), ...rest];
     }
   }
+  if ('$subsequences' in e && Array.isArray(act)) {
+    for (const group of e.$subsequences as unknown[][]) {
+      let from = 0;
+      for (const want of group) {
+        let at = -1;
+        for (let i = from; i < act.length; i++) if (matchAt(want, act[i], path).ok) { at = i; break; }
+        if (at < 0) {
+          fail(`${JSON.stringify(describe(want))} does not appear after ${JSON.stringify(describe(group[0]))} (expected order ${JSON.stringify(group.map(describe))})`);
+          break;
+        }
+        from = at + 1;
+      }
+    }
+  } else if ('$subsequences' in e) fail(`expected an array, got ${typeOf(act)}`);
   if ('$absent' in e) fail('expected to be absent');
   if (problems.length && expectedView === act && !('$each' in e) && !('$exact' in e)) expectedView = describe(e);
   return { ok: problems.length === 0, problems, expectedView, actualView };

@@ -8,7 +8,7 @@ export interface RequestSpec {
   params?: unknown;
 }
 
-export type Expectation = { result: Expected } | { error: { code: string; message?: Expected } };
+export type Expectation = { result: Expected } | { error: { code: Expected; message?: Expected } };
 
 /** A request whose response binds variables (`bind`: name → path like `$.result.entries[0].id`). */
 export interface RequestStep {
