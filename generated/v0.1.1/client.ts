@@ -5,7 +5,7 @@
 import { IdeaProtocolError, IdeaValidationError } from "../../runtime/client-errors";
 import { ClientTransport, type RequestOptions, type WebSocketClass } from "../../runtime/client-transport";
 import { describeValidationError, type SchemaError } from "../../runtime/validation-message";
-import { TRANSPORT } from "./topics";
+import { PROTOCOL_VERSION, TRANSPORT } from "./topics";
 import type {
   HandshakeSuccess,
   ParamsOf,
@@ -83,7 +83,15 @@ function acceptHandshake(message: unknown, validate: boolean): HandshakeSuccess 
     const error = (reply.error ?? {}) as { code?: unknown; message?: unknown };
     throw new IdeaProtocolError(String(error.code), String(error.message), "", "");
   }
-  const problem = validate ? check(validateHandshakeSuccess, reply, "") : undefined;
+  // An older (or newer) server's handshake follows its own version's schema (no authRequired before
+  // 0.1.3): the schema check applies to same-version servers; any version gets the shape check.
+  const problem = !validate
+    ? undefined
+    : reply.version === PROTOCOL_VERSION
+      ? check(validateHandshakeSuccess, reply, "")
+      : typeof reply.version !== "string" || !Array.isArray(reply.capabilities) || !Array.isArray(reply.workspaces)
+        ? "version, capabilities and workspaces are required"
+        : undefined;
   if (problem !== undefined) throw new IdeaValidationError(`handshake: ${problem}`, reply);
   return reply as unknown as HandshakeSuccess;
 }

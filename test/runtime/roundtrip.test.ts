@@ -14,6 +14,7 @@ import {
 import { ServerSession, type Handlers, type RequestContext } from "../../generated/v0.1.6/server";
 import { TOPICS } from "../../generated/v0.1.6/topics";
 import { connect as connectV010 } from "../../generated/v0.1.0/client";
+import { ServerSession as ServerSessionV010 } from "../../generated/v0.1.0/server";
 import { startWebSocketServer, type RunningWebSocketServer } from "../../runtime/ws-server";
 
 const SPEC = join(import.meta.dirname, "..", "..", "spec", "v0.1.6");
@@ -220,6 +221,32 @@ describe("client ↔ ServerSession over ws", () => {
     const port = probe.port;
     await probe.close();
     await expect(connect({ url: `ws://127.0.0.1:${port}`, timeoutMs: 2000 })).rejects.toBeInstanceOf(IdeaClosedError);
+  });
+
+  it("a v0.1.6 client with validation talks to an older (v0.1.0) server", async () => {
+    const old = await startWebSocketServer({
+      host: "127.0.0.1",
+      port: 0,
+      createSession: (io) =>
+        new ServerSessionV010({
+          handlers: { editFind: async () => ({ matches: [], totalCount: 0 }) },
+          workspaces: () => ["/home/user/project"],
+          send: io.send,
+          close: io.close,
+        }),
+    });
+    try {
+      const c = await connect({ url: `ws://127.0.0.1:${old.port}`, token: TOKEN, validate: true });
+      expect(c.handshake.version).toBe("0.1.0");
+      expect("authRequired" in c.handshake).toBe(false);
+      expect(c.supports("/app/vscode/edit/find")).toBe(true);
+      expect(c.supports("/app/vscode/localhistory/list")).toBe(false);
+      expect(await c.editFind({ pattern: "x" })).toEqual({ matches: [], totalCount: 0 });
+      await expect(c.localhistoryList({ filePath: "a.ts" })).rejects.toMatchObject({ code: "UNKNOWN_TOPIC" });
+      await c.close();
+    } finally {
+      await old.close();
+    }
   });
 
   it("an older (v0.1.0) client talks to the v0.1.6 server", async () => {
