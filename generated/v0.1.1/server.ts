@@ -90,6 +90,8 @@ export interface ServerSessionOptions {
   workspaces: () => string[];
   send(frame: string): void;
   close(code: number, reason: string): void;
+  /** Refuse a connection that sends no handshake within this many ms (INVALID_REQUEST, close 1002). Off when unset. */
+  handshakeTimeoutMs?: number;
   /** Dev/test: check every handler result against its schema (a bad one becomes HANDLER_ERROR). */
   validateResults?: boolean;
   /** Observes errors thrown by handlers (logging); never affects the answer. */
@@ -168,7 +170,23 @@ export class ServerSession {
   /** One controller per running request (a shared signal would collect listeners for the whole connection). */
   private readonly running = new Set<AbortController>();
 
-  constructor(private readonly options: ServerSessionOptions) {}
+  private handshakeTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private readonly options: ServerSessionOptions) {
+    const ms = options.handshakeTimeoutMs;
+    if (ms !== undefined && ms > 0) {
+      this.handshakeTimer = setTimeout(() => {
+        if (this.current !== "awaiting-handshake") return;
+        try {
+          this.refuse("INVALID_REQUEST", `no handshake within ${ms} ms`, CLOSE_PROTOCOL_ERROR);
+        } catch {
+          // the transport is gone already
+        }
+      }, ms);
+      // Never keep a process alive just for this timer.
+      (this.handshakeTimer as { unref?: () => void }).unref?.();
+    }
+  }
 
   get state(): SessionState {
     return this.current;
@@ -196,6 +214,7 @@ export class ServerSession {
 
   /** The connection is gone: drop pending answers and abort ctx.signal. */
   onClose(): void {
+    clearTimeout(this.handshakeTimer);
     if (this.current === "closed") return;
     this.current = "closed";
     const reason = new Error("connection closed");
@@ -223,6 +242,7 @@ export class ServerSession {
       workspaces = [];
     }
     this.current = "open";
+    clearTimeout(this.handshakeTimer);
     const reply: HandshakeSuccess = {
       type: "handshake",
       version: PROTOCOL_VERSION,

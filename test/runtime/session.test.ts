@@ -1,6 +1,6 @@
 // ServerSession (generated/v0.1.6/server.ts): every path of the connection state machine, driven
 // frame by frame with recording send/close callbacks.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ProtocolError, ServerSession, type Handlers, type ServerSessionOptions } from "../../generated/v0.1.6/server";
 
 const TOKEN = "3f2b8c1e-5d4a-4e7b-9c1a-2b3c4d5e6f70";
@@ -123,6 +123,25 @@ describe("handshake", () => {
     await r.settle();
     expect(r.sent[1]).toEqual({ topic: FIND, requestId: "r2", result: findResult });
     expect(r.closes).toEqual([]);
+  });
+
+  it("handshakeTimeoutMs refuses a silent connection, and does not fire once handshaken", () => {
+    vi.useFakeTimers();
+    try {
+      const silent = makeSession({}, { handshakeTimeoutMs: 1000 });
+      const polite = makeSession({}, { handshakeTimeoutMs: 1000 });
+      polite.session.onFrame(hello());
+      vi.advanceTimersByTime(999);
+      expect(silent.sent).toEqual([]);
+      vi.advanceTimersByTime(1);
+      expect(silent.sent).toEqual([{ type: "handshake", error: { code: "INVALID_REQUEST", message: "no handshake within 1000 ms" } }]);
+      expect(silent.closes).toEqual([{ code: 1002, reason: "no handshake within 1000 ms" }]);
+      expect(polite.sent).toHaveLength(1);
+      expect(polite.closes).toEqual([]);
+      expect(polite.session.state).toBe("open");
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("reads workspaces at handshake time and survives a throwing workspaces callback", () => {
