@@ -64,8 +64,8 @@ function listen(server: Server, host: string, port: number): Promise<void> {
 }
 
 function refuse(socket: Duplex, status: string): void {
-  socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-  socket.destroy();
+  // Destroy once the response is flushed (destroying right away could drop it).
+  socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`, () => socket.destroy());
 }
 
 export async function startWebSocketServer(options: WebSocketServerOptions): Promise<RunningWebSocketServer> {
