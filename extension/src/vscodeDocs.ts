@@ -92,7 +92,50 @@ export async function documentSymbols(uri: vscode.Uri, signal?: AbortSignal): Pr
   }
 }
 
-/** Languages with no language server in a stock VS Code: nothing to wait for. */
+const TS_LANGUAGES = new Set(['typescript', 'typescriptreact', 'javascript', 'javascriptreact']);
+
+/**
+ * For TS/JS documents: resolves once tsserver's semantic server has loaded the document's project.
+ * While a project loads, VS Code answers definition/references from a syntax-only server that sees
+ * open files only (partial, yet non-empty, answers), and document symbols come from that server too,
+ * so neither tells "ready". `semanticDiagnosticsSync` (allowed through the TypeScript extension's
+ * `typescript.tsserverRequest` command) is served by the semantic server alone, after loading.
+ * Retries while the TypeScript extension is not active yet; bounded; other languages resolve at once.
+ */
+export async function semanticServerReady(doc: vscode.TextDocument, signal?: AbortSignal): Promise<void> {
+  if (!TS_LANGUAGES.has(doc.languageId)) return;
+  const end = Date.now() + LANGUAGE_TIMEOUT_MS;
+  let wait = 50;
+  while (!signal?.aborted && Date.now() < end) {
+    try {
+      await withTimeout(vscode.commands.executeCommand('typescript.tsserverRequest', 'semanticDiagnosticsSync', { file: doc.uri }), Math.max(1, end - Date.now()), 'tsserver');
+      return;
+    } catch (e) {
+      // Only "command not found" (extension still activating) is worth retrying.
+      if (!/not found/i.test((e as Error).message)) return;
+    }
+    await delay(Math.min(wait, Math.max(0, end - Date.now())));
+    wait = Math.min(wait * 2, 500);
+  }
+}
+
+const serverCache = new Map<string, boolean>();
+
+/**
+ * True when no installed extension with code activates on the document's language, i.e. there is no
+ * language server to wait for (plain text, or languages that only have a grammar): handlers then ask
+ * once instead of retrying until the timeout. ("*" activation does not count: git has it.)
+ */
 export function hasNoLanguageServer(doc: vscode.TextDocument): boolean {
-  return doc.languageId === 'plaintext' || doc.languageId === 'log' || doc.languageId === 'ignore';
+  const id = doc.languageId;
+  let has = serverCache.get(id);
+  if (has === undefined) {
+    has = vscode.extensions.all.some((e) => {
+      const pj = e.packageJSON as { main?: unknown; browser?: unknown; activationEvents?: unknown };
+      const events = Array.isArray(pj.activationEvents) ? pj.activationEvents : [];
+      return (pj.main !== undefined || pj.browser !== undefined) && events.includes(`onLanguage:${id}`);
+    });
+    serverCache.set(id, has);
+  }
+  return !has;
 }

@@ -91,6 +91,12 @@ describe('diag/list', () => {
     const clean = await fx.client.diagList({ filePath: 'src/shapes.ts' });
     expect(clean.diagnostics).toEqual([]);
   });
+  it('a file without a language server answers at once instead of waiting for one', async () => {
+    const t0 = Date.now();
+    expect(await fx.client.diagList({ filePath: 'text/search.txt' })).toEqual({ diagnostics: [], totalCount: 0 });
+    expect(await fx.client.navSymbols({ filePath: 'text/search.txt' })).toEqual({ symbols: [], totalCount: 0 });
+    expect(Date.now() - t0).toBeLessThan(5000);
+  });
   it('without filePath returns what VS Code already knows', async () => {
     const r = await fx.client.diagList({});
     const files = new Set(r.diagnostics.map((d) => basename(d.filePath)));

@@ -6,7 +6,7 @@ import type { NavDefinitionParams, NavDefinitionResult } from '../../../generate
 import type { RequestContext } from '../../../generated/v0.1.6/server';
 import type { Services } from '../services';
 import { innermostContaining, type TreeSymbol } from '../symbols';
-import { documentSymbols, hasNoLanguageServer, openDocument, untilAnswered } from '../vscodeDocs';
+import { hasNoLanguageServer, semanticServerReady, openDocument, untilAnswered } from '../vscodeDocs';
 import { documentAt, wireRange } from './position';
 
 type Def = vscode.Location | vscode.LocationLink;
@@ -14,6 +14,7 @@ type Def = vscode.Location | vscode.LocationLink;
 export function navDefinition(svc: Services) {
   return async (params: NavDefinitionParams, ctx: RequestContext): Promise<NavDefinitionResult> => {
     const { doc, uri, position } = await documentAt(svc, params.filePath, params.line, params.character);
+    await semanticServerReady(doc, ctx.signal);
     const call = () => vscode.commands.executeCommand<Def[] | undefined>('vscode.executeDefinitionProvider', uri, position);
     const defs = hasNoLanguageServer(doc) ? await call() : await untilAnswered(call, (r) => Array.isArray(r) && r.length > 0, uri, ctx.signal);
     const locations = [];
@@ -24,7 +25,9 @@ export function navDefinition(svc: Services) {
       let range: vscode.Range;
       if ('targetUri' in d) range = d.targetRange;
       else {
-        const syms = (await documentSymbols(target, ctx.signal)).filter((s): s is vscode.DocumentSymbol => 'selectionRange' in s);
+        // The server just answered for this position, so one symbol query (no retries) suffices.
+        const answer = (await vscode.commands.executeCommand<unknown[] | undefined>('vscode.executeDocumentSymbolProvider', target)) ?? [];
+        const syms = answer.filter((s): s is vscode.DocumentSymbol => typeof s === 'object' && s !== null && 'selectionRange' in s);
         const around = innermostContaining(syms as unknown as TreeSymbol[], d.range.start) as unknown as vscode.DocumentSymbol | undefined;
         range = around ? around.range : d.range;
       }

@@ -4,12 +4,13 @@ import * as vscode from 'vscode';
 import type { NavReferencesParams, NavReferencesResult } from '../../../generated/v0.1.6/types';
 import type { RequestContext } from '../../../generated/v0.1.6/server';
 import type { Services } from '../services';
-import { hasNoLanguageServer, untilAnswered } from '../vscodeDocs';
+import { hasNoLanguageServer, semanticServerReady, untilAnswered } from '../vscodeDocs';
 import { documentAt, wireRange } from './position';
 
 export function navReferences(svc: Services) {
   return async (params: NavReferencesParams, ctx: RequestContext): Promise<NavReferencesResult> => {
     const { doc, uri, position } = await documentAt(svc, params.filePath, params.line, params.character);
+    await semanticServerReady(doc, ctx.signal);
     const call = () => vscode.commands.executeCommand<vscode.Location[] | undefined>('vscode.executeReferenceProvider', uri, position);
     let refs = (hasNoLanguageServer(doc) ? await call() : await untilAnswered(call, (r) => Array.isArray(r) && r.length > 0, uri, ctx.signal)) ?? [];
     if (params.includeDeclaration === false) {
