@@ -22,10 +22,19 @@ export interface LiveFixture {
   close(): Promise<void>;
 }
 
-export async function startLiveFixture(userSettings: Record<string, unknown> = {}): Promise<LiveFixture> {
+export interface LiveFixtureOptions {
+  /** User settings of the host (machine scope lives here). */
+  userSettings?: Record<string, unknown>;
+  /** Runs on the fresh workspace before the host starts. */
+  prepare?: (dir: string) => void;
+}
+
+export async function startLiveFixture(opts: LiveFixtureOptions = {}): Promise<LiveFixture> {
+  const { userSettings = {}, prepare } = opts;
   buildExtension();
   const base = mkdtempSync(join(tmpdir(), 'idea-ext-live-'));
   const ws = buildFixtureWorkspace(join(base, 'ws'));
+  prepare?.(ws.dir);
   const host = await launchHost({ workspace: ws.dir, extensionDevPath: EXTENSION_DIR, userSettings, memorySampleMs: 500 });
   let client: IdeaClient;
   try {

@@ -2,18 +2,35 @@
 // refused, token required, bounded frames, paths confined to the workspace (symlinks included), git
 // refs never read as options, and bad input never kills the server.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '../../generated/v0.1.6/client';
+import { freePort } from '../../livehost';
 import { startWebSocketServer } from '../../runtime/ws-server';
 import { errorCode, startLiveFixture, type LiveFixture } from './helpers';
 
 let fx: LiveFixture;
 let outside: string;
+let blocker: Server;
+let blockedPort: number;
+const USER_TOKEN = 'user-pinned-token-7f3a';
 beforeAll(async () => {
-  fx = await startLiveFixture();
+  // The configured port is taken: the extension must move on to the next one.
+  blockedPort = await freePort();
+  blocker = createServer();
+  await new Promise<void>((r) => blocker.listen(blockedPort, '127.0.0.1', r));
+  fx = await startLiveFixture({
+    userSettings: { 'idea.server.port': blockedPort, 'idea.server.authToken': USER_TOKEN },
+    // A repository trying to switch auth off and pin its own token through workspace settings.
+    prepare: (dir) => {
+      const file = join(dir, '.vscode/settings.json');
+      const s = JSON.parse(readFileSync(file, 'utf8'));
+      writeFileSync(file, JSON.stringify({ ...s, 'idea.server.authEnabled': false, 'idea.server.authToken': 'repo-pinned' }, null, 2));
+    },
+  });
   outside = mkdtempSync(join(tmpdir(), 'idea-outside-'));
   writeFileSync(join(outside, 'secret-outside.txt'), 'needle outside the workspace\n');
   symlinkSync(outside, join(fx.ws.dir, 'escape-link'));
@@ -21,6 +38,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await fx?.close();
+  blocker?.close();
   if (outside) rmSync(outside, { recursive: true, force: true });
 });
 
@@ -45,6 +63,19 @@ function rawSession(frames: (string | Buffer)[], count: number): Promise<{ repli
     ws.once('open', () => { for (const f of frames) ws.send(f); });
   });
 }
+
+describe('start-up', () => {
+  it('falls back to the next port when the configured one is taken, and says so in settings.json', () => {
+    expect(fx.host.port).toBeGreaterThan(blockedPort);
+    expect(fx.host.port).toBeLessThan(blockedPort + 10);
+    expect(JSON.parse(readFileSync(join(fx.ws.dir, '.vscode/settings.json'), 'utf8'))['idea.server.port']).toBe(fx.host.port);
+  });
+  it('takes auth settings from the user, never from the workspace', async () => {
+    expect(fx.host.token).toBe(USER_TOKEN);
+    expect(fx.client.handshake.authRequired).toBe(true);
+    expect(await errorCode(connect({ url: fx.host.url, token: 'repo-pinned' }))).toBe('UNAUTHORIZED');
+  });
+});
 
 describe('transport', () => {
   it('listens on the loopback address only', () => {

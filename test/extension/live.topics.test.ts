@@ -14,7 +14,7 @@ const gitShow = (rev: string, rel: string) => execFileSync('git', ['-C', dir, 'c
 
 beforeAll(async () => {
   // VS Code merges saves of one file within 10 s into one entry; distinct entries make the checks exact.
-  fx = await startLiveFixture({ 'workbench.localHistory.mergeWindow': 0 });
+  fx = await startLiveFixture({ userSettings: { 'workbench.localHistory.mergeWindow': 0 } });
   dir = fx.ws.dir;
 });
 afterAll(async () => { await fx?.close(); });
