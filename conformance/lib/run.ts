@@ -13,8 +13,20 @@ export interface RunOptions {
   expectedFailures?: Map<string, string>;
   /** Every case id that exists (to flag expected-failure entries naming no case). */
   allIds?: Set<string>;
-  /** Restores the fixture workspace; without it destructive cases are skipped. */
-  reset?: () => void | Promise<void>;
+  /** Restores the fixture workspace (false: nothing had changed); without it destructive cases are skipped. */
+  reset?: () => boolean | void | Promise<boolean | void>;
+  /**
+   * After a reset that changed files, wait this long so the editor reloads them from disk before the
+   * next case edits them (an open, stale document would otherwise be saved over the reset). Default 400.
+   */
+  settleMs?: number;
+  /** Read-only cases (`workspace: "any"`, not destructive) run this many at a time. Default 4. */
+  concurrency?: number;
+}
+
+/** Cases that neither change the workspace nor need it fresh can overlap with each other. */
+export function isParallelSafe(lc: LoadedCase): boolean {
+  return lc.case.workspace === 'any' && !lc.case.destructive;
 }
 
 export async function probeServer(url: string, token: string | undefined, timeoutMs = 15_000): Promise<ServerInfo> {
@@ -40,10 +52,13 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   const started = performance.now();
   const startedAt = new Date().toISOString();
   const server = await probeServer(opts.target.url, opts.target.token);
-  const total = opts.cases.length;
+  // Cases are independent: read-only ones go first so they share one concurrent pool.
+  const cases = [...opts.cases.filter(isParallelSafe), ...opts.cases.filter((c) => !isParallelSafe(c))];
+  const total = cases.length;
   await emit(reporters, 'onRunStart', { url: opts.target.url, server, total });
-  const results: CaseResult[] = [];
-  for (const [i, lc] of opts.cases.entries()) {
+  const results: CaseResult[] = new Array(total);
+  const settleMs = opts.settleMs ?? 400;
+  const runOne = async (lc: LoadedCase, i: number): Promise<void> => {
     await emit(reporters, 'onCaseStart', lc, i, total);
     let r: CaseResult;
     const skip = (reason: string): CaseResult => ({ id: lc.case.id, file: lc.file, topic: lc.topic, verdict: 'skip', reason, checks: [], durationMs: 0, frames: 0 });
@@ -53,15 +68,36 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
       try {
         r = await executeCase(lc, opts.target, server);
       } finally {
-        if (lc.case.destructive && opts.reset) await opts.reset();
+        if (lc.case.destructive && opts.reset && (await opts.reset()) !== false) await new Promise((res) => setTimeout(res, settleMs));
       }
     }
     const reason = opts.expectedFailures?.get(r.id);
     if (reason !== undefined && r.verdict !== 'pass' && r.verdict !== 'skip') {
       r = { ...r, expectedFailure: true, reason: `expected failure (${reason}); ${r.reason ?? ''}`.trim() };
     }
-    results.push(r);
+    results[i] = r;
     await emit(reporters, 'onCaseEnd', r, i, total);
+  };
+  // Consecutive parallel-safe cases form a batch run by a small pool; every other case runs alone.
+  const limit = Math.max(1, opts.concurrency ?? 4);
+  let i = 0;
+  while (i < total) {
+    if (!isParallelSafe(cases[i]!)) {
+      await runOne(cases[i]!, i);
+      i++;
+      continue;
+    }
+    let end = i;
+    while (end < total && isParallelSafe(cases[end]!)) end++;
+    let next = i;
+    const worker = async () => {
+      while (next < end) {
+        const k = next++;
+        await runOne(cases[k]!, k);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(limit, end - i) }, worker));
+    i = end;
   }
   const stale: string[] = [];
   for (const [id] of opts.expectedFailures ?? []) {

@@ -2,7 +2,8 @@
 
 export type Vars = Record<string, string>;
 
-const PLACEHOLDER = /\$\{([A-Za-z0-9_.:-]+)\}/g;
+// `$${x}` is the escape for a literal `${x}` (e.g. a template literal in source code).
+const PLACEHOLDER = /\$?\$\{([A-Za-z0-9_.:-]+)\}/g;
 
 export class UnknownVariableError extends Error {}
 
@@ -11,7 +12,8 @@ function escapeRegex(s: string): string {
 }
 
 function substituteString(s: string, vars: Vars, inRegex: boolean): string {
-  return s.replace(PLACEHOLDER, (_, name: string) => {
+  return s.replace(PLACEHOLDER, (whole: string, name: string) => {
+    if (whole.startsWith('$$')) return whole.slice(1);
     const v = vars[name];
     if (v === undefined) throw new UnknownVariableError(`unknown variable \${${name}}`);
     return inRegex ? escapeRegex(v) : v;

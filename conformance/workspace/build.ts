@@ -1,6 +1,7 @@
 // Builds the fixture workspace deterministically: same content, authors and dates → same commit hashes.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { BASE_TAG, commits, overlay, workspaceSettings, type FileSet } from './content';
 
@@ -76,12 +77,44 @@ export function buildFixtureWorkspace(dirArg: string, opts: BuildOptions = {}): 
   return { dir, baseTag: BASE_TAG, commits: hashes, vars: varsFor(dir, hashes) };
 }
 
-/** Restores the fresh state after a destructive case (replace, rollback); keeps .vscode/ and node_modules/. */
-export function resetFixtureWorkspace(dirArg: string): void {
+/** A fingerprint of everything a case can change: tracked changes vs the base tag, untracked files, overlay contents. */
+export function stateFingerprint(dirArg: string): string {
   const dir = resolve(dirArg);
+  const overlayNow = Object.keys(overlay).map((rel) => {
+    try {
+      return readFileSync(join(dir, rel), 'utf8');
+    } catch {
+      return '<missing>';
+    }
+  });
+  return JSON.stringify([git(dir, ['diff', BASE_TAG]), git(dir, ['status', '--porcelain', '-uall']), overlayNow]);
+}
+
+/** The fingerprint of a fresh workspace (computed on a throwaway build, cached). */
+let freshFingerprint: string | undefined;
+function freshState(): string {
+  if (freshFingerprint === undefined) {
+    const tmp = mkdtempSync(join(tmpdir(), 'idea-fixture-fp-'));
+    try {
+      freshFingerprint = stateFingerprint(buildFixtureWorkspace(join(tmp, 'ws')).dir);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  }
+  return freshFingerprint;
+}
+
+/**
+ * Restores the fresh state after a destructive case (replace, rollback); keeps .vscode/ and
+ * node_modules/. Returns false when nothing had changed (then nothing is touched).
+ */
+export function resetFixtureWorkspace(dirArg: string): boolean {
+  const dir = resolve(dirArg);
+  if (stateFingerprint(dir) === freshState()) return false;
   git(dir, ['reset', '-q', '--hard', BASE_TAG]);
   git(dir, ['clean', '-q', '-fd']); // no -x: ignored files (.vscode/ with the server's keys) survive
   applyOverlay(dir);
+  return true;
 }
 
 /** Reads the info of an existing fixture workspace (e.g. one a third-party server has open). */

@@ -1,0 +1,115 @@
+#!/usr/bin/env -S npx tsx
+// idea-conformance: run the IDEA conformance suite against any server, or launch ours and run it.
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { readExpectedFailures } from './lib/expected-failures';
+import { DEFAULT_FIXTURES, loadCases } from './lib/load';
+import { selectCases } from './lib/select';
+import { discoverServer, runAgainstServer, runWithLaunch } from './lib/session';
+import { createReporter } from './reporters';
+import type { RunSummary } from './reporters/types';
+import { buildFixtureWorkspace } from './workspace';
+
+const USAGE = `idea-conformance — conformance suite for IDEA protocol servers
+
+  idea-conformance run --workspace <dir> [--url ws://127.0.0.1:<port>] [--token <t>] [options]
+      Run against a server that has the fixture workspace <dir> open. --url and --token default to
+      idea.server.port / idea.server.authToken from <dir>/.vscode/settings.json (IDEA_TOKEN also works).
+  idea-conformance run --launch [--extension <dir>] [options]
+      Build a fresh fixture workspace, start our extension in a live VS Code on it, run, tear down.
+  idea-conformance workspace <dir>      build the fixture workspace (open it in your server, then run)
+  idea-conformance list [selection]     list the cases that would run
+  idea-conformance record --upstream ws://… --workspace <dir> --out <folder> [--port N]
+      transparent recording proxy (see conformance/recorder/README.md)
+
+Selection:  --id <glob> (repeatable)  --topic <topic|area> (repeatable)  --version <x.y.z>  --last-failed
+Options:    --reporter console|github|json:<file>|junit:<file>|markdown[:<file>] (repeatable; default console)
+            --expected-failures <file>  --state <file> (last-failed state, default .idea-conformance/last-run.json)
+            --fixtures <dir>  --no-reset (skip destructive cases)  --concurrency N (read-only cases, default 4)  --verbose
+Exit code:  0 when every case passes (warnings, skips and listed expected failures allowed) and the
+            expected-failures list has no stale entry; 1 otherwise; 2 on usage errors.`;
+
+function fail(msg: string): never {
+  process.stderr.write(`idea-conformance: ${msg}\n`);
+  process.exit(2);
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === '--help' || command === '-h' || command === 'help') {
+    process.stdout.write(USAGE + '\n');
+    return command ? 0 : 2;
+  }
+  if (command === 'record') {
+    const { recordCli } = await import('./recorder/cli');
+    return recordCli(rest);
+  }
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: {
+      url: { type: 'string' }, token: { type: 'string' }, workspace: { type: 'string' }, launch: { type: 'boolean' }, extension: { type: 'string' },
+      id: { type: 'string', multiple: true }, topic: { type: 'string', multiple: true }, version: { type: 'string' }, 'last-failed': { type: 'boolean' },
+      reporter: { type: 'string', multiple: true }, 'expected-failures': { type: 'string' }, state: { type: 'string' }, fixtures: { type: 'string' },
+      'no-reset': { type: 'boolean' }, verbose: { type: 'boolean' }, concurrency: { type: 'string' },
+    },
+  });
+  if (command === 'workspace') {
+    const dir = positionals[0] ?? values.workspace;
+    if (!dir) fail('workspace needs a folder');
+    const info = buildFixtureWorkspace(dir);
+    process.stdout.write(`fixture workspace built at ${info.dir} (HEAD ${info.commits.notes}, tag ${info.baseTag})\n`);
+    return 0;
+  }
+  const fixtures = resolve(values.fixtures ?? DEFAULT_FIXTURES);
+  const all = loadCases(fixtures);
+  const statePath = resolve(values.state ?? '.idea-conformance/last-run.json');
+  let only: Set<string> | undefined;
+  if (values['last-failed']) {
+    if (!existsSync(statePath)) fail(`--last-failed: no previous run recorded at ${statePath}`);
+    only = new Set((JSON.parse(readFileSync(statePath, 'utf8')) as { failed: string[] }).failed);
+  }
+  const cases = selectCases(all, { ids: values.id, topics: values.topic, version: values.version, only });
+  if (command === 'list') {
+    for (const lc of cases) process.stdout.write(`${lc.case.id.padEnd(56)} ${lc.case.since}  ${lc.case.kind}${lc.case.destructive ? ' destructive' : ''}\n`);
+    process.stdout.write(`${cases.length} of ${all.length} cases\n`);
+    return 0;
+  }
+  if (command !== 'run') fail(`unknown command "${command}" (see --help)`);
+  if (cases.length === 0) fail('the selection matches no case');
+  const reporters = (values.reporter?.length ? values.reporter : ['console']).map((r) => {
+    try {
+      return createReporter(r, { fixturesDir: fixtures.replace(process.cwd() + '/', ''), verbose: values.verbose });
+    } catch (e) {
+      return fail((e as Error).message);
+    }
+  });
+  const expectedFailures = values['expected-failures'] ? readExpectedFailures(values['expected-failures']) : undefined;
+  const common = { cases, reporters, expectedFailures, allIds: new Set(all.map((c) => c.case.id)), reset: !values['no-reset'], concurrency: values.concurrency ? Number(values.concurrency) : undefined };
+  let summary: RunSummary;
+  if (values.launch) {
+    if (values.url) fail('--launch starts its own server; do not pass --url');
+    const r = await runWithLaunch({ ...common, extensionDevPath: values.extension, workspace: values.workspace, log: values.verbose ? (l) => process.stderr.write(l + '\n') : undefined });
+    process.stderr.write(`live host: launch ${(r.launchMs / 1000).toFixed(1)} s, suite ${(r.suiteMs / 1000).toFixed(1)} s, teardown ${(r.teardownMs / 1000).toFixed(1)} s\n`);
+    summary = r.summary;
+  } else {
+    if (!values.workspace) fail('run needs --workspace <dir> (the fixture workspace the server has open) or --launch');
+    const found = discoverServer(values.workspace);
+    const url = values.url ?? found.url;
+    const token = values.token ?? process.env.IDEA_TOKEN ?? found.token;
+    if (!url) fail('no --url and no idea.server.port in the workspace settings');
+    summary = await runAgainstServer({ ...common, url, token, workspace: values.workspace });
+  }
+  mkdirSync(dirname(statePath), { recursive: true });
+  writeFileSync(statePath, JSON.stringify({ at: summary.startedAt, failed: summary.results.filter((r) => r.verdict === 'fail' || r.verdict === 'unimplemented' || r.verdict === 'warn').map((r) => r.id) }, null, 2) + '\n');
+  return summary.ok ? 0 : 1;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`idea-conformance: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(2);
+  },
+);

@@ -1,0 +1,147 @@
+// A transparent WebSocket proxy: clients connect to it as if it were the server; every frame is
+// forwarded unchanged both ways (close codes included), and each request/response pair is written
+// as a fixture case. The token only ever travels on the wire: cases never contain it.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
+import { WebSocketServer, WebSocket } from 'ws';
+import { generalize, type GeneralizeContext } from './generalize';
+
+export interface RecorderOptions {
+  /** Upstream server URL, e.g. ws://127.0.0.1:7200. */
+  upstream: string;
+  /** Loopback port to listen on (0 = any free one). */
+  port?: number;
+  /** Folder the cases are written to (`<area>/<name>.json`). */
+  outDir: string;
+  /** Workspace root the upstream server has open; paths under it become ${workspace}. */
+  workspace: string;
+  /** Known commit hashes → variable names (from the fixture workspace). */
+  hashes?: Map<string, string>;
+  /** Case ids are `<area>/<prefix>-<n>`; default "recorded". */
+  prefix?: string;
+  /** Protocol version recorded cases apply from (default the handshake's version). */
+  since?: string;
+  onCase?(file: string): void;
+}
+
+export interface RunningRecorder {
+  url: string;
+  port: number;
+  /** Files written so far. */
+  written: string[];
+  close(): Promise<void>;
+}
+
+interface Pending {
+  topic: string;
+  params: unknown;
+}
+
+export async function startRecorder(o: RecorderOptions): Promise<RunningRecorder> {
+  const written: string[] = [];
+  let counter = 0;
+  const http: Server = createServer((_q, res) => res.writeHead(426).end());
+  const wss = new WebSocketServer({ server: http, maxPayload: 64 * 1024 * 1024 });
+  const sockets = new Set<WebSocket>();
+
+  wss.on('connection', (client, req) => {
+    sockets.add(client);
+    // Origin and other headers are passed on so the upstream's own checks still apply.
+    const headers: Record<string, string> = {};
+    if (req.headers.origin) headers.Origin = req.headers.origin;
+    const upstream = new WebSocket(o.upstream, { headers, maxPayload: 64 * 1024 * 1024 });
+    sockets.add(upstream);
+    const ctx: GeneralizeContext = { workspace: o.workspace, hashes: o.hashes ?? new Map() };
+    let version = o.since;
+    const pending = new Map<string, Pending>();
+    const early: { data: Buffer; binary: boolean }[] = [];
+
+    const write = (topic: string, params: unknown, response: Record<string, unknown>) => {
+      const area = topic.replace(/^\/app\/vscode\//, '').replace('/', '-').toLowerCase().replace(/[^a-z0-9-]/g, '') || 'protocol';
+      const name = `${o.prefix ?? 'recorded'}-${String(++counter).padStart(3, '0')}`;
+      const expect = 'error' in response
+        ? { error: { code: (response.error as { code: string }).code } }
+        : { result: generalize(response.result, ctx) };
+      const fixture = {
+        $schema: '../../../fixture.schema.json',
+        id: `${area}/${name}`,
+        description: `Recorded ${topic} exchange (review and describe before committing).`,
+        spec: `Results per topic: ${topic.replace(/^\/app\/vscode\//, '')}`,
+        since: version ?? '0.1.0',
+        workspace: 'fresh',
+        kind: 'request',
+        request: { topic, params: generalize(params, ctx) },
+        expect,
+      };
+      const dir = join(o.outDir, area);
+      mkdirSync(dir, { recursive: true });
+      const file = join(dir, `${name}.json`);
+      writeFileSync(file, JSON.stringify(fixture, null, 2) + '\n');
+      written.push(file);
+      o.onCase?.(file);
+    };
+
+    client.on('message', (data, binary) => {
+      const buf = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+      try {
+        const msg = JSON.parse(buf.toString('utf8')) as Record<string, unknown>;
+        if (msg.type === 'handshake' && typeof msg.token === 'string') ctx.token = msg.token;
+        else if (typeof msg.topic === 'string' && typeof msg.requestId === 'string') pending.set(msg.requestId, { topic: msg.topic, params: msg.params ?? {} });
+      } catch {
+        // not JSON: forwarded as is, not recorded
+      }
+      if (upstream.readyState === WebSocket.OPEN) upstream.send(buf, { binary });
+      else early.push({ data: buf, binary });
+    });
+    upstream.on('open', () => {
+      for (const f of early.splice(0)) upstream.send(f.data, { binary: f.binary });
+    });
+    upstream.on('message', (data, binary) => {
+      const buf = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+      try {
+        const msg = JSON.parse(buf.toString('utf8')) as Record<string, unknown>;
+        if (msg.type === 'handshake' && typeof msg.version === 'string') version ??= msg.version;
+        const id = typeof msg.requestId === 'string' ? msg.requestId : undefined;
+        const p = id !== undefined ? pending.get(id) : undefined;
+        if (p && id !== undefined) {
+          pending.delete(id);
+          write(p.topic, p.params, msg);
+        }
+      } catch {
+        // forwarded as is
+      }
+      if (client.readyState === WebSocket.OPEN) client.send(buf, { binary });
+    });
+    const closeBoth = (code: number, reason: Buffer) => {
+      const c = code === 1005 || code === 1006 ? 1000 : code;
+      for (const s of [client, upstream]) if (s.readyState === WebSocket.OPEN || s.readyState === WebSocket.CONNECTING) s.close(c, reason);
+    };
+    upstream.on('close', closeBoth);
+    client.on('close', closeBoth);
+    upstream.on('unexpected-response', (_r, res) => client.close(1008, `upstream refused: HTTP ${res.statusCode}`));
+    upstream.on('error', () => client.readyState === WebSocket.OPEN && client.close(1011, 'upstream error'));
+    client.on('error', () => undefined);
+    client.on('close', () => sockets.delete(client));
+    upstream.on('close', () => sockets.delete(upstream));
+  });
+
+  await new Promise<void>((res, rej) => {
+    http.once('error', rej);
+    http.listen(o.port ?? 0, '127.0.0.1', () => res());
+  });
+  const addr = http.address();
+  const port = typeof addr === 'object' && addr ? addr.port : 0;
+  return {
+    url: `ws://127.0.0.1:${port}`,
+    port,
+    written,
+    close: () =>
+      new Promise<void>((res) => {
+        for (const s of sockets) s.terminate();
+        wss.close();
+        http.close(() => res());
+        http.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,29 @@
+// JSON reporter: the whole run summary (server info, counts, every case with its checks) as one file.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Reporter, RunSummary } from './types';
+
+export function summaryToJson(s: RunSummary): object {
+  return {
+    tool: 'idea-conformance',
+    startedAt: s.startedAt,
+    durationMs: s.durationMs,
+    url: s.url,
+    server: s.server,
+    ok: s.ok,
+    counts: s.counts,
+    stale: s.stale,
+    cases: s.results.map((r) => ({
+      id: r.id, file: r.file, ...(r.topic ? { topic: r.topic } : {}), verdict: r.verdict, ...(r.expectedFailure ? { expectedFailure: true } : {}),
+      ...(r.reason ? { reason: r.reason } : {}), durationMs: r.durationMs, frames: r.frames, checks: r.checks,
+    })),
+  };
+}
+
+export class JsonReporter implements Reporter {
+  constructor(private readonly path: string) {}
+  onRunEnd(s: RunSummary): void {
+    mkdirSync(dirname(this.path), { recursive: true });
+    writeFileSync(this.path, JSON.stringify(summaryToJson(s), null, 2) + '\n');
+  }
+}
