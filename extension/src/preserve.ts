@@ -25,4 +25,24 @@ export async function preserveCurrentContent(svc: Services, path: string): Promi
 
 export async function writeExactly(path: string, bytes: Uint8Array): Promise<void> {
   await withTimeout(vscode.workspace.fs.writeFile(vscode.Uri.file(path), bytes), 30_000, `writing ${path}`);
+  await documentCaughtUp(path, bytes);
+}
+
+const normalise = (s: string) => s.replace(/^\ufeff/, '').replace(/\r\n?/g, '\n');
+
+/**
+ * An open editor document reloads a file changed on disk asynchronously. Until it has, a following
+ * request working on documents (replace, definition) would see, and might save back, the old text,
+ * so wait (bounded) until the document shows the new content.
+ */
+async function documentCaughtUp(path: string, bytes: Uint8Array): Promise<void> {
+  const want = normalise(Buffer.from(bytes).toString('utf8'));
+  const end = Date.now() + 5000;
+  let wait = 10;
+  for (;;) {
+    const doc = openDocumentOf(path);
+    if (!doc || doc.isDirty || normalise(doc.getText()) === want || Date.now() >= end) return;
+    await new Promise((r) => setTimeout(r, wait));
+    wait = Math.min(wait * 2, 200);
+  }
 }

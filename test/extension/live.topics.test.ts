@@ -168,6 +168,11 @@ describe('history/list, history/diff, history/rollback (git)', () => {
     const r = await fx.client.historyRollback({ filePath: 'src/shapes.ts', toIndex: 3 });
     expect(r).toEqual({ filePath: join(dir, 'src/shapes.ts'), toRef: fx.ws.commits.initial, restoredIndex: 3 });
     expect(readFileSync(join(dir, 'src/shapes.ts')).equals(gitShow(fx.ws.commits.initial!, 'src/shapes.ts'))).toBe(true);
+    // shapes.ts is open in VS Code (earlier tests): a replace right after the rollback must edit the
+    // restored text, not a stale editor copy that it would then save over the rollback.
+    const initial = gitShow(fx.ws.commits.initial!, 'src/shapes.ts').toString('utf8');
+    await fx.client.editReplace({ pattern: 'public radius', replacement: 'public r4dius', include: 'src/shapes.ts' });
+    expect(read('src/shapes.ts')).toBe(initial.replace('public radius', 'public r4dius'));
     // The overwritten version is a local-history entry: roll back to it.
     const lh = await fx.client.localhistoryList({ filePath: 'src/shapes.ts' });
     const kept = lh.entries.find((e) => e.source === 'IDEA: before rollback');
