@@ -1,0 +1,70 @@
+// Wall time of the whole conformance suite: cold (fresh workspace + live VS Code launch + first run,
+// tsserver and git caches cold) and warm (the same host again), plus a same-run baseline: the warm
+// suite with concurrency 1 (every case one after the other).
+//   npx tsx bench/conformance/run.ts [--runs N] [--json out.json]
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { launchHost, REPO_ROOT } from '../../livehost';
+import { loadCases } from '../../conformance/lib/load';
+import { HOST_USER_SETTINGS, runAgainstServer } from '../../conformance/lib/session';
+import { buildFixtureWorkspace, resetFixtureWorkspace } from '../../conformance/workspace';
+
+const { values } = parseArgs({ options: { runs: { type: 'string' }, json: { type: 'string' } } });
+const warmRuns = Math.max(1, Number(values.runs ?? 2));
+const TARGET_MS = 20_000;
+
+const cases = loadCases();
+const tmp = mkdtempSync(join(tmpdir(), 'idea-conformance-bench-'));
+const dir = join(tmp, 'workspace');
+const fmt = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+try {
+  const t0 = performance.now();
+  buildFixtureWorkspace(dir);
+  const host = await launchHost({ workspace: dir, extensionDevPath: join(REPO_ROOT, 'extension'), userSettings: HOST_USER_SETTINGS });
+  const launched = performance.now();
+  const run = async (concurrency?: number) => {
+    resetFixtureWorkspace(dir);
+    const s = await runAgainstServer({ url: host.url, token: host.token, workspace: dir, cases, concurrency });
+    return { ms: s.durationMs, pass: s.counts.pass, total: s.results.length, ok: s.ok };
+  };
+  let cold;
+  const warm: { ms: number; pass: number; total: number; ok: boolean }[] = [];
+  let sequential;
+  let teardownMs = 0;
+  try {
+    cold = await run();
+    const coldEnd = performance.now();
+    for (let i = 0; i < warmRuns; i++) warm.push(await run());
+    sequential = await run(1);
+    const c0 = performance.now();
+    await host.close();
+    teardownMs = performance.now() - c0;
+    const coldTotal = coldEnd - t0 + teardownMs;
+    const best = Math.min(...warm.map((w) => w.ms));
+    const figures = {
+      cases: cases.length,
+      launchMs: Math.round(launched - t0),
+      coldSuiteMs: cold.ms,
+      coldTotalMs: Math.round(coldTotal),
+      warmSuiteMs: warm.map((w) => w.ms),
+      warmBestMs: best,
+      sequentialWarmMs: sequential.ms,
+      teardownMs: Math.round(teardownMs),
+      allPassed: [cold, ...warm, sequential].every((r) => r.ok),
+      passCounts: [cold, ...warm, sequential].map((r) => `${r.pass}/${r.total}`),
+    };
+    console.log(`conformance suite, ${cases.length} cases, against our extension in a live VS Code (code-server + headless Chromium)`);
+    console.log(`  cold run (build workspace + launch + suite + teardown): ${fmt(coldTotal)}  (launch ${fmt(figures.launchMs)}, suite ${fmt(cold.ms)}, teardown ${fmt(teardownMs)})`);
+    console.log(`  warm suite: ${warm.map((w) => fmt(w.ms)).join(', ')}  → best ${fmt(best)}, ${(best / TARGET_MS).toFixed(2)}× the 20 s target (${best <= TARGET_MS ? 'met' : 'NOT met'})`);
+    console.log(`  baseline, warm suite one case at a time: ${fmt(sequential.ms)}  → the concurrent pool is ${(sequential.ms / best).toFixed(2)}× faster`);
+    console.log(`  verdicts: ${figures.passCounts.join(', ')} passed${figures.allPassed ? '' : ' (NOT all green)'}`);
+    if (values.json) writeFileSync(values.json, JSON.stringify(figures, null, 2) + '\n');
+  } finally {
+    await host.close();
+  }
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}

@@ -1,0 +1,96 @@
+// In-test IDEA servers for the runner's own tests: the generated ServerSession on the runtime's ws
+// binding, with small handlers for history/list and fs/findFiles over the fixture workspace. The other
+// topics are served by a stub that fails, so capabilities list all 13 topics.
+import { execFileSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { ProtocolError, ServerSession, type Handlers } from '../../generated/v0.1.6/server';
+import { TOPICS } from '../../generated/v0.1.6/topics';
+import { startWebSocketServer } from '../../runtime/ws-server';
+import type { FsFindFilesResult, HistoryListResult } from '../../generated/v0.1.6/types';
+
+export const TEST_TOKEN = '6f1c2a8e-3b7d-4e59-9a21-0c4d5e6f7a8b';
+
+export interface Flaws {
+  /** history/list indices start at 0 instead of 1. */
+  historyIndexOffByOne?: boolean;
+  /** fs/findFiles leaves out relativePath (a schema violation). */
+  findFilesWithoutRelativePath?: boolean;
+  /** Paths outside the workspace fail with HANDLER_ERROR instead of INVALID_REQUEST. */
+  escapeIsHandlerError?: boolean;
+}
+
+function inside(root: string, p: string, flaws: Flaws): string {
+  const abs = resolve(root, p);
+  const rel = relative(root, abs);
+  if (rel.startsWith('..') || isAbsolute(rel)) {
+    if (flaws.escapeIsHandlerError) throw new Error(`cannot read ${p}`);
+    throw new ProtocolError('INVALID_REQUEST', `path outside the workspace: ${p}`);
+  }
+  return rel.split(sep).join('/');
+}
+
+function globRe(glob: string): RegExp {
+  const re = glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*\*\//g, '\u0001').replace(/\*\*/g, '\u0002').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]')
+    .replace(/\u0001/g, '(?:.*/)?').replace(/\u0002/g, '.*');
+  return new RegExp(`^${re}$`);
+}
+
+function walk(root: string, dir = ''): string[] {
+  return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((e) => {
+    const rel = dir ? `${dir}/${e.name}` : e.name;
+    if (e.name === '.git' || e.name === 'hidden') return []; // hidden: files.exclude of the fixture
+    return e.isDirectory() ? walk(root, rel) : [rel];
+  });
+}
+
+export function makeHandlers(root: string, flaws: Flaws = {}): Partial<Handlers> {
+  const fail = async () => {
+    throw new Error('not implemented by the in-test server');
+  };
+  const stubs = Object.fromEntries(TOPICS.map((t) => [t.method, fail])) as unknown as Handlers;
+  return {
+    ...stubs,
+    async historyList({ filePath, maxCount }): Promise<HistoryListResult> {
+      const rel = inside(root, filePath, flaws);
+      const out = execFileSync('git', ['log', `--max-count=${maxCount}`, '--format=%H%x00%an%x00%ae%x00%aI%x00%s', '--', rel], { cwd: root, encoding: 'utf8' });
+      const entries = out.split('\n').filter(Boolean).map((line, i) => {
+        const [hash, authorName, authorEmail, authorDate, message] = line.split('\u0000') as [string, string, string, string, string];
+        return { index: flaws.historyIndexOffByOne ? i : i + 1, hash, shortHash: hash.slice(0, 7), message, authorName, authorEmail, authorDate };
+      });
+      return { entries, totalCount: entries.length };
+    },
+    async fsFindFiles({ query, include, exclude, maxResults }): Promise<FsFindFilesResult> {
+      const inc = globRe(include);
+      const exc = exclude ? globRe(exclude) : undefined;
+      const files = walk(root)
+        .filter((rel) => inc.test(rel) && !exc?.test(rel) && rel.split('/').pop()!.toLowerCase().includes(query.toLowerCase()))
+        .slice(0, maxResults)
+        .map((rel) => {
+          const f = { fileName: rel.split('/').pop()!, filePath: join(root, rel), relativePath: rel };
+          if (flaws.findFilesWithoutRelativePath) delete (f as Partial<typeof f>).relativePath;
+          return f;
+        });
+      return { files, totalCount: files.length };
+    },
+  };
+}
+
+export async function startInTestServer(root: string, flaws: Flaws = {}) {
+  const handlers = makeHandlers(root, flaws);
+  const server = await startWebSocketServer({
+    host: '127.0.0.1',
+    port: 0,
+    createSession: (io) => new ServerSession({ handlers, auth: { required: true, token: TEST_TOKEN }, workspaces: () => [root], send: io.send, close: io.close }),
+  });
+  return { url: `ws://127.0.0.1:${server.port}`, close: () => server.close() };
+}
+
+/** Cases the in-test server can answer: protocol cases without other topics' results, history/list, fs/findFiles, transport security. */
+export const IN_TEST_SELECTION = [
+  'protocol/*', 'history-list/*', 'fs-findfiles/*',
+  'security/foreign-origin-refused', 'security/null-origin-refused', 'security/foreign-host-refused', 'security/no-origin-accepted',
+  'security/oversize-frame', 'security/oversize-before-handshake', 'security/loopback-only',
+  'security/path-escape-history-list', 'security/path-escape-dotdot-inside', 'security/git-option-injection-filepath',
+];
+export const NOT_IN_TEST = ['protocol/many-in-flight'];

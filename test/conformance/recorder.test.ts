@@ -1,0 +1,82 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Connection } from '../../conformance/lib/connection';
+import { loadCases } from '../../conformance/lib/load';
+import { runAgainstServer } from '../../conformance/lib/session';
+import { startRecorder } from '../../conformance/recorder/proxy';
+import { generalize } from '../../conformance/recorder/generalize';
+import { buildFixtureWorkspace, type FixtureWorkspaceInfo } from '../../conformance/workspace';
+import { startInTestServer, TEST_TOKEN } from './in-test-server';
+
+let tmp: string;
+let info: FixtureWorkspaceInfo;
+beforeAll(() => {
+  tmp = mkdtempSync(join(tmpdir(), 'recorder-'));
+  info = buildFixtureWorkspace(join(tmp, 'ws'));
+});
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const frame = async (c: Connection) => {
+  const got = await c.next(5000);
+  if (got?.kind !== 'frame') throw new Error(`expected a frame, got ${JSON.stringify(got)}`);
+  return JSON.parse(got.text) as Record<string, unknown>;
+};
+
+describe('recorder', () => {
+  it('forwards frames unchanged, writes generalized cases without the token, and the cases replay green', async () => {
+    const server = await startInTestServer(info.dir);
+    const out = join(tmp, 'recorded');
+    const hashes = new Map(Object.entries(info.commits).map(([n, h]) => [h, `commit.${n}`]));
+    const rec = await startRecorder({ upstream: server.url, workspace: info.dir, outDir: out, hashes });
+    try {
+      const direct = await Connection.open(server.url);
+      const via = await Connection.open(rec.url);
+      for (const c of [direct, via]) c.send({ type: 'handshake', token: TEST_TOKEN });
+      expect(await frame(via)).toEqual(await frame(direct));
+      const reqs = [
+        { topic: '/app/vscode/history/list', requestId: 'r1', params: { filePath: 'src/shapes.ts', maxCount: 2 } },
+        { topic: '/app/vscode/fs/findFiles', requestId: 'r2', params: { query: 'journal' } },
+        { topic: '/app/vscode/history/list', requestId: 'r3', params: { filePath: '/etc/passwd' } },
+      ];
+      for (const r of reqs) {
+        direct.send(r);
+        via.send(r);
+        expect(await frame(via)).toEqual(await frame(direct));
+      }
+      await Promise.all([direct.close(), via.close()]);
+      // a refused handshake: the close code travels through the proxy
+      const bad = await Connection.open(rec.url);
+      bad.send({ type: 'handshake', token: 'wrong' });
+      expect((await frame(bad)).error).toMatchObject({ code: 'UNAUTHORIZED' });
+      expect(await bad.next(5000)).toMatchObject({ kind: 'close', code: 1008 });
+    } finally {
+      await rec.close();
+    }
+    expect(rec.written).toHaveLength(3);
+    const texts = rec.written.map((f) => readFileSync(f, 'utf8'));
+    for (const t of texts) {
+      expect(t).not.toContain(TEST_TOKEN);
+      expect(t).not.toContain(info.dir);
+    }
+    expect(texts[0]).toContain('"hash": "${commit.docs}"');
+    expect(texts[0]).toContain('"shortHash": "${short.scale}"');
+    expect(texts[1]).toContain('"filePath": "${workspace}/notes/journal.md"');
+    expect(texts[2]).toContain('"code": "INVALID_REQUEST"');
+    expect(readdirSync(out).sort()).toEqual(['fs-findfiles', 'history-list']);
+    // The recorded cases are valid fixtures and pass when replayed.
+    const recorded = loadCases(out);
+    const s = await runAgainstServer({ url: server.url, token: TEST_TOKEN, workspace: info.dir, cases: recorded });
+    expect(s.results.map((r) => `${r.id} ${r.verdict}`)).toEqual(recorded.map((c) => `${c.case.id} pass`));
+    await server.close();
+  });
+
+  it('replaces volatile values by match rules', () => {
+    const ctx = { workspace: '/w', hashes: new Map([['a'.repeat(40), 'commit.docs']]), token: 'tok-123' };
+    expect(generalize({ hash: 'a'.repeat(40), other: 'b'.repeat(40), timestamp: 1767225600000, timestampLabel: '2026-01-01 00:00:00', id: 'AbCd.md', path: '/w/x y.ts', authorDate: '2026-01-10T14:00:00+00:00', note: 'has tok-123 inside' }, ctx)).toEqual({
+      hash: '${commit.docs}', other: { $match: '^[0-9a-f]{40}$' }, timestamp: { $type: 'integer' }, timestampLabel: { $match: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$' },
+      id: { $type: 'string' }, path: '${workspace}/x y.ts', authorDate: { $match: '^2026-01-10T14:00:00' }, note: 'has ${token} inside',
+    });
+  });
+});

@@ -1,0 +1,104 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadCases } from '../../conformance/lib/load';
+import { selectCases } from '../../conformance/lib/select';
+import { runAgainstServer } from '../../conformance/lib/session';
+import type { RunSummary } from '../../conformance/reporters/types';
+import { buildFixtureWorkspace } from '../../conformance/workspace';
+import { IN_TEST_SELECTION, NOT_IN_TEST, startInTestServer, TEST_TOKEN, type Flaws } from './in-test-server';
+
+const all = loadCases();
+const cases = selectCases(all, { ids: IN_TEST_SELECTION }).filter((c) => !NOT_IN_TEST.includes(c.case.id));
+let tmp: string;
+let ws: string;
+
+beforeAll(() => {
+  tmp = mkdtempSync(join(tmpdir(), 'conformance-runner-'));
+  ws = buildFixtureWorkspace(join(tmp, 'ws')).dir;
+});
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+async function runWith(flaws: Flaws, expectedFailures?: Map<string, string>): Promise<RunSummary> {
+  const server = await startInTestServer(ws, flaws);
+  try {
+    return await runAgainstServer({ url: server.url, token: TEST_TOKEN, workspace: ws, cases, expectedFailures, allIds: new Set(all.map((c) => c.case.id)) });
+  } finally {
+    await server.close();
+  }
+}
+
+const byId = (s: RunSummary, id: string) => {
+  const r = s.results.find((x) => x.id === id);
+  if (!r) throw new Error(`no result for ${id}`);
+  return r;
+};
+const detail = (s: RunSummary, id: string) => byId(s, id).checks.filter((c) => !c.ok).map((c) => c.detail ?? '').join('\n');
+
+describe('runner against a correct in-test server', () => {
+  it('passes every selected case', async () => {
+    expect(cases.length).toBeGreaterThan(40);
+    const s = await runWith({});
+    const bad = s.results.filter((r) => r.verdict !== 'pass' && !(r.id === 'security/loopback-only' && r.verdict === 'skip'));
+    expect(bad.map((r) => `${r.id}: ${r.reason}\n${r.checks.filter((c) => !c.ok).map((c) => c.detail).join('\n')}`)).toEqual([]);
+    expect(s.ok).toBe(true);
+    // every case validated the frames it received against the spec schemas
+    expect(s.results.filter((r) => r.verdict === 'pass').every((r) => r.checks.some((c) => c.name === 'schema' && c.ok))).toBe(true);
+  });
+});
+
+describe('runner against deliberately wrong in-test servers', () => {
+  it('an off-by-one history index fails exactly the cases that look at indices, with a readable diff', async () => {
+    const s = await runWith({ historyIndexOffByOne: true });
+    expect(s.ok).toBe(false);
+    const failed = s.results.filter((r) => r.verdict === 'fail').map((r) => r.id).sort();
+    expect(failed).toEqual(['history-list/absolute-path', 'history-list/file-history', 'history-list/max-count', 'history-list/name-with-space', 'history-list/readme', 'history-list/uncommitted-file'].sort());
+    const d = detail(s, 'history-list/file-history');
+    expect(d).toContain('$.result.entries[0].index: expected 1, got 0');
+    expect(d).toContain('-        "index": 1,');
+    expect(d).toContain('+        "index": 0,');
+    expect(d).not.toMatch(/^[-+].*"hash"/m); // hashes matched: not part of the diff
+    // the flaw also makes the index schema-invalid (minimum 1): reported as its own check
+    expect(byId(s, 'history-list/file-history').checks.find((c) => c.name === 'schema')?.ok).toBe(false);
+    expect(byId(s, 'history-list/missing-filepath').verdict).toBe('pass');
+  });
+
+  it('a missing result field is caught by the schema check even where the match rules do not look', async () => {
+    const s = await runWith({ findFilesWithoutRelativePath: true });
+    const r = byId(s, 'protocol/second-handshake'); // its expectation only checks totalCount (level should → warn)
+    expect(r.checks.find((c) => c.name.startsWith('step[3]'))?.ok).toBe(true);
+    expect(r.checks.find((c) => c.name === 'schema')?.detail).toContain('relativePath');
+    expect(r.verdict).toBe('warn');
+    expect(byId(s, 'protocol/connection-survives-errors').verdict).toBe('fail');
+    expect(detail(s, 'fs-findfiles/by-name')).toContain('$.result.files: no element matches expected[0]');
+    expect(byId(s, 'fs-findfiles/no-match').verdict).toBe('pass');
+  });
+
+  it('a wrong error code fails the security cases with the expected and actual codes in the diff', async () => {
+    const s = await runWith({ escapeIsHandlerError: true });
+    const d = detail(s, 'security/path-escape-history-list');
+    expect(d).toContain('$.error.code: expected "INVALID_REQUEST", got "HANDLER_ERROR"');
+    expect(d).toContain('-    "code": "INVALID_REQUEST",');
+    expect(d).toContain('+    "code": "HANDLER_ERROR",');
+    expect(byId(s, 'security/path-escape-dotdot-inside').verdict).toBe('fail');
+  });
+
+  it('expected failures turn failures into non-failing verdicts, and a listed case that passes is stale', async () => {
+    const listed = new Map([
+      ['security/path-escape-history-list', 'known'],
+      ['security/path-escape-dotdot-inside', 'known'],
+    ]);
+    const s1 = await runWith({ escapeIsHandlerError: true }, listed);
+    expect(byId(s1, 'security/path-escape-history-list').expectedFailure).toBe(true);
+    expect(s1.stale).toEqual([]);
+    expect(s1.ok).toBe(true);
+    const s2 = await runWith({}, new Map([...listed, ['no-such/case', 'typo']]));
+    expect(s2.stale).toEqual([
+      'security/path-escape-history-list: listed as an expected failure but passes',
+      'security/path-escape-dotdot-inside: listed as an expected failure but passes',
+      'no-such/case: listed as an expected failure but no such case exists',
+    ]);
+    expect(s2.ok).toBe(false);
+  });
+});
