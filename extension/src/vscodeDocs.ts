@@ -119,6 +119,29 @@ export async function semanticServerReady(doc: vscode.TextDocument, signal?: Abo
   }
 }
 
+/**
+ * How many diagnostics tsserver itself has for a TS/JS document (syntactic + semantic + suggestion),
+ * asked synchronously once its semantic server is ready; undefined for other languages or on failure.
+ * Zero means no diagnostics event is coming for a file that had none (VS Code only announces changes).
+ */
+export async function tsDiagnosticsCount(doc: vscode.TextDocument, signal?: AbortSignal): Promise<number | undefined> {
+  if (!TS_LANGUAGES.has(doc.languageId)) return undefined;
+  await semanticServerReady(doc, signal);
+  try {
+    const kinds = ['syntacticDiagnosticsSync', 'semanticDiagnosticsSync', 'suggestionDiagnosticsSync'];
+    const answers = await Promise.all(kinds.map((k) =>
+      withTimeout(vscode.commands.executeCommand<{ body?: unknown }>('typescript.tsserverRequest', k, { file: doc.uri }), LANGUAGE_TIMEOUT_MS, 'tsserver')));
+    let n = 0;
+    for (const a of answers) {
+      if (!a || !Array.isArray(a.body)) return undefined;
+      n += a.body.length;
+    }
+    return n;
+  } catch {
+    return undefined;
+  }
+}
+
 const serverCache = new Map<string, boolean>();
 
 /**

@@ -7,7 +7,7 @@ import { severityFilter, toWireDiagnostic, type RawDiagnostic, type WireDiagnost
 import type { DiagnosticsTracker } from '../diagnosticsWait';
 import { invalidRequest } from '../errors';
 import { resolvePath, type Services } from '../services';
-import { hasNoLanguageServer, LANGUAGE_TIMEOUT_MS, languageServerAnswers, openDocument, openDocumentOf, semanticServerReady, showInTab } from '../vscodeDocs';
+import { hasNoLanguageServer, LANGUAGE_TIMEOUT_MS, languageServerAnswers, openDocument, openDocumentOf, showInTab, tsDiagnosticsCount } from '../vscodeDocs';
 
 const SEVERITIES = new Set(['error', 'warning', 'information', 'hint', 'all']);
 
@@ -32,8 +32,12 @@ export function diagList(svc: Services, tracker: DiagnosticsTracker) {
         const doc = await openDocument(path);
         await showInTab(doc);
         if (!hasNoLanguageServer(doc)) {
-          const ready = Promise.all([waitForServer(doc.uri, ctx.signal), semanticServerReady(doc, ctx.signal)]);
-          await tracker.settled(doc.uri, wasOpen ? 0 : openedAt, ready, ctx.signal);
+          // A TS file that tsserver finds clean and that shows no TS diagnostics yet gets no event: done.
+          const tsCount = await tsDiagnosticsCount(doc, ctx.signal);
+          const shownTs = vscode.languages.getDiagnostics(doc.uri).some((d) => d.source === 'ts');
+          if (!(tsCount === 0 && !shownTs)) {
+            await tracker.settled(doc.uri, wasOpen ? 0 : openedAt, waitForServer(doc.uri, ctx.signal), ctx.signal);
+          }
         }
         return vscode.languages.getDiagnostics(doc.uri).map((d) => toWireDiagnostic(path, d as RawDiagnostic));
       }));
