@@ -9,6 +9,9 @@ import { invalidRequest } from '../errors';
 import { resolvePath, type Services } from '../services';
 import { hasNoLanguageServer, LANGUAGE_TIMEOUT_MS, languageServerAnswers, openDocument, openDocumentOf, showInTab, tsDiagnosticsCount } from '../vscodeDocs';
 
+/** Most diagnostics returned; totalCount still counts them all (truncated when diagnostics.length < totalCount). */
+export const MAX_DIAGNOSTICS = 10_000;
+
 const SEVERITIES = new Set(['error', 'warning', 'information', 'hint', 'all']);
 
 export function diagList(svc: Services, tracker: DiagnosticsTracker) {
@@ -44,7 +47,7 @@ export function diagList(svc: Services, tracker: DiagnosticsTracker) {
       out = perFile.flat();
     }
     out = out.filter(keep).sort((a, b) => (a.filePath < b.filePath ? -1 : a.filePath > b.filePath ? 1 : a.line - b.line || a.character - b.character));
-    return { diagnostics: out as DiagListResult['diagnostics'], totalCount: out.length };
+    return { diagnostics: out.slice(0, MAX_DIAGNOSTICS) as DiagListResult['diagnostics'], totalCount: out.length };
   };
 }
 

@@ -7,6 +7,9 @@ import type { Services } from '../services';
 import { hasNoLanguageServer, semanticServerReady, untilAnswered } from '../vscodeDocs';
 import { documentAt, wireRange } from './position';
 
+/** Most locations returned; totalCount still counts them all (truncated when locations.length < totalCount). */
+export const MAX_REFERENCES = 10_000;
+
 export function navReferences(svc: Services) {
   return async (params: NavReferencesParams, ctx: RequestContext): Promise<NavReferencesResult> => {
     const { doc, uri, position } = await documentAt(svc, params.filePath, params.line, params.character);
@@ -26,6 +29,6 @@ export function navReferences(svc: Services) {
       .filter((l) => l.uri.scheme === 'file')
       .map((l) => ({ filePath: l.uri.fsPath, ...wireRange(l.range) }))
       .sort((a, b) => (a.filePath < b.filePath ? -1 : a.filePath > b.filePath ? 1 : a.line - b.line || a.character - b.character));
-    return { locations, totalCount: locations.length };
+    return { locations: locations.slice(0, MAX_REFERENCES), totalCount: locations.length };
   };
 }
