@@ -1,7 +1,7 @@
 // Wall time of the whole conformance suite: cold (fresh workspace + live VS Code launch + first run,
 // tsserver and git caches cold) and warm (the same host again), plus a same-run baseline: the warm
 // suite with concurrency 1 (every case one after the other).
-//   npx tsx bench/conformance/run.ts [--runs N] [--json out.json]
+//   npx tsx bench/conformance/run.ts [--runs N] [--concurrency N] [--settle ms] [--json out.json]
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +11,9 @@ import { loadCases } from '../../conformance/lib/load';
 import { HOST_USER_SETTINGS, runAgainstServer } from '../../conformance/lib/session';
 import { buildFixtureWorkspace, resetFixtureWorkspace } from '../../conformance/workspace';
 
-const { values } = parseArgs({ options: { runs: { type: 'string' }, json: { type: 'string' } } });
+const { values } = parseArgs({ options: { runs: { type: 'string' }, json: { type: 'string' }, concurrency: { type: 'string' }, settle: { type: 'string' } } });
+const concurrencyOpt = values.concurrency ? Number(values.concurrency) : undefined;
+const settleMs = values.settle ? Number(values.settle) : undefined;
 const warmRuns = Math.max(1, Number(values.runs ?? 2));
 const TARGET_MS = 20_000;
 
@@ -27,7 +29,10 @@ try {
   const launched = performance.now();
   const run = async (concurrency?: number) => {
     resetFixtureWorkspace(dir);
-    const s = await runAgainstServer({ url: host.url, token: host.token, workspace: dir, cases, concurrency });
+    const s = await runAgainstServer({ url: host.url, token: host.token, workspace: dir, cases, concurrency: concurrency ?? concurrencyOpt, settleMs });
+    for (const r of s.results.filter((x) => x.verdict !== 'pass')) {
+      console.error(`  [${r.verdict}] ${r.id}: ${r.reason ?? ''}\n${r.checks.filter((c) => !c.ok).map((c) => c.detail).join('\n')}`);
+    }
     return { ms: s.durationMs, pass: s.counts.pass, total: s.results.length, ok: s.ok };
   };
   let cold;

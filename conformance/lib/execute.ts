@@ -6,7 +6,7 @@ import { networkInterfaces } from 'node:os';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { Connection, UpgradeRefusedError } from './connection';
 import { match, renderMismatch, unknownRuleKeys } from './match';
-import { checkFrame } from './schema-check';
+import { checkFrame, SPEC_TOPICS } from './schema-check';
 import type { CaseResult, Check, ExchangeCase, Expectation, LoadedCase, RequestCase, RequestStep, SetupStep, TransportCase } from './types';
 import { bindFrom, substitute, type Vars } from './vars';
 
@@ -246,7 +246,8 @@ export async function executeCase(lc: LoadedCase, target: Target, server: Server
   const started = performance.now();
   const base = { id: c.id, file: lc.file, topic: lc.topic };
   const topic = caseTopic(c);
-  if (topic && topic.startsWith('/app/vscode/') && lc.topic === topic && !server.capabilities.includes(topic)) {
+  // Only topics the spec defines can be unimplemented; an invented topic is what an UNKNOWN_TOPIC case sends.
+  if (topic && SPEC_TOPICS.some((t) => t.topic === topic) && !server.capabilities.includes(topic)) {
     return { ...base, verdict: 'unimplemented', reason: `${topic} is not in the server's capabilities`, checks: [], durationMs: 0, frames: 0 };
   }
   const badRules = unknownRuleKeys(c);

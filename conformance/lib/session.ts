@@ -54,6 +54,7 @@ export interface ExistingServerOptions {
   /** Reset the workspace after destructive cases (default true). */
   reset?: boolean;
   concurrency?: number;
+  settleMs?: number;
 }
 
 export async function runAgainstServer(o: ExistingServerOptions): Promise<RunSummary> {
@@ -65,6 +66,7 @@ export async function runAgainstServer(o: ExistingServerOptions): Promise<RunSum
     expectedFailures: o.expectedFailures,
     allIds: o.allIds,
     concurrency: o.concurrency,
+    settleMs: o.settleMs,
     reset: o.reset === false ? undefined : () => resetFixtureWorkspace(dir),
   });
 }

@@ -41,7 +41,7 @@ export class ConsoleReporter implements Reporter {
     this.progressShown = true;
   }
 
-  onCaseEnd(r: CaseResult, index: number, total: number): void {
+  onCaseEnd(r: CaseResult): void {
     this.clearProgress();
     const tag = this.paint(COLORS[r.verdict], r.verdict.toUpperCase().padEnd(13));
     const xf = r.expectedFailure ? this.paint(90, ' (expected failure)') : '';
@@ -55,8 +55,6 @@ export class ConsoleReporter implements Reporter {
         this.out.write(`                ${colored}\n`);
       }
     }
-    void index;
-    void total;
   }
 
   onRunEnd(s: RunSummary): void {

@@ -80,7 +80,7 @@ describe('Markdown and console reporters', () => {
     const stream = { write: (s: string) => { out += s; return true; }, isTTY: false } as unknown as NodeJS.WritableStream;
     const c = new ConsoleReporter({ stream, color: false });
     c.onRunStart({ url: summary.url, server: summary.server, total: results.length });
-    results.forEach((r, i) => c.onCaseEnd(r, i, results.length));
+    results.forEach((r) => c.onCaseEnd(r));
     c.onRunEnd(summary);
     expect(out).toContain('FAIL          security/path-escape-history-list');
     expect(out).toContain('+"code": "HANDLER_ERROR"');
