@@ -18,7 +18,7 @@ import { nowMs, summarize } from '../lib/stats';
 const argv = process.argv.slice(2);
 const num = (name: string, dflt: number) => { const i = argv.indexOf(name); return i >= 0 ? Number(argv[i + 1]) : dflt; };
 const FILES = num('--files', 6000);
-const RUNS = num('--runs', 10);
+const RUNS = num('--runs', 15);
 
 /** Deterministic pseudo-source files: 60 folders, ~3 KB each, a rare token in 1 file of 50. */
 function writeCorpus(root: string): number {
