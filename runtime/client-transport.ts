@@ -109,8 +109,8 @@ export class ClientTransport {
         fail(new IdeaClosedError(`connection closed during handshake (${ev.code} ${ev.reason})`, ev.code, ev.reason));
       };
       socket.onmessage = (ev) => {
+        // No onFrame listener can exist yet: they are added on the transport open() resolves with.
         const text = frameText(ev.data);
-        for (const l of transport.listeners) l(text);
         if (settled) return;
         try {
           const handshake = options.acceptHandshake(parseObject(text) ?? text);
