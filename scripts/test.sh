@@ -1,10 +1,21 @@
 #!/usr/bin/env bash
-# The test command: drift check, typecheck, unit tests, then the live tests in a real VS Code.
+# The test command: drift checks, typecheck, unit tests, live tests in a real VS Code, and the conformance
+# suite against our extension (the CI gate). Installs what it needs first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-npm run codegen -- --check
+mkdir -p reports
+npm run codegen -- --check --full
+npx tsx conformance/manifest.ts --check
+npx tsx spec-tools/cli.ts check-frozen
+npx tsx spec-tools/cli.ts changelog --check
 npm run typecheck
 npm run build:extension
-npx vitest run --project unit
-npx vitest run --project live --no-file-parallelism
+npx vitest run --project unit --reporter=default --reporter=json --outputFile.json=reports/vitest-unit.json
+npx vitest run --project live --no-file-parallelism --reporter=default --reporter=json --outputFile.json=reports/vitest-live.json
+npx tsx conformance/cli.ts run --launch \
+  --reporter console \
+  --reporter junit:reports/conformance.junit.xml \
+  --reporter json:reports/conformance.json \
+  --reporter markdown:reports/conformance.md
+node scripts/summary.mjs
