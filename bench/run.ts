@@ -38,7 +38,8 @@ function runEntry(entry: string, out: string): Section {
   console.error(`[bench] ${rel} …`);
   // --expose-gc lets benches settle the heap between phases; tsx passes node flags through.
   const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', entry, '--json', out], {
-    cwd: root, stdio: ['ignore', 'inherit', 'inherit'], timeout: 20 * 60_000,
+    // The entry's own output goes to stderr: stdout carries only the table (e.g. for --markdown > file).
+    cwd: root, stdio: ['ignore', process.stderr, 'inherit'], timeout: 20 * 60_000,
   });
   const seconds = (Date.now() - t0) / 1000;
   if (r.error) return { entry: rel, error: String(r.error.message), seconds };
@@ -63,7 +64,7 @@ function render(sections: Section[]): string {
   const head = ['bench', 'metric', 'value', 'baseline (same run)', 'ratio', 'target', ''];
   const body: string[][] = [];
   for (const s of sections) {
-    if (s.error) body.push([s.result?.name ?? basename(s.entry), `FAILED (${s.entry})`, s.error, '', '', '', 'FAILED']);
+    if (s.error) body.push([s.result?.name ?? basename(dirname(s.entry)), `FAILED (${s.entry})`, s.error, '', '', '', 'FAILED']);
     else for (const row of s.result!.rows) body.push(cells(s.result!.name, row));
   }
   if (markdown) {
