@@ -26,7 +26,7 @@ const USAGE = `idea-conformance — conformance suite for IDEA protocol servers
 Selection:  --id <glob> (repeatable)  --topic <topic|area> (repeatable)  --version <x.y.z>  --last-failed
 Options:    --reporter console|github|json:<file>|junit:<file>|markdown[:<file>] (repeatable; default console)
             --expected-failures <file>  --state <file> (last-failed state, default .idea-conformance/last-run.json)
-            --fixtures <dir>  --no-reset (skip destructive cases)  --concurrency N (read-only cases, default 4)  --verbose
+            --fixtures <dir>  --no-reset (skip destructive cases)  --concurrency N (read-only cases, default 8)  --verbose
 Exit code:  0 when every case passes (warnings, skips and listed expected failures allowed) and the
             expected-failures list has no stale entry; 1 otherwise; 2 on usage errors.`;
 

@@ -17,10 +17,10 @@ export interface RunOptions {
   reset?: () => boolean | void | Promise<boolean | void>;
   /**
    * After a reset that changed files, wait this long so the editor reloads them from disk before the
-   * next case edits them (an open, stale document would otherwise be saved over the reset). Default 400.
+   * next case edits them (an open, stale document would otherwise be saved over the reset). Default 300.
    */
   settleMs?: number;
-  /** Read-only cases (`workspace: "any"`, not destructive) run this many at a time. Default 4. */
+  /** Read-only cases (`workspace: "any"`, not destructive) run this many at a time. Default 8. */
   concurrency?: number;
 }
 
@@ -57,7 +57,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   const total = cases.length;
   await emit(reporters, 'onRunStart', { url: opts.target.url, server, total });
   const results: CaseResult[] = new Array(total);
-  const settleMs = opts.settleMs ?? 400;
+  const settleMs = opts.settleMs ?? 300;
   const runOne = async (lc: LoadedCase, i: number): Promise<void> => {
     await emit(reporters, 'onCaseStart', lc, i, total);
     let r: CaseResult;
@@ -79,7 +79,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     await emit(reporters, 'onCaseEnd', r, i, total);
   };
   // Consecutive parallel-safe cases form a batch run by a small pool; every other case runs alone.
-  const limit = Math.max(1, opts.concurrency ?? 4);
+  const limit = Math.max(1, opts.concurrency ?? 8);
   let i = 0;
   while (i < total) {
     if (!isParallelSafe(cases[i]!)) {
