@@ -76,12 +76,21 @@ export function makeHandlers(root: string, flaws: Flaws = {}): Partial<Handlers>
   };
 }
 
-export async function startInTestServer(root: string, flaws: Flaws = {}) {
+export interface InTestServerOptions {
+  /** Announce this protocol version in the handshake instead of 0.1.6 (an older server). */
+  version?: string;
+  /** Handler methods to leave out (their topics are then absent from capabilities). */
+  without?: (keyof Handlers)[];
+}
+
+export async function startInTestServer(root: string, flaws: Flaws = {}, opts: InTestServerOptions = {}) {
   const handlers = makeHandlers(root, flaws);
+  for (const m of opts.without ?? []) delete handlers[m];
+  const announce = (frame: string) => (opts.version ? frame.replace('"version":"0.1.6"', `"version":"${opts.version}"`) : frame);
   const server = await startWebSocketServer({
     host: '127.0.0.1',
     port: 0,
-    createSession: (io) => new ServerSession({ handlers, auth: { required: true, token: TEST_TOKEN }, workspaces: () => [root], send: io.send, close: io.close }),
+    createSession: (io) => new ServerSession({ handlers, auth: { required: true, token: TEST_TOKEN }, workspaces: () => [root], send: (f) => io.send(announce(f)), close: io.close }),
   });
   return { url: `ws://127.0.0.1:${server.port}`, close: () => server.close() };
 }
