@@ -1,4 +1,5 @@
-// The CI gate: the whole suite against our extension in a live VS Code must be fully green.
+// The CI gate: the whole suite against our extension in a live VS Code must be fully green (apart from
+// the cases listed, with a reason, in conformance/expected-failures.json).
 import { describe, expect, it } from 'vitest';
 import { loadCases } from '../../conformance/lib/load';
 import { readExpectedFailures } from '../../conformance/lib/expected-failures';
@@ -10,7 +11,8 @@ describe('conformance suite against our extension (live)', () => {
     const cases = loadCases();
     const { summary } = await runWithLaunch({ cases, reporters: [new ConsoleReporter({ stream: process.stderr })],
       expectedFailures: readExpectedFailures(new URL('../../conformance/expected-failures.json', import.meta.url).pathname), allIds: new Set(cases.map((c) => c.case.id)) });
-    const notPassing = summary.results.filter((r) => r.verdict !== 'pass').map((r) => `${r.verdict} ${r.id}: ${r.reason ?? ''}`);
+    // Listed expected failures (conformance/expected-failures.json) are allowed; a listed case that passes is stale.
+    const notPassing = summary.results.filter((r) => r.verdict !== 'pass' && !r.expectedFailure).map((r) => `${r.verdict} ${r.id}: ${r.reason ?? ''}`);
     expect(notPassing).toEqual([]);
     expect(summary.stale).toEqual([]);
     expect(summary.results).toHaveLength(cases.length);
