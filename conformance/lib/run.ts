@@ -107,6 +107,9 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   }
   const counts: Record<Verdict, number> = { pass: 0, fail: 0, warn: 0, skip: 0, unimplemented: 0 };
   for (const r of results) counts[r.verdict]++;
+  // Reports list cases in the order of the fixture files, whatever order they ran in.
+  const order = new Map(opts.cases.map((c, k) => [c.case.id, k]));
+  results.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
   const summary: RunSummary = {
     url: opts.target.url, server, results, counts, stale,
     ok: stale.length === 0 && results.every(isOkVerdict),

@@ -22,7 +22,7 @@ export function summaryToMarkdown(s: RunSummary): string {
   const areas = new Map<string, typeof s.results>();
   for (const r of s.results) areas.set(r.id.split('/')[0]!, [...(areas.get(r.id.split('/')[0]!) ?? []), r]);
   for (const [area, rs] of areas) {
-    const bad = rs.filter((r) => r.verdict !== 'pass').map((r) => `${ICON[r.verdict]} \`${r.id.slice(area.length + 1)}\``).join(' ');
+    const bad = rs.filter((r) => r.verdict !== 'pass').map((r) => `${r.expectedFailure ? '☑️' : ICON[r.verdict]} \`${r.id.slice(area.length + 1)}\`${r.expectedFailure ? ' (expected)' : ''}`).join(' ');
     lines.push(`| ${area} | ${rs.length} | ${rs.filter((r) => r.verdict === 'pass').length} | ${bad} |`);
   }
   const failing = s.results.filter((r) => r.verdict === 'fail' || r.verdict === 'warn' || r.verdict === 'unimplemented');
