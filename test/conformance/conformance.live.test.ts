@@ -4,12 +4,15 @@ import { describe, expect, it } from 'vitest';
 import { loadCases } from '../../conformance/lib/load';
 import { readExpectedFailures } from '../../conformance/lib/expected-failures';
 import { runWithLaunch } from '../../conformance/lib/session';
-import { ConsoleReporter } from '../../conformance/reporters/console';
+import { ConsoleReporter, JsonReporter, JUnitReporter } from '../../conformance/reporters';
+
+// CI keeps these (reports/ is git-ignored).
+const REPORTS = new URL('../../reports/', import.meta.url).pathname;
 
 describe('conformance suite against our extension (live)', () => {
   it('passes every case', { timeout: 240_000 }, async () => {
     const cases = loadCases();
-    const { summary } = await runWithLaunch({ cases, reporters: [new ConsoleReporter({ stream: process.stderr })],
+    const { summary } = await runWithLaunch({ cases, reporters: [new ConsoleReporter({ stream: process.stderr }), new JUnitReporter(REPORTS + 'conformance.xml'), new JsonReporter(REPORTS + 'conformance.json')],
       expectedFailures: readExpectedFailures(new URL('../../conformance/expected-failures.json', import.meta.url).pathname), allIds: new Set(cases.map((c) => c.case.id)) });
     // Listed expected failures (conformance/expected-failures.json) are allowed; a listed case that passes is stale.
     const notPassing = summary.results.filter((r) => r.verdict !== 'pass' && !r.expectedFailure).map((r) => `${r.verdict} ${r.id}: ${r.reason ?? ''}`);
