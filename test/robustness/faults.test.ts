@@ -171,6 +171,23 @@ describe('slow and failing handlers', () => {
   });
 });
 
+describe('a client that never handshakes', () => {
+  it('is refused after handshakeTimeoutMs (INVALID_REQUEST, close 1002) and leaves nothing behind', async () => {
+    const srv = await server({ handshakeTimeoutMs: 150 });
+    const silent = await RawClient.open(srv.url);
+    const reply = await silent.next((f) => f.type === 'handshake', 5000);
+    expect(generatedValidator('HandshakeFailure')(reply)).toBe(true);
+    expect(reply.error.code).toBe('INVALID_REQUEST');
+    expect((await within(silent.closed, 2000, 'close after handshake timeout')).code).toBe(1002);
+    await within((async () => { while (srv.server.clientCount > 0) await new Promise((r) => setTimeout(r, 5)); })(), 2000, 'server dropping the silent client');
+    // A prompt client on the same server is unaffected.
+    const c = await connect({ url: srv.url, token: TOKEN, validate: true });
+    await new Promise((r) => setTimeout(r, 300));
+    await c.request(others[0]!.topic as any, others[0]!.params as any);
+    await c.close();
+  });
+});
+
 describe('a client that vanishes', () => {
   it('leaks nothing: client count back to 0, handler signals aborted, no pending requests or timers', async () => {
     const timersBefore = process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
