@@ -12,6 +12,8 @@ import { writeSettingsKeys } from './settingsFile';
 export const HOST = '127.0.0.1';
 /** Largest request frame accepted; bigger ones close the connection with 1009. */
 export const MAX_FRAME_BYTES = 4 * 1024 * 1024;
+/** A connection that has not handshaken by then is refused (no idle unauthenticated sockets). */
+export const HANDSHAKE_TIMEOUT_MS = 10_000;
 
 export interface ServerInfo { host: string; port: number; url: string; token: string; authRequired: boolean }
 
@@ -60,6 +62,7 @@ export class IdeaServer implements vscode.Disposable {
           const session = new ServerSession({
             handlers: this.handlers,
             auth: { required: authRequired, token },
+            handshakeTimeoutMs: HANDSHAKE_TIMEOUT_MS,
             workspaces: workspaceFolderPaths,
             send: io.send,
             close: io.close,

@@ -10,7 +10,7 @@ import { buildRegExp, replaceInLine } from '../search/jsRegex';
 import { searchText } from '../search/textSearch';
 import { searchFolders } from '../searchScope';
 import type { Services } from '../services';
-import { dirtyDocuments, openDocument, withTimeout } from '../vscodeDocs';
+import { dirtyDocuments, openDocumentInSyncWithDisk, withTimeout } from '../vscodeDocs';
 
 export function editReplace(svc: Services) {
   return async (params: EditReplaceParams, ctx: RequestContext): Promise<EditReplaceResult> => {
@@ -30,8 +30,9 @@ export function editReplace(svc: Services) {
     let replacedCount = 0;
     for (const path of [...found.files].sort()) {
       ctx.signal.throwIfAborted();
-      // The document's text (unsaved changes included) is what gets replaced, line by line.
-      const doc = await openDocument(path);
+      // The document's text (unsaved changes included) is what gets replaced, line by line; a clean
+      // document is first brought in line with the disk (it may not have reloaded a fresh change yet).
+      const doc = await openDocumentInSyncWithDisk(path);
       let inDoc = 0;
       for (let i = 0; i < doc.lineCount; i++) {
         const line = doc.lineAt(i);
