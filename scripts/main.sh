@@ -8,6 +8,7 @@ npm run codegen
 npm run build:extension
 mkdir -p reports
 npx tsx conformance/cli.ts run --launch \
+  --expected-failures conformance/expected-failures.json \
   --reporter console \
   --reporter junit:reports/conformance.junit.xml \
   --reporter json:reports/conformance.json \

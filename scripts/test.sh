@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The test command: drift checks, typecheck, unit tests, live tests in a real VS Code, and the conformance
-# suite against our extension (the CI gate). Installs what it needs first.
+# suite against our extension (the CI gate: test/conformance/conformance.live.test.ts, which writes
+# reports/conformance.{xml,json}). Installs what it needs first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -13,9 +14,4 @@ npm run typecheck
 npm run build:extension
 npx vitest run --project unit --reporter=default --reporter=json --outputFile.json=reports/vitest-unit.json
 npx vitest run --project live --no-file-parallelism --reporter=default --reporter=json --outputFile.json=reports/vitest-live.json
-npx tsx conformance/cli.ts run --launch \
-  --reporter console \
-  --reporter junit:reports/conformance.junit.xml \
-  --reporter json:reports/conformance.json \
-  --reporter markdown:reports/conformance.md
 node scripts/summary.mjs
