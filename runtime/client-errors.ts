@@ -1,11 +1,14 @@
 // Errors a client call can reject with.
 
-/** The server answered with an error envelope (or a handshake failure). */
-export class IdeaProtocolError extends Error {
+/**
+ * The server answered with an error envelope (or a handshake failure). `Code` is the version's
+ * ErrorCode union in the generated clients (generated/<v>/client.ts re-exports this class typed so).
+ */
+export class IdeaProtocolError<Code extends string = string> extends Error {
   override readonly name = "IdeaProtocolError";
   constructor(
     /** Protocol error code, e.g. "INVALID_REQUEST", "UNAUTHORIZED". */
-    readonly code: string,
+    readonly code: Code,
     message: string,
     readonly topic: string,
     readonly requestId: string,

@@ -3,6 +3,7 @@
 // generated client.ts adds the types, the per-topic methods and the schema checks.
 import { WebSocket as NodeWebSocket } from "ws";
 import { IdeaClosedError, IdeaProtocolError, IdeaTimeoutError, IdeaValidationError } from "./client-errors";
+import { corkPerTick } from "./tick-cork";
 
 /** The WHATWG-style socket surface used here (`ws` and the global WebSocket both have it). */
 export interface WebSocketLike {
@@ -67,12 +68,15 @@ export class ClientTransport {
   private closedError: IdeaClosedError | undefined;
   private readonly closedPromise: Promise<void>;
   private markClosed!: () => void;
+  /** Requests made in one tick leave in one socket write (a no-op for WebSocket classes other than ws). */
+  private readonly cork: () => void;
 
   private constructor(
     private readonly socket: WebSocketLike,
     private readonly options: TransportOptions,
   ) {
     this.closedPromise = new Promise((resolve) => (this.markClosed = resolve));
+    this.cork = corkPerTick(socket);
   }
 
   /** Opens the socket and completes the handshake; resolves with the transport and the handshake reply. */
@@ -168,6 +172,7 @@ export class ClientTransport {
       signal?.addEventListener("abort", onAbort, { once: true });
       this.pending.set(requestId, entry);
       try {
+        this.cork();
         this.socket.send(JSON.stringify({ topic, requestId, params: params ?? {} }));
       } catch (err) {
         entry.cleanup();

@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, WebSocket } from "ws";
 import { isAllowedOrigin, isLoopbackAddress, isLoopbackHost } from "./loopback";
+import { corkPerTick } from "./tick-cork";
 
 /** What a session exposes to the transport. */
 export interface SessionLike {
@@ -88,9 +89,13 @@ export async function startWebSocketServer(options: WebSocketServerOptions): Pro
   const accept = (ws: WebSocket, req: IncomingMessage) => {
     clients.add(ws);
     changed();
+    // Replies produced in one tick (pipelined requests) leave in one socket write.
+    const cork = corkPerTick(ws);
     const io: ConnectionIO = {
       send: (frame) => {
-        if (ws.readyState === WebSocket.OPEN) ws.send(frame);
+        if (ws.readyState !== WebSocket.OPEN) return;
+        cork();
+        ws.send(frame);
       },
       close: (code, reason) => {
         // Close reasons are limited to 123 bytes by the WebSocket protocol.

@@ -2,11 +2,12 @@
 // Typed client of protocol 0.1.1: connect() performs the handshake, then one method per topic.
 // Works against older servers too: check `supports(topic)` (the handshake's capabilities); a topic
 // the server does not serve is still sent and answered UNKNOWN_TOPIC by the server.
-import { IdeaProtocolError, IdeaValidationError } from "../../runtime/client-errors";
+import { IdeaProtocolError as RuntimeProtocolError, IdeaValidationError } from "../../runtime/client-errors";
 import { ClientTransport, type RequestOptions, type WebSocketClass } from "../../runtime/client-transport";
 import { describeValidationError, type SchemaError } from "../../runtime/validation-message";
 import { PROTOCOL_VERSION, TRANSPORT } from "./topics";
 import type {
+  ErrorCode,
   HandshakeSuccess,
   ParamsOf,
   ResultOf,
@@ -31,7 +32,19 @@ import {
   validateNavReferencesResult,
 } from "./validators";
 
-export { IdeaClosedError, IdeaProtocolError, IdeaTimeoutError, IdeaValidationError } from "../../runtime/client-errors";
+export { IdeaClosedError, IdeaTimeoutError, IdeaValidationError } from "../../runtime/client-errors";
+
+/**
+ * The server answered with an error envelope or a handshake failure; `code` is one of this version's
+ * error codes. (The same class for every version, so `instanceof` works across them. A newer server
+ * may send a code this version does not know: with `validate` on, such a frame rejects with
+ * IdeaValidationError instead; without it, the code is passed through as sent.)
+ */
+export type IdeaProtocolError = RuntimeProtocolError<ErrorCode>;
+export const IdeaProtocolError: {
+  new (...args: ConstructorParameters<typeof RuntimeProtocolError<ErrorCode>>): IdeaProtocolError;
+  readonly prototype: IdeaProtocolError;
+} = RuntimeProtocolError;
 export type { RequestOptions, WebSocketClass } from "../../runtime/client-transport";
 
 export const DEFAULT_URL = `ws://127.0.0.1:${TRANSPORT.defaultPort}`;
@@ -81,7 +94,7 @@ function acceptHandshake(message: unknown, validate: boolean): HandshakeSuccess 
     const problem = validate ? check(validateHandshakeFailure, reply, "") : undefined;
     if (problem !== undefined) throw new IdeaValidationError(`handshake failure: ${problem}`, reply);
     const error = (reply.error ?? {}) as { code?: unknown; message?: unknown };
-    throw new IdeaProtocolError(String(error.code), String(error.message), "", "");
+    throw new IdeaProtocolError(String(error.code) as ErrorCode, String(error.message), "", "");
   }
   // An older (or newer) server's handshake follows its own version's schema (no authRequired before
   // 0.1.3): the schema check applies to same-version servers; any version gets the shape check.

@@ -13,7 +13,8 @@
 //   "". Envelope or params invalid → INVALID_REQUEST naming the field ("params.line must be
 //   integer"). Topic not served → UNKNOWN_TOPIC. A second handshake → INVALID_REQUEST ("handshake
 //   already completed"), the connection stays open. Errors echo topic/requestId when they were
-//   strings. Requests run concurrently and are answered as they complete.
+//   strings. Requests run concurrently and are answered as they complete; over maxInFlight running
+//   requests, a new one is answered HANDLER_ERROR at once (never queued).
 // - closed (onClose, or after a handshake failure): frames are ignored, pending answers dropped,
 //   ctx.signal aborted.
 // Params defaults: the validators do not touch the wire object; the session fills the schema's
@@ -118,6 +119,9 @@ export const CLOSE_UNAUTHORIZED = 1008;
 /** Close status after a first frame that is not a valid handshake. */
 export const CLOSE_PROTOCOL_ERROR = 1002;
 
+/** Default ServerSessionOptions.maxInFlight: generous for pipelining clients, still a bound. */
+export const DEFAULT_MAX_IN_FLIGHT = 1000;
+
 export interface ServerSessionOptions {
   /** Topics without a handler are not advertised and answer UNKNOWN_TOPIC. */
   handlers: Partial<Handlers>;
@@ -131,6 +135,12 @@ export interface ServerSessionOptions {
   handshakeTimeoutMs?: number;
   /** Dev/test: check every handler result against its schema (a bad one becomes HANDLER_ERROR). */
   validateResults?: boolean;
+  /**
+   * Requests whose handler has not settled, per connection, beyond which a new request is answered
+   * HANDLER_ERROR "too many requests in flight" at once (bounds the memory a client can pin).
+   * Default DEFAULT_MAX_IN_FLIGHT.
+   */
+  maxInFlight?: number;
   /** Observes errors thrown by handlers (logging); never affects the answer. */
   onHandlerError?(error: unknown, topic: Topic, requestId: string): void;
 }
@@ -234,12 +244,20 @@ export type SessionState = "awaiting-handshake" | "open" | "closed";
 
 export class ServerSession {
   private current: SessionState = "awaiting-handshake";
-  /** One controller per running request (a shared signal would collect listeners for the whole connection). */
+  /** Running requests (handler not settled); reset by onClose, which drops their answers. */
+  private inFlight = 0;
+  private readonly maxInFlight: number;
+  /**
+   * Controllers of running requests whose handler read ctx.signal. Created lazily: an AbortController
+   * costs more than parsing a frame and most handlers never look at it. One per request (a shared
+   * signal would collect listeners for the whole connection).
+   */
   private readonly running = new Set<AbortController>();
 
   private handshakeTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly options: ServerSessionOptions) {
+    this.maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
     const ms = options.handshakeTimeoutMs;
     if (ms !== undefined && ms > 0) {
       this.handshakeTimer = setTimeout(() => {
@@ -261,7 +279,7 @@ export class ServerSession {
 
   /** Requests whose handler has not settled yet. */
   get pendingRequests(): number {
-    return this.running.size;
+    return this.inFlight;
   }
 
   /** Topics this session serves: those with a handler. */
@@ -284,6 +302,7 @@ export class ServerSession {
     clearTimeout(this.handshakeTimer);
     if (this.current === "closed") return;
     this.current = "closed";
+    this.inFlight = 0;
     const reason = new Error("connection closed");
     for (const controller of this.running) controller.abort(reason);
     this.running.clear();
@@ -360,16 +379,34 @@ export class ServerSession {
     if (!route.validateParams(raw)) {
       return this.sendError(topic, requestId, "INVALID_REQUEST", describeValidationError(route.validateParams.errors, "params"));
     }
+    if (this.inFlight >= this.maxInFlight) {
+      return this.sendError(topic, requestId, "HANDLER_ERROR", `too many requests in flight (limit ${this.maxInFlight})`);
+    }
     void this.run(topic as Topic, requestId, route, applyDefaults(raw as Record<string, unknown>, route.defaults));
   }
 
   private async run(topic: Topic, requestId: string, route: Route, params: Record<string, unknown>): Promise<void> {
-    const controller = new AbortController();
-    this.running.add(controller);
+    let controller: AbortController | undefined;
+    const running = this.running;
+    const isClosed = () => this.current === "closed";
+    const ctx: RequestContext = {
+      topic,
+      requestId,
+      get signal(): AbortSignal {
+        if (!controller) {
+          controller = new AbortController();
+          // Read after the connection closed: born aborted, like the eager controller would be.
+          if (isClosed()) controller.abort(new Error("connection closed"));
+          else running.add(controller);
+        }
+        return controller.signal;
+      },
+    };
+    this.inFlight++;
     let frame: string;
     try {
       const handler = this.options.handlers[route.method] as unknown as AnyHandler;
-      const result = await handler.call(this.options.handlers, params, { topic, requestId, signal: controller.signal });
+      const result = await handler.call(this.options.handlers, params, ctx);
       if (!isObject(result)) throw new InvalidResultError("handler returned no result object");
       if (this.options.validateResults && !route.validateResult(result)) {
         throw new InvalidResultError(`handler returned an invalid result: ${describeValidationError(route.validateResult.errors, "result")}`);
@@ -389,7 +426,9 @@ export class ServerSession {
           ? this.errorFrame(topic, requestId, err.code, err.message)
           : this.errorFrame(topic, requestId, "HANDLER_ERROR", err instanceof Error ? err.message : String(err));
     } finally {
-      this.running.delete(controller);
+      // After onClose the count is already 0 and the set empty.
+      if (this.current !== "closed") this.inFlight--;
+      if (controller) running.delete(controller);
     }
     if (this.current !== "open") return;
     try {
