@@ -20,7 +20,7 @@ function typeTest(version: string): string {
   const lines: string[] = [
     `import type * as T from ${JSON.stringify(join(gen, "types"))};`,
     `import type { Handlers } from ${JSON.stringify(join(gen, "server"))};`,
-    `import type { IdeaClient } from ${JSON.stringify(join(gen, "client"))};`,
+    `import { IdeaProtocolError, type IdeaClient } from ${JSON.stringify(join(gen, "client"))};`,
     `import { PROTOCOL_VERSION } from ${JSON.stringify(join(gen, "topics"))};`,
     "type Equal<A, B> = (<X>() => X extends A ? 1 : 2) extends <X>() => X extends B ? 1 : 2 ? true : false;",
     "type Expect<X extends true> = X;",
@@ -29,6 +29,16 @@ function typeTest(version: string): string {
     `export type ErrorCodesAgree = Expect<Equal<T.ErrorCode, ${spec.index.errorCodes.map((e) => JSON.stringify(e.code)).join(" | ")}>>;`,
     "// @ts-expect-error a topic that is not in the index",
     `export type NotATopic = Expect<Equal<T.Topic, T.Topic | "/app/vscode/not/a/topic">>;`,
+    // IdeaProtocolError.code is the version's ErrorCode, also after an instanceof narrowing.
+    `export type ProtocolErrorCode = Expect<Equal<IdeaProtocolError["code"], T.ErrorCode>>;`,
+    "export function narrowed(e: unknown): T.ErrorCode | undefined {",
+    "  if (!(e instanceof IdeaProtocolError)) return undefined;",
+    "  // @ts-expect-error a code that is not in the index",
+    '  if (e.code === "NOT_A_CODE") return undefined;',
+    "  return e.code;",
+    "}",
+    "// @ts-expect-error constructing with a code that is not in the index",
+    'export const badCode = new IdeaProtocolError("NOT_A_CODE", "m", "", "");',
   ];
   spec.index.topics.forEach((t, i) => {
     const topic = JSON.stringify(t.topic);

@@ -1,7 +1,7 @@
 // ServerSession (generated/v0.1.6/server.ts): every path of the connection state machine, driven
 // frame by frame with recording send/close callbacks.
 import { describe, expect, it, vi } from "vitest";
-import { ProtocolError, ServerSession, type Handlers, type ServerSessionOptions } from "../../generated/v0.1.6/server";
+import { DEFAULT_MAX_IN_FLIGHT, ProtocolError, ServerSession, type Handlers, type ServerSessionOptions } from "../../generated/v0.1.6/server";
 
 const TOKEN = "3f2b8c1e-5d4a-4e7b-9c1a-2b3c4d5e6f70";
 const FIND = "/app/vscode/edit/find";
@@ -336,6 +336,66 @@ describe("requests", () => {
     r.session.onFrame("{");
     await r.settle();
     expect(r.sent).toEqual([]);
+  });
+
+  it("a handler reading ctx.signal only after the close gets an aborted signal", async () => {
+    let finish: (() => void) | undefined;
+    let ctxSeen: { signal: AbortSignal } | undefined;
+    const r = opened({
+      editFind: (_p, ctx) => {
+        ctxSeen = ctx;
+        return new Promise((resolve) => (finish = () => resolve(findResult)));
+      },
+    });
+    r.session.onFrame(JSON.stringify({ topic: FIND, requestId: "1", params: { pattern: "x" } }));
+    r.session.onClose();
+    expect(ctxSeen!.signal.aborted).toBe(true);
+    expect(ctxSeen!.signal.reason).toMatchObject({ message: "connection closed" });
+    finish!();
+    await r.settle();
+    expect(r.sent).toEqual([]);
+    expect(r.session.pendingRequests).toBe(0);
+  });
+
+  it("bounds the requests in flight: over maxInFlight a request is answered HANDLER_ERROR at once", async () => {
+    const release: (() => void)[] = [];
+    const handlers: Partial<Handlers> = {
+      editFind: () => new Promise((resolve) => release.push(() => resolve(findResult))),
+    };
+    const r = opened(handlers, { maxInFlight: 3 });
+    const send = (id: string) => r.session.onFrame(JSON.stringify({ topic: FIND, requestId: id, params: { pattern: "x" } }));
+    for (const id of ["a", "b", "c", "d", "e"]) send(id);
+    // No handler has settled, yet d and e are answered right away and never reach the handler.
+    expect(r.session.pendingRequests).toBe(3);
+    expect(release).toHaveLength(3);
+    const over = { code: "HANDLER_ERROR", message: "too many requests in flight (limit 3)" };
+    expect(r.sent).toEqual([
+      { topic: FIND, requestId: "d", error: over },
+      { topic: FIND, requestId: "e", error: over },
+    ]);
+    // A settled request frees its slot.
+    release.shift()!();
+    await r.settle();
+    expect(r.session.pendingRequests).toBe(2);
+    send("f");
+    expect(r.session.pendingRequests).toBe(3);
+    for (const done of release.splice(0)) done();
+    await r.settle();
+    expect(r.sent.filter((f) => "result" in f).map((f) => f.requestId)).toEqual(["a", "b", "c", "f"]);
+    expect(r.session.pendingRequests).toBe(0);
+  });
+
+  it("has a generous default bound on requests in flight", () => {
+    let started = 0;
+    const r = opened({ editFind: () => (started++, new Promise(() => undefined)) });
+    for (let i = 0; i < DEFAULT_MAX_IN_FLIGHT + 5; i++) {
+      r.session.onFrame(JSON.stringify({ topic: FIND, requestId: String(i), params: { pattern: "x" } }));
+    }
+    expect(DEFAULT_MAX_IN_FLIGHT).toBeGreaterThanOrEqual(1000);
+    expect(started).toBe(DEFAULT_MAX_IN_FLIGHT);
+    expect(r.sent).toHaveLength(5);
+    expect(r.sent.every((f) => (f.error as { code?: string } | undefined)?.code === "HANDLER_ERROR")).toBe(true);
+    r.session.onClose();
   });
 
   it("never lets a throw escape onFrame, even from a throwing send", () => {
