@@ -10,7 +10,7 @@ mkdir -p reports
 npx tsx conformance/cli.ts run --launch \
   --expected-failures conformance/expected-failures.json \
   --reporter console \
-  --reporter junit:reports/conformance.junit.xml \
+  --reporter junit:reports/conformance.xml \
   --reporter json:reports/conformance.json \
   --reporter markdown:reports/conformance.md
 echo "reports: $(ls reports/conformance.* | tr '\n' ' ')"
