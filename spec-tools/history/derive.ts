@@ -49,7 +49,10 @@ export function deriveVersion(base: SpecVersion, facts: VersionFacts): Map<strin
 
   if (before(v, AUTH_SINCE)) withoutAuth(files, index.messages);
   const defs = obj(clone(base.schemas.get('defs.schema.json')!), 'defs.schema.json');
-  if (before(v, RELATIVE_PATHS_SINCE)) absoluteFilePaths(defs);
+  if (before(v, RELATIVE_PATHS_SINCE)) {
+    absoluteFilePaths(defs);
+    for (const doc of files.values()) rewriteDescriptions(doc, (d) => d.replaceAll('(absolute or relative to the workspace root)', '(absolute path)'));
+  }
   if (v === HISTORY_DIFF_RESTRICTED) restrictHistoryDiff(files);
   files.set('defs.schema.json', pruneDefs(defs, [...files.values()]));
 
@@ -88,7 +91,8 @@ function absoluteFilePaths(defs: JsonObject): void {
 function restrictHistoryDiff(files: Map<string, Json>): void {
   const params = files.get('topics/history-diff.params.schema.json');
   if (!isObject(params)) throw new Error('derive: history-diff params missing in 0.1.4');
-  params.description = `${params.description ?? ''} In this version fromIndex=0 (given or defaulted) works only with toIndex=1 (HEAD).`.trim();
+  const said = typeof params.description === 'string' ? params.description.replace(', any pair allowed', '') : '';
+  params.description = `${said} In this version fromIndex=0 (given or defaulted) works only with toIndex=1 (HEAD).`.trim();
   params.if = {
     anyOf: [
       { properties: { fromIndex: { const: 0 } }, required: ['fromIndex'] },
@@ -98,6 +102,16 @@ function restrictHistoryDiff(files: Map<string, Json>): void {
   params.then = { properties: { toIndex: { const: 1 } } };
   if (Array.isArray(params.examples)) {
     params.examples = params.examples.filter((e) => !isObject(e) || e.fromIndex === undefined || e.fromIndex !== 0 || e.toIndex === 1);
+  }
+}
+
+/** Applies `edit` to every `description` string in a schema document (wording that a version's rules contradict). */
+function rewriteDescriptions(x: Json, edit: (d: string) => string): void {
+  if (Array.isArray(x)) return x.forEach((y) => rewriteDescriptions(y, edit));
+  if (!isObject(x)) return;
+  for (const [k, v] of Object.entries(x)) {
+    if (k === 'description' && typeof v === 'string') x[k] = edit(v);
+    else rewriteDescriptions(v, edit);
   }
 }
 
