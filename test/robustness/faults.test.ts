@@ -226,3 +226,33 @@ describe('a client that vanishes', () => {
     expect(process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length).toBeLessThanOrEqual(timersBefore);
   });
 });
+
+describe('a client floods requests that do not finish', () => {
+  it('over the in-flight bound (default 1000) it gets HANDLER_ERROR at once; nothing queues; its leaving frees everything', async () => {
+    const signals: AbortSignal[] = [];
+    // A handler that only ends when ctx.signal aborts (reading it gives each request its controller).
+    const hang = (_p: unknown, ctx: RequestContext) => {
+      signals.push(ctx.signal);
+      return new Promise((_, rej) => ctx.signal.addEventListener('abort', () => rej(ctx.signal.reason), { once: true }));
+    };
+    const srv2 = await server({ handlers: { editFind: hang } as any });
+    const c = await connect({ url: srv2.url, token: TOKEN, validate: true, timeoutMs: 60_000 });
+    const results = Array.from({ length: 1050 }, () => settle(c.editFind(findParams)));
+    const refused = await within(Promise.all(results.slice(1000)), 5000, 'answers over the bound');
+    for (const r of refused) {
+      expect(r.ok).toBe(false);
+      const e = (r as { e: unknown }).e;
+      expect(e).toBeInstanceOf(IdeaProtocolError);
+      expect((e as IdeaProtocolError).code).toBe('HANDLER_ERROR');
+      expect((e as IdeaProtocolError).message).toMatch(/too many requests in flight/);
+    }
+    expect(srv2.sessions[0]!.pendingRequests).toBe(1000);
+    expect(signals).toHaveLength(1000);
+    expect(c.inFlight).toBe(1000);
+    await c.close();
+    await within((async () => { while (srv2.server.clientCount > 0) await flush(); })(), 5000, 'server noticing the client left');
+    expect(signals.every((s) => s.aborted)).toBe(true);
+    expect(srv2.sessions[0]!.pendingRequests).toBe(0);
+    await within(Promise.all(results.slice(0, 1000)), 5000, 'pending requests after the close');
+  });
+});
