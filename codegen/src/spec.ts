@@ -65,7 +65,15 @@ function listFiles(dir: string): string[] {
 export function listVersions(specRoot: string): string[] {
   return readdirSync(specRoot)
     .filter((name) => /^v\d+\.\d+\.\d+$/.test(name) && statSync(join(specRoot, name)).isDirectory())
-    .sort();
+    .sort(compareVersionFolders);
+}
+
+/** Numeric order of "v<major>.<minor>.<patch>" folders (v0.1.10 after v0.1.9, unlike a string sort). */
+export function compareVersionFolders(a: string, b: string): number {
+  const pa = a.slice(1).split(".").map(Number);
+  const pb = b.slice(1).split(".").map(Number);
+  for (let i = 0; i < 3; i++) if (pa[i] !== pb[i]) return pa[i]! - pb[i]!;
+  return 0;
 }
 
 export function loadSpec(specRoot: string, folder: string): Spec {
