@@ -7,22 +7,9 @@ import { compareVersions, isVersion, normalizeVersion, type Version } from './ve
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 export type JsonObject = { [k: string]: Json };
 
-export interface TopicEntry {
-  topic: string;
-  method: string;
-  typeName: string;
-  since: string;
-  params: string;
-  result: string;
-  errors: string[];
-  description?: string;
-}
-
-export interface ErrorCodeEntry {
-  code: string;
-  since: string;
-  description?: string;
-}
+// The index entries are the ones codegen reads (one definition of the topic index's shape).
+import type { ErrorCodeEntry, TopicEntry } from '../codegen/src/spec';
+export type { ErrorCodeEntry, TopicEntry };
 
 export interface SpecIndex {
   version: string;
