@@ -1,6 +1,7 @@
 // Public API of the live VS Code host launcher.
 export { launchHost, hostGroupPids, type LaunchOptions, type LaunchTimings, type LiveHost } from './launch';
 export { sampleTreeMemory, PeakSampler, processTable, treePids, groupPids, type TreeMemory, type PeakMemory } from './proc-memory';
+export { WorkbenchDriver } from './workbench-driver';
 export { isPortOpen, freePort } from './ports';
 export { parseJsonc } from './jsonc';
 export { findCodeServer, findChromium, runsRoot, cacheDir, REPO_ROOT, CODE_SERVER_VERSION } from './paths';

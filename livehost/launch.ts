@@ -14,6 +14,8 @@ import { createRunFolder, isolatedEnv, removeRunFolder, type RunFolder } from '.
 import { killCodeServerGroupSync, spawnCodeServer, stopCodeServer, waitForHttp, type CodeServerProcess } from './code-server';
 import { writeUserSettings } from './user-settings';
 import { closeWorkbench, killWorkbenchSync, launchWorkbench, unloadWorkbench, type Workbench } from './workbench-browser';
+import { WorkbenchDriver } from './workbench-driver';
+import type { Page } from 'playwright-core';
 
 export interface LaunchOptions {
   /** Folder opened in VS Code (must exist). */
@@ -73,6 +75,10 @@ export interface LiveHost {
   /** code-server pid; also its process group id (the extension host and language servers are in it). */
   codeServerPid: number;
   chromiumPid: number | undefined;
+  /** The headless workbench page (open for the whole session; closing or navigating it stops the host). */
+  page: Page;
+  /** User-level helpers on that page: command palette, Quick Open, typing, status bar, clipboard. */
+  workbench: WorkbenchDriver;
   timings: LaunchTimings;
   /** Peak memory per tree (`codeServer`, `chromium`, `total`) when memorySampleMs was given. */
   peakMemory(): PeakMemory | undefined;
@@ -257,6 +263,8 @@ export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
       codeServerLog: run.codeServerLog,
       codeServerPid,
       chromiumPid: wb.pid,
+      page: wb.page,
+      workbench: new WorkbenchDriver(wb.page),
       timings,
       peakMemory: () => sampler?.peak(),
       close,

@@ -1,0 +1,132 @@
+// What only the workbench shows: find/replace over UNSAVED editor text typed by a user, the status bar
+// item, and the Stop/Start/Copy Connection Info commands run from the command palette. One real VS Code
+// for the whole file, driven through its page (livehost's WorkbenchDriver); waits are on conditions.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect, type IdeaClient } from '../../generated/v0.1.6/client';
+import { isPortOpen, parseJsonc } from '../../livehost';
+import { errorCode, startLiveFixture, type LiveFixture } from './helpers';
+
+let fx: LiveFixture;
+beforeAll(async () => {
+  // VS Code for the web (code-server) defaults files.autoSave to "afterDelay": typed text would reach the
+  // disk within a second and the unsaved-contents tests would prove nothing. A desktop user's default is off.
+  fx = await startLiveFixture({ userSettings: { 'files.autoSave': 'off' } });
+});
+afterAll(async () => {
+  await fx?.close();
+});
+
+/** Polls `f` until it returns a value other than undefined (bounded); the last error is reported. */
+async function until<T>(what: string, f: () => Promise<T | undefined> | T | undefined, timeoutMs = 20_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  let wait = 25;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await f();
+      if (v !== undefined) return v;
+    } catch (e) { last = e; }
+    if (Date.now() >= end) throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
+    await new Promise((r) => setTimeout(r, wait));
+    wait = Math.min(wait * 2, 250);
+  }
+}
+
+const diskText = (rel: string) => readFileSync(join(fx.ws.dir, rel), 'utf8');
+const settings = () => parseJsonc(readFileSync(join(fx.ws.dir, '.vscode/settings.json'), 'utf8')) as Record<string, unknown>;
+
+describe('unsaved editor contents', () => {
+  const FILE = 'text/search.txt';
+  const typed = 'zebracrossing unsaved';
+
+  it('edit/find sees text typed into an editor and not saved; the disk copy does not have it', async () => {
+    const before = diskText(FILE);
+    expect(before).not.toContain('zebracrossing');
+    await fx.host.workbench.openFile(FILE);
+    await fx.host.workbench.typeAtEnd(`\n${typed}`);
+    await until('the tab to show unsaved changes', async () => ((await fx.host.workbench.activeTabDirty()) ? true : undefined));
+
+    const path = join(fx.ws.dir, FILE);
+    // Ctrl+End lands on the document's last line (index = number of newlines); Enter opens the next one.
+    const typedLine = before.split('\n').length;
+    await until('the editor to show the typed line', async () => ((await fx.host.workbench.visibleEditorText()).includes(typed) ? true : undefined));
+    // The extension host learns of the keystrokes asynchronously, one change event per key: a find run
+    // meanwhile sees a prefix of the line. Poll until it sees the whole line.
+    const found = await until('find to see the whole typed line', async () => {
+      const r = await fx.client.editFind({ pattern: 'zebracrossing' });
+      return r.matches[0]?.lineText === typed ? r : undefined;
+    });
+    expect(found.totalCount).toBe(1);
+    expect(found.matches[0]).toMatchObject({ filePath: path, line: typedLine, lineText: typed });
+    expect(diskText(FILE)).toBe(before);
+  });
+
+  it('edit/replace replaces in the unsaved text and saves it', async () => {
+    const r = await fx.client.editReplace({ pattern: 'zebracrossing', replacement: 'okapiwalk', include: 'text/**' });
+    expect(r).toEqual({ replacedCount: 1, affectedFiles: [join(fx.ws.dir, FILE)] });
+    const disk = diskText(FILE);
+    expect(disk).toContain('okapiwalk unsaved');
+    expect(disk).not.toContain('zebracrossing');
+    // The editor shows the replaced, saved text.
+    await until('the editor to show the replacement', async () => ((await fx.host.workbench.visibleEditorText()).includes('okapiwalk unsaved') ? true : undefined));
+    await until('the tab to be clean', async () => ((await fx.host.workbench.activeTabDirty()) ? undefined : true));
+    expect((await fx.client.editFind({ pattern: 'zebracrossing' })).totalCount).toBe(0);
+  });
+});
+
+describe('status bar and commands', () => {
+  const statusText = (n: number, port = fx.host.port) => fx.host.workbench.statusBarText(new RegExp(`IDEA :${port} · ${n}$`));
+
+  it('the status bar item shows the port and the number of connected clients', async () => {
+    expect(await statusText(1)).toMatch(new RegExp(`IDEA :${fx.host.port} · 1`));
+    const second = await connect({ url: fx.host.url, token: fx.host.token });
+    try {
+      expect(await statusText(2)).toMatch(/· 2$/);
+    } finally {
+      second.close();
+    }
+    expect(await statusText(1)).toMatch(/· 1$/);
+  });
+
+  it('IDEA: Copy Connection Info puts url and token on the clipboard', async () => {
+    const wb = fx.host.workbench;
+    await wb.grantClipboard();
+    await wb.page.evaluate<void>("navigator.clipboard.writeText('before')");
+    expect(await wb.readClipboard()).toBe('before');
+    await wb.runCommand('IDEA: Copy Connection Info');
+    const text = await until('the clipboard to change', async () => { const t = await wb.readClipboard(); return t !== 'before' ? t : undefined; });
+    expect(JSON.parse(text)).toEqual({ url: fx.host.url, port: fx.host.port, token: fx.host.token, authRequired: true });
+  });
+
+  it('IDEA: Stop Server closes live connections and the port stops answering', async () => {
+    const client = await connect({ url: fx.host.url, token: fx.host.token });
+    await fx.host.workbench.runCommand('IDEA: Stop Server');
+    await until('the connection to close', () => client.closed.then(() => true));
+    await until('the port to close', async () => ((await isPortOpen(fx.host.port, 300)) ? undefined : true));
+    expect(await fx.host.workbench.statusBarText(/IDEA off/)).toMatch(/IDEA off$/);
+    expect(await errorCode(connect({ url: fx.host.url, token: fx.host.token, timeoutMs: 3000 }))).not.toBe('no error');
+  });
+
+  it('IDEA: Start Server listens again, with a fresh token written for clients', async () => {
+    const oldToken = fx.host.token;
+    await fx.host.workbench.runCommand('IDEA: Start Server');
+    const s = await until('the ready signal to be rewritten', () => {
+      const v = settings();
+      return v['idea.server.authToken'] !== oldToken ? v : undefined;
+    });
+    const port = s['idea.server.port'] as number;
+    const token = s['idea.server.authToken'] as string;
+    expect(typeof token).toBe('string');
+    let client: IdeaClient | undefined;
+    try {
+      client = await connect({ url: `ws://127.0.0.1:${port}`, token });
+      expect((await client.fsFindFiles({ query: 'shapes' })).totalCount).toBe(1);
+      expect(await statusText(1, port)).toMatch(/· 1$/);
+      expect(await errorCode(connect({ url: `ws://127.0.0.1:${port}`, token: oldToken }))).toBe('UNAUTHORIZED');
+    } finally {
+      client?.close();
+    }
+  });
+});
