@@ -76,6 +76,7 @@ describe('unsaved editor contents', () => {
   });
 });
 
+// In order: the count starts at the fixture's one client; Start needs the server Stop stopped.
 describe('status bar and commands', () => {
   const statusText = (n: number, port = fx.host.port) => fx.host.workbench.statusBarText(new RegExp(`IDEA :${port} · ${n}$`));
 
@@ -103,7 +104,9 @@ describe('status bar and commands', () => {
   it('IDEA: Stop Server closes live connections and the port stops answering', async () => {
     const client = await connect({ url: fx.host.url, token: fx.host.token });
     await fx.host.workbench.runCommand('IDEA: Stop Server');
-    await until('the connection to close', () => client.closed.then(() => true));
+    let closed = false;
+    void client.closed.then(() => { closed = true; });
+    await until('the live connection to be closed by the server', () => (closed ? true : undefined));
     await until('the port to close', async () => ((await isPortOpen(fx.host.port, 300)) ? undefined : true));
     expect(await fx.host.workbench.statusBarText(/IDEA off/)).toMatch(/IDEA off$/);
     expect(await errorCode(connect({ url: fx.host.url, token: fx.host.token, timeoutMs: 3000 }))).not.toBe('no error');
