@@ -41,6 +41,9 @@ export interface TransportOptions {
 
 interface Pending {
   topic: string;
+  /** performance.now() after which the request times out. */
+  deadline: number;
+  timeout(): void;
   resolve(result: unknown): void;
   reject(err: unknown): void;
   cleanup(): void;
@@ -68,8 +71,15 @@ export class ClientTransport {
   private closedError: IdeaClosedError | undefined;
   private readonly closedPromise: Promise<void>;
   private markClosed!: () => void;
-  /** Requests made in one tick leave in one socket write (a no-op for WebSocket classes other than ws). */
+  /** Requests made in one tick leave in few socket writes (a no-op for WebSocket classes other than ws). */
   private readonly cork: () => void;
+  /**
+   * One timer for every pending request, armed for the earliest deadline. A setTimeout +
+   * clearTimeout per request cost ~5 µs of each sequential round trip (bench/FINDINGS.md). Unref'd:
+   * a pending request implies an open socket, which keeps the process alive.
+   */
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private timerAt = Infinity;
 
   private constructor(
     private readonly socket: WebSocketLike,
@@ -155,22 +165,23 @@ export class ClientTransport {
         entry.cleanup();
         reject(signal!.reason);
       };
-      const timer = setTimeout(() => {
-        entry.cleanup();
-        reject(new IdeaTimeoutError(`${topic}: no answer within ${timeoutMs} ms`, topic, requestId));
-      }, timeoutMs);
       const entry: Pending = {
         topic,
+        deadline: performance.now() + timeoutMs,
+        timeout: () => {
+          entry.cleanup();
+          reject(new IdeaTimeoutError(`${topic}: no answer within ${timeoutMs} ms`, topic, requestId));
+        },
         resolve,
         reject,
         cleanup: () => {
-          clearTimeout(timer);
           signal?.removeEventListener("abort", onAbort);
           this.pending.delete(requestId);
         },
       };
       signal?.addEventListener("abort", onAbort, { once: true });
       this.pending.set(requestId, entry);
+      if (entry.deadline < this.timerAt) this.armTimer(entry.deadline);
       try {
         this.cork();
         this.socket.send(JSON.stringify({ topic, requestId, params: params ?? {} }));
@@ -179,6 +190,26 @@ export class ClientTransport {
         reject(err);
       }
     });
+  }
+
+  private armTimer(at: number): void {
+    clearTimeout(this.timer);
+    this.timerAt = at;
+    this.timer = setTimeout(() => this.expire(), Math.max(0, at - performance.now()));
+    this.timer.unref?.();
+  }
+
+  /** Times out every request past its deadline, then re-arms for the earliest one left. */
+  private expire(): void {
+    this.timer = undefined;
+    this.timerAt = Infinity;
+    const now = performance.now();
+    let next = Infinity;
+    for (const entry of [...this.pending.values()]) {
+      if (entry.deadline <= now) entry.timeout();
+      else if (entry.deadline < next) next = entry.deadline;
+    }
+    if (next < Infinity && !this.closedError) this.armTimer(next);
   }
 
   /** Sends text as-is (conformance tests use it for malformed frames). */
@@ -228,6 +259,9 @@ export class ClientTransport {
   private onSocketClose(code: number, reason: string): void {
     if (this.closedError) return;
     this.closedError = new IdeaClosedError(`connection closed (${code}${reason ? ` ${reason}` : ""})`, code, reason);
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.timerAt = Infinity;
     for (const entry of [...this.pending.values()]) {
       entry.cleanup();
       entry.reject(this.closedError);

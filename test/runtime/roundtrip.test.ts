@@ -157,6 +157,44 @@ describe("client ↔ ServerSession over ws", () => {
     }
   });
 
+  it("times out each request at its own deadline with one shared timer, whatever the order of the deadlines", async () => {
+    const c = await client();
+    // "hang" never answers; any other pattern answers after 10 ms.
+    findOverride = async (p) => {
+      if (p.pattern.startsWith("hang")) return new Promise(() => undefined);
+      await new Promise((r) => setTimeout(r, 10));
+      return { matches: [], totalCount: 1 };
+    };
+    try {
+      const t0 = performance.now();
+      const settledAt = (p: Promise<unknown>) =>
+        p.then(
+          () => ({ ok: true, ms: performance.now() - t0 }),
+          (e: unknown) => ({ ok: false, timeout: e instanceof IdeaTimeoutError, ms: performance.now() - t0 }),
+        );
+      // A long deadline first, then a shorter one (the timer must be re-armed earlier), then one in
+      // between, and a request that is answered before any deadline.
+      const long = settledAt(c.editFind({ pattern: "hang-long" }, { timeoutMs: 400 }));
+      const short = settledAt(c.editFind({ pattern: "hang-short" }, { timeoutMs: 60 }));
+      const mid = settledAt(c.editFind({ pattern: "hang-mid" }, { timeoutMs: 200 }));
+      const answered = settledAt(c.editFind({ pattern: "x" }, { timeoutMs: 100 }));
+      const [l, s, m, a] = await Promise.all([long, short, mid, answered]);
+      expect(a).toMatchObject({ ok: true });
+      expect(s).toMatchObject({ ok: false, timeout: true });
+      expect(m).toMatchObject({ ok: false, timeout: true });
+      expect(l).toMatchObject({ ok: false, timeout: true });
+      // Each at (not before, nor long after) its own deadline.
+      expect(s.ms).toBeGreaterThanOrEqual(59);
+      expect(s.ms).toBeLessThan(190);
+      expect(m.ms).toBeGreaterThanOrEqual(199);
+      expect(m.ms).toBeLessThan(390);
+      expect(l.ms).toBeGreaterThanOrEqual(399);
+      expect(c.inFlight).toBe(0);
+    } finally {
+      findOverride = undefined;
+    }
+  });
+
   it("rejects pending requests with IdeaClosedError on close and aborts the server-side signal", async () => {
     const c = await client();
     findOverride = () => new Promise(() => undefined);
