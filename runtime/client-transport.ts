@@ -71,7 +71,7 @@ export class ClientTransport {
   private closedError: IdeaClosedError | undefined;
   private readonly closedPromise: Promise<void>;
   private markClosed!: () => void;
-  /** Requests made in one tick leave in few socket writes (a no-op for WebSocket classes other than ws). */
+  /** Requests made in one tick leave in one socket write (a no-op for WebSocket classes other than ws). */
   private readonly cork: () => void;
   /**
    * One timer for every pending request, armed for the earliest deadline. A setTimeout +

@@ -1,6 +1,5 @@
-// runtime/tick-cork: the first frame of a tick is written at once (no added latency for a lone
-// request or reply), the rest of the tick's frames leave together in one more socket write, on the
-// server binding (runtime/ws-server) and the client transport; nothing changes for sockets it cannot cork.
+// runtime/tick-cork: every frame sent in one tick leaves in one socket write, on the server binding
+// (runtime/ws-server) and the client transport; nothing changes for sockets it cannot cork.
 import { Socket } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { connect } from "../../generated/v0.1.6/client";
@@ -25,23 +24,16 @@ function countSocketWrites(): () => number {
 }
 
 describe("corkPerTick", () => {
-  it("leaves the first frame of a tick uncorked, corks from the second and uncorks on the next tick", async () => {
+  it("corks once per tick and uncorks on the next tick", async () => {
     const calls: string[] = [];
     const ws = { _socket: { cork: () => calls.push("cork"), uncork: () => calls.push("uncork") } };
     const cork = corkPerTick(ws);
     cork();
-    expect(calls).toEqual([]);
     cork();
     cork();
     expect(calls).toEqual(["cork"]);
     await new Promise((r) => process.nextTick(r));
     expect(calls).toEqual(["cork", "uncork"]);
-    // A lone frame in a later tick: never corked.
-    cork();
-    await new Promise((r) => process.nextTick(r));
-    expect(calls).toEqual(["cork", "uncork"]);
-    // The state was reset at the end of that tick: the next burst corks again.
-    cork();
     cork();
     expect(calls).toEqual(["cork", "uncork", "cork"]);
     await new Promise((r) => process.nextTick(r));
@@ -56,8 +48,8 @@ describe("corkPerTick", () => {
   });
 });
 
-describe("two socket writes per tick at most", () => {
-  it("server: N replies produced in one tick leave in two writes (the first at once)", async () => {
+describe("one socket write per tick", () => {
+  it("server: N replies produced in one tick leave in one write", async () => {
     const server = await startWebSocketServer({
       host: "127.0.0.1",
       port: 0,
@@ -77,12 +69,12 @@ describe("two socket writes per tick at most", () => {
     const writes = countSocketWrites();
     ws.send("burst");
     await all;
-    // One write for the client's frame, two for the N replies (N + 1 without the cork).
-    expect(writes()).toBeLessThanOrEqual(4);
+    // One write for the client's frame, one for the N replies (N + 1 without the cork).
+    expect(writes()).toBeLessThanOrEqual(3);
     ws.close();
   });
 
-  it("client: N requests made in one tick leave in two writes (the first at once), and all are answered", async () => {
+  it("client: N requests made in one tick leave in one write, and all are answered", async () => {
     const server = await startWebSocketServer({
       host: "127.0.0.1",
       port: 0,
@@ -99,10 +91,10 @@ describe("two socket writes per tick at most", () => {
     const client = await connect({ url: `ws://127.0.0.1:${server.port}` });
     const writes = countSocketWrites();
     const answers = Promise.all(Array.from({ length: N }, () => client.editFind({ pattern: "x" })));
-    // The first request went out at once; the other N - 1 wait for the end of the tick.
-    expect(writes()).toBe(1);
+    // Nothing has hit the socket within this tick; the requests go out together at its end.
+    expect(writes()).toBe(0);
     expect(await answers).toHaveLength(N);
-    // Two writes for the requests; the server's replies may span a few ticks (handlers are async).
+    // One write for the requests; the server's replies may span a few ticks (handlers are async).
     const clientAndServer = writes();
     expect(clientAndServer).toBeLessThan(N / 2);
     await client.close();
