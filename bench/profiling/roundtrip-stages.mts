@@ -1,7 +1,9 @@
 // Profiling driver (not a bench entry): where a sequential round trip goes, stage by stage, for the
 // raw ws echo, a string echo, the JSON floor and the generated client + dispatcher, servers on a
 // worker thread as in bench/core/roundtrip.bench.ts. Run: npx tsx bench/profiling/roundtrip-stages.mts
-// Prints the median of each stage delta in µs (see bench/FINDINGS.md).
+// Prints the median of each stage delta in µs, and in-situ client costs (see bench/FINDINGS.md,
+// round-trip section). Env: N (round trips per side and round), ROUNDS, KINDS (echo, echoStr, json,
+// json2, spin5, spin10, spin20, idea), NOSTAMP=1 (no server-side stamps: they perturb the timing).
 import { Worker } from 'node:worker_threads';
 import { WebSocket } from 'ws';
 import { connect } from '../../generated/v0.1.6/client';
@@ -32,12 +34,22 @@ async function rawSide(ws: WebSocket, json: boolean, c: C): Promise<void> {
   const frame = JSON.stringify({ topic: TOPIC, requestId: crypto.randomUUID(), params: PARAMS });
   (ws as unknown as { _socket: import('node:net').Socket })._socket.prependListener('data', () => onData(c));
   let done: (() => void) | undefined;
-  ws.on('message', (d: Buffer) => { push(c, 'cMsg', now()); if (json) JSON.parse(d.toString()); done!(); });
+  ws.on('message', (d: Buffer) => {
+    const t = now(); push(c, 'cMsg', t);
+    if (json) { JSON.parse(d.toString()); push(c, 'parse', now() - t); }
+    done!();
+  });
   for (let i = 0; i < N; i++) {
     const t0 = now(); push(c, 'c0', t0);
-    await new Promise<void>((r) => { done = r; ws.send(json ? JSON.stringify({ topic: TOPIC, requestId: crypto.randomUUID(), params: PARAMS }) : frame); });
+    await new Promise<void>((r) => {
+      done = r;
+      if (!json) return ws.send(frame);
+      const t1 = now(); const f = JSON.stringify({ topic: TOPIC, requestId: crypto.randomUUID(), params: PARAMS }); const t2 = now();
+      push(c, 'stringify', t2 - t1); ws.send(f); push(c, 'send', now() - t2);
+    });
     push(c, 'cDone', now());
   }
+  if (json) for (const k of ['stringify', 'send', 'parse']) console.log(`  in-situ client ${k}: ${(med(c[k]!.slice(N / 5)) / 1000).toFixed(2)} µs`);
   ws.removeAllListeners('message');
 }
 
@@ -46,11 +58,19 @@ async function ideaSide(c: C): Promise<Record<string, C>> {
   const t = (client as unknown as { transport: { socket: { _socket: import('node:net').Socket } } }).transport;
   t.socket._socket.prependListener('data', () => onData(c));
   client.onFrame(() => push(c, 'cMsg', now()));
+  // In-situ client costs: request() up to the socket send, the send itself, and reply → awaited.
+  const sock = t.socket as unknown as { send(d: string): void };
+  const send = sock.send.bind(sock);
+  sock.send = (d: string) => { const a = now(); push(c, 'preSend', a); send(d); push(c, 'send', now() - a); };
   for (let i = 0; i < N; i++) {
     push(c, 'c0', now());
     await client.request(TOPIC, PARAMS);
     push(c, 'cDone', now());
   }
+  const tail = (k: string, f: (i: number) => number) => { const v: number[] = []; for (let i = N / 5; i < N; i++) v.push(f(i)); console.log(`  in-situ idea client ${k}: ${(med(v) / 1000).toFixed(2)} µs`); };
+  tail('request() → socket.send', (i) => c.preSend![i]! - c.c0![i]!);
+  tail('socket.send', (i) => c.send![i]!);
+  tail('reply onFrame → awaited', (i) => c.cDone![i]! - c.cMsg![i]!);
   const { stamps } = await ask<{ stamps: Record<string, C> }>('stamps');
   await client.close();
   return stamps;

@@ -76,6 +76,16 @@ const srv = await startWebSocketServer({
 });
 urls.idea = `ws://127.0.0.1:${srv.port}`;
 
+// The JSON floor doing its JSON work twice: the second pass runs on warm caches, so the round-trip
+// difference to `json` is the warm cost of that work, to compare with `json` minus `echoStr` (cold).
+urls.json2 = await rawServer('json2', (ws, data) => {
+  const text = data.toString();
+  JSON.stringify({ topic: JSON.parse(text).topic, requestId: 'x', result: reply });
+  const m = JSON.parse(text);
+  const f = JSON.stringify({ topic: m.topic, requestId: m.requestId, result: reply });
+  rec('json2', 'sSend'); ws.send(f);
+});
+
 parentPort!.postMessage({ urls });
 parentPort!.on('message', (m) => {
   if (m === 'stamps') { parentPort!.postMessage({ stamps: Object.fromEntries(stamps) }); stamps.clear(); }
