@@ -3,6 +3,6 @@ export { launchHost, hostGroupPids, type LaunchOptions, type LaunchTimings, type
 export { sampleTreeMemory, PeakSampler, processTable, treePids, groupPids, type TreeMemory, type PeakMemory } from './proc-memory';
 export { WorkbenchDriver } from './workbench-driver';
 export { isPortOpen, freePort } from './ports';
-export { parseJsonc } from './jsonc';
+export { parseJsonc } from '../runtime/jsonc';
 export { findCodeServer, findChromium, runsRoot, cacheDir, REPO_ROOT, CODE_SERVER_VERSION } from './paths';
 export { QUIET_OFFLINE_SETTINGS } from './user-settings';

@@ -2,7 +2,7 @@
 // port and the token into <workspace>/.vscode/settings.json as idea.server.port / idea.server.authToken.
 import { readFileSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { parseJsonc } from './jsonc';
+import { parseJsonc } from '../runtime/jsonc';
 
 export interface ReadySignal {
   port: number;

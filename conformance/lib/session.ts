@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { buildFixtureWorkspace, readFixtureWorkspace, resetFixtureWorkspace } from '../workspace';
-import { parseJsonc } from '../../livehost/jsonc';
+import { parseJsonc } from '../../runtime/jsonc';
 import type { Target } from './execute';
 import { runSuite } from './run';
 import type { LoadedCase } from './types';

@@ -4,7 +4,7 @@
 // (VS Code's configuration API cannot do it: authToken is machine-scoped, so a workspace target is refused.)
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { parseJsonc } from '../../livehost/jsonc';
+import { parseJsonc } from '../../runtime/jsonc';
 
 type Value = string | number | boolean;
 

@@ -3,7 +3,7 @@ import { codeOf, severityFilter, toWireDiagnostic } from '../../extension/src/di
 import { enabledGlobs } from '../../extension/src/search/excludes';
 import { setSettingsKeys } from '../../extension/src/settingsFile';
 import { filterSymbols, flattenSymbols, innermostContaining, type TreeSymbol } from '../../extension/src/symbols';
-import { parseJsonc } from '../../livehost/jsonc';
+import { parseJsonc } from '../../runtime/jsonc';
 
 const r = (l: number, c: number, el: number, ec: number) => ({ start: { line: l, character: c }, end: { line: el, character: ec } });
 

@@ -4,7 +4,7 @@ import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseJsonc } from '../../livehost/jsonc';
+import { parseJsonc } from '../../runtime/jsonc';
 import { PeakSampler, groupPids, sampleTreeMemory, treePids } from '../../livehost/proc-memory';
 import { readReadySignal, restoreWorkspaceSettings, snapshotSettings } from '../../livehost/ready-signal';
 import { createRunFolder, isolatedEnv, removeRunFolder } from '../../livehost/run-folder';
