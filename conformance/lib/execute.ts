@@ -6,7 +6,7 @@ import { networkInterfaces } from 'node:os';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { Connection, UpgradeRefusedError } from './connection';
 import { match, renderMismatch, unknownRuleKeys } from './match';
-import { checkFrame, SPEC_TOPICS } from './schema-check';
+import { frameCheckerFor, SPEC_TOPICS, type FrameChecker } from './schema-check';
 import type { CaseResult, Check, ExchangeCase, Expectation, LoadedCase, RequestCase, RequestStep, SetupStep, TransportCase } from './types';
 import { bindFrom, substitute, type Vars } from './vars';
 
@@ -39,7 +39,7 @@ class CaseContext {
   readonly checks: Check[] = [];
   readonly connections: Connection[] = [];
   vars: Vars;
-  constructor(readonly target: Target, readonly timeoutMs: number) {
+  constructor(readonly target: Target, readonly timeoutMs: number, private readonly schemas: FrameChecker) {
     this.vars = { ...target.vars };
   }
 
@@ -92,7 +92,7 @@ class CaseContext {
     for (const c of this.connections) {
       for (const text of c.received) {
         n++;
-        const p = checkFrame(text);
+        const p = this.schemas.check(text);
         if (p) problems.push(`  • frame ${n}: ${p}\n    ${text.length > 300 ? text.slice(0, 300) + '…' : text}`);
       }
     }
@@ -252,7 +252,7 @@ export async function executeCase(lc: LoadedCase, target: Target, server: Server
   }
   const badRules = unknownRuleKeys(c);
   if (badRules.length) return { ...base, verdict: 'fail', reason: `fixture uses unknown match rules: ${badRules.join(', ')}`, checks: [], durationMs: 0, frames: 0 };
-  const ctx = new CaseContext(target, c.timeoutMs ?? DEFAULT_TIMEOUT);
+  const ctx = new CaseContext(target, c.timeoutMs ?? DEFAULT_TIMEOUT, await frameCheckerFor(server.version));
   let skipReason: string | undefined;
   try {
     if (c.kind === 'request') await runRequestCase(ctx, c);
