@@ -1,9 +1,19 @@
-// Thin wrapper over the git CLI. Every call is an argument vector (no shell), paths come after `--` with
-// literal pathspecs, and client-supplied refs pass only after `--end-of-options` and a `-` check, so
-// no parameter can ever become a git option.
+// Thin wrapper over the git CLI, disarmed: reading history must never run a program the repository
+// (or a client that can edit workspace files) chose. Every call:
+// - is an argument vector (no shell); paths come after `--` as literal pathspecs; client-supplied refs
+//   pass only after `--end-of-options` and a `-` check, so no parameter can become an option;
+// - overrides, on the command line (which beats every config file), the settings through which git
+//   runs programs or reaches out: hooks, fsmonitor, pager, credential helpers, transports (a partial
+//   clone's lazy fetch), signature verification; replace refs are ignored so history cannot be faked;
+// - starts from an environment without inherited GIT_* variables (GIT_DIR, GIT_EXTERNAL_DIFF, …).
+// Working-tree diffs never let git read the working tree (which would run clean filters and fsmonitor
+// named by .gitattributes or an included config file): the committed blob and the file's bytes are
+// compared by `git diff --no-index` in an empty temporary folder with no configuration at all.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { dirname, relative, sep } from 'node:path';
+import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, sep } from 'node:path';
 import { invalidRequest } from './errors';
 import { realpathOfNearestAncestor } from './pathGuard';
 
@@ -11,27 +21,58 @@ const MAX_OUTPUT = 64 * 1024 * 1024;
 
 export class GitError extends Error {}
 
-/** Runs git in `cwd`; resolves with stdout bytes, rejects with GitError (stderr) on a non-zero exit. */
-export function git(cwd: string, args: readonly string[], signal?: AbortSignal): Promise<Buffer> {
+/** `-c` overrides applied to every git call (command-line configuration wins over every config file). */
+export const DISARMING_CONFIG: readonly string[] = [
+  'core.hooksPath=/dev/null', // no hook can run
+  'core.fsmonitor=false', // fsmonitor is a command git runs on index refresh
+  'core.pager=cat',
+  'credential.helper=', // empty: resets the helper list
+  'protocol.allow=never', // no transport at all, so no ssh, askpass or lazy fetch
+  'log.showSignature=false', // would run gpg
+  'core.quotepath=off',
+];
+
+/** Environment for git: the host's, minus every inherited GIT_* and askpass variable, plus ours. */
+export function disarmedEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (k.startsWith('GIT_') || k === 'SSH_ASKPASS' || k === 'PAGER' || k === 'EDITOR' || k === 'VISUAL') continue;
+    env[k] = v;
+  }
+  return {
+    ...env,
+    GIT_LITERAL_PATHSPECS: '1', // a file named `*.ts` or `:(glob)x` means itself
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_OPTIONAL_LOCKS: '0', // reads never write .git/index
+    GIT_NO_REPLACE_OBJECTS: '1',
+    GIT_NO_LAZY_FETCH: '1',
+    GIT_PAGER: 'cat',
+    PAGER: 'cat',
+    LC_ALL: 'C',
+    ...extra,
+  };
+}
+
+function run(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<Buffer> {
+  const config = DISARMING_CONFIG.flatMap((c) => ['-c', c]);
   return new Promise((resolvePromise, reject) => {
     execFile(
       'git',
-      ['-C', cwd, '-c', 'core.quotepath=off', ...args],
-      {
-        encoding: 'buffer',
-        maxBuffer: MAX_OUTPUT,
-        signal,
-        // Literal pathspecs: a file named `*.ts` or `:(glob)x` means itself. No prompts, no pager,
-        // no optional locks (we only read, except rollback which writes through Node, not git).
-        env: { ...process.env, GIT_LITERAL_PATHSPECS: '1', GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', GIT_PAGER: 'cat', LC_ALL: 'C' },
-        windowsHide: true,
-      },
+      ['-C', cwd, '--no-pager', ...config, ...args],
+      { encoding: 'buffer', maxBuffer: MAX_OUTPUT, signal, env, cwd, windowsHide: true },
       (err, stdout, stderr) => {
-        if (err) reject(new GitError(`git ${args[0]} failed: ${String(stderr || err.message).trim().slice(0, 2000)}`));
-        else resolvePromise(stdout);
+        // `diff --no-index` exits 1 when the files differ: that is an answer, not a failure.
+        if (err && !(args[0] === 'diff' && args.includes('--no-index') && (err as { code?: unknown }).code === 1)) {
+          reject(new GitError(`git ${args[0]} failed: ${String(stderr || err.message).trim().slice(0, 2000)}`));
+        } else resolvePromise(stdout);
       },
     );
   });
+}
+
+/** Runs git in `cwd`; resolves with stdout bytes, rejects with GitError (stderr) on a non-zero exit. */
+export function git(cwd: string, args: readonly string[], signal?: AbortSignal): Promise<Buffer> {
+  return run(cwd, args, disarmedEnv(), signal);
 }
 
 export interface RepoFile {
@@ -124,8 +165,58 @@ export function blobAt(repo: RepoFile, hash: string): Promise<Buffer> {
  * "" when they are equal. `reverse` swaps the sides (working tree → commit).
  */
 export async function diffFile(repo: RepoFile, older: string, newer: string | null, reverse = false): Promise<string> {
-  const revs = newer ? [older, newer] : [older];
-  const flags = ['--no-color', '--no-ext-diff', '--no-textconv', ...(reverse ? ['-R'] : [])];
-  const out = await git(repo.root, ['diff', ...flags, '--end-of-options', ...revs, '--', repo.rel]);
-  return out.toString('utf8');
+  if (newer) {
+    const out = await git(repo.root, ['diff', '--no-color', '--no-ext-diff', '--no-textconv', '--end-of-options', older, newer, '--', repo.rel]);
+    return out.toString('utf8');
+  }
+  const committed = await blobAt(repo, older).catch(() => null); // the file may not exist in that commit
+  const current = await readFile(join(repo.root, ...repo.rel.split('/'))).catch(() => null);
+  return reverse ? diffBytes(repo.rel, current, committed) : diffBytes(repo.rel, committed, current);
+}
+
+/**
+ * `git diff` of two versions of `rel` given as bytes (null = the file does not exist on that side),
+ * computed by `git diff --no-index` in an empty folder outside any repository with no configuration
+ * read at all, then labelled with `rel` as `git diff` would label it.
+ */
+export async function diffBytes(rel: string, from: Uint8Array | null, to: Uint8Array | null): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'idea-diff-'));
+  try {
+    const paths: string[] = [];
+    for (const [name, bytes] of [['a', from], ['b', to]] as const) {
+      if (bytes === null) { paths.push('/dev/null'); continue; }
+      await writeFile(join(dir, name), bytes);
+      paths.push(name);
+    }
+    if (paths[0] === '/dev/null' && paths[1] === '/dev/null') return '';
+    // No system, global or repository configuration: nothing can name a program to run.
+    const env = disarmedEnv({ GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_CEILING_DIRECTORIES: dirname(dir), HOME: dir, XDG_CONFIG_HOME: dir });
+    const out = await run(dir, ['diff', '--no-index', '--no-color', '--no-ext-diff', '--no-textconv', '--', ...paths], env);
+    return relabel(out.toString('utf8'), rel, from, to);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Replaces the temporary names in a --no-index diff's header lines with `a/<rel>` and `b/<rel>`. */
+function relabel(diff: string, rel: string, from: unknown, to: unknown): string {
+  if (diff === '') return '';
+  const a = quotePath(`a/${rel}`);
+  const b = quotePath(`b/${rel}`);
+  const lines = diff.split('\n');
+  for (let i = 0; i < lines.length && !lines[i]!.startsWith('@@'); i++) {
+    const l = lines[i]!;
+    if (l.startsWith('diff --git ')) lines[i] = `diff --git ${a} ${b}`;
+    else if (l.startsWith('--- ') && l !== '--- /dev/null') lines[i] = `--- ${a}`;
+    else if (l.startsWith('+++ ') && l !== '+++ /dev/null') lines[i] = `+++ ${b}`;
+    else if (l.startsWith('Binary files ')) lines[i] = `Binary files ${from === null ? '/dev/null' : a} and ${to === null ? '/dev/null' : b} differ`;
+  }
+  return lines.join('\n');
+}
+
+/** A path as git prints it with core.quotepath=off: quoted, C-style, only when it holds `"`, `\\` or control characters. */
+export function quotePath(p: string): string {
+  if (!/["\\\x00-\x1f\x7f]/.test(p)) return p;
+  const named: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\x07': '\\a', '\b': '\\b', '\t': '\\t', '\n': '\\n', '\v': '\\v', '\f': '\\f', '\r': '\\r' };
+  return '"' + p.replace(/["\\\x00-\x1f\x7f]/g, (c) => named[c] ?? '\\' + c.charCodeAt(0).toString(8).padStart(3, '0')) + '"';
 }

@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { blobAt, commitAtIndex, diffFile, fileLog, repoFileOf, resolveRef } from '../../extension/src/git';
+import { blobAt, commitAtIndex, diffFile, fileCommitCount, fileLog, repoFileOf, resolveRef } from '../../extension/src/git';
 
 let dir: string;
 const hashes: Record<string, string> = {};
@@ -67,5 +67,67 @@ describe('git wrapper', () => {
     writeFileSync(join(dir, '*.txt'), 'star\n');
     const repo = await repoFileOf(join(dir, '*.txt'));
     expect(await fileLog(repo, 5)).toEqual([]);
+  });
+});
+
+describe('git is disarmed: a hostile repository configuration runs nothing', () => {
+  let repo: string;
+  let marker: string;
+  let shared: string;
+  const planted = () => existsSync(marker) ? readFileSync(marker, 'utf8') : '';
+  beforeAll(() => {
+    repo = mkdtempSync(join(tmpdir(), 'idea-git-hostile-'));
+    marker = join(repo, '..', `${repo.split('/').pop()}-ran.txt`);
+    const script = join(repo, '..', `${repo.split('/').pop()}-evil.sh`);
+    writeFileSync(script, `#!/bin/sh\necho "$0 $*" >> '${marker}'\ncat\n`, { mode: 0o755 });
+    execFileSync('git', ['-C', repo, 'init', '-q', '-b', 'main']);
+    writeFileSync(join(repo, 'f.txt'), 'one\n');
+    writeFileSync(join(repo, '.gitattributes'), '* filter=evil diff=evil\n');
+    execFileSync('git', ['-C', repo, 'add', '-A']);
+    execFileSync('git', ['-C', repo, '-c', 'user.name=A', '-c', 'user.email=a@x.invalid', 'commit', '-q', '-m', 'one']);
+    writeFileSync(join(repo, 'f.txt'), 'two\n');
+    // Everything a repository's config can name as a program, some of it through an included file
+    // that lives in the working tree (a client able to edit workspace files could write it).
+    shared = join(repo, 'shared.gitconfig');
+    writeFileSync(shared, `[filter "evil"]\n\tclean = ${script} clean\n\tsmudge = ${script} smudge\n[diff "evil"]\n\ttextconv = ${script} textconv\n\tcommand = ${script} extdiff\n`);
+    for (const [k, v] of [
+      ['core.fsmonitor', script], ['core.hooksPath', join(repo, 'hooks')], ['core.pager', script],
+      ['diff.external', script], ['include.path', shared], ['log.showSignature', 'true'], ['gpg.program', script],
+    ]) execFileSync('git', ['-C', repo, 'config', k!, v!]);
+  });
+  afterAll(() => rmSync(repo, { recursive: true, force: true }));
+
+  it('the planted configuration does run a program under plain git (the test can fail)', () => {
+    execFileSync('git', ['-C', repo, 'diff', 'HEAD', '--', 'f.txt'], { stdio: 'pipe' });
+    expect(planted()).not.toBe('');
+    rmSync(marker, { force: true });
+  });
+  it('log, count, refs, blobs and every kind of diff run nothing', async () => {
+    const r = await repoFileOf(join(repo, 'f.txt'));
+    const [c] = await fileLog(r, 5);
+    expect(await fileCommitCount(r)).toBe(1);
+    expect(await resolveRef(r.root, 'main')).toBe(c!.hash);
+    expect((await blobAt(r, c!.hash)).toString()).toBe('one\n');
+    const wt = await diffFile(r, c!.hash, null);
+    expect(wt).toContain('-one');
+    expect(wt).toContain('+two');
+    expect(wt).toContain('--- a/f.txt');
+    expect(await diffFile(r, c!.hash, null, true)).toContain('-two');
+    expect(await diffFile(r, c!.hash, c!.hash)).toBe('');
+    expect(planted()).toBe('');
+  });
+  it('ignores inherited GIT_* variables', async () => {
+    const saved = process.env.GIT_EXTERNAL_DIFF;
+    process.env.GIT_EXTERNAL_DIFF = join(repo, '..', `${repo.split('/').pop()}-evil.sh`);
+    try {
+      const r = await repoFileOf(join(repo, 'f.txt'));
+      const [c] = await fileLog(r, 5);
+      await diffFile(r, c!.hash, c!.hash);
+      await diffFile(r, c!.hash, null);
+    } finally {
+      if (saved === undefined) delete process.env.GIT_EXTERNAL_DIFF;
+      else process.env.GIT_EXTERNAL_DIFF = saved;
+    }
+    expect(planted()).toBe('');
   });
 });
