@@ -4,9 +4,17 @@
 // Refusals happen before the upgrade (HTTP 403): a Host header that is not a loopback name (DNS
 // rebinding) or an Origin that is not loopback (browser pages). Frames over `maxPayload` bytes are
 // closed by ws with 1009. Plain HTTP requests get 426.
+//
+// Admission (runtime/admission.ts has the decisions): every TCP socket is "pending" until its session
+// completes the protocol handshake; pending sockets are capped (the oldest is dropped, never the new
+// one) and must finish within a deadline from accept; connected clients are capped (HTTP 503 for the
+// upgrade beyond); a first frame is evaluated only with a token of the failed-handshake budget, so
+// guessing the token is rate-limited. A session without a `state` counts as connected once upgraded.
 import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, WebSocket } from "ws";
+import { DEFAULT_ADMISSION_LIMITS, HandshakeThrottle, PendingSockets, type AdmissionLimits, type DropReason } from "./admission";
 import { isAllowedOrigin, isLoopbackAddress, isLoopbackHost } from "./loopback";
 import { corkPerTick } from "./tick-cork";
 
@@ -15,6 +23,8 @@ export interface SessionLike {
   onFrame(text: string): void;
   /** The connection is gone (either side closed it): abort pending work. */
   onClose(): void;
+  /** The protocol state (the generated ServerSession has it): admission counts a socket as pending until "open". */
+  readonly state?: "awaiting-handshake" | "open" | "closed";
 }
 
 /** What the transport gives a session. */
@@ -34,14 +44,22 @@ export interface WebSocketServerOptions {
   /** Largest accepted frame in bytes; larger ones close the connection with 1009. Default 1 MiB. */
   maxPayload?: number;
   createSession(io: ConnectionIO): SessionLike;
+  /** Connected clients (past the handshake) changed. */
   onClientsChanged?(count: number): void;
+  /** Admission limits; each defaults to DEFAULT_ADMISSION_LIMITS. */
+  limits?: Partial<AdmissionLimits>;
+  /** A socket was refused or dropped by admission control (for logs). */
+  onRefused?(reason: DropReason | "too-many-clients"): void;
 }
 
 export interface RunningWebSocketServer {
   readonly host: string;
   /** The port actually bound. */
   readonly port: number;
+  /** Connections past the handshake. */
   readonly clientCount: number;
+  /** Sockets not yet past the handshake. */
+  readonly pendingCount: number;
   /** Stops listening and terminates live connections. */
   close(): Promise<void>;
 }
@@ -65,6 +83,7 @@ function listen(server: Server, host: string, port: number): Promise<void> {
 }
 
 function refuse(socket: Duplex, status: string): void {
+  if (socket.destroyed) return;
   // Destroy once the response is flushed (destroying right away could drop it).
   socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`, () => socket.destroy());
 }
@@ -73,9 +92,28 @@ export async function startWebSocketServer(options: WebSocketServerOptions): Pro
   const { host } = options;
   if (!isLoopbackAddress(host)) throw new Error(`refusing to bind to non-loopback host "${host}"`);
   const attempts = options.port === 0 ? 1 : Math.max(1, options.portAttempts ?? 1);
+  const limits: AdmissionLimits = { ...DEFAULT_ADMISSION_LIMITS, ...options.limits };
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayload ?? DEFAULT_MAX_PAYLOAD });
-  const clients = new Set<WebSocket>();
+  const clients = new Set<WebSocket>(); // past the handshake
+  const sockets = new Set<WebSocket>(); // every upgraded socket, for close()
   const changed = () => options.onClientsChanged?.(clients.size);
+  const refused = (reason: DropReason | "too-many-clients") => {
+    try {
+      options.onRefused?.(reason);
+    } catch {
+      // logging must not affect admission
+    }
+  };
+  const pending = new PendingSockets<Socket>(limits, (socket, reason) => {
+    refused(reason);
+    socket.destroy();
+  });
+  const throttle = new HandshakeThrottle(limits.failedHandshakeBurst, limits.failedHandshakesPerSecond);
+
+  const onConnection = (socket: Socket) => {
+    pending.add(socket);
+    socket.once("close", () => pending.delete(socket));
+  };
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on("error", () => socket.destroy());
@@ -83,12 +121,17 @@ export async function startWebSocketServer(options: WebSocketServerOptions): Pro
       refuse(socket, "403 Forbidden");
       return;
     }
+    if (clients.size >= limits.maxClients) {
+      refused("too-many-clients");
+      refuse(socket, "503 Service Unavailable");
+      return;
+    }
     wss.handleUpgrade(req, socket, head, (ws) => accept(ws, req));
   };
 
   const accept = (ws: WebSocket, req: IncomingMessage) => {
-    clients.add(ws);
-    changed();
+    sockets.add(ws);
+    const socket = req.socket;
     // Replies produced in one tick (pipelined requests) leave in one socket write.
     const cork = corkPerTick(ws);
     const io: ConnectionIO = {
@@ -110,17 +153,48 @@ export async function startWebSocketServer(options: WebSocketServerOptions): Pro
     } catch {
       ws.close(1011, "session setup failed");
     }
+    const admitted = () => {
+      pending.delete(socket);
+      clients.add(ws);
+      changed();
+    };
+    if (session && session.state === undefined) admitted();
+    // Frames that arrive while the first one waits for a handshake permit, in order.
+    let held: string[] | undefined;
+    const gone = new AbortController();
+    const evaluateFirst = (text: string) => {
+      session!.onFrame(text);
+      const state = session!.state;
+      throttle.settle(state === "closed");
+      if (state === "open") admitted();
+    };
+    const deliver = (text: string) => {
+      if (!session) return;
+      if (session.state !== "awaiting-handshake") return session.onFrame(text);
+      if (held) return void held.push(text);
+      if (throttle.tryPermit()) return evaluateFirst(text);
+      held = [text];
+      void throttle.permit(gone.signal).then(() => {
+        const frames = held ?? [];
+        held = undefined;
+        if (gone.signal.aborted || session?.state !== "awaiting-handshake") return throttle.settle(false);
+        evaluateFirst(frames.shift()!);
+        for (const f of frames) deliver(f);
+      });
+    };
     // ws reports protocol violations (oversize frame → 1009, bad UTF-8 → 1007) as 'error' and
     // closes the socket itself; the listener only keeps the process alive.
     ws.on("error", () => undefined);
     ws.on("message", (data) => {
       // Text frames are the protocol; binary frames are decoded as UTF-8 text too (lenient).
       const buf = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
-      session?.onFrame(buf.toString("utf8"));
+      deliver(buf.toString("utf8"));
     });
     ws.on("close", () => {
-      clients.delete(ws);
-      changed();
+      gone.abort();
+      sockets.delete(ws);
+      pending.delete(socket);
+      if (clients.delete(ws)) changed();
       session?.onClose();
     });
   };
@@ -148,6 +222,7 @@ export async function startWebSocketServer(options: WebSocketServerOptions): Pro
     err.code = "EADDRINUSE";
     throw err;
   }
+  server.on("connection", onConnection);
   server.on("upgrade", onUpgrade);
   const httpServer = server;
 
@@ -157,9 +232,13 @@ export async function startWebSocketServer(options: WebSocketServerOptions): Pro
     get clientCount() {
       return clients.size;
     },
+    get pendingCount() {
+      return pending.size;
+    },
     close: () =>
       new Promise<void>((resolve) => {
-        for (const ws of clients) ws.terminate();
+        pending.stop();
+        for (const ws of sockets) ws.terminate();
         wss.close();
         httpServer.close(() => resolve());
         httpServer.closeAllConnections();

@@ -1,0 +1,187 @@
+// runtime/admission + its wiring in runtime/ws-server: pending sockets capped (oldest dropped) and
+// deadlined, connected clients capped (503), failed handshakes rate-limited, and a real client still
+// served while thousands of silent sockets arrive.
+import { connect as tcpConnect, type Socket } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { WebSocket } from "ws";
+import { ServerSession } from "../../generated/v0.1.6/server";
+import { HandshakeThrottle, PendingSockets } from "../../runtime/admission";
+import { startWebSocketServer, type RunningWebSocketServer } from "../../runtime/ws-server";
+
+describe("PendingSockets", () => {
+  it("drops the oldest socket, never the new one, when the cap is reached", () => {
+    const dropped: [string, string][] = [];
+    const p = new PendingSockets<string>({ maxPending: 3, pendingDeadlineMs: 1000 }, (s, r) => dropped.push([s, r]));
+    for (const s of ["a", "b", "c", "d", "e"]) p.add(s);
+    expect(dropped).toEqual([["a", "evicted"], ["b", "evicted"]]);
+    expect(p.size).toBe(3);
+    expect(p.has("e")).toBe(true);
+    p.stop();
+  });
+  it("drops sockets past their deadline, oldest first, and keeps young ones", () => {
+    let now = 0;
+    const dropped: string[] = [];
+    const p = new PendingSockets<string>({ maxPending: 10, pendingDeadlineMs: 100 }, (s) => dropped.push(s), () => now);
+    p.add("old");
+    now = 60;
+    p.add("young");
+    now = 120;
+    p.sweep();
+    expect(dropped).toEqual(["old"]);
+    expect(p.has("young")).toBe(true);
+    p.delete("young");
+    expect(p.size).toBe(0);
+  });
+});
+
+describe("HandshakeThrottle", () => {
+  it("lets a burst through, then holds failures to the refill rate", () => {
+    let now = 0;
+    const t = new HandshakeThrottle(3, 10, () => now);
+    for (let i = 0; i < 3; i++) {
+      expect(t.tryPermit()).toBe(true);
+      t.settle(true);
+    }
+    expect(t.tryPermit()).toBe(false);
+    now = 100; // one token per 100 ms
+    expect(t.tryPermit()).toBe(true);
+    t.settle(true);
+    expect(t.tryPermit()).toBe(false);
+  });
+  it("returns the token of a successful handshake", () => {
+    const t = new HandshakeThrottle(1, 1, () => 0);
+    expect(t.tryPermit()).toBe(true);
+    t.settle(false);
+    expect(t.tryPermit()).toBe(true);
+  });
+  it("serves waiters in order as tokens come back, skipping those that gave up", async () => {
+    const t = new HandshakeThrottle(1, 50);
+    expect(t.tryPermit()).toBe(true);
+    t.settle(true);
+    const order: string[] = [];
+    const gaveUp = new AbortController();
+    void t.permit(gaveUp.signal).then(() => order.push("quitter"));
+    const a = t.permit().then(() => { order.push("a"); t.settle(true); });
+    const b = t.permit().then(() => { order.push("b"); t.settle(true); });
+    gaveUp.abort();
+    await Promise.all([a, b]);
+    expect(order).toEqual(["a", "b"]);
+    expect(t.waiting).toBe(0);
+  });
+});
+
+const TOKEN = "secret-token";
+const running: RunningWebSocketServer[] = [];
+const sockets: Socket[] = [];
+afterEach(async () => {
+  for (const s of sockets.splice(0)) s.destroy();
+  await Promise.all(running.splice(0).map((s) => s.close()));
+});
+
+async function startServer(limits: Parameters<typeof startWebSocketServer>[0]["limits"], refusals: string[] = []) {
+  const server = await startWebSocketServer({
+    host: "127.0.0.1",
+    port: 0,
+    limits,
+    onRefused: (r) => refusals.push(r),
+    createSession: (io) =>
+      new ServerSession({
+        handlers: { editFind: async () => ({ matches: [], totalCount: 0 }) },
+        auth: { required: true, token: TOKEN },
+        workspaces: () => [],
+        send: io.send,
+        close: io.close,
+      }),
+  });
+  running.push(server);
+  return server;
+}
+
+/** Connects and handshakes; resolves with the handshake reply (or the close code / HTTP status). */
+function handshake(port: number, token: string): Promise<{ ok: boolean; detail: string; ms: number }> {
+  const t0 = Date.now();
+  return new Promise((resolve) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${port}`);
+    const done = (ok: boolean, detail: string) => { resolve({ ok, detail, ms: Date.now() - t0 }); ws.terminate(); };
+    ws.once("open", () => ws.send(JSON.stringify({ type: "handshake", token })));
+    ws.once("message", (m) => {
+      const reply = JSON.parse(String(m)) as { error?: { code: string }; version?: string };
+      done(!reply.error, reply.error?.code ?? `version ${reply.version}`);
+    });
+    ws.once("unexpected-response", (_req, res) => done(false, `HTTP ${res.statusCode}`));
+    ws.once("error", (e) => done(false, `error ${e.message}`));
+    ws.once("close", (code) => done(false, `close ${code}`));
+  });
+}
+
+function silentSocket(port: number): Promise<Socket> {
+  return new Promise((resolve) => {
+    const s = tcpConnect(port, "127.0.0.1", () => resolve(s));
+    s.on("error", () => resolve(s));
+    sockets.push(s);
+  });
+}
+
+describe("admission in the ws binding", () => {
+  it("a flood of silent sockets is capped and a real client is still served", async () => {
+    const refusals: string[] = [];
+    const server = await startServer({ maxPending: 32 }, refusals);
+    let maxPending = 0;
+    const watch = setInterval(() => { maxPending = Math.max(maxPending, server.pendingCount); }, 1);
+    // Flood in waves while a real client connects in the middle of it.
+    const flood = (async () => {
+      for (let wave = 0; wave < 10; wave++) await Promise.all(Array.from({ length: 200 }, () => silentSocket(server.port)));
+    })();
+    await new Promise((r) => setTimeout(r, 30));
+    const real = await handshake(server.port, TOKEN);
+    await flood;
+    clearInterval(watch);
+    expect(real).toMatchObject({ ok: true });
+    expect(server.pendingCount).toBeLessThanOrEqual(32);
+    expect(maxPending).toBeLessThanOrEqual(32);
+    expect(refusals.filter((r) => r === "evicted").length).toBeGreaterThan(1000);
+    expect(server.clientCount).toBe(0); // the real client left
+  });
+
+  it("drops a socket that does not complete the handshake within the deadline", async () => {
+    const refusals: string[] = [];
+    const server = await startServer({ pendingDeadlineMs: 150 }, refusals);
+    const s = await silentSocket(server.port);
+    const closedAt = await new Promise<number>((r) => { const t0 = Date.now(); s.once("close", () => r(Date.now() - t0)); });
+    expect(closedAt).toBeGreaterThanOrEqual(100);
+    expect(closedAt).toBeLessThan(2000);
+    expect(refusals).toContain("deadline");
+    // An upgraded but silent WebSocket is pending too.
+    const ws = new WebSocket(`ws://127.0.0.1:${server.port}`);
+    const code = await new Promise<number>((r) => ws.once("close", (c) => r(c)));
+    expect(code).toBe(1006);
+  });
+
+  it("refuses upgrades beyond maxClients with 503 and admits again when one leaves", async () => {
+    const server = await startServer({ maxClients: 2 });
+    const open: WebSocket[] = [];
+    for (let i = 0; i < 2; i++) {
+      const ws = new WebSocket(`ws://127.0.0.1:${server.port}`);
+      await new Promise<void>((r) => { ws.once("open", () => ws.send(JSON.stringify({ type: "handshake", token: TOKEN }))); ws.once("message", () => r()); });
+      open.push(ws);
+    }
+    expect(server.clientCount).toBe(2);
+    expect(await handshake(server.port, TOKEN)).toMatchObject({ ok: false, detail: "HTTP 503" });
+    open[0]!.close();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(await handshake(server.port, TOKEN)).toMatchObject({ ok: true });
+    open[1]!.close();
+  });
+
+  it("holds token guessing to the failed-handshake rate, then serves the right token", async () => {
+    const server = await startServer({ failedHandshakeBurst: 2, failedHandshakesPerSecond: 20, maxPending: 200 });
+    const t0 = Date.now();
+    const guesses = await Promise.all(Array.from({ length: 12 }, (_, i) => handshake(server.port, `guess-${i}`)));
+    const elapsed = Date.now() - t0;
+    expect(guesses.every((g) => g.detail === "UNAUTHORIZED")).toBe(true);
+    // 2 at once, then 10 more at 20/s: at least ~500 ms; unthrottled this takes a few ms.
+    expect(elapsed).toBeGreaterThanOrEqual(400);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(await handshake(server.port, TOKEN)).toMatchObject({ ok: true });
+  });
+});
