@@ -1,5 +1,6 @@
 // Entry point: builds the services and handlers, starts the server (idea.server.autoStart), and
 // contributes the status bar item and the start/stop/copy-connection-info commands.
+import { mkdir } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { DiagnosticsTracker } from './diagnosticsWait';
 import { createHandlers } from './handlers';
@@ -7,6 +8,7 @@ import { historyHomeFromGlobalStorage, LocalHistory } from './localHistory';
 import { ripgrepPath } from './search/ripgrep';
 import { IdeaServer } from './server';
 import { workspaceFolderPaths, type Services } from './services';
+import { recoverInterruptedWrites } from './write/journal';
 
 let server: IdeaServer | undefined;
 
@@ -14,12 +16,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const output = vscode.window.createOutputChannel('IDEA Server');
   const log = (m: string) => output.appendLine(`[${new Date().toISOString()}] ${m}`);
   const historyHome = historyHomeFromGlobalStorage(context.globalStorageUri.fsPath);
+  const stateDir = context.globalStorageUri.fsPath;
+  await mkdir(stateDir, { recursive: true });
   const svc: Services = {
     folders: workspaceFolderPaths,
     rgPath: ripgrepPath(vscode.env.appRoot),
     localHistory: new LocalHistory(historyHome),
+    stateDir,
     log,
   };
+  // A write the host was killed in the middle of is undone before any client can see the files.
+  await recoverInterruptedWrites(stateDir, log);
   log(`IDEA extension ${context.extension.packageJSON.version} in VS Code ${vscode.version}; ripgrep ${svc.rgPath}; local history ${historyHome}`);
   const tracker = new DiagnosticsTracker();
   server = new IdeaServer(createHandlers(svc, tracker), log);

@@ -2,7 +2,7 @@
 // holds entries.json ({version, resource, entries: [{id, source?, timestamp}]}) and one file per entry.
 // The same file may have several folders (a file:// resource on desktop, vscode-remote://host:port/ on
 // code-server, one per port): all of them are merged. Pure Node, no vscode import.
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { extname, join, sep } from 'node:path';
 import { realpathOfNearestAncestor } from './pathGuard';
 
@@ -121,7 +121,7 @@ export class LocalHistory {
     let id: string;
     do id = randomId() + ext;
     while (existsSync(join(folder, id)));
-    writeFileSync(join(folder, id), content);
+    writeDurablySync(join(folder, id), content); // may be the only copy of an overwritten original
     const listing = join(folder, 'entries.json');
     let data: EntriesFile = { version: 1, resource, entries: [] };
     try {
@@ -136,6 +136,16 @@ export class LocalHistory {
     renameSync(tmp, listing);
     this.folderIndex.set(folder.slice(this.home.length + 1), { path: absPath, resource });
     return { id, timestamp, source, location: join(folder, id) };
+  }
+}
+
+function writeDurablySync(path: string, content: Uint8Array): void {
+  const fd = openSync(path, 'wx');
+  try {
+    for (let off = 0; off < content.length; ) off += writeSync(fd, content, off, content.length - off);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
   }
 }
 

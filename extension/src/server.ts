@@ -7,7 +7,7 @@ import { ServerSession, type Handlers } from '../../generated/v0.1.6/server';
 import { TRANSPORT } from '../../generated/v0.1.6/topics';
 import { startWebSocketServer, type RunningWebSocketServer } from '../../runtime/ws-server';
 import { workspaceFolderPaths } from './services';
-import { writeSettingsKeys } from './settingsFile';
+import { keepOutOfGit, writeSettingsKeys } from './settingsFile';
 
 export const HOST = '127.0.0.1';
 /** Largest request frame accepted; bigger ones close the connection with 1009. */
@@ -96,11 +96,23 @@ export class IdeaServer implements vscode.Disposable {
     const expose = vscode.workspace.getConfiguration('idea.server').get<boolean>('exposeToken', true);
     const values: Record<string, string | number> = { 'idea.server.port': this.current.port };
     if (expose) values['idea.server.authToken'] = token;
+    const file = join(folder, '.vscode', 'settings.json');
     try {
-      writeSettingsKeys(join(folder, '.vscode', 'settings.json'), values);
+      writeSettingsKeys(file, values);
     } catch (e) {
-      this.log(`could not write ${folder}/.vscode/settings.json: ${(e as Error).message}`);
+      this.log(`could not write ${file}: ${(e as Error).message}`);
+      return;
     }
+    if (!expose) return;
+    void keepOutOfGit(file).then(
+      (outcome) => {
+        if (outcome === 'added') this.log(`listed ${file} in the repository's info/exclude (it holds the token)`);
+        if (outcome === 'tracked') {
+          this.log(`WARNING: ${file} is tracked by git, so the token written there shows in git diff and may be committed; set idea.server.exposeToken to false or stop tracking the file`);
+        }
+      },
+      (e: Error) => this.log(`could not keep ${file} out of git: ${e.message}`),
+    );
   }
 
   async stop(): Promise<void> {

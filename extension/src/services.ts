@@ -10,6 +10,8 @@ export interface Services {
   /** ripgrep binary (VS Code's bundled one, else `rg` on PATH). */
   rgPath: string;
   localHistory: LocalHistory;
+  /** The extension's own storage folder (the write journal lives here). */
+  stateDir: string;
   log(message: string): void;
 }
 

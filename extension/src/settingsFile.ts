@@ -2,9 +2,14 @@
 // clients find the server. The file is JSON with comments: existing values are replaced in place and
 // new keys inserted after the opening brace, so the user's other keys, comments and layout survive.
 // (VS Code's configuration API cannot do it: authToken is machine-scoped, so a workspace target is refused.)
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+// The file carries a secret: it is written 0600 (a stricter mode is kept), and, when the folder is a
+// git repository that does not track it, listed in .git/info/exclude so that `git add .` cannot commit
+// the token.
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { appendFile, readFile } from 'node:fs/promises';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { parseJsonc } from '../../runtime/jsonc';
+import { git } from './git';
 
 type Value = string | number | boolean;
 
@@ -45,13 +50,52 @@ function stripComments(s: string): string {
   return s.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/[^\n]*/g, '');
 }
 
-/** Updates (or creates) the settings file atomically. */
+/** Owner read/write at most: the mode the file gets (an existing stricter mode, e.g. 0400, is kept). */
+export function secretMode(existing: number | undefined): number {
+  return existing === undefined ? 0o600 : existing & 0o600;
+}
+
+/** Updates (or creates) the settings file atomically, readable by its owner only. */
 export function writeSettingsKeys(file: string, values: Record<string, Value>): void {
-  const before = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const exists = existsSync(file);
+  const before = exists ? readFileSync(file, 'utf8') : '';
+  const mode = secretMode(exists ? statSync(file).mode & 0o777 : undefined);
   const after = setSettingsKeys(before, values);
-  if (after === before) return;
+  if (after === before) {
+    if (exists && (statSync(file).mode & 0o777) !== mode) chmodSync(file, mode);
+    return;
+  }
   mkdirSync(dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, after);
+  writeFileSync(tmp, after, { mode });
+  chmodSync(tmp, mode); // the umask may have narrowed it further; never wider
   renameSync(tmp, file);
+}
+
+export type GitExcludeOutcome = 'not-a-repository' | 'already-ignored' | 'tracked' | 'added';
+
+/**
+ * Keeps `file` out of commits: adds it to the repository's info/exclude unless git already ignores it.
+ * A file git already tracks cannot be excluded (the caller warns: its token shows in `git diff`).
+ */
+export async function keepOutOfGit(file: string): Promise<GitExcludeOutcome> {
+  const dir = dirname(file);
+  let top: string;
+  try {
+    top = (await git(dir, ['rev-parse', '--show-toplevel'])).toString('utf8').trim();
+  } catch {
+    return 'not-a-repository';
+  }
+  const rel = relative(top, file).split(sep).join('/');
+  if (rel.startsWith('../') || isAbsolute(rel)) return 'not-a-repository';
+  const tracked = await git(top, ['ls-files', '--error-unmatch', '--', rel]).then(() => true, () => false);
+  if (tracked) return 'tracked';
+  const ignored = await git(top, ['check-ignore', '-q', '--', rel]).then(() => true, () => false);
+  if (ignored) return 'already-ignored';
+  const excludeFile = resolve(top, (await git(top, ['rev-parse', '--git-path', 'info/exclude'])).toString('utf8').trim());
+  const existing = await readFile(excludeFile, 'utf8').catch(() => '');
+  mkdirSync(dirname(excludeFile), { recursive: true });
+  const line = `/${rel.replace(/([*?[\\!#])/g, '\\$1')}`;
+  await appendFile(excludeFile, `${existing === '' || existing.endsWith('\n') ? '' : '\n'}# written by the IDEA extension: this file holds its token\n${line}\n`);
+  return 'added';
 }

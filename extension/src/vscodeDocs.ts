@@ -1,6 +1,5 @@
 // Document helpers shared by handlers: open with a bound (the workbench must answer), find the open
 // (possibly dirty) document of a path, and wait for a language provider to answer instead of sleeping.
-import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 
 export const LANGUAGE_TIMEOUT_MS = 20_000;
@@ -33,37 +32,6 @@ export async function showInTab(doc: vscode.TextDocument): Promise<boolean> {
 /** The open document for a path, if VS Code has one. */
 export function openDocumentOf(path: string): vscode.TextDocument | undefined {
   return vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === path);
-}
-
-/**
- * Opens a document whose editor copy agrees with the disk. A file changed on disk a moment ago (git
- * checkout, another tool, a conformance reset) may still be open in VS Code with its old text until the
- * file watcher reloads it; editing that copy would lose the disk change. So for a clean (not dirty)
- * document wait, bounded, until its text equals the disk's; if it never does, refuse rather than
- * overwrite. Dirty documents are returned as they are: their unsaved text is what the user sees.
- */
-export async function openDocumentInSyncWithDisk(path: string, timeoutMs = 5000): Promise<vscode.TextDocument> {
-  const end = Date.now() + timeoutMs;
-  let wait = 25;
-  for (;;) {
-    const doc = await openDocument(path);
-    if (doc.isDirty) return doc;
-    const disk = decodeUtf8(await readFile(path));
-    // Not UTF-8: VS Code decodes with another encoding, so the texts cannot be compared; trust the editor.
-    if (disk === undefined || doc.getText() === disk) return doc;
-    if (Date.now() >= end) throw new Error(`the editor's copy of ${path} is older than the file on disk and VS Code did not reload it within ${timeoutMs} ms; nothing was changed`);
-    await delay(Math.min(wait, Math.max(0, end - Date.now())));
-    wait = Math.min(wait * 2, 200);
-  }
-}
-
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
-function decodeUtf8(bytes: Uint8Array): string | undefined {
-  try {
-    return utf8.decode(bytes); // strips a BOM, as VS Code does
-  } catch {
-    return undefined;
-  }
 }
 
 /** Documents with unsaved changes (their text, not the disk copy, is what find must see). */

@@ -47,7 +47,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
-const svc = { folders: () => state.folders, rgPath: 'rg', localHistory: {} as never, log: () => undefined };
+const svc = { folders: () => state.folders, rgPath: 'rg', localHistory: {} as never, stateDir: '', log: () => undefined };
 const ctx = { topic: '/app/vscode/edit/find' as const, requestId: 'r', signal: new AbortController().signal };
 
 it('searches all folders, applies files.exclude and search.exclude, and reads unsaved documents from memory', async () => {

@@ -1,58 +1,78 @@
-// /app/vscode/edit/replace — the same file selection and matching as edit/find, applied as ONE
-// WorkspaceEdit (VS Code applies it all or not at all), then every changed document is saved so the
-// result is on disk. Saving through VS Code also records a local-history entry per file.
-import * as vscode from 'vscode';
+// /app/vscode/edit/replace — the same file selection and matching as edit/find, applied to the files on
+// disk as ONE transaction (write/workspaceWrite.ts): every file changes or none does, each atomically,
+// the originals kept in local history, and the answer never disagrees with the disk. A file with unsaved
+// editor changes is refused (never saved behind the user's back); protected files (.git, .vscode,
+// *.code-workspace) are never selected.
+import { readFile } from 'node:fs/promises';
 import type { EditReplaceParams, EditReplaceResult } from '../../../generated/v0.1.6/types';
 import type { RequestContext } from '../../../generated/v0.1.6/server';
-import { invalidRequest } from '../errors';
-import { awaitNewEntries, newestEntries } from '../historyRecorded';
-import { buildRegExp, replaceInLine } from '../search/jsRegex';
+import { ProtocolError } from '../errors';
+import { realpathOfNearestAncestor } from '../pathGuard';
+import { buildRegExp, replaceInLine, type MatchOptions } from '../search/jsRegex';
 import { searchText } from '../search/textSearch';
 import { searchFolders } from '../searchScope';
 import type { Services } from '../services';
-import { dirtyDocuments, openDocumentInSyncWithDisk, withTimeout } from '../vscodeDocs';
+import { dirtyDocuments } from '../vscodeDocs';
+import { PROTECTED_GLOBS } from '../write/protectedPaths';
+import { checkWritable, writeFiles, type PlannedWrite } from '../write/workspaceWrite';
+
+/** Most bytes (originals) one replace may rewrite: all of them are held in memory until the commit. */
+export const MAX_REPLACE_BYTES = 256 * 1024 * 1024;
+
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 export function editReplace(svc: Services) {
   return async (params: EditReplaceParams, ctx: RequestContext): Promise<EditReplaceResult> => {
-    if (typeof params.replacement !== 'string') throw invalidRequest('replacement must be a string');
-    const match = { pattern: params.pattern, isRegex: params.isRegex ?? false, isCaseSensitive: params.isCaseSensitive ?? false };
-    const found = await searchText({
-      rg: svc.rgPath,
-      folders: searchFolders(params.include, params.exclude, 'search'),
-      match,
-      dirty: dirtyDocuments(),
-      maxMatches: 0,
-      signal: ctx.signal,
-    });
-    const re = buildRegExp(match);
-    const edit = new vscode.WorkspaceEdit();
-    const changed: vscode.TextDocument[] = [];
+    const match: MatchOptions = { pattern: params.pattern, isRegex: params.isRegex ?? false, isCaseSensitive: params.isCaseSensitive ?? false };
+    const folders = searchFolders(params.include, params.exclude, 'search').map((f) => ({
+      ...f,
+      selection: { ...f.selection, excludes: [...f.selection.excludes, ...PROTECTED_GLOBS] },
+    }));
+    const found = await searchText({ rg: svc.rgPath, folders, match, dirty: dirtyDocuments(), maxMatches: 0, signal: ctx.signal });
+    const paths = [...found.files].sort();
+    // Refuse before reading anything: a protected target (a symlink into .git) or unsaved editor text.
+    checkWritable(svc, paths.map((path) => ({ path, target: realpathOfNearestAncestor(path) })));
+
+    const writes: PlannedWrite[] = [];
+    const affectedFiles: string[] = [];
     let replacedCount = 0;
-    for (const path of [...found.files].sort()) {
+    let bytes = 0;
+    for (const path of paths) {
       ctx.signal.throwIfAborted();
-      // The document's text (unsaved changes included) is what gets replaced, line by line; a clean
-      // document is first brought in line with the disk (it may not have reloaded a fresh change yet).
-      const doc = await openDocumentInSyncWithDisk(path);
-      let inDoc = 0;
-      for (let i = 0; i < doc.lineCount; i++) {
-        const line = doc.lineAt(i);
-        const r = replaceInLine(re, line.text, params.replacement, match.isRegex);
-        if (r.count === 0 || r.text === line.text) { inDoc += r.count; continue; }
-        edit.replace(doc.uri, line.range, r.text);
-        inDoc += r.count;
+      const target = realpathOfNearestAncestor(path);
+      const before = await readFile(target);
+      bytes += before.length;
+      if (bytes > MAX_REPLACE_BYTES) throw new ProtocolError('HANDLER_ERROR', `the replace would rewrite more than ${MAX_REPLACE_BYTES / 1024 / 1024} MB of files; narrow include/exclude. Nothing was changed.`);
+      const hasBom = before.subarray(0, 3).equals(BOM);
+      let text: string;
+      try {
+        text = utf8.decode(hasBom ? before.subarray(3) : before);
+      } catch {
+        throw new ProtocolError('HANDLER_ERROR', `${path} is not UTF-8 text, which edit/replace rewrites only; exclude it. Nothing was changed.`);
       }
-      if (inDoc > 0) { replacedCount += inDoc; changed.push(doc); }
+      const r = replaceInText(match, params.replacement, text);
+      if (r.count === 0) continue; // ripgrep's candidate lines are a superset of JavaScript's matches
+      replacedCount += r.count;
+      affectedFiles.push(path);
+      const after = Buffer.concat([hasBom ? BOM : Buffer.alloc(0), Buffer.from(r.text, 'utf8')]);
+      if (!after.equals(before)) writes.push({ path, target, before, after });
     }
-    if (changed.length === 0) return { replacedCount: 0, affectedFiles: [] };
-    const historyBefore = newestEntries(svc, changed.map((d) => d.uri.fsPath));
-    const applied = await withTimeout(vscode.workspace.applyEdit(edit), 60_000, 'applying the edit');
-    if (!applied) throw new Error('VS Code refused the edit (a document changed meanwhile?); nothing was replaced');
-    for (const doc of changed) {
-      const saved = await withTimeout(doc.save(), 30_000, `saving ${doc.uri.fsPath}`);
-      if (!saved) throw new Error(`replaced in the editor but could not save ${doc.uri.fsPath}`);
-    }
-    await awaitNewEntries(svc, historyBefore, ctx.signal);
-    svc.log(`replace: ${replacedCount} in ${changed.length} file(s)`);
-    return { replacedCount, affectedFiles: changed.map((d) => d.uri.fsPath) };
+    await writeFiles(svc, writes, { what: 'edit/replace', recordResult: true });
+    if (writes.length > 0) svc.log(`replace: ${replacedCount} in ${writes.length} file(s)`);
+    return { replacedCount, affectedFiles };
   };
+}
+
+/** Replaces line by line (VS Code's line breaks: \r\n, \r, \n), keeping every line break byte for byte. */
+function replaceInText(match: MatchOptions, replacement: string, text: string): { text: string; count: number } {
+  const re = buildRegExp(match);
+  const parts = text.split(/(\r\n|\r|\n)/);
+  let count = 0;
+  for (let i = 0; i < parts.length; i += 2) {
+    const r = replaceInLine(re, parts[i]!, replacement, match.isRegex);
+    count += r.count;
+    parts[i] = r.text;
+  }
+  return { text: parts.join(''), count };
 }

@@ -1,9 +1,11 @@
 // /app/vscode/history/rollback — writes exactly the committed bytes of the file's version `toIndex`
-// (history/list's index) to disk. What it overwrites is kept as a local-history entry first.
+// (history/list's index) to disk, through the write path (write/workspaceWrite.ts: atomic, what it
+// overwrites kept in local history, never over unsaved editor changes or a protected file).
 import type { HistoryRollbackParams, HistoryRollbackResult } from '../../../generated/v0.1.6/types';
 import { invalidRequest } from '../errors';
 import { blobAt, commitAtIndex, repoFileOf } from '../git';
-import { preserveCurrentContent, writeExactly } from '../preserve';
+import { readFile } from 'node:fs/promises';
+import { writeFiles } from '../write/workspaceWrite';
 import { resolvePath, type Services } from '../services';
 
 export function historyRollback(svc: Services) {
@@ -13,8 +15,8 @@ export function historyRollback(svc: Services) {
     const repo = await repoFileOf(real);
     const hash = await commitAtIndex(repo, params.toIndex);
     const bytes = await blobAt(repo, hash);
-    await preserveCurrentContent(svc, path);
-    await writeExactly(path, bytes);
+    const before = await readFile(real).catch(() => null);
+    await writeFiles(svc, [{ path, target: real, before, after: bytes }], { what: 'history/rollback', recordResult: false });
     svc.log(`history rollback: ${path} ← ${hash.slice(0, 7)} (index ${params.toIndex})`);
     return { filePath: path, toRef: hash, restoredIndex: params.toIndex };
   };

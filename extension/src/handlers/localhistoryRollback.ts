@@ -1,21 +1,22 @@
-// /app/vscode/localhistory/rollback — writes the entry's exact bytes back to the file. The content it
-// overwrites is kept as a local-history entry first, so a rollback can itself be rolled back.
+// /app/vscode/localhistory/rollback — writes the entry's exact bytes back to the file through the write
+// path (write/workspaceWrite.ts): atomic, and the content it overwrites is kept as a local-history entry
+// first, so a rollback can itself be rolled back.
 import { readFile } from 'node:fs/promises';
 import type { LocalhistoryRollbackParams, LocalhistoryRollbackResult } from '../../../generated/v0.1.6/types';
 import { invalidRequest } from '../errors';
 import { formatUtcLabel } from '../localHistory';
-import { preserveCurrentContent, writeExactly } from '../preserve';
+import { writeFiles } from '../write/workspaceWrite';
 import { resolvePath, type Services } from '../services';
 
 export function localhistoryRollback(svc: Services) {
   return async (params: LocalhistoryRollbackParams): Promise<LocalhistoryRollbackResult> => {
     if (typeof params.toId !== 'string' || params.toId.length === 0) throw invalidRequest('toId must be a non-empty string');
-    const { path } = resolvePath(svc, params.filePath);
+    const { path, real } = resolvePath(svc, params.filePath);
     const entry = svc.localHistory.find(path, params.toId);
     if (!entry) throw invalidRequest(`unknown local-history id for this file: ${params.toId}`);
     const bytes = await readFile(entry.location);
-    await preserveCurrentContent(svc, path);
-    await writeExactly(path, bytes);
+    const before = await readFile(real).catch(() => null);
+    await writeFiles(svc, [{ path, target: real, before, after: bytes }], { what: 'localhistory/rollback', recordResult: false });
     svc.log(`local-history rollback: ${path} ← ${entry.id}`);
     return { filePath: path, restoredId: entry.id, restoredLabel: formatUtcLabel(entry.timestamp) };
   };
