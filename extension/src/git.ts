@@ -137,6 +137,8 @@ export async function fileCommitCount(repo: RepoFile): Promise<number> {
 
 /** The commit holding the file's version `index` (>= 1) as fileLog lists it; INVALID_REQUEST when there is none. */
 export async function commitAtIndex(repo: RepoFile, index: number): Promise<string> {
+  // 1e21 is a JSON integer, but git would read `--skip=1e+21` as 1: only exact integers reach git.
+  if (!Number.isSafeInteger(index) || index < 1) throw invalidRequest(`index ${index} is beyond the file's history`);
   const [c] = await fileLog(repo, 1, index - 1);
   if (!c) throw invalidRequest(`index ${index} is beyond the file's history`);
   return c.hash;

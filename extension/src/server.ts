@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { ServerSession, type Handlers } from '../../generated/v0.1.6/server';
 import { TRANSPORT } from '../../generated/v0.1.6/topics';
+import { DEFAULT_ADMISSION_LIMITS, type AdmissionLimits } from '../../runtime/admission';
 import { startWebSocketServer, type RunningWebSocketServer } from '../../runtime/ws-server';
 import { workspaceFolderPaths } from './services';
 import { keepOutOfGit, writeSettingsKeys } from './settingsFile';
@@ -12,8 +13,22 @@ import { keepOutOfGit, writeSettingsKeys } from './settingsFile';
 export const HOST = '127.0.0.1';
 /** Largest request frame accepted; bigger ones close the connection with 1009. */
 export const MAX_FRAME_BYTES = 4 * 1024 * 1024;
-/** A connection that has not handshaken by then is refused (no idle unauthenticated sockets). */
-export const HANDSHAKE_TIMEOUT_MS = 10_000;
+
+/** Admission limits from machine-scoped settings (a workspace cannot raise them); see runtime/admission.ts. */
+export function admissionLimits(cfg: vscode.WorkspaceConfiguration): AdmissionLimits {
+  const int = (key: string, fallback: number, min: number, max: number) => {
+    const v = userValue<unknown>(cfg, key, fallback);
+    return typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max ? v : fallback;
+  };
+  const d = DEFAULT_ADMISSION_LIMITS;
+  return {
+    maxClients: int('limits.maxClients', d.maxClients, 1, 10_000),
+    maxPending: int('limits.maxPendingConnections', d.maxPending, 1, 10_000),
+    pendingDeadlineMs: int('limits.handshakeTimeoutMs', d.pendingDeadlineMs, 500, 600_000),
+    failedHandshakeBurst: d.failedHandshakeBurst,
+    failedHandshakesPerSecond: int('limits.failedHandshakesPerSecond', d.failedHandshakesPerSecond, 1, 10_000),
+  };
+}
 
 export interface ServerInfo { host: string; port: number; url: string; token: string; authRequired: boolean }
 
@@ -52,23 +67,28 @@ export class IdeaServer implements vscode.Disposable {
     const authRequired = userValue<boolean>(cfg, 'authEnabled', true) !== false;
     const pinned = userValue<string>(cfg, 'authToken', '');
     const token = typeof pinned === 'string' && pinned.trim() ? pinned.trim() : randomUUID();
+    const limits = admissionLimits(cfg);
+    const refusals = new RefusalLog(this.log);
     try {
       this.running = await startWebSocketServer({
         host: HOST,
         port,
         portAttempts: TRANSPORT.portAttempts,
         maxPayload: MAX_FRAME_BYTES,
+        limits,
+        onRefused: (reason) => refusals.count(reason),
         createSession: (io) => {
           const session = new ServerSession({
             handlers: this.handlers,
             auth: { required: authRequired, token },
-            handshakeTimeoutMs: HANDSHAKE_TIMEOUT_MS,
+            // A polite INVALID_REQUEST a second before the binding drops a silent socket outright.
+            handshakeTimeoutMs: Math.max(250, limits.pendingDeadlineMs - 1000),
             workspaces: workspaceFolderPaths,
             send: io.send,
             close: io.close,
             onHandlerError: (e, topic, id) => this.log(`${topic} ${id}: ${e instanceof Error ? e.stack ?? e.message : String(e)}`),
           });
-          return { onFrame: (t: string) => session.onFrame(t), onClose: () => session.onClose() };
+          return session;
         },
         onClientsChanged: (n) => { this.clients = n; this.changed.fire(); },
       });
@@ -131,5 +151,21 @@ export class IdeaServer implements vscode.Disposable {
   dispose(): void {
     void this.stop();
     this.changed.dispose();
+  }
+}
+
+/** Logs admission refusals as counts, at most every 5 s: a flood must not flood the output channel too. */
+class RefusalLog {
+  private counts = new Map<string, number>();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  constructor(private readonly log: (m: string) => void) {}
+  count(reason: string): void {
+    this.counts.set(reason, (this.counts.get(reason) ?? 0) + 1);
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      const what = [...this.counts].map(([r, n]) => `${n} ${r}`).join(', ');
+      this.counts.clear();
+      this.log(`refused connections in the last 5 s: ${what} (limits: idea.server.limits.*)`);
+    }, 5000);
   }
 }

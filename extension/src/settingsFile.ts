@@ -90,7 +90,8 @@ export async function keepOutOfGit(file: string): Promise<GitExcludeOutcome> {
   if (rel.startsWith('../') || isAbsolute(rel)) return 'not-a-repository';
   const tracked = await git(top, ['ls-files', '--error-unmatch', '--', rel]).then(() => true, () => false);
   if (tracked) return 'tracked';
-  const ignored = await git(top, ['check-ignore', '-q', '--', rel]).then(() => true, () => false);
+  // check-ignore refuses literal pathspecs (the wrapper's default); rel is our own fixed path.
+  const ignored = await git(top, ['--no-literal-pathspecs', 'check-ignore', '-q', '--', rel]).then(() => true, () => false);
   if (ignored) return 'already-ignored';
   const excludeFile = resolve(top, (await git(top, ['rev-parse', '--git-path', 'info/exclude'])).toString('utf8').trim());
   const existing = await readFile(excludeFile, 'utf8').catch(() => '');

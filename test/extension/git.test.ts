@@ -37,6 +37,8 @@ describe('git wrapper', () => {
     expect(log[0]!.authorDate).toBe('2026-01-03T10:00:00+00:00');
     expect(await commitAtIndex(repo, 2)).toBe(hashes.one);
     await expect(commitAtIndex(repo, 3)).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
+    // Numbers git would misread (`--skip=1e+21` is 1) are refused, not mapped to another version.
+    for (const n of [1e21, 2 ** 53, 1.5, Number.MAX_VALUE]) await expect(commitAtIndex(repo, n)).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
   });
   it('reads exact committed bytes', async () => {
     const repo = await repoFileOf(join(dir, 'f.txt'));

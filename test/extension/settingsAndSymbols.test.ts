@@ -1,7 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { codeOf, severityFilter, toWireDiagnostic } from '../../extension/src/diagnostics';
 import { enabledGlobs } from '../../extension/src/search/excludes';
-import { setSettingsKeys } from '../../extension/src/settingsFile';
+import { keepOutOfGit, setSettingsKeys, writeSettingsKeys } from '../../extension/src/settingsFile';
 import { filterSymbols, flattenSymbols, innermostContaining, type TreeSymbol } from '../../extension/src/symbols';
 import { parseJsonc } from '../../runtime/jsonc';
 
@@ -63,5 +67,50 @@ describe('diagnostics and excludes', () => {
   });
   it('keeps only unconditional true exclude globs', () => {
     expect(enabledGlobs({ '**/.git': true, '**/x': false, '**/*.js': { when: '$(basename).ts' } }, { '**/node_modules': true, '**/.git': true })).toEqual(['**/.git', '**/node_modules']);
+  });
+});
+
+describe('settings file at rest (it carries the token)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'idea-settings-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const mode = (f: string) => statSync(f).mode & 0o777;
+
+  it('creates it 0600, narrows an existing 0644 to 0600 and keeps a stricter 0400', () => {
+    const f = join(dir, 'a', '.vscode', 'settings.json');
+    writeSettingsKeys(f, { 'idea.server.port': 7200 });
+    expect(mode(f)).toBe(0o600);
+    writeFileSync(f, '{ "x": 1 }');
+    chmodSync(f, 0o644);
+    writeSettingsKeys(f, { 'idea.server.authToken': 't' });
+    expect(mode(f)).toBe(0o600);
+    writeSettingsKeys(f, { 'idea.server.authToken': 't' }); // unchanged content: mode still enforced
+    chmodSync(f, 0o640);
+    writeSettingsKeys(f, { 'idea.server.authToken': 't' });
+    expect(mode(f)).toBe(0o600);
+    chmodSync(f, 0o400);
+    writeSettingsKeys(f, { 'idea.server.authToken': 'u' });
+    expect(mode(f)).toBe(0o400);
+    expect(parseJsonc(readFileSync(f, 'utf8'))).toEqual({ x: 1, 'idea.server.authToken': 'u' });
+  });
+
+  it('lists an untracked settings file in .git/info/exclude, once, and says when it cannot', async () => {
+    const repo = join(dir, 'repo');
+    mkdirSync(join(repo, '.vscode'), { recursive: true });
+    execFileSync('git', ['-C', repo, 'init', '-q']);
+    const f = join(repo, '.vscode', 'settings.json');
+    writeSettingsKeys(f, { 'idea.server.authToken': 'secret' });
+    const status = () => execFileSync('git', ['-C', repo, 'status', '--porcelain', '--untracked-files=all']).toString();
+    expect(status()).toContain('.vscode/settings.json');
+    expect(await keepOutOfGit(f)).toBe('added');
+    expect(status()).not.toContain('.vscode/settings.json');
+    expect(await keepOutOfGit(f)).toBe('already-ignored');
+    expect(readFileSync(join(repo, '.git', 'info', 'exclude'), 'utf8').match(/\/\.vscode\/settings\.json/g)).toHaveLength(1);
+    expect(await keepOutOfGit(join(dir, 'a', '.vscode', 'settings.json'))).toBe('not-a-repository');
+    const tracked = join(dir, 'tracked');
+    mkdirSync(join(tracked, '.vscode'), { recursive: true });
+    execFileSync('git', ['-C', tracked, 'init', '-q']);
+    writeFileSync(join(tracked, '.vscode', 'settings.json'), '{}');
+    execFileSync('git', ['-C', tracked, 'add', '.']);
+    expect(await keepOutOfGit(join(tracked, '.vscode', 'settings.json'))).toBe('tracked');
   });
 });
