@@ -5,13 +5,14 @@ import type { HistoryRollbackParams, HistoryRollbackResult } from '../../../gene
 import { invalidRequest } from '../errors';
 import { blobAt, commitAtIndex, repoFileOf } from '../git';
 import { readFile } from 'node:fs/promises';
-import { writeFiles } from '../write/workspaceWrite';
+import { checkWritable, writeFiles } from '../write/workspaceWrite';
 import { resolvePath, type Services } from '../services';
 
 export function historyRollback(svc: Services) {
   return async (params: HistoryRollbackParams): Promise<HistoryRollbackResult> => {
     if (!Number.isInteger(params.toIndex) || params.toIndex < 1) throw invalidRequest('toIndex must be an integer >= 1 (1 = the version in HEAD)');
     const { path, real } = resolvePath(svc, params.filePath);
+    checkWritable(svc, [{ path, target: real }]);
     const repo = await repoFileOf(real);
     const hash = await commitAtIndex(repo, params.toIndex);
     const bytes = await blobAt(repo, hash);

@@ -5,13 +5,14 @@ import { readFile } from 'node:fs/promises';
 import type { LocalhistoryRollbackParams, LocalhistoryRollbackResult } from '../../../generated/v0.1.6/types';
 import { invalidRequest } from '../errors';
 import { formatUtcLabel } from '../localHistory';
-import { writeFiles } from '../write/workspaceWrite';
+import { checkWritable, writeFiles } from '../write/workspaceWrite';
 import { resolvePath, type Services } from '../services';
 
 export function localhistoryRollback(svc: Services) {
   return async (params: LocalhistoryRollbackParams): Promise<LocalhistoryRollbackResult> => {
     if (typeof params.toId !== 'string' || params.toId.length === 0) throw invalidRequest('toId must be a non-empty string');
     const { path, real } = resolvePath(svc, params.filePath);
+    checkWritable(svc, [{ path, target: real }]);
     const entry = svc.localHistory.find(path, params.toId);
     if (!entry) throw invalidRequest(`unknown local-history id for this file: ${params.toId}`);
     const bytes = await readFile(entry.location);
