@@ -59,6 +59,13 @@ export class WorkbenchDriver {
     await this.page.keyboard.type(text);
   }
 
+  /** Saves the active editor (Ctrl+S in its focused text area). */
+  async save(): Promise<void> {
+    const editor = this.page.locator('.editor-group-container.active .monaco-editor');
+    await editor.first().click();
+    await this.page.keyboard.press('Control+S');
+  }
+
   /** Text of the active editor's visible lines (what the user sees; long files are cut to the viewport). */
   async visibleEditorText(): Promise<string> {
     const lines = this.page.locator('.editor-group-container.active .monaco-editor .view-lines .view-line');

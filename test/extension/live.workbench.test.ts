@@ -63,15 +63,26 @@ describe('unsaved editor contents', () => {
     expect(diskText(FILE)).toBe(before);
   });
 
-  it('edit/replace replaces in the unsaved text and saves it', async () => {
+  it('edit/replace refuses a file with unsaved changes: the editor keeps them, the disk is untouched', async () => {
+    const before = diskText(FILE);
+    const answer = await fx.client.editReplace({ pattern: 'zebracrossing', replacement: 'okapiwalk', include: 'text/**' })
+      .then(() => 'replaced', (e: Error & { code?: string }) => `${e.code}: ${e.message}`);
+    expect(answer).toMatch(/^HANDLER_ERROR: .*search\.txt has unsaved changes in the editor; save or revert them first\. Nothing was changed\.$/);
+    expect(diskText(FILE)).toBe(before);
+    expect(await fx.host.workbench.activeTabDirty()).toBe(true);
+    expect(await fx.host.workbench.visibleEditorText()).toContain(typed);
+  });
+
+  it('once the user saves, edit/replace replaces on disk and the editor shows it', async () => {
+    await fx.host.workbench.save();
+    await until('the tab to be clean', async () => ((await fx.host.workbench.activeTabDirty()) ? undefined : true));
     const r = await fx.client.editReplace({ pattern: 'zebracrossing', replacement: 'okapiwalk', include: 'text/**' });
     expect(r).toEqual({ replacedCount: 1, affectedFiles: [join(fx.ws.dir, FILE)] });
     const disk = diskText(FILE);
     expect(disk).toContain('okapiwalk unsaved');
     expect(disk).not.toContain('zebracrossing');
-    // The editor shows the replaced, saved text.
     await until('the editor to show the replacement', async () => ((await fx.host.workbench.visibleEditorText()).includes('okapiwalk unsaved') ? true : undefined));
-    await until('the tab to be clean', async () => ((await fx.host.workbench.activeTabDirty()) ? undefined : true));
+    expect(await fx.host.workbench.activeTabDirty()).toBe(false);
     expect((await fx.client.editFind({ pattern: 'zebracrossing' })).totalCount).toBe(0);
   });
 });
