@@ -5,9 +5,10 @@
 // Decisions (hardening; the protocol text requires none of it):
 // - A socket is "pending" from TCP accept until its session completes the protocol handshake, whatever
 //   stage it is in (no HTTP yet, upgrade under way, upgraded but silent). Pending sockets cost a file
-//   descriptor each and need no token, so they are capped; over the cap the OLDEST pending socket is
-//   dropped, never the new one: a flood of silent sockets cannot lock out a client that handshakes
-//   promptly (it only has to finish before `maxPending` newer sockets arrive).
+//   descriptor each and need no token, so they are capped; over the cap a pending socket is dropped,
+//   never the new one: the least advanced first (nothing sent < upgrade requested < handshake sent),
+//   the oldest first within a stage. A flood of silent sockets therefore cannot lock out a client that
+//   sends its upgrade request and handshake promptly.
 // - Every pending socket has a deadline from its TCP accept (one sweeping timer, not one per socket).
 // - Failed handshakes (wrong token, malformed first frame) spend a token bucket; while it is empty a
 //   first frame waits for a token before it is evaluated, so token guessing is held to `perSecond`
@@ -15,7 +16,7 @@
 //   attacker keeps the bucket empty it waits its turn like any other (documented trade-off).
 
 export interface AdmissionLimits {
-  /** Sockets not yet past the protocol handshake; over it the oldest is dropped. Default 64. */
+  /** Sockets not yet past the protocol handshake; over it the least advanced, oldest is dropped. Default 128. */
   maxPending: number;
   /** From TCP accept to a completed handshake, in ms. Default 5000. */
   pendingDeadlineMs: number;
@@ -27,7 +28,7 @@ export interface AdmissionLimits {
 }
 
 export const DEFAULT_ADMISSION_LIMITS: Readonly<AdmissionLimits> = {
-  maxPending: 64,
+  maxPending: 128,
   pendingDeadlineMs: 5000,
   maxClients: 64,
   failedHandshakeBurst: 20,
@@ -37,9 +38,25 @@ export const DEFAULT_ADMISSION_LIMITS: Readonly<AdmissionLimits> = {
 /** Why a pending socket was dropped (for logs and tests). */
 export type DropReason = "evicted" | "deadline";
 
-/** Tracks pending sockets in arrival order; `T` is whatever the binding uses to drop one. */
+/**
+ * How far a pending socket got. Eviction takes the least advanced first (oldest first within a stage):
+ * a flood of sockets that never send a byte only ever evicts each other, never a client that has sent
+ * its upgrade request or its handshake.
+ */
+export const Progress = {
+  /** TCP accepted, nothing parsed yet. */
+  Connected: 0,
+  /** HTTP upgrade request received. */
+  Upgrading: 1,
+  /** First WebSocket frame received (the handshake is being evaluated or waits for a permit). */
+  Handshaking: 2,
+} as const;
+export type Progress = (typeof Progress)[keyof typeof Progress];
+
+/** Tracks pending sockets by progress, in arrival order; `T` is whatever the binding uses to drop one. */
 export class PendingSockets<T> {
-  private readonly pending = new Map<T, number>(); // insertion order = age
+  private readonly since = new Map<T, number>(); // every pending socket, insertion order = age
+  private readonly stages: Map<T, true>[] = [new Map(), new Map(), new Map()];
   private sweeper: ReturnType<typeof setInterval> | undefined;
 
   constructor(
@@ -49,40 +66,54 @@ export class PendingSockets<T> {
   ) {}
 
   get size(): number {
-    return this.pending.size;
+    return this.since.size;
   }
 
   has(socket: T): boolean {
-    return this.pending.has(socket);
+    return this.since.has(socket);
   }
 
-  /** A new socket: evicts the oldest ones while the cap is reached, then tracks this one. */
+  /** A new socket: evicts the least advanced, oldest ones while the cap is reached, then tracks it. */
   add(socket: T): void {
-    while (this.pending.size >= this.limits.maxPending) {
-      const oldest = this.pending.keys().next().value as T;
-      this.pending.delete(oldest);
-      this.drop(oldest, "evicted");
+    while (this.since.size >= this.limits.maxPending) {
+      const stage = this.stages.find((m) => m.size > 0)!;
+      const victim = stage.keys().next().value as T;
+      this.forget(victim);
+      this.drop(victim, "evicted");
     }
-    this.pending.set(socket, this.now());
+    this.since.set(socket, this.now());
+    this.stages[Progress.Connected]!.set(socket, true);
     this.sweeper ??= setInterval(() => this.sweep(), Math.max(50, Math.min(1000, this.limits.pendingDeadlineMs / 4)));
     (this.sweeper as { unref?: () => void }).unref?.();
   }
 
+  /** The socket got further (never backwards); its age is kept. */
+  advance(socket: T, to: Progress): void {
+    if (!this.since.has(socket)) return;
+    for (let p = 0; p < to; p++) this.stages[p]!.delete(socket);
+    this.stages[to]!.set(socket, true);
+  }
+
   /** The socket completed its handshake or is gone. */
   delete(socket: T): void {
-    this.pending.delete(socket);
-    if (this.pending.size === 0) this.stop();
+    this.forget(socket);
+    if (this.since.size === 0) this.stop();
+  }
+
+  private forget(socket: T): void {
+    this.since.delete(socket);
+    for (const m of this.stages) m.delete(socket);
   }
 
   /** Drops every socket past its deadline (oldest first, so the scan stops at the first young one). */
   sweep(): void {
     const cutoff = this.now() - this.limits.pendingDeadlineMs;
-    for (const [socket, since] of this.pending) {
+    for (const [socket, since] of this.since) {
       if (since > cutoff) break;
-      this.pending.delete(socket);
+      this.forget(socket);
       this.drop(socket, "deadline");
     }
-    if (this.pending.size === 0) this.stop();
+    if (this.since.size === 0) this.stop();
   }
 
   stop(): void {

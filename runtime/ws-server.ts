@@ -6,15 +6,15 @@
 // closed by ws with 1009. Plain HTTP requests get 426.
 //
 // Admission (runtime/admission.ts has the decisions): every TCP socket is "pending" until its session
-// completes the protocol handshake; pending sockets are capped (the oldest is dropped, never the new
-// one) and must finish within a deadline from accept; connected clients are capped (HTTP 503 for the
+// completes the protocol handshake; pending sockets are capped (the least advanced, oldest one is
+// dropped, never the new one) and must finish within a deadline from accept; connected clients are capped (HTTP 503 for the
 // upgrade beyond); a first frame is evaluated only with a token of the failed-handshake budget, so
 // guessing the token is rate-limited. A session without a `state` counts as connected once upgraded.
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, WebSocket } from "ws";
-import { DEFAULT_ADMISSION_LIMITS, HandshakeThrottle, PendingSockets, type AdmissionLimits, type DropReason } from "./admission";
+import { DEFAULT_ADMISSION_LIMITS, HandshakeThrottle, PendingSockets, Progress, type AdmissionLimits, type DropReason } from "./admission";
 import { isAllowedOrigin, isLoopbackAddress, isLoopbackHost } from "./loopback";
 import { corkPerTick } from "./tick-cork";
 
@@ -117,6 +117,7 @@ export async function startWebSocketServer(options: WebSocketServerOptions): Pro
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on("error", () => socket.destroy());
+    pending.advance(req.socket, Progress.Upgrading);
     if (!isLoopbackHost(req.headers.host) || !isAllowedOrigin(req.headers.origin)) {
       refuse(socket, "403 Forbidden");
       return;
@@ -171,6 +172,7 @@ export async function startWebSocketServer(options: WebSocketServerOptions): Pro
     const deliver = (text: string) => {
       if (!session) return;
       if (session.state !== "awaiting-handshake") return session.onFrame(text);
+      pending.advance(socket, Progress.Handshaking);
       if (held) return void held.push(text);
       if (throttle.tryPermit()) return evaluateFirst(text);
       held = [text];

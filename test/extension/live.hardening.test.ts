@@ -163,7 +163,7 @@ describe('limits', () => {
     clearInterval(watch);
     for (const s of sockets) s.destroy();
     expect(latencies).toHaveLength(5);
-    // Pending sockets are capped at 64: the host never holds thousands of descriptors.
+    // Pending sockets are capped at 128: the host never holds thousands of descriptors.
     expect(peakFds - fdsBefore).toBeLessThan(400);
     expect((await fx.client.fsFindFiles({ query: 'shapes' })).totalCount).toBe(1);
     console.log(`flood: real client connect+request ${latencies.join(', ')} ms; extension host fds ${fdsBefore} → peak ${peakFds}`);

@@ -5,7 +5,7 @@ import { connect as tcpConnect, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { ServerSession } from "../../generated/v0.1.6/server";
-import { HandshakeThrottle, PendingSockets } from "../../runtime/admission";
+import { HandshakeThrottle, PendingSockets, Progress } from "../../runtime/admission";
 import { startWebSocketServer, type RunningWebSocketServer } from "../../runtime/ws-server";
 
 describe("PendingSockets", () => {
@@ -183,5 +183,24 @@ describe("admission in the ws binding", () => {
     expect(elapsed).toBeGreaterThanOrEqual(400);
     await new Promise((r) => setTimeout(r, 150));
     expect(await handshake(server.port, TOKEN)).toMatchObject({ ok: true });
+  });
+});
+
+describe("PendingSockets by progress", () => {
+  it("evicts sockets that sent nothing before those that asked to upgrade or sent a handshake", () => {
+    const dropped: string[] = [];
+    const p = new PendingSockets<string>({ maxPending: 3, pendingDeadlineMs: 1000 }, (s) => dropped.push(s));
+    p.add("real"); // oldest, but it talks
+    p.advance("real", Progress.Handshaking);
+    p.add("upgrading");
+    p.advance("upgrading", Progress.Upgrading);
+    for (let i = 0; i < 5; i++) p.add(`silent-${i}`);
+    expect(dropped).toEqual(["silent-0", "silent-1", "silent-2", "silent-3"]);
+    expect(p.has("real") && p.has("upgrading")).toBe(true);
+    // With only talking sockets left, the least advanced goes first.
+    p.advance("silent-4", Progress.Handshaking);
+    p.add("late");
+    expect(dropped.at(-1)).toBe("upgrading");
+    p.stop();
   });
 });

@@ -14,7 +14,7 @@ import { searchFolders } from '../searchScope';
 import type { Services } from '../services';
 import { dirtyDocuments } from '../vscodeDocs';
 import { PROTECTED_GLOBS } from '../write/protectedPaths';
-import { checkWritable, writeFiles, type PlannedWrite } from '../write/workspaceWrite';
+import { BACKUP_SOURCES, checkWritable, writeFiles, type PlannedWrite } from '../write/workspaceWrite';
 
 /** Most bytes (originals) one replace may rewrite: all of them are held in memory until the commit. */
 export const MAX_REPLACE_BYTES = 256 * 1024 * 1024;
@@ -58,7 +58,7 @@ export function editReplace(svc: Services) {
       const after = Buffer.concat([hasBom ? BOM : Buffer.alloc(0), Buffer.from(r.text, 'utf8')]);
       if (!after.equals(before)) writes.push({ path, target, before, after });
     }
-    await writeFiles(svc, writes, { what: 'edit/replace', recordResult: true });
+    await writeFiles(svc, writes, { what: 'edit/replace', recordResult: true, backupSource: BACKUP_SOURCES.replace });
     if (writes.length > 0) svc.log(`replace: ${replacedCount} in ${writes.length} file(s)`);
     return { replacedCount, affectedFiles };
   };

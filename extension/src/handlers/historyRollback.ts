@@ -5,7 +5,7 @@ import type { HistoryRollbackParams, HistoryRollbackResult } from '../../../gene
 import { invalidRequest } from '../errors';
 import { blobAt, commitAtIndex, repoFileOf } from '../git';
 import { readFile } from 'node:fs/promises';
-import { checkWritable, writeFiles } from '../write/workspaceWrite';
+import { BACKUP_SOURCES, checkWritable, writeFiles } from '../write/workspaceWrite';
 import { resolvePath, type Services } from '../services';
 
 export function historyRollback(svc: Services) {
@@ -17,7 +17,7 @@ export function historyRollback(svc: Services) {
     const hash = await commitAtIndex(repo, params.toIndex);
     const bytes = await blobAt(repo, hash);
     const before = await readFile(real).catch(() => null);
-    await writeFiles(svc, [{ path, target: real, before, after: bytes }], { what: 'history/rollback', recordResult: false });
+    await writeFiles(svc, [{ path, target: real, before, after: bytes }], { what: 'history/rollback', recordResult: false, backupSource: BACKUP_SOURCES.rollback });
     svc.log(`history rollback: ${path} ← ${hash.slice(0, 7)} (index ${params.toIndex})`);
     return { filePath: path, toRef: hash, restoredIndex: params.toIndex };
   };

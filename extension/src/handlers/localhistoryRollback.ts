@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import type { LocalhistoryRollbackParams, LocalhistoryRollbackResult } from '../../../generated/v0.1.6/types';
 import { invalidRequest } from '../errors';
 import { formatUtcLabel } from '../localHistory';
-import { checkWritable, writeFiles } from '../write/workspaceWrite';
+import { BACKUP_SOURCES, checkWritable, writeFiles } from '../write/workspaceWrite';
 import { resolvePath, type Services } from '../services';
 
 export function localhistoryRollback(svc: Services) {
@@ -17,7 +17,7 @@ export function localhistoryRollback(svc: Services) {
     if (!entry) throw invalidRequest(`unknown local-history id for this file: ${params.toId}`);
     const bytes = await readFile(entry.location);
     const before = await readFile(real).catch(() => null);
-    await writeFiles(svc, [{ path, target: real, before, after: bytes }], { what: 'localhistory/rollback', recordResult: false });
+    await writeFiles(svc, [{ path, target: real, before, after: bytes }], { what: 'localhistory/rollback', recordResult: false, backupSource: BACKUP_SOURCES.rollback });
     svc.log(`local-history rollback: ${path} ← ${entry.id}`);
     return { filePath: path, restoredId: entry.id, restoredLabel: formatUtcLabel(entry.timestamp) };
   };

@@ -32,7 +32,12 @@ export interface WriteOptions {
   what: string;
   /** Also record the new content in local history (as a save through VS Code would). */
   recordResult: boolean;
+  /** Local-history source of the entry that keeps what is overwritten (shown in VS Code's Timeline). */
+  backupSource: string;
 }
+
+/** Sources of the entries that keep what a write overwrote. */
+export const BACKUP_SOURCES = { rollback: 'IDEA: before rollback', replace: 'IDEA: before edit/replace' } as const;
 
 /** Refuses writes that must not happen at all (protected or unsaved files); INVALID_REQUEST / HANDLER_ERROR. */
 export function checkWritable(svc: Services, writes: readonly { path: string; target: string }[]): void {
@@ -50,7 +55,7 @@ export function checkWritable(svc: Services, writes: readonly { path: string; ta
 export function writeFiles(svc: Services, writes: PlannedWrite[], opts: WriteOptions): Promise<void> {
   return oneAtATime(async () => {
     checkWritable(svc, writes);
-    for (const w of writes) if (w.before !== null) await keepInLocalHistory(svc, w.path, w.before, `IDEA: before ${opts.what}`);
+    for (const w of writes) if (w.before !== null) await keepInLocalHistory(svc, w.path, w.before, opts.backupSource);
     await applyAllOrNothing(writes, {
       stateDir: svc.stateDir,
       what: opts.what,
