@@ -10,9 +10,16 @@ import { basename, dirname, join } from 'node:path';
 
 const TMP_MARK = '.idea-tmp-';
 
+/** `.<name>.idea-tmp-`, the name cut to 200 bytes so the temporary name stays within 255 bytes. */
+function tempPrefix(target: string): string {
+  let name = basename(target);
+  while (Buffer.byteLength(name) > 200) name = name.slice(0, -1);
+  return `.${name}${TMP_MARK}`;
+}
+
 /** Name of a temporary file for `target` (hidden, same folder). */
 export function tempNameFor(target: string): string {
-  return join(dirname(target), `.${basename(target)}${TMP_MARK}${randomBytes(6).toString('hex')}`);
+  return join(dirname(target), `${tempPrefix(target)}${randomBytes(6).toString('hex')}`);
 }
 
 /**
@@ -63,7 +70,7 @@ async function syncFolder(dir: string): Promise<void> {
 
 /** Removes temporary files a killed write left next to `target`. */
 export async function removeLeftoverTemps(target: string): Promise<number> {
-  const prefix = `.${basename(target)}${TMP_MARK}`;
+  const prefix = tempPrefix(target);
   let names: string[];
   try {
     names = await readdir(dirname(target));

@@ -45,6 +45,14 @@ describe('replaceFileAtomically', () => {
     expect(statSync(f).mode & 0o777).toBe(0o750);
     expect(noTemps(dir)).toEqual([]);
   });
+  it('replaces a file whose name is at the 255-byte limit (the temporary name is shortened)', async () => {
+    const dir = fresh('atomic-long');
+    const f = join(dir, `${'é'.repeat(120)}.txt`); // 244 bytes
+    writeFileSync(f, 'old');
+    await replaceFileAtomically(f, Buffer.from('new'));
+    expect(readFileSync(f, 'utf8')).toBe('new');
+    expect(noTemps(dir)).toEqual([]);
+  });
   it('refuses a directory and leaves it alone', async () => {
     const dir = fresh('atomic-dir');
     mkdirSync(join(dir, 'd'));
