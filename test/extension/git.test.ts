@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -73,14 +73,18 @@ describe('git wrapper', () => {
 });
 
 describe('git is disarmed: a hostile repository configuration runs nothing', () => {
+  let outer: string;
   let repo: string;
   let marker: string;
   let shared: string;
   const planted = () => existsSync(marker) ? readFileSync(marker, 'utf8') : '';
   beforeAll(() => {
-    repo = mkdtempSync(join(tmpdir(), 'idea-git-hostile-'));
-    marker = join(repo, '..', `${repo.split('/').pop()}-ran.txt`);
-    const script = join(repo, '..', `${repo.split('/').pop()}-evil.sh`);
+    // The repository in a folder of its own, the planted program and its marker beside it (outside the work tree).
+    outer = mkdtempSync(join(tmpdir(), 'idea-git-hostile-'));
+    repo = join(outer, 'repo');
+    mkdirSync(repo);
+    marker = join(outer, 'ran.txt');
+    const script = join(outer, 'evil.sh');
     writeFileSync(script, `#!/bin/sh\necho "$0 $*" >> '${marker}'\ncat\n`, { mode: 0o755 });
     execFileSync('git', ['-C', repo, 'init', '-q', '-b', 'main']);
     writeFileSync(join(repo, 'f.txt'), 'one\n');
@@ -97,7 +101,7 @@ describe('git is disarmed: a hostile repository configuration runs nothing', () 
       ['diff.external', script], ['include.path', shared], ['log.showSignature', 'true'], ['gpg.program', script],
     ]) execFileSync('git', ['-C', repo, 'config', k!, v!]);
   });
-  afterAll(() => rmSync(repo, { recursive: true, force: true }));
+  afterAll(() => rmSync(outer, { recursive: true, force: true }));
 
   it('the planted configuration does run a program under plain git (the test can fail)', () => {
     execFileSync('git', ['-C', repo, 'diff', 'HEAD', '--', 'f.txt'], { stdio: 'pipe' });
@@ -120,7 +124,7 @@ describe('git is disarmed: a hostile repository configuration runs nothing', () 
   });
   it('ignores inherited GIT_* variables', async () => {
     const saved = process.env.GIT_EXTERNAL_DIFF;
-    process.env.GIT_EXTERNAL_DIFF = join(repo, '..', `${repo.split('/').pop()}-evil.sh`);
+    process.env.GIT_EXTERNAL_DIFF = join(outer, 'evil.sh');
     try {
       const r = await repoFileOf(join(repo, 'f.txt'));
       const [c] = await fileLog(r, 5);
