@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { ServerSession, type Handlers } from '../../generated/v0.1.6/server';
 import { TRANSPORT } from '../../generated/v0.1.6/topics';
 import { startWebSocketServer, type RunningWebSocketServer } from '../../runtime/ws-server';
+import { handlersForClient, RequestGate } from './limits/requests';
 import { workspaceFolderPaths } from './services';
 import { writeSettingsKeys } from './settingsFile';
 
@@ -28,6 +29,9 @@ export class IdeaServer implements vscode.Disposable {
   private starting: Promise<ServerInfo | undefined> | undefined;
   private current: ServerInfo | undefined;
   private clients = 0;
+  /** Requests in flight across all connections (idea.server.maxRequestsInFlight). */
+  private readonly requests = new RequestGate();
+  private connections = 0;
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
 
@@ -60,7 +64,8 @@ export class IdeaServer implements vscode.Disposable {
         maxPayload: MAX_FRAME_BYTES,
         createSession: (io) => {
           const session = new ServerSession({
-            handlers: this.handlers,
+            // Each connection is its own client for the fair limiters (processes, regex workers).
+            handlers: handlersForClient(this.handlers, `connection-${++this.connections}`, this.requests),
             auth: { required: authRequired, token },
             handshakeTimeoutMs: HANDSHAKE_TIMEOUT_MS,
             workspaces: workspaceFolderPaths,

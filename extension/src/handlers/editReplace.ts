@@ -6,7 +6,9 @@ import type { EditReplaceParams, EditReplaceResult } from '../../../generated/v0
 import type { RequestContext } from '../../../generated/v0.1.6/server';
 import { invalidRequest } from '../errors';
 import { awaitNewEntries, newestEntries } from '../historyRecorded';
-import { buildRegExp, replaceInLine } from '../search/jsRegex';
+import { buildRegExp } from '../search/jsRegex';
+import { RegexBudget } from '../search/regexPool';
+import { replaceInText } from '../search/replaceInText';
 import { searchText } from '../search/textSearch';
 import { searchFolders } from '../searchScope';
 import type { Services } from '../services';
@@ -24,7 +26,8 @@ export function editReplace(svc: Services) {
       maxMatches: 0,
       signal: ctx.signal,
     });
-    const re = buildRegExp(match);
+    buildRegExp(match);
+    const budget = new RegexBudget(); // one time budget for the whole request's regex work
     const edit = new vscode.WorkspaceEdit();
     const changed: vscode.TextDocument[] = [];
     let replacedCount = 0;
@@ -33,15 +36,12 @@ export function editReplace(svc: Services) {
       // The document's text (unsaved changes included) is what gets replaced, line by line; a clean
       // document is first brought in line with the disk (it may not have reloaded a fresh change yet).
       const doc = await openDocumentInSyncWithDisk(path);
-      let inDoc = 0;
-      for (let i = 0; i < doc.lineCount; i++) {
-        const line = doc.lineAt(i);
-        const r = replaceInLine(re, line.text, params.replacement, match.isRegex);
-        if (r.count === 0 || r.text === line.text) { inDoc += r.count; continue; }
-        edit.replace(doc.uri, line.range, r.text);
-        inDoc += r.count;
-      }
-      if (inDoc > 0) { replacedCount += inDoc; changed.push(doc); }
+      const text = doc.getText();
+      const r = await replaceInText(match, params.replacement, text, { signal: ctx.signal, budget });
+      if (r.count === 0) continue;
+      if (r.text !== text) edit.replace(doc.uri, new vscode.Range(doc.positionAt(0), doc.positionAt(text.length)), r.text);
+      replacedCount += r.count;
+      changed.push(doc);
     }
     if (changed.length === 0) return { replacedCount: 0, affectedFiles: [] };
     const historyBefore = newestEntries(svc, changed.map((d) => d.uri.fsPath));
