@@ -37,6 +37,8 @@ export class RegexPool {
   private live = 0;
   private seq = 0;
   private disposed = false;
+  /** Aborts every queued and running job at dispose(). */
+  private readonly shutdown = new AbortController();
 
   constructor(private opts: RegexPoolOptions) {
     this.slots = new FairLimiter(opts.workers);
@@ -66,17 +68,20 @@ export class RegexPool {
   async run<R extends RegexJobResult>(job: RegexJob, budget: RegexBudget, signal?: AbortSignal, transfer?: ArrayBuffer[]): Promise<R> {
     if (this.disposed) throw new Error('the regex engine is shut down');
     if (budget.remainingMs <= 0) throw timeError(budget);
-    const release = await this.slots.acquire(signal);
+    const stop = signal ? AbortSignal.any([signal, this.shutdown.signal]) : this.shutdown.signal;
+    const release = await this.slots.acquire(stop);
     try {
       const w = this.idle.pop() ?? this.spawn();
-      return (await this.exec(w, job, budget, signal, transfer)) as R;
+      return (await this.exec(w, job, budget, stop, transfer)) as R;
     } finally {
       release();
     }
   }
 
+  /** Terminates every worker; queued and running jobs reject. */
   dispose(): void {
     this.disposed = true;
+    this.shutdown.abort(new Error('the regex engine is shut down'));
     for (const w of this.idle.splice(0)) this.retire(w);
   }
 
@@ -123,7 +128,9 @@ export class RegexPool {
         if (finish('replace')) reject(signal!.reason ?? new Error('aborted'));
       };
       const timer = setTimeout(() => {
-        if (finish('replace')) reject(timeError(budget));
+        if (!finish('replace')) return;
+        budget.remainingMs = Math.min(0, budget.remainingMs); // timers may fire a hair early
+        reject(timeError(budget));
       }, Math.max(1, budget.remainingMs));
       w.on('message', onMessage);
       w.on('error', onError);

@@ -96,10 +96,11 @@ export interface RgHit { relPath: string; line: number; text: string }
 
 export class RipgrepPatternError extends Error {}
 
-/** rg's stderr sorted out: per-file problems, and messages about the whole search. */
-export function parseRgMessages(stderr: string): { files: FileProblem[]; general: string[] } {
+/** rg's stderr sorted out: per-file problems, files gone meanwhile, and messages about the whole search. */
+export function parseRgMessages(stderr: string): { files: FileProblem[]; vanished: number; general: string[] } {
   const files: FileProblem[] = [];
   const general: string[] = [];
+  let vanished = 0;
   for (let line of stderr.split('\n')) {
     line = line.replace(/\r$/, '');
     if (!line) continue;
@@ -111,10 +112,10 @@ export function parseRgMessages(stderr: string): { files: FileProblem[]; general
     if (at < 0) { general.push(line); continue; }
     const message = line.slice(at + 2);
     // Gone between listing and reading: nothing in it can be missed.
-    if (/\(os error 2\)$/.test(message)) continue;
+    if (/\(os error 2\)$/.test(message)) { vanished++; continue; }
     files.push({ relPath: line.slice(2, at), message });
   }
-  return { files, general };
+  return { files, vanished, general };
 }
 
 /** Messages that are not about one file: a bad glob is bad input, anything else a failure of rg. */
@@ -164,10 +165,10 @@ export async function rgSearchLines(
   if (res.stopped) return problems;
   const msgs = parseRgMessages(res.stderr);
   // rg: 0 = matches, 1 = none, 2 = some error (a bad pattern, a bad glob, or files it could not search).
-  if (res.code === 2 && msgs.files.length === 0 && msgs.general.some((m) => /regex|pcre2|pattern|literal/i.test(m) && !/glob/i.test(m))) {
+  if (res.code === 2 && msgs.files.length + msgs.vanished === 0 && msgs.general.some((m) => /regex|pcre2|pattern|literal/i.test(m) && !/glob/i.test(m))) {
     throw new RipgrepPatternError(msgs.general.join('; '));
   }
-  throwGeneral(msgs.general, msgs.files.length > 0 && res.code === 2 ? 0 : res.code);
+  throwGeneral(msgs.general, msgs.files.length + msgs.vanished > 0 && res.code === 2 ? 0 : res.code);
   return [...problems, ...msgs.files];
 }
 
@@ -184,7 +185,7 @@ export async function rgListFiles(rg: string, cwd: string, sel: FileSelection, o
   });
   if (res.stopped) return [];
   const msgs = parseRgMessages(res.stderr);
-  throwGeneral(msgs.general, msgs.files.length > 0 && res.code === 2 ? 0 : res.code);
+  throwGeneral(msgs.general, msgs.files.length + msgs.vanished > 0 && res.code === 2 ? 0 : res.code);
   return msgs.files;
 }
 
