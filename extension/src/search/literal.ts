@@ -1,10 +1,10 @@
-// Literal (isRegex: false) matching without a RegExp, so it may run on the extension host's main
-// thread: an escaped pattern in V8's regex engine tries the whole pattern at every start position
-// (O(line × pattern) for "aaa…ab" against "aaaa…"), whereas String.prototype.indexOf (Boyer-Moore /
-// Horspool in V8) restarted after each non-overlapping match stays linear. Case-insensitive matching
-// compares JavaScript's own canonical forms (ES Canonicalize for /i without /u: toUpperCase per UTF-16
-// unit, kept when it would not be one unit or would turn non-ASCII into ASCII), so the results are
-// exactly those of the escaped RegExp with flags "gi".
+// Literal (isRegex: false) matching without a RegExp, in time linear in the line, so it may run on the
+// extension host's main thread. Neither V8's regex engine nor String.prototype.indexOf is linear: both
+// compare the pattern from its end at each position, so "a"×2,500+"b"+"a"×2,500 against a long run of
+// "a" costs line × 2,500 (≈1 s per MB). Short patterns (where that product stays small) use indexOf,
+// longer ones Knuth-Morris-Pratt. Case-insensitive matching compares JavaScript's own canonical forms
+// (ES Canonicalize for /i without /u: toUpperCase per UTF-16 unit, kept when it would not be one unit or
+// would turn non-ASCII into ASCII), so the results are exactly those of the escaped RegExp ("gi").
 import { replaceLines, type MatchOptions } from './regexCore';
 
 let canonTable: Uint16Array | undefined;
@@ -37,6 +37,29 @@ export function canonicalize(s: string): string {
   return out;
 }
 
+/** Longest pattern searched with indexOf: its worst case, line × pattern, stays a small multiple of the line. */
+const INDEXOF_MAX_PATTERN = 32;
+
+/** A search for `needle` from a position, -1 when absent; linear in the text searched. */
+function searcher(needle: string): (hay: string, from: number) => number {
+  if (needle.length <= INDEXOF_MAX_PATTERN) return (hay, from) => hay.indexOf(needle, from);
+  const m = needle.length;
+  const fail = new Int32Array(m); // KMP: length of the longest proper border of needle[0..i]
+  for (let i = 1, k = 0; i < m; i++) {
+    while (k > 0 && needle.charCodeAt(i) !== needle.charCodeAt(k)) k = fail[k - 1]!;
+    if (needle.charCodeAt(i) === needle.charCodeAt(k)) k++;
+    fail[i] = k;
+  }
+  return (hay, from) => {
+    for (let i = from, k = 0; i < hay.length; i++) {
+      const c = hay.charCodeAt(i);
+      while (k > 0 && c !== needle.charCodeAt(k)) k = fail[k - 1]!;
+      if (c === needle.charCodeAt(k) && ++k === m) return i - m + 1;
+    }
+    return -1;
+  };
+}
+
 export interface LiteralMatcher {
   /** Counts every match in one line and keeps the start columns of the first `keep`. */
   scan(line: string, keep: number): { count: number; cols: number[] };
@@ -48,12 +71,13 @@ export function literalMatcher(o: MatchOptions): LiteralMatcher {
   const needle = o.isCaseSensitive ? o.pattern : canonicalize(o.pattern);
   const m = needle.length;
   const hay = o.isCaseSensitive ? (s: string) => s : canonicalize;
+  const find = searcher(needle);
   /** Calls onMatch for each non-overlapping match, left to right; returns how many. */
   const each = (line: string, onMatch: (col: number) => void): number => {
     if (m === 0 || line.length < m) return 0;
     const h = hay(line);
     let count = 0;
-    for (let i = h.indexOf(needle); i >= 0; i = h.indexOf(needle, i + m)) { onMatch(i); count++; }
+    for (let i = find(h, 0); i >= 0; i = find(h, i + m)) { onMatch(i); count++; }
     return count;
   };
   return {
