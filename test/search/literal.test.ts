@@ -16,7 +16,7 @@ describe('literal matching', () => {
   it('finds the same columns as the escaped RegExp, case-sensitive and not (2,000 random cases)', () => {
     for (let n = 0; n < 2000; n++) {
       const line = randomString(rnd(40));
-      const pattern = n % 10 === 0 ? randomString(33 + rnd(8)).replace(/./g, (c, i) => (i % 3 ? 'a' : c)) : randomString(1 + rnd(3));
+      const pattern = n % 10 === 0 ? randomString(9 + rnd(30)).replace(/./g, (c, i) => (i % 3 ? 'a' : c)) : randomString(1 + rnd(3));
       for (const isCaseSensitive of [true, false]) {
         const o = { pattern, isRegex: false, isCaseSensitive };
         const want = matchColumns(compileRegExp(o), line);
@@ -61,7 +61,7 @@ describe('literal matching', () => {
     for (let n = 0; n < 300; n++) {
       const text = Array.from({ length: 300 }, () => 'aAb'[rnd(3)]).join('');
       const start = rnd(200);
-      const pattern = text.slice(start, start + 33 + rnd(40));
+      const pattern = text.slice(start, start + 9 + rnd(60));
       for (const isCaseSensitive of [true, false]) {
         const o = { pattern, isRegex: false, isCaseSensitive };
         expect(literalMatcher(o).scan(text, Infinity).cols).toEqual(matchColumns(compileRegExp(o), text));

@@ -1,7 +1,7 @@
 // Literal (isRegex: false) matching without a RegExp, in time linear in the line, so it may run on the
 // extension host's main thread. Neither V8's regex engine nor String.prototype.indexOf is linear: both
 // compare the pattern from its end at each position, so "a"×2,500+"b"+"a"×2,500 against a long run of
-// "a" costs line × 2,500 (≈1 s per MB). Short patterns (where that product stays small) use indexOf,
+// "a" costs line × 2,500 (≈1 s per MB). Patterns of up to 8 units (where that product stays small) use indexOf,
 // longer ones Knuth-Morris-Pratt. Case-insensitive matching compares JavaScript's own canonical forms
 // (ES Canonicalize for /i without /u: toUpperCase per UTF-16 unit, kept when it would not be one unit or
 // would turn non-ASCII into ASCII), so the results are exactly those of the escaped RegExp ("gi").
@@ -38,7 +38,7 @@ export function canonicalize(s: string): string {
 }
 
 /** Longest pattern searched with indexOf: its worst case, line × pattern, stays a small multiple of the line. */
-const INDEXOF_MAX_PATTERN = 32;
+const INDEXOF_MAX_PATTERN = 8;
 
 /** A search for `needle` from a position, -1 when absent; linear in the text searched. */
 function searcher(needle: string): (hay: string, from: number) => number {
