@@ -2,7 +2,8 @@
 // at its budget while another client is served in < 500 ms; PCRE2's match limit is reported, not
 // swallowed; 1,000 in-flight edit/find on one connection and 4×1,000 fs/findFiles keep another
 // client's p99 < 2 s, with never more rg processes than the limit and the per-server bound answering
-// a clear error. Figures are printed for the issue's closing note.
+// a clear error; the workspace's own settings cannot raise the limits. Figures are printed for the
+// issue's closing note.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,7 +24,13 @@ beforeAll(async () => {
       'idea.server.maxChildProcesses': MAX_PROCESSES,
       'idea.server.maxRequestsInFlight': MAX_IN_FLIGHT,
     },
-    prepare: (dir) => writeFileSync(join(dir, 'planted.txt'), `first line\n${PLANTED}\n`),
+    prepare: (dir) => {
+      writeFileSync(join(dir, 'planted.txt'), `first line\n${PLANTED}\n`);
+      // A repository trying to raise the limits through its own settings: machine scope ignores it.
+      const file = join(dir, '.vscode/settings.json');
+      const s = JSON.parse(readFileSync(file, 'utf8'));
+      writeFileSync(file, JSON.stringify({ ...s, 'idea.server.maxChildProcesses': 64, 'idea.server.regexTimeBudgetMs': 600000, 'idea.server.maxRequestsInFlight': 100000 }, null, 2));
+    },
   });
 });
 afterAll(async () => { await fx?.close(); });

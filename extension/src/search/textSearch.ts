@@ -224,8 +224,10 @@ class RegexSink implements MatchSink {
   }
 
   async finish(): Promise<void> {
-    this.sendLines();
-    this.sendTexts();
+    if (!this.ctl.signal.aborted) {
+      this.sendLines();
+      this.sendTexts();
+    }
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
     if (this.failure) throw this.failure;
   }
