@@ -1,5 +1,6 @@
 // Bundles the extension into one CommonJS file: VS Code loads `main` with require(), and the bundle
 // must carry its dependencies (ws, diff, the generated dispatcher) because the .vsix ships no node_modules.
+// The regex worker thread is a second bundle next to it (dist/regexWorker.cjs), loaded by file name.
 import { build } from 'esbuild';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,10 +21,11 @@ const options = {
   logLevel: 'info',
 };
 
+const worker = { ...options, entryPoints: [join(here, 'src/search/regexWorker.ts')], outfile: join(here, 'dist/regexWorker.cjs') };
+
 if (watch) {
   const { context } = await import('esbuild');
-  const ctx = await context(options);
-  await ctx.watch();
+  for (const o of [options, worker]) await (await context(o)).watch();
 } else {
-  await build(options);
+  await Promise.all([build(options), build(worker)]);
 }

@@ -4,7 +4,9 @@ import { mkdir } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { DiagnosticsTracker } from './diagnosticsWait';
 import { createHandlers } from './handlers';
+import { watchLimitSettings } from './limits/settings';
 import { historyHomeFromGlobalStorage, LocalHistory } from './localHistory';
+import { disposeRegexPool, regexPool, setRegexWorkerScript } from './search/regexPool';
 import { ripgrepPath } from './search/ripgrep';
 import { IdeaServer } from './server';
 import { workspaceFolderPaths, type Services } from './services';
@@ -28,6 +30,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   // A write the host was killed in the middle of is undone before any client can see the files.
   await recoverInterruptedWrites(stateDir, log);
   log(`IDEA extension ${context.extension.packageJSON.version} in VS Code ${vscode.version}; ripgrep ${svc.rgPath}; local history ${historyHome}`);
+  context.subscriptions.push(watchLimitSettings(log), { dispose: disposeRegexPool });
+  // User regular expressions run in worker threads; one is started now so the first search is warm.
+  setRegexWorkerScript(context.asAbsolutePath('dist/regexWorker.cjs'));
+  regexPool().prewarm();
   const tracker = new DiagnosticsTracker();
   server = new IdeaServer(createHandlers(svc, tracker), log);
 

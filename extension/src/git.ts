@@ -15,6 +15,7 @@ import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 import { invalidRequest } from './errors';
+import { withProcessSlot } from './limits/processSlots';
 import { realpathOfNearestAncestor } from './pathGuard';
 
 const MAX_OUTPUT = 64 * 1024 * 1024;
@@ -53,7 +54,12 @@ export function disarmedEnv(extra: Record<string, string> = {}): NodeJS.ProcessE
   };
 }
 
+/** Every git process waits for a slot of the fair process limiter shared with rg (limits/processSlots.ts). */
 function run(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<Buffer> {
+  return withProcessSlot(signal, () => spawnGit(cwd, args, env, signal));
+}
+
+function spawnGit(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<Buffer> {
   const config = DISARMING_CONFIG.flatMap((c) => ['-c', c]);
   return new Promise((resolvePromise, reject) => {
     execFile(

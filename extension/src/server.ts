@@ -7,6 +7,7 @@ import { ServerSession, type Handlers } from '../../generated/v0.1.6/server';
 import { TRANSPORT } from '../../generated/v0.1.6/topics';
 import { DEFAULT_ADMISSION_LIMITS, type AdmissionLimits } from '../../runtime/admission';
 import { startWebSocketServer, type RunningWebSocketServer } from '../../runtime/ws-server';
+import { handlersForClient, RequestGate } from './limits/requests';
 import { workspaceFolderPaths } from './services';
 import { keepOutOfGit, writeSettingsKeys } from './settingsFile';
 
@@ -43,6 +44,9 @@ export class IdeaServer implements vscode.Disposable {
   private starting: Promise<ServerInfo | undefined> | undefined;
   private current: ServerInfo | undefined;
   private clients = 0;
+  /** Requests in flight across all connections (idea.server.limits.maxRequestsInFlight). */
+  private readonly requests = new RequestGate();
+  private connections = 0;
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
 
@@ -79,7 +83,8 @@ export class IdeaServer implements vscode.Disposable {
         onRefused: (reason) => refusals.count(reason),
         createSession: (io) => {
           const session = new ServerSession({
-            handlers: this.handlers,
+            // Each connection is its own client for the fair limiters (processes, regex workers).
+            handlers: handlersForClient(this.handlers, `connection-${++this.connections}`, this.requests),
             auth: { required: authRequired, token },
             // A polite INVALID_REQUEST a second before the binding drops a silent socket outright.
             handshakeTimeoutMs: Math.max(250, limits.pendingDeadlineMs - 1000),

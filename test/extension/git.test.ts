@@ -137,3 +137,28 @@ describe('git is disarmed: a hostile repository configuration runs nothing', () 
     expect(planted()).toBe('');
   });
 });
+
+describe('git waits for a slot of the shared process limiter', () => {
+  it('does not start while every process slot is taken, and runs once one is free', async () => {
+    const { configureLimits } = await import('../../extension/src/limits/config');
+    const { withProcessSlot, processSlotStats } = await import('../../extension/src/limits/processSlots');
+    const { runAsClient } = await import('../../extension/src/limits/clientContext');
+    configureLimits({ maxChildProcesses: 2 });
+    try {
+      const releases: (() => void)[] = [];
+      const holders = ['a', 'b'].map((id) => runAsClient(id, () => withProcessSlot(undefined, () => new Promise<void>((r) => releases.push(r)))));
+      await new Promise((r) => setTimeout(r, 20));
+      expect(processSlotStats().active).toBe(2);
+      let done = false;
+      const call = runAsClient('c', () => repoFileOf(join(dir, 'f.txt'))).then(() => { done = true; });
+      await new Promise((r) => setTimeout(r, 200));
+      expect(done).toBe(false);
+      expect(processSlotStats().queued).toBe(1);
+      releases.forEach((r) => r());
+      await Promise.all([call, ...holders]);
+      expect(done).toBe(true);
+    } finally {
+      configureLimits({});
+    }
+  });
+});

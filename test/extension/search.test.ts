@@ -5,6 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRegExp, matchColumns, relaxForRipgrep, replaceInLine } from '../../extension/src/search/jsRegex';
 import { anchorGlob, rgListFiles } from '../../extension/src/search/ripgrep';
 import { searchText, type SearchFolder } from '../../extension/src/search/textSearch';
+import { useTestRegexWorker } from './regexWorkerBuild';
+
+useTestRegexWorker();
 
 const rg = 'rg';
 let ws: string, outside: string;

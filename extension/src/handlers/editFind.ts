@@ -1,10 +1,10 @@
 // /app/vscode/edit/find — ripgrep-backed, JS regex semantics, unsaved editor contents included.
+import * as vscode from 'vscode';
 import type { EditFindParams, EditFindResult } from '../../../generated/v0.1.6/types';
 import type { RequestContext } from '../../../generated/v0.1.6/server';
 import { searchFolders } from '../searchScope';
 import { searchText } from '../search/textSearch';
 import type { Services } from '../services';
-import { dirtyDocuments } from '../vscodeDocs';
 
 /**
  * Most matches returned in one result. totalCount still counts every match in the workspace, so a
@@ -18,7 +18,8 @@ export function editFind(svc: Services) {
       rg: svc.rgPath,
       folders: searchFolders(params.include, params.exclude, 'search'),
       match: { pattern: params.pattern, isRegex: params.isRegex ?? false, isCaseSensitive: params.isCaseSensitive ?? false },
-      dirty: dirtyDocuments(),
+      // Texts are read when the search gets to them: a queued request pins no copies.
+      dirty: vscode.workspace.textDocuments.filter((d) => d.isDirty && d.uri.scheme === 'file').map((d) => ({ path: d.uri.fsPath, text: () => d.getText() })),
       maxMatches: MAX_FIND_MATCHES,
       signal: ctx.signal,
     });

@@ -8,7 +8,9 @@ import type { EditReplaceParams, EditReplaceResult } from '../../../generated/v0
 import type { RequestContext } from '../../../generated/v0.1.6/server';
 import { ProtocolError } from '../errors';
 import { realpathOfNearestAncestor } from '../pathGuard';
-import { buildRegExp, replaceInLine, type MatchOptions } from '../search/jsRegex';
+import { buildRegExp, type MatchOptions } from '../search/jsRegex';
+import { RegexBudget } from '../search/regexPool';
+import { replaceInText } from '../search/replaceInText';
 import { searchText } from '../search/textSearch';
 import { searchFolders } from '../searchScope';
 import type { Services } from '../services';
@@ -30,6 +32,7 @@ export function editReplace(svc: Services) {
       selection: { ...f.selection, excludes: [...f.selection.excludes, ...PROTECTED_GLOBS] },
     }));
     const found = await searchText({ rg: svc.rgPath, folders, match, dirty: dirtyDocuments(), maxMatches: 0, signal: ctx.signal });
+    buildRegExp(match); // INVALID_REQUEST for a malformed pattern even when no file was selected
     const paths = [...found.files].sort();
     // Refuse before reading anything: a protected target (a symlink into .git) or unsaved editor text.
     checkWritable(svc, paths.map((path) => ({ path, target: realpathOfNearestAncestor(path) })));
@@ -38,6 +41,7 @@ export function editReplace(svc: Services) {
     const affectedFiles: string[] = [];
     let replacedCount = 0;
     let bytes = 0;
+    const budget = new RegexBudget(); // one time budget for the whole request's regex work
     for (const path of paths) {
       ctx.signal.throwIfAborted();
       const target = realpathOfNearestAncestor(path);
@@ -51,7 +55,7 @@ export function editReplace(svc: Services) {
       } catch {
         throw new ProtocolError('HANDLER_ERROR', `${path} is not UTF-8 text, which edit/replace rewrites only; exclude it. Nothing was changed.`);
       }
-      const r = replaceInText(match, params.replacement, text);
+      const r = await replaceInText(match, params.replacement, text, { signal: ctx.signal, budget });
       if (r.count === 0) continue; // ripgrep's candidate lines are a superset of JavaScript's matches
       replacedCount += r.count;
       affectedFiles.push(path);
@@ -62,17 +66,4 @@ export function editReplace(svc: Services) {
     if (writes.length > 0) svc.log(`replace: ${replacedCount} in ${writes.length} file(s)`);
     return { replacedCount, affectedFiles };
   };
-}
-
-/** Replaces line by line (VS Code's line breaks: \r\n, \r, \n), keeping every line break byte for byte. */
-function replaceInText(match: MatchOptions, replacement: string, text: string): { text: string; count: number } {
-  const re = buildRegExp(match);
-  const parts = text.split(/(\r\n|\r|\n)/);
-  let count = 0;
-  for (let i = 0; i < parts.length; i += 2) {
-    const r = replaceInLine(re, parts[i]!, replacement, match.isRegex);
-    count += r.count;
-    parts[i] = r.text;
-  }
-  return { text: parts.join(''), count };
 }

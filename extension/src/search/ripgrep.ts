@@ -1,9 +1,16 @@
 // Runs ripgrep (VS Code's bundled binary when present) per workspace folder, with VS Code search's
 // file-selection rules: hidden files included, .gitignore honoured even outside a git repository,
 // symlinks not followed (so nothing outside the folder is read), exclude globs as `!glob` overrides.
+// Every rg process holds a slot of the shared process limiter while it runs. rg's messages are read,
+// not hidden: a file rg could not search (unreadable, PCRE2 match limit) comes back as a FileProblem,
+// and callers decide (edit/find fails naming the files; fs/findFiles logs them).
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { invalidRequest } from '../errors';
+import { limits } from '../limits/config';
+import { withProcessSlot } from '../limits/processSlots';
+import { RecordSplitter } from './recordSplitter';
 
 export function ripgrepPath(appRoot: string | undefined): string {
   if (appRoot) {
@@ -24,6 +31,9 @@ export interface FileSelection {
   useIgnoreFiles: boolean;
 }
 
+/** A file rg (or the JS fallback) could not search; relPath is relative to the folder searched. */
+export interface FileProblem { relPath: string; message: string }
+
 /**
  * VS Code matches a glob against the whole folder-relative path ("*.ts" = top level only), rg against
  * any path suffix when the glob has no "/" (gitignore rules): a leading "/" anchors it like VS Code.
@@ -34,77 +44,149 @@ export function anchorGlob(glob: string): string {
 }
 
 function selectionArgs(sel: FileSelection): string[] {
-  const args = ['--hidden', '--no-config', '--no-require-git', '--no-ignore-global', '--no-ignore-parent', '--no-messages'];
+  // --no-ignore-messages: a malformed line in some .gitignore is not an error of this search.
+  const args = ['--hidden', '--no-config', '--no-require-git', '--no-ignore-global', '--no-ignore-parent', '--no-ignore-messages'];
   if (!sel.useIgnoreFiles) args.push('--no-ignore');
   if (sel.include && sel.include !== '**/*' && sel.include !== '**') args.push('--glob', anchorGlob(sel.include));
   for (const g of sel.excludes) args.push('--glob', '!' + anchorGlob(g));
   return args;
 }
 
-/** Spawns rg in `cwd`, feeding stdout line by line; resolves with the exit code and stderr. */
-function runLines(rg: string, cwd: string, args: string[], onLine: (line: string) => boolean | void, signal?: AbortSignal, sep = '\n'): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((resolvePromise, reject) => {
+export interface FlowControl { pause(): void; resume(): void }
+
+interface RunOptions {
+  sep: number;
+  onRecord: (record: string) => boolean | void;
+  /** A record longer than limits().maxLineBytes: its first bytes and its length. */
+  onOverlong: (head: string, bytes: number) => boolean | void;
+  signal?: AbortSignal;
+  /** Receives pause/resume of rg's output, for callers that must let work drain (backpressure). */
+  onStart?: (flow: FlowControl) => void;
+}
+
+interface RunResult { code: number | null; stderr: string; stopped: boolean }
+
+/** Most stderr kept: enough for hundreds of file messages. */
+const MAX_STDERR = 64 * 1024;
+
+/** Spawns rg in `cwd` once a process slot is free, feeding stdout record by record. */
+function runRg(rg: string, cwd: string, args: string[], o: RunOptions): Promise<RunResult> {
+  return withProcessSlot(o.signal, () => new Promise<RunResult>((resolvePromise, reject) => {
     const child = spawn(rg, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
     let stderr = '';
-    let rest = '';
     let stopped = false;
     const stop = () => { stopped = true; child.kill(); };
-    signal?.addEventListener('abort', stop, { once: true });
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => {
-      if (stopped) return;
-      const parts = (rest + chunk).split(sep);
-      rest = parts.pop() ?? '';
-      for (const l of parts) if (onLine(l) === false) { stop(); return; }
+    const splitter = new RecordSplitter(o.sep, limits().maxLineBytes, o.onRecord, o.onOverlong);
+    o.signal?.addEventListener('abort', stop, { once: true });
+    o.onStart?.({ pause: () => child.stdout.pause(), resume: () => child.stdout.resume() });
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (!stopped && !splitter.push(chunk)) stop();
     });
-    child.stderr.on('data', (c: Buffer) => { if (stderr.length < 8192) stderr += c.toString('utf8'); });
-    child.on('error', reject);
+    child.stderr.on('data', (c: Buffer) => { if (stderr.length < MAX_STDERR) stderr += c.toString('utf8'); });
+    child.on('error', (e) => { o.signal?.removeEventListener('abort', stop); reject(e); });
     child.on('close', (code) => {
-      signal?.removeEventListener('abort', stop);
-      if (!stopped && rest) onLine(rest);
-      resolvePromise({ code: stopped ? 0 : code, stderr });
+      o.signal?.removeEventListener('abort', stop);
+      if (!stopped) splitter.end();
+      resolvePromise({ code: stopped ? 0 : code, stderr, stopped });
     });
-  });
+  }));
 }
 
 export interface RgHit { relPath: string; line: number; text: string }
 
 export class RipgrepPatternError extends Error {}
 
+/** rg's stderr sorted out: per-file problems, files gone meanwhile, and messages about the whole search. */
+export function parseRgMessages(stderr: string): { files: FileProblem[]; vanished: number; general: string[] } {
+  const files: FileProblem[] = [];
+  const general: string[] = [];
+  let vanished = 0;
+  for (let line of stderr.split('\n')) {
+    line = line.replace(/\r$/, '');
+    if (!line) continue;
+    if (line.startsWith('rg: ')) line = line.slice(4);
+    if (!line.startsWith('./')) { general.push(line); continue; }
+    // "./path: PCRE2: error matching: …" or "./path: Permission denied (os error 13)".
+    let at = line.indexOf(': PCRE2: ');
+    if (at < 0) at = line.lastIndexOf(': ');
+    if (at < 0) { general.push(line); continue; }
+    const message = line.slice(at + 2);
+    // Gone between listing and reading: nothing in it can be missed.
+    if (/\(os error 2\)$/.test(message)) { vanished++; continue; }
+    files.push({ relPath: line.slice(2, at), message });
+  }
+  return { files, vanished, general };
+}
+
+/** Messages that are not about one file: a bad glob is bad input, anything else a failure of rg. */
+function throwGeneral(general: string[], code: number | null): void {
+  const glob = general.find((m) => /error parsing glob/i.test(m));
+  if (glob) throw invalidRequest(`invalid glob: ${glob}`);
+  if (code !== null && code >= 2) throw new Error(`ripgrep failed (${code}): ${general.join('; ').slice(0, 2000) || 'no message'}`);
+}
+
 /**
  * Lines that match `pattern` under `cwd` (1 call per workspace folder). `regex` null = fixed string.
- * Calls onHit per matching line (0-based line numbers); returning false stops the search.
- * Rejects with RipgrepPatternError when rg cannot compile the pattern.
+ * Calls onHit per matching line (0-based line numbers); returning false stops the search. Resolves with
+ * the files rg could not search (a line over limits().maxLineBytes counts as such). Rejects with
+ * RipgrepPatternError when rg cannot compile the pattern, INVALID_REQUEST for a malformed glob.
  */
 export async function rgSearchLines(
   rg: string, cwd: string, q: { regex: string | null; literal: string; caseSensitive: boolean }, sel: FileSelection,
-  onHit: (hit: RgHit) => boolean | void, signal?: AbortSignal,
-): Promise<void> {
+  onHit: (hit: RgHit) => boolean | void, signal?: AbortSignal, onStart?: (flow: FlowControl) => void,
+): Promise<FileProblem[]> {
   const args = [...selectionArgs(sel), '--null', '--line-number', '--no-heading', '--with-filename', '--color', 'never'];
   args.push(q.caseSensitive ? '--case-sensitive' : '--ignore-case');
   if (q.regex === null) args.push('--fixed-strings', '--regexp', q.literal);
   else args.push('--pcre2', '--regexp', q.regex);
   args.push('--', '.');
-  const res = await runLines(rg, cwd, args, (l) => {
-    const nul = l.indexOf('\0');
-    if (nul < 0) return;
-    const colon = l.indexOf(':', nul + 1);
-    if (colon < 0) return;
-    let text = l.slice(colon + 1);
-    if (text.endsWith('\r')) text = text.slice(0, -1);
-    return onHit({ relPath: stripDot(l.slice(0, nul)), line: Number(l.slice(nul + 1, colon)) - 1, text });
-  }, signal);
-  // rg: 0 = matches, 1 = none, 2 = error (a bad pattern, or some unreadable file while others matched).
-  if (res.code === 2 && /regex|pcre2|pattern/i.test(res.stderr)) throw new RipgrepPatternError(res.stderr.trim());
-  if (res.code !== null && res.code > 2) throw new Error(`ripgrep failed (${res.code}): ${res.stderr.trim()}`);
+  const problems: FileProblem[] = [];
+  const res = await runRg(rg, cwd, args, {
+    sep: 10,
+    signal,
+    onStart,
+    onRecord: (l) => {
+      // Records without a NUL are rg's notes on stdout ("…: WARNING: stopped searching binary file").
+      const nul = l.indexOf('\0');
+      if (nul < 0) return;
+      const colon = l.indexOf(':', nul + 1);
+      if (colon < 0) return;
+      let text = l.slice(colon + 1);
+      if (text.endsWith('\r')) text = text.slice(0, -1);
+      return onHit({ relPath: stripDot(l.slice(0, nul)), line: Number(l.slice(nul + 1, colon)) - 1, text });
+    },
+    onOverlong: (head, bytes) => {
+      const nul = head.indexOf('\0');
+      const colon = nul < 0 ? -1 : head.indexOf(':', nul + 1);
+      const where = colon < 0 ? 'a matching line' : `matching line ${head.slice(nul + 1, colon)}`;
+      problems.push({ relPath: stripDot(head.slice(0, Math.max(0, nul))), message: `${where} is ${bytes} bytes long, over the limit of ${limits().maxLineBytes} bytes (idea.server.limits.maxLineBytes)` });
+    },
+  });
+  if (res.stopped) return problems;
+  const msgs = parseRgMessages(res.stderr);
+  // rg: 0 = matches, 1 = none, 2 = some error (a bad pattern, a bad glob, or files it could not search).
+  if (res.code === 2 && msgs.files.length + msgs.vanished === 0 && msgs.general.some((m) => /regex|pcre2|pattern|literal/i.test(m) && !/glob/i.test(m))) {
+    throw new RipgrepPatternError(msgs.general.join('; '));
+  }
+  throwGeneral(msgs.general, msgs.files.length + msgs.vanished > 0 && res.code === 2 ? 0 : res.code);
+  return [...problems, ...msgs.files];
 }
 
-/** Every file rg would search under `cwd` with this selection, as "/"-separated paths relative to cwd. */
-export async function rgListFiles(rg: string, cwd: string, sel: FileSelection, onFile: (relPath: string) => boolean | void, signal?: AbortSignal): Promise<void> {
-  const res = await runLines(rg, cwd, [...selectionArgs(sel), '--files', '--null', '--', '.'], (p) => {
-    if (p && onFile(stripDot(p)) === false) return false;
-  }, signal, '\0');
-  if (res.code !== null && res.code > 2) throw new Error(`ripgrep failed (${res.code}): ${res.stderr.trim()}`);
+/**
+ * Every file rg would search under `cwd` with this selection, as "/"-separated paths relative to cwd.
+ * Resolves with what rg could not list (unreadable directories); INVALID_REQUEST for a malformed glob.
+ */
+export async function rgListFiles(rg: string, cwd: string, sel: FileSelection, onFile: (relPath: string) => boolean | void, signal?: AbortSignal): Promise<FileProblem[]> {
+  const res = await runRg(rg, cwd, [...selectionArgs(sel), '--files', '--null', '--', '.'], {
+    sep: 0,
+    signal,
+    onRecord: (p) => { if (p && onFile(stripDot(p)) === false) return false; },
+    onOverlong: () => undefined, // a path is never that long
+  });
+  if (res.stopped) return [];
+  const msgs = parseRgMessages(res.stderr);
+  throwGeneral(msgs.general, msgs.files.length + msgs.vanished > 0 && res.code === 2 ? 0 : res.code);
+  return msgs.files;
 }
 
 function stripDot(p: string): string {
