@@ -1,9 +1,11 @@
 // npm run codegen [-- --version v0.1.6] [--check [--full]] [--spec <dir>] [--out <dir>]
-// Writes generated/<v>/ for every spec/<v>/ (or the one given). --check writes nothing: it exits 1
-// and names every file that differs, is missing, or should not be there. It first tries the
-// manifests (hashes only); --full always regenerates in memory and compares.
+// Writes generated/<v>/ for every spec/<v>/ (or the one given), and generated/versions.ts (every version
+// of spec/, whichever were asked for). --check writes nothing: it exits 1 and names every file that
+// differs, is missing, or should not be there. It first tries the manifests (hashes only); --full
+// always regenerates in memory and compares.
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { generateVersionsFile, VERSIONS_FILE } from "./gen-versions";
 import { manifestConfirms } from "./manifest";
 import { listVersions, loadSpec } from "./spec";
 
@@ -50,8 +52,16 @@ export async function run(argv: string[]): Promise<number> {
           .sort()
           .filter((name) => !versions.includes(name) && statSync(join(outRoot, name)).isDirectory())
       : [];
+  // Version-independent outputs: path relative to the output root → content.
+  const shared = new Map<string, string>([[VERSIONS_FILE, generateVersionsFile(listVersions(specRoot))]]);
+  const sharedProblems = (): string[] =>
+    [...shared].flatMap(([name, content]) => {
+      const path = join(outRoot, name);
+      const old = existsSync(path) ? readFileSync(path, "utf8") : undefined;
+      return old === content ? [] : [`${old === undefined ? "missing" : "differs"}: ${join(args.outRoot, name)}`];
+    });
   if (args.check && !args.full && extraDirs.length === 0) {
-    const confirmed = versions.every((v) => manifestConfirms(join(outRoot, v), loadSpec(specRoot, v).hash));
+    const confirmed = versions.every((v) => manifestConfirms(join(outRoot, v), loadSpec(specRoot, v).hash)) && sharedProblems().length === 0;
     if (confirmed) {
       console.log(`generated code is up to date (${versions.join(", ")}; manifests)`);
       return 0;
@@ -80,6 +90,16 @@ export async function run(argv: string[]): Promise<number> {
       if (files.has(name)) continue;
       if (args.check) problems.push(`extra: ${join(args.outRoot, v, name)}`);
       else rmSync(join(dir, name));
+    }
+  }
+  if (args.check) problems.push(...sharedProblems());
+  else {
+    for (const [name, content] of shared) {
+      const path = join(outRoot, name);
+      if (existsSync(path) && readFileSync(path, "utf8") === content) continue;
+      mkdirSync(outRoot, { recursive: true });
+      writeFileSync(path, content);
+      written++;
     }
   }
   for (const name of extraDirs) problems.push(`extra: ${join(args.outRoot, name)}/ (no spec/${name})`);

@@ -61,7 +61,7 @@ describe("codegen", () => {
     expect((await cli(["--version", "v0.1.6", "--out", out, "--check"])).code).toBe(0);
 
     const server = join(out, "v0.1.6", "server.ts");
-    writeFileSync(server, readFileSync(server, "utf8").replace("UNKNOWN_TOPIC", "UNKNOWN_TOPlC"));
+    writeFileSync(server, readFileSync(server, "utf8").replace("DEFAULT_MAX_IN_FLIGHT", "DEFAULT_MAX_lN_FLIGHT"));
     unlinkSync(join(out, "v0.1.6", "protocol.md"));
     writeFileSync(join(out, "v0.1.6", "stray.ts"), "export {};\n");
     const r = await cli(["--version", "v0.1.6", "--out", out, "--check"]);
