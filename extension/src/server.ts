@@ -3,8 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { ServerSession, type Handlers } from '../../generated/v0.1.6/server';
-import { TRANSPORT } from '../../generated/v0.1.6/topics';
+import { ServerSession, TRANSPORT, type Handlers } from './protocol';
 import { startWebSocketServer, type RunningWebSocketServer } from '../../runtime/ws-server';
 import { workspaceFolderPaths } from './services';
 import { writeSettingsKeys } from './settingsFile';

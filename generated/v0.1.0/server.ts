@@ -34,6 +34,10 @@ export {
   type WithDefaults,
 } from "../../runtime/server-session";
 
+// A server needs the version's types and tables too: one import serves all of it.
+export type * from "./types";
+export { ERROR_CODES, PROTOCOL_VERSION, TOPICS, TRANSPORT } from "./topics";
+
 export type RequestContext = RuntimeRequestContext<Topic>;
 
 /** Params of `/app/vscode/edit/find` as its handler receives them (defaults applied: include, isRegex, isCaseSensitive). */

@@ -1,24 +1,18 @@
 // /app/vscode/diag/list — with filePath: open each file so its language server analyses it and wait
 // until its diagnostics settle; without: every diagnostic VS Code already has for files.
 import * as vscode from 'vscode';
-import type { DiagListParams, DiagListResult } from '../../../generated/v0.1.6/types';
-import type { RequestContext } from '../../../generated/v0.1.6/server';
 import { severityFilter, toWireDiagnostic, type RawDiagnostic, type WireDiagnostic } from '../diagnostics';
 import type { DiagnosticsTracker } from '../diagnosticsWait';
-import { invalidRequest } from '../errors';
+import type { DiagListResult, Handlers } from '../protocol';
 import { resolvePath, type Services } from '../services';
 import { hasNoLanguageServer, LANGUAGE_TIMEOUT_MS, languageServerAnswers, openDocument, openDocumentOf, showInTab, tsDiagnosticsCount } from '../vscodeDocs';
 
 /** Most diagnostics returned; totalCount still counts them all (truncated when diagnostics.length < totalCount). */
 export const MAX_DIAGNOSTICS = 10_000;
 
-const SEVERITIES = new Set(['error', 'warning', 'information', 'hint', 'all']);
-
-export function diagList(svc: Services, tracker: DiagnosticsTracker) {
-  return async (params: DiagListParams, ctx: RequestContext): Promise<DiagListResult> => {
-    const severity = params.severity ?? 'all';
-    if (!SEVERITIES.has(severity)) throw invalidRequest(`severity must be one of ${[...SEVERITIES].join(', ')}`);
-    const keep = severityFilter(severity);
+export function diagList(svc: Services, tracker: DiagnosticsTracker): Handlers['diagList'] {
+  return async (params, ctx) => {
+    const keep = severityFilter(params.severity);
     let out: WireDiagnostic[] = [];
     if (params.filePath === undefined) {
       for (const [uri, list] of vscode.languages.getDiagnostics()) {
@@ -27,7 +21,6 @@ export function diagList(svc: Services, tracker: DiagnosticsTracker) {
       }
     } else {
       const paths = Array.isArray(params.filePath) ? params.filePath : [params.filePath];
-      if (paths.length === 0) throw invalidRequest('filePath must not be an empty array');
       const resolved = paths.map((p) => resolvePath(svc, p).path);
       const perFile = await Promise.all([...new Set(resolved)].map(async (path) => {
         const wasOpen = openDocumentOf(path) !== undefined;

@@ -1,6 +1,5 @@
 // /app/vscode/edit/find — ripgrep-backed, JS regex semantics, unsaved editor contents included.
-import type { EditFindParams, EditFindResult } from '../../../generated/v0.1.6/types';
-import type { RequestContext } from '../../../generated/v0.1.6/server';
+import type { Handlers } from '../protocol';
 import { searchFolders } from '../searchScope';
 import { searchText } from '../search/textSearch';
 import type { Services } from '../services';
@@ -12,12 +11,12 @@ import { dirtyDocuments } from '../vscodeDocs';
  */
 export const MAX_FIND_MATCHES = 5000;
 
-export function editFind(svc: Services) {
-  return async (params: EditFindParams, ctx: RequestContext): Promise<EditFindResult> => {
+export function editFind(svc: Services): Handlers['editFind'] {
+  return async (params, ctx) => {
     const res = await searchText({
       rg: svc.rgPath,
       folders: searchFolders(params.include, params.exclude, 'search'),
-      match: { pattern: params.pattern, isRegex: params.isRegex ?? false, isCaseSensitive: params.isCaseSensitive ?? false },
+      match: { pattern: params.pattern, isRegex: params.isRegex, isCaseSensitive: params.isCaseSensitive },
       dirty: dirtyDocuments(),
       maxMatches: MAX_FIND_MATCHES,
       signal: ctx.signal,

@@ -2,9 +2,7 @@
 // WorkspaceEdit (VS Code applies it all or not at all), then every changed document is saved so the
 // result is on disk. Saving through VS Code also records a local-history entry per file.
 import * as vscode from 'vscode';
-import type { EditReplaceParams, EditReplaceResult } from '../../../generated/v0.1.6/types';
-import type { RequestContext } from '../../../generated/v0.1.6/server';
-import { invalidRequest } from '../errors';
+import type { Handlers } from '../protocol';
 import { awaitNewEntries, newestEntries } from '../historyRecorded';
 import { buildRegExp, replaceInLine } from '../search/jsRegex';
 import { searchText } from '../search/textSearch';
@@ -12,10 +10,9 @@ import { searchFolders } from '../searchScope';
 import type { Services } from '../services';
 import { dirtyDocuments, openDocumentInSyncWithDisk, withTimeout } from '../vscodeDocs';
 
-export function editReplace(svc: Services) {
-  return async (params: EditReplaceParams, ctx: RequestContext): Promise<EditReplaceResult> => {
-    if (typeof params.replacement !== 'string') throw invalidRequest('replacement must be a string');
-    const match = { pattern: params.pattern, isRegex: params.isRegex ?? false, isCaseSensitive: params.isCaseSensitive ?? false };
+export function editReplace(svc: Services): Handlers['editReplace'] {
+  return async (params, ctx) => {
+    const match = { pattern: params.pattern, isRegex: params.isRegex, isCaseSensitive: params.isCaseSensitive };
     const found = await searchText({
       rg: svc.rgPath,
       folders: searchFolders(params.include, params.exclude, 'search'),
