@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { ServerSession, TRANSPORT, type Handlers } from './protocol';
+import { DISCOVERY_KEYS } from '../../runtime/discovery';
 import { startWebSocketServer, type RunningWebSocketServer } from '../../runtime/ws-server';
 import { workspaceFolderPaths } from './services';
 import { writeSettingsKeys } from './settingsFile';
@@ -93,8 +94,8 @@ export class IdeaServer implements vscode.Disposable {
     const folder = workspaceFolderPaths()[0];
     if (!folder || !this.current) return;
     const expose = vscode.workspace.getConfiguration('idea.server').get<boolean>('exposeToken', true);
-    const values: Record<string, string | number> = { 'idea.server.port': this.current.port };
-    if (expose) values['idea.server.authToken'] = token;
+    const values: Record<string, string | number> = { [DISCOVERY_KEYS.port]: this.current.port };
+    if (expose) values[DISCOVERY_KEYS.token] = token;
     try {
       writeSettingsKeys(join(folder, '.vscode', 'settings.json'), values);
     } catch (e) {
