@@ -4,9 +4,14 @@
 
 export function frameText(data: unknown): string {
   if (typeof data === "string") return data;
-  if (Buffer.isBuffer(data)) return data.toString("utf8");
-  if (Array.isArray(data)) return Buffer.concat(data as Uint8Array[]).toString("utf8");
-  if (data instanceof ArrayBuffer) return Buffer.from(data).toString("utf8");
-  if (ArrayBuffer.isView(data)) return Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString("utf8");
-  return String(data);
+  return frameBytes(data).toString("utf8");
+}
+
+/** The bytes of a WebSocket message (a proxy forwards them unchanged); a string is UTF-8 encoded. */
+export function frameBytes(data: unknown): Buffer {
+  if (Buffer.isBuffer(data)) return data;
+  if (Array.isArray(data)) return Buffer.concat(data as Uint8Array[]);
+  if (data instanceof ArrayBuffer) return Buffer.from(data);
+  if (ArrayBuffer.isView(data)) return Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  return Buffer.from(String(data), "utf8");
 }

@@ -7,6 +7,7 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, WebSocket } from "ws";
+import { frameText } from "./frame-text";
 import { isAllowedOrigin, isLoopbackAddress, isLoopbackHost } from "./loopback";
 import { corkPerTick } from "./tick-cork";
 
@@ -115,8 +116,7 @@ export async function startWebSocketServer(options: WebSocketServerOptions): Pro
     ws.on("error", () => undefined);
     ws.on("message", (data) => {
       // Text frames are the protocol; binary frames are decoded as UTF-8 text too (lenient).
-      const buf = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
-      session?.onFrame(buf.toString("utf8"));
+      session?.onFrame(frameText(data));
     });
     ws.on("close", () => {
       clients.delete(ws);
