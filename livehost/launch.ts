@@ -6,7 +6,8 @@ import { linkExtension } from './extension-link';
 import { registerExitHook, unregisterExitHook } from './exit-hooks';
 import { describeLogs } from './log-tail';
 import { findChromium, findCodeServer } from './paths';
-import { freePort, isPortOpen, pollUntil } from './ports';
+import { poll } from '../runtime/poll';
+import { freePort, isPortOpen } from './ports';
 import { PeakSampler, groupPids, type PeakMemory } from './proc-memory';
 import { portOwnedByGroup } from './port-owner';
 import { readReadySignal, restoreWorkspaceSettings, snapshotSettings, type ReadySignal, type SettingsSnapshot } from './ready-signal';
@@ -127,7 +128,7 @@ export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
       const tc = Date.now();
       if (wb) {
         await unloadWorkbench(wb);
-        if (extPort) await pollUntil(async () => ((await isPortOpen(extPort!, 300)) ? undefined : true), Date.now() + 10_000, 50);
+        if (extPort) await poll(async () => ((await isPortOpen(extPort!, 300)) ? undefined : true), { timeoutMs: 10_000, intervalMs: 50, backoff: 1 });
         timings.unloadToPortClosedMs = Date.now() - tc;
         const tb = Date.now();
         await closeWorkbench(wb);
@@ -223,7 +224,7 @@ export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
     // Ready = the extension wrote a fresh signal and its port accepts TCP, held by a process of our host
     // (another host on the same workspace could have written the file). Stop early if code-server dies.
     let foreign: number | undefined;
-    const signal = await pollUntil(async () => {
+    const signal = await poll(async () => {
       if (cs!.hasExited() || closing) return null;
       const s = readReadySignal(workspace, before);
       if (!s || !(await isPortOpen(s.port, 500))) return undefined;
@@ -233,7 +234,7 @@ export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
         return undefined;
       }
       return s;
-    }, deadline, 100);
+    }, { deadline, intervalMs: 100, backoff: 1 });
     if (!signal) {
       if (closing) throw new LaunchError('launch aborted: close() was called (signal?) during launch');
       return await fail(signal === null ? 'code-server exited while the workbench was starting'

@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { Services } from './services';
-import { openDocumentOf, withTimeout } from './vscodeDocs';
+import { openDocumentOf, withTimeout } from './documents';
 
 export const BACKUP_SOURCE = 'IDEA: before rollback';
 

@@ -5,7 +5,9 @@ import { severityFilter, toWireDiagnostic, type RawDiagnostic, type WireDiagnost
 import type { DiagnosticsTracker } from '../diagnosticsWait';
 import type { DiagListResult, Handlers } from '../protocol';
 import { resolvePath, type Services } from '../services';
-import { hasNoLanguageServer, LANGUAGE_TIMEOUT_MS, languageServerAnswers, openDocument, openDocumentOf, showInTab, tsDiagnosticsCount } from '../vscodeDocs';
+import { openDocument, openDocumentOf, showInTab } from '../documents';
+import { hasNoLanguageServer, languageServerReady } from '../languageServer';
+import { tsDiagnosticsCount } from '../tsServer';
 
 /** Most diagnostics returned; totalCount still counts them all (truncated when diagnostics.length < totalCount). */
 export const MAX_DIAGNOSTICS = 10_000;
@@ -32,7 +34,7 @@ export function diagList(svc: Services, tracker: DiagnosticsTracker): Handlers['
           const tsCount = await tsDiagnosticsCount(doc, ctx.signal);
           const shownTs = vscode.languages.getDiagnostics(doc.uri).some((d) => d.source === 'ts');
           if (!(tsCount === 0 && !shownTs)) {
-            await tracker.settled(doc.uri, wasOpen ? 0 : openedAt, waitForServer(doc.uri, ctx.signal), ctx.signal);
+            await tracker.settled(doc.uri, wasOpen ? 0 : openedAt, languageServerReady(doc.uri, ctx.signal), ctx.signal);
           }
         }
         return vscode.languages.getDiagnostics(doc.uri).map((d) => toWireDiagnostic(path, d as RawDiagnostic));
@@ -42,13 +44,4 @@ export function diagList(svc: Services, tracker: DiagnosticsTracker): Handlers['
     out = out.filter(keep).sort((a, b) => (a.filePath < b.filePath ? -1 : a.filePath > b.filePath ? 1 : a.line - b.line || a.character - b.character));
     return { diagnostics: out.slice(0, MAX_DIAGNOSTICS) as DiagListResult['diagnostics'], totalCount: out.length };
   };
-}
-
-async function waitForServer(uri: vscode.Uri, signal?: AbortSignal): Promise<void> {
-  const end = Date.now() + LANGUAGE_TIMEOUT_MS;
-  let wait = 50;
-  while (!signal?.aborted && Date.now() < end && !(await languageServerAnswers(uri))) {
-    await new Promise((r) => setTimeout(r, wait));
-    wait = Math.min(wait * 2, 500);
-  }
 }

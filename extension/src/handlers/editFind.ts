@@ -3,7 +3,7 @@ import type { Handlers } from '../protocol';
 import { searchFolders } from '../searchScope';
 import { searchText } from '../search/textSearch';
 import type { Services } from '../services';
-import { dirtyDocuments } from '../vscodeDocs';
+import { dirtyDocuments } from '../documents';
 
 /**
  * Most matches returned in one result. totalCount still counts every match in the workspace, so a

@@ -8,7 +8,7 @@ import { buildRegExp, replaceInLine } from '../search/jsRegex';
 import { searchText } from '../search/textSearch';
 import { searchFolders } from '../searchScope';
 import type { Services } from '../services';
-import { dirtyDocuments, openDocumentInSyncWithDisk, withTimeout } from '../vscodeDocs';
+import { dirtyDocuments, openDocumentInSyncWithDisk, withTimeout } from '../documents';
 
 export function editReplace(svc: Services): Handlers['editReplace'] {
   return async (params, ctx) => {

@@ -5,7 +5,9 @@ import * as vscode from 'vscode';
 import type { Handlers } from '../protocol';
 import type { Services } from '../services';
 import { innermostContaining, type TreeSymbol } from '../symbols';
-import { hasNoLanguageServer, semanticServerReady, openDocument, untilAnswered } from '../vscodeDocs';
+import { openDocument } from '../documents';
+import { hasNoLanguageServer, untilAnswered } from '../languageServer';
+import { semanticServerReady } from '../tsServer';
 import { documentAt, wireRange } from './position';
 
 type Def = vscode.Location | vscode.LocationLink;

@@ -3,7 +3,8 @@
 import * as vscode from 'vscode';
 import type { Handlers } from '../protocol';
 import type { Services } from '../services';
-import { hasNoLanguageServer, semanticServerReady, untilAnswered } from '../vscodeDocs';
+import { hasNoLanguageServer, untilAnswered } from '../languageServer';
+import { semanticServerReady } from '../tsServer';
 import { documentAt, wireRange } from './position';
 
 /** Most locations returned; totalCount still counts them all (truncated when locations.length < totalCount). */

@@ -3,7 +3,8 @@ import * as vscode from 'vscode';
 import type { Handlers, NavSymbolsResult } from '../protocol';
 import { resolvePath, type Services } from '../services';
 import { filterSymbols, flattenSymbols, type FlatSymbol, type TreeSymbol } from '../symbols';
-import { documentSymbols, hasNoLanguageServer, openDocument } from '../vscodeDocs';
+import { openDocument } from '../documents';
+import { documentSymbols, hasNoLanguageServer } from '../languageServer';
 
 export function navSymbols(svc: Services): Handlers['navSymbols'] {
   return async (params, ctx) => {

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { invalidRequest } from '../errors';
 import { resolvePath, type Services } from '../services';
-import { openDocument } from '../vscodeDocs';
+import { openDocument } from '../documents';
 
 export async function documentAt(svc: Services, filePath: string, line: number, character: number) {
   const { path } = resolvePath(svc, filePath);
