@@ -43,8 +43,9 @@ class CaseContext {
     this.vars = { ...target.vars };
   }
 
-  async open(headers?: Record<string, string>): Promise<Connection> {
-    const c = await Connection.open(this.target.url, { headers, timeoutMs: this.timeoutMs });
+  async open(headers?: Readonly<Record<string, string | undefined>>): Promise<Connection> {
+    const given = headers && Object.fromEntries(Object.entries(headers).filter((e): e is [string, string] => e[1] !== undefined));
+    const c = await Connection.open(this.target.url, { headers: given, timeoutMs: this.timeoutMs });
     this.connections.push(c);
     return c;
   }
