@@ -111,11 +111,19 @@ export type TopicTypes<TM> = { [T in keyof TM]: { params: unknown; result: unkno
 
 /** A connected client; generated/<v>/client.ts extends it with one typed method per topic. */
 export class ClientSession<TM extends TopicTypes<TM> = Record<string, { params: unknown; result: unknown }>, HS extends HandshakeInfo = HandshakeInfo> {
-  private readonly link: ClientLink;
+  private link!: ClientLink;
   /** The advertised topics; undefined when the handshake had no capabilities list (nothing is refused then). */
-  private readonly advertised: ReadonlySet<string> | undefined;
+  private advertised: ReadonlySet<string> | undefined;
 
   constructor(link: ClientLink) {
+    this.useLink(link);
+  }
+
+  /**
+   * Speaks through `link` from now on: its handshake, capabilities and schemas. The one place a
+   * connection's state enters the client, so a reconnecting client swaps in a new link here.
+   */
+  protected useLink(link: ClientLink): void {
     this.link = link;
     const caps = link.handshake.capabilities;
     this.advertised = Array.isArray(caps) ? new Set(caps) : undefined;
