@@ -164,7 +164,8 @@ export class ClientSession<TM extends TopicTypes<TM> = Record<string, { params: 
    * or the signal's reason.
    */
   request<T extends keyof TM & string>(topic: T, params: TM[T]["params"], options?: RequestOptions): Promise<TM[T]["result"]> {
-    if (this.advertised !== undefined && !this.advertised.has(topic)) {
+    // A closed connection says so first (the transport rejects with IdeaClosedError).
+    if (this.advertised !== undefined && !this.advertised.has(topic) && !this.link.transport.isClosed) {
       const version = String(this.link.handshake.version);
       return Promise.reject(new IdeaProtocolError("UNKNOWN_TOPIC", `${topic} is not among the capabilities of the server (protocol ${version}); not sent`, topic, ""));
     }

@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { connect as connectV010, IdeaProtocolError as IdeaProtocolErrorV010 } from "../../generated/v0.1.0/client";
 import { ServerSession as ServerSessionV010 } from "../../generated/v0.1.0/server";
-import { connect, IdeaProtocolError, IdeaValidationError } from "../../generated/v0.1.6/client";
+import { connect, IdeaClosedError, IdeaProtocolError, IdeaValidationError } from "../../generated/v0.1.6/client";
 import { ServerSession } from "../../generated/v0.1.6/server";
 import { startWebSocketServer, type ConnectionIO, type RunningWebSocketServer, type SessionLike } from "../../runtime/ws-server";
 
@@ -107,5 +107,15 @@ describe("a topic the server did not advertise", () => {
     expect(received.map((t) => (JSON.parse(t) as { topic?: string; type?: string }).topic ?? "handshake")).toEqual(["handshake", FIND]);
     expect(c.inFlight).toBe(0);
     await c.close();
+  });
+});
+
+describe("after the connection closed", () => {
+  it("any request, advertised or not, rejects with IdeaClosedError", async () => {
+    const url = await scripted(V016_HELLO, unauthorized);
+    const c = await connect({ url });
+    await c.close();
+    await expect(c.diagList({})).rejects.toBeInstanceOf(IdeaClosedError);
+    await expect(c.editFind({ pattern: "x" })).rejects.toBeInstanceOf(IdeaClosedError);
   });
 });
