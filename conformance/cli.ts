@@ -6,7 +6,8 @@ import { parseArgs } from 'node:util';
 import { readExpectedFailures } from './lib/expected-failures';
 import { DEFAULT_FIXTURES, loadCases } from './lib/load';
 import { selectCases } from './lib/select';
-import { discoverServer, runAgainstServer, runWithLaunch } from './lib/session';
+import { runAgainstServer } from './lib/session';
+import { discover } from '../runtime/discovery';
 import { createReporter } from './reporters';
 import type { RunSummary } from './reporters/types';
 import { buildFixtureWorkspace } from './workspace';
@@ -90,14 +91,16 @@ async function main(argv: string[]): Promise<number> {
   let summary: RunSummary;
   if (values.launch) {
     if (values.url) fail('--launch starts its own server; do not pass --url');
+    // Loaded only for --launch: the live host brings Playwright and code-server along.
+    const { runWithLaunch } = await import('./launch');
     const r = await runWithLaunch({ ...common, extensionDevPath: values.extension, workspace: values.workspace, log: values.verbose ? (l) => process.stderr.write(l + '\n') : undefined });
     process.stderr.write(`live host: launch ${(r.launchMs / 1000).toFixed(1)} s, suite ${(r.suiteMs / 1000).toFixed(1)} s, teardown ${(r.teardownMs / 1000).toFixed(1)} s\n`);
     summary = r.summary;
   } else {
     if (!values.workspace) fail('run needs --workspace <dir> (the fixture workspace the server has open) or --launch');
-    const found = discoverServer(values.workspace);
-    const url = values.url ?? found.url;
-    const token = values.token ?? process.env.IDEA_TOKEN ?? found.token;
+    const found = discover(values.workspace);
+    const url = values.url ?? found?.url;
+    const token = values.token ?? process.env.IDEA_TOKEN ?? found?.token;
     if (!url) fail('no --url and no idea.server.port in the workspace settings');
     summary = await runAgainstServer({ ...common, url, token, workspace: values.workspace });
   }

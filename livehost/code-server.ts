@@ -3,7 +3,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { get } from 'node:http';
-import { LOOPBACK, pollUntil, sleep } from './ports';
+import { poll } from '../runtime/poll';
+import { LOOPBACK, sleep } from './ports';
 import { groupPids } from './proc-memory';
 import type { RunFolder } from './run-folder';
 
@@ -66,7 +67,7 @@ function healthy(port: number): Promise<boolean> {
 
 /** Waits for GET /healthz to answer 200; false if the deadline passes or code-server exits first. */
 export async function waitForHttp(cs: CodeServerProcess, deadline: number): Promise<boolean> {
-  const ok = await pollUntil(async () => (cs.hasExited() ? false : (await healthy(cs.port)) || undefined), deadline, 100);
+  const ok = await poll(async () => (cs.hasExited() ? false : (await healthy(cs.port)) || undefined), { deadline, intervalMs: 100, backoff: 1 });
   return ok === true;
 }
 
@@ -84,9 +85,9 @@ export async function stopCodeServer(cs: CodeServerProcess): Promise<{ survivors
   const gone = () => (groupPids(pgid).length === 0 ? true : undefined);
   if (!gone()) {
     signal(-pgid, 'SIGTERM');
-    if (!(await pollUntil(gone, Date.now() + 5000, 100))) {
+    if (!(await poll(gone, { timeoutMs: 5000, intervalMs: 100, backoff: 1 }))) {
       signal(-pgid, 'SIGKILL');
-      await pollUntil(gone, Date.now() + 2000, 50);
+      await poll(gone, { timeoutMs: 2000, intervalMs: 50, backoff: 1 });
     }
   }
   if (!cs.hasExited()) await Promise.race([cs.exited, sleep(1000)]);

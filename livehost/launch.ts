@@ -6,10 +6,12 @@ import { linkExtension } from './extension-link';
 import { registerExitHook, unregisterExitHook } from './exit-hooks';
 import { describeLogs } from './log-tail';
 import { findChromium, findCodeServer } from './paths';
-import { freePort, isPortOpen, pollUntil } from './ports';
+import { poll } from '../runtime/poll';
+import { freePort, isPortOpen } from './ports';
 import { PeakSampler, groupPids, type PeakMemory } from './proc-memory';
+import { Teardown } from './teardown';
 import { portOwnedByGroup } from './port-owner';
-import { readReadySignal, restoreWorkspaceSettings, snapshotSettings, type ReadySignal, type SettingsSnapshot } from './ready-signal';
+import { readReadySignal, restoreWorkspaceSettings, snapshotSettings, type ReadySignal } from './ready-signal';
 import { createRunFolder, isolatedEnv, removeRunFolder, type RunFolder } from './run-folder';
 import { killCodeServerGroupSync, spawnCodeServer, stopCodeServer, waitForHttp, type CodeServerProcess } from './code-server';
 import { writeUserSettings } from './user-settings';
@@ -92,164 +94,199 @@ class LaunchError extends Error {
   override name = 'LiveHostLaunchError';
 }
 
+const abortedError = () => new LaunchError('launch aborted: close() was called (signal?) during launch');
+
+function usableFolder(path: string): string {
+  try {
+    const real = realpathSync(resolve(path));
+    if (!statSync(real).isDirectory()) throw new Error('not a directory');
+    return real;
+  } catch (e) {
+    throw new LaunchError(`workspace ${path} is not a usable folder: ${(e as Error).message}`);
+  }
+}
+
+/**
+ * The workspace's settings file: snapshot before launch, the extension's ready signal read against it,
+ * and, at teardown (registered before any process, so it runs after they are gone), the file put back.
+ */
+function workspaceSettingsStage(workspace: string, restore: boolean, teardown: Teardown, log: (l: string) => void) {
+  const before = snapshotSettings(workspace);
+  let signal: ReadySignal | undefined;
+  teardown.add({
+    name: 'workspace settings',
+    close: () => {
+      if (!signal || !restore) return;
+      try {
+        const r = restoreWorkspaceSettings(workspace, before, signal);
+        if (r === 'changed-since') log('livehost: .vscode/settings.json was edited during the session; left as is');
+      } catch (e) {
+        log(`livehost: could not restore .vscode/settings.json: ${(e as Error).message}`);
+      }
+    },
+  });
+  return {
+    read: () => readReadySignal(workspace, before),
+    accept: (s: ReadySignal) => void (signal = s),
+  };
+}
+
 export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
   const t0 = Date.now();
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const deadline = t0 + timeoutMs;
   const log = opts.log ?? (() => {});
   const keepRunDir = opts.keepRunDir ?? process.env.IDEA_KEEP_RUNS === '1';
-
-  let workspace: string;
-  try {
-    workspace = realpathSync(resolve(opts.workspace));
-    if (!statSync(workspace).isDirectory()) throw new Error('not a directory');
-  } catch (e) {
-    throw new LaunchError(`workspace ${opts.workspace} is not a usable folder: ${(e as Error).message}`);
-  }
+  const workspace = usableFolder(opts.workspace);
   const codeServerBin = findCodeServer();
   const chromiumBin = findChromium();
-
-  const run: RunFolder = createRunFolder();
-  let cs: CodeServerProcess | undefined;
-  let wb: Workbench | undefined;
-  let sampler: PeakSampler | undefined;
-  let extPort: number | undefined;
-  let extensionId: string | undefined;
-  let settingsBefore: SettingsSnapshot | undefined;
-  let ready: ReadySignal | undefined;
-  let closing: Promise<void> | undefined;
-  let closed = false;
-
   const timings: LaunchTimings = { spawnToHttpMs: 0, chromiumLaunchMs: 0, navigateToDomMs: 0, navigateToReadyMs: 0, spawnToReadyMs: 0, totalMs: 0 };
 
+  // Every stage below registers its own cleanup right after starting something; close() unwinds them.
+  const teardown = new Teardown(log);
+  let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
       const tc = Date.now();
-      if (wb) {
-        await unloadWorkbench(wb);
-        if (extPort) await pollUntil(async () => ((await isPortOpen(extPort!, 300)) ? undefined : true), Date.now() + 10_000, 50);
-        timings.unloadToPortClosedMs = Date.now() - tc;
-        const tb = Date.now();
-        await closeWorkbench(wb);
-        timings.browserCloseMs = Date.now() - tb;
-      }
-      if (cs) {
-        const ts = Date.now();
-        const { survivors } = await stopCodeServer(cs);
-        timings.codeServerStopMs = Date.now() - ts;
-        if (survivors.length) log(`livehost: processes survived teardown: ${survivors.join(' ')}`);
-      }
-      if (ready && opts.restoreWorkspaceSettings !== false) {
-        try {
-          const r = restoreWorkspaceSettings(workspace, settingsBefore, ready);
-          if (r === 'changed-since') log('livehost: .vscode/settings.json was edited during the session; left as is');
-        } catch (e) {
-          log(`livehost: could not restore .vscode/settings.json: ${(e as Error).message}`);
-        }
-      }
-      sampler?.stop();
+      await teardown.close();
       timings.teardownMs = Date.now() - tc;
-      closed = true; // the processes are gone: exit hooks must not signal (possibly reused) pids any more
-      unregisterExitHook(hook);
-      if (!keepRunDir) { try { removeRunFolder(run); } catch (e) { log(`livehost: could not delete ${run.dir}: ${(e as Error).message}`); } }
       log(`livehost: closed in ${timings.teardownMs} ms${keepRunDir ? `, run folder kept: ${run.dir}` : ''}`);
     })();
     return closing;
   };
-  const hook = {
-    close,
-    killSync: () => {
-      if (closed) return;
-      if (wb) killWorkbenchSync(wb);
-      if (cs) killCodeServerGroupSync(cs);
-      if (!keepRunDir) { try { removeRunFolder(run); } catch { /* best effort at exit */ } }
-    },
-  };
-  registerExitHook(hook);
 
+  // Stage 1: the run folder (deleted last) and the exit hooks (released once the processes are gone).
+  const run: RunFolder = createRunFolder();
+  const removeRun = (quiet: boolean) => {
+    if (keepRunDir) return;
+    try {
+      removeRunFolder(run);
+    } catch (e) {
+      if (!quiet) log(`livehost: could not delete ${run.dir}: ${(e as Error).message}`);
+    }
+  };
+  teardown.add({ name: 'run folder', close: () => removeRun(false), killSync: () => removeRun(true) });
+  const hook = { close, killSync: () => teardown.killSync() };
+  registerExitHook(hook);
+  teardown.add({ name: 'exit hooks', close: () => unregisterExitHook(hook) });
+
+  let extensionId: string | undefined;
+  let wb: Workbench | undefined;
   const fail = async (what: string): Promise<never> => {
-    if (closing) { await closing; throw new LaunchError('launch aborted: close() was called (signal?) during launch'); }
+    if (closing) { await closing; throw abortedError(); }
     const details = [
       `livehost: ${what} (after ${Date.now() - t0} ms; run folder ${run.dir})`,
       describeLogs(run.codeServerLog, run.userDataDir, extensionId),
       wb?.consoleTail.length ? `--- browser console ---\n${wb.consoleTail.slice(-10).join('\n')}` : '',
     ].filter(Boolean).join('\n');
-    const keep = keepRunDir;
     await close().catch(() => {});
-    throw new LaunchError(keep ? details : `${details}\n(run folder deleted; set IDEA_KEEP_RUNS=1 to keep it)`);
+    throw new LaunchError(keepRunDir ? details : `${details}\n(run folder deleted; set IDEA_KEEP_RUNS=1 to keep it)`);
   };
 
   try {
+    // Stage 2: user settings and the extension, inside the run folder.
     const [codeServerPort, wantedExtPort] = await Promise.all([freePort(), freePort()]);
     writeUserSettings(run.userDataDir, wantedExtPort, opts.userSettings);
     const ext = linkExtension(opts.extensionDevPath, run.extensionsDir);
     extensionId = ext.id;
-    const before = (settingsBefore = snapshotSettings(workspace));
+    // Stage 3: the workspace settings file, restored after every process below is gone.
+    const settings = workspaceSettingsStage(workspace, opts.restoreWorkspaceSettings !== false, teardown, log);
     log(`livehost: run folder ${run.dir}; extension ${ext.id}@${ext.version}; code-server on 127.0.0.1:${codeServerPort}`);
 
-    if (closing) throw new LaunchError('launch aborted: close() was called (signal?) during launch');
+    // Stage 4: code-server in its own process group.
+    if (closing) throw abortedError();
     const tSpawn = Date.now();
-    cs = spawnCodeServer({ bin: codeServerBin, run, port: codeServerPort, workspace, env: { ...isolatedEnv(run), ...opts.env } });
+    const cs: CodeServerProcess = spawnCodeServer({ bin: codeServerBin, run, port: codeServerPort, workspace, env: { ...isolatedEnv(run), ...opts.env } });
+    teardown.add({
+      name: 'code-server',
+      close: async () => {
+        const ts = Date.now();
+        const { survivors } = await stopCodeServer(cs);
+        timings.codeServerStopMs = Date.now() - ts;
+        if (survivors.length) log(`livehost: processes survived teardown: ${survivors.join(' ')}`);
+      },
+      killSync: () => killCodeServerGroupSync(cs),
+    });
+    let sampler: PeakSampler | undefined;
     if (opts.memorySampleMs) {
-      sampler = new PeakSampler(() => ({ codeServer: cs?.pid, chromium: wb?.pid }), opts.memorySampleMs).start();
+      sampler = new PeakSampler(() => ({ codeServer: cs.pid, chromium: wb?.pid }), opts.memorySampleMs).start();
+      teardown.add({ name: 'memory sampler', close: () => void sampler!.stop() });
     }
     if (!(await waitForHttp(cs, deadline))) {
       return await fail(cs.hasExited() ? 'code-server exited before serving HTTP' : `code-server did not answer /healthz within ${timeoutMs} ms`);
     }
     timings.spawnToHttpMs = Date.now() - tSpawn;
 
+    // Stage 5: the workbench page, unloaded first at teardown so the extension host shuts down cleanly.
     const tBrowser = Date.now();
+    let browser: Workbench;
     try {
-      wb = await launchWorkbench({ executablePath: chromiumBin, profileDir: run.chromeProfile, timeoutMs: Math.max(1000, deadline - Date.now()) });
+      browser = await launchWorkbench({ executablePath: chromiumBin, profileDir: run.chromeProfile, timeoutMs: Math.max(1000, deadline - Date.now()) });
     } catch (e) {
       return await fail(`Chromium did not start: ${(e as Error).message}`);
     }
+    wb = browser;
+    let extPort: number | undefined; // known at stage 7; the page's teardown waits for it to close
+    teardown.add({
+      name: 'workbench',
+      close: async () => {
+        const tc = Date.now();
+        await unloadWorkbench(browser);
+        if (extPort) await poll(async () => ((await isPortOpen(extPort!, 300)) ? undefined : true), { timeoutMs: 10_000, intervalMs: 50, backoff: 1 });
+        timings.unloadToPortClosedMs = Date.now() - tc;
+        const tb = Date.now();
+        await closeWorkbench(browser);
+        timings.browserCloseMs = Date.now() - tb;
+      },
+      killSync: () => killWorkbenchSync(browser),
+    });
     timings.chromiumLaunchMs = Date.now() - tBrowser;
     if (closing) { // close() ran while Chromium was starting and could not see it
-      await closeWorkbench(wb);
-      throw new LaunchError('launch aborted: close() was called (signal?) during launch');
+      await teardown.close();
+      throw abortedError();
     }
 
+    // Stage 6: open the workspace in the workbench.
     const codeServerUrl = `http://127.0.0.1:${codeServerPort}/`;
     const tNav = Date.now();
     try {
-      await wb.page.goto(`${codeServerUrl}?folder=${encodeURIComponent(workspace)}`,
+      await browser.page.goto(`${codeServerUrl}?folder=${encodeURIComponent(workspace)}`,
         { waitUntil: 'domcontentloaded', timeout: Math.max(1000, deadline - Date.now()) });
       timings.navigateToDomMs = Date.now() - tNav;
     } catch (e) {
       return await fail(`the workbench page did not load: ${(e as Error).message}`);
     }
 
-    // Ready = the extension wrote a fresh signal and its port accepts TCP, held by a process of our host
-    // (another host on the same workspace could have written the file). Stop early if code-server dies.
+    // Stage 7: ready = the extension wrote a fresh signal and its port accepts TCP, held by a process of
+    // our host (another host on the same workspace could have written the file). Stop early if
+    // code-server dies.
     let foreign: number | undefined;
-    const signal = await pollUntil(async () => {
-      if (cs!.hasExited() || closing) return null;
-      const s = readReadySignal(workspace, before);
+    const signal = await poll(async () => {
+      if (cs.hasExited() || closing) return null;
+      const s = settings.read();
       if (!s || !(await isPortOpen(s.port, 500))) return undefined;
-      if (portOwnedByGroup(s.port, cs!.pid) === false) {
+      if (portOwnedByGroup(s.port, cs.pid) === false) {
         if (foreign !== s.port) log(`livehost: the ready signal names port ${s.port}, which is not held by this host; waiting`);
         foreign = s.port;
         return undefined;
       }
       return s;
-    }, deadline, 100);
+    }, { deadline, intervalMs: 100, backoff: 1 });
     if (!signal) {
-      if (closing) throw new LaunchError('launch aborted: close() was called (signal?) during launch');
+      if (closing) throw abortedError();
       return await fail(signal === null ? 'code-server exited while the workbench was starting'
         : `extension ${ext.id} did not signal readiness (idea.server.port + idea.server.authToken in `
           + `${workspace}/.vscode/settings.json, port accepting) within ${timeoutMs} ms`
           + (foreign ? `; the signal found names port ${foreign}, held by another process (one host per workspace)` : ''));
     }
     extPort = signal.port;
-    ready = signal;
+    settings.accept(signal);
     const tReady = Date.now();
     timings.navigateToReadyMs = tReady - tNav;
     timings.spawnToReadyMs = tReady - tSpawn;
     timings.totalMs = tReady - t0;
     log(`livehost: ready in ${timings.spawnToReadyMs} ms: ws://127.0.0.1:${signal.port}`);
 
-    const codeServerPid = cs.pid;
     return {
       url: `ws://127.0.0.1:${signal.port}`,
       token: signal.token,
@@ -261,10 +298,10 @@ export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
       codeServerPort,
       codeServerUrl,
       codeServerLog: run.codeServerLog,
-      codeServerPid,
-      chromiumPid: wb.pid,
-      page: wb.page,
-      workbench: new WorkbenchDriver(wb.page),
+      codeServerPid: cs.pid,
+      chromiumPid: browser.pid,
+      page: browser.page,
+      workbench: new WorkbenchDriver(browser.page),
       timings,
       peakMemory: () => sampler?.peak(),
       close,

@@ -1,4 +1,4 @@
-// Loopback port helpers: pick a free port, probe whether one accepts TCP, poll until a condition holds.
+// Loopback port helpers: pick a free port, probe whether one accepts TCP.
 import { createServer, connect } from 'node:net';
 
 export const LOOPBACK = '127.0.0.1';
@@ -28,14 +28,3 @@ export function isPortOpen(port: number, timeoutMs = 1000): Promise<boolean> {
 }
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-/** Polls `check` every stepMs until it returns a non-undefined value or the deadline passes (then undefined). */
-export async function pollUntil<T>(check: () => Promise<T | undefined> | T | undefined, deadline: number,
-  stepMs = 100): Promise<T | undefined> {
-  for (;;) {
-    const v = await check();
-    if (v !== undefined) return v;
-    if (Date.now() >= deadline) return undefined;
-    await sleep(Math.min(stepMs, Math.max(0, deadline - Date.now())));
-  }
-}

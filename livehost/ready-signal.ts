@@ -1,8 +1,8 @@
 // The extension's ready signal (contract with extension/): once its server listens it writes the bound
-// port and the token into <workspace>/.vscode/settings.json as idea.server.port / idea.server.authToken.
+// port and the token into <workspace>/.vscode/settings.json, the discovery keys of runtime/discovery.ts.
 import { readFileSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { parseJsonc } from '../runtime/jsonc';
+import { dirname } from 'node:path';
+import { parseDiscoveryKeys, workspaceSettingsFile } from '../runtime/discovery';
 
 export interface ReadySignal {
   port: number;
@@ -11,15 +11,11 @@ export interface ReadySignal {
   settingsText: string;
 }
 
-export function workspaceSettingsPath(workspace: string): string {
-  return join(workspace, '.vscode', 'settings.json');
-}
-
 /** mtime + content of the settings file before launch: a file left by an earlier run is not a ready signal. */
 export interface SettingsSnapshot { mtimeMs: number; text: string }
 
 export function snapshotSettings(workspace: string): SettingsSnapshot | undefined {
-  const file = workspaceSettingsPath(workspace);
+  const file = workspaceSettingsFile(workspace);
   try {
     return { mtimeMs: statSync(file).mtimeMs, text: readFileSync(file, 'utf8') };
   } catch {
@@ -32,18 +28,15 @@ export function readReadySignal(workspace: string, before: SettingsSnapshot | un
   const now = snapshotSettings(workspace);
   if (!now) return undefined;
   if (before && now.mtimeMs === before.mtimeMs && now.text === before.text) return undefined;
-  let v: unknown;
+  let keys: { port?: number; token?: string };
   try {
-    v = parseJsonc(now.text);
+    keys = parseDiscoveryKeys(now.text);
   } catch {
     return undefined; // half-written or foreign edit: try again on the next poll
   }
-  if (!v || typeof v !== 'object') return undefined;
-  const port = (v as Record<string, unknown>)['idea.server.port'];
-  const token = (v as Record<string, unknown>)['idea.server.authToken'];
-  if (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65535) return undefined;
-  if (typeof token !== 'string' || token.length === 0) return undefined;
-  return { port, token, settingsText: now.text };
+  // Ready means both: our host always exposes the token.
+  if (keys.port === undefined || keys.token === undefined) return undefined;
+  return { port: keys.port, token: keys.token, settingsText: now.text };
 }
 
 /**
@@ -53,7 +46,7 @@ export function readReadySignal(workspace: string, before: SettingsSnapshot | un
  */
 export function restoreWorkspaceSettings(workspace: string, before: SettingsSnapshot | undefined,
   signal: ReadySignal): 'restored' | 'changed-since' | 'missing' {
-  const file = workspaceSettingsPath(workspace);
+  const file = workspaceSettingsFile(workspace);
   let current: string;
   try { current = readFileSync(file, 'utf8'); } catch { return 'missing'; }
   if (current !== signal.settingsText) return 'changed-since';

@@ -1,6 +1,7 @@
 // User settings written before the host starts: keep an offline VS Code quiet and deterministic.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { DISCOVERY_KEYS } from '../runtime/discovery';
 
 /** From the measured recipe (run-live.sh): no gallery, update, telemetry, experiments, ATA or autofetch. */
 export const QUIET_OFFLINE_SETTINGS: Readonly<Record<string, unknown>> = {
@@ -24,7 +25,8 @@ export const QUIET_OFFLINE_SETTINGS: Readonly<Record<string, unknown>> = {
 /** Writes <udd>/User/settings.json: quiet settings, our extension's port, then the caller's overrides. */
 export function writeUserSettings(userDataDir: string, extensionPort: number,
   overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  const settings = { ...QUIET_OFFLINE_SETTINGS, 'idea.server.port': extensionPort, ...overrides };
+  // The extension's configured port is the same key the workspace file later carries the bound port in.
+  const settings = { ...QUIET_OFFLINE_SETTINGS, [DISCOVERY_KEYS.port]: extensionPort, ...overrides };
   const dir = join(userDataDir, 'User');
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'settings.json'), JSON.stringify(settings, null, 2) + '\n');

@@ -1,8 +1,10 @@
-// Client transport core (version-independent): opens the socket, performs the handshake, sends
-// requests and matches replies by requestId, with per-request timeouts and AbortSignals. The
-// generated client.ts adds the types, the per-topic methods and the schema checks.
+// Client transport core (version-independent): opens the socket, exchanges the handshake, sends
+// requests and matches replies by requestId, with per-request timeouts and AbortSignals. One
+// transport is one connection; client-session.ts adds the handshake's meaning (versions,
+// capabilities, schema checks) and generated/<v>/client.ts the types and per-topic methods.
 import { WebSocket as NodeWebSocket } from "ws";
 import { IdeaClosedError, IdeaProtocolError, IdeaTimeoutError, IdeaValidationError } from "./client-errors";
+import { frameText } from "./frame-text";
 import { corkPerTick } from "./tick-cork";
 
 /** The WHATWG-style socket surface used here (`ws` and the global WebSocket both have it). */
@@ -33,11 +35,18 @@ export interface TransportOptions {
   timeoutMs: number;
   WebSocket?: WebSocketClass;
   handshakeFrame: string;
-  /** Checks the handshake reply: returns the success message or throws (e.g. IdeaProtocolError). */
+  /**
+   * Checks the handshake reply (parsed, or the raw text when it is not a JSON object): returns the
+   * success message or throws (e.g. IdeaProtocolError). May be async (loading another version's
+   * schemas); frames arriving meanwhile are dropped, as nothing has been asked yet.
+   */
   acceptHandshake(message: unknown): unknown;
   /** Schema check of a reply to `topic`; returns a description of the problem, or undefined. */
-  checkResponse?(topic: string, message: Record<string, unknown>): string | undefined;
+  checkResponse?: ResponseCheck;
 }
+
+/** Schema check of a reply to a request for `topic`: a one-line problem naming the field, or undefined. */
+export type ResponseCheck = (topic: string, message: Record<string, unknown>) => string | undefined;
 
 interface Pending {
   topic: string;
@@ -47,13 +56,6 @@ interface Pending {
   resolve(result: unknown): void;
   reject(err: unknown): void;
   cleanup(): void;
-}
-
-function frameText(data: unknown): string {
-  if (typeof data === "string") return data;
-  if (data instanceof ArrayBuffer) return Buffer.from(data).toString("utf8");
-  if (ArrayBuffer.isView(data)) return Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString("utf8");
-  return String(data);
 }
 
 function parseObject(text: string): Record<string, unknown> | undefined {
@@ -80,6 +82,8 @@ export class ClientTransport {
    */
   private timer: ReturnType<typeof setTimeout> | undefined;
   private timerAt = Infinity;
+  /** Checks each reply; set once the handshake said which version's schemas apply. */
+  checkResponse: ResponseCheck | undefined;
 
   private constructor(
     private readonly socket: WebSocketLike,
@@ -87,6 +91,7 @@ export class ClientTransport {
   ) {
     this.closedPromise = new Promise((resolve) => (this.markClosed = resolve));
     this.cork = corkPerTick(socket);
+    this.checkResponse = options.checkResponse;
   }
 
   /** Opens the socket and completes the handshake; resolves with the transport and the handshake reply. */
@@ -118,22 +123,31 @@ export class ClientTransport {
         const detail = (ev as { message?: string; error?: Error }).message ?? (ev as { error?: Error }).error?.message;
         fail(new IdeaClosedError(`cannot connect to ${options.url}${detail ? `: ${detail}` : ""}`));
       };
+      let replied = false;
       socket.onclose = (ev) => {
         transport.onSocketClose(ev.code, ev.reason);
-        fail(new IdeaClosedError(`connection closed during handshake (${ev.code} ${ev.reason})`, ev.code, ev.reason));
+        // Once the reply is in, its verdict decides (a refusal is followed by the server's close).
+        if (!replied) fail(new IdeaClosedError(`connection closed during handshake (${ev.code} ${ev.reason})`, ev.code, ev.reason));
       };
       socket.onmessage = (ev) => {
         // No onFrame listener can exist yet: they are added on the transport open() resolves with.
+        if (settled || replied) return;
+        replied = true;
         const text = frameText(ev.data);
-        if (settled) return;
-        try {
-          const handshake = options.acceptHandshake(parseObject(text) ?? text);
+        const accept = (handshake: unknown) => {
+          if (settled) return; // timed out meanwhile
           settled = true;
           clearTimeout(timer);
+          // Closed while the reply was being checked: the transport is closed and requests reject.
           socket.onmessage = (e) => transport.onSocketFrame(frameText(e.data));
           socket.onerror = () => undefined; // the close event follows and rejects what is pending
           socket.onclose = (e) => transport.onSocketClose(e.code, e.reason);
           resolve({ transport, handshake });
+        };
+        try {
+          const handshake = options.acceptHandshake(parseObject(text) ?? text);
+          if (handshake instanceof Promise) handshake.then(accept, fail);
+          else accept(handshake);
         } catch (err) {
           fail(err);
         }
@@ -243,9 +257,9 @@ export class ClientTransport {
     const entry = this.pending.get(msg.requestId);
     if (!entry) return; // late reply to a timed-out or aborted request, or not ours
     entry.cleanup();
-    const problem = this.options.checkResponse?.(entry.topic, msg);
+    const problem = this.checkResponse?.(entry.topic, msg);
     if (problem !== undefined) {
-      entry.reject(new IdeaValidationError(`${entry.topic}: ${problem}`, msg));
+      entry.reject(new IdeaValidationError(problem, msg));
       return;
     }
     const error = msg.error as { code?: unknown; message?: unknown } | undefined;

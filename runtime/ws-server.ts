@@ -7,14 +7,15 @@
 //
 // Admission (runtime/admission.ts has the decisions): every TCP socket is "pending" until its session
 // completes the protocol handshake; pending sockets are capped (the least advanced, oldest one is
-// dropped, never the new one) and must finish within a deadline from accept; connected clients are capped (HTTP 503 for the
-// upgrade beyond); a first frame is evaluated only with a token of the failed-handshake budget, so
+// dropped, never the new one) and must finish within a deadline from accept; connected clients are
+// capped (HTTP 503 for the upgrade beyond); a first frame is evaluated only with a token of the failed-handshake budget, so
 // guessing the token is rate-limited. A session without a `state` counts as connected once upgraded.
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, WebSocket } from "ws";
 import { DEFAULT_ADMISSION_LIMITS, HandshakeThrottle, PendingSockets, Progress, type AdmissionLimits, type DropReason } from "./admission";
+import { frameText } from "./frame-text";
 import { isAllowedOrigin, isLoopbackAddress, isLoopbackHost } from "./loopback";
 import { corkPerTick } from "./tick-cork";
 
@@ -189,8 +190,7 @@ export async function startWebSocketServer(options: WebSocketServerOptions): Pro
     ws.on("error", () => undefined);
     ws.on("message", (data) => {
       // Text frames are the protocol; binary frames are decoded as UTF-8 text too (lenient).
-      const buf = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
-      deliver(buf.toString("utf8"));
+      deliver(frameText(data));
     });
     ws.on("close", () => {
       gone.abort();

@@ -10,7 +10,8 @@ import { launchHost, REPO_ROOT } from '../../livehost';
 import { emit } from '../lib/contract';
 import { readExpectedFailures } from '../../conformance/lib/expected-failures';
 import { CONFORMANCE_DIR, loadCases } from '../../conformance/lib/load';
-import { HOST_USER_SETTINGS, runAgainstServer } from '../../conformance/lib/session';
+import { HOST_USER_SETTINGS } from '../../conformance/launch';
+import { runAgainstServer } from '../../conformance/lib/session';
 import { buildFixtureWorkspace, resetFixtureWorkspace } from '../../conformance/workspace';
 
 const { values } = parseArgs({ options: { runs: { type: 'string' }, json: { type: 'string' }, concurrency: { type: 'string' }, settle: { type: 'string' } } });

@@ -1,9 +1,13 @@
-// npm run codegen [-- --version v0.1.6] [--check [--full]] [--spec <dir>] [--out <dir>]
-// Writes generated/<v>/ for every spec/<v>/ (or the one given). --check writes nothing: it exits 1
-// and names every file that differs, is missing, or should not be there. It first tries the
-// manifests (hashes only); --full always regenerates in memory and compares.
+// npm run codegen [-- --version v0.1.6] [--check [--full]] [--spec <dir>] [--out <dir>] [--fixture-schema <file>]
+// Writes generated/<v>/ for every spec/<v>/ (or the one given), generated/versions.ts (every version
+// of spec/, whichever were asked for) and generated/conformance-fixture.ts (the fixture types, when the
+// fixture schema exists). --check writes nothing: it exits 1 and names every file that
+// differs, is missing, or should not be there. It first tries the manifests (hashes only); --full
+// always regenerates in memory and compares.
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { FIXTURE_TYPES_FILE, fixtureTypesConfirmed } from "./gen-fixture-types";
+import { generateVersionsFile, VERSIONS_FILE } from "./gen-versions";
 import { manifestConfirms } from "./manifest";
 import { listVersions, loadSpec } from "./spec";
 
@@ -11,12 +15,14 @@ interface Args {
   specRoot: string;
   outRoot: string;
   versions: string[] | undefined;
+  /** conformance/fixture.schema.json (cwd-relative); skipped when absent. */
+  fixtureSchema: string;
   check: boolean;
   full: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { specRoot: "spec", outRoot: "generated", versions: undefined, check: false, full: false };
+  const args: Args = { specRoot: "spec", outRoot: "generated", versions: undefined, fixtureSchema: "conformance/fixture.schema.json", check: false, full: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = () => {
@@ -28,8 +34,9 @@ function parseArgs(argv: string[]): Args {
     else if (a === "--full") args.full = true;
     else if (a === "--spec") args.specRoot = value();
     else if (a === "--out") args.outRoot = value();
+    else if (a === "--fixture-schema") args.fixtureSchema = value();
     else if (a === "--version") (args.versions ??= []).push(value().replace(/^(\d)/, "v$1"));
-    else throw new Error(`unknown argument ${a} (use --version X, --check, --full, --spec DIR, --out DIR)`);
+    else throw new Error(`unknown argument ${a} (use --version X, --check, --full, --spec DIR, --out DIR, --fixture-schema FILE)`);
   }
   return args;
 }
@@ -50,8 +57,20 @@ export async function run(argv: string[]): Promise<number> {
           .sort()
           .filter((name) => !versions.includes(name) && statSync(join(outRoot, name)).isDirectory())
       : [];
+  // Version-independent outputs: path relative to the output root → content.
+  const shared = new Map<string, string>([[VERSIONS_FILE, generateVersionsFile(listVersions(specRoot))]]);
+  const sharedProblems = (): string[] =>
+    [...shared].flatMap(([name, content]) => {
+      const path = join(outRoot, name);
+      const old = existsSync(path) ? readFileSync(path, "utf8") : undefined;
+      return old === content ? [] : [`${old === undefined ? "missing" : "differs"}: ${join(args.outRoot, name)}`];
+    });
+  const fixtureSchema = existsSync(resolve(args.fixtureSchema)) ? resolve(args.fixtureSchema) : undefined;
   if (args.check && !args.full && extraDirs.length === 0) {
-    const confirmed = versions.every((v) => manifestConfirms(join(outRoot, v), loadSpec(specRoot, v).hash));
+    const confirmed =
+      versions.every((v) => manifestConfirms(join(outRoot, v), loadSpec(specRoot, v).hash)) &&
+      sharedProblems().length === 0 &&
+      (!fixtureSchema || fixtureTypesConfirmed(join(outRoot, FIXTURE_TYPES_FILE), fixtureSchema, args.fixtureSchema));
     if (confirmed) {
       console.log(`generated code is up to date (${versions.join(", ")}; manifests)`);
       return 0;
@@ -59,6 +78,10 @@ export async function run(argv: string[]): Promise<number> {
   }
   // Loaded only now: the fast path above needs no schema compiler.
   const { generateVersion } = await import("./generate");
+  if (fixtureSchema) {
+    const { generateFixtureTypes } = await import("./gen-fixture-types");
+    shared.set(FIXTURE_TYPES_FILE, await generateFixtureTypes(fixtureSchema, args.fixtureSchema));
+  }
   const problems: string[] = [];
   let written = 0;
   for (const v of versions) {
@@ -80,6 +103,16 @@ export async function run(argv: string[]): Promise<number> {
       if (files.has(name)) continue;
       if (args.check) problems.push(`extra: ${join(args.outRoot, v, name)}`);
       else rmSync(join(dir, name));
+    }
+  }
+  if (args.check) problems.push(...sharedProblems());
+  else {
+    for (const [name, content] of shared) {
+      const path = join(outRoot, name);
+      if (existsSync(path) && readFileSync(path, "utf8") === content) continue;
+      mkdirSync(outRoot, { recursive: true });
+      writeFileSync(path, content);
+      written++;
     }
   }
   for (const name of extraDirs) problems.push(`extra: ${join(args.outRoot, name)}/ (no spec/${name})`);

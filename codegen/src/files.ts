@@ -1,6 +1,7 @@
 // The files of generated/<v>/ (kept apart so the fast --check path loads no generator code).
 export const GENERATED_FILES = [
   "client.ts",
+  "frames.ts",
   "protocol.md",
   "server.ts",
   "topics.ts",

@@ -33,6 +33,11 @@ export interface TopicModel {
   defaultsJson: string;
   /** The type handlers receive: params with defaulted keys made non-optional. */
   handlerParamsType: string;
+  /** Names of the generated handler types, e.g. EditFindHandlerParams / EditFindHandler. */
+  handlerParamsName: string;
+  handlerName: string;
+  /** The defaulted params keys, for the docs ("include, isRegex"); "" when none. */
+  defaultKeys: string;
   /** The params / result schemas' own descriptions (rules spanning fields live there). */
   paramsNote: string;
   resultNote: string;
@@ -118,6 +123,9 @@ export function buildModel(spec: Spec, refs: RefResolver, declarations: string):
       paramsOptional: shape.required.size === 0,
       defaultsJson: JSON.stringify(Object.fromEntries(defaults)),
       handlerParamsType: defaults.length > 0 ? `WithDefaults<${p.name}, ${keys}>` : p.name,
+      handlerParamsName: `${t.typeName}HandlerParams`,
+      handlerName: `${t.typeName}Handler`,
+      defaultKeys: defaults.map(([k]) => k).join(", "),
       paramsNote: note(p.located.schema, t.topic),
       resultNote: note(r.located.schema, t.topic),
       paramsRows: walker.rows(p.located),

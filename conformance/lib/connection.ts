@@ -1,6 +1,7 @@
 // A raw WebSocket connection for the runner: frames queue up and are taken one by one, so cases can
 // send anything (non-JSON, oversize, out-of-order requests) and see exactly what comes back.
 import WebSocket from 'ws';
+import { frameText } from '../../runtime/frame-text';
 
 export type Incoming = { kind: 'frame'; text: string } | { kind: 'close'; code: number; reason: string };
 
@@ -20,7 +21,7 @@ export class Connection {
 
   private constructor(private readonly ws: WebSocket) {
     ws.on('message', (data, isBinary) => {
-      const text = Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8');
+      const text = frameText(data);
       this.received.push(isBinary ? `<binary frame> ${text}` : text);
       this.push({ kind: 'frame', text });
     });

@@ -6,7 +6,7 @@ import { networkInterfaces } from 'node:os';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { Connection, UpgradeRefusedError } from './connection';
 import { match, renderMismatch, unknownRuleKeys } from './match';
-import { frameCheckerFor, SPEC_TOPICS, type FrameChecker } from './schema-check';
+import { frameCheckerFor, type FrameChecker } from './schema-check';
 import type { CaseResult, Check, ExchangeCase, Expectation, LoadedCase, RequestCase, RequestStep, SetupStep, TransportCase } from './types';
 import { bindFrom, substitute, type Vars } from './vars';
 
@@ -43,8 +43,9 @@ class CaseContext {
     this.vars = { ...target.vars };
   }
 
-  async open(headers?: Record<string, string>): Promise<Connection> {
-    const c = await Connection.open(this.target.url, { headers, timeoutMs: this.timeoutMs });
+  async open(headers?: Readonly<Record<string, string | undefined>>): Promise<Connection> {
+    const given = headers && Object.fromEntries(Object.entries(headers).filter((e): e is [string, string] => e[1] !== undefined));
+    const c = await Connection.open(this.target.url, { headers: given, timeoutMs: this.timeoutMs });
     this.connections.push(c);
     return c;
   }
@@ -246,13 +247,14 @@ export async function executeCase(lc: LoadedCase, target: Target, server: Server
   const started = performance.now();
   const base = { id: c.id, file: lc.file, topic: lc.topic };
   const topic = caseTopic(c);
+  const schemas = await frameCheckerFor(server.version);
   // Only topics the spec defines can be unimplemented; an invented topic is what an UNKNOWN_TOPIC case sends.
-  if (topic && SPEC_TOPICS.some((t) => t.topic === topic) && !server.capabilities.includes(topic)) {
+  if (topic && schemas.defines(topic) && !server.capabilities.includes(topic)) {
     return { ...base, verdict: 'unimplemented', reason: `${topic} is not in the server's capabilities`, checks: [], durationMs: 0, frames: 0 };
   }
   const badRules = unknownRuleKeys(c);
   if (badRules.length) return { ...base, verdict: 'fail', reason: `fixture uses unknown match rules: ${badRules.join(', ')}`, checks: [], durationMs: 0, frames: 0 };
-  const ctx = new CaseContext(target, c.timeoutMs ?? DEFAULT_TIMEOUT, await frameCheckerFor(server.version));
+  const ctx = new CaseContext(target, c.timeoutMs ?? DEFAULT_TIMEOUT, schemas);
   let skipReason: string | undefined;
   try {
     if (c.kind === 'request') await runRequestCase(ctx, c);

@@ -10,7 +10,8 @@ import type { FixtureCase, LoadedCase } from './types';
 export const CONFORMANCE_DIR = resolve(fileURLToPath(new URL('..', import.meta.url)));
 export const DEFAULT_FIXTURES = join(CONFORMANCE_DIR, 'fixtures', 'v0.1.6');
 
-const ajv = new Ajv2020({ allErrors: false, strict: false });
+// discriminator: a case is checked against the schema of its `kind` only (precise errors).
+const ajv = new Ajv2020({ allErrors: false, strict: false, discriminator: true });
 const validateFixture = ajv.compile(fixtureSchema);
 
 export class FixtureError extends Error {}

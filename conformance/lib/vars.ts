@@ -46,9 +46,10 @@ export function readPath(value: unknown, path: string): unknown {
 }
 
 /** Applies a `bind` map to a response; returns the new variables or a problem. */
-export function bindFrom(frame: unknown, bind: Record<string, string> | undefined): { vars: Vars; problem?: string } {
+export function bindFrom(frame: unknown, bind: Readonly<Record<string, string | undefined>> | undefined): { vars: Vars; problem?: string } {
   const vars: Vars = {};
   for (const [name, path] of Object.entries(bind ?? {})) {
+    if (path === undefined) continue;
     const v = readPath(frame, path);
     if (v === undefined || v === null || typeof v === 'object') return { vars, problem: `bind ${name}: ${path} is ${JSON.stringify(v)} in the response` };
     vars[name] = String(v);

@@ -5,6 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { WebSocketServer, WebSocket } from 'ws';
+import { frameBytes, frameText } from '../../runtime/frame-text';
 import { generalize, type GeneralizeContext } from './generalize';
 
 export interface RecorderOptions {
@@ -83,9 +84,9 @@ export async function startRecorder(o: RecorderOptions): Promise<RunningRecorder
     };
 
     client.on('message', (data, binary) => {
-      const buf = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+      const buf = frameBytes(data);
       try {
-        const msg = JSON.parse(buf.toString('utf8')) as Record<string, unknown>;
+        const msg = JSON.parse(frameText(buf)) as Record<string, unknown>;
         if (msg.type === 'handshake' && typeof msg.token === 'string') ctx.token = msg.token;
         else if (typeof msg.topic === 'string' && typeof msg.requestId === 'string') pending.set(msg.requestId, { topic: msg.topic, params: msg.params ?? {} });
       } catch {
@@ -98,9 +99,9 @@ export async function startRecorder(o: RecorderOptions): Promise<RunningRecorder
       for (const f of early.splice(0)) upstream.send(f.data, { binary: f.binary });
     });
     upstream.on('message', (data, binary) => {
-      const buf = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+      const buf = frameBytes(data);
       try {
-        const msg = JSON.parse(buf.toString('utf8')) as Record<string, unknown>;
+        const msg = JSON.parse(frameText(buf)) as Record<string, unknown>;
         if (msg.type === 'handshake' && typeof msg.version === 'string') version ??= msg.version;
         const id = typeof msg.requestId === 'string' ? msg.requestId : undefined;
         const p = id !== undefined ? pending.get(id) : undefined;

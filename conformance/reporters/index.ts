@@ -9,28 +9,41 @@ import type { Reporter } from './types';
 export type { Reporter, RunStartInfo, RunSummary } from './types';
 export { ConsoleReporter, GitHubReporter, JsonReporter, JUnitReporter, MarkdownReporter };
 
-export const REPORTER_NAMES = ['console', 'json', 'junit', 'github', 'markdown'] as const;
+export interface ReporterOptions {
+  /** Path given after the name (`junit:out.xml`), if any. */
+  path?: string;
+  fixturesDir?: string;
+  verbose?: boolean;
+}
+
+const needPath = (name: string, path: string | undefined): string => {
+  if (!path) throw new Error(`reporter ${name} needs a path: --reporter ${name}:<file>`);
+  return path;
+};
+
+/** `--reporter <name>[:path]` → reporter. A new reporter is one file and one line here. */
+export const REPORTERS: Readonly<Record<string, (o: ReporterOptions) => Reporter>> = {
+  console: (o) => new ConsoleReporter({ verbose: o.verbose }),
+  json: (o) => new JsonReporter(needPath('json', o.path)),
+  junit: (o) => new JUnitReporter(needPath('junit', o.path)),
+  github: (o) => new GitHubReporter(o.fixturesDir),
+  // Without a path: appended to the GitHub step summary.
+  markdown: (o) => {
+    if (o.path) return new MarkdownReporter(o.path);
+    const summary = process.env.GITHUB_STEP_SUMMARY;
+    if (!summary) throw new Error('reporter markdown needs a path (or GITHUB_STEP_SUMMARY)');
+    return new MarkdownReporter(summary, true);
+  },
+};
+
+export const REPORTER_NAMES = Object.keys(REPORTERS);
 
 /** `console`, `github`, `json:out.json`, `junit:out.xml`, `markdown:summary.md` (markdown without a path appends to $GITHUB_STEP_SUMMARY). */
 export function createReporter(spec: string, opts: { fixturesDir?: string; verbose?: boolean } = {}): Reporter {
   const i = spec.indexOf(':');
   const name = i < 0 ? spec : spec.slice(0, i);
   const path = i < 0 ? undefined : spec.slice(i + 1);
-  const need = () => {
-    if (!path) throw new Error(`reporter ${name} needs a path: --reporter ${name}:<file>`);
-    return path;
-  };
-  switch (name) {
-    case 'console': return new ConsoleReporter({ verbose: opts.verbose });
-    case 'json': return new JsonReporter(need());
-    case 'junit': return new JUnitReporter(need());
-    case 'github': return new GitHubReporter(opts.fixturesDir);
-    case 'markdown': {
-      if (path) return new MarkdownReporter(path);
-      const summary = process.env.GITHUB_STEP_SUMMARY;
-      if (!summary) throw new Error('reporter markdown needs a path (or GITHUB_STEP_SUMMARY)');
-      return new MarkdownReporter(summary, true);
-    }
-    default: throw new Error(`unknown reporter "${name}" (known: ${REPORTER_NAMES.join(', ')})`);
-  }
+  const factory = Object.prototype.hasOwnProperty.call(REPORTERS, name) ? REPORTERS[name] : undefined;
+  if (!factory) throw new Error(`unknown reporter "${name}" (known: ${REPORTER_NAMES.join(', ')})`);
+  return factory({ ...opts, path });
 }

@@ -3,7 +3,7 @@
 // moment after the language server answered. A clean file may never get an event (an empty set that
 // replaces nothing is not announced), hence the bounded wait for a first event.
 import * as vscode from 'vscode';
-import { LANGUAGE_TIMEOUT_MS } from './vscodeDocs';
+import { LANGUAGE_TIMEOUT_MS } from './languageServer';
 
 /** Quiet time after the last change (syntax, semantic and suggestion diagnostics arrive in bursts). */
 export const QUIET_MS = 600;

@@ -1,6 +1,6 @@
 // The one way handlers signal bad input: the generated dispatcher turns a ProtocolError into an error
 // reply with that code; anything else thrown becomes HANDLER_ERROR.
-import { ProtocolError } from '../../generated/v0.1.6/server';
+import { ProtocolError } from './protocol';
 
 export { ProtocolError };
 

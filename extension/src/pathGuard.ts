@@ -42,8 +42,9 @@ function isInside(child: string, parent: string): boolean {
  * Throws INVALID_REQUEST otherwise. Existence is not checked: a missing file is the handler's
  * HANDLER_ERROR (or an empty result), not bad input.
  */
-export function resolveWorkspacePath(filePath: unknown, folders: readonly string[]): ResolvedPath {
-  if (typeof filePath !== 'string' || filePath.length === 0) throw invalidRequest('filePath must be a non-empty string');
+export function resolveWorkspacePath(filePath: string, folders: readonly string[]): ResolvedPath {
+  // "" would name the workspace folder itself, not a file in it (the schema refuses it too).
+  if (filePath.length === 0) throw invalidRequest('filePath must be a non-empty string');
   if (filePath.includes('\0')) throw invalidRequest('filePath contains a NUL character');
   if (folders.length === 0) throw invalidRequest('no workspace folder is open');
   let abs: string;

@@ -2,13 +2,11 @@
 // exclude globs, plus VS Code search's own rules (files.exclude, search.exclude, .gitignore when
 // search.useIgnoreFiles is on), read per folder so folder-level settings apply.
 import * as vscode from 'vscode';
-import { invalidRequest } from './errors';
 import { enabledGlobs } from './search/excludes';
 import type { SearchFolder } from './search/textSearch';
 
-export function searchFolders(include: unknown, exclude: unknown, mode: 'search' | 'files'): SearchFolder[] {
-  if (include !== undefined && typeof include !== 'string') throw invalidRequest('include must be a string');
-  if (exclude !== undefined && typeof exclude !== 'string') throw invalidRequest('exclude must be a string');
+/** `include`/`exclude` as the request gave them (the schema made them strings; include defaults to `**` + `/*`). */
+export function searchFolders(include: string, exclude: string | undefined, mode: 'search' | 'files'): SearchFolder[] {
   return (vscode.workspace.workspaceFolders ?? [])
     .filter((f) => f.uri.scheme === 'file')
     .map((f) => {

@@ -3,9 +3,9 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { ServerSession, type Handlers } from '../../generated/v0.1.6/server';
-import { TRANSPORT } from '../../generated/v0.1.6/topics';
+import { ServerSession, TRANSPORT, type Handlers } from './protocol';
 import { DEFAULT_ADMISSION_LIMITS, type AdmissionLimits } from '../../runtime/admission';
+import { DISCOVERY_KEYS } from '../../runtime/discovery';
 import { startWebSocketServer, type RunningWebSocketServer } from '../../runtime/ws-server';
 import { handlersForClient, RequestGate } from './limits/requests';
 import { workspaceFolderPaths } from './services';
@@ -119,8 +119,8 @@ export class IdeaServer implements vscode.Disposable {
     const folder = workspaceFolderPaths()[0];
     if (!folder || !this.current) return;
     const expose = vscode.workspace.getConfiguration('idea.server').get<boolean>('exposeToken', true);
-    const values: Record<string, string | number> = { 'idea.server.port': this.current.port };
-    if (expose) values['idea.server.authToken'] = token;
+    const values: Record<string, string | number> = { [DISCOVERY_KEYS.port]: this.current.port };
+    if (expose) values[DISCOVERY_KEYS.token] = token;
     const file = join(folder, '.vscode', 'settings.json');
     try {
       writeSettingsKeys(file, values);

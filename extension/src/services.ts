@@ -16,7 +16,7 @@ export interface Services {
 }
 
 /** Resolves a client filePath against the current workspace folders (INVALID_REQUEST when outside). */
-export function resolvePath(svc: Services, filePath: unknown): ResolvedPath {
+export function resolvePath(svc: Services, filePath: string): ResolvedPath {
   return resolveWorkspacePath(filePath, svc.folders());
 }
 

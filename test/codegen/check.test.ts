@@ -61,7 +61,7 @@ describe("codegen", () => {
     expect((await cli(["--version", "v0.1.6", "--out", out, "--check"])).code).toBe(0);
 
     const server = join(out, "v0.1.6", "server.ts");
-    writeFileSync(server, readFileSync(server, "utf8").replace("UNKNOWN_TOPIC", "UNKNOWN_TOPlC"));
+    writeFileSync(server, readFileSync(server, "utf8").replace("DEFAULT_MAX_IN_FLIGHT", "DEFAULT_MAX_lN_FLIGHT"));
     unlinkSync(join(out, "v0.1.6", "protocol.md"));
     writeFileSync(join(out, "v0.1.6", "stray.ts"), "export {};\n");
     const r = await cli(["--version", "v0.1.6", "--out", out, "--check"]);
@@ -91,6 +91,39 @@ describe("codegen", () => {
     expect((await cli(["--version", "v0.1.6", "--out", out])).code).toBe(0);
     expect(readdirSync(join(out, "v0.1.6")).sort()).toEqual([...GENERATED_FILES].sort());
     expect((await cli(["--version", "v0.1.6", "--out", out, "--check"])).code).toBe(0);
+  });
+
+  it("generated/versions.ts and the fixture types are checked too; a fixture schema change reaches the types", async () => {
+    const out = join(tmp, "gen-shared");
+    const fixtureSchema = join(tmp, "fixture.schema.json");
+    cpSync(join(ROOT, "conformance", "fixture.schema.json"), fixtureSchema);
+    const args = ["--version", "v0.1.6", "--out", out, "--fixture-schema", fixtureSchema];
+    expect((await cli(args)).code).toBe(0);
+    expect(readFileSync(join(out, "versions.ts"), "utf8")).toContain('export const NEWEST_VERSION: KnownVersion = "0.1.6";');
+    const typesFile = join(out, "conformance-fixture.ts");
+    expect(readFileSync(typesFile, "utf8")).toMatch(/export type FixtureCase = \(RequestCase \| ExchangeCase \| TransportCase\)/);
+    expect((await cli([...args, "--check"])).code).toBe(0);
+
+    // A hand edit of the body: caught by the fast path (body hash in the header) and by --full.
+    writeFileSync(typesFile, readFileSync(typesFile, "utf8").replace("timeoutMs?: number", "timeoutMs?: string"));
+    const fast = await cli([...args, "--check"]);
+    expect(fast.code).toBe(1);
+    expect(fast.out).toContain(`differs: ${typesFile}`);
+    expect((await cli(args)).code).toBe(0);
+
+    // A new field in the fixture schema: the fast path sees the schema hash change; regenerating adds it.
+    const schema = JSON.parse(readFileSync(fixtureSchema, "utf8")) as { $defs: { requestCase: { properties: Record<string, unknown> } } };
+    schema.$defs.requestCase.properties.retries = { type: "integer", minimum: 0 };
+    writeFileSync(fixtureSchema, JSON.stringify(schema, null, 2));
+    expect((await cli([...args, "--check"])).code).toBe(1);
+    expect((await cli(args)).code).toBe(0);
+    expect(readFileSync(typesFile, "utf8")).toContain("retries?: number");
+
+    // versions.ts edited by hand: named by the check.
+    writeFileSync(join(out, "versions.ts"), readFileSync(join(out, "versions.ts"), "utf8").replace('"0.1.6"', '"0.1.7"'));
+    const r = await cli([...args, "--check"]);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain(`differs: ${join(out, "versions.ts")}`);
   });
 
   it("a schema change changes types, validators, server, client, topics and docs together", async () => {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadCases } from '../../conformance/lib/load';
 import { readExpectedFailures } from '../../conformance/lib/expected-failures';
-import { runWithLaunch } from '../../conformance/lib/session';
+import { runWithLaunch } from '../../conformance/launch';
 import { ConsoleReporter, JsonReporter, JUnitReporter } from '../../conformance/reporters';
 
 // CI keeps these (reports/ is git-ignored).

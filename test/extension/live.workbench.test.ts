@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type IdeaClient } from '../../generated/v0.1.6/client';
 import { isPortOpen, parseJsonc } from '../../livehost';
+import { poll } from '../../runtime/poll';
 import { errorCode, startLiveFixture, type LiveFixture } from './helpers';
 
 let fx: LiveFixture;
@@ -20,18 +21,17 @@ afterAll(async () => {
 
 /** Polls `f` until it returns a value other than undefined (bounded); the last error is reported. */
 async function until<T>(what: string, f: () => Promise<T | undefined> | T | undefined, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  let wait = 25;
   let last: unknown;
-  for (;;) {
+  const v = await poll(async () => {
     try {
-      const v = await f();
-      if (v !== undefined) return v;
-    } catch (e) { last = e; }
-    if (Date.now() >= end) throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
-    await new Promise((r) => setTimeout(r, wait));
-    wait = Math.min(wait * 2, 250);
-  }
+      return await f();
+    } catch (e) {
+      last = e;
+      return undefined;
+    }
+  }, { timeoutMs, intervalMs: 25, maxIntervalMs: 250 });
+  if (v === undefined) throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
+  return v;
 }
 
 const diskText = (rel: string) => readFileSync(join(fx.ws.dir, rel), 'utf8');

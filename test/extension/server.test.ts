@@ -116,6 +116,10 @@ describe('IdeaServer', () => {
     const c = await connect({ url: info!.url, token: info!.token });
     expect(s.clientCount).toBe(1);
     await s.stop();
+    // The server closed the connection (this server has no handlers: a request would be refused
+    // locally as not advertised, so the close itself is what is awaited).
+    const closed = await Promise.race([c.closed.then(() => 'closed'), new Promise((r) => setTimeout(() => r('still open'), 5000))]);
+    expect(closed).toBe('closed');
     const after = await c.request('/app/vscode/fs/findFiles', { query: 'x' }, { timeoutMs: 5000 }).then(() => 'answered', (e: Error) => e.constructor.name);
     expect(after).toBe('IdeaClosedError');
     expect(s.info).toBeUndefined();

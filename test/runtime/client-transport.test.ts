@@ -20,7 +20,7 @@ async function serve(onFrame: (text: string, io: ConnectionIO) => void): Promise
   return `ws://127.0.0.1:${s.port}`;
 }
 
-const HELLO = JSON.stringify({ type: "handshake", version: "0.1.6", authRequired: false, capabilities: [], workspaces: [] });
+const HELLO = JSON.stringify({ type: "handshake", version: "0.1.6", authRequired: false, capabilities: ["/app/vscode/diag/list"], workspaces: [] });
 
 describe("client transport", () => {
   it("rejects with IdeaClosedError when the server never answers the handshake", async () => {

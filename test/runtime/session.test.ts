@@ -1,4 +1,4 @@
-// ServerSession (generated/v0.1.6/server.ts): every path of the connection state machine, driven
+// ServerSession (runtime/server-session.ts, bound to v0.1.6 by generated/v0.1.6/server.ts): every path of the connection state machine, driven
 // frame by frame with recording send/close callbacks.
 import { describe, expect, it, vi } from "vitest";
 import { DEFAULT_MAX_IN_FLIGHT, ProtocolError, ServerSession, type Handlers, type ServerSessionOptions } from "../../generated/v0.1.6/server";

@@ -1,24 +1,20 @@
 // /app/vscode/diag/list — with filePath: open each file so its language server analyses it and wait
 // until its diagnostics settle; without: every diagnostic VS Code already has for files.
 import * as vscode from 'vscode';
-import type { DiagListParams, DiagListResult } from '../../../generated/v0.1.6/types';
-import type { RequestContext } from '../../../generated/v0.1.6/server';
 import { severityFilter, toWireDiagnostic, type RawDiagnostic, type WireDiagnostic } from '../diagnostics';
 import type { DiagnosticsTracker } from '../diagnosticsWait';
-import { invalidRequest } from '../errors';
+import type { DiagListResult, Handlers } from '../protocol';
 import { resolvePath, type Services } from '../services';
-import { hasNoLanguageServer, LANGUAGE_TIMEOUT_MS, languageServerAnswers, openDocument, openDocumentOf, showInTab, tsDiagnosticsCount } from '../vscodeDocs';
+import { openDocument, openDocumentOf, showInTab } from '../documents';
+import { hasNoLanguageServer, languageServerReady } from '../languageServer';
+import { tsDiagnosticsCount } from '../tsServer';
 
 /** Most diagnostics returned; totalCount still counts them all (truncated when diagnostics.length < totalCount). */
 export const MAX_DIAGNOSTICS = 10_000;
 
-const SEVERITIES = new Set(['error', 'warning', 'information', 'hint', 'all']);
-
-export function diagList(svc: Services, tracker: DiagnosticsTracker) {
-  return async (params: DiagListParams, ctx: RequestContext): Promise<DiagListResult> => {
-    const severity = params.severity ?? 'all';
-    if (!SEVERITIES.has(severity)) throw invalidRequest(`severity must be one of ${[...SEVERITIES].join(', ')}`);
-    const keep = severityFilter(severity);
+export function diagList(svc: Services, tracker: DiagnosticsTracker): Handlers['diagList'] {
+  return async (params, ctx) => {
+    const keep = severityFilter(params.severity);
     let out: WireDiagnostic[] = [];
     if (params.filePath === undefined) {
       for (const [uri, list] of vscode.languages.getDiagnostics()) {
@@ -27,7 +23,6 @@ export function diagList(svc: Services, tracker: DiagnosticsTracker) {
       }
     } else {
       const paths = Array.isArray(params.filePath) ? params.filePath : [params.filePath];
-      if (paths.length === 0) throw invalidRequest('filePath must not be an empty array');
       const resolved = paths.map((p) => resolvePath(svc, p).path);
       const perFile = await Promise.all([...new Set(resolved)].map(async (path) => {
         const wasOpen = openDocumentOf(path) !== undefined;
@@ -39,7 +34,7 @@ export function diagList(svc: Services, tracker: DiagnosticsTracker) {
           const tsCount = await tsDiagnosticsCount(doc, ctx.signal);
           const shownTs = vscode.languages.getDiagnostics(doc.uri).some((d) => d.source === 'ts');
           if (!(tsCount === 0 && !shownTs)) {
-            await tracker.settled(doc.uri, wasOpen ? 0 : openedAt, waitForServer(doc.uri, ctx.signal), ctx.signal);
+            await tracker.settled(doc.uri, wasOpen ? 0 : openedAt, languageServerReady(doc.uri, ctx.signal), ctx.signal);
           }
         }
         return vscode.languages.getDiagnostics(doc.uri).map((d) => toWireDiagnostic(path, d as RawDiagnostic));
@@ -49,13 +44,4 @@ export function diagList(svc: Services, tracker: DiagnosticsTracker) {
     out = out.filter(keep).sort((a, b) => (a.filePath < b.filePath ? -1 : a.filePath > b.filePath ? 1 : a.line - b.line || a.character - b.character));
     return { diagnostics: out.slice(0, MAX_DIAGNOSTICS) as DiagListResult['diagnostics'], totalCount: out.length };
   };
-}
-
-async function waitForServer(uri: vscode.Uri, signal?: AbortSignal): Promise<void> {
-  const end = Date.now() + LANGUAGE_TIMEOUT_MS;
-  let wait = 50;
-  while (!signal?.aborted && Date.now() < end && !(await languageServerAnswers(uri))) {
-    await new Promise((r) => setTimeout(r, wait));
-    wait = Math.min(wait * 2, 500);
-  }
 }

@@ -4,8 +4,6 @@
 // editor changes is refused (never saved behind the user's back); protected files (.git, .vscode,
 // *.code-workspace) are never selected.
 import { readFile } from 'node:fs/promises';
-import type { EditReplaceParams, EditReplaceResult } from '../../../generated/v0.1.6/types';
-import type { RequestContext } from '../../../generated/v0.1.6/server';
 import { ProtocolError } from '../errors';
 import { realpathOfNearestAncestor } from '../pathGuard';
 import { buildRegExp, type MatchOptions } from '../search/jsRegex';
@@ -14,7 +12,8 @@ import { replaceInText } from '../search/replaceInText';
 import { searchText } from '../search/textSearch';
 import { searchFolders } from '../searchScope';
 import type { Services } from '../services';
-import { dirtyDocuments } from '../vscodeDocs';
+import { dirtyDocuments } from '../documents';
+import type { Handlers } from '../protocol';
 import { PROTECTED_GLOBS } from '../write/protectedPaths';
 import { BACKUP_SOURCES, checkWritable, writeFiles, type PlannedWrite } from '../write/workspaceWrite';
 
@@ -24,9 +23,9 @@ export const MAX_REPLACE_BYTES = 256 * 1024 * 1024;
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-export function editReplace(svc: Services) {
-  return async (params: EditReplaceParams, ctx: RequestContext): Promise<EditReplaceResult> => {
-    const match: MatchOptions = { pattern: params.pattern, isRegex: params.isRegex ?? false, isCaseSensitive: params.isCaseSensitive ?? false };
+export function editReplace(svc: Services): Handlers['editReplace'] {
+  return async (params, ctx) => {
+    const match: MatchOptions = { pattern: params.pattern, isRegex: params.isRegex, isCaseSensitive: params.isCaseSensitive };
     const folders = searchFolders(params.include, params.exclude, 'search').map((f) => ({
       ...f,
       selection: { ...f.selection, excludes: [...f.selection.excludes, ...PROTECTED_GLOBS] },

@@ -2,20 +2,15 @@
 // it are plain characters) and that match `include`/`exclude`. File selection follows
 // workspace.findFiles: files.exclude applies, .gitignore does not.
 import { basename, join } from 'node:path';
-import type { FsFindFilesParams, FsFindFilesResult } from '../../../generated/v0.1.6/types';
-import type { RequestContext } from '../../../generated/v0.1.6/server';
-import { invalidRequest } from '../errors';
+import type { Handlers } from '../protocol';
 import { rgListFiles } from '../search/ripgrep';
 import { searchFolders } from '../searchScope';
 import type { Services } from '../services';
 
 export const MAX_FIND_FILES = 10_000;
 
-export function fsFindFiles(svc: Services) {
-  return async (params: FsFindFilesParams, ctx: RequestContext): Promise<FsFindFilesResult> => {
-    if (typeof params.query !== 'string' || params.query.length === 0) throw invalidRequest('query must be a non-empty string');
-    const maxResults = params.maxResults ?? 100;
-    if (!Number.isInteger(maxResults) || maxResults < 1) throw invalidRequest('maxResults must be an integer >= 1');
+export function fsFindFiles(svc: Services): Handlers['fsFindFiles'] {
+  return async (params, ctx) => {
     const needle = params.query.toLowerCase();
     const found: { fileName: string; filePath: string; relativePath: string }[] = [];
     for (const folder of searchFolders(params.include, params.exclude, 'files')) {
@@ -27,7 +22,7 @@ export function fsFindFiles(svc: Services) {
       for (const p of problems) svc.log(`findFiles: could not list ${join(folder.root, p.relPath)}: ${p.message}`);
     }
     found.sort((a, b) => (a.relativePath < b.relativePath ? -1 : a.relativePath > b.relativePath ? 1 : a.filePath < b.filePath ? -1 : 1));
-    const files = found.slice(0, Math.min(maxResults, MAX_FIND_FILES));
+    const files = found.slice(0, Math.min(params.maxResults, MAX_FIND_FILES));
     return { files, totalCount: files.length };
   };
 }

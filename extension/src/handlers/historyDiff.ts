@@ -1,30 +1,21 @@
 // /app/vscode/history/diff — index mode (history/list indices, 0 = working tree; always older → newer,
 // working tree compared with the commit, never with the git index) or ref mode (fromRef → toRef, an
 // omitted side is the working tree). Index mode wins whenever an index is given.
-import type { HistoryDiffParams, HistoryDiffResult } from '../../../generated/v0.1.6/types';
-import { invalidRequest } from '../errors';
 import { commitAtIndex, diffFile, repoFileOf, resolveRef } from '../git';
+import type { Handlers } from '../protocol';
 import { resolvePath, type Services } from '../services';
 
 const WORKING_TREE = 'working-tree';
 
-function checkIndex(name: string, v: unknown): number {
-  if (!Number.isInteger(v) || (v as number) < 0) throw invalidRequest(`${name} must be an integer >= 0`);
-  return v as number;
-}
-
-export function historyDiff(svc: Services) {
-  return async (params: HistoryDiffParams): Promise<HistoryDiffResult> => {
+export function historyDiff(svc: Services): Handlers['historyDiff'] {
+  return async (params) => {
     const { real } = resolvePath(svc, params.filePath);
-    for (const k of ['fromRef', 'toRef'] as const) {
-      const ref = params[k];
-      if (ref !== undefined && (typeof ref !== 'string' || ref.length === 0 || ref.startsWith('-'))) throw invalidRequest(`${k} must be a non-empty string not starting with "-"`);
-    }
     const repo = await repoFileOf(real);
     const indexMode = params.fromIndex !== undefined || params.toIndex !== undefined || (params.fromRef === undefined && params.toRef === undefined);
     if (indexMode) {
-      const a = checkIndex('fromIndex', params.fromIndex ?? 0);
-      const b = checkIndex('toIndex', params.toIndex ?? 1);
+      // Not schema defaults: an omitted side depends on the other (see the params description).
+      const a = params.fromIndex ?? 0;
+      const b = params.toIndex ?? 1;
       const older = Math.max(a, b);
       const newer = Math.min(a, b);
       const olderHash = older === 0 ? null : await commitAtIndex(repo, older);

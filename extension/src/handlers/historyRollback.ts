@@ -1,16 +1,14 @@
 // /app/vscode/history/rollback — writes exactly the committed bytes of the file's version `toIndex`
 // (history/list's index) to disk, through the write path (write/workspaceWrite.ts: atomic, what it
 // overwrites kept in local history, never over unsaved editor changes or a protected file).
-import type { HistoryRollbackParams, HistoryRollbackResult } from '../../../generated/v0.1.6/types';
-import { invalidRequest } from '../errors';
-import { blobAt, commitAtIndex, repoFileOf } from '../git';
 import { readFile } from 'node:fs/promises';
-import { BACKUP_SOURCES, checkWritable, writeFiles } from '../write/workspaceWrite';
+import { blobAt, commitAtIndex, repoFileOf } from '../git';
+import type { Handlers } from '../protocol';
 import { resolvePath, type Services } from '../services';
+import { BACKUP_SOURCES, checkWritable, writeFiles } from '../write/workspaceWrite';
 
-export function historyRollback(svc: Services) {
-  return async (params: HistoryRollbackParams): Promise<HistoryRollbackResult> => {
-    if (!Number.isInteger(params.toIndex) || params.toIndex < 1) throw invalidRequest('toIndex must be an integer >= 1 (1 = the version in HEAD)');
+export function historyRollback(svc: Services): Handlers['historyRollback'] {
+  return async (params) => {
     const { path, real } = resolvePath(svc, params.filePath);
     checkWritable(svc, [{ path, target: real }]);
     const repo = await repoFileOf(real);

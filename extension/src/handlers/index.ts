@@ -1,5 +1,5 @@
 // The 13 topic handlers, keyed by the generated method names.
-import type { Handlers } from '../../../generated/v0.1.6/server';
+import type { Handlers } from '../protocol';
 import type { DiagnosticsTracker } from '../diagnosticsWait';
 import type { Services } from '../services';
 import { diagList } from './diagList';

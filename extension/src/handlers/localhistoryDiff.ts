@@ -2,21 +2,19 @@
 // omitted id is the file's current content ("current").
 import { readFile } from 'node:fs/promises';
 import { createTwoFilesPatch } from 'diff';
-import type { LocalhistoryDiffParams, LocalhistoryDiffResult } from '../../../generated/v0.1.6/types';
 import { invalidRequest } from '../errors';
 import { formatUtcLabel } from '../localHistory';
+import type { Handlers } from '../protocol';
 import { resolvePath, type Services } from '../services';
 
-export function localhistoryDiff(svc: Services) {
-  return async (params: LocalhistoryDiffParams): Promise<LocalhistoryDiffResult> => {
-    if (params.fromId === undefined && params.toId === undefined) throw invalidRequest('give fromId, toId or both');
+export function localhistoryDiff(svc: Services): Handlers['localhistoryDiff'] {
+  return async (params) => {
     const { path } = resolvePath(svc, params.filePath);
     const side = async (id: string | undefined): Promise<{ text: string; label: string }> => {
       if (id === undefined) {
         const text = await readFile(path, 'utf8').catch(() => { throw new Error(`cannot read ${path}`); });
         return { text, label: 'current' };
       }
-      if (typeof id !== 'string' || id.length === 0) throw invalidRequest('ids must be non-empty strings');
       const entry = svc.localHistory.find(path, id);
       if (!entry) throw invalidRequest(`unknown local-history id for this file: ${id}`);
       return { text: await readFile(entry.location, 'utf8'), label: formatUtcLabel(entry.timestamp) };

@@ -2,15 +2,14 @@
 // path (write/workspaceWrite.ts): atomic, and the content it overwrites is kept as a local-history entry
 // first, so a rollback can itself be rolled back.
 import { readFile } from 'node:fs/promises';
-import type { LocalhistoryRollbackParams, LocalhistoryRollbackResult } from '../../../generated/v0.1.6/types';
 import { invalidRequest } from '../errors';
 import { formatUtcLabel } from '../localHistory';
-import { BACKUP_SOURCES, checkWritable, writeFiles } from '../write/workspaceWrite';
+import type { Handlers } from '../protocol';
 import { resolvePath, type Services } from '../services';
+import { BACKUP_SOURCES, checkWritable, writeFiles } from '../write/workspaceWrite';
 
-export function localhistoryRollback(svc: Services) {
-  return async (params: LocalhistoryRollbackParams): Promise<LocalhistoryRollbackResult> => {
-    if (typeof params.toId !== 'string' || params.toId.length === 0) throw invalidRequest('toId must be a non-empty string');
+export function localhistoryRollback(svc: Services): Handlers['localhistoryRollback'] {
+  return async (params) => {
     const { path, real } = resolvePath(svc, params.filePath);
     checkWritable(svc, [{ path, target: real }]);
     const entry = svc.localHistory.find(path, params.toId);

@@ -2,17 +2,18 @@
 // a LocationLink's targetRange when the provider gives one (TypeScript does), else the innermost
 // document symbol around the location, else the location's own range.
 import * as vscode from 'vscode';
-import type { NavDefinitionParams, NavDefinitionResult } from '../../../generated/v0.1.6/types';
-import type { RequestContext } from '../../../generated/v0.1.6/server';
+import type { Handlers } from '../protocol';
 import type { Services } from '../services';
 import { innermostContaining, type TreeSymbol } from '../symbols';
-import { hasNoLanguageServer, semanticServerReady, openDocument, untilAnswered } from '../vscodeDocs';
+import { openDocument } from '../documents';
+import { hasNoLanguageServer, untilAnswered } from '../languageServer';
+import { semanticServerReady } from '../tsServer';
 import { documentAt, wireRange } from './position';
 
 type Def = vscode.Location | vscode.LocationLink;
 
-export function navDefinition(svc: Services) {
-  return async (params: NavDefinitionParams, ctx: RequestContext): Promise<NavDefinitionResult> => {
+export function navDefinition(svc: Services): Handlers['navDefinition'] {
+  return async (params, ctx) => {
     const { doc, uri, position } = await documentAt(svc, params.filePath, params.line, params.character);
     await semanticServerReady(doc, ctx.signal);
     const call = () => vscode.commands.executeCommand<Def[] | undefined>('vscode.executeDefinitionProvider', uri, position);

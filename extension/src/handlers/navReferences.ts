@@ -1,22 +1,22 @@
 // /app/vscode/nav/references — the reference provider's answer. VS Code's command always includes the
 // declaration; includeDeclaration=false drops the locations the definition provider names.
 import * as vscode from 'vscode';
-import type { NavReferencesParams, NavReferencesResult } from '../../../generated/v0.1.6/types';
-import type { RequestContext } from '../../../generated/v0.1.6/server';
+import type { Handlers } from '../protocol';
 import type { Services } from '../services';
-import { hasNoLanguageServer, semanticServerReady, untilAnswered } from '../vscodeDocs';
+import { hasNoLanguageServer, untilAnswered } from '../languageServer';
+import { semanticServerReady } from '../tsServer';
 import { documentAt, wireRange } from './position';
 
 /** Most locations returned; totalCount still counts them all (truncated when locations.length < totalCount). */
 export const MAX_REFERENCES = 10_000;
 
-export function navReferences(svc: Services) {
-  return async (params: NavReferencesParams, ctx: RequestContext): Promise<NavReferencesResult> => {
+export function navReferences(svc: Services): Handlers['navReferences'] {
+  return async (params, ctx) => {
     const { doc, uri, position } = await documentAt(svc, params.filePath, params.line, params.character);
     await semanticServerReady(doc, ctx.signal);
     const call = () => vscode.commands.executeCommand<vscode.Location[] | undefined>('vscode.executeReferenceProvider', uri, position);
     let refs = (hasNoLanguageServer(doc) ? await call() : await untilAnswered(call, (r) => Array.isArray(r) && r.length > 0, uri, ctx.signal)) ?? [];
-    if (params.includeDeclaration === false) {
+    if (!params.includeDeclaration) {
       const defs = (await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[] | undefined>('vscode.executeDefinitionProvider', uri, position)) ?? [];
       const isDecl = (l: vscode.Location) => defs.some((d) => {
         const u = 'targetUri' in d ? d.targetUri : d.uri;

@@ -1,15 +1,13 @@
 // /app/vscode/nav/symbols — the document symbol tree flattened parent-first, filtered by `query`.
 import * as vscode from 'vscode';
-import type { NavSymbolsParams, NavSymbolsResult } from '../../../generated/v0.1.6/types';
-import type { RequestContext } from '../../../generated/v0.1.6/server';
-import { invalidRequest } from '../errors';
+import type { Handlers, NavSymbolsResult } from '../protocol';
 import { resolvePath, type Services } from '../services';
 import { filterSymbols, flattenSymbols, type FlatSymbol, type TreeSymbol } from '../symbols';
-import { documentSymbols, hasNoLanguageServer, openDocument } from '../vscodeDocs';
+import { openDocument } from '../documents';
+import { documentSymbols, hasNoLanguageServer } from '../languageServer';
 
-export function navSymbols(svc: Services) {
-  return async (params: NavSymbolsParams, ctx: RequestContext): Promise<NavSymbolsResult> => {
-    if (params.query !== undefined && typeof params.query !== 'string') throw invalidRequest('query must be a string');
+export function navSymbols(svc: Services): Handlers['navSymbols'] {
+  return async (params, ctx) => {
     const { path } = resolvePath(svc, params.filePath);
     const doc = await openDocument(path);
     const raw = hasNoLanguageServer(doc)

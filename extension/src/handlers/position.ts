@@ -1,16 +1,15 @@
-// Shared by the navigation handlers: validate the 0-based position and open the file for the language server.
+// Shared by the navigation handlers: open the file for the language server at a 0-based position (the
+// schema made line/character integers >= 0; only the file's own length is checked here).
 import * as vscode from 'vscode';
 import { invalidRequest } from '../errors';
 import { resolvePath, type Services } from '../services';
-import { openDocument } from '../vscodeDocs';
+import { openDocument } from '../documents';
 
-export async function documentAt(svc: Services, filePath: unknown, line: unknown, character: unknown) {
+export async function documentAt(svc: Services, filePath: string, line: number, character: number) {
   const { path } = resolvePath(svc, filePath);
-  if (!Number.isInteger(line) || (line as number) < 0) throw invalidRequest('line must be an integer >= 0');
-  if (!Number.isInteger(character) || (character as number) < 0) throw invalidRequest('character must be an integer >= 0');
   const doc = await openDocument(path);
-  if ((line as number) >= doc.lineCount) throw invalidRequest(`line ${line} is beyond the end of the file (${doc.lineCount} lines)`);
-  return { doc, uri: doc.uri, position: new vscode.Position(line as number, character as number) };
+  if (line >= doc.lineCount) throw invalidRequest(`line ${line} is beyond the end of the file (${doc.lineCount} lines)`);
+  return { doc, uri: doc.uri, position: new vscode.Position(line, character) };
 }
 
 export interface WireRange { line: number; character: number; endLine: number; endCharacter: number }

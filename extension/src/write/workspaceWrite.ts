@@ -12,7 +12,7 @@ import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { ProtocolError } from '../errors';
 import type { Services } from '../services';
-import { openDocumentOf } from '../vscodeDocs';
+import { openDocumentOf } from '../documents';
 import { protectedReason } from './protectedPaths';
 import { applyAllOrNothing, WriteFailedError, type PlannedWrite } from './transaction';
 

@@ -1,0 +1,49 @@
+// `idea-conformance run --launch`: our extension in a live VS Code (livehost/) on a fresh fixture
+// workspace, the suite run against it, everything torn down. The CLI, the live CI gate and the
+// conformance bench use this; the runner library (lib/) works with any server and never launches one.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { launchHost, REPO_ROOT } from '../livehost';
+import { runAgainstServer, type ExistingServerOptions } from './lib/session';
+import type { RunSummary } from './reporters/types';
+import { buildFixtureWorkspace } from './workspace';
+
+/** Local history entries of two saves within this window are merged by VS Code; the cases need separate entries. */
+export const HOST_USER_SETTINGS: Record<string, unknown> = { 'workbench.localHistory.mergeWindow': 1 };
+
+export interface LaunchRunOptions extends Omit<ExistingServerOptions, 'url' | 'token' | 'workspace'> {
+  /** Extension folder (default <repo>/extension). */
+  extensionDevPath?: string;
+  /** Where to build the workspace (default a fresh temp folder, removed afterwards). */
+  workspace?: string;
+  log?: (line: string) => void;
+}
+
+export interface LaunchRunResult {
+  summary: RunSummary;
+  launchMs: number;
+  suiteMs: number;
+  teardownMs: number;
+}
+
+export async function runWithLaunch(o: LaunchRunOptions): Promise<LaunchRunResult> {
+  const own = o.workspace === undefined;
+  const dir = own ? join(mkdtempSync(join(tmpdir(), 'idea-conformance-')), 'workspace') : resolve(o.workspace!);
+  try {
+    buildFixtureWorkspace(dir);
+    const t0 = performance.now();
+    const host = await launchHost({ workspace: dir, extensionDevPath: o.extensionDevPath ?? join(REPO_ROOT, 'extension'), userSettings: HOST_USER_SETTINGS, log: o.log });
+    const t1 = performance.now();
+    try {
+      const summary = await runAgainstServer({ ...o, url: host.url, token: host.token, workspace: dir });
+      const t2 = performance.now();
+      await host.close();
+      return { summary, launchMs: Math.round(t1 - t0), suiteMs: Math.round(t2 - t1), teardownMs: Math.round(performance.now() - t2) };
+    } finally {
+      await host.close();
+    }
+  } finally {
+    if (own) rmSync(resolve(dir, '..'), { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,42 @@
+// Documents as VS Code holds them: open one (bounded: the workbench must answer), show it in a tab,
+// find the open (possibly unsaved) copy of a path, and the unsaved texts a search must see.
+import * as vscode from 'vscode';
+import { LANGUAGE_TIMEOUT_MS } from './languageServer';
+
+export function withTimeout<T>(p: Thenable<T>, ms: number, what: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
+    p.then((v) => { clearTimeout(t); resolve(v); }, (e: unknown) => { clearTimeout(t); reject(e instanceof Error ? e : new Error(String(e))); });
+  });
+}
+
+export function openDocument(path: string): Promise<vscode.TextDocument> {
+  return withTimeout(vscode.workspace.openTextDocument(vscode.Uri.file(path)), LANGUAGE_TIMEOUT_MS, `opening ${path}`);
+}
+
+/**
+ * Shows the document in an editor tab (kept, not a preview, focus unchanged). VS Code's TypeScript
+ * support only computes diagnostics for files open in tabs. Bounded: without a connected workbench
+ * showing never completes, and the caller then works with what the language server reports anyway.
+ */
+export async function showInTab(doc: vscode.TextDocument): Promise<boolean> {
+  try {
+    await withTimeout(vscode.window.showTextDocument(doc, { preview: false, preserveFocus: true }), 5000, 'showing the document');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The open document for a path, if VS Code has one. */
+export function openDocumentOf(path: string): vscode.TextDocument | undefined {
+  return vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === path);
+}
+
+/**
+ * Documents with unsaved changes (their text, not the disk copy, is what find must see). The texts are
+ * read when the search gets to them: a queued request pins no copies.
+ */
+export function dirtyDocuments(): { path: string; text: () => string }[] {
+  return vscode.workspace.textDocuments.filter((d) => d.isDirty && d.uri.scheme === 'file').map((d) => ({ path: d.uri.fsPath, text: () => d.getText() }));
+}

@@ -1,0 +1,79 @@
+// The frame validators of one protocol version, as one table (generated/<v>/frames.ts fills it), and
+// the one reading of a server's frames that the client, the server session and the conformance runner
+// share: which schema a frame is held to, and a one-line description of what is wrong with it.
+import { describeValidationError, type SchemaError } from "./validation-message";
+
+/** An ajv standalone validator: checks only, never modifies the value. */
+export type Validate = ((data: unknown) => boolean) & { errors?: readonly SchemaError[] | null };
+
+export interface FrameValidators {
+  /** The protocol version these schemas belong to, e.g. "0.1.6". */
+  readonly version: string;
+  readonly handshakeRequest: Validate;
+  readonly handshakeSuccess: Validate;
+  readonly handshakeFailure: Validate;
+  readonly request: Validate;
+  readonly responseSuccess: Validate;
+  readonly responseError: Validate;
+  /** Topic → validator of its params (every topic this version defines). */
+  readonly params: ReadonlyMap<string, Validate>;
+  /** Topic → validator of its result. */
+  readonly results: ReadonlyMap<string, Validate>;
+}
+
+/** Validates `value`; undefined when it conforms, else one line naming the field under `root`. */
+export function problemOf(validate: Validate, value: unknown, root: string): string | undefined {
+  return validate(value) ? undefined : describeValidationError(validate.errors, root);
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/**
+ * A reply to a handshake: a failure when it carries `error`, else a success. Undefined when it
+ * conforms to `frames`, else what is wrong, labelled ("handshake failure: error.code must be …").
+ */
+export function handshakeReplyProblem(frames: FrameValidators, reply: unknown): string | undefined {
+  if (!isObject(reply)) return "handshake reply is not a JSON object";
+  if ("error" in reply) {
+    const p = problemOf(frames.handshakeFailure, reply, "");
+    return p === undefined ? undefined : `handshake failure: ${p}`;
+  }
+  const p = problemOf(frames.handshakeSuccess, reply, "");
+  return p === undefined ? undefined : `handshake: ${p}`;
+}
+
+/**
+ * A response to a request for `topic`: the error envelope, or the success envelope and then the
+ * topic's result. A success for a topic the version does not define is a problem too.
+ */
+export function responseProblem(frames: FrameValidators, topic: string, msg: Record<string, unknown>): string | undefined {
+  const to = topic === "" ? "" : ` to ${topic}`;
+  if ("error" in msg) {
+    const p = problemOf(frames.responseError, msg, "");
+    return p === undefined ? undefined : `error response${to}: ${p}`;
+  }
+  const envelope = problemOf(frames.responseSuccess, msg, "");
+  if (envelope !== undefined) return `response${to}: ${envelope}`;
+  const validate = frames.results.get(topic);
+  if (!validate) return `response for a topic protocol ${frames.version} does not define: ${topic}`;
+  const p = problemOf(validate, msg.result, "result");
+  return p === undefined ? undefined : `result of ${topic}: ${p}`;
+}
+
+/**
+ * Any frame a server sent, classified the protocol's way: `"type":"handshake"` is a handshake reply,
+ * everything else a response (to the topic it names). Null when it conforms.
+ */
+export function serverFrameProblem(frames: FrameValidators, text: string): string | null {
+  let frame: unknown;
+  try {
+    frame = JSON.parse(text);
+  } catch {
+    return "frame is not JSON";
+  }
+  if (!isObject(frame)) return "frame is not a JSON object";
+  if (frame.type === "handshake") return handshakeReplyProblem(frames, frame) ?? null;
+  return responseProblem(frames, typeof frame.topic === "string" ? frame.topic : "", frame) ?? null;
+}

@@ -1,0 +1,369 @@
+// The server's connection state machine, once for every protocol version. generated/<v>/server.ts
+// binds it to its version: the frame validators, the route table (topic → handler method + params
+// defaults) and whether the version has token auth. Bind a session to sockets with ws-server.ts.
+//
+// State machine (one session per connection):
+// - awaiting-handshake: the first frame must be {"type":"handshake"} (schema-valid), else a handshake
+//   failure INVALID_REQUEST and close 1002. In a version with auth and auth required, a missing/wrong
+//   token (compared in constant time) gets a handshake failure UNAUTHORIZED and close 1008; a server
+//   required to authenticate without a token refuses everyone. With auth off, or in a version without
+//   auth, the token is ignored. Success replies with version, authRequired (versions with auth),
+//   capabilities (the topics that have a handler) and workspaces.
+// - open: each frame is one request. Not JSON / not an object → PARSE_ERROR with topic and requestId
+//   "". Envelope or params invalid → INVALID_REQUEST naming the field ("params.line must be integer").
+//   Topic not served → UNKNOWN_TOPIC. A second handshake → INVALID_REQUEST ("handshake already
+//   completed"), the connection stays open. Errors echo topic/requestId when they were strings.
+//   Requests run concurrently and are answered as they complete; over maxInFlight running requests a
+//   new one is answered HANDLER_ERROR at once (never queued).
+// - closed (onClose, or after a handshake failure): frames are ignored, pending answers dropped,
+//   ctx.signal aborted.
+// Params defaults: validators never touch the wire object; the session fills the params schema's
+// top-level defaults into a copy before calling the handler (the handler's params type says so).
+import type { FrameValidators, Validate } from "./frames";
+import { tokensEqual } from "./token";
+import { describeValidationError } from "./validation-message";
+
+/** Params as a handler receives them: the keys with a schema default are always present. */
+export type WithDefaults<P, K extends keyof P> = Omit<P, K> & { [Q in K]-?: Exclude<P[Q], undefined> };
+
+export interface RequestContext<T extends string = string> {
+  readonly topic: T;
+  readonly requestId: string;
+  /** Aborted when the connection closes. */
+  readonly signal: AbortSignal;
+}
+
+/** Thrown by a handler to answer with a specific code (e.g. INVALID_REQUEST for a bad path). */
+export class ProtocolError<Code extends string = string> extends Error {
+  override readonly name = "ProtocolError";
+  constructor(
+    readonly code: Code,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Close status after a refused handshake: wrong/missing token. */
+export const CLOSE_UNAUTHORIZED = 1008;
+/** Close status after a first frame that is not a valid handshake. */
+export const CLOSE_PROTOCOL_ERROR = 1002;
+/** Default maxInFlight: generous for pipelining clients, still a bound. */
+export const DEFAULT_MAX_IN_FLIGHT = 1000;
+
+/** One topic of the route table: the handler method that serves it and its params defaults. */
+export interface RouteSpec<M extends string = string> {
+  readonly method: M;
+  readonly defaults: Readonly<Record<string, unknown>>;
+}
+
+/** What generated/<v>/server.ts states about its version. */
+export interface ServerProtocolSpec<H> {
+  readonly frames: FrameValidators;
+  /** The version has token auth (handshake token, authRequired, UNAUTHORIZED). */
+  readonly auth: boolean;
+  /** Topic → route, in the topic index's order (capabilities keep it). */
+  readonly routes: { readonly [topic: string]: RouteSpec<keyof H & string> };
+}
+
+interface Route<H> {
+  readonly topic: string;
+  readonly method: keyof H & string;
+  readonly validateParams: Validate;
+  readonly validateResult: Validate;
+  /** [key, value, is an object (cloned per request)] */
+  readonly defaults: readonly (readonly [string, unknown, boolean])[];
+}
+
+/** A version's routes, resolved once (validators looked up, defaults listed) for every session of it. */
+export class ServerProtocol<H> {
+  readonly version: string;
+  readonly auth: boolean;
+  readonly validateHandshake: Validate;
+  readonly validateRequest: Validate;
+  /** Every topic of the version, in index order. */
+  readonly topics: readonly string[];
+  private readonly routes = new Map<string, Route<H>>();
+
+  constructor(spec: ServerProtocolSpec<H>) {
+    const { frames } = spec;
+    this.version = frames.version;
+    this.auth = spec.auth;
+    this.validateHandshake = frames.handshakeRequest;
+    this.validateRequest = frames.request;
+    for (const [topic, r] of Object.entries(spec.routes)) {
+      const validateParams = frames.params.get(topic);
+      const validateResult = frames.results.get(topic);
+      if (!validateParams || !validateResult) throw new Error(`protocol ${this.version}: no validators for ${topic}`);
+      const defaults = Object.entries(r.defaults).map(([k, v]) => [k, v, typeof v === "object" && v !== null] as const);
+      this.routes.set(topic, { topic, method: r.method, validateParams, validateResult, defaults });
+    }
+    this.topics = [...this.routes.keys()];
+  }
+
+  /** The route of `topic` (any string a client sent; a Map, so "__proto__" is just unknown). */
+  route(topic: string): Route<H> | undefined {
+    return this.routes.get(topic);
+  }
+}
+
+export interface ServerSessionOptions<H, T extends string = string> {
+  /** Topics without a handler are not advertised and answer UNKNOWN_TOPIC. */
+  handlers: Partial<H>;
+  /**
+   * Token auth, in versions that have it; `required: false` ignores any token sent. Missing in such a
+   * version: treated as required without a token (everyone is refused).
+   */
+  auth?: { required: boolean; token?: string };
+  /** Absolute paths of the open workspace folders, read at handshake time. */
+  workspaces: () => string[];
+  send(frame: string): void;
+  close(code: number, reason: string): void;
+  /** Refuse a connection that sends no handshake within this many ms (INVALID_REQUEST, close 1002). Off when unset. */
+  handshakeTimeoutMs?: number;
+  /** Dev/test: check every handler result against its schema (a bad one becomes HANDLER_ERROR). */
+  validateResults?: boolean;
+  /**
+   * Requests whose handler has not settled, per connection, beyond which a new request is answered
+   * HANDLER_ERROR "too many requests in flight" at once (bounds the memory a client can pin).
+   * Default DEFAULT_MAX_IN_FLIGHT.
+   */
+  maxInFlight?: number;
+  /** Observes errors thrown by handlers (logging); never affects the answer. */
+  onHandlerError?(error: unknown, topic: T, requestId: string): void;
+}
+
+export type SessionState = "awaiting-handshake" | "open" | "closed";
+
+type AnyHandler = (params: unknown, ctx: RequestContext) => Promise<unknown>;
+type Parsed = { ok: true; value: unknown } | { ok: false };
+
+function parseJson(text: string): Parsed {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function withDefaults(params: Record<string, unknown>, defaults: Route<unknown>["defaults"]): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...params };
+  for (const [key, value, isObj] of defaults) {
+    if (out[key] === undefined) out[key] = isObj ? structuredClone(value) : value;
+  }
+  return out;
+}
+
+class InvalidResultError extends Error {}
+
+export class ServerSession<H extends object, T extends string = string> {
+  private current: SessionState = "awaiting-handshake";
+  /** Running requests (handler not settled); reset by onClose, which drops their answers. */
+  private inFlight = 0;
+  private readonly maxInFlight: number;
+  /**
+   * Controllers of running requests whose handler read ctx.signal. Created lazily: an AbortController
+   * costs more than parsing a frame and most handlers never look at it. One per request (a shared
+   * signal would collect listeners for the whole connection).
+   */
+  private readonly running = new Set<AbortController>();
+  private handshakeTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly protocol: ServerProtocol<H>,
+    private readonly options: ServerSessionOptions<H, T>,
+  ) {
+    this.maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
+    const ms = options.handshakeTimeoutMs;
+    if (ms !== undefined && ms > 0) {
+      this.handshakeTimer = setTimeout(() => {
+        if (this.current !== "awaiting-handshake") return;
+        try {
+          this.refuse("INVALID_REQUEST", `no handshake within ${ms} ms`, CLOSE_PROTOCOL_ERROR);
+        } catch {
+          // the transport is gone already
+        }
+      }, ms);
+      // Never keep a process alive just for this timer.
+      (this.handshakeTimer as { unref?: () => void }).unref?.();
+    }
+  }
+
+  /** Read by the transport after each frame (admission counts a socket as pending until "open"). */
+  get state(): SessionState {
+    return this.current;
+  }
+
+  /** Requests whose handler has not settled yet. */
+  get pendingRequests(): number {
+    return this.inFlight;
+  }
+
+  /** Topics this session serves: those with a handler, in the topic index's order. */
+  get capabilities(): T[] {
+    const handlers = this.options.handlers as Record<string, unknown>;
+    return this.protocol.topics.filter((t) => typeof handlers[this.protocol.route(t)!.method] === "function") as T[];
+  }
+
+  /** Feeds one incoming text frame. Never throws. */
+  onFrame(text: string): void {
+    try {
+      if (this.current === "awaiting-handshake") this.onHandshakeFrame(text);
+      else if (this.current === "open") this.onRequestFrame(text);
+    } catch {
+      // Only a throwing send/close callback can get here; there is nobody left to tell.
+    }
+  }
+
+  /** The connection is gone: drop pending answers and abort ctx.signal. */
+  onClose(): void {
+    clearTimeout(this.handshakeTimer);
+    if (this.current === "closed") return;
+    this.current = "closed";
+    this.inFlight = 0;
+    const reason = new Error("connection closed");
+    for (const controller of this.running) controller.abort(reason);
+    this.running.clear();
+  }
+
+  private onHandshakeFrame(text: string): void {
+    const parsed = parseJson(text);
+    if (!parsed.ok || !isObject(parsed.value) || parsed.value.type !== "handshake") {
+      const what = !parsed.ok ? "not JSON" : !isObject(parsed.value) ? "not a JSON object" : 'no "type":"handshake"';
+      this.refuse("INVALID_REQUEST", `first frame must be a handshake (${what})`, CLOSE_PROTOCOL_ERROR);
+      return;
+    }
+    const hello = parsed.value;
+    const { validateHandshake } = this.protocol;
+    if (!validateHandshake(hello)) {
+      this.refuse("INVALID_REQUEST", `invalid handshake: ${describeValidationError(validateHandshake.errors, "")}`, CLOSE_PROTOCOL_ERROR);
+      return;
+    }
+    let required = false;
+    if (this.protocol.auth) {
+      const auth = this.options.auth ?? { required: true };
+      required = auth.required;
+      if (required) {
+        const given = hello.token;
+        if (typeof given !== "string" || given === "") {
+          this.refuse("UNAUTHORIZED", "a token is required", CLOSE_UNAUTHORIZED);
+          return;
+        }
+        if (auth.token === undefined || auth.token === "" || !tokensEqual(auth.token, given)) {
+          this.refuse("UNAUTHORIZED", "invalid token", CLOSE_UNAUTHORIZED);
+          return;
+        }
+      }
+    }
+    let workspaces: string[];
+    try {
+      workspaces = this.options.workspaces();
+    } catch {
+      workspaces = [];
+    }
+    this.current = "open";
+    clearTimeout(this.handshakeTimer);
+    const reply = this.protocol.auth
+      ? { type: "handshake", version: this.protocol.version, authRequired: required, capabilities: this.capabilities, workspaces }
+      : { type: "handshake", version: this.protocol.version, capabilities: this.capabilities, workspaces };
+    this.options.send(JSON.stringify(reply));
+  }
+
+  private refuse(code: string, message: string, closeCode: number): void {
+    this.options.send(JSON.stringify({ type: "handshake", error: { code, message } }));
+    this.onClose();
+    this.options.close(closeCode, message);
+  }
+
+  private onRequestFrame(text: string): void {
+    const parsed = parseJson(text);
+    if (!parsed.ok) return this.sendError("", "", "PARSE_ERROR", "frame is not valid JSON");
+    const msg = parsed.value;
+    if (!isObject(msg)) return this.sendError("", "", "PARSE_ERROR", "frame is not a JSON object");
+    const topic = typeof msg.topic === "string" ? msg.topic : "";
+    const requestId = typeof msg.requestId === "string" ? msg.requestId : "";
+    if (msg.type === "handshake" && msg.topic === undefined) {
+      return this.sendError(topic, requestId, "INVALID_REQUEST", "handshake already completed");
+    }
+    const { validateRequest } = this.protocol;
+    if (!validateRequest(msg)) {
+      return this.sendError(topic, requestId, "INVALID_REQUEST", describeValidationError(validateRequest.errors, ""));
+    }
+    const route = this.protocol.route(topic);
+    if (!route || typeof this.options.handlers[route.method] !== "function") {
+      return this.sendError(topic, requestId, "UNKNOWN_TOPIC", `unknown topic: ${topic}`);
+    }
+    const raw = msg.params === undefined ? {} : msg.params;
+    if (!route.validateParams(raw)) {
+      return this.sendError(topic, requestId, "INVALID_REQUEST", describeValidationError(route.validateParams.errors, "params"));
+    }
+    if (this.inFlight >= this.maxInFlight) {
+      return this.sendError(topic, requestId, "HANDLER_ERROR", `too many requests in flight (limit ${this.maxInFlight})`);
+    }
+    void this.run(topic as T, requestId, route, withDefaults(raw as Record<string, unknown>, route.defaults));
+  }
+
+  private async run(topic: T, requestId: string, route: Route<H>, params: Record<string, unknown>): Promise<void> {
+    let controller: AbortController | undefined;
+    const running = this.running;
+    const isClosed = () => this.current === "closed";
+    const ctx: RequestContext<T> = {
+      topic,
+      requestId,
+      get signal(): AbortSignal {
+        if (!controller) {
+          controller = new AbortController();
+          // Read after the connection closed: born aborted, like the eager controller would be.
+          if (isClosed()) controller.abort(new Error("connection closed"));
+          else running.add(controller);
+        }
+        return controller.signal;
+      },
+    };
+    this.inFlight++;
+    let frame: string;
+    try {
+      const handler = this.options.handlers[route.method] as unknown as AnyHandler;
+      const result = await handler.call(this.options.handlers, params, ctx);
+      if (!isObject(result)) throw new InvalidResultError("handler returned no result object");
+      if (this.options.validateResults && !route.validateResult(result)) {
+        throw new InvalidResultError(`handler returned an invalid result: ${describeValidationError(route.validateResult.errors, "result")}`);
+      }
+      frame = JSON.stringify({ topic, requestId, result });
+    } catch (err) {
+      if (!(err instanceof ProtocolError)) {
+        try {
+          this.options.onHandlerError?.(err, topic, requestId);
+        } catch {
+          // logging must not change the answer
+        }
+      }
+      frame =
+        err instanceof ProtocolError
+          ? errorFrame(topic, requestId, err.code, err.message)
+          : errorFrame(topic, requestId, "HANDLER_ERROR", err instanceof Error ? err.message : String(err));
+    } finally {
+      // After onClose the count is already 0 and the set empty.
+      if (this.current !== "closed") this.inFlight--;
+      if (controller) running.delete(controller);
+    }
+    if (this.current !== "open") return;
+    try {
+      this.options.send(frame);
+    } catch {
+      // the transport is going away
+    }
+  }
+
+  private sendError(topic: string, requestId: string, code: string, message: string): void {
+    this.options.send(errorFrame(topic, requestId, code, message));
+  }
+}
+
+function errorFrame(topic: string, requestId: string, code: string, message: string): string {
+  return JSON.stringify({ topic, requestId, error: { code, message } });
+}
