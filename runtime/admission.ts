@@ -58,6 +58,7 @@ export class PendingSockets<T> {
   private readonly since = new Map<T, number>(); // every pending socket, insertion order = age
   private readonly stages: Map<T, true>[] = [new Map(), new Map(), new Map()];
   private sweeper: ReturnType<typeof setInterval> | undefined;
+  private trimScheduled = false;
 
   constructor(
     private readonly limits: Pick<AdmissionLimits, "maxPending" | "pendingDeadlineMs">,
@@ -73,18 +74,32 @@ export class PendingSockets<T> {
     return this.since.has(socket);
   }
 
-  /** A new socket: evicts the least advanced, oldest ones while the cap is reached, then tracks it. */
+  /**
+   * A new socket. The cap is enforced a little later (trim()): sockets accepted in one burst are all
+   * accepted before any of them is read, so deciding at once would treat a client whose upgrade request
+   * is already waiting in its socket like a silent one. Two event-loop turns later every socket that
+   * had sent something has been read and advanced. A burst beyond 4 × the cap is trimmed at once.
+   */
   add(socket: T): void {
-    while (this.since.size >= this.limits.maxPending) {
+    this.since.set(socket, this.now());
+    this.stages[Progress.Connected]!.set(socket, true);
+    this.sweeper ??= setInterval(() => this.sweep(), Math.max(50, Math.min(1000, this.limits.pendingDeadlineMs / 4)));
+    (this.sweeper as { unref?: () => void }).unref?.();
+    if (this.since.size > 4 * this.limits.maxPending) this.trim();
+    else if (this.since.size > this.limits.maxPending && !this.trimScheduled) {
+      this.trimScheduled = true;
+      setImmediate(() => setImmediate(() => { this.trimScheduled = false; this.trim(); }));
+    }
+  }
+
+  /** Drops the least advanced, oldest sockets until the cap holds. */
+  trim(): void {
+    while (this.since.size > this.limits.maxPending) {
       const stage = this.stages.find((m) => m.size > 0)!;
       const victim = stage.keys().next().value as T;
       this.forget(victim);
       this.drop(victim, "evicted");
     }
-    this.since.set(socket, this.now());
-    this.stages[Progress.Connected]!.set(socket, true);
-    this.sweeper ??= setInterval(() => this.sweep(), Math.max(50, Math.min(1000, this.limits.pendingDeadlineMs / 4)));
-    (this.sweeper as { unref?: () => void }).unref?.();
   }
 
   /** The socket got further (never backwards); its age is kept. */

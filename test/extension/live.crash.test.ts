@@ -69,7 +69,7 @@ function state(path: string, oldBytes: Buffer, newBytes: Buffer): 'old' | 'new' 
 
 it(`SIGKILL of the extension host during a replace never truncates, and recovery makes it all or nothing (${KILLS} kills)`, async () => {
   const reset = () => { writeFileSync(big(), OLD_BIG); writeFileSync(small(), OLD_SMALL); };
-  const replace = (c: IdeaClient) => c.editReplace({ pattern: 'old line of a large file', replacement: 'NEW line of a large file', include: 'crash/**' });
+  const replace = (c: IdeaClient) => c.editReplace({ pattern: 'old line of a large file', replacement: 'NEW line of a large file', include: 'crash/**' }, { timeoutMs: 120_000 });
 
   // Calibrate: how long one full replace takes here.
   reset();
