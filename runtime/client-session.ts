@@ -266,7 +266,13 @@ export class ClientSession<TM extends TopicTypes<TM> = Record<string, { params: 
 
   private forwardFrames(link: ClientLink): () => void {
     return link.transport.onFrame((text) => {
-      for (const l of this.frameListeners) l(text);
+      for (const l of this.frameListeners) {
+        try {
+          l(text);
+        } catch {
+          // one hook's failure must not keep the frame from the others
+        }
+      }
     });
   }
 
