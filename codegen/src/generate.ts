@@ -1,5 +1,6 @@
 // Generates the files of one spec version in memory: file name → content. The spec lint runs first,
 // so a schema the tests would reject fails here, with the file, JSON pointer and rule.
+import { FieldHistory } from "./field-history";
 import { generateTypeDeclarations } from "./gen-types";
 import { createGeneratorAjv, generateValidators } from "./gen-validators";
 import { assertSpecClean } from "./lint";
@@ -15,7 +16,8 @@ export async function generateVersion(specRoot: string, folder: string): Promise
   const ajv = createGeneratorAjv();
   assertSpecClean(specRoot, spec, ajv); // leaves every schema added to (and compiled by) ajv
   const refs = new RefResolver(spec);
-  const model = buildModel(spec, refs, await generateTypeDeclarations(refs));
+  const history = new FieldHistory(specRoot, spec);
+  const model = buildModel(spec, refs, history, await generateTypeDeclarations(refs, history));
   const out = new Map<string, string>();
   for (const file of GENERATED_FILES) {
     if (file === MANIFEST) continue;

@@ -6,6 +6,7 @@ import { Ajv2020 } from "ajv/dist/2020";
 import { existsSync, readFileSync } from "node:fs";
 import { join, relative, isAbsolute } from "node:path";
 import { RefResolver } from "./refs";
+import { escapePointer as esc, schemaNodes } from "./schema-walk";
 import type { JsonSchema, Spec } from "./spec";
 
 export interface LintProblem {
@@ -50,27 +51,6 @@ export function createStrictAjv(code?: { esm: boolean; source: boolean; lines: b
 export function specAjv(spec: Spec, ajv: Ajv2020 = createStrictAjv()): Ajv2020 {
   for (const doc of spec.docs) if (!ajv.schemas[doc.id]) ajv.addSchema(doc.schema, doc.id);
   return ajv;
-}
-
-/** Keywords whose value is a schema, a list of schemas, or a map of name → schema. */
-const SUBSCHEMA = new Set(["items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames", "unevaluatedItems", "unevaluatedProperties"]);
-const SUBSCHEMA_LIST = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
-const SUBSCHEMA_MAP = new Set(["properties", "patternProperties", "$defs", "dependentSchemas"]);
-
-const esc = (k: string) => k.replace(/~/g, "~0").replace(/\//g, "~1");
-
-/** Every schema node of a document with its JSON pointer (values such as examples are not walked). */
-export function* schemaNodes(schema: unknown, pointer = ""): Generator<[JsonSchema, string]> {
-  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return;
-  const node = schema as JsonSchema;
-  yield [node, pointer];
-  for (const [k, v] of Object.entries(node)) {
-    if (SUBSCHEMA.has(k)) yield* schemaNodes(v, `${pointer}/${k}`);
-    else if (SUBSCHEMA_LIST.has(k) && Array.isArray(v)) for (let i = 0; i < v.length; i++) yield* schemaNodes(v[i], `${pointer}/${k}/${i}`);
-    else if (SUBSCHEMA_MAP.has(k) && typeof v === "object" && v !== null) {
-      for (const [name, s] of Object.entries(v)) yield* schemaNodes(s, `${pointer}/${k}/${esc(name)}`);
-    }
-  }
 }
 
 let metaAjv: Ajv2020 | undefined;
