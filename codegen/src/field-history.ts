@@ -16,10 +16,15 @@ export class FieldHistory {
   private readonly located = new Map<JsonSchema, NodeLocation>();
   /** "path#pointer" → first version ("0.1.3") that has a schema node there. */
   private readonly firstSeen = new Map<string, string>();
+  /** The earlier folders read, [folder, spec hash], oldest first (the manifest records them). */
+  readonly earlier: [folder: string, hash: string][];
 
   constructor(specRoot: string, spec: Spec) {
-    const earlier = listVersions(specRoot).filter((f) => compareVersionFolders(f, spec.folder) < 0);
-    for (const s of [...earlier.map((f) => loadSpec(specRoot, f)), spec]) {
+    const earlier = listVersions(specRoot)
+      .filter((f) => compareVersionFolders(f, spec.folder) < 0)
+      .map((f) => loadSpec(specRoot, f));
+    this.earlier = earlier.map((s) => [s.folder, s.hash]);
+    for (const s of [...earlier, spec]) {
       for (const doc of s.docs) {
         for (const [node, pointer] of schemaNodes(doc.schema)) {
           const key = `${doc.path}#${pointer}`;

@@ -7,7 +7,7 @@ import { assertSpecClean } from "./lint";
 import { buildModel } from "./model";
 import { RefResolver } from "./refs";
 import { render } from "./render";
-import { buildManifest, MANIFEST } from "./manifest";
+import { buildManifest, earlierSpecsHash, MANIFEST } from "./manifest";
 import { loadSpec } from "./spec";
 import { GENERATED_FILES } from "./files";
 
@@ -24,7 +24,7 @@ export async function generateVersion(specRoot: string, folder: string): Promise
     if (file === "validators.js") out.set(file, render(file, { ...model, code: generateValidators(refs, ajv) }));
     else out.set(file, render(file, model));
   }
-  out.set(MANIFEST, buildManifest(spec.folder, spec.hash, out));
+  out.set(MANIFEST, buildManifest(spec.folder, spec.hash, earlierSpecsHash(history.earlier), out));
   return out;
 }
 export { GENERATED_FILES } from "./files";
