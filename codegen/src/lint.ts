@@ -2,7 +2,7 @@
 // it. `generateVersion` runs it first and the spec tests call it, so a schema the tests would reject
 // never gets through `npm run codegen` (one place for the rules, one precise message per problem:
 // file, JSON pointer, rule).
-import { Ajv2020 } from "ajv/dist/2020";
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020";
 import { existsSync, readFileSync } from "node:fs";
 import { join, relative, isAbsolute } from "node:path";
 import { RefResolver } from "./refs";
@@ -185,13 +185,29 @@ export function lintSpec(spec: Spec, options: { specRoot?: string; ajv?: Ajv2020
   return problems;
 }
 
+let indexAjv: Ajv2020 | undefined;
+const indexValidators = new Map<string, ValidateFunction>();
+
+/** spec/index.schema.json compiled once per content (a fresh ajv would compile the meta-schema again). */
+function indexValidator(text: string): ValidateFunction {
+  let v = indexValidators.get(text);
+  if (!v) {
+    indexAjv ??= new Ajv2020({ strict: true, allErrors: true, validateSchema: false });
+    const schema = JSON.parse(text) as JsonSchema;
+    if (typeof schema.$id === "string") indexAjv.removeSchema(schema.$id);
+    v = indexAjv.compile(schema);
+    indexValidators.set(text, v);
+  }
+  return v;
+}
+
 function lintIndex(spec: Spec, specRoot: string | undefined, add: (f: string, p: string, r: LintRule, m: string) => void): void {
   const index = spec.index as Spec["index"] & { $schema?: string };
   const problem = (pointer: string, message: string) => add("index.json", pointer, "index", message);
   const indexSchema = specRoot ? join(specRoot, "index.schema.json") : undefined;
   if (indexSchema && existsSync(indexSchema)) {
     if (index.$schema !== "../index.schema.json") problem("/$schema", 'must be "../index.schema.json"');
-    const validate = new Ajv2020({ strict: true, allErrors: true }).compile(JSON.parse(readFileSync(indexSchema, "utf8")));
+    const validate = indexValidator(readFileSync(indexSchema, "utf8"));
     if (!validate(index)) for (const e of validate.errors ?? []) problem(e.instancePath, e.message ?? e.keyword);
   }
   if (`v${index.version}` !== spec.folder) problem("/version", `${JSON.stringify(index.version)} is not the folder's version (${spec.folder})`);
