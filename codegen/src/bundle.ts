@@ -1,5 +1,5 @@
-// Bundles every schema of a version into one root (`definitions` keyed by name, internal refs only),
-// the input json-schema-to-typescript needs to declare each type exactly once.
+// Bundles every schema of a version into one root (`definitions` keyed by name, each $ref replaced by
+// its target's name), the input json-schema-to-typescript needs to declare each type exactly once.
 import { fieldDocLines, type FieldHistory } from "./field-history";
 import type { RefResolver } from "./refs";
 import type { JsonSchema } from "./spec";
@@ -19,9 +19,7 @@ function isPresenceOnly(branch: unknown): boolean {
 
 /**
  * A property: what the maintainer wrote beside it (a description next to a `$ref` included) plus
- * `@default` and `@since` become its JSDoc. A `$ref` that carries any of them is emitted as the
- * target's type name (`tsType`): kept as a `$ref`, json-schema-to-typescript would drop the siblings
- * or declare a copy of the target type.
+ * `@default` and `@since` become its JSDoc, also on a `$ref` (which is the target's name, see rewrite).
  */
 function rewriteProperty(node: JsonSchema, baseId: string, refs: RefResolver, history: FieldHistory): unknown {
   const description = typeof node.description === "string" ? node.description : "";
@@ -39,8 +37,9 @@ function rewrite(node: unknown, baseId: string, refs: RefResolver, history: Fiel
   if (Array.isArray(node)) return node.map((n) => rewrite(n, baseId, refs, history));
   if (node === null || typeof node !== "object") return node;
   const out: JsonSchema = {};
-  // A $ref with siblings (a description, a tighter bound) would make json-schema-to-typescript
-  // declare a copy of the target type (LineNumber1, …): for types, a $ref is the bare reference.
+  // For types a $ref is the bare target, given by name (tsType). As a $ref, siblings (a description, a
+  // tighter bound) would make json-schema-to-typescript declare a copy of the target (LineNumber1, …),
+  // and declarations would follow the order of first reference: one new ref would move types around.
   if (typeof (node as JsonSchema).$ref === "string") {
     return { tsType: refs.resolve((node as JsonSchema).$ref as string, baseId).name };
   }
