@@ -5,7 +5,8 @@ import { resolve } from 'node:path';
 import { linkExtension } from './extension-link';
 import { registerExitHook, unregisterExitHook } from './exit-hooks';
 import { describeLogs } from './log-tail';
-import { findChromium, findCodeServer } from './paths';
+import { codeServerPath, findChromium, findCodeServer } from './paths';
+import { hostBuild, selectedHost, type HostBuild, type HostName } from './hosts';
 import { poll } from '../runtime/poll';
 import { listRegisteredServers } from '../runtime/registry';
 import { freePort, isPortOpen } from './ports';
@@ -29,6 +30,8 @@ export interface LaunchOptions {
   userSettings?: Record<string, unknown>;
   /** Extra environment for code-server (inherited by the extension host). */
   env?: Record<string, string>;
+  /** Which VS Code build (livehost/hosts.json): default IDEA_HOST, else the oldest. */
+  host?: HostName;
   /** Bound on the whole launch; default 90 s. */
   timeoutMs?: number;
   /** Keep the run folder after close(); default false unless IDEA_KEEP_RUNS=1. */
@@ -71,6 +74,8 @@ export interface LiveHost {
   workspace: string;
   extensionId: string;
   runDir: string;
+  /** The VS Code build this host runs (livehost/hosts.json). */
+  build: HostBuild;
   /** The isolated per-user registry the extension registers its server in (runtime/registry.ts). */
   registryDir: string;
   userDataDir: string;
@@ -141,7 +146,9 @@ export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
   const log = opts.log ?? (() => {});
   const keepRunDir = opts.keepRunDir ?? process.env.IDEA_KEEP_RUNS === '1';
   const workspace = usableFolder(opts.workspace);
-  const codeServerBin = findCodeServer();
+  const build = opts.host ? hostBuild(opts.host) : selectedHost();
+  const codeServerBin = findCodeServer(process.env, build);
+  const codeServerPATH = codeServerPath(build);
   const chromiumBin = findChromium();
   const timings: LaunchTimings = { spawnToHttpMs: 0, chromiumLaunchMs: 0, navigateToDomMs: 0, navigateToReadyMs: 0, spawnToReadyMs: 0, totalMs: 0 };
 
@@ -194,12 +201,12 @@ export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
     extensionId = ext.id;
     // Stage 3: the workspace settings file, restored after every process below is gone.
     const settings = workspaceSettingsStage(workspace, opts.restoreWorkspaceSettings !== false, teardown, log);
-    log(`livehost: run folder ${run.dir}; extension ${ext.id}@${ext.version}; code-server on 127.0.0.1:${codeServerPort}`);
+    log(`livehost: run folder ${run.dir}; extension ${ext.id}@${ext.version}; code-server ${build.codeServer} (VS Code ${build.vscode}) on 127.0.0.1:${codeServerPort}`);
 
     // Stage 4: code-server in its own process group.
     if (closing) throw abortedError();
     const tSpawn = Date.now();
-    const cs: CodeServerProcess = spawnCodeServer({ bin: codeServerBin, run, port: codeServerPort, workspace, env: { ...isolatedEnv(run), ...opts.env } });
+    const cs: CodeServerProcess = spawnCodeServer({ bin: codeServerBin, run, port: codeServerPort, workspace, env: { ...isolatedEnv(run), ...(codeServerPATH ? { PATH: codeServerPATH } : {}), ...opts.env } });
     teardown.add({
       name: 'code-server',
       close: async () => {
@@ -303,6 +310,7 @@ export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
       workspace,
       extensionId: ext.id,
       runDir: run.dir,
+      build,
       registryDir: registry,
       userDataDir: run.userDataDir,
       codeServerPort,
