@@ -2,7 +2,7 @@
 // handed back once that extension's server accepts connections. See livehost/README.md.
 import { realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { linkExtension } from './extension-link';
+import { installedExtension, linkExtension } from './extension-link';
 import { registerExitHook, unregisterExitHook } from './exit-hooks';
 import { describeLogs } from './log-tail';
 import { codeServerPath, findChromium, findCodeServer } from './paths';
@@ -15,7 +15,7 @@ import { Teardown } from './teardown';
 import { portOwnedByGroup } from './port-owner';
 import { readReadySignal, restoreWorkspaceSettings, snapshotSettings, type ReadySignal } from './ready-signal';
 import { createRunFolder, isolatedEnv, removeRunFolder, runRegistryDir, type RunFolder } from './run-folder';
-import { killCodeServerGroupSync, spawnCodeServer, stopCodeServer, waitForHttp, type CodeServerProcess } from './code-server';
+import { installVsix, killCodeServerGroupSync, spawnCodeServer, stopCodeServer, waitForHttp, type CodeServerProcess } from './code-server';
 import { writeUserSettings } from './user-settings';
 import { closeWorkbench, killWorkbenchSync, launchWorkbench, unloadWorkbench, type Workbench } from './workbench-browser';
 import { WorkbenchDriver } from './workbench-driver';
@@ -24,8 +24,10 @@ import type { Page } from 'playwright-core';
 export interface LaunchOptions {
   /** Folder opened in VS Code (must exist). */
   workspace: string;
-  /** Unpacked extension folder (its package.json names it; `main` must exist). */
-  extensionDevPath: string;
+  /** Unpacked extension folder (its package.json names it; `main` must exist). Give this or `vsix`. */
+  extensionDevPath?: string;
+  /** A packed extension, installed with `code-server --install-extension` as a user would. Give this or `extensionDevPath`. */
+  vsix?: string;
   /** Extra user settings, merged over the quiet offline defaults and `idea.server.port`. */
   userSettings?: Record<string, unknown>;
   /** Extra environment for code-server (inherited by the extension host). */
@@ -146,6 +148,7 @@ export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
   const log = opts.log ?? (() => {});
   const keepRunDir = opts.keepRunDir ?? process.env.IDEA_KEEP_RUNS === '1';
   const workspace = usableFolder(opts.workspace);
+  if ((opts.extensionDevPath === undefined) === (opts.vsix === undefined)) throw new LaunchError('launchHost needs exactly one of extensionDevPath and vsix');
   const build = opts.host ? hostBuild(opts.host) : selectedHost();
   const codeServerBin = findCodeServer(process.env, build);
   const codeServerPATH = codeServerPath(build);
@@ -197,7 +200,9 @@ export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
     // Stage 2: user settings and the extension, inside the run folder.
     const [codeServerPort, wantedExtPort] = await Promise.all([freePort(), freePort()]);
     writeUserSettings(run.userDataDir, wantedExtPort, opts.userSettings);
-    const ext = linkExtension(opts.extensionDevPath, run.extensionsDir);
+    const ext = opts.vsix
+      ? (installVsix({ bin: codeServerBin, run, vsix: resolve(opts.vsix), env: { ...isolatedEnv(run), ...(codeServerPATH ? { PATH: codeServerPATH } : {}) } }), installedExtension(run.extensionsDir))
+      : linkExtension(opts.extensionDevPath!, run.extensionsDir);
     extensionId = ext.id;
     // Stage 3: the workspace settings file, restored after every process below is gone.
     const settings = workspaceSettingsStage(workspace, opts.restoreWorkspaceSettings !== false, teardown, log);
