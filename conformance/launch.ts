@@ -17,8 +17,8 @@ export interface LaunchRunOptions extends Omit<ExistingServerOptions, 'url' | 't
   extensionDevPath?: string;
   /** Where to build the workspace (default a fresh temp folder, removed afterwards). */
   workspace?: string;
-  /** Which VS Code build (livehost/hosts.json; default IDEA_HOST, else the oldest). */
-  host?: HostName;
+  /** Which VS Code build (livehost/hosts.json; default IDEA_VSCODE, else the oldest). */
+  vscode?: HostName;
   log?: (line: string) => void;
 }
 
@@ -35,7 +35,7 @@ export async function runWithLaunch(o: LaunchRunOptions): Promise<LaunchRunResul
   try {
     buildFixtureWorkspace(dir);
     const t0 = performance.now();
-    const host = await launchHost({ workspace: dir, extensionDevPath: o.extensionDevPath ?? join(REPO_ROOT, 'extension'), userSettings: HOST_USER_SETTINGS, log: o.log, ...(o.host ? { host: o.host } : {}) });
+    const host = await launchHost({ workspace: dir, extensionDevPath: o.extensionDevPath ?? join(REPO_ROOT, 'extension'), userSettings: HOST_USER_SETTINGS, log: o.log, ...(o.vscode ? { vscode: o.vscode } : {}) });
     const t1 = performance.now();
     try {
       const summary = await runAgainstServer({ ...o, url: host.url, token: host.token, workspace: dir });
