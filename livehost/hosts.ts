@@ -1,5 +1,5 @@
 // The VS Code builds the live tests run on (livehost/hosts.json, also read by scripts/install-host.sh):
-// the oldest the extension's manifest claims and the newest code-server release. IDEA_HOST (or
+// the oldest the extension's manifest claims and the newest code-server release. IDEA_VSCODE (or
 // LaunchOptions.host) picks one; each lives in the cache as code-server-<version>, with the Node it needs.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -30,10 +30,10 @@ export function hostBuild(name: HostName): HostBuild {
   return { name, ...h };
 }
 
-/** The build `IDEA_HOST` names (default: hosts.json's default, the oldest). */
+/** The build `IDEA_VSCODE` names (default: hosts.json's default, the oldest). */
 export function selectedHost(env: NodeJS.ProcessEnv = process.env): HostBuild {
-  const name = (env.IDEA_HOST || file.default) as HostName;
-  if (!HOST_NAMES.includes(name)) throw new Error(`IDEA_HOST=${name} is not one of ${HOST_NAMES.join(', ')}`);
+  const name = (env.IDEA_VSCODE || file.default) as HostName;
+  if (!HOST_NAMES.includes(name)) throw new Error(`IDEA_VSCODE=${name} is not one of ${HOST_NAMES.join(', ')}`);
   return hostBuild(name);
 }
 

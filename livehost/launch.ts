@@ -32,8 +32,8 @@ export interface LaunchOptions {
   userSettings?: Record<string, unknown>;
   /** Extra environment for code-server (inherited by the extension host). */
   env?: Record<string, string>;
-  /** Which VS Code build (livehost/hosts.json): default IDEA_HOST, else the oldest. */
-  host?: HostName;
+  /** Which VS Code build (livehost/hosts.json): default IDEA_VSCODE, else the oldest. */
+  vscode?: HostName;
   /** Bound on the whole launch; default 90 s. */
   timeoutMs?: number;
   /** Keep the run folder after close(); default false unless IDEA_KEEP_RUNS=1. */
@@ -149,7 +149,7 @@ export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
   const keepRunDir = opts.keepRunDir ?? process.env.IDEA_KEEP_RUNS === '1';
   const workspace = usableFolder(opts.workspace);
   if ((opts.extensionDevPath === undefined) === (opts.vsix === undefined)) throw new LaunchError('launchHost needs exactly one of extensionDevPath and vsix');
-  const build = opts.host ? hostBuild(opts.host) : selectedHost();
+  const build = opts.vscode ? hostBuild(opts.vscode) : selectedHost();
   const codeServerBin = findCodeServer(process.env, build);
   const codeServerPATH = codeServerPath(build);
   const chromiumBin = findChromium();

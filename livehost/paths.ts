@@ -22,7 +22,7 @@ export function runsRoot(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /**
- * The code-server executable of `build` (default: the IDEA_HOST one): `IDEA_CODE_SERVER`, else the one
+ * The code-server executable of `build` (default: the IDEA_VSCODE one): `IDEA_CODE_SERVER`, else the one
  * scripts/install-host.sh puts in the cache.
  */
 export function findCodeServer(env: NodeJS.ProcessEnv = process.env, build: HostBuild = selectedHost(env)): string {

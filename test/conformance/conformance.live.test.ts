@@ -17,7 +17,7 @@ describe.each(HOST_NAMES.map((name) => hostBuild(name)))('conformance suite agai
     const cases = loadCases();
     const names = build.name === 'oldest' ? ['conformance', 'conformance-oldest'] : [`conformance-${build.name}`];
     const reporters = [new ConsoleReporter({ stream: process.stderr }), ...names.flatMap((n) => [new JUnitReporter(`${REPORTS}${n}.xml`), new JsonReporter(`${REPORTS}${n}.json`)])];
-    const { summary } = await runWithLaunch({ host: build.name, cases, reporters,
+    const { summary } = await runWithLaunch({ vscode: build.name, cases, reporters,
       expectedFailures: readExpectedFailures(new URL('../../conformance/expected-failures.json', import.meta.url).pathname), allIds: new Set(cases.map((c) => c.case.id)) });
     // Listed expected failures (conformance/expected-failures.json) are allowed; a listed case that passes is stale.
     const notPassing = summary.results.filter((r) => r.verdict !== 'pass' && !r.expectedFailure).map((r) => `${r.verdict} ${r.id}: ${r.reason ?? ''}`);

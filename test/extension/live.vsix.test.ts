@@ -20,7 +20,7 @@ beforeAll(async () => {
   execFileSync('npm', ['run', '--silent', 'package:extension'], { cwd: REPO_ROOT, stdio: 'pipe' });
   base = mkdtempSync(join(tmpdir(), 'idea-vsix-'));
   workspace = buildFixtureWorkspace(join(base, 'ws')).dir;
-  host = await launchHost({ workspace, vsix: VSIX, host: 'newest', userSettings: HOST_USER_SETTINGS });
+  host = await launchHost({ workspace, vsix: VSIX, vscode: 'newest', userSettings: HOST_USER_SETTINGS });
 }, 240_000);
 afterAll(async () => {
   await host?.close();

@@ -22,10 +22,10 @@ describe('the host matrix', () => {
     expect(newest[0]! * 1000 + newest[1]!).toBeGreaterThan(maj! * 1000 + min!);
   });
 
-  it('IDEA_HOST picks one (default: the oldest), and a wrong name says what exists', () => {
+  it('IDEA_VSCODE picks one (default: the oldest), and a wrong name says what exists', () => {
     expect(selectedHost({}).name).toBe('oldest');
-    expect(selectedHost({ IDEA_HOST: 'newest' }).codeServer).toBe(hostBuild('newest').codeServer);
-    expect(() => selectedHost({ IDEA_HOST: 'latest' })).toThrow(/IDEA_HOST=latest is not one of oldest, newest/);
+    expect(selectedHost({ IDEA_VSCODE: 'newest' }).codeServer).toBe(hostBuild('newest').codeServer);
+    expect(() => selectedHost({ IDEA_VSCODE: 'latest' })).toThrow(/IDEA_VSCODE=latest is not one of oldest, newest/);
   });
 
   it("code-server runs on this process's Node when the major matches, else on the cache's", () => {
@@ -40,7 +40,7 @@ describe('the host matrix', () => {
     const bin = join(cache, `code-server-${newest.codeServer}`, 'node_modules', '.bin', 'code-server');
     mkdirSync(join(bin, '..'), { recursive: true });
     writeFileSync(bin, '');
-    expect(findCodeServer({ IDEA_KIT_CACHE: cache, IDEA_HOST: 'newest' })).toBe(bin);
+    expect(findCodeServer({ IDEA_KIT_CACHE: cache, IDEA_VSCODE: 'newest' })).toBe(bin);
     expect(() => findCodeServer({ IDEA_KIT_CACHE: cache })).toThrow(/code-server-4\.100\.3/);
     const major = Number(process.versions.node.split('.')[0]);
     if (major !== newest.node) {
