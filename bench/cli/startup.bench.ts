@@ -50,7 +50,7 @@ try {
   if (!existsSync(cli)) throw new Error(`no bundle at ${cli}`);
   const cwd = join(server.workspace, 'src');
   mkdirSync(cwd, { recursive: true });
-  const env = { ...process.env, IDEA_REGISTRY_DIR: server.registry, NO_COLOR: '1' };
+  const env: NodeJS.ProcessEnv = { ...process.env, IDEA_REGISTRY_DIR: server.registry, NO_COLOR: '1' };
   delete env.IDEA_TOKEN;
   const bare = ['-e', 'process.stdout.write("x\\n")'];
   const find = [cli, 'find', 'needle'];
