@@ -5,6 +5,12 @@ import type { SpecBundle } from "./spec";
 
 declare const __IDEA_SPEC__: SpecBundle;
 
+// `idea find x | head -1`: a reader that went away is not an error.
+process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+  if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
+  throw e;
+});
+
 run(process.argv.slice(2), __IDEA_SPEC__, {
   env: process.env,
   cwd: process.cwd(),

@@ -23,11 +23,11 @@ function flagLine(p: ParamSpec): string {
 
 export const GLOBAL_HELP = [
   "Global flags:",
-  "  --json                 print exactly the protocol result (JSON) instead of text for people",
+  "  --json                      print exactly the protocol result (JSON) instead of text for people",
   "  --url ws://127.0.0.1:PORT   the server (default: the VS Code window whose folder contains the current directory)",
-  "  --token TOKEN          its token (default: $IDEA_TOKEN, else the registry entry of that server)",
-  "  --timeout MS           request timeout (default 60000)",
-  "  --color / --no-color   colours (default: when stdout is a terminal and NO_COLOR is unset)",
+  "  --token TOKEN               its token (default: the one registered for that server, else $IDEA_TOKEN)",
+  "  --timeout MS                request timeout (default 60000)",
+  "  --color / --no-color        colours (default: when stdout is a terminal and NO_COLOR is unset)",
 ].join("\n");
 
 export function commandHelp(c: CommandSpec): string {

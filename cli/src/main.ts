@@ -40,8 +40,8 @@ interface Endpoint {
 const LOOPBACK_URL = /^wss?:\/\/(127\.0\.0\.1|localhost|\[::1\]):\d{1,5}\/?$/;
 
 /**
- * --url (token from --token, $IDEA_TOKEN, or the registry entry with that url), else the server
- * serving `cwd` (runtime/locate.ts; token from --token, its entry, or $IDEA_TOKEN).
+ * --url, else the server serving `cwd` (runtime/locate.ts). The token: --token, else the one the
+ * registry (or the settings file) gives for that server, else $IDEA_TOKEN.
  */
 async function endpoint(g: GlobalOptions, io: RunIo): Promise<Endpoint> {
   const ep = await findEndpoint(g, io);
@@ -54,11 +54,11 @@ async function findEndpoint(g: GlobalOptions, io: Io): Promise<Endpoint> {
   const envToken = io.env.IDEA_TOKEN || undefined;
   if (g.url !== undefined) {
     if (!LOOPBACK_URL.test(g.url)) throw new UsageError(`--url must be a loopback WebSocket url such as ws://127.0.0.1:7200, got '${g.url}'`);
-    let token = g.token ?? envToken;
+    let token = g.token;
     if (token === undefined) {
       const url = g.url.replace(/\/$/, "").replace("localhost", "127.0.0.1");
       const entry = (await listRegisteredServers({ dir: registry, clean: false, probePorts: false })).servers.find((e) => e.url === url);
-      token = entry?.token;
+      token = entry?.token ?? envToken;
     }
     return { url: g.url, ...(token !== undefined ? { token } : {}) };
   }

@@ -64,7 +64,8 @@ beforeAll(async () => {
   dirB = join(base, 'b');
   mkdirSync(join(dirB, 'src'), { recursive: true });
   writeFileSync(join(dirB, 'notes.txt'), 'bravo-only needle\n');
-  const userSettings = { 'workbench.localHistory.mergeWindow': 0 };
+  // No token in the folders' settings files: the CLI must find each window, and its token, in the registry.
+  const userSettings = { 'workbench.localHistory.mergeWindow': 0, 'idea.server.exposeToken': false };
   hostA = await launchHost({ workspace: ws.dir, extensionDevPath: EXTENSION_DIR, userSettings, registryDir: registry });
   hostB = await launchHost({ workspace: dirB, extensionDevPath: EXTENSION_DIR, userSettings, registryDir: registry });
   client = await connect({ url: hostA.url, token: hostA.token, timeoutMs: 60_000 });
