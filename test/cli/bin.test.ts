@@ -20,6 +20,17 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => srv?.close());
 
+function idea(args: string[], server: FakeServer): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [cli, ...args], { cwd: server.workspace, env: { ...process.env, IDEA_REGISTRY_DIR: server.registry, IDEA_TOKEN: '' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => void (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => void (stderr += d.toString()));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
 describe('idea as a process', () => {
   it('a reader that goes away (idea find … | head -1) ends it quietly with its exit code', async () => {
     const child = spawn(process.execPath, [cli, 'find', 'needle'], { cwd: srv.workspace, env: { ...process.env, IDEA_REGISTRY_DIR: srv.registry, IDEA_TOKEN: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -31,5 +42,15 @@ describe('idea as a process', () => {
     expect(first).toMatch(/^a\.ts:1:1: needle /);
     expect(stderr).toBe('');
     expect(code).toBe(0);
+  });
+
+  it('talks to an older server (the bundle leaves out other versions\' validators)', async () => {
+    const old = await startFakeServer({ async fsFindFiles() { return { files: [], totalCount: 7 }; } }, { version: '0.1.4' });
+    try {
+      expect(await idea(['fs', 'findFiles', 'x', '--json'], old)).toEqual({ code: 0, stdout: '{\n  "files": [],\n  "totalCount": 7\n}\n', stderr: '' });
+      expect(old.received).toEqual([{ topic: '/app/vscode/fs/findFiles', params: { query: 'x', include: '**/*', maxResults: 100 } }]);
+    } finally {
+      await old.close();
+    }
   });
 });

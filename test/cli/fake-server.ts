@@ -20,8 +20,8 @@ export interface FakeServer {
   close(): Promise<void>;
 }
 
-/** Handlers answering from the workspace's point of view; topics not given fail with HANDLER_ERROR. */
-export async function startFakeServer(handlers: Partial<Handlers> = {}): Promise<FakeServer> {
+/** Handlers answering from the workspace's point of view; topics not given fail with INVALID_REQUEST. */
+export async function startFakeServer(handlers: Partial<Handlers> = {}, opts: { version?: string } = {}): Promise<FakeServer> {
   const base = mkdtempSync(join(tmpdir(), 'idea-cli-fake-'));
   const workspace = join(base, 'ws');
   const registry = join(base, 'registry');
@@ -32,10 +32,12 @@ export async function startFakeServer(handlers: Partial<Handlers> = {}): Promise
     if (!h) throw new ProtocolError('INVALID_REQUEST', `the fake server has no ${t.topic}`);
     return h(params);
   }])) as unknown as Handlers;
+  // An older server: the handshake announces opts.version.
+  const announce = (frame: string) => (opts.version ? frame.replace('"version":"0.1.6"', `"version":"${opts.version}"`) : frame);
   const server = await startWebSocketServer({
     host: '127.0.0.1',
     port: 0,
-    createSession: (io) => new ServerSession({ handlers: all, auth: { required: true, token: FAKE_TOKEN }, workspaces: () => [workspace], send: io.send, close: io.close }),
+    createSession: (io) => new ServerSession({ handlers: all, auth: { required: true, token: FAKE_TOKEN }, workspaces: () => [workspace], send: (f) => io.send(announce(f)), close: io.close }),
   });
   mkdirSync(workspace, { recursive: true });
   const reg = registerServer({ pid: process.pid, port: server.port, protocolVersion: '0.1.6', workspaces: [workspace], token: FAKE_TOKEN, authRequired: true, ide: 'fake' }, registry);
