@@ -45,7 +45,7 @@ function split(argv: readonly string[], valueless: (name: string) => boolean): {
       flags.push({ name: "--help" });
       continue;
     }
-    if (!a.startsWith("--") || a === "--") {
+    if (!a.startsWith("--")) {
       words.push(a);
       continue;
     }

@@ -37,7 +37,7 @@ interface Endpoint {
   token?: string;
 }
 
-const LOOPBACK_URL = /^wss?:\/\/(127\.0\.0\.1|localhost|\[::1\]):\d{1,5}\/?$/;
+const LOOPBACK_URL = /^ws:\/\/(127\.0\.0\.1|localhost|\[::1\]):\d{1,5}\/?$/;
 
 /**
  * --url, else the server serving `cwd` (runtime/locate.ts). The token: --token, else the one the

@@ -68,6 +68,7 @@ describe('idea, in-process against a registered server', () => {
     expect((await idea(['localhistory', 'diff', 'a.ts'])).stderr).toMatch(/^idea: give --from-id or --to-id\n/);
     expect((await idea(['nav', 'definition', 'a.ts', '1'])).stderr).toMatch(/^idea: missing CHARACTER \(--character\)\n/);
     expect((await idea(['frobnicate'])).code).toBe(2);
+    expect(await idea(['find', 'x', '--url', 'ws://example.com:7200'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/^idea: --url must be a loopback WebSocket url/) });
     expect(srv.received.length).toBe(before);
   });
 
