@@ -43,6 +43,11 @@ export interface LaunchOptions {
    * skipped if the file was edited after the extension wrote its signal).
    */
   restoreWorkspaceSettings?: boolean;
+  /**
+   * The per-user registry the extension registers in (IDEA_REGISTRY_DIR). Default: one of the run
+   * folder's own; give the same folder to several hosts to have several windows, as a user does.
+   */
+  registryDir?: string;
   /** Sample memory of both process trees every N ms (see host.peakMemory()); off by default. */
   memorySampleMs?: number;
   log?: (line: string) => void;
@@ -170,6 +175,7 @@ export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
 
   // Stage 1: the run folder (deleted last) and the exit hooks (released once the processes are gone).
   const run: RunFolder = createRunFolder();
+  const registry = opts.registryDir ?? runRegistryDir(run);
   const removeRun = (quiet: boolean) => {
     if (keepRunDir) return;
     try {
@@ -211,7 +217,7 @@ export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
     // Stage 4: code-server in its own process group.
     if (closing) throw abortedError();
     const tSpawn = Date.now();
-    const cs: CodeServerProcess = spawnCodeServer({ bin: codeServerBin, run, port: codeServerPort, workspace, env: { ...isolatedEnv(run), ...(codeServerPATH ? { PATH: codeServerPATH } : {}), ...opts.env } });
+    const cs: CodeServerProcess = spawnCodeServer({ bin: codeServerBin, run, port: codeServerPort, workspace, env: { ...isolatedEnv(run), IDEA_REGISTRY_DIR: registry, ...(codeServerPATH ? { PATH: codeServerPATH } : {}), ...opts.env } });
     teardown.add({
       name: 'code-server',
       close: async () => {
@@ -276,7 +282,6 @@ export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
     // our host (another host on the same workspace could have written the file). Stop early if
     // code-server dies.
     let foreign: number | undefined;
-    const registry = runRegistryDir(run);
     const signal = await poll(async () => {
       if (cs.hasExited() || closing) return null;
       const written = settings.read();
