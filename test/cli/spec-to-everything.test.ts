@@ -34,11 +34,13 @@ beforeAll(async () => {
       unit: { type: 'string', enum: ['lines', 'matches'], description: 'What to count.' },
     },
     required: ['pattern'],
+    examples: [{ pattern: 'TODO', unit: 'lines' }],
   }, null, 2));
   writeFileSync(join(dir, 'topics/edit-count.result.schema.json'), JSON.stringify({
     $schema: 'https://json-schema.org/draft/2020-12/schema', $id: id('edit-count.result.schema.json'), title: 'EditCountResult',
     description: 'Result of /app/vscode/edit/count.', type: 'object',
     properties: { count: { $ref: '../defs.schema.json#/$defs/Count' } }, required: ['count'],
+    examples: [{ count: 3 }],
   }, null, 2));
   const index = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8'));
   index.topics.push({
