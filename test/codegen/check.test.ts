@@ -161,6 +161,10 @@ describe("codegen", () => {
     const schema = JSON.parse(readFileSync(path, "utf8")) as { properties: Record<string, unknown> };
     schema.properties.extra = { $ref: "../defs.schema.json#/$defs/Nope" };
     writeFileSync(path, JSON.stringify(schema));
-    await expect(generateVersion(spec, "v0.1.6")).rejects.toThrow(/unsupported \$ref/);
+    await expect(generateVersion(spec, "v0.1.6")).rejects.toThrow(/edit-find\.params\.schema\.json: \$ref \.\.\/defs\.schema\.json#\/\$defs\/Nope: no \/\$defs\/Nope in defs\.schema\.json/);
+    // A target that exists but is neither a root schema nor a $defs entry has no generated name.
+    schema.properties.extra = { $ref: "#/properties/pattern" };
+    writeFileSync(path, JSON.stringify(schema));
+    await expect(generateVersion(spec, "v0.1.6")).rejects.toThrow(/unsupported \$ref "#\/properties\/pattern"/);
   });
 });

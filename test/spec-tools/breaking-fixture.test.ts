@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bump } from '../../spec-tools/bump';
 import { main } from '../../spec-tools/cli';
-import { recordRelease } from '../../spec-tools/frozen';
 import { FIXTURES, scratchRepo } from './scratch';
 
 let scratch: ReturnType<typeof scratchRepo>;
@@ -17,9 +16,8 @@ async function run(args: string[]): Promise<{ code: number; out: string }> {
 }
 
 beforeAll(async () => {
-  scratch = scratchRepo(['spec/v0.1.6', 'spec/index.schema.json']);
-  recordRelease(join(scratch.root, 'spec'), '0.1.6');
-  await bump(scratch.root, { version: '0.1.7', codegen: false, today: '2026-04-01' });
+  scratch = scratchRepo(['spec/v0.1.6', 'spec/index.schema.json', 'spec/releases.json']);
+  await bump(scratch.root, { version: '0.1.7', codegen: false });
   cpSync(join(FIXTURES, 'breaking-v0.1.7'), join(scratch.root, 'spec', 'v0.1.7'), { recursive: true });
 });
 afterAll(() => scratch.dispose());
@@ -56,9 +54,8 @@ describe('a breaking edit in a fixture version', () => {
   });
 
   it('the unchanged copy before the edit diffs clean, so only the edit is reported', async () => {
-    const clean = scratchRepo(['spec/v0.1.6']);
+    const clean = scratchRepo(['spec/v0.1.6', 'spec/releases.json']);
     try {
-      recordRelease(join(clean.root, 'spec'), '0.1.6');
       await bump(clean.root, { version: '0.1.7', codegen: false });
       let out = '';
       const code = await main(['diff', '0.1.6', '0.1.7', '--root', clean.root, '--fail-on', 'INFO'], (s) => { out += s; });
