@@ -72,8 +72,9 @@ function withoutAnnotations(x: Json, inNameMap = false): Json {
  */
 export function semanticChanges(released: Spec, now: Spec): string[] {
   const out: string[] = [];
-  const a = new Set(listFiles(released.dir));
-  const b = new Set(listFiles(now.dir));
+  // SUMMARY.md is prose like a description: it may be written or corrected after the release.
+  const a = new Set(listFiles(released.dir).filter((f) => f !== SUMMARY_FILE));
+  const b = new Set(listFiles(now.dir).filter((f) => f !== SUMMARY_FILE));
   for (const f of b) if (!a.has(f)) out.push(`file added: ${f}`);
   for (const f of a) if (!b.has(f)) out.push(`file removed: ${f}`);
   for (const f of a) {
