@@ -59,9 +59,10 @@ export function readObjects(cwd: string, names: string[]): (string | undefined)[
 export function filesAt(cwd: string, rev: string, dir: string): string[] {
   const r = git(cwd, ['ls-tree', '-r', '--name-only', rev, '--', `${dir}/`]);
   if (!r.ok) throw new Error(`git ls-tree ${rev} -- ${dir} failed: ${r.stderr}`);
+  const prefix = `${dir}/`;
   return r.stdout
     .toString()
     .split('\n')
-    .filter(Boolean)
-    .map((p) => p.slice(p.indexOf(`${dir}/`) + dir.length + 1));
+    .filter((p) => p.startsWith(prefix))
+    .map((p) => p.slice(prefix.length));
 }

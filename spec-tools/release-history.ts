@@ -32,7 +32,7 @@ export function checkReleasesHistory(specRoot: string, current: Releases): Histo
   // Oldest first: the first commit that shows a problem is the one to name.
   for (let i = commits.length - 1; i >= 0; i--) {
     const text = docs[i];
-    if (text === undefined) continue; // the commit deleted the file; its absence now is checked by the next commits' entries
+    if (text === undefined) continue; // a commit that deleted the file: no entries to compare
     const at = `spec/releases.json in commit ${short(commits[i]!)}`;
     let past: Releases;
     try {

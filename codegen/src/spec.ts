@@ -31,7 +31,7 @@ export interface ErrorCodeEntry {
 /** spec/<v>/index.json (format: spec/index.schema.json, docs/ARCHITECTURE.md). */
 export interface SpecIndex {
   version: string;
-  /** Only in the folders released before spec/releases.json held the dates; never read: see ./releases. */
+  /** Legacy, only in the folders released before spec/releases.json held the dates: checked equal to it, never used as a date (./releases). */
   released?: string;
   description?: string;
   transport: { defaultPort: number; portAttempts: number; [k: string]: Json };
