@@ -35,7 +35,9 @@ export async function bump(root: string, opts: BumpOptions = {}): Promise<BumpRe
   const version = normalizeVersion(opts.version ?? nextPatch(from));
   if (compareVersions(version, from) <= 0) throw new Error(`v${version} is not newer than the latest version v${from}`);
   if (existsSync(versionDir(spec, version))) throw new Error(`spec/v${version} already exists`);
-  if (!opts.force && !readReleases(spec).releases.some((r) => r.version === from)) {
+  const released = readReleases(spec).releases;
+  if (released.some((r) => r.version === version)) throw new Error(`v${version} is in spec/releases.json already (its folder is missing: restore it, a release is never undone)`);
+  if (!opts.force && !released.some((r) => r.version === from)) {
     throw new Error(`v${from} is not released yet: edit it, or record its release first (idea-spec release ${from}); --force bumps anyway`);
   }
   const srcDir = versionDir(spec, from);

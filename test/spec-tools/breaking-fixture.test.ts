@@ -3,9 +3,18 @@
 import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { releaseOf } from '../../codegen/src/releases';
 import { bump } from '../../spec-tools/bump';
 import { main } from '../../spec-tools/cli';
-import { FIXTURES, scratchRepo } from './scratch';
+import { writeReleases } from '../../spec-tools/frozen';
+import { FIXTURES, REPO, scratchRepo } from './scratch';
+
+/** A scratch repository holding spec/v0.1.6 alone, recorded as released (the rule bump follows). */
+function scratchWithV016(paths: string[]): ReturnType<typeof scratchRepo> {
+  const s = scratchRepo(paths);
+  writeReleases(join(s.root, 'spec'), { description: '', releases: [releaseOf(join(REPO, 'spec'), '0.1.6')!] });
+  return s;
+}
 
 let scratch: ReturnType<typeof scratchRepo>;
 
@@ -16,7 +25,7 @@ async function run(args: string[]): Promise<{ code: number; out: string }> {
 }
 
 beforeAll(async () => {
-  scratch = scratchRepo(['spec/v0.1.6', 'spec/index.schema.json', 'spec/releases.json']);
+  scratch = scratchWithV016(['spec/v0.1.6', 'spec/index.schema.json']);
   await bump(scratch.root, { version: '0.1.7', codegen: false });
   cpSync(join(FIXTURES, 'breaking-v0.1.7'), join(scratch.root, 'spec', 'v0.1.7'), { recursive: true });
 });
@@ -54,7 +63,7 @@ describe('a breaking edit in a fixture version', () => {
   });
 
   it('the unchanged copy before the edit diffs clean, so only the edit is reported', async () => {
-    const clean = scratchRepo(['spec/v0.1.6', 'spec/releases.json']);
+    const clean = scratchWithV016(['spec/v0.1.6']);
     try {
       await bump(clean.root, { version: '0.1.7', codegen: false });
       let out = '';

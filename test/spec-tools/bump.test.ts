@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isObject, listFiles, loadSpec, specVersions, type Json } from '../../codegen/src/spec';
 import { nextPatch } from '../../codegen/src/version';
 import { diffVersions } from '../../spec-tools/diff/version-diff';
-import { isReleased } from '../../spec-tools/frozen';
+import { readReleases } from '../../codegen/src/releases';
+import { isReleased, writeReleases } from '../../spec-tools/frozen';
 import { main } from '../../spec-tools/cli';
 import { scratchRepo } from './scratch';
 
@@ -107,5 +108,17 @@ describe('idea-spec bump (latest + 1) in a scratch copy', () => {
   it('refuses to bump again from the unreleased new version, or to an older version', async () => {
     await expect(main(['bump', '--root', scratch.root, '--no-codegen'], () => {})).rejects.toThrow(/not released yet/);
     await expect(main(['bump', latest, '--root', scratch.root, '--no-codegen', '--force'], () => {})).rejects.toThrow(/not newer/);
+  });
+
+  it('refuses to recreate a version that spec/releases.json records (a release is never undone)', async () => {
+    const other = scratchRepo(['spec']);
+    try {
+      const otherSpec = join(other.root, 'spec');
+      const entries = readReleases(otherSpec).releases;
+      writeReleases(otherSpec, { description: '', releases: [...entries, { ...entries.at(-1)!, version: nextPatch(specVersions(otherSpec).at(-1)!) }] });
+      await expect(main(['bump', '--root', other.root, '--no-codegen', '--force'], () => {})).rejects.toThrow(/is in spec\/releases\.json already/);
+    } finally {
+      other.dispose();
+    }
   });
 });
