@@ -35,6 +35,13 @@ describe('frozen released versions', () => {
     expect(released).toEqual(expect.arrayContaining(['0.1.0', '0.1.1', '0.1.2', '0.1.3', '0.1.4', '0.1.5', '0.1.6']));
   });
 
+  it('the spec hash in a released version\'s generated headers is the sha256 it is frozen at', () => {
+    for (const r of readReleases(join(REPO, 'spec')).releases) {
+      const header = readFileSync(join(REPO, 'generated', `v${r.version}`, 'topics.ts'), 'utf8').split('\n')[0]!;
+      expect(header, r.version).toContain(`(spec hash sha256:${r.sha256})`);
+    }
+  });
+
   it('an edited schema of a released version fails the check, naming the version and the way out', () => {
     const spec = scratchSpec();
     const file = join(spec, 'v0.1.3', 'messages', 'handshake-request.schema.json');
