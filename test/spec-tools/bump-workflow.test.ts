@@ -54,7 +54,7 @@ beforeAll(() => {
   spec = join(root, 'spec');
   latest = specVersions(spec).at(-1)!;
   v1 = nextPatch(latest);
-});
+}, 120_000);
 afterAll(() => scratch?.dispose());
 
 describe('the maintainer workflow on a scratch copy', () => {
