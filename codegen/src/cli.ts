@@ -8,10 +8,10 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, 
 import { join, resolve } from "node:path";
 import { FIXTURE_TYPES_FILE, fixtureTypesConfirmed } from "./gen-fixture-types";
 import { generateVersionsFile, VERSIONS_FILE } from "./gen-versions";
-import { manifestConfirms } from "./manifest";
+import { earlierSpecsHash, manifestConfirms } from "./manifest";
 import { releaseOf } from "./releases";
 import { loadSpec, specVersions } from "./spec";
-import { versionFolder } from "./version";
+import { compareVersions, versionFolder } from "./version";
 
 interface Args {
   specRoot: string;
@@ -70,8 +70,12 @@ export async function run(argv: string[]): Promise<number> {
     });
   const fixtureSchema = existsSync(resolve(args.fixtureSchema)) ? resolve(args.fixtureSchema) : undefined;
   if (args.check && !args.full && extraDirs.length === 0) {
+    // Each version's output also reads the earlier folders (per-field @since): their hashes count too.
+    const all = allFolders.map((v): [string, string] => [v, loadSpec(specRoot, v).hash]);
+    const hashOf = (v: string) => all.find(([f]) => f === v)?.[1] ?? loadSpec(specRoot, v).hash;
+    const earlier = (v: string) => earlierSpecsHash(all.filter(([f]) => compareVersions(f, v) < 0));
     const confirmed =
-      versions.every((v) => manifestConfirms(join(outRoot, v), loadSpec(specRoot, v).hash, releaseOf(specRoot, v)?.released)) &&
+      versions.every((v) => manifestConfirms(join(outRoot, v), hashOf(v), earlier(v), releaseOf(specRoot, v)?.released)) &&
       sharedProblems().length === 0 &&
       (!fixtureSchema || fixtureTypesConfirmed(join(outRoot, FIXTURE_TYPES_FILE), fixtureSchema, args.fixtureSchema));
     if (confirmed) {

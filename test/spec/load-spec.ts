@@ -1,19 +1,13 @@
-// The spec tests' view of spec/: the spec library's loader (codegen/src/spec.ts) plus one strict ajv
-// 2020 instance per version holding every schema, addressable by `$id`.
+// The spec tests' view of spec/<version>/: the same loader and the same strict ajv as the generator
+// and its lint (codegen/src/lint.ts), so the tests cannot accept or reject what codegen does not.
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import Ajv2020 from "ajv/dist/2020";
+import type { Ajv2020 } from "ajv/dist/2020";
+import { createStrictAjv, specAjv } from "../../codegen/src/lint";
 import { ID_BASE, loadSpec, readJson as readSpecJson, specVersions } from "../../codegen/src/spec";
 import { versionFolder } from "../../codegen/src/version";
 
 export const SPEC_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../spec");
-export { ID_BASE };
-
-export interface SchemaFile {
-  /** Path relative to spec/<version>/, "/"-separated. */
-  rel: string;
-  schema: Record<string, unknown> & { $id: string; title?: string; examples?: unknown[] };
-}
 
 /** Version folders ("v0.1.6"), oldest first. */
 export function versions(): string[] {
@@ -26,13 +20,11 @@ export function readJson<T = any>(path: string): T {
 }
 
 export function newAjv(): Ajv2020 {
-  return new Ajv2020({ strict: true, allErrors: true });
+  return createStrictAjv();
 }
 
-/** A strict ajv holding every schema of one version (folder name), addressable by `$id`. */
-export function loadVersion(versionDir: string): { ajv: Ajv2020; files: SchemaFile[]; base: string } {
-  const ajv = newAjv();
-  const files = loadSpec(SPEC_ROOT, versionDir).docs.map((d) => ({ rel: d.path, schema: d.schema as SchemaFile["schema"] }));
-  for (const f of files) ajv.addSchema(f.schema);
-  return { ajv, files, base: `${ID_BASE}${versionDir}/` };
+/** A strict ajv holding every schema of one version, addressable by `$id`. */
+export function loadVersion(versionDir: string): { ajv: Ajv2020; base: string } {
+  const ajv = specAjv(loadSpec(SPEC_ROOT, versionDir));
+  return { ajv, base: `${ID_BASE}${versionDir}/` };
 }
