@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { launchHost, REPO_ROOT } from '../livehost';
+import { launchHost, REPO_ROOT, type HostName } from '../livehost';
 import { runAgainstServer, type ExistingServerOptions } from './lib/session';
 import type { RunSummary } from './reporters/types';
 import { buildFixtureWorkspace } from './workspace';
@@ -17,6 +17,8 @@ export interface LaunchRunOptions extends Omit<ExistingServerOptions, 'url' | 't
   extensionDevPath?: string;
   /** Where to build the workspace (default a fresh temp folder, removed afterwards). */
   workspace?: string;
+  /** Which VS Code build (livehost/hosts.json; default IDEA_HOST, else the oldest). */
+  host?: HostName;
   log?: (line: string) => void;
 }
 
@@ -33,7 +35,7 @@ export async function runWithLaunch(o: LaunchRunOptions): Promise<LaunchRunResul
   try {
     buildFixtureWorkspace(dir);
     const t0 = performance.now();
-    const host = await launchHost({ workspace: dir, extensionDevPath: o.extensionDevPath ?? join(REPO_ROOT, 'extension'), userSettings: HOST_USER_SETTINGS, log: o.log });
+    const host = await launchHost({ workspace: dir, extensionDevPath: o.extensionDevPath ?? join(REPO_ROOT, 'extension'), userSettings: HOST_USER_SETTINGS, log: o.log, ...(o.host ? { host: o.host } : {}) });
     const t1 = performance.now();
     try {
       const summary = await runAgainstServer({ ...o, url: host.url, token: host.token, workspace: dir });
