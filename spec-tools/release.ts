@@ -4,6 +4,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { assertSpecClean } from '../codegen/src/lint';
 import { readReleases, type Amendment, type Release } from '../codegen/src/releases';
 import { isObject, listFiles, loadSpec, readJson, SUMMARY_FILE, type Json, type Spec } from '../codegen/src/spec';
 import { normalizeVersion, versionFolder } from '../codegen/src/version';
@@ -27,7 +28,8 @@ function dateOrToday(date: string | undefined): string {
  */
 export function recordRelease(specRoot: string, version: string, opts: { date?: string } = {}): Release {
   const v = normalizeVersion(version);
-  const spec = loadSpec(specRoot, v); // a malformed folder is never frozen
+  const spec = loadSpec(specRoot, v);
+  assertSpecClean(specRoot, spec); // a folder codegen would refuse is never frozen
   const all = readReleases(specRoot);
   const existing = all.releases.find((r) => r.version === v);
   if (existing) {
@@ -102,6 +104,7 @@ export function amendRelease(specRoot: string, version: string, opts: AmendOptio
   if (!entry) throw new Error(`v${v} is not released: edit spec/v${v} directly (amend is for released, frozen versions)`);
   const now = loadSpec(specRoot, v);
   if (now.hash === entry.sha256) throw new Error(`spec/v${v} is unchanged since its release (sha256 ${entry.sha256}): nothing to amend`);
+  assertSpecClean(specRoot, now); // an amendment codegen would refuse is never recorded
   if (!opts.allowSemantic) {
     const files = releasedContents(specRoot, v, entry.sha256);
     if (!files) {

@@ -99,6 +99,13 @@ describe('idea-spec amend', () => {
     expect(checkFrozen(spec).problems).toEqual([]);
   });
 
+  it('refuses an annotation edit the spec lint refuses (a description naming another default)', () => {
+    const spec = committedSpec();
+    edit(spec, 'topics/edit-find.params.schema.json', (d) => { d.properties.isRegex.description = 'Whether pattern is a regular expression (default: true).'; });
+    expect(() => amendRelease(spec, '0.1.6', { reason: 'typo' })).toThrow(/\[default-description\]/);
+    expect(releaseOf(spec, '0.1.6')!.amendments).toBeUndefined();
+  });
+
   it('a SUMMARY.md may be added to a released version', () => {
     const spec = committedSpec();
     writeFileSync(join(spec, 'v0.1.6', 'SUMMARY.md'), 'Local history topics.\n');

@@ -115,6 +115,14 @@ describe('idea-spec release', () => {
     expect(() => recordRelease(spec, v)).toThrow(/with other contents: .*idea-spec amend/);
   });
 
+  it('refuses a version the spec lint (which codegen runs) refuses', async () => {
+    const { spec, v } = await unreleased();
+    writeFileSync(join(spec, `v${v}`, 'SUMMARY.md'), 'x\n');
+    editJson(join(spec, `v${v}`, 'topics', 'edit-find.params.schema.json'), (d) => { delete d.examples; });
+    expect(() => recordRelease(spec, v)).toThrow(/spec lint: 1 problem\(s\)\n.*edit-find\.params\.schema\.json#\/examples: \[examples-count\]/);
+    expect(readReleases(spec).releases.map((r) => r.version)).not.toContain(v);
+  });
+
   it('refuses a version whose index.json carries a date of its own', async () => {
     const { spec, v } = await unreleased();
     writeFileSync(join(spec, `v${v}`, 'SUMMARY.md'), 'x\n');
