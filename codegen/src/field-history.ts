@@ -3,7 +3,8 @@
 // saying only when the field is younger than the object holding it (a field as old as its schema
 // is covered by the topic's or message's own `since`).
 import { schemaNodes } from "./schema-walk";
-import { compareVersionFolders, listVersions, loadSpec, type JsonSchema, type Spec } from "./spec";
+import { loadSpec, specVersions, type JsonSchema, type Spec } from "./spec";
+import { compareVersions } from "./version";
 
 /** Where a schema node sits: document path and JSON pointer. */
 export interface NodeLocation {
@@ -20,9 +21,9 @@ export class FieldHistory {
   readonly earlier: [folder: string, hash: string][];
 
   constructor(specRoot: string, spec: Spec) {
-    const earlier = listVersions(specRoot)
-      .filter((f) => compareVersionFolders(f, spec.folder) < 0)
-      .map((f) => loadSpec(specRoot, f));
+    const earlier = specVersions(specRoot)
+      .filter((v) => compareVersions(v, spec.version) < 0)
+      .map((v) => loadSpec(specRoot, v));
     this.earlier = earlier.map((s) => [s.folder, s.hash]);
     for (const s of [...earlier, spec]) {
       for (const doc of s.docs) {

@@ -8,23 +8,26 @@ import { buildModel } from "./model";
 import { RefResolver } from "./refs";
 import { render } from "./render";
 import { buildManifest, earlierSpecsHash, MANIFEST } from "./manifest";
+import { releaseOf } from "./releases";
 import { loadSpec } from "./spec";
 import { GENERATED_FILES } from "./files";
 
-export async function generateVersion(specRoot: string, folder: string): Promise<Map<string, string>> {
-  const spec = loadSpec(specRoot, folder);
+/** `version`: "0.1.6" or "v0.1.6". The release date shown comes from spec/releases.json. */
+export async function generateVersion(specRoot: string, version: string): Promise<Map<string, string>> {
+  const spec = loadSpec(specRoot, version);
+  const released = releaseOf(specRoot, spec.version)?.released;
   const ajv = createGeneratorAjv();
   assertSpecClean(specRoot, spec, ajv); // leaves every schema added to (and compiled by) ajv
   const refs = new RefResolver(spec);
   const history = new FieldHistory(specRoot, spec);
-  const model = buildModel(spec, refs, history, await generateTypeDeclarations(refs, history));
+  const model = buildModel(spec, refs, history, await generateTypeDeclarations(refs, history), released);
   const out = new Map<string, string>();
   for (const file of GENERATED_FILES) {
     if (file === MANIFEST) continue;
     if (file === "validators.js") out.set(file, render(file, { ...model, code: generateValidators(refs, ajv) }));
     else out.set(file, render(file, model));
   }
-  out.set(MANIFEST, buildManifest(spec.folder, spec.hash, earlierSpecsHash(history.earlier), out));
+  out.set(MANIFEST, buildManifest(spec.folder, spec.hash, earlierSpecsHash(history.earlier), released, out));
   return out;
 }
 export { GENERATED_FILES } from "./files";

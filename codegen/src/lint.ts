@@ -7,7 +7,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { join, relative, isAbsolute } from "node:path";
 import { RefResolver } from "./refs";
 import { escapePointer as esc, schemaNodes } from "./schema-walk";
-import type { JsonSchema, Spec } from "./spec";
+import { ID_BASE, type JsonSchema, type Spec } from "./spec";
+import { compareVersions } from "./version";
 
 export interface LintProblem {
   /** Path relative to spec/<v>/ ("topics/edit-find.params.schema.json", "index.json"). */
@@ -32,12 +33,11 @@ export const LINT_RULES = {
   "defs-title": "every $defs entry's title is its key",
   "unique-titles": "titles are unique within a version (one generated type each)",
   "open-topics": "no params or result schema sets additionalProperties: false (unknown fields are accepted)",
-  index: "index.json agrees with index.schema.json, its folder, the error-code schema and the topic naming rules",
+  index: "index.json agrees with index.schema.json, its folder and the error-code schema; topics, methods and type names are unique, schema files are named after the topic and titled after the typeName",
 } as const;
 export type LintRule = keyof typeof LINT_RULES;
 
 const DRAFT_2020 = "https://json-schema.org/draft/2020-12/schema";
-const ID_BASE = "https://idea-protocol.invalid/spec/";
 
 /**
  * The ajv every consumer of the spec uses to compile it: the generator (with code options), the spec
@@ -54,13 +54,6 @@ export function specAjv(spec: Spec, ajv: Ajv2020 = createStrictAjv()): Ajv2020 {
 }
 
 let metaAjv: Ajv2020 | undefined;
-const cmpSemver = (a: string, b: string) => {
-  const pa = a.split(".").map(Number);
-  const pb = b.split(".").map(Number);
-  for (let i = 0; i < 3; i++) if (pa[i] !== pb[i]) return (pa[i] ?? 0) - (pb[i] ?? 0);
-  return 0;
-};
-const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /**
  * "(default: **\/*)", "default: false", "(default: \"all\")": the value a description says is the
@@ -217,19 +210,21 @@ function lintIndex(spec: Spec, specRoot: string | undefined, add: (f: string, p:
     problem("/errorCodes", `codes ${codes.join(", ")} differ from ${index.messages.errorCode}'s enum`);
   }
   (index.errorCodes ?? []).forEach((e, i) => {
-    if (cmpSemver(e.since, index.version) > 0) problem(`/errorCodes/${i}/since`, `${e.code} since ${e.since} is newer than the version`);
+    if (compareVersions(e.since, index.version) > 0) problem(`/errorCodes/${i}/since`, `${e.code} since ${e.since} is newer than the version`);
   });
-  const seen = new Set<string>();
+  // method and typeName are free (a rename is a WARN in the diff, docs/maintainers.md), but each names
+  // one generated method or type: they must be unique, like the topics.
+  const seen = { topic: new Set<string>(), method: new Set<string>(), typeName: new Set<string>() };
   (index.topics ?? []).forEach((t, i) => {
     const at = `/topics/${i}`;
-    if (seen.has(t.topic)) problem(`${at}/topic`, `${t.topic} is listed twice`);
-    seen.add(t.topic);
-    if (cmpSemver(t.since, index.version) > 0) problem(`${at}/since`, `since ${t.since} is newer than the version`);
+    for (const k of ["topic", "method", "typeName"] as const) {
+      if (seen[k].has(t[k])) problem(`${at}/${k}`, `${k} ${t[k]} is listed twice`);
+      seen[k].add(t[k]);
+    }
+    if (compareVersions(t.since, index.version) > 0) problem(`${at}/since`, `since ${t.since} is newer than the version`);
     for (const e of t.errors) if (!codes.includes(e)) problem(`${at}/errors`, `${e} is not an error code of the version`);
     const [, , , category = "", action = ""] = t.topic.split("/");
     const expect: [keyof typeof t, string][] = [
-      ["method", category + cap(action)],
-      ["typeName", cap(category) + cap(action)],
       ["params", `topics/${category}-${action.toLowerCase()}.params.schema.json`],
       ["result", `topics/${category}-${action.toLowerCase()}.result.schema.json`],
     ];

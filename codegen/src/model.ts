@@ -80,7 +80,8 @@ function note(schema: JsonSchema, topic: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-export function buildModel(spec: Spec, refs: RefResolver, history: FieldHistory, declarations: string): Model {
+/** `released`: the version's date in spec/releases.json (undefined while unreleased). */
+export function buildModel(spec: Spec, refs: RefResolver, history: FieldHistory, declarations: string, released?: string): Model {
   const walker = new SchemaWalker(refs, history);
   const root = (path: string) => {
     const r = refs.roots.find((x) => x.path === path)!;
@@ -142,7 +143,7 @@ export function buildModel(spec: Spec, refs: RefResolver, history: FieldHistory,
   return {
     folder: spec.folder,
     version: spec.index.version,
-    released: spec.index.released ?? "",
+    released: released ?? "",
     hash: spec.hash,
     tsHeader: `// ${header}`,
     mdHeader: `<!-- ${header} -->`,

@@ -1,6 +1,7 @@
 // Turns a schema into a self-contained value for comparison: `$ref`s replaced by their targets and
 // annotations that carry no constraint (title, description, $id, …) dropped.
-import { isObject, resolveRef, type Json, type JsonObject, type SpecVersion } from '../spec-repo';
+import { resolveRef } from '../../codegen/src/refs';
+import { isObject, type Json, type JsonObject, type Spec as SpecVersion } from '../../codegen/src/spec';
 
 export const ANNOTATIONS = new Set([
   '$id', '$schema', '$comment', '$defs', 'definitions', '$anchor', 'title', 'description',

@@ -2,7 +2,7 @@
 // schema allows, widens it, or changes it both ways; whom that breaks depends on who sends the value:
 // narrowing what a server accepts breaks clients that send the old values, widening what a server
 // returns breaks clients that only understand the old values.
-import { isObject, type Json, type JsonObject } from '../spec-repo';
+import { isObject, type Json, type JsonObject } from '../../codegen/src/spec';
 import { ANNOTATIONS, canonical, REQUIRED_WHEN } from './inline';
 import type { Change, Direction, Effect, Level } from './types';
 
