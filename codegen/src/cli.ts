@@ -9,6 +9,7 @@ import { join, resolve } from "node:path";
 import { FIXTURE_TYPES_FILE, fixtureTypesConfirmed } from "./gen-fixture-types";
 import { generateVersionsFile, VERSIONS_FILE } from "./gen-versions";
 import { manifestConfirms } from "./manifest";
+import { annotationsHash } from "./annotations";
 import { listVersions, loadSpec } from "./spec";
 
 interface Args {
@@ -68,7 +69,7 @@ export async function run(argv: string[]): Promise<number> {
   const fixtureSchema = existsSync(resolve(args.fixtureSchema)) ? resolve(args.fixtureSchema) : undefined;
   if (args.check && !args.full && extraDirs.length === 0) {
     const confirmed =
-      versions.every((v) => manifestConfirms(join(outRoot, v), loadSpec(specRoot, v).hash)) &&
+      versions.every((v) => manifestConfirms(join(outRoot, v), loadSpec(specRoot, v).hash, annotationsHash(specRoot))) &&
       sharedProblems().length === 0 &&
       (!fixtureSchema || fixtureTypesConfirmed(join(outRoot, FIXTURE_TYPES_FILE), fixtureSchema, args.fixtureSchema));
     if (confirmed) {
