@@ -9,9 +9,17 @@ import { IdeaClosedError, IdeaProtocolError, IdeaTimeoutError, type IdeaClient }
 import { NoWindowError, type IdeaConnection } from "./connection";
 import { resultText } from "./text";
 
+// Each version's table is loaded once: a dynamic import per call costs more than the whole round trip.
+const tables = new Map<string, Promise<readonly McpToolDefinition[] | undefined>>();
+function toolTable(version: string): Promise<readonly McpToolDefinition[] | undefined> {
+  let t = tables.get(version);
+  if (!t) tables.set(version, (t = loadMcpTools(version) ?? Promise.resolve(undefined)));
+  return t;
+}
+
 /** The tools of the client's announced version (the newest this tree knows when it announced a newer one), advertised ones only. */
 export async function toolsFor(client: IdeaClient | undefined): Promise<readonly McpToolDefinition[]> {
-  const all = (client && (await loadMcpTools(client.handshake.version))) || (await loadMcpTools(NEWEST_VERSION))!;
+  const all = (client && (await toolTable(client.handshake.version))) || (await toolTable(NEWEST_VERSION))!;
   return client ? all.filter((t) => client.handshake.capabilities.includes(t.topic)) : all;
 }
 
@@ -50,7 +58,7 @@ function toolError(text: string, code?: string): CallToolResult {
 }
 
 export async function callTool(conn: IdeaConnection, name: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
-  const known = (await loadMcpTools(NEWEST_VERSION))!;
+  const known = (await toolTable(NEWEST_VERSION))!;
   let client: IdeaClient;
   try {
     client = await conn.get();
