@@ -87,6 +87,14 @@ describe("HTTP transport checks", () => {
     await client.close();
   });
 
+  it("keeps at most maxSessions sessions, closing the least recently used for a new one", async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push(String((await post({ host: host(), ...auth })).headers["mcp-session-id"]));
+    const ping = (id: string) => post({ host: host(), ...auth, "mcp-session-id": id, "mcp-protocol-version": "2025-11-25" }, JSON.stringify({ jsonrpc: "2.0", id: 9, method: "ping" }));
+    expect((await ping(ids[0]!)).status).toBe(404); // the oldest of the 5 went when the 5th came (cap 4)
+    expect((await ping(ids[4]!)).status).toBe(200);
+  });
+
   it("listens on loopback only and wants a real token", async () => {
     await expect(startHttpServer({ port: 0, host: "0.0.0.0", token: BEARER, createServer: () => createMcpServer(conn) })).rejects.toThrow(/loopback addresses only/);
     await expect(startHttpServer({ port: 0, token: "short", createServer: () => createMcpServer(conn) })).rejects.toThrow(/at least 16/);

@@ -7,12 +7,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { MCP_TOOLS } from "../../generated/v0.1.6/mcp-tools";
 import { removeRegistryEntry, writeRegistryEntry } from "../../runtime/registry";
 import { IdeaConnection } from "../../mcp/src/connection";
 import { createMcpServer } from "../../mcp/src/server";
 import { parseArgs } from "../../mcp/src/cli";
+import { poll } from "../../runtime/poll";
 import { startTestServer, TOKEN, trivialHandlers, type TestServer } from "../robustness/harness";
 
 const cleanup: (() => Promise<unknown> | void)[] = [];
@@ -124,6 +126,57 @@ describe("MCP server over an IDEA connection", () => {
     expect(text(r)).not.toMatch(/lost|No VS Code/);
     expect(r.isError).toBeFalsy();
     expect(second.sessions.length).toBeGreaterThan(0);
+  });
+
+  it("a call in flight when the window goes away: sent again when idempotent, reported as maybe-applied when not", async () => {
+    const registry = mkdtempSync(join(tmpdir(), "idea-mcp-reg-"));
+    const cwd = mkdtempSync(join(tmpdir(), "idea-mcp-ws-"));
+    cleanup.push(() => rmSync(registry, { recursive: true, force: true }), () => rmSync(cwd, { recursive: true, force: true }));
+    const register = (s: TestServer) => writeRegistryEntry({ registry: 1, pid: process.pid, port: Number(new URL(s.url).port), url: s.url, protocolVersion: "0.1.6", workspaces: [cwd], token: TOKEN, authRequired: true, startedAt: new Date().toISOString() }, registry);
+    let started!: () => void;
+    const hang = () => trivialHandlers((_topic, run) => (started(), new Promise(() => void run)));
+    for (const [tool, args, retried] of [["edit_find", { pattern: "a" }, true], ["edit_replace", { pattern: "a", replacement: "b" }, false]] as const) {
+      const first = await startTestServer({ handlers: hang() });
+      register(first);
+      const client = await mcpClient(new IdeaConnection({ cwd, registry }));
+      const inHandler = new Promise<void>((r) => (started = r));
+      const answer = client.callTool({ name: tool, arguments: args });
+      await inHandler;
+      removeRegistryEntry(process.pid, Number(new URL(first.url).port), registry);
+      const second = await server(); // answers at once
+      register(second);
+      await first.close(); // drops the connection with the call in flight
+      const r = await answer;
+      if (retried) {
+        expect(r.isError, text(r)).toBeFalsy();
+        expect(second.sessions.length).toBe(1);
+      } else {
+        expect(r.isError).toBe(true);
+        expect(text(r)).toMatch(/^the connection to VS Code was lost while edit_replace was in flight .*: it may or may not have been applied; check before calling again$/);
+      }
+      removeRegistryEntry(process.pid, Number(new URL(second.url).port), registry);
+    }
+  });
+
+  it("a reconnection to a window with another tool set sends tools/list_changed", async () => {
+    const registry = mkdtempSync(join(tmpdir(), "idea-mcp-reg-"));
+    const cwd = mkdtempSync(join(tmpdir(), "idea-mcp-ws-"));
+    cleanup.push(() => rmSync(registry, { recursive: true, force: true }), () => rmSync(cwd, { recursive: true, force: true }));
+    const register = (s: TestServer) => writeRegistryEntry({ registry: 1, pid: process.pid, port: Number(new URL(s.url).port), url: s.url, protocolVersion: "0.1.6", workspaces: [cwd], token: TOKEN, authRequired: true, startedAt: new Date().toISOString() }, registry);
+    const first = await startTestServer();
+    register(first);
+    const client = await mcpClient(new IdeaConnection({ cwd, registry }));
+    let changed = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => void changed++);
+    expect((await client.listTools()).tools).toHaveLength(13);
+    removeRegistryEntry(process.pid, Number(new URL(first.url).port), registry);
+    const all = trivialHandlers() as unknown as Record<string, unknown>;
+    const second = await server({ handlers: { editFind: all.editFind } as never });
+    register(second);
+    await first.close();
+    await poll(async () => (changed > 0 ? true : undefined), { timeoutMs: 10_000, intervalMs: 20 });
+    expect(changed).toBe(1);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["edit_find"]);
   });
 
   it("parses its arguments and refuses bad ones clearly", () => {
