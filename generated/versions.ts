@@ -4,6 +4,7 @@
 // likewise. An explicit table (no computed import path): a version string from the wire only ever
 // selects one of these entries.
 import type { FrameValidators } from "../runtime/frames";
+import type { McpToolDefinition } from "./v0.1.6/mcp-tools";
 
 /** Oldest first. */
 export const VERSIONS = ["0.1.0", "0.1.1", "0.1.2", "0.1.3", "0.1.4", "0.1.5", "0.1.6"] as const;
@@ -27,4 +28,19 @@ export function isKnownVersion(version: unknown): version is KnownVersion {
 /** The frame validators of `version`, or undefined when this tree has no code for it. */
 export function loadFrameValidators(version: string): Promise<FrameValidators> | undefined {
   return isKnownVersion(version) ? LOADERS[version]().then((m) => m.FRAMES) : undefined;
+}
+
+const MCP_LOADERS: { readonly [V in KnownVersion]: () => Promise<{ MCP_TOOLS: readonly McpToolDefinition[] }> } = {
+  "0.1.0": () => import("./v0.1.0/mcp-tools"),
+  "0.1.1": () => import("./v0.1.1/mcp-tools"),
+  "0.1.2": () => import("./v0.1.2/mcp-tools"),
+  "0.1.3": () => import("./v0.1.3/mcp-tools"),
+  "0.1.4": () => import("./v0.1.4/mcp-tools"),
+  "0.1.5": () => import("./v0.1.5/mcp-tools"),
+  "0.1.6": () => import("./v0.1.6/mcp-tools"),
+};
+
+/** The MCP tool definitions of `version` (one per topic of its index), or undefined when unknown. */
+export function loadMcpTools(version: string): Promise<readonly McpToolDefinition[]> | undefined {
+  return isKnownVersion(version) ? MCP_LOADERS[version]().then((m) => m.MCP_TOOLS) : undefined;
 }

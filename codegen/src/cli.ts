@@ -12,6 +12,7 @@ import { earlierSpecsHash, manifestConfirms } from "./manifest";
 import { releaseOf } from "./releases";
 import { loadSpec, specVersions } from "./spec";
 import { compareVersions, versionFolder } from "./version";
+import { annotationsHash } from "./annotations";
 
 interface Args {
   specRoot: string;
@@ -74,8 +75,9 @@ export async function run(argv: string[]): Promise<number> {
     const all = allFolders.map((v): [string, string] => [v, loadSpec(specRoot, v).hash]);
     const hashOf = (v: string) => all.find(([f]) => f === v)?.[1] ?? loadSpec(specRoot, v).hash;
     const earlier = (v: string) => earlierSpecsHash(all.filter(([f]) => compareVersions(f, v) < 0));
+    const annotations = annotationsHash(specRoot);
     const confirmed =
-      versions.every((v) => manifestConfirms(join(outRoot, v), hashOf(v), earlier(v), releaseOf(specRoot, v)?.released)) &&
+      versions.every((v) => manifestConfirms(join(outRoot, v), hashOf(v), earlier(v), releaseOf(specRoot, v)?.released, annotations)) &&
       sharedProblems().length === 0 &&
       (!fixtureSchema || fixtureTypesConfirmed(join(outRoot, FIXTURE_TYPES_FILE), fixtureSchema, args.fixtureSchema));
     if (confirmed) {

@@ -1,4 +1,4 @@
-// generated/versions.ts: every version of spec/ and lazy access to its frame validators. Plain string
+// generated/versions.ts: every version of spec/ and lazy access to its frame validators and MCP tools. Plain string
 // building (no template engine): the fast `--check` path renders it too.
 
 export const VERSIONS_FILE = "versions.ts";
@@ -16,6 +16,7 @@ export function generateVersionsFile(folders: readonly string[]): string {
     "// likewise. An explicit table (no computed import path): a version string from the wire only ever",
     "// selects one of these entries.",
     'import type { FrameValidators } from "../runtime/frames";',
+    `import type { McpToolDefinition } from "./v${newest}/mcp-tools";`,
     "",
     "/** Oldest first. */",
     `export const VERSIONS = [${versions.map(q).join(", ")}] as const;`,
@@ -33,6 +34,15 @@ export function generateVersionsFile(folders: readonly string[]): string {
     "/** The frame validators of `version`, or undefined when this tree has no code for it. */",
     "export function loadFrameValidators(version: string): Promise<FrameValidators> | undefined {",
     "  return isKnownVersion(version) ? LOADERS[version]().then((m) => m.FRAMES) : undefined;",
+    "}",
+    "",
+    "const MCP_LOADERS: { readonly [V in KnownVersion]: () => Promise<{ MCP_TOOLS: readonly McpToolDefinition[] }> } = {",
+    ...versions.map((v) => `  ${q(v)}: () => import(${q(`./v${v}/mcp-tools`)}),`),
+    "};",
+    "",
+    "/** The MCP tool definitions of `version` (one per topic of its index), or undefined when unknown. */",
+    "export function loadMcpTools(version: string): Promise<readonly McpToolDefinition[]> | undefined {",
+    "  return isKnownVersion(version) ? MCP_LOADERS[version]().then((m) => m.MCP_TOOLS) : undefined;",
     "}",
     "",
   ].join("\n");

@@ -11,6 +11,8 @@ import { buildManifest, earlierSpecsHash, MANIFEST } from "./manifest";
 import { releaseOf } from "./releases";
 import { loadSpec } from "./spec";
 import { GENERATED_FILES } from "./files";
+import { loadTopicAnnotations } from "./annotations";
+import { generateMcpTools, MCP_TOOLS_FILE } from "./gen-mcp-tools";
 
 /** `version`: "0.1.6" or "v0.1.6". The release date shown comes from spec/releases.json. */
 export async function generateVersion(specRoot: string, version: string): Promise<Map<string, string>> {
@@ -21,13 +23,15 @@ export async function generateVersion(specRoot: string, version: string): Promis
   const refs = new RefResolver(spec);
   const history = new FieldHistory(specRoot, spec);
   const model = buildModel(spec, refs, history, await generateTypeDeclarations(refs, history), released);
+  const annotations = loadTopicAnnotations(specRoot);
   const out = new Map<string, string>();
   for (const file of GENERATED_FILES) {
     if (file === MANIFEST) continue;
-    if (file === "validators.js") out.set(file, render(file, { ...model, code: generateValidators(refs, ajv) }));
+    if (file === MCP_TOOLS_FILE) out.set(file, generateMcpTools(refs, annotations, model.tsHeader));
+    else if (file === "validators.js") out.set(file, render(file, { ...model, code: generateValidators(refs, ajv) }));
     else out.set(file, render(file, model));
   }
-  out.set(MANIFEST, buildManifest(spec.folder, spec.hash, earlierSpecsHash(history.earlier), released, out));
+  out.set(MANIFEST, buildManifest(spec.folder, spec.hash, earlierSpecsHash(history.earlier), released, annotations.hash, out));
   return out;
 }
 export { GENERATED_FILES } from "./files";

@@ -12,6 +12,12 @@ const ROOT = join(import.meta.dirname, "..", "..");
 const SPEC = join(ROOT, "spec");
 let tmp: string;
 
+/** v0.1.6 and the version-independent topic annotations into a scratch spec root. */
+function copySpecVersion(spec: string): void {
+  cpSync(join(SPEC, "v0.1.6"), join(spec, "v0.1.6"), { recursive: true });
+  for (const f of ["topic-annotations.json", "topic-annotations.schema.json"]) cpSync(join(SPEC, f), join(spec, f));
+}
+
 beforeAll(() => {
   tmp = mkdtempSync(join(tmpdir(), "idea-codegen-"));
 });
@@ -149,7 +155,7 @@ describe("codegen", () => {
 
   it("a schema change changes types, validators, server, client, topics and docs together", async () => {
     const spec = join(tmp, "spec");
-    cpSync(join(SPEC, "v0.1.6"), join(spec, "v0.1.6"), { recursive: true });
+    copySpecVersion(spec);
     const before = await generateVersion(spec, "v0.1.6");
     const path = join(spec, "v0.1.6", "topics", "edit-find.params.schema.json");
     const schema = JSON.parse(readFileSync(path, "utf8")) as { properties: Record<string, unknown>; required: string[] };
@@ -167,7 +173,7 @@ describe("codegen", () => {
 
   it("fails clearly on a schema that is not valid JSON Schema", async () => {
     const spec = join(tmp, "metaspec");
-    cpSync(join(SPEC, "v0.1.6"), join(spec, "v0.1.6"), { recursive: true });
+    copySpecVersion(spec);
     const path = join(spec, "v0.1.6", "topics", "nav-symbols.params.schema.json");
     const schema = JSON.parse(readFileSync(path, "utf8")) as { properties: Record<string, unknown> };
     schema.properties.query = { type: 42 };
@@ -179,7 +185,7 @@ describe("codegen", () => {
 
   it("fails clearly on an unsupported $ref", async () => {
     const spec = join(tmp, "badspec");
-    cpSync(join(SPEC, "v0.1.6"), join(spec, "v0.1.6"), { recursive: true });
+    copySpecVersion(spec);
     const path = join(spec, "v0.1.6", "topics", "edit-find.params.schema.json");
     const schema = JSON.parse(readFileSync(path, "utf8")) as { properties: Record<string, unknown> };
     schema.properties.extra = { $ref: "../defs.schema.json#/$defs/Nope" };

@@ -1,0 +1,95 @@
+// idea-mcp: the IDEA protocol's topics as MCP tools, for Claude Code and any MCP client.
+//   idea-mcp                      stdio (JSON-RPC 2.0 on stdin/stdout; logs on stderr)
+//   idea-mcp --http [--port 7300] Streamable HTTP on http://127.0.0.1:<port>/mcp, bearer token required
+// The VS Code window is the one whose workspace folder contains --cwd (default: the working folder),
+// found through the per-user registry; or give --url ws://127.0.0.1:7200 (token in IDEA_TOKEN).
+import { randomBytes } from "node:crypto";
+import { resolve } from "node:path";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { IdeaConnection, type ConnectionOptions } from "./connection";
+import { startHttpServer } from "./http";
+import { createMcpServer } from "./server";
+
+const USAGE = `usage: idea-mcp [--http [--port N] [--host 127.0.0.1]] [--cwd DIR] [--url ws://127.0.0.1:PORT] [--registry DIR] [--timeout MS]
+  stdio by default. --http: Streamable HTTP on loopback; clients send "Authorization: Bearer <token>",
+  the token from IDEA_MCP_TOKEN (at least 16 characters) or, when unset, a random one printed on stderr.
+  The IDEA server's token (with --url) comes from IDEA_TOKEN.`;
+
+export const DEFAULT_HTTP_PORT = 7300;
+
+interface Args extends ConnectionOptions {
+  http: boolean;
+  port: number;
+  host: string;
+}
+
+export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Args {
+  const args: Args = { http: false, port: DEFAULT_HTTP_PORT, host: "127.0.0.1", cwd: process.cwd() };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined || v.startsWith("--")) throw new Error(`${a} needs a value\n${USAGE}`);
+      return v;
+    };
+    const int = (what: string, min: number, max: number) => {
+      const v = Number(value());
+      if (!Number.isInteger(v) || v < min || v > max) throw new Error(`${what} must be an integer in [${min}, ${max}]`);
+      return v;
+    };
+    if (a === "--http") args.http = true;
+    else if (a === "--stdio") args.http = false;
+    else if (a === "--port") args.port = int("--port", 0, 65535);
+    else if (a === "--host") args.host = value();
+    else if (a === "--cwd") args.cwd = resolve(value());
+    else if (a === "--url") args.url = value();
+    else if (a === "--registry") args.registry = resolve(value());
+    else if (a === "--timeout") args.timeoutMs = int("--timeout", 1, 3_600_000);
+    else if (a === "--help" || a === "-h") throw new Error(USAGE);
+    else throw new Error(`unknown argument ${a}\n${USAGE}`);
+  }
+  if (args.url && env.IDEA_TOKEN) args.token = env.IDEA_TOKEN;
+  return args;
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const conn = new IdeaConnection(args);
+  const log = (m: string) => process.stderr.write(`idea-mcp: ${m}\n`);
+  let stop: () => Promise<void>;
+  if (args.http) {
+    const fromEnv = process.env.IDEA_MCP_TOKEN;
+    const token = fromEnv ?? randomBytes(24).toString("base64url");
+    const http = await startHttpServer({ port: args.port, host: args.host, token, createServer: () => createMcpServer(conn) });
+    log(`listening on ${http.url}${fromEnv ? " (token from IDEA_MCP_TOKEN)" : `, token ${token}`}`);
+    stop = () => http.close();
+  } else {
+    const server = createMcpServer(conn);
+    await server.connect(new StdioServerTransport());
+    process.stdin.once("end", () => void shutdown());
+    stop = () => server.close();
+  }
+  let stopping = false;
+  const shutdown = async () => {
+    if (stopping) return;
+    stopping = true;
+    await stop().catch(() => undefined);
+    await conn.close();
+    process.exit(0);
+  };
+  process.once("SIGINT", () => void shutdown());
+  process.once("SIGTERM", () => void shutdown());
+  // Connect early so the first tools/list is quick; a missing window is reported by the tools.
+  conn.get().then(
+    (c) => log(`connected to ${c.handshake.version} server (${c.handshake.workspaces.join(", ")})`),
+    (e: unknown) => log(e instanceof Error ? e.message : String(e)),
+  );
+}
+
+const isMain = process.argv[1] !== undefined && /(cli\.ts|idea-mcp(\.mjs)?)$/.test(process.argv[1]);
+if (isMain) {
+  main().catch((e: unknown) => {
+    process.stderr.write(`idea-mcp: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exit(2);
+  });
+}

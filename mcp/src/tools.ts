@@ -1,0 +1,102 @@
+// MCP tools/list and tools/call over the IDEA connection. The definitions are generated from the spec
+// (generated/<v>/mcp-tools.ts): the version the connected server announced, filtered to the topics it
+// advertises. The result goes back as structuredContent unchanged, with a text rendering for people;
+// IDEA protocol errors become tool errors that carry the code.
+import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { McpToolDefinition } from "../../generated/v0.1.6/mcp-tools";
+import { loadMcpTools, NEWEST_VERSION } from "../../generated/versions";
+import { IdeaClosedError, IdeaProtocolError, IdeaTimeoutError, type IdeaClient } from "../../generated/v0.1.6/client";
+import { NoWindowError, type IdeaConnection } from "./connection";
+import { resultText } from "./text";
+
+// Each version's table is loaded once: a dynamic import per call costs more than the whole round trip.
+const tables = new Map<string, Promise<readonly McpToolDefinition[] | undefined>>();
+function toolTable(version: string): Promise<readonly McpToolDefinition[] | undefined> {
+  let t = tables.get(version);
+  if (!t) tables.set(version, (t = loadMcpTools(version) ?? Promise.resolve(undefined)));
+  return t;
+}
+
+/** The tools of the client's announced version (the newest this tree knows when it announced a newer one), advertised ones only. */
+export async function toolsFor(client: IdeaClient | undefined): Promise<readonly McpToolDefinition[]> {
+  const all = (client && (await toolTable(client.handshake.version))) || (await toolTable(NEWEST_VERSION))!;
+  return client ? all.filter((t) => client.handshake.capabilities.includes(t.topic)) : all;
+}
+
+export function asMcpTool(d: McpToolDefinition): Tool {
+  return {
+    name: d.name,
+    title: d.title,
+    description: d.description,
+    inputSchema: d.inputSchema as Tool["inputSchema"],
+    outputSchema: d.outputSchema as Tool["outputSchema"],
+    annotations: { ...d.annotations },
+  };
+}
+
+/**
+ * The tools to list: the connected server's. Without a window (none open yet, or it went away) the
+ * newest version's full set is listed, so a client that lists once at start-up still knows them; a
+ * call then says no window is open.
+ */
+export async function listTools(conn: IdeaConnection): Promise<Tool[]> {
+  let client: IdeaClient | undefined;
+  try {
+    client = await conn.get();
+  } catch {
+    client = undefined;
+  }
+  return (await toolsFor(client)).map(asMcpTool);
+}
+
+export class UnknownToolError extends Error {
+  override readonly name = "UnknownToolError";
+}
+
+function toolError(text: string, code?: string): CallToolResult {
+  return { isError: true, content: [{ type: "text", text }], ...(code ? { _meta: { "idea-kit/errorCode": code } } : {}) };
+}
+
+export async function callTool(conn: IdeaConnection, name: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
+  const known = (await toolTable(NEWEST_VERSION))!;
+  let client: IdeaClient;
+  try {
+    client = await conn.get();
+  } catch (e) {
+    if (!known.some((t) => t.name === name)) throw new UnknownToolError(`unknown tool: ${name}`);
+    return toolError(e instanceof Error ? e.message : String(e));
+  }
+  const tool = (await toolsFor(client)).find((t) => t.name === name);
+  if (!tool) {
+    if (known.some((t) => t.name === name)) {
+      return toolError(`UNKNOWN_TOPIC: the VS Code window's IDEA server (protocol ${client.handshake.version}) does not offer ${name}`, "UNKNOWN_TOPIC");
+    }
+    throw new UnknownToolError(`unknown tool: ${name}`);
+  }
+  // The IDEA server checks the params against the same schema (INVALID_REQUEST names the problem).
+  const send = (c: IdeaClient) => c.request(tool.topic as never, (args ?? {}) as never) as Promise<Record<string, unknown>>;
+  try {
+    let result: Record<string, unknown>;
+    try {
+      result = await send(client);
+    } catch (e) {
+      // Dropped while in flight (a window reloading): once more on the reconnected link, which the
+      // request waits for within its timeout, but only when running it twice does no harm.
+      if (!(e instanceof IdeaClosedError) || !tool.annotations.idempotentHint) throw e;
+      result = await send(await conn.get());
+    }
+    return { content: [{ type: "text", text: resultText(tool.topic, result) }], structuredContent: result };
+  } catch (e) {
+    if (e instanceof IdeaProtocolError) return toolError(`${e.code}: ${e.message}`, e.code);
+    if (e instanceof IdeaTimeoutError) return toolError(`timed out: ${e.message}`);
+    if (e instanceof IdeaClosedError) {
+      return toolError(
+        tool.annotations.idempotentHint
+          ? `the connection to VS Code was lost (${e.message}); if the window is reloading, call again in a few seconds`
+          : `the connection to VS Code was lost while ${tool.name} was in flight (${e.message}): it may or may not have been applied; check before calling again`,
+      );
+    }
+    if (e instanceof NoWindowError) return toolError(e.message);
+    return toolError(e instanceof Error ? e.message : String(e));
+  }
+}
