@@ -23,16 +23,16 @@ const needPath = (name: string, path: string | undefined): string => {
 
 /** `--reporter <name>[:path]` → reporter. A new reporter is one file and one line here. */
 export const REPORTERS: Readonly<Record<string, (o: ReporterOptions) => Reporter>> = {
-  console: (o) => new ConsoleReporter({ verbose: o.verbose }),
+  console: (o) => new ConsoleReporter({ verbose: o.verbose, fixturesDir: o.fixturesDir }),
   json: (o) => new JsonReporter(needPath('json', o.path)),
-  junit: (o) => new JUnitReporter(needPath('junit', o.path)),
+  junit: (o) => new JUnitReporter(needPath('junit', o.path), o.fixturesDir),
   github: (o) => new GitHubReporter(o.fixturesDir),
   // Without a path: appended to the GitHub step summary.
   markdown: (o) => {
-    if (o.path) return new MarkdownReporter(o.path);
+    if (o.path) return new MarkdownReporter(o.path, false, o.fixturesDir);
     const summary = process.env.GITHUB_STEP_SUMMARY;
     if (!summary) throw new Error('reporter markdown needs a path (or GITHUB_STEP_SUMMARY)');
-    return new MarkdownReporter(summary, true);
+    return new MarkdownReporter(summary, true, o.fixturesDir);
   },
 };
 
