@@ -73,7 +73,7 @@ describe('a partial server through the CLI', () => {
       const m = /(\d+) cases in [\d.]+ s: (\d+) passed, (\d+) failed, (\d+) warnings, (\d+) errors, (\d+) skipped, (\d+) unimplemented/.exec(r.stdout);
       expect(m).not.toBeNull();
       const [total, pass, failed, warn, errors, skip, unimpl] = m!.slice(1).map(Number) as number[];
-      expect(failed + errors).toBe(0);
+      expect(failed! + errors!).toBe(0);
       expect(unimpl).toBeGreaterThan(100);
       // junit2json (npm) reads the report as any JUnit consumer would; count the testcases' own children too
       const doc = (await parseJUnit(readFileSync(xmlPath, 'utf8'))) as { tests: number; failures: number; errors: number; skipped: number; testsuite: { testcase?: { skipped?: unknown[]; failure?: unknown[]; error?: unknown[] }[] }[] };
