@@ -32,6 +32,18 @@ export interface SpecIndex {
   topics: TopicEntry[];
 }
 
+/** One clause of spec/<v>/clauses.json: what the conformance suite enforces, by layer. */
+export interface ClauseEntry {
+  id: string;
+  layer: "text" | "reading" | "hardening";
+  since: string;
+  title: string;
+  text: string;
+  why?: string;
+  topic?: string;
+  level?: "must" | "should";
+}
+
 export interface SchemaDoc {
   /** Path relative to spec/<v>/, "/"-separated (e.g. "topics/edit-find.params.schema.json"). */
   path: string;
@@ -49,6 +61,28 @@ export interface Spec {
   byId: Map<string, SchemaDoc>;
   /** sha256 over the sorted spec files (path and bytes), hex. */
   hash: string;
+  /** clauses.json, when the version has one (empty otherwise). */
+  clauses: ClauseEntry[];
+}
+
+const CLAUSE_PREFIX = { text: "T", reading: "R", hardening: "H" } as const;
+
+/** Checks clauses.json's shape: ids unique, each id's letter matching its layer, every field present. */
+function readClauses(folder: string, raw: unknown): ClauseEntry[] {
+  const list = (raw as { clauses?: unknown })?.clauses;
+  if (!Array.isArray(list)) throw new Error(`${folder}/clauses.json: expected {"clauses": [...]}`);
+  const seen = new Set<string>();
+  return list.map((c: ClauseEntry, i) => {
+    const where = `${folder}/clauses.json clauses[${i}]`;
+    if (!c || typeof c !== "object") throw new Error(`${where}: not an object`);
+    if (!(c.layer in CLAUSE_PREFIX)) throw new Error(`${where}: layer must be text, reading or hardening`);
+    if (typeof c.id !== "string" || !new RegExp(`^${CLAUSE_PREFIX[c.layer]}[0-9]+$`).test(c.id)) throw new Error(`${where}: id ${JSON.stringify(c.id)} must be ${CLAUSE_PREFIX[c.layer]}<n> for a ${c.layer} clause`);
+    if (seen.has(c.id)) throw new Error(`${where}: duplicate id ${c.id}`);
+    seen.add(c.id);
+    for (const k of ["since", "title", "text"] as const) if (typeof c[k] !== "string" || !c[k]) throw new Error(`${where} (${c.id}): ${k} is required`);
+    if (c.layer === "reading" && !c.why) throw new Error(`${where} (${c.id}): a reading says why the text needed one ("why")`);
+    return c;
+  });
 }
 
 function listFiles(dir: string): string[] {
@@ -85,10 +119,12 @@ export function loadSpec(specRoot: string, folder: string): Spec {
   const hasher = createHash("sha256");
   const docs: SchemaDoc[] = [];
   let index: SpecIndex | undefined;
+  let clauses: ClauseEntry[] = [];
   for (const { full, path } of files) {
     const bytes = readFileSync(full);
     hasher.update(path).update("\0").update(bytes).update("\0");
     if (path === "index.json") index = JSON.parse(bytes.toString("utf8")) as SpecIndex;
+    else if (path === "clauses.json") clauses = readClauses(folder, JSON.parse(bytes.toString("utf8")));
     else if (path.endsWith(".schema.json")) {
       const schema = JSON.parse(bytes.toString("utf8")) as JsonSchema;
       if (typeof schema.$id !== "string") throw new Error(`${folder}/${path}: missing $id`);
@@ -104,7 +140,7 @@ export function loadSpec(specRoot: string, folder: string): Spec {
   for (const [key, p] of Object.entries(index.messages)) {
     if (!byPath.has(p)) throw new Error(`${folder}: message ${key} refers to missing ${p}`);
   }
-  return { folder, index, docs, byPath, byId, hash: hasher.digest("hex") };
+  return { folder, index, docs, byPath, byId, hash: hasher.digest("hex"), clauses };
 }
 
 export function stripHash(uri: string): string {
