@@ -9,10 +9,19 @@ import { listFiles, listVersions, readJson, versionDir } from './spec-repo';
 import { compareVersions, normalizeVersion } from './versions';
 import { formatJson } from './version-rewrite';
 
+/** A deliberate correction of a released version: when, why, and the hash it had before. */
+export interface Amendment {
+  date: string;
+  reason: string;
+  previousSha256: string;
+}
+
 export interface Release {
   version: string;
   released: string;
   sha256: string;
+  /** Corrections after the release, oldest first; `sha256` is the hash after the last one. */
+  amendments?: Amendment[];
 }
 
 export interface Releases {
@@ -90,9 +99,10 @@ export function recordRelease(specRoot: string, version: string, opts: { force?:
   const dir = versionDir(specRoot, v);
   if (!existsSync(join(dir, 'index.json'))) throw new Error(`no spec/v${v} to release`);
   const index = readJson(join(dir, 'index.json')) as { released?: string };
-  const entry: Release = { version: v, released: index.released ?? new Date().toISOString().slice(0, 10), sha256: hashVersionFolder(dir) };
   const all = readReleases(specRoot);
   const existing = all.releases.find((r) => r.version === v);
+  // Re-recording keeps the amendment history of the version.
+  const entry: Release = { version: v, released: index.released ?? new Date().toISOString().slice(0, 10), sha256: hashVersionFolder(dir), ...(existing?.amendments ? { amendments: existing.amendments } : {}) };
   if (existing && existing.sha256 !== entry.sha256 && !opts.force) {
     throw new Error(`v${v} is already released with other contents: released versions are frozen (use --force only to correct the record deliberately)`);
   }

@@ -99,7 +99,8 @@ export function loadVersion(specRoot: string, version: string): SpecVersion {
   }
   const schemas = new Map<string, JsonObject>();
   for (const rel of listFiles(dir)) {
-    if (rel === 'index.json' || !rel.endsWith('.json')) continue;
+    // Schemas only: clauses.json (the conformance clauses) is documentation, not a schema.
+    if (!rel.endsWith('.schema.json')) continue;
     schemas.set(rel, readJson(join(dir, rel)) as JsonObject);
   }
   return { version: v, dir, index, schemas };
