@@ -1,5 +1,6 @@
-// The CI gate: the whole suite against our extension in a live VS Code must be fully green (apart from
-// the cases listed, with a reason, in conformance/expected-failures.json).
+// The CI gate: the whole suite against our extension in a live VS Code must be fully green in all three
+// profiles, must and should alike (apart from the cases listed, with a reason, in
+// conformance/expected-failures.json): no failure, warning, error, skip or unimplemented case.
 import { describe, expect, it } from 'vitest';
 import { loadCases } from '../../conformance/lib/load';
 import { readExpectedFailures } from '../../conformance/lib/expected-failures';
@@ -18,6 +19,8 @@ describe('conformance suite against our extension (live)', () => {
     const notPassing = summary.results.filter((r) => r.verdict !== 'pass' && !r.expectedFailure).map((r) => `${r.verdict} ${r.id}: ${r.reason ?? ''}`);
     expect(notPassing).toEqual([]);
     expect(summary.stale).toEqual([]);
+    expect(summary.profiles).toEqual(['core', 'readings', 'security']);
+    expect(summary.scope.served).toHaveLength(13);
     expect(summary.results).toHaveLength(cases.length);
   });
 });
