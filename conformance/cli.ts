@@ -33,7 +33,8 @@ Verdicts:   --require-topics all|<topic,…>  topics the server must serve (defa
             topic absent from the capabilities is "unimplemented", reported but not failed)
             --assume-version <x.y.z>  apply cases and schemas by this version (default: the newest of the
             handshake's version and the versions that introduced the topics it serves)
-Options:    --reporter console|github|json:<file>|junit:<file>|markdown[:<file>] (repeatable; default console)
+Options:    --reporter console|github|json[:<file>]|junit[:<file>]|markdown[:<file>] (repeatable; default console;
+            files default to ./conformance.json|xml|md, markdown to $GITHUB_STEP_SUMMARY when set)
             --expected-failures <file>  --state <file> (last-failed state, default ./.idea-conformance/last-run.json)
             --fixtures <dir>  --no-reset (skip destructive cases)  --concurrency N (read-only cases, default 8)  --verbose
 Exit code:  0 when no case of the selected profiles fails a must check or errors, no required topic is
