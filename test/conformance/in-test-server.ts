@@ -111,4 +111,3 @@ export const IN_TEST_SELECTION = [
   'security/oversize-frame', 'security/oversize-before-handshake', 'security/loopback-only',
   'security/path-escape-history-list', 'security/path-escape-dotdot-inside', 'security/git-option-injection-filepath',
 ];
-export const NOT_IN_TEST = ['protocol/many-in-flight'];
