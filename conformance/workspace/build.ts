@@ -117,9 +117,9 @@ export function resetFixtureWorkspace(dirArg: string): boolean {
   return true;
 }
 
-/** Reads the info of an existing fixture workspace (e.g. one a third-party server has open). */
 export class NotAFixtureWorkspaceError extends Error {}
 
+/** Reads the info of an existing fixture workspace (e.g. one a third-party server has open). */
 export function readFixtureWorkspace(dirArg: string): FixtureWorkspaceInfo {
   const dir = resolve(dirArg);
   const hashes: Record<string, string> = {};
