@@ -5,6 +5,8 @@ import { compareVersions } from './select';
 
 export const KNOWN_TOPICS: readonly string[] = TOPICS.map((t) => t.topic);
 const SINCE = new Map<string, string>(TOPICS.map((t) => [t.topic, t.since]));
+/** The newest version the suite knows (that of its newest topic). */
+const NEWEST = TOPICS.map((t) => t.since).sort(compareVersions).at(-1)!;
 
 export function isKnownTopic(topic: string): boolean {
   return SINCE.has(topic);
@@ -23,10 +25,11 @@ export function fullTopic(t: string): string {
 
 /**
  * The version a server actually speaks: the newest of the version it announced and the versions that
- * introduced the topics it serves (a topic exists only from its version on).
+ * introduced the topics it serves (a topic exists only from its version on). An announcement that is
+ * not a version at all says nothing: the newest version is assumed (the version-claim case fails it).
  */
 export function spokenVersion(announced: string, capabilities: readonly string[]): { version: string; newestTopic?: { topic: string; since: string } } {
-  let version = /^\d+\.\d+\.\d+$/.test(announced) ? announced : '0.0.0';
+  let version = /^\d+\.\d+\.\d+$/.test(announced) ? announced : NEWEST;
   let newestTopic: { topic: string; since: string } | undefined;
   for (const t of capabilities) {
     const since = SINCE.get(t);

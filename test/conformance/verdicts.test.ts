@@ -118,3 +118,13 @@ describe('errors are not failures', () => {
     expect(s.ok).toBe(false);
   });
 });
+
+describe('the version spoken', () => {
+  it('is the newest of the announced version and its topics\' versions; an announcement that is no version says nothing', async () => {
+    const { spokenVersion } = await import('../../conformance/lib/topics');
+    expect(spokenVersion('0.1.3', ['/app/vscode/edit/find', '/app/vscode/history/list'])).toEqual({ version: '0.1.4', newestTopic: { topic: '/app/vscode/history/list', since: '0.1.4' } });
+    expect(spokenVersion('0.1.6', ['/app/vscode/edit/find'])).toEqual({ version: '0.1.6' });
+    expect(spokenVersion('9.9.9', [])).toEqual({ version: '9.9.9' });
+    expect(spokenVersion('banana', []).version).toBe('0.1.6');
+  });
+});
