@@ -7,12 +7,13 @@ import { registerExitHook, unregisterExitHook } from './exit-hooks';
 import { describeLogs } from './log-tail';
 import { findChromium, findCodeServer } from './paths';
 import { poll } from '../runtime/poll';
+import { listRegisteredServers } from '../runtime/registry';
 import { freePort, isPortOpen } from './ports';
 import { PeakSampler, groupPids, type PeakMemory } from './proc-memory';
 import { Teardown } from './teardown';
 import { portOwnedByGroup } from './port-owner';
 import { readReadySignal, restoreWorkspaceSettings, snapshotSettings, type ReadySignal } from './ready-signal';
-import { createRunFolder, isolatedEnv, removeRunFolder, type RunFolder } from './run-folder';
+import { createRunFolder, isolatedEnv, removeRunFolder, runRegistryDir, type RunFolder } from './run-folder';
 import { killCodeServerGroupSync, spawnCodeServer, stopCodeServer, waitForHttp, type CodeServerProcess } from './code-server';
 import { writeUserSettings } from './user-settings';
 import { closeWorkbench, killWorkbenchSync, launchWorkbench, unloadWorkbench, type Workbench } from './workbench-browser';
@@ -70,6 +71,8 @@ export interface LiveHost {
   workspace: string;
   extensionId: string;
   runDir: string;
+  /** The isolated per-user registry the extension registers its server in (runtime/registry.ts). */
+  registryDir: string;
   userDataDir: string;
   codeServerPort: number;
   codeServerUrl: string;
@@ -261,10 +264,16 @@ export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
     // our host (another host on the same workspace could have written the file). Stop early if
     // code-server dies.
     let foreign: number | undefined;
+    const registry = runRegistryDir(run);
     const signal = await poll(async () => {
       if (cs.hasExited() || closing) return null;
-      const s = settings.read();
-      if (!s || !(await isPortOpen(s.port, 500))) return undefined;
+      const written = settings.read();
+      if (!written) return undefined;
+      // The registry entry comes last and always has the token (the settings file only with exposeToken).
+      const entry = (await listRegisteredServers({ dir: registry, clean: false, probePorts: false })).servers.find((e) => e.port === written.port);
+      const token = entry?.token ?? written.token;
+      if (!entry || token === undefined || !(await isPortOpen(written.port, 500))) return undefined;
+      const s = { ...written, token };
       if (portOwnedByGroup(s.port, cs.pid) === false) {
         if (foreign !== s.port) log(`livehost: the ready signal names port ${s.port}, which is not held by this host; waiting`);
         foreign = s.port;
@@ -275,8 +284,8 @@ export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
     if (!signal) {
       if (closing) throw abortedError();
       return await fail(signal === null ? 'code-server exited while the workbench was starting'
-        : `extension ${ext.id} did not signal readiness (idea.server.port + idea.server.authToken in `
-          + `${workspace}/.vscode/settings.json, port accepting) within ${timeoutMs} ms`
+        : `extension ${ext.id} did not signal readiness (idea.server.port in ${workspace}/.vscode/settings.json, `
+          + `its entry in ${registry}, port accepting) within ${timeoutMs} ms`
           + (foreign ? `; the signal found names port ${foreign}, held by another process (one host per workspace)` : ''));
     }
     extPort = signal.port;
@@ -294,6 +303,7 @@ export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
       workspace,
       extensionId: ext.id,
       runDir: run.dir,
+      registryDir: registry,
       userDataDir: run.userDataDir,
       codeServerPort,
       codeServerUrl,

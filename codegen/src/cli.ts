@@ -8,8 +8,8 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, 
 import { join, resolve } from "node:path";
 import { FIXTURE_TYPES_FILE, fixtureTypesConfirmed } from "./gen-fixture-types";
 import { generateVersionsFile, VERSIONS_FILE } from "./gen-versions";
-import { manifestConfirms } from "./manifest";
-import { listVersions, loadSpec } from "./spec";
+import { earlierSpecsHash, manifestConfirms } from "./manifest";
+import { compareVersionFolders, listVersions, loadSpec } from "./spec";
 
 interface Args {
   specRoot: string;
@@ -67,8 +67,12 @@ export async function run(argv: string[]): Promise<number> {
     });
   const fixtureSchema = existsSync(resolve(args.fixtureSchema)) ? resolve(args.fixtureSchema) : undefined;
   if (args.check && !args.full && extraDirs.length === 0) {
+    // Each version's output also reads the earlier folders (per-field @since): their hashes count too.
+    const all = listVersions(specRoot).map((v): [string, string] => [v, loadSpec(specRoot, v).hash]);
+    const hashOf = (v: string) => all.find(([f]) => f === v)?.[1] ?? loadSpec(specRoot, v).hash;
+    const earlier = (v: string) => earlierSpecsHash(all.filter(([f]) => compareVersionFolders(f, v) < 0));
     const confirmed =
-      versions.every((v) => manifestConfirms(join(outRoot, v), loadSpec(specRoot, v).hash)) &&
+      versions.every((v) => manifestConfirms(join(outRoot, v), hashOf(v), earlier(v))) &&
       sharedProblems().length === 0 &&
       (!fixtureSchema || fixtureTypesConfirmed(join(outRoot, FIXTURE_TYPES_FILE), fixtureSchema, args.fixtureSchema));
     if (confirmed) {

@@ -22,16 +22,6 @@ export type Count = number
 export type DefinitionLocation = (Location & DefinitionLocation1)
 
 /**
- * A 0-based line number.
- */
-export type LineNumber = number
-
-/**
- * A VS Code glob pattern (e.g. "** /*.ts").
- */
-export type Glob = string
-
-/**
  * The error codes of IDEA protocol v0.1.1. See index.json errorCodes for when each is used.
  */
 export type ErrorCode = ("PARSE_ERROR" | "INVALID_REQUEST" | "UNKNOWN_TOPIC" | "HANDLER_ERROR")
@@ -42,20 +32,19 @@ export type ErrorCode = ("PARSE_ERROR" | "INVALID_REQUEST" | "UNKNOWN_TOPIC" | "
 export type FilePath = string
 
 /**
+ * A VS Code glob pattern (e.g. "** /*.ts").
+ */
+export type Glob = string
+
+/**
+ * A 0-based line number.
+ */
+export type LineNumber = number
+
+/**
  * A string with at least one character.
  */
 export type NonEmptyString = string
-
-/**
- * A range in a file: start and end position, 0-based.
- */
-export interface Location {
-  filePath: AbsolutePath
-  line: LineNumber
-  character: Character
-  endLine: LineNumber
-  endCharacter: Character
-}
 
 export interface DefinitionLocation1 {
   /**
@@ -72,14 +61,23 @@ export interface EditFindParams {
    * The text or regular expression to find.
    */
   pattern: string
+  /**
+   * Files to search (default: ** /*)
+   * @default "**\/*"
+   */
   include?: Glob
+  /**
+   * Files to leave out
+   */
   exclude?: Glob
   /**
    * Whether pattern is a regular expression (default: false).
+   * @default false
    */
   isRegex?: boolean
   /**
    * Whether matching is case-sensitive (default: false).
+   * @default false
    */
   isCaseSensitive?: boolean
 }
@@ -92,6 +90,9 @@ export interface EditFindResult {
    * The matches.
    */
   matches: FindMatch[]
+  /**
+   * Number of matches.
+   */
   totalCount: Count
 }
 
@@ -99,8 +100,17 @@ export interface EditFindResult {
  * One match: where it starts and the text of its line.
  */
 export interface FindMatch {
+  /**
+   * Absolute path of the file.
+   */
   filePath: AbsolutePath
+  /**
+   * Line of the match (0-based).
+   */
   line: LineNumber
+  /**
+   * Character where the match starts (0-based).
+   */
   character: Character
   /**
    * The text of the matching line.
@@ -120,14 +130,23 @@ export interface EditReplaceParams {
    * The replacement text; with isRegex, $1… refer to capture groups.
    */
   replacement: string
+  /**
+   * Files to change (default: ** /*)
+   * @default "**\/*"
+   */
   include?: Glob
+  /**
+   * Files to leave out
+   */
   exclude?: Glob
   /**
    * Whether pattern is a regular expression (default: false).
+   * @default false
    */
   isRegex?: boolean
   /**
    * Whether matching is case-sensitive (default: false).
+   * @default false
    */
   isCaseSensitive?: boolean
 }
@@ -136,6 +155,9 @@ export interface EditReplaceParams {
  * Result of /app/vscode/edit/replace: how many occurrences were replaced, and in which files. A result may carry fields not listed here; clients ignore them.
  */
 export interface EditReplaceResult {
+  /**
+   * Number of occurrences replaced.
+   */
   replacedCount: Count
   /**
    * The files that were changed, each once.
@@ -192,11 +214,46 @@ export interface HandshakeSuccess {
 }
 
 /**
+ * A range in a file: start and end position, 0-based.
+ */
+export interface Location {
+  /**
+   * Absolute path of the file.
+   */
+  filePath: AbsolutePath
+  /**
+   * Start line (0-based).
+   */
+  line: LineNumber
+  /**
+   * Start character (0-based).
+   */
+  character: Character
+  /**
+   * End line (0-based).
+   */
+  endLine: LineNumber
+  /**
+   * End character (0-based).
+   */
+  endCharacter: Character
+}
+
+/**
  * Params of /app/vscode/nav/definition: Find where the symbol at a position is defined, with the definition's source code. Unknown params fields are accepted and ignored (forward compatibility).
  */
 export interface NavDefinitionParams {
+  /**
+   * The file where the cursor is (absolute path).
+   */
   filePath: FilePath
+  /**
+   * Cursor line (0-based).
+   */
   line: LineNumber
+  /**
+   * Cursor character (0-based).
+   */
   character: Character
 }
 
@@ -214,11 +271,21 @@ export interface NavDefinitionResult {
  * Params of /app/vscode/nav/references: Find every reference to the symbol at a position (optionally including its declaration). Unknown params fields are accepted and ignored (forward compatibility).
  */
 export interface NavReferencesParams {
+  /**
+   * The file where the cursor is (absolute path).
+   */
   filePath: FilePath
+  /**
+   * Cursor line (0-based).
+   */
   line: LineNumber
+  /**
+   * Cursor character (0-based).
+   */
   character: Character
   /**
    * Whether the declaration is listed too (default: true).
+   * @default true
    */
   includeDeclaration?: boolean
 }
@@ -231,6 +298,9 @@ export interface NavReferencesResult {
    * The references.
    */
   locations: Location[]
+  /**
+   * Number of references.
+   */
   totalCount: Count
 }
 
@@ -248,6 +318,7 @@ export interface Request {
   requestId: string
   /**
    * The topic's parameters (see the topic's params schema).
+   * @default {}
    */
   params?: {
     [k: string]: unknown | undefined

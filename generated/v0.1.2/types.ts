@@ -22,9 +22,9 @@ export type Count = number
 export type DefinitionLocation = (Location & DefinitionLocation1)
 
 /**
- * A 0-based line number.
+ * The error codes of IDEA protocol v0.1.2. See index.json errorCodes for when each is used.
  */
-export type LineNumber = number
+export type ErrorCode = ("PARSE_ERROR" | "INVALID_REQUEST" | "UNKNOWN_TOPIC" | "HANDLER_ERROR")
 
 /**
  * A file path given by a client: absolute, or relative to the workspace root. Paths outside every workspace folder are refused with INVALID_REQUEST.
@@ -32,24 +32,14 @@ export type LineNumber = number
 export type FilePath = string
 
 /**
- * Which diagnostics to return: one severity, or "all".
- */
-export type SeverityFilter = ("error" | "warning" | "information" | "hint" | "all")
-
-/**
- * The severity of a diagnostic.
- */
-export type Severity = ("error" | "warning" | "information" | "hint")
-
-/**
  * A VS Code glob pattern (e.g. "** /*.ts").
  */
 export type Glob = string
 
 /**
- * The error codes of IDEA protocol v0.1.2. See index.json errorCodes for when each is used.
+ * A 0-based line number.
  */
-export type ErrorCode = ("PARSE_ERROR" | "INVALID_REQUEST" | "UNKNOWN_TOPIC" | "HANDLER_ERROR")
+export type LineNumber = number
 
 /**
  * A string with at least one character.
@@ -57,20 +47,19 @@ export type ErrorCode = ("PARSE_ERROR" | "INVALID_REQUEST" | "UNKNOWN_TOPIC" | "
 export type NonEmptyString = string
 
 /**
+ * The severity of a diagnostic.
+ */
+export type Severity = ("error" | "warning" | "information" | "hint")
+
+/**
+ * Which diagnostics to return: one severity, or "all".
+ */
+export type SeverityFilter = ("error" | "warning" | "information" | "hint" | "all")
+
+/**
  * The lower-case name of a VS Code SymbolKind.
  */
 export type SymbolKind = ("file" | "module" | "namespace" | "package" | "class" | "method" | "property" | "field" | "constructor" | "enum" | "interface" | "function" | "variable" | "constant" | "string" | "number" | "boolean" | "array" | "object" | "key" | "null" | "enummember" | "struct" | "event" | "operator" | "typeparameter")
-
-/**
- * A range in a file: start and end position, 0-based.
- */
-export interface Location {
-  filePath: AbsolutePath
-  line: LineNumber
-  character: Character
-  endLine: LineNumber
-  endCharacter: Character
-}
 
 export interface DefinitionLocation1 {
   /**
@@ -87,6 +76,10 @@ export interface DiagListParams {
    * One file, or several, absolute or relative to the workspace root. Omitted: every known diagnostic.
    */
   filePath?: (FilePath | FilePath[])
+  /**
+   * Which severity to return (default: "all").
+   * @default "all"
+   */
   severity?: SeverityFilter
 }
 
@@ -98,6 +91,9 @@ export interface DiagListResult {
    * The diagnostics.
    */
   diagnostics: Diagnostic[]
+  /**
+   * Number of diagnostics.
+   */
   totalCount: Count
 }
 
@@ -105,10 +101,25 @@ export interface DiagListResult {
  * One diagnostic.
  */
 export interface Diagnostic {
+  /**
+   * Absolute path of the file.
+   */
   filePath: AbsolutePath
+  /**
+   * Start line (0-based).
+   */
   line: LineNumber
+  /**
+   * Start character (0-based).
+   */
   character: Character
+  /**
+   * End line (0-based).
+   */
   endLine: LineNumber
+  /**
+   * End character (0-based).
+   */
   endCharacter: Character
   severity: Severity
   /**
@@ -133,14 +144,23 @@ export interface EditFindParams {
    * The text or regular expression to find.
    */
   pattern: string
+  /**
+   * Files to search (default: ** /*)
+   * @default "**\/*"
+   */
   include?: Glob
+  /**
+   * Files to leave out
+   */
   exclude?: Glob
   /**
    * Whether pattern is a regular expression (default: false).
+   * @default false
    */
   isRegex?: boolean
   /**
    * Whether matching is case-sensitive (default: false).
+   * @default false
    */
   isCaseSensitive?: boolean
 }
@@ -153,6 +173,9 @@ export interface EditFindResult {
    * The matches.
    */
   matches: FindMatch[]
+  /**
+   * Number of matches.
+   */
   totalCount: Count
 }
 
@@ -160,8 +183,17 @@ export interface EditFindResult {
  * One match: where it starts and the text of its line.
  */
 export interface FindMatch {
+  /**
+   * Absolute path of the file.
+   */
   filePath: AbsolutePath
+  /**
+   * Line of the match (0-based).
+   */
   line: LineNumber
+  /**
+   * Character where the match starts (0-based).
+   */
   character: Character
   /**
    * The text of the matching line.
@@ -181,14 +213,23 @@ export interface EditReplaceParams {
    * The replacement text; with isRegex, $1… refer to capture groups.
    */
   replacement: string
+  /**
+   * Files to change (default: ** /*)
+   * @default "**\/*"
+   */
   include?: Glob
+  /**
+   * Files to leave out
+   */
   exclude?: Glob
   /**
    * Whether pattern is a regular expression (default: false).
+   * @default false
    */
   isRegex?: boolean
   /**
    * Whether matching is case-sensitive (default: false).
+   * @default false
    */
   isCaseSensitive?: boolean
 }
@@ -197,6 +238,9 @@ export interface EditReplaceParams {
  * Result of /app/vscode/edit/replace: how many occurrences were replaced, and in which files. A result may carry fields not listed here; clients ignore them.
  */
 export interface EditReplaceResult {
+  /**
+   * Number of occurrences replaced.
+   */
   replacedCount: Count
   /**
    * The files that were changed, each once.
@@ -253,11 +297,46 @@ export interface HandshakeSuccess {
 }
 
 /**
+ * A range in a file: start and end position, 0-based.
+ */
+export interface Location {
+  /**
+   * Absolute path of the file.
+   */
+  filePath: AbsolutePath
+  /**
+   * Start line (0-based).
+   */
+  line: LineNumber
+  /**
+   * Start character (0-based).
+   */
+  character: Character
+  /**
+   * End line (0-based).
+   */
+  endLine: LineNumber
+  /**
+   * End character (0-based).
+   */
+  endCharacter: Character
+}
+
+/**
  * Params of /app/vscode/nav/definition: Find where the symbol at a position is defined, with the definition's source code. Unknown params fields are accepted and ignored (forward compatibility).
  */
 export interface NavDefinitionParams {
+  /**
+   * The file where the cursor is (absolute or relative to the workspace root).
+   */
   filePath: FilePath
+  /**
+   * Cursor line (0-based).
+   */
   line: LineNumber
+  /**
+   * Cursor character (0-based).
+   */
   character: Character
 }
 
@@ -275,11 +354,21 @@ export interface NavDefinitionResult {
  * Params of /app/vscode/nav/references: Find every reference to the symbol at a position (optionally including its declaration). Unknown params fields are accepted and ignored (forward compatibility).
  */
 export interface NavReferencesParams {
+  /**
+   * The file where the cursor is (absolute or relative to the workspace root).
+   */
   filePath: FilePath
+  /**
+   * Cursor line (0-based).
+   */
   line: LineNumber
+  /**
+   * Cursor character (0-based).
+   */
   character: Character
   /**
    * Whether the declaration is listed too (default: true).
+   * @default true
    */
   includeDeclaration?: boolean
 }
@@ -292,6 +381,9 @@ export interface NavReferencesResult {
    * The references.
    */
   locations: Location[]
+  /**
+   * Number of references.
+   */
   totalCount: Count
 }
 
@@ -299,6 +391,9 @@ export interface NavReferencesResult {
  * Params of /app/vscode/nav/symbols: List the symbols (classes, functions, variables, …) of a file, optionally filtered by name. Unknown params fields are accepted and ignored (forward compatibility).
  */
 export interface NavSymbolsParams {
+  /**
+   * The file (absolute or relative to the workspace root).
+   */
   filePath: FilePath
   /**
    * Case-insensitive substring filter on symbol names. Omitted or "": every symbol.
@@ -314,6 +409,9 @@ export interface NavSymbolsResult {
    * The symbols, parent before its children.
    */
   symbols: SymbolInfo[]
+  /**
+   * Number of symbols.
+   */
   totalCount: Count
 }
 
@@ -326,11 +424,29 @@ export interface SymbolInfo {
    */
   name: string
   kind: SymbolKind
+  /**
+   * Start line of the whole symbol (0-based).
+   */
   line: LineNumber
+  /**
+   * Start character of the whole symbol (0-based).
+   */
   character: Character
+  /**
+   * End line of the whole symbol (0-based).
+   */
   endLine: LineNumber
+  /**
+   * End character of the whole symbol (0-based).
+   */
   endCharacter: Character
+  /**
+   * Line of the symbol's name (0-based).
+   */
   selectionLine: LineNumber
+  /**
+   * Character where the symbol's name starts (0-based).
+   */
   selectionCharacter: Character
   /**
    * The parent symbol's name, or null at top level.
@@ -352,6 +468,7 @@ export interface Request {
   requestId: string
   /**
    * The topic's parameters (see the topic's params schema).
+   * @default {}
    */
   params?: {
     [k: string]: unknown | undefined

@@ -27,9 +27,9 @@ export type Count = number
 export type DefinitionLocation = (Location & DefinitionLocation1)
 
 /**
- * A 0-based line number.
+ * The error codes of IDEA protocol v0.1.5. See index.json errorCodes for when each is used.
  */
-export type LineNumber = number
+export type ErrorCode = ("PARSE_ERROR" | "INVALID_REQUEST" | "UNKNOWN_TOPIC" | "HANDLER_ERROR" | "UNAUTHORIZED")
 
 /**
  * A file path given by a client: absolute, or relative to the workspace root. Paths outside every workspace folder are refused with INVALID_REQUEST.
@@ -37,14 +37,9 @@ export type LineNumber = number
 export type FilePath = string
 
 /**
- * Which diagnostics to return: one severity, or "all".
+ * A git ref given by a client (commit hash, branch, tag, …). Refs starting with "-" are invalid input (they would be read as git options).
  */
-export type SeverityFilter = ("error" | "warning" | "information" | "hint" | "all")
-
-/**
- * The severity of a diagnostic.
- */
-export type Severity = ("error" | "warning" | "information" | "hint")
+export type GitRef = string
 
 /**
  * A VS Code glob pattern (e.g. "** /*.ts").
@@ -52,39 +47,9 @@ export type Severity = ("error" | "warning" | "information" | "hint")
 export type Glob = string
 
 /**
- * The error codes of IDEA protocol v0.1.5. See index.json errorCodes for when each is used.
- */
-export type ErrorCode = ("PARSE_ERROR" | "INVALID_REQUEST" | "UNKNOWN_TOPIC" | "HANDLER_ERROR" | "UNAUTHORIZED")
-
-/**
- * A path relative to the workspace root, "/"-separated, without a leading "/".
- */
-export type RelativePath = string
-
-/**
- * A git ref given by a client (commit hash, branch, tag, …). Refs starting with "-" are invalid input (they would be read as git options).
- */
-export type GitRef = string
-
-/**
- * A string with at least one character.
- */
-export type NonEmptyString = string
-
-/**
  * A version of a file in its git history as history/list lists it: 0 = the working tree, 1 = the version in HEAD, N = the file's N-th most recent committed version.
  */
 export type HistoryIndex = number
-
-/**
- * A standard unified diff text ("-" lines before "+" lines, 3 lines of context); "" when both sides are equal.
- */
-export type UnifiedDiff = string
-
-/**
- * An abbreviated git commit hash (7 lower-case hex digits).
- */
-export type ShortHash = string
 
 /**
  * An ISO 8601 date-time with seconds and a time zone (e.g. "2026-03-02T10:15:00+09:00").
@@ -92,20 +57,44 @@ export type ShortHash = string
 export type IsoDateTime = string
 
 /**
+ * A 0-based line number.
+ */
+export type LineNumber = number
+
+/**
+ * A string with at least one character.
+ */
+export type NonEmptyString = string
+
+/**
+ * A path relative to the workspace root, "/"-separated, without a leading "/".
+ */
+export type RelativePath = string
+
+/**
+ * The severity of a diagnostic.
+ */
+export type Severity = ("error" | "warning" | "information" | "hint")
+
+/**
+ * Which diagnostics to return: one severity, or "all".
+ */
+export type SeverityFilter = ("error" | "warning" | "information" | "hint" | "all")
+
+/**
+ * An abbreviated git commit hash (7 lower-case hex digits).
+ */
+export type ShortHash = string
+
+/**
  * The lower-case name of a VS Code SymbolKind.
  */
 export type SymbolKind = ("file" | "module" | "namespace" | "package" | "class" | "method" | "property" | "field" | "constructor" | "enum" | "interface" | "function" | "variable" | "constant" | "string" | "number" | "boolean" | "array" | "object" | "key" | "null" | "enummember" | "struct" | "event" | "operator" | "typeparameter")
 
 /**
- * A range in a file: start and end position, 0-based.
+ * A standard unified diff text ("-" lines before "+" lines, 3 lines of context); "" when both sides are equal.
  */
-export interface Location {
-  filePath: AbsolutePath
-  line: LineNumber
-  character: Character
-  endLine: LineNumber
-  endCharacter: Character
-}
+export type UnifiedDiff = string
 
 export interface DefinitionLocation1 {
   /**
@@ -122,6 +111,10 @@ export interface DiagListParams {
    * One file, or several, absolute or relative to the workspace root. Omitted: every known diagnostic.
    */
   filePath?: (FilePath | FilePath[])
+  /**
+   * Which severity to return (default: "all").
+   * @default "all"
+   */
   severity?: SeverityFilter
 }
 
@@ -133,6 +126,9 @@ export interface DiagListResult {
    * The diagnostics.
    */
   diagnostics: Diagnostic[]
+  /**
+   * Number of diagnostics.
+   */
   totalCount: Count
 }
 
@@ -140,10 +136,25 @@ export interface DiagListResult {
  * One diagnostic.
  */
 export interface Diagnostic {
+  /**
+   * Absolute path of the file.
+   */
   filePath: AbsolutePath
+  /**
+   * Start line (0-based).
+   */
   line: LineNumber
+  /**
+   * Start character (0-based).
+   */
   character: Character
+  /**
+   * End line (0-based).
+   */
   endLine: LineNumber
+  /**
+   * End character (0-based).
+   */
   endCharacter: Character
   severity: Severity
   /**
@@ -168,14 +179,23 @@ export interface EditFindParams {
    * The text or regular expression to find.
    */
   pattern: string
+  /**
+   * Files to search (default: ** /*)
+   * @default "**\/*"
+   */
   include?: Glob
+  /**
+   * Files to leave out
+   */
   exclude?: Glob
   /**
    * Whether pattern is a regular expression (default: false).
+   * @default false
    */
   isRegex?: boolean
   /**
    * Whether matching is case-sensitive (default: false).
+   * @default false
    */
   isCaseSensitive?: boolean
 }
@@ -188,6 +208,9 @@ export interface EditFindResult {
    * The matches.
    */
   matches: FindMatch[]
+  /**
+   * Number of matches.
+   */
   totalCount: Count
 }
 
@@ -195,8 +218,17 @@ export interface EditFindResult {
  * One match: where it starts and the text of its line.
  */
 export interface FindMatch {
+  /**
+   * Absolute path of the file.
+   */
   filePath: AbsolutePath
+  /**
+   * Line of the match (0-based).
+   */
   line: LineNumber
+  /**
+   * Character where the match starts (0-based).
+   */
   character: Character
   /**
    * The text of the matching line.
@@ -216,14 +248,23 @@ export interface EditReplaceParams {
    * The replacement text; with isRegex, $1… refer to capture groups.
    */
   replacement: string
+  /**
+   * Files to change (default: ** /*)
+   * @default "**\/*"
+   */
   include?: Glob
+  /**
+   * Files to leave out
+   */
   exclude?: Glob
   /**
    * Whether pattern is a regular expression (default: false).
+   * @default false
    */
   isRegex?: boolean
   /**
    * Whether matching is case-sensitive (default: false).
+   * @default false
    */
   isCaseSensitive?: boolean
 }
@@ -232,6 +273,9 @@ export interface EditReplaceParams {
  * Result of /app/vscode/edit/replace: how many occurrences were replaced, and in which files. A result may carry fields not listed here; clients ignore them.
  */
 export interface EditReplaceResult {
+  /**
+   * Number of occurrences replaced.
+   */
   replacedCount: Count
   /**
    * The files that were changed, each once.
@@ -258,10 +302,18 @@ export interface FsFindFilesParams {
    * Keyword the file name must contain (case-insensitive).
    */
   query: string
+  /**
+   * Files to consider; the query is inserted into its file-name part (default: ** /*)
+   * @default "**\/*"
+   */
   include?: Glob
+  /**
+   * Files to leave out
+   */
   exclude?: Glob
   /**
    * Most files to return (default: 100).
+   * @default 100
    */
   maxResults?: number
 }
@@ -274,6 +326,9 @@ export interface FsFindFilesResult {
    * The files.
    */
   files: FoundFile[]
+  /**
+   * Number of files returned.
+   */
   totalCount: Count
 }
 
@@ -285,7 +340,13 @@ export interface FoundFile {
    * The file's name (last path segment).
    */
   fileName: string
+  /**
+   * Absolute path of the file.
+   */
   filePath: AbsolutePath
+  /**
+   * Path relative to the workspace root, "/"-separated.
+   */
   relativePath: RelativePath
 }
 
@@ -307,6 +368,7 @@ export interface HandshakeRequest {
   type: "handshake"
   /**
    * Auth token (the workspace's idea.server.authToken). Required when the server requires auth.
+   * @since 0.1.3
    */
   token?: string
 }
@@ -322,6 +384,7 @@ export interface HandshakeSuccess {
   version: string
   /**
    * Whether the server requires a token.
+   * @since 0.1.3
    */
   authRequired: boolean
   /**
@@ -338,10 +401,25 @@ export interface HandshakeSuccess {
  * Params of /app/vscode/history/diff: Index mode (fromIndex/toIndex: history/list indices, 0 = working tree) or ref mode (fromRef/toRef). Index mode wins whenever fromIndex or toIndex is given (refs are then ignored); an omitted fromIndex is 0 and an omitted toIndex is 1, so with no index and no ref it is working tree (0) vs HEAD (1). In index mode the working tree is only ever the from side and only against HEAD: fromIndex 0 requires toIndex 1, and toIndex 0 is INVALID_REQUEST (adopted reading R2); two committed versions may be compared in either order, and the diff reads from the older version to the newer. Ref mode applies when only refs are given and reads fromRef → toRef (two-dot); an omitted ref side is the working tree. Unknown params fields are accepted and ignored (forward compatibility).
  */
 export interface HistoryDiffParams {
+  /**
+   * The file (absolute or relative to the workspace root).
+   */
   filePath: FilePath
+  /**
+   * Index mode: the from side (0 = working tree, only with toIndex 1; 1 = HEAD version, …); default 0 when toIndex is given.
+   */
   fromIndex?: HistoryIndex
+  /**
+   * Index mode: the to side (1 = HEAD version, …; never 0); default 1 when fromIndex is given.
+   */
   toIndex?: HistoryIndex
+  /**
+   * Ref mode: the old side (commit hash, branch, tag, …); omitted = working tree. Must not start with "-".
+   */
   fromRef?: GitRef
+  /**
+   * Ref mode: the new side; omitted = working tree. Must not start with "-".
+   */
   toRef?: GitRef
 }
 
@@ -364,9 +442,13 @@ export interface HistoryDiffResult {
  * Params of /app/vscode/history/list: List the git commits that touched a file, newest first. Unknown params fields are accepted and ignored (forward compatibility).
  */
 export interface HistoryListParams {
+  /**
+   * The file (absolute or relative to the workspace root).
+   */
   filePath: FilePath
   /**
    * Most commits to return (default: 20).
+   * @default 20
    */
   maxCount?: number
 }
@@ -379,6 +461,9 @@ export interface HistoryListResult {
    * The commits, newest first.
    */
   entries: HistoryEntry[]
+  /**
+   * Number of entries returned.
+   */
   totalCount: Count
 }
 
@@ -414,6 +499,9 @@ export interface HistoryEntry {
  * Params of /app/vscode/history/rollback: Restore a file to a version of its git history and save it to disk. Unknown params fields are accepted and ignored (forward compatibility).
  */
 export interface HistoryRollbackParams {
+  /**
+   * The file (absolute or relative to the workspace root).
+   */
   filePath: FilePath
   /**
    * The version to restore, a history/list index (1 = HEAD version, N = the N-th most recent).
@@ -425,6 +513,9 @@ export interface HistoryRollbackParams {
  * Result of /app/vscode/history/rollback: the restored file, the version its content came from (named as in history/diff, adopted reading R2) and the index restored. A result may carry fields not listed here; clients ignore them.
  */
 export interface HistoryRollbackResult {
+  /**
+   * Absolute path of the restored file.
+   */
   filePath: AbsolutePath
   /**
    * The version restored: "HEAD" for index 1 (its content is what HEAD holds), otherwise the full hash of the commit the content was taken from.
@@ -437,11 +528,46 @@ export interface HistoryRollbackResult {
 }
 
 /**
+ * A range in a file: start and end position, 0-based.
+ */
+export interface Location {
+  /**
+   * Absolute path of the file.
+   */
+  filePath: AbsolutePath
+  /**
+   * Start line (0-based).
+   */
+  line: LineNumber
+  /**
+   * Start character (0-based).
+   */
+  character: Character
+  /**
+   * End line (0-based).
+   */
+  endLine: LineNumber
+  /**
+   * End character (0-based).
+   */
+  endCharacter: Character
+}
+
+/**
  * Params of /app/vscode/nav/definition: Find where the symbol at a position is defined, with the definition's source code. Unknown params fields are accepted and ignored (forward compatibility).
  */
 export interface NavDefinitionParams {
+  /**
+   * The file where the cursor is (absolute or relative to the workspace root).
+   */
   filePath: FilePath
+  /**
+   * Cursor line (0-based).
+   */
   line: LineNumber
+  /**
+   * Cursor character (0-based).
+   */
   character: Character
 }
 
@@ -459,11 +585,21 @@ export interface NavDefinitionResult {
  * Params of /app/vscode/nav/references: Find every reference to the symbol at a position (optionally including its declaration). Unknown params fields are accepted and ignored (forward compatibility).
  */
 export interface NavReferencesParams {
+  /**
+   * The file where the cursor is (absolute or relative to the workspace root).
+   */
   filePath: FilePath
+  /**
+   * Cursor line (0-based).
+   */
   line: LineNumber
+  /**
+   * Cursor character (0-based).
+   */
   character: Character
   /**
    * Whether the declaration is listed too (default: true).
+   * @default true
    */
   includeDeclaration?: boolean
 }
@@ -476,6 +612,9 @@ export interface NavReferencesResult {
    * The references.
    */
   locations: Location[]
+  /**
+   * Number of references.
+   */
   totalCount: Count
 }
 
@@ -483,6 +622,9 @@ export interface NavReferencesResult {
  * Params of /app/vscode/nav/symbols: List the symbols (classes, functions, variables, …) of a file, optionally filtered by name. Unknown params fields are accepted and ignored (forward compatibility).
  */
 export interface NavSymbolsParams {
+  /**
+   * The file (absolute or relative to the workspace root).
+   */
   filePath: FilePath
   /**
    * Case-insensitive substring filter on symbol names. Omitted or "": every symbol.
@@ -498,6 +640,9 @@ export interface NavSymbolsResult {
    * The symbols, parent before its children.
    */
   symbols: SymbolInfo[]
+  /**
+   * Number of symbols.
+   */
   totalCount: Count
 }
 
@@ -510,11 +655,29 @@ export interface SymbolInfo {
    */
   name: string
   kind: SymbolKind
+  /**
+   * Start line of the whole symbol (0-based).
+   */
   line: LineNumber
+  /**
+   * Start character of the whole symbol (0-based).
+   */
   character: Character
+  /**
+   * End line of the whole symbol (0-based).
+   */
   endLine: LineNumber
+  /**
+   * End character of the whole symbol (0-based).
+   */
   endCharacter: Character
+  /**
+   * Line of the symbol's name (0-based).
+   */
   selectionLine: LineNumber
+  /**
+   * Character where the symbol's name starts (0-based).
+   */
   selectionCharacter: Character
   /**
    * The parent symbol's name, or null at top level.
@@ -536,6 +699,7 @@ export interface Request {
   requestId: string
   /**
    * The topic's parameters (see the topic's params schema).
+   * @default {}
    */
   params?: {
     [k: string]: unknown | undefined
