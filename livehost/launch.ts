@@ -2,10 +2,11 @@
 // handed back once that extension's server accepts connections. See livehost/README.md.
 import { realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { linkExtension } from './extension-link';
+import { installedExtension, linkExtension } from './extension-link';
 import { registerExitHook, unregisterExitHook } from './exit-hooks';
 import { describeLogs } from './log-tail';
-import { findChromium, findCodeServer } from './paths';
+import { codeServerPath, findChromium, findCodeServer } from './paths';
+import { hostBuild, selectedHost, type HostBuild, type HostName } from './hosts';
 import { poll } from '../runtime/poll';
 import { listRegisteredServers } from '../runtime/registry';
 import { freePort, isPortOpen } from './ports';
@@ -14,7 +15,7 @@ import { Teardown } from './teardown';
 import { portOwnedByGroup } from './port-owner';
 import { readReadySignal, restoreWorkspaceSettings, snapshotSettings, type ReadySignal } from './ready-signal';
 import { createRunFolder, isolatedEnv, removeRunFolder, runRegistryDir, type RunFolder } from './run-folder';
-import { killCodeServerGroupSync, spawnCodeServer, stopCodeServer, waitForHttp, type CodeServerProcess } from './code-server';
+import { installVsix, killCodeServerGroupSync, spawnCodeServer, stopCodeServer, waitForHttp, type CodeServerProcess } from './code-server';
 import { writeUserSettings } from './user-settings';
 import { closeWorkbench, killWorkbenchSync, launchWorkbench, unloadWorkbench, type Workbench } from './workbench-browser';
 import { WorkbenchDriver } from './workbench-driver';
@@ -23,12 +24,16 @@ import type { Page } from 'playwright-core';
 export interface LaunchOptions {
   /** Folder opened in VS Code (must exist). */
   workspace: string;
-  /** Unpacked extension folder (its package.json names it; `main` must exist). */
-  extensionDevPath: string;
+  /** Unpacked extension folder (its package.json names it; `main` must exist). Give this or `vsix`. */
+  extensionDevPath?: string;
+  /** A packed extension, installed with `code-server --install-extension` as a user would. Give this or `extensionDevPath`. */
+  vsix?: string;
   /** Extra user settings, merged over the quiet offline defaults and `idea.server.port`. */
   userSettings?: Record<string, unknown>;
   /** Extra environment for code-server (inherited by the extension host). */
   env?: Record<string, string>;
+  /** Which VS Code build (livehost/hosts.json): default IDEA_VSCODE, else the oldest. */
+  vscode?: HostName;
   /** Bound on the whole launch; default 90 s. */
   timeoutMs?: number;
   /** Keep the run folder after close(); default false unless IDEA_KEEP_RUNS=1. */
@@ -71,6 +76,8 @@ export interface LiveHost {
   workspace: string;
   extensionId: string;
   runDir: string;
+  /** The VS Code build this host runs (livehost/hosts.json). */
+  build: HostBuild;
   /** The isolated per-user registry the extension registers its server in (runtime/registry.ts). */
   registryDir: string;
   userDataDir: string;
@@ -141,7 +148,10 @@ export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
   const log = opts.log ?? (() => {});
   const keepRunDir = opts.keepRunDir ?? process.env.IDEA_KEEP_RUNS === '1';
   const workspace = usableFolder(opts.workspace);
-  const codeServerBin = findCodeServer();
+  if ((opts.extensionDevPath === undefined) === (opts.vsix === undefined)) throw new LaunchError('launchHost needs exactly one of extensionDevPath and vsix');
+  const build = opts.vscode ? hostBuild(opts.vscode) : selectedHost();
+  const codeServerBin = findCodeServer(process.env, build);
+  const codeServerPATH = codeServerPath(build);
   const chromiumBin = findChromium();
   const timings: LaunchTimings = { spawnToHttpMs: 0, chromiumLaunchMs: 0, navigateToDomMs: 0, navigateToReadyMs: 0, spawnToReadyMs: 0, totalMs: 0 };
 
@@ -190,16 +200,18 @@ export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
     // Stage 2: user settings and the extension, inside the run folder.
     const [codeServerPort, wantedExtPort] = await Promise.all([freePort(), freePort()]);
     writeUserSettings(run.userDataDir, wantedExtPort, opts.userSettings);
-    const ext = linkExtension(opts.extensionDevPath, run.extensionsDir);
+    const ext = opts.vsix
+      ? (installVsix({ bin: codeServerBin, run, vsix: resolve(opts.vsix), env: { ...isolatedEnv(run), ...(codeServerPATH ? { PATH: codeServerPATH } : {}) } }), installedExtension(run.extensionsDir))
+      : linkExtension(opts.extensionDevPath!, run.extensionsDir);
     extensionId = ext.id;
     // Stage 3: the workspace settings file, restored after every process below is gone.
     const settings = workspaceSettingsStage(workspace, opts.restoreWorkspaceSettings !== false, teardown, log);
-    log(`livehost: run folder ${run.dir}; extension ${ext.id}@${ext.version}; code-server on 127.0.0.1:${codeServerPort}`);
+    log(`livehost: run folder ${run.dir}; extension ${ext.id}@${ext.version}; code-server ${build.codeServer} (VS Code ${build.vscode}) on 127.0.0.1:${codeServerPort}`);
 
     // Stage 4: code-server in its own process group.
     if (closing) throw abortedError();
     const tSpawn = Date.now();
-    const cs: CodeServerProcess = spawnCodeServer({ bin: codeServerBin, run, port: codeServerPort, workspace, env: { ...isolatedEnv(run), ...opts.env } });
+    const cs: CodeServerProcess = spawnCodeServer({ bin: codeServerBin, run, port: codeServerPort, workspace, env: { ...isolatedEnv(run), ...(codeServerPATH ? { PATH: codeServerPATH } : {}), ...opts.env } });
     teardown.add({
       name: 'code-server',
       close: async () => {
@@ -303,6 +315,7 @@ export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
       workspace,
       extensionId: ext.id,
       runDir: run.dir,
+      build,
       registryDir: registry,
       userDataDir: run.userDataDir,
       codeServerPort,
