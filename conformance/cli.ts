@@ -3,14 +3,16 @@
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { parseProfiles, PROFILES } from './lib/clauses';
 import { readExpectedFailures } from './lib/expected-failures';
 import { DEFAULT_FIXTURES, loadCases } from './lib/load';
 import { selectCases } from './lib/select';
+import { fullTopic, KNOWN_TOPICS } from './lib/topics';
 import { runAgainstServer } from './lib/session';
 import { locateServer } from '../runtime/locate';
 import { createReporter } from './reporters';
 import type { RunSummary } from './reporters/types';
-import { buildFixtureWorkspace } from './workspace';
+import { buildFixtureWorkspace, readFixtureWorkspace } from './workspace';
 
 const USAGE = `idea-conformance — conformance suite for IDEA protocol servers
 
@@ -21,15 +23,23 @@ const USAGE = `idea-conformance — conformance suite for IDEA protocol servers
       Build a fresh fixture workspace, start our extension in a live VS Code on it, run, tear down.
   idea-conformance workspace <dir>      build the fixture workspace (open it in your server, then run)
   idea-conformance list [selection]     list the cases that would run
-  idea-conformance record --upstream ws://… --workspace <dir> --out <folder> [--port N]
+  idea-conformance record --upstream ws://… --workspace <dir> --out <folder> [--port N] [--allow-unknown-topic]
       transparent recording proxy (see conformance/recorder/README.md)
 
 Selection:  --id <glob> (repeatable)  --topic <topic|area> (repeatable)  --version <x.y.z>  --last-failed
-Options:    --reporter console|github|json:<file>|junit:<file>|markdown[:<file>] (repeatable; default console)
-            --expected-failures <file>  --state <file> (last-failed state, default .idea-conformance/last-run.json)
+            --profile core,readings,security (default all three: core = the protocol text, readings = our
+            readings of what it leaves open, security = hardening; see generated/v0.1.6/protocol.md#clauses)
+Verdicts:   --require-topics all|<topic,…>  topics the server must serve (default none: a case needing a
+            topic absent from the capabilities is "unimplemented", reported but not failed)
+            --assume-version <x.y.z>  apply cases and schemas by this version (default: the newest of the
+            handshake's version and the versions that introduced the topics it serves)
+Options:    --reporter console|github|json[:<file>]|junit[:<file>]|markdown[:<file>] (repeatable; default console;
+            files default to ./conformance.json|xml|md, markdown to $GITHUB_STEP_SUMMARY when set)
+            --expected-failures <file>  --state <file> (last-failed state, default ./.idea-conformance/last-run.json)
             --fixtures <dir>  --no-reset (skip destructive cases)  --concurrency N (read-only cases, default 8)  --verbose
-Exit code:  0 when every case passes (warnings, skips and listed expected failures allowed) and the
-            expected-failures list has no stale entry; 1 otherwise; 2 on usage errors.`;
+Exit code:  0 when no case of the selected profiles fails a must check or errors, no required topic is
+            missing and the expected-failures list has no stale entry (warnings, skips, unimplemented
+            and listed expected failures allowed); 1 otherwise; 2 on usage errors.`;
 
 function fail(msg: string): never {
   process.stderr.write(`idea-conformance: ${msg}\n`);
@@ -54,6 +64,7 @@ async function main(argv: string[]): Promise<number> {
       id: { type: 'string', multiple: true }, topic: { type: 'string', multiple: true }, version: { type: 'string' }, 'last-failed': { type: 'boolean' },
       reporter: { type: 'string', multiple: true }, 'expected-failures': { type: 'string' }, state: { type: 'string' }, fixtures: { type: 'string' },
       'no-reset': { type: 'boolean' }, verbose: { type: 'boolean' }, concurrency: { type: 'string' },
+      profile: { type: 'string' }, 'require-topics': { type: 'string' }, 'assume-version': { type: 'string' },
     },
   });
   if (command === 'workspace') {
@@ -71,9 +82,18 @@ async function main(argv: string[]): Promise<number> {
     if (!existsSync(statePath)) fail(`--last-failed: no previous run recorded at ${statePath}`);
     only = new Set((JSON.parse(readFileSync(statePath, 'utf8')) as { failed: string[] }).failed);
   }
-  const cases = selectCases(all, { ids: values.id, topics: values.topic, version: values.version, only });
+  let profiles: typeof PROFILES = PROFILES;
+  let requireTopics: string[] = [];
+  try {
+    if (values.profile) profiles = parseProfiles(values.profile);
+    if (values['require-topics']) requireTopics = values['require-topics'] === 'all' ? [...KNOWN_TOPICS] : values['require-topics'].split(',').map((t) => fullTopic(t.trim()));
+  } catch (e) {
+    fail((e as Error).message);
+  }
+  if (values['assume-version'] && !/^\d+\.\d+\.\d+$/.test(values['assume-version'])) fail(`--assume-version needs x.y.z, got "${values['assume-version']}"`);
+  const cases = selectCases(all, { ids: values.id, topics: values.topic, version: values.version, only, profiles });
   if (command === 'list') {
-    for (const lc of cases) process.stdout.write(`${lc.case.id.padEnd(56)} ${lc.case.since}  ${lc.case.kind}${lc.case.destructive ? ' destructive' : ''}\n`);
+    for (const lc of cases) process.stdout.write(`${lc.case.id.padEnd(56)} ${lc.case.since}  ${lc.clause.id.padEnd(4)} ${lc.profile.padEnd(8)} ${lc.level.padEnd(6)} ${lc.case.kind}${lc.case.destructive ? ' destructive' : ''}\n`);
     process.stdout.write(`${cases.length} of ${all.length} cases\n`);
     return 0;
   }
@@ -87,7 +107,10 @@ async function main(argv: string[]): Promise<number> {
     }
   });
   const expectedFailures = values['expected-failures'] ? readExpectedFailures(values['expected-failures']) : undefined;
-  const common = { cases, reporters, expectedFailures, allIds: new Set(all.map((c) => c.case.id)), reset: !values['no-reset'], concurrency: values.concurrency ? Number(values.concurrency) : undefined };
+  const common = {
+    cases, reporters, expectedFailures, allIds: new Set(all.map((c) => c.case.id)), reset: !values['no-reset'], concurrency: values.concurrency ? Number(values.concurrency) : undefined,
+    profiles, requireTopics, assumeVersion: values['assume-version'],
+  };
   let summary: RunSummary;
   if (values.launch) {
     if (values.url) fail('--launch starts its own server; do not pass --url');
@@ -98,6 +121,11 @@ async function main(argv: string[]): Promise<number> {
     summary = r.summary;
   } else {
     if (!values.workspace) fail('run needs --workspace <dir> (the fixture workspace the server has open) or --launch');
+    try {
+      readFixtureWorkspace(values.workspace);
+    } catch (e) {
+      fail((e as Error).message);
+    }
     const given = values.token ?? process.env.IDEA_TOKEN;
     // The registry or the workspace settings (runtime/locate.ts) fill in what was not given.
     const found = values.url && given ? undefined : await locateServer(values.workspace).catch((e: Error) => e);
@@ -108,7 +136,8 @@ async function main(argv: string[]): Promise<number> {
     summary = await runAgainstServer({ ...common, url, token, workspace: values.workspace });
   }
   mkdirSync(dirname(statePath), { recursive: true });
-  writeFileSync(statePath, JSON.stringify({ at: summary.startedAt, failed: summary.results.filter((r) => r.verdict === 'fail' || r.verdict === 'unimplemented' || r.verdict === 'warn').map((r) => r.id) }, null, 2) + '\n');
+  // --last-failed re-runs what needs work: failures, errors and warnings, not the topics the server does not serve.
+  writeFileSync(statePath, JSON.stringify({ at: summary.startedAt, failed: summary.results.filter((r) => r.verdict === 'fail' || r.verdict === 'error' || r.verdict === 'warn' || r.required).map((r) => r.id) }, null, 2) + '\n');
   return summary.ok ? 0 : 1;
 }
 

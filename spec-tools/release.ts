@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { assertSpecClean } from '../codegen/src/lint';
 import { readReleases, type Amendment, type Release } from '../codegen/src/releases';
-import { isObject, listFiles, loadSpec, readJson, SUMMARY_FILE, type Json, type Spec } from '../codegen/src/spec';
+import { CLAUSES_FILE, isObject, listFiles, loadSpec, readJson, SUMMARY_FILE, type Json, type Spec } from '../codegen/src/spec';
 import { normalizeVersion, versionFolder } from '../codegen/src/version';
 import { diffVersions } from './diff/version-diff';
 import { formatReport } from './diff/format';
@@ -74,9 +74,11 @@ function withoutAnnotations(x: Json, inNameMap = false): Json {
  */
 export function semanticChanges(released: Spec, now: Spec): string[] {
   const out: string[] = [];
-  // SUMMARY.md is prose like a description: it may be written or corrected after the release.
-  const a = new Set(listFiles(released.dir).filter((f) => f !== SUMMARY_FILE));
-  const b = new Set(listFiles(now.dir).filter((f) => f !== SUMMARY_FILE));
+  // SUMMARY.md and clauses.json are documentation like a description (prose; clauses validate
+  // nothing): they may be written or corrected after the release.
+  const docs = new Set([SUMMARY_FILE, CLAUSES_FILE]);
+  const a = new Set(listFiles(released.dir).filter((f) => !docs.has(f)));
+  const b = new Set(listFiles(now.dir).filter((f) => !docs.has(f)));
   for (const f of b) if (!a.has(f)) out.push(`file added: ${f}`);
   for (const f of a) if (!b.has(f)) out.push(`file removed: ${f}`);
   for (const f of a) {

@@ -3,7 +3,7 @@
 import type { FieldHistory } from "./field-history";
 import { RefResolver } from "./refs";
 import { SchemaWalker, type FieldRow } from "./schema-walk";
-import type { ErrorCodeEntry, JsonSchema, Spec } from "./spec";
+import type { ClauseEntry, ErrorCodeEntry, JsonSchema, Spec } from "./spec";
 
 /** Message schemas the server and client templates rely on, by index.messages key. */
 export const REQUIRED_MESSAGES = [
@@ -64,6 +64,20 @@ export interface Model {
   topics: TopicModel[];
   /** Type declarations from json-schema-to-typescript (filled by the types generator). */
   declarations: string;
+  /** clauses.json by layer, for the docs (empty lists when the version has none). */
+  clauses: { any: boolean; text: ClauseView[]; reading: ClauseView[]; hardening: ClauseView[] };
+}
+
+export interface ClauseView extends ClauseEntry {
+  /** HTML anchor, `clause-<id in lower case>` (conformance/lib/clauses.ts links to it). */
+  anchorId: string;
+  levelLabel: string;
+}
+
+function clauseViews(clauses: ClauseEntry[], layer: ClauseEntry["layer"]): ClauseView[] {
+  return clauses
+    .filter((c) => c.layer === layer)
+    .map((c) => ({ ...c, anchorId: `clause-${c.id.toLowerCase()}`, levelLabel: c.level ?? (c.layer === "reading" ? "should" : "must") }));
 }
 
 const EXAMPLE_REQUEST_ID = "550e8400-e29b-41d4-a716-446655440000";
@@ -156,5 +170,11 @@ export function buildModel(spec: Spec, refs: RefResolver, history: FieldHistory,
     msg,
     topics,
     declarations,
+    clauses: {
+      any: spec.clauses.length > 0,
+      text: clauseViews(spec.clauses, "text"),
+      reading: clauseViews(spec.clauses, "reading"),
+      hardening: clauseViews(spec.clauses, "hardening"),
+    },
   };
 }

@@ -40,6 +40,18 @@ export interface SpecIndex {
   topics: TopicEntry[];
 }
 
+/** One clause of spec/<v>/clauses.json: what the conformance suite enforces, by layer. */
+export interface ClauseEntry {
+  id: string;
+  layer: "text" | "reading" | "hardening";
+  since: string;
+  title: string;
+  text: string;
+  why?: string;
+  topic?: string;
+  level?: "must" | "should";
+}
+
 export interface SchemaDoc {
   /** Path relative to spec/<v>/, "/"-separated (e.g. "topics/edit-find.params.schema.json"). */
   path: string;
@@ -64,6 +76,31 @@ export interface Spec {
   hash: string;
   /** SUMMARY.md, the maintainers' hand-written summary of the version for the changelog (trimmed). */
   summary: string | undefined;
+  /** clauses.json (what the conformance suite enforces, by layer), when the version has one (empty otherwise). */
+  clauses: ClauseEntry[];
+}
+
+/** The version's conformance clauses: documentation (rendered into protocol.md), no validation. */
+export const CLAUSES_FILE = "clauses.json";
+
+const CLAUSE_PREFIX = { text: "T", reading: "R", hardening: "H" } as const;
+
+/** Checks clauses.json's shape: ids unique, each id's letter matching its layer, every field present. */
+function readClauses(folder: string, raw: unknown): ClauseEntry[] {
+  const list = (raw as { clauses?: unknown })?.clauses;
+  if (!Array.isArray(list)) throw new Error(`${folder}/clauses.json: expected {"clauses": [...]}`);
+  const seen = new Set<string>();
+  return list.map((c: ClauseEntry, i) => {
+    const where = `${folder}/clauses.json clauses[${i}]`;
+    if (!c || typeof c !== "object") throw new Error(`${where}: not an object`);
+    if (!(c.layer in CLAUSE_PREFIX)) throw new Error(`${where}: layer must be text, reading or hardening`);
+    if (typeof c.id !== "string" || !new RegExp(`^${CLAUSE_PREFIX[c.layer]}[0-9]+$`).test(c.id)) throw new Error(`${where}: id ${JSON.stringify(c.id)} must be ${CLAUSE_PREFIX[c.layer]}<n> for a ${c.layer} clause`);
+    if (seen.has(c.id)) throw new Error(`${where}: duplicate id ${c.id}`);
+    seen.add(c.id);
+    for (const k of ["since", "title", "text"] as const) if (typeof c[k] !== "string" || !c[k]) throw new Error(`${where} (${c.id}): ${k} is required`);
+    if (c.layer === "reading" && !c.why) throw new Error(`${where} (${c.id}): a reading says why the text needed one ("why")`);
+    return c;
+  });
 }
 
 /** The version's hand-written changelog summary (Markdown), inside the folder so it is frozen with it. */
@@ -188,5 +225,6 @@ export function loadSpec(specRoot: string, version: string): Spec {
   for (const [key, p] of Object.entries(index.messages)) {
     if (!byPath.has(p)) throw new Error(`${folder}: message ${key} refers to missing ${p}`);
   }
-  return { version: v, folder, dir, index, docs, byPath, byId, hash: hashFiles(texts), summary: texts.get(SUMMARY_FILE)?.trim() || undefined };
+  const clauses = texts.has(CLAUSES_FILE) ? readClauses(folder, parse(CLAUSES_FILE)) : [];
+  return { version: v, folder, dir, index, docs, byPath, byId, hash: hashFiles(texts), summary: texts.get(SUMMARY_FILE)?.trim() || undefined, clauses };
 }

@@ -6,7 +6,9 @@ import { networkInterfaces } from 'node:os';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { Connection, UpgradeRefusedError } from './connection';
 import { match, renderMismatch, unknownRuleKeys } from './match';
-import { frameCheckerFor, type FrameChecker } from './schema-check';
+import type { FrameChecker } from './schema-check';
+import { compareVersions } from '../../codegen/src/version';
+import { spokenVersion, topicSince } from './topics';
 import type { CaseResult, Check, ExchangeCase, Expectation, LoadedCase, RequestCase, RequestStep, SetupStep, TransportCase } from './types';
 import { bindFrom, substitute, type Vars } from './vars';
 
@@ -26,11 +28,24 @@ export interface ServerInfo {
   workspaces: string[];
 }
 
+/** What the runner knows about the server for the whole run. */
+export interface RunContext {
+  server: ServerInfo;
+  /** The version cases and schemas are applied by (see run.ts). */
+  version: string;
+  schemas: FrameChecker;
+  /** The readings profile is selected: preferences (`prefer`) are checked. */
+  preferences: boolean;
+}
+
 const DEFAULT_TIMEOUT = 15_000;
 
-/** Something that ends the case early with a failed check. */
+/**
+ * Something that ends the case early: a failed check of the case itself, or (`setup`) a step that had
+ * to succeed for the case to be judged at all.
+ */
 class Abort extends Error {
-  constructor(readonly check: Check) {
+  constructor(readonly check: Check, readonly setup = false) {
     super(check.detail ?? check.name);
   }
 }
@@ -38,7 +53,11 @@ class Abort extends Error {
 class CaseContext {
   readonly checks: Check[] = [];
   readonly connections: Connection[] = [];
+  /** Per connection, how many leading frames were the runner's own handshake (checked by the handshake cases, not here). */
+  private readonly ownFrames = new Map<Connection, number>();
   vars: Vars;
+  /** Transport cases: what was sent, for the reports. */
+  sent: string | undefined;
   constructor(readonly target: Target, readonly timeoutMs: number, private readonly schemas: FrameChecker) {
     this.vars = { ...target.vars };
   }
@@ -55,26 +74,36 @@ class CaseContext {
     const got = await conn.next(this.timeoutMs);
     const frame = got?.kind === 'frame' ? safeParse(got.text) : undefined;
     const ok = typeof frame === 'object' && frame !== null && (frame as Record<string, unknown>).type === 'handshake' && !('error' in frame);
-    if (!ok) throw new Abort({ name: 'handshake', ok: false, detail: `handshake with the valid token failed: ${describeIncoming(got)}` });
+    if (!ok) throw new Abort({ name: 'setup: handshake', ok: false, detail: `handshake with the valid token failed: ${describeIncoming(got)}` }, true);
+    this.ownFrames.set(conn, conn.received.length);
   }
 
   /** Sends one request and waits for the response with the same requestId. */
-  async request(conn: Connection, step: RequestStep, label: string, expect: Expectation | undefined, required: boolean): Promise<unknown> {
+  /**
+   * Sends one request and waits for the response with the same requestId. `setup`: the step prepares
+   * the case, so anything short of the expected response makes the case an error naming the step.
+   */
+  async request(conn: Connection, step: RequestStep, label: string, expect: Expectation | undefined, setup: boolean, prefer?: { spec: string; expect: Expectation }): Promise<unknown> {
     const req = substitute(step.request, this.vars);
+    const name = setup ? `${label} (${req.topic})` : label;
     const requestId = randomUUID();
     conn.send({ topic: req.topic, requestId, params: req.params ?? {} });
     const got = await conn.next(this.timeoutMs);
-    if (got?.kind !== 'frame') throw new Abort({ name: label, ok: false, detail: `no response to ${req.topic}: ${describeIncoming(got)}` });
+    if (got?.kind !== 'frame') throw new Abort({ name, ok: false, detail: `no response to ${req.topic}: ${describeIncoming(got)}` }, setup);
     const frame = safeParse(got.text);
     if (expect) {
-      const expected = substitute(expectedFrame(req.topic, requestId, expect), this.vars);
-      const outcome = match(expected, frame);
-      const check: Check = { name: label, ok: outcome.ok, detail: outcome.ok ? undefined : renderMismatch(outcome, label) };
-      if (!outcome.ok && required) throw new Abort(check);
+      const outcome = match(substitute(expectedFrame(req.topic, requestId, expect), this.vars), frame);
+      const check: Check = { name, ok: outcome.ok, detail: outcome.ok ? undefined : renderMismatch(outcome, label) };
+      if (!outcome.ok && setup) throw new Abort(check, true);
       this.checks.push(check);
+      // A preference is judged only where the answer conforms: otherwise the failure says it all.
+      if (prefer && outcome.ok) {
+        const p = match(substitute(expectedFrame(req.topic, requestId, prefer.expect), this.vars), frame);
+        this.checks.push({ name: `preference (${prefer.spec})`, ok: p.ok, level: 'should', clause: prefer.spec, detail: p.ok ? undefined : renderMismatch(p, label) });
+      }
     }
     const bound = bindFrom(frame, step.bind);
-    if (bound.problem) throw new Abort({ name: label, ok: false, detail: bound.problem });
+    if (bound.problem) throw new Abort({ name, ok: false, detail: bound.problem }, setup);
     Object.assign(this.vars, bound.vars);
     return frame;
   }
@@ -82,22 +111,30 @@ class CaseContext {
   writeFile(path: string, content: string): void {
     const abs = resolve(this.target.workspaceDir, substitute(path, this.vars));
     const rel = relative(this.target.workspaceDir, abs);
-    if (rel.startsWith('..') || isAbsolute(rel)) throw new Abort({ name: 'setup', ok: false, detail: `writeFile outside the workspace: ${path}` });
+    if (rel.startsWith('..') || isAbsolute(rel)) throw new Abort({ name: 'setup: writeFile', ok: false, detail: `writeFile outside the workspace: ${path}` }, true);
     mkdirSync(dirname(abs), { recursive: true });
     writeFileSync(abs, substitute(content, this.vars));
   }
 
+  /** Every frame the case received (but the runner's own handshakes), each distinct problem once with the frames it was seen in. */
   schemaCheck(): Check {
-    const problems: string[] = [];
+    const problems = new Map<string, { frames: number[]; example: string }>();
     let n = 0;
     for (const c of this.connections) {
-      for (const text of c.received) {
+      const own = this.ownFrames.get(c) ?? 0;
+      c.received.forEach((text, k) => {
         n++;
+        if (k < own) return;
         const p = this.schemas.check(text);
-        if (p) problems.push(`  • frame ${n}: ${p}\n    ${text.length > 300 ? text.slice(0, 300) + '…' : text}`);
-      }
+        if (!p) return;
+        const seen = problems.get(p);
+        if (seen) seen.frames.push(n);
+        else problems.set(p, { frames: [n], example: text });
+      });
     }
-    return { name: 'schema', ok: problems.length === 0, detail: problems.length ? problems.join('\n') : undefined };
+    const detail = [...problems].map(([p, { frames, example }]) =>
+      `  • ${frames.length === 1 ? 'frame' : 'frames'} ${frames.join(', ')} (schemas of ${this.schemas.version}): ${p}\n    ${example.length > 300 ? example.slice(0, 300) + '…' : example}`);
+    return { name: 'schema', ok: problems.size === 0, detail: detail.length ? detail.join('\n') : undefined };
   }
 
   get frames(): number {
@@ -119,8 +156,9 @@ function describeIncoming(i: { kind: string; text?: string; code?: number } | un
   return `got ${i.text}`;
 }
 
-/** The whole expected response frame: topic and requestId echoed, then result or error. */
+/** The whole expected response frame: topic and requestId echoed, then result or error (or any of several). */
 function expectedFrame(topic: string, requestId: string, e: Expectation): unknown {
+  if ('anyOf' in e) return { $oneOf: e.anyOf.map((x) => expectedFrame(topic, requestId, x)) };
   if ('result' in e) return { topic, requestId, result: e.result, error: { $absent: true } };
   return { topic, requestId, error: { code: e.error.code, message: e.error.message ?? { $type: 'string' } }, result: { $absent: true } };
 }
@@ -133,16 +171,35 @@ async function runSetup(ctx: CaseContext, conn: Connection, steps: SetupStep[]):
   }
 }
 
-async function runRequestCase(ctx: CaseContext, c: RequestCase): Promise<void> {
-  const conn = await ctx.open();
+/** Substitution of a setup-only value: an unknown variable is a broken fixture or an unbound value, not the server's fault. */
+function substituteOrAbort<T>(value: T, vars: Vars, step: string): T {
+  try {
+    return substitute(value, vars);
+  } catch (err) {
+    throw new Abort({ name: `setup: ${step}`, ok: false, detail: (err as Error).message }, true);
+  }
+}
+
+async function openForCase(ctx: CaseContext, headers?: Readonly<Record<string, string | undefined>>): Promise<Connection> {
+  try {
+    return await ctx.open(headers);
+  } catch (err) {
+    if (err instanceof UpgradeRefusedError) throw err;
+    throw new Abort({ name: 'setup: connect', ok: false, detail: `could not connect to ${ctx.target.url}: ${(err as Error).message}` }, true);
+  }
+}
+
+async function runRequestCase(ctx: CaseContext, c: RequestCase, run: RunContext): Promise<void> {
+  const conn = await openForCase(ctx);
   await ctx.handshake(conn);
   await runSetup(ctx, conn, c.setup ?? []);
-  await ctx.request(conn, { request: c.request }, 'response', c.expect, false);
+  substituteOrAbort(c.request, ctx.vars, 'request variables');
+  await ctx.request(conn, { request: c.request }, 'response', c.expect, false, run.preferences ? c.prefer : undefined);
   for (const [i, s] of (c.then ?? []).entries()) await ctx.request(conn, s, `then[${i}]`, s.expect, false);
 }
 
 async function runExchangeCase(ctx: CaseContext, c: ExchangeCase): Promise<void> {
-  const conn = await ctx.open();
+  const conn = await openForCase(ctx);
   if (c.handshake === 'auto') await ctx.handshake(conn);
   for (const [i, step] of c.steps.entries()) {
     const label = `step[${i}]`;
@@ -197,12 +254,33 @@ function tcpReachable(host: string, port: number, timeoutMs: number): Promise<bo
   });
 }
 
+/** The version claim: the announced version against the topics served (T4). */
+function versionClaimCheck(run: RunContext): Check {
+  const { version: announced, capabilities } = run.server;
+  const { newestTopic } = spokenVersion(announced, capabilities);
+  if (!/^\d+\.\d+\.\d+$/.test(announced)) return { name: 'version claim', ok: false, detail: `the handshake's version ${JSON.stringify(announced)} is not a protocol version` };
+  if (!newestTopic) return { name: 'version claim', ok: true };
+  const newer = capabilities.filter((t) => compareVersions(topicSince(t) ?? '0.0.0', announced) > 0);
+  return {
+    name: 'version claim', ok: false,
+    detail: `the handshake announces ${announced}, but the server serves ${newer.map((t) => `${t} (since ${topicSince(t)})`).join(', ')}: it speaks at least ${newestTopic.since}` +
+      ` (cases and schemas were applied by ${run.version}; --assume-version overrides)`,
+  };
+}
+
 /** Returns a skip reason, or undefined when the case ran. */
-async function runTransportCase(ctx: CaseContext, c: TransportCase): Promise<string | undefined> {
+async function runTransportCase(ctx: CaseContext, c: TransportCase, run: RunContext): Promise<string | undefined> {
+  if (c.action === 'version-claim') {
+    ctx.sent = `(the handshake read at the start: version ${JSON.stringify(run.server.version)}, ${run.server.capabilities.length} capabilities)`;
+    ctx.checks.push(versionClaimCheck(run));
+    return undefined;
+  }
   if (c.action === 'upgrade-with-headers') {
     let outcome: string;
+    const headers = substitute(c.headers, ctx.vars);
+    ctx.sent = `WebSocket upgrade to ${ctx.target.url} with headers ${JSON.stringify(headers)}`;
     try {
-      const conn = await ctx.open(substitute(c.headers, ctx.vars));
+      const conn = await ctx.open(headers);
       conn.send(ctx.target.token === undefined ? { type: 'handshake' } : { type: 'handshake', token: ctx.target.token });
       const got = await conn.next(ctx.timeoutMs);
       const frame = got?.kind === 'frame' ? (safeParse(got.text) as Record<string, unknown>) : undefined;
@@ -219,12 +297,14 @@ async function runTransportCase(ctx: CaseContext, c: TransportCase): Promise<str
     const addrs = externalAddresses();
     if (addrs.length === 0) return 'this machine has no non-loopback address to probe';
     const open: string[] = [];
+    ctx.sent = `TCP connections to port ${port} on ${addrs.join(', ')}`;
     for (const a of addrs) if (await tcpReachable(a, port, 1000)) open.push(a);
     ctx.checks.push({ name: 'transport', ok: open.length === 0, detail: open.length ? `port ${port} accepts connections on non-loopback addresses: ${open.join(', ')}` : undefined });
     return undefined;
   }
   // oversize-frame
-  const conn = await ctx.open();
+  ctx.sent = `one text frame of ${c.bytes} bytes ${c.afterHandshake ? 'after' : 'before'} the handshake`;
+  const conn = await openForCase(ctx);
   if (c.afterHandshake) await ctx.handshake(conn);
   const head = '{"topic":"/app/vscode/edit/find","requestId":"oversize","params":{"pattern":"';
   const tail = '"}}';
@@ -242,33 +322,55 @@ export function caseTopic(c: LoadedCase['case']): string | undefined {
   return undefined;
 }
 
-export async function executeCase(lc: LoadedCase, target: Target, server: ServerInfo): Promise<CaseResult> {
+/** The result of a case that did not run (skip or unimplemented). */
+export function notRun(lc: LoadedCase, verdict: 'skip' | 'unimplemented', reason: string, extra: Partial<CaseResult> = {}): CaseResult {
+  return { ...baseOf(lc), verdict, reason, checks: [], durationMs: 0, frames: 0, ...extra };
+}
+
+function baseOf(lc: LoadedCase) {
+  return { id: lc.case.id, file: lc.file, topic: lc.topic, description: lc.case.description, clause: lc.clause.id, profile: lc.profile, level: lc.level };
+}
+
+/** fail when a must check failed (a should case has none), warn when only should checks did. */
+export function verdictOf(level: CaseResult['level'], checks: readonly Check[]): 'pass' | 'fail' | 'warn' {
+  const failed = checks.filter((k) => !k.ok);
+  if (failed.length === 0) return 'pass';
+  return level === 'must' && failed.some((k) => (k.level ?? 'must') === 'must') ? 'fail' : 'warn';
+}
+
+export async function executeCase(lc: LoadedCase, target: Target, run: RunContext): Promise<CaseResult> {
   const c = lc.case;
   const started = performance.now();
-  const base = { id: c.id, file: lc.file, topic: lc.topic };
-  const topic = caseTopic(c);
-  const schemas = await frameCheckerFor(server.version);
-  // Only topics the spec defines can be unimplemented; an invented topic is what an UNKNOWN_TOPIC case sends.
-  if (topic && schemas.defines(topic) && !server.capabilities.includes(topic)) {
-    return { ...base, verdict: 'unimplemented', reason: `${topic} is not in the server's capabilities`, checks: [], durationMs: 0, frames: 0 };
-  }
+  const base = baseOf(lc);
   const badRules = unknownRuleKeys(c);
-  if (badRules.length) return { ...base, verdict: 'fail', reason: `fixture uses unknown match rules: ${badRules.join(', ')}`, checks: [], durationMs: 0, frames: 0 };
-  const ctx = new CaseContext(target, c.timeoutMs ?? DEFAULT_TIMEOUT, schemas);
+  if (badRules.length) return { ...base, verdict: 'error', reason: `fixture uses unknown match rules: ${badRules.join(', ')}`, checks: [], durationMs: 0, frames: 0 };
+  const ctx = new CaseContext(target, c.timeoutMs ?? DEFAULT_TIMEOUT, run.schemas);
   let skipReason: string | undefined;
+  let setupError: Check | undefined;
   try {
-    if (c.kind === 'request') await runRequestCase(ctx, c);
+    if (c.kind === 'request') await runRequestCase(ctx, c, run);
     else if (c.kind === 'exchange') await runExchangeCase(ctx, c);
-    else skipReason = await runTransportCase(ctx, c);
+    else skipReason = await runTransportCase(ctx, c, run);
   } catch (err) {
-    ctx.checks.push(err instanceof Abort ? err.check : { name: 'error', ok: false, detail: err instanceof Error ? err.message : String(err) });
+    if (err instanceof Abort && err.setup) setupError = err.check;
+    else if (err instanceof Abort) ctx.checks.push(err.check);
+    else setupError = { name: 'error', ok: false, detail: err instanceof Error ? err.message : String(err) };
   } finally {
     await Promise.all(ctx.connections.map((conn) => conn.close()));
   }
   const durationMs = Math.round(performance.now() - started);
-  if (skipReason) return { ...base, verdict: 'skip', reason: skipReason, checks: ctx.checks, durationMs, frames: ctx.frames };
+  const sent = ctx.sent ? { sent: ctx.sent } : {};
+  if (setupError) {
+    // The case could not be set up: its own checks are not judged.
+    return { ...base, ...sent, verdict: 'error', reason: `${setupError.name} failed: ${firstLine(setupError.detail ?? '')}`, checks: [setupError], durationMs, frames: ctx.frames };
+  }
+  if (skipReason) return { ...base, ...sent, verdict: 'skip', reason: skipReason, checks: ctx.checks, durationMs, frames: ctx.frames };
   ctx.checks.push(ctx.schemaCheck());
   const failed = ctx.checks.filter((k) => !k.ok);
-  const verdict = failed.length === 0 ? 'pass' : c.level === 'should' ? 'warn' : 'fail';
-  return { ...base, verdict, reason: failed.length ? failed.map((f) => f.name).join(', ') + ' failed' : undefined, checks: ctx.checks, durationMs, frames: ctx.frames };
+  return { ...base, ...sent, verdict: verdictOf(lc.level, ctx.checks), reason: failed.length ? failed.map((f) => f.name).join(', ') + ' failed' : undefined, checks: ctx.checks, durationMs, frames: ctx.frames };
+}
+
+function firstLine(s: string): string {
+  const l = s.trim().split('\n')[0] ?? '';
+  return l.length > 200 ? l.slice(0, 200) + '…' : l;
 }

@@ -4,7 +4,9 @@ import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Ajv2020 from 'ajv/dist/2020';
 import fixtureSchema from '../fixture.schema.json';
+import { CLAUSES, levelOf, profileOf } from './clauses';
 import { caseTopic } from './execute';
+import { isKnownTopic } from './topics';
 import type { FixtureCase, LoadedCase } from './types';
 
 export const CONFORMANCE_DIR = resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -40,7 +42,27 @@ export function parseCase(text: string, file: string): LoadedCase {
   const area = c.id.split('/')[0]!;
   const folder = file.split(/[\\/]/).slice(-2, -1)[0];
   if (folder !== undefined && folder !== '.' && folder !== area) throw new FixtureError(`${file}: id ${c.id} must start with its folder name "${folder}/"`);
-  return { case: c as FixtureCase, file, topic: caseTopic(c as FixtureCase), area };
+  const fc = c as FixtureCase;
+  const clause = CLAUSES.get(fc.spec);
+  if (!clause) throw new FixtureError(`${file}: spec "${fc.spec}" names no clause of spec/v0.1.6/clauses.json`);
+  if (fc.kind === 'request' && fc.prefer && !CLAUSES.has(fc.prefer.spec)) throw new FixtureError(`${file}: prefer.spec "${fc.prefer.spec}" names no clause of spec/v0.1.6/clauses.json`);
+  const clauseLevel = levelOf(clause);
+  if (fc.level === 'must' && clauseLevel === 'should') throw new FixtureError(`${file}: level "must" above its clause ${clause.id} (a ${clause.layer}: should)`);
+  const sent = sentTopics(fc);
+  return {
+    case: fc, file, topic: caseTopic(fc), area, clause, profile: profileOf(clause), level: fc.level ?? clauseLevel,
+    needs: [...new Set(sent.filter(isKnownTopic))], needsAdvertised: sent.some((t) => /\$\{advertised\.\d+\}/.test(t)),
+  };
+}
+
+/** The topics a case sends requests to (its own, its setup's and follow-ups', its raw frames'). */
+function sentTopics(c: FixtureCase): string[] {
+  if (c.kind === 'request') return [c.request, ...(c.setup ?? []).map((s) => ('request' in s ? s.request : undefined)), ...(c.then ?? []).map((s) => s.request)].flatMap((r) => (r ? [r.topic] : []));
+  if (c.kind === 'exchange') {
+    const frames = c.steps.flatMap((s) => ('send' in s && s.send && typeof s.send === 'object' ? [(s.send as { topic?: unknown }).topic] : []));
+    return [c.topic, ...frames].filter((t): t is string => typeof t === 'string');
+  }
+  return [];
 }
 
 export function loadCases(root = DEFAULT_FIXTURES): LoadedCase[] {

@@ -1,9 +1,12 @@
 // The suite: probe the server's handshake, run the selected cases in order (resetting the workspace
 // after destructive ones), apply the expected-failures list, and feed the reporters.
+import { PROFILES, type Profile } from './clauses';
 import { Connection } from './connection';
-import { executeCase, type ServerInfo, type Target } from './execute';
-import { compareVersions, isVersion } from '../../codegen/src/version';
-import type { CaseResult, LoadedCase, Verdict } from './types';
+import { executeCase, notRun, type RunContext, type ServerInfo, type Target } from './execute';
+import { frameCheckerFor } from './schema-check';
+import { compareVersions } from '../../codegen/src/version';
+import { isKnownTopic, KNOWN_TOPICS, spokenVersion } from './topics';
+import { VERDICTS, type CaseResult, type LoadedCase, type Verdict } from './types';
 import { isOkVerdict, type Reporter, type RunSummary } from '../reporters/types';
 
 export interface RunOptions {
@@ -22,6 +25,22 @@ export interface RunOptions {
   settleMs?: number;
   /** Read-only cases (`workspace: "any"`, not destructive) run this many at a time. Default 8. */
   concurrency?: number;
+  /** The selected profiles (default all three): reports and the verdict cover these. */
+  profiles?: readonly Profile[];
+  /** Topics whose absence from the capabilities fails the run (default none: unimplemented is reported, not failed). */
+  requireTopics?: readonly string[];
+  /** Apply cases and schemas by this version instead of the one the server is found to speak. */
+  assumeVersion?: string;
+}
+
+/** How many `${advertised.N}` variables cases may use. */
+const ADVERTISED_VARS = 10;
+
+/** The version the run applies cases and schemas by: assumed, or the newest of the announced one and its topics'. */
+export function runVersion(server: ServerInfo, assumeVersion?: string): { version: string; source: 'assumed' | 'announced' | 'topics' } {
+  if (assumeVersion) return { version: assumeVersion, source: 'assumed' };
+  const { version, newestTopic } = spokenVersion(server.version, server.capabilities);
+  return { version, source: newestTopic ? 'topics' : 'announced' };
 }
 
 /** Cases that neither change the workspace nor need it fresh can overlap with each other. */
@@ -47,33 +66,57 @@ async function emit<K extends keyof Reporter>(reporters: Reporter[], hook: K, ..
   for (const r of reporters) await (r[hook] as ((...a: unknown[]) => unknown) | undefined)?.apply(r, args);
 }
 
+/** Why a case does not run against this server, or undefined when it does. */
+function notApplicable(lc: LoadedCase, run: RunContext, served: ReadonlySet<string>, required: ReadonlySet<string>, canReset: boolean): CaseResult | undefined {
+  if (compareVersions(lc.case.since, run.version) > 0) return notRun(lc, 'skip', `not applicable: since ${lc.case.since}, the server speaks ${run.version}`);
+  const missing = lc.needs.filter((t) => !served.has(t));
+  if (missing.length) {
+    const req = missing.some((t) => required.has(t));
+    return notRun(lc, 'unimplemented', `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not in the server's capabilities${req ? ' (required by --require-topics)' : ''}`, { missingTopics: missing, ...(req ? { required: true } : {}) });
+  }
+  if (lc.needsAdvertised && served.size === 0) return notRun(lc, 'unimplemented', 'the server advertises no topic of the protocol to send requests to', { missingTopics: [] });
+  if (lc.case.destructive && !canReset) return notRun(lc, 'skip', 'destructive case and no way to reset the workspace');
+  return undefined;
+}
+
 export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   const reporters = opts.reporters ?? [];
   const started = performance.now();
   const startedAt = new Date().toISOString();
   const server = await probeServer(opts.target.url, opts.target.token);
+  const { version, source } = runVersion(server, opts.assumeVersion);
+  const profiles = opts.profiles ?? PROFILES;
+  const run: RunContext = { server, version, schemas: await frameCheckerFor(version), preferences: profiles.includes('readings') };
+  const servedList = server.capabilities.filter(isKnownTopic);
+  const served = new Set(servedList);
+  const required = new Set(opts.requireTopics ?? []);
+  // Envelope, id and ordering cases send to the topics the server advertises, in turn.
+  const target: Target = { ...opts.target, vars: { ...opts.target.vars } };
+  for (let k = 0; k < ADVERTISED_VARS && servedList.length; k++) target.vars[`advertised.${k}`] = servedList[k % servedList.length]!;
+  const warnings: string[] = [];
+  if (!server.workspaces.includes(opts.target.workspaceDir)) {
+    warnings.push(`the server's workspaces (${server.workspaces.join(', ') || 'none'}) do not contain ${opts.target.workspaceDir}: open that folder in the server, or cases that read or write files will fail`);
+  }
   // Cases are independent: read-only ones go first so they share one concurrent pool.
   const cases = [...opts.cases.filter(isParallelSafe), ...opts.cases.filter((c) => !isParallelSafe(c))];
   const total = cases.length;
-  await emit(reporters, 'onRunStart', { url: opts.target.url, server, total });
+  await emit(reporters, 'onRunStart', { url: opts.target.url, server, total, version, versionSource: source, profiles, warnings });
   const results: CaseResult[] = new Array(total);
   const settleMs = opts.settleMs ?? 300;
   const runOne = async (lc: LoadedCase, i: number): Promise<void> => {
     await emit(reporters, 'onCaseStart', lc, i, total);
     let r: CaseResult;
-    const skip = (reason: string): CaseResult => ({ id: lc.case.id, file: lc.file, topic: lc.topic, verdict: 'skip', reason, checks: [], durationMs: 0, frames: 0 });
-    // A server announcing no protocol version runs every case: its handshake check reports that.
-    if (isVersion(server.version) && compareVersions(lc.case.since, server.version) > 0) r = skip(`not applicable: since ${lc.case.since}, server speaks ${server.version}`);
-    else if (lc.case.destructive && !opts.reset) r = skip('destructive case and no way to reset the workspace');
+    const skipped = notApplicable(lc, run, served, required, !!opts.reset);
+    if (skipped) r = skipped;
     else {
       try {
-        r = await executeCase(lc, opts.target, server);
+        r = await executeCase(lc, target, run);
       } finally {
         if (lc.case.destructive && opts.reset && (await opts.reset()) !== false) await new Promise((res) => setTimeout(res, settleMs));
       }
     }
     const reason = opts.expectedFailures?.get(r.id);
-    if (reason !== undefined && r.verdict !== 'pass' && r.verdict !== 'skip') {
+    if (reason !== undefined && (r.verdict === 'fail' || r.verdict === 'warn' || r.verdict === 'error' || r.required)) {
       r = { ...r, expectedFailure: true, reason: `expected failure (${reason}); ${r.reason ?? ''}`.trim() };
     }
     results[i] = r;
@@ -106,16 +149,23 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     if (r?.verdict === 'pass') stale.push(`${id}: listed as an expected failure but passes`);
     else if (!r && opts.allIds && !opts.allIds.has(id)) stale.push(`${id}: listed as an expected failure but no such case exists`);
   }
-  const counts: Record<Verdict, number> = { pass: 0, fail: 0, warn: 0, skip: 0, unimplemented: 0 };
-  for (const r of results) counts[r.verdict]++;
+  const counts = countVerdicts(results);
+  const byProfile = Object.fromEntries(profiles.map((p) => [p, countVerdicts(results.filter((r) => r.profile === p))])) as RunSummary['byProfile'];
   // Reports list cases in the order of the fixture files, whatever order they ran in.
   const order = new Map(opts.cases.map((c, k) => [c.case.id, k]));
   results.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
   const summary: RunSummary = {
-    url: opts.target.url, server, results, counts, stale,
+    url: opts.target.url, server, results, counts, stale, version, versionSource: source, profiles, byProfile, warnings,
+    scope: { served: servedList, known: KNOWN_TOPICS.length },
     ok: stale.length === 0 && results.every(isOkVerdict),
     durationMs: Math.round(performance.now() - started), startedAt,
   };
   await emit(reporters, 'onRunEnd', summary);
   return summary;
+}
+
+export function countVerdicts(results: readonly CaseResult[]): Record<Verdict, number> {
+  const counts = Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Record<Verdict, number>;
+  for (const r of results) counts[r.verdict]++;
+  return counts;
 }

@@ -1,9 +1,12 @@
 // Case selection: id globs, topics (full "/app/vscode/edit/find", short "edit/find" or area "protocol"),
-// protocol version (cases whose `since` is newer are left out) and a set of ids (--last-failed).
+// protocol version (cases whose `since` is newer are left out), a set of ids (--last-failed) and profiles.
 import { compareVersions } from '../../codegen/src/version';
+import type { Profile } from './clauses';
 import type { LoadedCase } from './types';
 
 export interface Selection {
+  /** Keep cases of these profiles (core, readings, security). */
+  profiles?: readonly Profile[];
   ids?: string[];
   topics?: string[];
   /** Keep cases that apply to this protocol version (since ≤ version). */
@@ -29,6 +32,7 @@ export function selectCases(cases: LoadedCase[], sel: Selection): LoadedCase[] {
     if (sel.topics?.length && !sel.topics.some((t) => topicMatches(lc, t))) return false;
     if (sel.version && compareVersions(lc.case.since, sel.version) > 0) return false;
     if (sel.only && !sel.only.has(lc.case.id)) return false;
+    if (sel.profiles && !sel.profiles.includes(lc.profile)) return false;
     return true;
   });
 }

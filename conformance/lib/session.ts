@@ -2,6 +2,7 @@
 // library knows nothing about launching one; conformance/launch.ts does that for ours).
 import { resolve } from 'node:path';
 import { readFixtureWorkspace, resetFixtureWorkspace } from '../workspace';
+import type { Profile } from './clauses';
 import type { Target } from './execute';
 import { runSuite } from './run';
 import type { LoadedCase } from './types';
@@ -30,6 +31,9 @@ export interface ExistingServerOptions {
   reset?: boolean;
   concurrency?: number;
   settleMs?: number;
+  profiles?: readonly Profile[];
+  requireTopics?: readonly string[];
+  assumeVersion?: string;
 }
 
 export async function runAgainstServer(o: ExistingServerOptions): Promise<RunSummary> {
@@ -42,6 +46,9 @@ export async function runAgainstServer(o: ExistingServerOptions): Promise<RunSum
     allIds: o.allIds,
     concurrency: o.concurrency,
     settleMs: o.settleMs,
+    profiles: o.profiles,
+    requireTopics: o.requireTopics,
+    assumeVersion: o.assumeVersion,
     reset: o.reset === false ? undefined : () => resetFixtureWorkspace(dir),
   });
 }

@@ -12,14 +12,24 @@ export type {
   TransportCase,
 } from '../../generated/conformance-fixture';
 import type { FixtureCase } from '../../generated/conformance-fixture';
+import type { Clause, Level, Profile } from './clauses';
 
-export type Verdict = 'pass' | 'fail' | 'warn' | 'skip' | 'unimplemented';
+/**
+ * pass; fail (a `must` check failed); warn (only `should` checks failed); error (a setup step failed:
+ * the case's own checks were not judged); skip (not applicable); unimplemented (a topic it needs is
+ * not advertised).
+ */
+export type Verdict = 'pass' | 'fail' | 'warn' | 'error' | 'skip' | 'unimplemented';
+export const VERDICTS: readonly Verdict[] = ['pass', 'fail', 'warn', 'error', 'skip', 'unimplemented'];
 
 export interface Check {
   name: string;
   ok: boolean;
   /** Readable explanation; for match failures a unified diff. */
   detail?: string;
+  /** Default: the case's level. A preference (`prefer`) is a `should` check citing its own clause. */
+  level?: Level;
+  clause?: string;
 }
 
 export interface CaseResult {
@@ -33,6 +43,17 @@ export interface CaseResult {
   checks: Check[];
   durationMs: number;
   frames: number;
+  description: string;
+  /** The clause the case checks (its id; the link is clauseLink(id)). */
+  clause: string;
+  profile: Profile;
+  level: Level;
+  /** Unimplemented cases: the topics missing from the capabilities. */
+  missingTopics?: string[];
+  /** Unimplemented although --require-topics asks for a missing topic: counts as a failure. */
+  required?: boolean;
+  /** Transport cases: what was sent (headers, frame size), for the reports. */
+  sent?: string;
 }
 
 export interface LoadedCase {
@@ -42,4 +63,12 @@ export interface LoadedCase {
   /** Topic (full `/app/vscode/...`) or area name for selection. */
   topic?: string;
   area: string;
+  clause: Clause;
+  profile: Profile;
+  /** The case's level: the clause's, or lower when the fixture says `should`. */
+  level: Level;
+  /** Known topics the case sends requests to (it is unimplemented unless all are advertised). */
+  needs: string[];
+  /** The case sends to `${advertised.N}`: it needs at least one advertised topic. */
+  needsAdvertised: boolean;
 }

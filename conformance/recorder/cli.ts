@@ -5,9 +5,9 @@ import { readFixtureWorkspace } from '../workspace';
 import { startRecorder } from './proxy';
 
 export async function recordCli(args: string[]): Promise<number> {
-  const { values } = parseArgs({ args, options: { upstream: { type: 'string' }, workspace: { type: 'string' }, out: { type: 'string' }, port: { type: 'string' }, prefix: { type: 'string' } } });
+  const { values } = parseArgs({ args, options: { upstream: { type: 'string' }, workspace: { type: 'string' }, out: { type: 'string' }, port: { type: 'string' }, prefix: { type: 'string' }, 'allow-unknown-topic': { type: 'boolean' } } });
   if (!values.upstream || !values.workspace || !values.out) {
-    process.stderr.write('usage: idea-conformance record --upstream ws://127.0.0.1:<port> --workspace <dir> --out <folder> [--port N] [--prefix name]\n');
+    process.stderr.write('usage: idea-conformance record --upstream ws://127.0.0.1:<port> --workspace <dir> --out <folder> [--port N] [--prefix name] [--allow-unknown-topic]\n(see conformance/recorder/README.md)\n');
     return 2;
   }
   const workspace = resolve(values.workspace);
@@ -19,7 +19,7 @@ export async function recordCli(args: string[]): Promise<number> {
     // not a fixture workspace: hashes become regex rules
   }
   const rec = await startRecorder({ upstream: values.upstream, workspace, outDir: resolve(values.out), hashes, port: values.port ? Number(values.port) : 0, prefix: values.prefix,
-    onCase: (f) => process.stderr.write(`recorded ${f}\n`) });
+    allowUnknownTopic: values['allow-unknown-topic'], onCase: (f) => process.stderr.write(`recorded ${f}\n`), onSkip: (why) => process.stderr.write(`${why}\n`) });
   process.stdout.write(`recording proxy on ${rec.url} → ${values.upstream}; Ctrl-C to stop\n`);
   await new Promise<void>((res) => {
     process.once('SIGINT', res);

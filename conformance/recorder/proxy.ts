@@ -3,7 +3,9 @@
 // as a fixture case. The token only ever travels on the wire: cases never contain it.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
+import { CLAUSES } from '../lib/clauses';
+import { CONFORMANCE_DIR } from '../lib/load';
 import { WebSocketServer, WebSocket } from 'ws';
 import { frameBytes, frameText } from '../../runtime/frame-text';
 import { generalize, type GeneralizeContext } from './generalize';
@@ -23,7 +25,31 @@ export interface RecorderOptions {
   prefix?: string;
   /** Protocol version recorded cases apply from (default the handshake's version). */
   since?: string;
+  /**
+   * Record UNKNOWN_TOPIC answers too. Off by default: such a case would hold every server that serves
+   * the topic to not serving it (usually a typo in the client, or a server without the topic).
+   */
+  allowUnknownTopic?: boolean;
   onCase?(file: string): void;
+  /** A response that was forwarded but not recorded, and why. */
+  onSkip?(why: string): void;
+}
+
+/** Topics that change the workspace: their cases need a fresh workspace and a reset afterwards. */
+const WRITE_TOPICS = new Set(['/app/vscode/edit/replace', '/app/vscode/history/rollback', '/app/vscode/localhistory/rollback']);
+/** Result lists whose order the protocol fixes (newest first); every other list is recorded `$unordered`. */
+const ORDERED_LISTS = new Set(['entries']);
+
+/** The clause a recorded case checks: the topic's results clause, or the error code's. */
+function clauseFor(topic: string, response: Record<string, unknown>): string {
+  if ('error' in response) return (response.error as { code?: string }).code === 'UNKNOWN_TOPIC' ? 'T9' : 'T10';
+  return [...CLAUSES.values()].find((c) => c.topic === topic)?.id ?? 'T1';
+}
+
+/** Top-level result lists become `$unordered` unless the protocol orders them. */
+function unorderLists(result: unknown): unknown {
+  if (!result || typeof result !== 'object' || Array.isArray(result)) return result;
+  return Object.fromEntries(Object.entries(result).map(([k, v]) => [k, Array.isArray(v) && !ORDERED_LISTS.has(k) ? { $unordered: v } : v]));
 }
 
 export interface RunningRecorder {
@@ -59,25 +85,31 @@ export async function startRecorder(o: RecorderOptions): Promise<RunningRecorder
     const early: { data: Buffer; binary: boolean }[] = [];
 
     const write = (topic: string, params: unknown, response: Record<string, unknown>) => {
+      const code = 'error' in response ? (response.error as { code: string }).code : undefined;
+      if (code === 'UNKNOWN_TOPIC' && !o.allowUnknownTopic) {
+        o.onSkip?.(`not recorded: UNKNOWN_TOPIC for ${topic} (the server does not serve it; allowUnknownTopic / --allow-unknown-topic records it)`);
+        return;
+      }
       const area = topic.replace(/^\/app\/vscode\//, '').replace('/', '-').toLowerCase().replace(/[^a-z0-9-]/g, '') || 'protocol';
       const name = `${o.prefix ?? 'recorded'}-${String(++counter).padStart(3, '0')}`;
-      const expect = 'error' in response
-        ? { error: { code: (response.error as { code: string }).code } }
-        : { result: generalize(response.result, ctx) };
+      const expect = code !== undefined ? { error: { code } } : { result: unorderLists(generalize(response.result, ctx)) };
+      const writes = WRITE_TOPICS.has(topic);
+      const dir = join(o.outDir, area);
+      const file = join(dir, `${name}.json`);
       const fixture = {
-        $schema: '../../../fixture.schema.json',
+        // Resolvable where the file is written; a case moved under fixtures/v0.1.6/<area>/ uses ../../../fixture.schema.json.
+        $schema: relative(dir, join(CONFORMANCE_DIR, 'fixture.schema.json')).split('\\').join('/'),
         id: `${area}/${name}`,
         description: `Recorded ${topic} exchange (review and describe before committing).`,
-        spec: `Results per topic: ${topic.replace(/^\/app\/vscode\//, '')}`,
+        spec: clauseFor(topic, response),
         since: version ?? '0.1.0',
-        workspace: 'fresh',
+        workspace: writes ? 'fresh' : 'any',
+        ...(writes ? { destructive: true } : {}),
         kind: 'request',
         request: { topic, params: generalize(params, ctx) },
         expect,
       };
-      const dir = join(o.outDir, area);
       mkdirSync(dir, { recursive: true });
-      const file = join(dir, `${name}.json`);
       writeFileSync(file, JSON.stringify(fixture, null, 2) + '\n');
       written.push(file);
       o.onCase?.(file);

@@ -1,14 +1,17 @@
 // Console reporter: one line per non-passing case with its diff, a progress line on a TTY, and a summary.
 import type { CaseResult, LoadedCase } from '../lib/types';
-import type { Reporter, RunStartInfo, RunSummary } from './types';
+import { contextLines } from './context';
+import { isFinding, scopeLine, type Reporter, type RunStartInfo, type RunSummary } from './types';
 
-const COLORS = { pass: 32, fail: 31, warn: 33, skip: 90, unimplemented: 35 } as const;
+const COLORS = { pass: 32, fail: 31, warn: 33, error: 31, skip: 90, unimplemented: 35 } as const;
 
 export interface ConsoleReporterOptions {
   stream?: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   color?: boolean;
-  /** Print passing cases too. */
+  /** Print passing, skipped and unimplemented cases too. */
   verbose?: boolean;
+  /** Where fixture files are, for the context lines (default conformance/fixtures/v0.1.6). */
+  fixturesDir?: string;
 }
 
 export class ConsoleReporter implements Reporter {
@@ -30,7 +33,9 @@ export class ConsoleReporter implements Reporter {
   }
 
   onRunStart(info: RunStartInfo): void {
-    this.out.write(`idea-conformance: ${info.total} cases against ${info.url} (server protocol ${info.server.version}, ${info.server.capabilities.length} topics)\n`);
+    const applied = info.versionSource === 'announced' ? '' : info.versionSource === 'assumed' ? `; applying ${info.version} (--assume-version)` : `; applying ${info.version}, the version of the topics it serves`;
+    this.out.write(`idea-conformance: ${info.total} cases against ${info.url} (server announces protocol ${info.server.version}${applied}; ${info.server.capabilities.length} topics; profiles ${info.profiles.join(', ')})\n`);
+    for (const w of info.warnings) this.out.write(`${this.paint(33, 'WARNING')}       ${w}\n`);
   }
 
   onCaseStart(lc: LoadedCase, index: number, total: number): void {
@@ -45,11 +50,12 @@ export class ConsoleReporter implements Reporter {
     this.clearProgress();
     const tag = this.paint(COLORS[r.verdict], r.verdict.toUpperCase().padEnd(13));
     const xf = r.expectedFailure ? this.paint(90, ' (expected failure)') : '';
-    if (r.verdict === 'pass' && !this.opts.verbose) return;
+    if (!isFinding(r) && !this.opts.verbose) return;
     this.out.write(`${tag} ${r.id} ${this.paint(90, `${r.durationMs} ms`)}${xf}\n`);
+    if (isFinding(r)) for (const l of contextLines(r, this.opts.fixturesDir ?? 'conformance/fixtures/v0.1.6')) this.out.write(`              ${this.paint(90, l)}\n`);
     if (r.reason && r.verdict !== 'pass') this.out.write(`              ${r.reason}\n`);
     for (const c of r.checks.filter((k) => !k.ok)) {
-      this.out.write(`              ✗ ${c.name}\n`);
+      this.out.write(`              ✗ ${c.name}${c.level === 'should' ? ' (should)' : ''}\n`);
       for (const line of (c.detail ?? '').split('\n')) {
         const colored = line.startsWith('+') && !line.startsWith('+++') ? this.paint(32, line) : line.startsWith('-') && !line.startsWith('---') ? this.paint(31, line) : line;
         this.out.write(`                ${colored}\n`);
@@ -62,12 +68,19 @@ export class ConsoleReporter implements Reporter {
     const c = s.counts;
     const expected = s.results.filter((r) => r.expectedFailure).length;
     for (const st of s.stale) this.out.write(`${this.paint(31, 'STALE')}         ${st}\n`);
+    const missing = new Map<string, number>();
+    for (const r of s.results) if (r.verdict === 'unimplemented') for (const t of r.missingTopics ?? []) missing.set(t, (missing.get(t) ?? 0) + 1);
+    if (missing.size) this.out.write(`\nnot served (cases unimplemented): ${[...missing].map(([t, n]) => `${t.replace('/app/vscode/', '')} (${n})`).join(', ')}\n`);
+    this.out.write('\n');
+    for (const [p, pc] of Object.entries(s.byProfile)) {
+      if (pc) this.out.write(`${p.padEnd(9)} ${pc.pass} passed, ${pc.fail} failed, ${pc.warn} warnings, ${pc.error} errors, ${pc.skip} skipped, ${pc.unimplemented} unimplemented\n`);
+    }
     this.out.write(
-      `\n${s.results.length} cases in ${(s.durationMs / 1000).toFixed(1)} s: ` +
-        `${this.paint(32, `${c.pass} passed`)}, ${this.paint(31, `${c.fail} failed`)}, ${this.paint(33, `${c.warn} warnings`)}, ` +
+      `${s.results.length} cases in ${(s.durationMs / 1000).toFixed(1)} s: ` +
+        `${this.paint(32, `${c.pass} passed`)}, ${this.paint(31, `${c.fail} failed`)}, ${this.paint(33, `${c.warn} warnings`)}, ${this.paint(31, `${c.error} errors`)}, ` +
         `${c.skip} skipped, ${this.paint(35, `${c.unimplemented} unimplemented`)}` +
         `${expected ? `, ${expected} expected failures` : ''}${s.stale.length ? `, ${s.stale.length} stale expected-failure entries` : ''}\n` +
-        `${s.ok ? this.paint(32, 'CONFORMANT') : this.paint(31, 'NOT CONFORMANT')}\n`,
+        `${s.ok ? this.paint(32, 'CONFORMANT') : this.paint(31, 'NOT CONFORMANT')}: ${scopeLine(s)}\n`,
     );
   }
 }

@@ -1,7 +1,8 @@
 // GitHub Actions annotations: `::error file=…,title=…::message` per failing case (warning for warn),
 // pointing at the fixture file so the annotation lands on the case in the PR diff.
 import type { CaseResult } from '../lib/types';
-import type { Reporter, RunSummary } from './types';
+import { contextLines } from './context';
+import { isFinding, type Reporter, type RunSummary } from './types';
 
 /** Escapes per the workflow-command rules (data: %, CR, LF; properties also : and ,). */
 export function escapeData(s: string): string {
@@ -12,11 +13,12 @@ export function escapeProperty(s: string): string {
 }
 
 export function annotationFor(r: CaseResult, fixturesDir: string): string | null {
-  if (r.expectedFailure || r.verdict === 'pass' || r.verdict === 'skip') return null;
+  if (r.expectedFailure || !isFinding(r)) return null;
   const level = r.verdict === 'warn' ? 'warning' : 'error';
   const detail = r.checks.filter((c) => !c.ok).map((c) => `${c.name}:\n${c.detail ?? ''}`).join('\n');
   const file = `${fixturesDir.replace(/\/$/, '')}/${r.file}`;
-  return `::${level} file=${escapeProperty(file)},title=${escapeProperty(`${r.verdict}: ${r.id}`)}::${escapeData(`${r.reason ?? r.verdict}\n${detail}`.trim())}`;
+  const context = contextLines(r, fixturesDir).join('\n');
+  return `::${level} file=${escapeProperty(file)},title=${escapeProperty(`${r.verdict}: ${r.id}`)}::${escapeData(`${r.reason ?? r.verdict}\n${context}\n${detail}`.trim())}`;
 }
 
 export class GitHubReporter implements Reporter {

@@ -16,29 +16,26 @@ export interface ReporterOptions {
   verbose?: boolean;
 }
 
-const needPath = (name: string, path: string | undefined): string => {
-  if (!path) throw new Error(`reporter ${name} needs a path: --reporter ${name}:<file>`);
-  return path;
-};
+/** Without a path a file reporter writes into the current directory (where the state file goes too). */
+export const DEFAULT_REPORT_FILES = { json: 'conformance.json', junit: 'conformance.xml', markdown: 'conformance.md' } as const;
 
 /** `--reporter <name>[:path]` → reporter. A new reporter is one file and one line here. */
 export const REPORTERS: Readonly<Record<string, (o: ReporterOptions) => Reporter>> = {
-  console: (o) => new ConsoleReporter({ verbose: o.verbose }),
-  json: (o) => new JsonReporter(needPath('json', o.path)),
-  junit: (o) => new JUnitReporter(needPath('junit', o.path)),
+  console: (o) => new ConsoleReporter({ verbose: o.verbose, fixturesDir: o.fixturesDir }),
+  json: (o) => new JsonReporter(o.path || DEFAULT_REPORT_FILES.json),
+  junit: (o) => new JUnitReporter(o.path || DEFAULT_REPORT_FILES.junit, o.fixturesDir),
   github: (o) => new GitHubReporter(o.fixturesDir),
-  // Without a path: appended to the GitHub step summary.
+  // Without a path: appended to the GitHub step summary when there is one, else ./conformance.md.
   markdown: (o) => {
-    if (o.path) return new MarkdownReporter(o.path);
+    if (o.path) return new MarkdownReporter(o.path, false, o.fixturesDir);
     const summary = process.env.GITHUB_STEP_SUMMARY;
-    if (!summary) throw new Error('reporter markdown needs a path (or GITHUB_STEP_SUMMARY)');
-    return new MarkdownReporter(summary, true);
+    return summary ? new MarkdownReporter(summary, true, o.fixturesDir) : new MarkdownReporter(DEFAULT_REPORT_FILES.markdown, false, o.fixturesDir);
   },
 };
 
 export const REPORTER_NAMES = Object.keys(REPORTERS);
 
-/** `console`, `github`, `json:out.json`, `junit:out.xml`, `markdown:summary.md` (markdown without a path appends to $GITHUB_STEP_SUMMARY). */
+/** `console`, `github`, `json[:out.json]`, `junit[:out.xml]`, `markdown[:summary.md]` (file reporters default to ./conformance.{json,xml,md}; markdown without a path appends to $GITHUB_STEP_SUMMARY when set). */
 export function createReporter(spec: string, opts: { fixturesDir?: string; verbose?: boolean } = {}): Reporter {
   const i = spec.indexOf(':');
   const name = i < 0 ? spec : spec.slice(0, i);

@@ -1,6 +1,7 @@
 // JSON reporter: the whole run summary (server info, counts, every case with its checks) as one file.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { clauseLink } from '../lib/clauses';
 import type { Reporter, RunSummary } from './types';
 
 export function summaryToJson(s: RunSummary): object {
@@ -10,12 +11,20 @@ export function summaryToJson(s: RunSummary): object {
     durationMs: s.durationMs,
     url: s.url,
     server: s.server,
+    version: s.version,
+    versionSource: s.versionSource,
+    profiles: s.profiles,
+    scope: s.scope,
     ok: s.ok,
     counts: s.counts,
+    byProfile: s.byProfile,
+    warnings: s.warnings,
     stale: s.stale,
     cases: s.results.map((r) => ({
-      id: r.id, file: r.file, ...(r.topic ? { topic: r.topic } : {}), verdict: r.verdict, ...(r.expectedFailure ? { expectedFailure: true } : {}),
-      ...(r.reason ? { reason: r.reason } : {}), durationMs: r.durationMs, frames: r.frames, checks: r.checks,
+      id: r.id, file: r.file, description: r.description, clause: r.clause, clauseLink: clauseLink(r.clause), profile: r.profile, level: r.level,
+      ...(r.topic ? { topic: r.topic } : {}), verdict: r.verdict, ...(r.expectedFailure ? { expectedFailure: true } : {}), ...(r.required ? { required: true } : {}),
+      ...(r.missingTopics ? { missingTopics: r.missingTopics } : {}), ...(r.reason ? { reason: r.reason } : {}), ...(r.sent ? { sent: r.sent } : {}),
+      durationMs: r.durationMs, frames: r.frames, checks: r.checks,
     })),
   };
 }

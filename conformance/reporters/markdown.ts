@@ -1,20 +1,26 @@
 // Markdown summary (e.g. for $GITHUB_STEP_SUMMARY): totals, a table per area, and the diffs of failures.
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Reporter, RunSummary } from './types';
+import { contextLines } from './context';
+import { isFinding, scopeLine, type Reporter, type RunSummary } from './types';
 
-const ICON = { pass: '✅', fail: '❌', warn: '⚠️', skip: '⏭️', unimplemented: '🚧' } as const;
+const ICON = { pass: '✅', fail: '❌', warn: '⚠️', error: '💥', skip: '⏭️', unimplemented: '🚧' } as const;
 
-export function summaryToMarkdown(s: RunSummary): string {
+export function summaryToMarkdown(s: RunSummary, fixturesDir = 'conformance/fixtures/v0.1.6'): string {
   const c = s.counts;
+  const row = (name: string, k: Record<string, number>) => `| ${name} | ${k.pass} | ${k.fail} | ${k.warn} | ${k.error} | ${k.skip} | ${k.unimplemented} |`;
   const lines = [
     `## IDEA conformance: ${s.ok ? 'conformant ✅' : 'not conformant ❌'}`,
     '',
-    `Server protocol **${s.server.version}**, ${s.results.length} cases in ${(s.durationMs / 1000).toFixed(1)} s.`,
+    `${scopeLine(s)}. Server announces protocol **${s.server.version}**${s.version !== s.server.version ? `, cases and schemas applied by **${s.version}** (${s.versionSource === 'assumed' ? '--assume-version' : 'the version of its topics'})` : ''}; ${s.results.length} cases in ${(s.durationMs / 1000).toFixed(1)} s.`,
+    ...s.warnings.map((w) => `\n> ⚠️ ${w}`),
     '',
-    '| pass | fail | warn | skip | unimplemented | expected failures | stale entries |',
-    '|---:|---:|---:|---:|---:|---:|---:|',
-    `| ${c.pass} | ${c.fail} | ${c.warn} | ${c.skip} | ${c.unimplemented} | ${s.results.filter((r) => r.expectedFailure).length} | ${s.stale.length} |`,
+    '| profile | pass | fail | warn | error | skip | unimplemented |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+    ...Object.entries(s.byProfile).flatMap(([p, k]) => (k ? [row(p, k)] : [])),
+    row('**all**', c),
+    '',
+    `Expected failures: ${s.results.filter((r) => r.expectedFailure).length}; stale entries: ${s.stale.length}.`,
     '',
     '| area | cases | pass | not passing |',
     '|---|---:|---:|---|',
@@ -22,15 +28,20 @@ export function summaryToMarkdown(s: RunSummary): string {
   const areas = new Map<string, typeof s.results>();
   for (const r of s.results) areas.set(r.id.split('/')[0]!, [...(areas.get(r.id.split('/')[0]!) ?? []), r]);
   for (const [area, rs] of areas) {
-    const bad = rs.filter((r) => r.verdict !== 'pass').map((r) => `${r.expectedFailure ? '☑️' : ICON[r.verdict]} \`${r.id.slice(area.length + 1)}\`${r.expectedFailure ? ' (expected)' : ''}`).join(' ');
-    lines.push(`| ${area} | ${rs.length} | ${rs.filter((r) => r.verdict === 'pass').length} | ${bad} |`);
+    const bad = rs.filter(isFinding).map((r) => `${r.expectedFailure ? '☑️' : ICON[r.verdict]} \`${r.id.slice(area.length + 1)}\`${r.expectedFailure ? ' (expected)' : ''}`).join(' ');
+    const notRun = rs.filter((r) => !isFinding(r) && r.verdict !== 'pass').length;
+    lines.push(`| ${area} | ${rs.length} | ${rs.filter((r) => r.verdict === 'pass').length} | ${bad}${notRun ? `${bad ? ' ' : ''}(${notRun} not run)` : ''} |`);
   }
-  const failing = s.results.filter((r) => r.verdict === 'fail' || r.verdict === 'warn' || r.verdict === 'unimplemented');
+  const failing = s.results.filter(isFinding);
   if (failing.length || s.stale.length) lines.push('', '### Details');
   for (const st of s.stale) lines.push('', `- ❌ stale expected failure: ${st}`);
   for (const r of failing) {
     lines.push('', `<details><summary>${ICON[r.verdict]} <code>${r.id}</code>${r.expectedFailure ? ' (expected)' : ''}: ${r.reason ?? ''}</summary>`, '');
-    for (const k of r.checks.filter((x) => !x.ok)) lines.push('```diff', `# ${k.name}`, k.detail ?? '', '```');
+    const [desc, clause, fixture, sent] = contextLines(r, fixturesDir);
+    lines.push(`${desc}  `, `${clause!.replace(/: (\S+)$/, ': [$1]($1)')}  `, `${fixture}${sent ? '  ' : ''}`);
+    if (sent) lines.push(sent);
+    lines.push('');
+    for (const k of r.checks.filter((x) => !x.ok)) lines.push('```diff', `# ${k.name}${k.level === 'should' ? ' (should)' : ''}`, k.detail ?? '', '```');
     lines.push('</details>');
   }
   return lines.join('\n') + '\n';
@@ -38,9 +49,9 @@ export function summaryToMarkdown(s: RunSummary): string {
 
 export class MarkdownReporter implements Reporter {
   /** `append`: add to the file (GitHub's step summary is shared by steps). */
-  constructor(private readonly path: string, private readonly append = false) {}
+  constructor(private readonly path: string, private readonly append = false, private readonly fixturesDir?: string) {}
   onRunEnd(s: RunSummary): void {
     mkdirSync(dirname(this.path), { recursive: true });
-    (this.append ? appendFileSync : writeFileSync)(this.path, summaryToMarkdown(s));
+    (this.append ? appendFileSync : writeFileSync)(this.path, summaryToMarkdown(s, this.fixturesDir));
   }
 }

@@ -1,4 +1,5 @@
 // The reporter lifecycle (like vitest's): one file per reporter, all optional hooks.
+import type { Profile } from '../lib/clauses';
 import type { ServerInfo } from '../lib/execute';
 import type { CaseResult, LoadedCase, Verdict } from '../lib/types';
 
@@ -6,16 +7,29 @@ export interface RunStartInfo {
   url: string;
   server: ServerInfo;
   total: number;
+  /** The version cases and schemas are applied by, and where it came from. */
+  version: string;
+  versionSource: 'assumed' | 'announced' | 'topics';
+  profiles: readonly Profile[];
+  /** Preflight findings that do not stop the run (e.g. the workspace is not open in the server). */
+  warnings: string[];
 }
 
 export interface RunSummary {
   url: string;
   server: ServerInfo;
+  version: string;
+  versionSource: RunStartInfo['versionSource'];
+  profiles: readonly Profile[];
   results: CaseResult[];
   counts: Record<Verdict, number>;
+  byProfile: Partial<Record<Profile, Record<Verdict, number>>>;
+  /** The topics of the protocol the server serves, of how many. */
+  scope: { served: string[]; known: number };
+  warnings: string[];
   /** Expected-failure entries that passed or name no case. */
   stale: string[];
-  /** Every non-expected case passed (or warned, or was skipped) and no entry is stale. */
+  /** No case failed or errored (expected failures aside), no required topic is unimplemented, no entry is stale. */
   ok: boolean;
   durationMs: number;
   startedAt: string;
@@ -28,7 +42,18 @@ export interface Reporter {
   onRunEnd?(summary: RunSummary): void | Promise<void>;
 }
 
-/** Verdicts that do not fail the run. */
+/** Verdicts that do not fail the run: a warning, a skip, an unimplemented topic nobody required, an expected failure. */
 export function isOkVerdict(r: CaseResult): boolean {
-  return r.verdict === 'pass' || r.verdict === 'warn' || r.verdict === 'skip' || r.expectedFailure === true;
+  if (r.expectedFailure) return true;
+  return r.verdict === 'pass' || r.verdict === 'warn' || r.verdict === 'skip' || (r.verdict === 'unimplemented' && !r.required);
+}
+
+/** "conformant on 2 of 13 topics (core, security)" — the scope a verdict holds for. */
+export function scopeLine(s: RunSummary): string {
+  return `${s.ok ? 'conformant' : 'not conformant'} on ${s.scope.served.length} of ${s.scope.known} topics (${s.profiles.join(', ')})`;
+}
+
+/** Cases that are not a pass and say something (skips and unrequired unimplemented topics are scope, not findings). */
+export function isFinding(r: CaseResult): boolean {
+  return r.verdict === 'fail' || r.verdict === 'warn' || r.verdict === 'error' || r.required === true;
 }

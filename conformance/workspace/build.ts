@@ -117,11 +117,19 @@ export function resetFixtureWorkspace(dirArg: string): boolean {
   return true;
 }
 
+export class NotAFixtureWorkspaceError extends Error {}
+
 /** Reads the info of an existing fixture workspace (e.g. one a third-party server has open). */
 export function readFixtureWorkspace(dirArg: string): FixtureWorkspaceInfo {
   const dir = resolve(dirArg);
   const hashes: Record<string, string> = {};
-  const listed = git(dir, ['rev-list', '--reverse', BASE_TAG]).split('\n').filter(Boolean);
+  let listed: string[];
+  try {
+    listed = git(dir, ['rev-list', '--reverse', BASE_TAG]).split('\n').filter(Boolean);
+  } catch {
+    // git's own message ("not a git repository", "unknown revision") would not say what to do.
+    throw new NotAFixtureWorkspaceError(`${dir} is not a fixture workspace (no git tag ${BASE_TAG}): build one with \`idea-conformance workspace ${dirArg}\` and open it in the server`);
+  }
   commits.forEach((c, i) => {
     const h = listed[i];
     if (h) hashes[c.name] = h;

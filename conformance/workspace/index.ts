@@ -1,2 +1,2 @@
-export { buildFixtureWorkspace, resetFixtureWorkspace, readFixtureWorkspace, applyOverlay, type FixtureWorkspaceInfo, type BuildOptions } from './build';
+export { buildFixtureWorkspace, resetFixtureWorkspace, readFixtureWorkspace, applyOverlay, NotAFixtureWorkspaceError, type FixtureWorkspaceInfo, type BuildOptions } from './build';
 export * as fixtureContent from './content';

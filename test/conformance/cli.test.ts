@@ -1,12 +1,10 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { parse as parseJUnit } from 'junit2json';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadCases } from '../../conformance/lib/load';
-import { selectCases } from '../../conformance/lib/select';
-import { runAgainstServer } from '../../conformance/lib/session';
 import { buildFixtureWorkspace } from '../../conformance/workspace';
 import { startInTestServer, TEST_TOKEN } from './in-test-server';
 
@@ -64,16 +62,49 @@ describe('idea-conformance CLI', () => {
   });
 });
 
-describe('version and capabilities', () => {
-  it('skips cases newer than the server version and reports topics it does not serve as unimplemented', async () => {
-    const server = await startInTestServer(ws, {}, { version: '0.1.3', without: ['editFind'] });
+describe('a partial server through the CLI', () => {
+  it('exit 0, unimplemented cases skipped in JUnit, and an independent JUnit parser counts what the console says', { timeout: 90_000 }, async () => {
+    const server = await startInTestServer(ws, {}, { only: ['historyList', 'fsFindFiles'] });
     try {
-      const cases = selectCases(loadCases(), { ids: ['history-list/file-history', 'fs-findfiles/by-name', 'edit-find/no-match', 'protocol/unknown-topic'] });
-      const s = await runAgainstServer({ url: server.url, token: TEST_TOKEN, workspace: ws, cases });
-      const v = Object.fromEntries(s.results.map((r) => [r.id, r.verdict]));
-      expect(v).toEqual({ 'history-list/file-history': 'skip', 'fs-findfiles/by-name': 'skip', 'edit-find/no-match': 'unimplemented', 'protocol/unknown-topic': 'pass' });
-      expect(s.results.find((r) => r.id === 'history-list/file-history')?.reason).toBe('not applicable: since 0.1.4, server speaks 0.1.3');
-      expect(s.ok).toBe(false);
+      const xmlPath = join(tmp, 'partial.xml');
+      const r = await cli(['run', '--workspace', ws, '--url', server.url, '--state', join(tmp, 'partial-state.json'), '--reporter', 'console', '--reporter', `junit:${xmlPath}`]);
+      expect(r.stderr + r.code).toBe('0');
+      expect(r.stdout).toContain('CONFORMANT: conformant on 2 of 13 topics (core, readings, security)');
+      const m = /(\d+) cases in [\d.]+ s: (\d+) passed, (\d+) failed, (\d+) warnings, (\d+) errors, (\d+) skipped, (\d+) unimplemented/.exec(r.stdout);
+      expect(m).not.toBeNull();
+      const [total, pass, failed, warn, errors, skip, unimpl] = m!.slice(1).map(Number) as number[];
+      expect(failed! + errors!).toBe(0);
+      expect(unimpl).toBeGreaterThan(100);
+      // junit2json (npm) reads the report as any JUnit consumer would; count the testcases' own children too
+      const doc = (await parseJUnit(readFileSync(xmlPath, 'utf8'))) as { tests: number; failures: number; errors: number; skipped: number; testsuite: { testcase?: { skipped?: unknown[]; failure?: unknown[]; error?: unknown[] }[] }[] };
+      const tcs = doc.testsuite.flatMap((t) => t.testcase ?? []);
+      expect({ tests: doc.tests, failures: doc.failures, errors: doc.errors, skipped: doc.skipped }).toEqual({ tests: total, failures: 0, errors: 0, skipped: skip! + unimpl! });
+      expect({ tests: tcs.length, failures: tcs.filter((t) => t.failure).length, errors: tcs.filter((t) => t.error).length, skipped: tcs.filter((t) => t.skipped).length, passed: tcs.filter((t) => !t.failure && !t.error && !t.skipped).length })
+        .toEqual({ tests: total, failures: 0, errors: 0, skipped: skip! + unimpl!, passed: pass! + warn! });
+      // --last-failed leaves unimplemented cases out
+      expect(JSON.parse(readFileSync(join(tmp, 'partial-state.json'), 'utf8')).failed).toEqual([]);
+      // --require-topics all makes them failures
+      const req = await cli(['run', '--workspace', ws, '--url', server.url, '--id', 'edit-find/no-match', '--require-topics', 'all', '--state', join(tmp, 'partial-state.json')]);
+      expect(req.code).toBe(1);
+      expect(req.stdout).toContain('not in the server\'s capabilities (required by --require-topics)');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a folder that is not a fixture workspace is a clear usage error; a workspace the server does not have open is a warning', { timeout: 60_000 }, async () => {
+    const server = await startInTestServer(ws);
+    try {
+      const plain = join(tmp, 'plain');
+      mkdirSync(plain, { recursive: true });
+      const r = await cli(['run', '--workspace', plain, '--url', server.url, '--id', 'protocol/unknown-topic']);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`is not a fixture workspace (no git tag`);
+      expect(r.stderr).not.toMatch(/fatal:/);
+      const other = buildFixtureWorkspace(join(tmp, 'other')).dir;
+      const w = await cli(['run', '--workspace', other, '--url', server.url, '--id', 'protocol/unknown-topic', '--state', join(tmp, 's2.json')]);
+      expect(w.code).toBe(0);
+      expect(w.stdout).toMatch(/WARNING\s+the server's workspaces \(.*\) do not contain .*other/);
     } finally {
       await server.close();
     }

@@ -18,6 +18,8 @@ export interface Flaws {
   findFilesWithoutRelativePath?: boolean;
   /** Paths outside the workspace fail with HANDLER_ERROR instead of INVALID_REQUEST. */
   escapeIsHandlerError?: boolean;
+  /** Every INVALID_REQUEST response (not the handshake's) goes out as HANDLER_ERROR. */
+  invalidRequestAsHandlerError?: boolean;
 }
 
 function inside(root: string, p: string, flaws: Flaws): string {
@@ -81,12 +83,19 @@ export interface InTestServerOptions {
   version?: string;
   /** Handler methods to leave out (their topics are then absent from capabilities). */
   without?: (keyof Handlers)[];
+  /** Serve only these handler methods. */
+  only?: (keyof Handlers)[];
 }
 
 export async function startInTestServer(root: string, flaws: Flaws = {}, opts: InTestServerOptions = {}) {
   const handlers = makeHandlers(root, flaws);
   for (const m of opts.without ?? []) delete handlers[m];
-  const announce = (frame: string) => (opts.version ? frame.replace('"version":"0.1.6"', `"version":"${opts.version}"`) : frame);
+  if (opts.only) for (const m of Object.keys(handlers) as (keyof Handlers)[]) if (!opts.only.includes(m)) delete handlers[m];
+  const announce = (frame: string) => {
+    let f = opts.version ? frame.replace('"version":"0.1.6"', `"version":"${opts.version}"`) : frame;
+    if (flaws.invalidRequestAsHandlerError && !f.startsWith('{"type"')) f = f.replace('"code":"INVALID_REQUEST"', '"code":"HANDLER_ERROR"');
+    return f;
+  };
   const server = await startWebSocketServer({
     host: '127.0.0.1',
     port: 0,
@@ -102,4 +111,3 @@ export const IN_TEST_SELECTION = [
   'security/oversize-frame', 'security/oversize-before-handshake', 'security/loopback-only',
   'security/path-escape-history-list', 'security/path-escape-dotdot-inside', 'security/git-option-injection-filepath',
 ];
-export const NOT_IN_TEST = ['protocol/many-in-flight'];

@@ -1,6 +1,6 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Connection } from '../../conformance/lib/connection';
 import { loadCases } from '../../conformance/lib/load';
@@ -29,7 +29,8 @@ describe('recorder', () => {
     const server = await startInTestServer(info.dir);
     const out = join(tmp, 'recorded');
     const hashes = new Map(Object.entries(info.commits).map(([n, h]) => [h, `commit.${n}`]));
-    const rec = await startRecorder({ upstream: server.url, workspace: info.dir, outDir: out, hashes });
+    const skipped: string[] = [];
+    const rec = await startRecorder({ upstream: server.url, workspace: info.dir, outDir: out, hashes, onSkip: (w) => skipped.push(w) });
     try {
       const direct = await Connection.open(server.url);
       const via = await Connection.open(rec.url);
@@ -39,6 +40,7 @@ describe('recorder', () => {
         { topic: '/app/vscode/history/list', requestId: 'r1', params: { filePath: 'src/shapes.ts', maxCount: 2 } },
         { topic: '/app/vscode/fs/findFiles', requestId: 'r2', params: { query: 'journal' } },
         { topic: '/app/vscode/history/list', requestId: 'r3', params: { filePath: '/etc/passwd' } },
+        { topic: '/app/vscode/nav/typo', requestId: 'r4', params: {} }, // UNKNOWN_TOPIC: forwarded, not recorded
       ];
       for (const r of reqs) {
         direct.send(r);
@@ -55,7 +57,16 @@ describe('recorder', () => {
       await rec.close();
     }
     expect(rec.written).toHaveLength(3);
+    expect(skipped).toEqual([expect.stringMatching(/^not recorded: UNKNOWN_TOPIC for \/app\/vscode\/nav\/typo/)]);
     const texts = rec.written.map((f) => readFileSync(f, 'utf8'));
+    const docs = rec.written.map((f) => JSON.parse(readFileSync(f, 'utf8')) as Record<string, unknown>);
+    for (const [k, d] of docs.entries()) {
+      expect(existsSync(resolve(dirname(rec.written[k]!), d.$schema as string)), d.$schema as string).toBe(true);
+      expect(d.workspace).toBe('any'); // read-only topics
+    }
+    expect(docs.map((d) => d.spec)).toEqual(['T18', 'T21', 'T10']);
+    expect((docs[1]!.expect as { result: { files: unknown } }).result.files).toMatchObject({ $unordered: [{ fileName: 'journal.md' }] });
+    expect(Array.isArray((docs[0]!.expect as { result: { entries: unknown } }).result.entries)).toBe(true); // newest first: stays ordered
     for (const t of texts) {
       expect(t).not.toContain(TEST_TOKEN);
       expect(t).not.toContain(info.dir);

@@ -143,16 +143,19 @@ describe('history/list, history/diff, history/rollback (git)', () => {
     expect(r.entries[0]).toMatchObject({ shortHash: c.docs!.slice(0, 7), authorName: 'Grace Hopper', authorEmail: 'grace@example.invalid', authorDate: '2026-01-10T14:00:00+00:00' });
     expect((await fx.client.historyList({ filePath: 'src/shapes.ts', maxCount: 1 })).entries).toHaveLength(1);
   });
-  it('diff index mode: working tree vs HEAD by default, older → newer for any pair', async () => {
+  it('diff index mode: working tree vs HEAD by default, older → newer for any pair, sides named as requested (R2)', async () => {
     const wt = await fx.client.historyDiff({ filePath: 'src/config.ts' });
-    expect(wt.fromRef).toBe(fx.ws.commits.examples);
-    expect(wt.toRef).toBe('working-tree');
+    expect(wt.fromRef).toBe('working-tree');
+    expect(wt.toRef).toBe('HEAD');
     expect(wt.diff).toContain('-  verbose: false,');
     expect(wt.diff).toContain('+  verbose: true,');
     const a = await fx.client.historyDiff({ filePath: 'src/shapes.ts', fromIndex: 1, toIndex: 2 });
     const b = await fx.client.historyDiff({ filePath: 'src/shapes.ts', fromIndex: 2, toIndex: 1 });
-    expect(a).toEqual(b);
-    expect([a.fromRef, a.toRef]).toEqual([fx.ws.commits.scale, fx.ws.commits.docs]);
+    expect(a.diff).toBe(b.diff);
+    expect([a.fromRef, a.toRef]).toEqual(['HEAD', fx.ws.commits.scale]);
+    expect([b.fromRef, b.toRef]).toEqual([fx.ws.commits.scale, 'HEAD']);
+    expect(await errorCode(fx.client.historyDiff({ filePath: 'src/shapes.ts', fromIndex: 1, toIndex: 0 }))).toBe('INVALID_REQUEST');
+    expect(await errorCode(fx.client.historyDiff({ filePath: 'src/shapes.ts', fromIndex: 0, toIndex: 2 }))).toBe('INVALID_REQUEST');
     expect(a.diff).toContain('+/** Geometric shapes used across the fixture project. */');
     expect((await fx.client.historyDiff({ filePath: 'src/shapes.ts', fromIndex: 0, toIndex: 1 })).diff).toBe('');
   });

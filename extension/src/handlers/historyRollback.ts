@@ -17,6 +17,7 @@ export function historyRollback(svc: Services): Handlers['historyRollback'] {
     const before = await readFile(real).catch(() => null);
     await writeFiles(svc, [{ path, target: real, before, after: bytes }], { what: 'history/rollback', recordResult: false, backupSource: BACKUP_SOURCES.rollback });
     svc.log(`history rollback: ${path} ← ${hash.slice(0, 7)} (index ${params.toIndex})`);
-    return { filePath: path, toRef: hash, restoredIndex: params.toIndex };
+    // Reading 2: index 1 is named "HEAD" (its content is what HEAD holds), older versions by their hash.
+    return { filePath: path, toRef: params.toIndex === 1 ? 'HEAD' : hash, restoredIndex: params.toIndex };
   };
 }

@@ -1,0 +1,15 @@
+// What every report shows for a non-passing case: what it checks, the clause it cites (with its link
+// into protocol.md), the fixture file and, for transport cases, what was sent.
+import { CLAUSES, clauseLink } from '../lib/clauses';
+import type { CaseResult } from '../lib/types';
+
+export function contextLines(r: CaseResult, fixturesDir: string): string[] {
+  const c = CLAUSES.get(r.clause);
+  const lines = [
+    r.description,
+    `clause ${r.clause}${c ? ` (${c.layer}: ${c.title})` : ''}, ${r.profile} profile, ${r.level}: ${clauseLink(r.clause)}`,
+    `fixture: ${fixturesDir.replace(/\/$/, '')}/${r.file}`,
+  ];
+  if (r.sent) lines.push(`sent: ${r.sent}`);
+  return lines;
+}
