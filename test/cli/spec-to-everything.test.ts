@@ -1,6 +1,6 @@
 // Spec → everything: a topic added to a scratch copy of the spec appears in the generated client and
-// dispatcher (codegen) and in the CLI (its command, flags, positionals, help), with no hand-written
-// code. (The MCP server's tool list is checked by its own test.)
+// dispatcher (codegen), in the CLI (its command, flags, positionals, help) and as an MCP tool (the
+// generated table the MCP server lists), with no hand-written code.
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -49,6 +49,11 @@ beforeAll(async () => {
     errors: ['INVALID_REQUEST', 'HANDLER_ERROR'], description: 'Count the occurrences of a string in the workspace.',
   });
   writeFileSync(join(dir, 'index.json'), JSON.stringify(index, null, 2));
+  // What it does to the workspace, for the MCP tool's hints (version-independent, beside the folders).
+  const annotationsFile = join(root, 'spec', 'topic-annotations.json');
+  const annotations = JSON.parse(readFileSync(annotationsFile, 'utf8'));
+  annotations.topics[TOPIC] = { title: 'Count in workspace', readOnly: true, destructive: false, idempotent: true };
+  writeFileSync(annotationsFile, JSON.stringify(annotations, null, 2));
   generated = await generateVersion(join(root, 'spec'), V);
   cmds = commandsFromSpec(loadSpecDir(dir));
 }, 60_000);
@@ -60,6 +65,18 @@ describe('a topic added to the spec', () => {
     expect(generated.get('client.ts')).toContain(`editCount(params: EditCountParams, options?: RequestOptions): Promise<EditCountResult> {\n    return this.request("${TOPIC}"`);
     expect(generated.get('server.ts')).toMatch(new RegExp(`"${TOPIC}": \\{ method: "editCount"`));
     expect(generated.get('server.ts')).toContain('editCount: EditCountHandler;');
+  });
+
+  it('is an MCP tool with its schemas and hints', () => {
+    const table = generated.get('mcp-tools.ts')!;
+    const start = table.indexOf('"name": "edit_count"');
+    expect(start).toBeGreaterThan(0);
+    const next = table.indexOf('"name": ', start + 10);
+    const entry = table.slice(start, next < 0 ? undefined : next);
+    expect(entry).toContain(`"topic": "${TOPIC}"`);
+    expect(entry).toContain('"title": "Count in workspace"');
+    expect(entry).toMatch(/"inputSchema": \{[\s\S]*"pattern": \{[\s\S]*"maxFiles"/);
+    expect(entry).toMatch(/"readOnlyHint": true,\s*"destructiveHint": false,\s*"idempotentHint": true/);
   });
 
   it('is a CLI command with its flags, positional, enum and defaults, parsed and listed in the help', () => {

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { run } from "../../codegen/src/cli";
 import { GENERATED_FILES, generateVersion } from "../../codegen/src/generate";
+import { scratchSpec } from "./scratch-spec";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const SPEC = join(ROOT, "spec");
@@ -14,8 +15,7 @@ let tmp: string;
 
 /** v0.1.6 and the version-independent topic annotations into a scratch spec root. */
 function copySpecVersion(spec: string): void {
-  cpSync(join(SPEC, "v0.1.6"), join(spec, "v0.1.6"), { recursive: true });
-  for (const f of ["topic-annotations.json", "topic-annotations.schema.json"]) cpSync(join(SPEC, f), join(spec, f));
+  scratchSpec(spec, ["v0.1.6"]);
 }
 
 beforeAll(() => {
@@ -134,7 +134,7 @@ describe("codegen", () => {
 
   it("the fast --check of a version also covers the earlier folders its @since notes come from", async () => {
     const spec = join(tmp, "spec-history");
-    for (const v of ["v0.1.5", "v0.1.6"]) cpSync(join(SPEC, v), join(spec, v), { recursive: true });
+    scratchSpec(spec, ["v0.1.5", "v0.1.6"]);
     const addField = (v: string) => {
       const path = join(spec, v, "topics", "edit-find.params.schema.json");
       const schema = JSON.parse(readFileSync(path, "utf8")) as { properties: Record<string, unknown> };

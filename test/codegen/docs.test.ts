@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { generateVersion } from "../../codegen/src/generate";
+import { scratchSpec } from "./scratch-spec";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const tmp = mkdtempSync(join(tmpdir(), "idea-docs-"));
@@ -30,7 +31,7 @@ describe("field docs", () => {
 
   it("a field added in a newer version folder is marked @since that version there, and only there", async () => {
     const spec = join(tmp, "spec");
-    for (const v of ["v0.1.5", "v0.1.6"]) cpSync(join(ROOT, "spec", v), join(spec, v), { recursive: true });
+    scratchSpec(spec, ["v0.1.5", "v0.1.6"]);
     const path = join(spec, "v0.1.6", "topics", "edit-find.params.schema.json");
     const schema = JSON.parse(readFileSync(path, "utf8")) as { properties: Record<string, unknown> };
     schema.properties.near = { $ref: "../defs.schema.json#/$defs/Location", description: "Search around this location." };
@@ -50,6 +51,7 @@ describe("field docs", () => {
 
     // Alone in its spec folder, nothing is newer than anything: no @since at all.
     const alone = join(tmp, "alone");
+    scratchSpec(alone, []);
     cpSync(join(spec, "v0.1.6"), join(alone, "v0.1.6"), { recursive: true });
     expect((await generateVersion(alone, "v0.1.6")).get("types.ts")).not.toContain("@since");
   });

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { renumber } from "../../codegen/src/gen-validators";
 import { generateVersion } from "../../codegen/src/generate";
+import { scratchSpec } from "./scratch-spec";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const tmp = mkdtempSync(join(tmpdir(), "idea-validators-"));
@@ -30,7 +31,7 @@ describe("validators.js layout", () => {
 
   it("a new field referencing a shared object definition changes only the section of its schema", async () => {
     const spec = join(tmp, "spec");
-    cpSync(join(ROOT, "spec", "v0.1.6"), join(spec, "v0.1.6"), { recursive: true });
+    scratchSpec(spec, ["v0.1.6"]);
     const before = sections((await generateVersion(spec, "v0.1.6")).get("validators.js")!);
     const path = join(spec, "v0.1.6", "topics", "edit-find.params.schema.json");
     const schema = JSON.parse(readFileSync(path, "utf8")) as { properties: Record<string, unknown> };

@@ -182,4 +182,21 @@ describe('the git history of spec/releases.json', () => {
       expect.stringMatching(/^0\.1\.3's release date changed from 2026-03-02 .* to 2026-03-03/),
     ]);
   });
+
+  it('amendments are never changed, removed or reordered; those of a merged branch may interleave', () => {
+    const spec = committedSpec();
+    const amend = (reason: string, prev: string) => ({ date: '2026-11-24', reason, previousSha256: prev });
+    const a = amend('first', 'a'.repeat(64));
+    const b = amend('second', 'b'.repeat(64));
+    editJson(releasesPath(spec), (d) => { d.releases.find((x: any) => x.version === '0.1.2').amendments = [a, b]; });
+    git(scratch!.root, 'commit', '-qam', 'two amendments');
+    expect(history(spec).problems).toEqual([]);
+    const set = (list: unknown[]) => editJson(releasesPath(spec), (d) => { d.releases.find((x: any) => x.version === '0.1.2').amendments = list; });
+    set([amend('from another branch', 'c'.repeat(64)), a, amend('also merged', 'd'.repeat(64)), b]);
+    expect(history(spec).problems).toEqual([]);
+    for (const bad of [[a], [b, a], [a, { ...b, reason: 'second, reworded' }]]) {
+      set(bad);
+      expect(history(spec).problems.map((p) => p.message)).toEqual([expect.stringMatching(/^0\.1\.2's amendments \(.*\) were rewritten: an amendment is never changed, removed or reordered$/)]);
+    }
+  });
 });
