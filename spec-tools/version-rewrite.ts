@@ -1,5 +1,6 @@
 // Moves a spec document from one protocol version to another: `$id`s, "v<version>" mentions in
 // prose and string values equal to the version itself (the index's version, handshake examples).
+// A `since` is history (the version a topic or error code appeared in) and stays as it is.
 import { isObject, type Json } from './spec-repo';
 
 function escape(s: string): string {
@@ -11,7 +12,7 @@ export function rewriteVersion<T extends Json>(doc: T, from: string, to: string)
   const walk = (x: Json): Json => {
     if (typeof x === 'string') return x === from ? to : x.replace(mention, `v${to}`);
     if (Array.isArray(x)) return x.map(walk);
-    if (isObject(x)) return Object.fromEntries(Object.entries(x).map(([k, v]) => [k, walk(v)]));
+    if (isObject(x)) return Object.fromEntries(Object.entries(x).map(([k, v]) => [k, k === 'since' ? v : walk(v)]));
     return x;
   };
   return walk(doc) as T;
