@@ -1,7 +1,7 @@
 // Rewrites an inlined schema into one normal form before comparison, so that schemas allowing the
 // same values compare equal and a change shows where it is made, not as a different spelling:
 //  1. trivial keywords dropped (`required: []`, `minLength: 0`, `additionalProperties: true`, …),
-//     `const` read as a one-value `enum`;
+//     `required` sorted, `const` read as a one-value `enum`;
 //  2. `allOf` flattened into its parent when the parts merge without conflict (a `$ref` wrapped in
 //     `allOf`, an object split in parts, a subtype that adds fields to a base type);
 //  3. `enum` values filtered by `type`, and `type` derived from the values;
@@ -67,6 +67,7 @@ export function normaliseSchema(input: Schema): Schema {
   if (NORMAL.has(input)) return input;
   let s: Schema = { ...input };
   for (const [k, trivial] of Object.entries(TRIVIAL)) if (k in s && trivial(s[k]!)) delete s[k];
+  if (Array.isArray(s.required)) s.required = [...new Set(strings(s.required))].sort();
   if (s.const !== undefined) {
     s.enum = Array.isArray(s.enum) ? s.enum.filter((v) => canonical(v) === canonical(s.const)) : [s.const];
     delete s.const;

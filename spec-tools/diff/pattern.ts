@@ -142,7 +142,12 @@ class Parser {
 
   private sequence(): Node {
     const items: Node[] = [];
-    while (this.pos < this.s.length && this.peek() !== '|' && this.peek() !== ')') items.push(this.quantified());
+    while (this.pos < this.s.length && this.peek() !== '|' && this.peek() !== ')') {
+      const item = this.quantified();
+      // A group in a sequence is spliced in: (?:ab)c is abc.
+      if (item.t === 'seq') items.push(...item.items);
+      else items.push(item);
+    }
     return items.length === 1 ? items[0]! : { t: 'seq', items };
   }
 
@@ -275,6 +280,10 @@ function contains(big: Node, small: Node): boolean {
     if (!r && i < xs.length && j < ys.length && containsItem(ys[j]!, xs[i]!)) r = f(i + 1, j + 1);
     const y = ys[j];
     if (!r && i < xs.length && y?.t === 'rep' && y.min === 0 && y.max === Infinity && containsItem({ ...y, min: 0 }, xs[i]!)) r = f(i + 1, j);
+    // An alternation may match several xs elements at once: abc within (abc|x).
+    if (y?.t === 'alt') {
+      for (let k = i + 2; !r && k <= xs.length; k++) r = contains(y, { t: 'seq', items: xs.slice(i, k) }) && f(k, j + 1);
+    }
     memo.set(key, r);
     return r;
   };
