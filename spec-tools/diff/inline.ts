@@ -5,8 +5,6 @@ import { isObject, resolveRef, type Json, type SpecVersion } from '../spec-repo'
 import { ANNOTATIONS, REQUIRED_WHEN, type Schema } from './keywords';
 import { normaliseSchema, refNode } from './normalise';
 
-export { ANNOTATIONS, canonical, REQUIRED_WHEN } from './keywords';
-
 const MAX_DEPTH = 40;
 
 const REQUIRED_WHEN_RE = /\b(?:required|mandatory) (?:when|if|unless)\b[^.]*/i;

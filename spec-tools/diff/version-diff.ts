@@ -1,7 +1,8 @@
 // Compares two protocol versions: the topic index (transport, error codes, topics) and every
 // message and topic schema, each in the direction its values travel.
 import type { Json, SpecVersion, TopicEntry } from '../spec-repo';
-import { canonical, inlineSchema } from './inline';
+import { inlineSchema } from './inline';
+import { canonical } from './keywords';
 import { groupByDef } from './group';
 import { diffSchemas, type SchemaChange } from './schema-diff';
 import type { Change, DiffReport, Direction } from './types';
