@@ -59,6 +59,10 @@ const TRIVIAL: Record<string, (v: Json) => boolean> = {
   writeOnly: (v) => v === false,
 };
 
+function isNothing(s: Schema): boolean {
+  return isObject(s.not) && Object.keys(s.not).length === 0;
+}
+
 function isEmptySchema(v: Json): boolean {
   return v === true || (isObject(v) && Object.keys(v).length === 0);
 }
@@ -84,6 +88,7 @@ export function normaliseSchema(input: Schema): Schema {
   }
   const alternatives = typedAlternatives(s);
   if (alternatives) {
+    if (alternatives.branches.length === 0) return normaliseSchema({ not: {} }); // no alternative left
     if (alternatives.branches.length === 1) {
       const one = mergeKeepingDef([alternatives.common, alternatives.branches[0]!]);
       if (one) return one;
@@ -220,6 +225,13 @@ function normaliseTypeAndEnum(s: Schema): void {
   const seen = new Map<string, Json>();
   for (const v of s.enum) if (!declared || allowsValue(declared, v)) seen.set(canonical(v), v);
   const values = [...seen.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v);
+  if (values.length === 0) {
+    // No value left: the schema allows nothing (ajv refuses an empty enum).
+    delete s.enum;
+    delete s.type;
+    s.not = {};
+    return;
+  }
   s.enum = values;
   let types = [...new Set(values.map(typeOfValue))];
   if (types.includes('number')) types = types.filter((t) => t !== 'integer');
@@ -279,6 +291,7 @@ function typedAlternatives(s: Schema): { common: Schema; branches: Schema[] } | 
       const distributed: Schema[] = [];
       for (const b of branches) {
         const both = mergeSchemas([typed, b]);
+        if (both !== null && isNothing(both)) continue;
         if (both === null) {
           if (typeof b.type === 'string' && typed.type !== undefined && intersectTypes([b.type], typeList(typed.type)).length === 0) continue;
           return null;

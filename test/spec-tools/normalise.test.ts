@@ -80,6 +80,11 @@ describe('normaliser rules', () => {
 
   it('distributes the parent type over anyOf branches; a branch of another type vanishes', () => {
     expect(same({ type: 'string', anyOf: [{ const: 'a' }, { const: 'b' }, { type: 'null' }] }, { enum: ['a', 'b'] })).toBe(true);
+    expect(same({ type: 'string', anyOf: [{ const: 'a' }, { const: 1 }] }, { enum: ['a'] })).toBe(true);
+    expect(same({ enum: ['a', 'b'], anyOf: [{ const: 'a' }, { const: 'c' }] }, { enum: ['a'] })).toBe(true);
+    // Nothing left: the schema allows no value.
+    expect(same({ type: 'string', anyOf: [{ const: 1 }] }, { not: {} })).toBe(true);
+    expect(same({ type: 'string', enum: [1] }, { not: {} })).toBe(true);
   });
 
   it('merges a single alternative into its parent', () => {
