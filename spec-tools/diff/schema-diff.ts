@@ -390,23 +390,32 @@ class SchemaDiff {
     this.effect(e, e === 'narrowed' ? 'bound-tightened' : e === 'widened' ? 'bound-relaxed' : 'constraint-changed', path, `multipleOf ${show(x)} → ${show(y)}`);
   }
 
-  /** anyOf / oneOf: branches only in the new schema widen, branches only in the old one narrow. */
+  /** anyOf / oneOf, each compared on its own. anyOf: branches only in the new schema widen, branches
+   *  only in the old one narrow. A oneOf left after normalisation may have overlapping branches
+   *  (exactly one must hold), so a branch added or removed there changes the set both ways. */
   private unions(a: Schema, b: Schema, path: string): void {
-    const ua = unionOf(a);
-    const ub = unionOf(b);
-    if (ua === null && ub === null) return;
-    if (ua !== null && ub !== null) {
-      const ka = ua.map(canonical);
-      const kb = ub.map(canonical);
-      const onlyA = ua.filter((_, i) => !kb.includes(ka[i]!));
-      const onlyB = ub.filter((_, i) => !ka.includes(kb[i]!));
-      if (onlyA.length === 1 && onlyB.length === 1) return this.compare(asSchema(onlyA[0]), asSchema(onlyB[0]), path);
-      if (onlyB.length > 0) this.effect('widened', 'union-branch-added', path, `alternative${onlyB.length > 1 ? 's' : ''} added: ${onlyB.map((x) => brief(x)).join(', ')}`);
-      if (onlyA.length > 0) this.effect('narrowed', 'union-branch-removed', path, `alternative${onlyA.length > 1 ? 's' : ''} removed: ${onlyA.map((x) => brief(x)).join(', ')}`);
-      return;
+    for (const k of ['anyOf', 'oneOf'] as const) {
+      const ua = unionOf(a, k);
+      const ub = unionOf(b, k);
+      if (ua === null && ub === null) continue;
+      if (ua !== null && ub !== null) {
+        const ka = ua.map(canonical);
+        const kb = ub.map(canonical);
+        const onlyA = ua.filter((_, i) => !kb.includes(ka[i]!));
+        const onlyB = ub.filter((_, i) => !ka.includes(kb[i]!));
+        if (onlyA.length === 1 && onlyB.length === 1) {
+          this.compare(asSchema(onlyA[0]), asSchema(onlyB[0]), path);
+          continue;
+        }
+        const exclusive = k === 'oneOf';
+        const list = (xs: Json[]) => `alternative${xs.length > 1 ? 's' : ''} ${xs.map((x) => brief(x)).join(', ')}`;
+        if (onlyB.length > 0) this.effect(exclusive ? 'changed' : 'widened', 'union-branch-added', path, `${k} ${list(onlyB)} added`);
+        if (onlyA.length > 0) this.effect(exclusive ? 'changed' : 'narrowed', 'union-branch-removed', path, `${k} ${list(onlyA)} removed`);
+        continue;
+      }
+      if (ua === null) this.effect('narrowed', 'constraint-added', path, `new constraint ${k} ${brief(ub!)}`);
+      else this.effect('widened', 'constraint-removed', path, `constraint ${k} ${brief(ua)} removed`);
     }
-    if (ua === null) this.effect('narrowed', 'constraint-added', path, `new constraint anyOf ${brief(ub!)}`);
-    else this.effect('widened', 'constraint-removed', path, `constraint anyOf ${brief(ua)} removed`);
   }
 
   /** One side is a plain schema equal to a branch of the other side's union: `string` → `string | string[]`. */
@@ -419,8 +428,10 @@ class SchemaDiff {
     const idx = union.findIndex((br) => canonical(br) === key);
     if (idx < 0 || Object.keys(withoutUnion(stripAnnotations(ua === null ? b : a))).length > 0) return false;
     const others = union.filter((_, i) => i !== idx).map((x) => brief(x)).join(', ');
-    if (ua === null) this.effect('widened', 'union-branch-added', path, `now also allows ${others}`);
-    else this.effect('narrowed', 'union-branch-removed', path, `no longer allows ${others}`);
+    // In a oneOf a value that also matches another branch is refused: not a pure widening.
+    const exclusive = (ua === null ? b : a).oneOf !== undefined;
+    if (ua === null) this.effect(exclusive ? 'changed' : 'widened', 'union-branch-added', path, `now also allows ${others}${exclusive ? ' (oneOf: values matching two branches are refused)' : ''}`);
+    else this.effect(exclusive ? 'changed' : 'narrowed', 'union-branch-removed', path, `no longer allows ${others}${exclusive ? ' (was oneOf)' : ''}`);
     return true;
   }
 
@@ -514,10 +525,15 @@ function stringList(x: Json | undefined): string[] {
   return Array.isArray(x) ? x.filter((v): v is string => typeof v === 'string') : [];
 }
 
-/** An `anyOf`/`oneOf` other than typed alternatives (those are matched by type in alternatives()). */
-function unionOf(s: Schema): Json[] | null {
-  if (isTypedAnyOf(s)) return null;
-  const u = s.anyOf ?? s.oneOf;
+/** The `anyOf` or `oneOf` of a schema, other than typed alternatives (those are matched by type in
+ *  alternatives()); without `k`, whichever of the two the schema has, if it has only one. */
+function unionOf(s: Schema, k?: 'anyOf' | 'oneOf'): Json[] | null {
+  if (k === undefined) {
+    if (s.anyOf !== undefined && s.oneOf !== undefined) return null;
+    return unionOf(s, s.oneOf !== undefined ? 'oneOf' : 'anyOf');
+  }
+  if (k === 'anyOf' && isTypedAnyOf(s)) return null;
+  const u = s[k];
   return Array.isArray(u) ? u : null;
 }
 
