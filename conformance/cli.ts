@@ -7,7 +7,7 @@ import { readExpectedFailures } from './lib/expected-failures';
 import { DEFAULT_FIXTURES, loadCases } from './lib/load';
 import { selectCases } from './lib/select';
 import { runAgainstServer } from './lib/session';
-import { discover } from '../runtime/discovery';
+import { locateServer } from '../runtime/locate';
 import { createReporter } from './reporters';
 import type { RunSummary } from './reporters/types';
 import { buildFixtureWorkspace } from './workspace';
@@ -98,10 +98,13 @@ async function main(argv: string[]): Promise<number> {
     summary = r.summary;
   } else {
     if (!values.workspace) fail('run needs --workspace <dir> (the fixture workspace the server has open) or --launch');
-    const found = discover(values.workspace);
-    const url = values.url ?? found?.url;
-    const token = values.token ?? process.env.IDEA_TOKEN ?? found?.token;
-    if (!url) fail('no --url and no idea.server.port in the workspace settings');
+    const given = values.token ?? process.env.IDEA_TOKEN;
+    // The registry or the workspace settings (runtime/locate.ts) fill in what was not given.
+    const found = values.url && given ? undefined : await locateServer(values.workspace).catch((e: Error) => e);
+    if (!values.url && found instanceof Error) fail(found.message);
+    const located = found instanceof Error ? undefined : found;
+    const url = values.url ?? located!.url;
+    const token = given ?? located?.token;
     summary = await runAgainstServer({ ...common, url, token, workspace: values.workspace });
   }
   mkdirSync(dirname(statePath), { recursive: true });

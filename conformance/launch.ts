@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { launchHost, REPO_ROOT } from '../livehost';
+import { launchAnyHost, REPO_ROOT, type BackendRequest, type HostName } from '../livehost';
 import { runAgainstServer, type ExistingServerOptions } from './lib/session';
 import type { RunSummary } from './reporters/types';
 import { buildFixtureWorkspace } from './workspace';
@@ -17,6 +17,10 @@ export interface LaunchRunOptions extends Omit<ExistingServerOptions, 'url' | 't
   extensionDevPath?: string;
   /** Where to build the workspace (default a fresh temp folder, removed afterwards). */
   workspace?: string;
+  /** Which VS Code build (livehost/hosts.json; default IDEA_VSCODE, else the oldest). */
+  vscode?: HostName;
+  /** code-server, electron (desktop VS Code, downloaded) or auto; default IDEA_HOST, else code-server. */
+  backend?: BackendRequest;
   log?: (line: string) => void;
 }
 
@@ -33,7 +37,7 @@ export async function runWithLaunch(o: LaunchRunOptions): Promise<LaunchRunResul
   try {
     buildFixtureWorkspace(dir);
     const t0 = performance.now();
-    const host = await launchHost({ workspace: dir, extensionDevPath: o.extensionDevPath ?? join(REPO_ROOT, 'extension'), userSettings: HOST_USER_SETTINGS, log: o.log });
+    const host = await launchAnyHost({ workspace: dir, extensionDevPath: o.extensionDevPath ?? join(REPO_ROOT, 'extension'), userSettings: HOST_USER_SETTINGS, log: o.log, ...(o.vscode ? { vscode: o.vscode } : {}), ...(o.backend ? { backend: o.backend } : {}) });
     const t1 = performance.now();
     try {
       const summary = await runAgainstServer({ ...o, url: host.url, token: host.token, workspace: dir });

@@ -1,6 +1,6 @@
 // Starting and stopping code-server in its own process group (it, the extension host and the language
 // servers it forks), so teardown can signal exactly the processes we started.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { get } from 'node:http';
 import { poll } from '../runtime/poll';
@@ -24,6 +24,20 @@ function inheritedEnv(): NodeJS.ProcessEnv {
     if (k.startsWith('VSCODE_') || k === 'ELECTRON_RUN_AS_NODE' || k === 'NODE_OPTIONS') delete env[k];
   }
   return env;
+}
+
+/**
+ * `code-server --install-extension <vsix>` into the run's extensions folder, as a user installs a
+ * .vsix (not the development path). Returns what it printed; throws with it when the install failed.
+ */
+export function installVsix(opts: { bin: string; run: RunFolder; vsix: string; env: Record<string, string>; timeoutMs?: number }): string {
+  const r = spawnSync(opts.bin, [
+    '--config', opts.run.configFile, '--user-data-dir', opts.run.userDataDir, '--extensions-dir', opts.run.extensionsDir,
+    '--install-extension', opts.vsix,
+  ], { cwd: opts.run.home, env: { ...inheritedEnv(), ...opts.env }, encoding: 'utf8', timeout: opts.timeoutMs ?? 60_000 });
+  const out = `${r.stdout ?? ''}${r.stderr ?? ''}`.trim();
+  if (r.error || r.status !== 0) throw new Error(`code-server --install-extension ${opts.vsix} failed (${r.error?.message ?? `exit ${r.status}`}): ${out.slice(-2000)}`);
+  return out;
 }
 
 export function spawnCodeServer(opts: {

@@ -1,6 +1,7 @@
-// Installs an unpacked extension into a run's --extensions-dir: a symlink named <publisher>.<name>-<version>
-// is enough for VS Code to pick it up (no extensions.json, no .vsix needed).
-import { existsSync, readFileSync, realpathSync, symlinkSync } from 'node:fs';
+// Puts the extension under test into a run's --extensions-dir: either an unpacked folder linked as
+// <publisher>.<name>-<version> (enough for VS Code to pick it up), or a .vsix that code-server installed
+// there itself (what a user installs), found afterwards by its manifest.
+import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, symlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 export interface LinkedExtension { id: string; version: string; folder: string; link: string }
@@ -29,4 +30,13 @@ export function linkExtension(extensionDevPath: string, extensionsDir: string): 
   const link = join(extensionsDir, `${id}-${m.version}`);
   symlinkSync(folder, link, 'dir');
   return { id, version: m.version as string, folder, link };
+}
+
+/** The one extension a fresh run's extensions folder holds after `--install-extension` (a real folder, not a link). */
+export function installedExtension(extensionsDir: string): LinkedExtension {
+  const folders = readdirSync(extensionsDir).filter((n) => !n.startsWith('.') && lstatSync(join(extensionsDir, n)).isDirectory());
+  if (folders.length !== 1) throw new Error(`expected one installed extension in ${extensionsDir}, found ${folders.length}: ${folders.join(', ')}`);
+  const folder = join(extensionsDir, folders[0]!);
+  const m = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as { publisher: string; name: string; version: string };
+  return { id: `${m.publisher}.${m.name}`, version: m.version, folder, link: folder };
 }

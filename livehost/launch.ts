@@ -2,18 +2,20 @@
 // handed back once that extension's server accepts connections. See livehost/README.md.
 import { realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { linkExtension } from './extension-link';
+import { installedExtension, linkExtension } from './extension-link';
 import { registerExitHook, unregisterExitHook } from './exit-hooks';
 import { describeLogs } from './log-tail';
-import { findChromium, findCodeServer } from './paths';
+import { codeServerPath, findChromium, findCodeServer } from './paths';
+import { hostBuild, selectedHost, type HostBuild, type HostName } from './hosts';
 import { poll } from '../runtime/poll';
+import { listRegisteredServers } from '../runtime/registry';
 import { freePort, isPortOpen } from './ports';
 import { PeakSampler, groupPids, type PeakMemory } from './proc-memory';
 import { Teardown } from './teardown';
 import { portOwnedByGroup } from './port-owner';
 import { readReadySignal, restoreWorkspaceSettings, snapshotSettings, type ReadySignal } from './ready-signal';
-import { createRunFolder, isolatedEnv, removeRunFolder, type RunFolder } from './run-folder';
-import { killCodeServerGroupSync, spawnCodeServer, stopCodeServer, waitForHttp, type CodeServerProcess } from './code-server';
+import { createRunFolder, isolatedEnv, removeRunFolder, runRegistryDir, type RunFolder } from './run-folder';
+import { installVsix, killCodeServerGroupSync, spawnCodeServer, stopCodeServer, waitForHttp, type CodeServerProcess } from './code-server';
 import { writeUserSettings } from './user-settings';
 import { closeWorkbench, killWorkbenchSync, launchWorkbench, unloadWorkbench, type Workbench } from './workbench-browser';
 import { WorkbenchDriver } from './workbench-driver';
@@ -22,12 +24,16 @@ import type { Page } from 'playwright-core';
 export interface LaunchOptions {
   /** Folder opened in VS Code (must exist). */
   workspace: string;
-  /** Unpacked extension folder (its package.json names it; `main` must exist). */
-  extensionDevPath: string;
+  /** Unpacked extension folder (its package.json names it; `main` must exist). Give this or `vsix`. */
+  extensionDevPath?: string;
+  /** A packed extension, installed with `code-server --install-extension` as a user would. Give this or `extensionDevPath`. */
+  vsix?: string;
   /** Extra user settings, merged over the quiet offline defaults and `idea.server.port`. */
   userSettings?: Record<string, unknown>;
   /** Extra environment for code-server (inherited by the extension host). */
   env?: Record<string, string>;
+  /** Which VS Code build (livehost/hosts.json): default IDEA_VSCODE, else the oldest. */
+  vscode?: HostName;
   /** Bound on the whole launch; default 90 s. */
   timeoutMs?: number;
   /** Keep the run folder after close(); default false unless IDEA_KEEP_RUNS=1. */
@@ -37,6 +43,11 @@ export interface LaunchOptions {
    * skipped if the file was edited after the extension wrote its signal).
    */
   restoreWorkspaceSettings?: boolean;
+  /**
+   * The per-user registry the extension registers in (IDEA_REGISTRY_DIR). Default: one of the run
+   * folder's own; give the same folder to several hosts to have several windows, as a user does.
+   */
+  registryDir?: string;
   /** Sample memory of both process trees every N ms (see host.peakMemory()); off by default. */
   memorySampleMs?: number;
   log?: (line: string) => void;
@@ -70,6 +81,10 @@ export interface LiveHost {
   workspace: string;
   extensionId: string;
   runDir: string;
+  /** The VS Code build this host runs (livehost/hosts.json). */
+  build: HostBuild;
+  /** The isolated per-user registry the extension registers its server in (runtime/registry.ts). */
+  registryDir: string;
   userDataDir: string;
   codeServerPort: number;
   codeServerUrl: string;
@@ -138,7 +153,10 @@ export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
   const log = opts.log ?? (() => {});
   const keepRunDir = opts.keepRunDir ?? process.env.IDEA_KEEP_RUNS === '1';
   const workspace = usableFolder(opts.workspace);
-  const codeServerBin = findCodeServer();
+  if ((opts.extensionDevPath === undefined) === (opts.vsix === undefined)) throw new LaunchError('launchHost needs exactly one of extensionDevPath and vsix');
+  const build = opts.vscode ? hostBuild(opts.vscode) : selectedHost();
+  const codeServerBin = findCodeServer(process.env, build);
+  const codeServerPATH = codeServerPath(build);
   const chromiumBin = findChromium();
   const timings: LaunchTimings = { spawnToHttpMs: 0, chromiumLaunchMs: 0, navigateToDomMs: 0, navigateToReadyMs: 0, spawnToReadyMs: 0, totalMs: 0 };
 
@@ -157,6 +175,7 @@ export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
 
   // Stage 1: the run folder (deleted last) and the exit hooks (released once the processes are gone).
   const run: RunFolder = createRunFolder();
+  const registry = opts.registryDir ?? runRegistryDir(run);
   const removeRun = (quiet: boolean) => {
     if (keepRunDir) return;
     try {
@@ -187,16 +206,18 @@ export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
     // Stage 2: user settings and the extension, inside the run folder.
     const [codeServerPort, wantedExtPort] = await Promise.all([freePort(), freePort()]);
     writeUserSettings(run.userDataDir, wantedExtPort, opts.userSettings);
-    const ext = linkExtension(opts.extensionDevPath, run.extensionsDir);
+    const ext = opts.vsix
+      ? (installVsix({ bin: codeServerBin, run, vsix: resolve(opts.vsix), env: { ...isolatedEnv(run), ...(codeServerPATH ? { PATH: codeServerPATH } : {}) } }), installedExtension(run.extensionsDir))
+      : linkExtension(opts.extensionDevPath!, run.extensionsDir);
     extensionId = ext.id;
     // Stage 3: the workspace settings file, restored after every process below is gone.
     const settings = workspaceSettingsStage(workspace, opts.restoreWorkspaceSettings !== false, teardown, log);
-    log(`livehost: run folder ${run.dir}; extension ${ext.id}@${ext.version}; code-server on 127.0.0.1:${codeServerPort}`);
+    log(`livehost: run folder ${run.dir}; extension ${ext.id}@${ext.version}; code-server ${build.codeServer} (VS Code ${build.vscode}) on 127.0.0.1:${codeServerPort}`);
 
     // Stage 4: code-server in its own process group.
     if (closing) throw abortedError();
     const tSpawn = Date.now();
-    const cs: CodeServerProcess = spawnCodeServer({ bin: codeServerBin, run, port: codeServerPort, workspace, env: { ...isolatedEnv(run), ...opts.env } });
+    const cs: CodeServerProcess = spawnCodeServer({ bin: codeServerBin, run, port: codeServerPort, workspace, env: { ...isolatedEnv(run), IDEA_REGISTRY_DIR: registry, ...(codeServerPATH ? { PATH: codeServerPATH } : {}), ...opts.env } });
     teardown.add({
       name: 'code-server',
       close: async () => {
@@ -263,8 +284,13 @@ export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
     let foreign: number | undefined;
     const signal = await poll(async () => {
       if (cs.hasExited() || closing) return null;
-      const s = settings.read();
-      if (!s || !(await isPortOpen(s.port, 500))) return undefined;
+      const written = settings.read();
+      if (!written) return undefined;
+      // The registry entry comes last and always has the token (the settings file only with exposeToken).
+      const entry = (await listRegisteredServers({ dir: registry, clean: false, probePorts: false })).servers.find((e) => e.port === written.port);
+      const token = entry?.token ?? written.token;
+      if (!entry || token === undefined || !(await isPortOpen(written.port, 500))) return undefined;
+      const s = { ...written, token };
       if (portOwnedByGroup(s.port, cs.pid) === false) {
         if (foreign !== s.port) log(`livehost: the ready signal names port ${s.port}, which is not held by this host; waiting`);
         foreign = s.port;
@@ -275,8 +301,8 @@ export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
     if (!signal) {
       if (closing) throw abortedError();
       return await fail(signal === null ? 'code-server exited while the workbench was starting'
-        : `extension ${ext.id} did not signal readiness (idea.server.port + idea.server.authToken in `
-          + `${workspace}/.vscode/settings.json, port accepting) within ${timeoutMs} ms`
+        : `extension ${ext.id} did not signal readiness (idea.server.port in ${workspace}/.vscode/settings.json, `
+          + `its entry in ${registry}, port accepting) within ${timeoutMs} ms`
           + (foreign ? `; the signal found names port ${foreign}, held by another process (one host per workspace)` : ''));
     }
     extPort = signal.port;
@@ -294,6 +320,8 @@ export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
       workspace,
       extensionId: ext.id,
       runDir: run.dir,
+      build,
+      registryDir: registry,
       userDataDir: run.userDataDir,
       codeServerPort,
       codeServerUrl,

@@ -4,8 +4,10 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** code-server version the project installs (VS Code 1.100.3; runs on the system Node 20). */
-export const CODE_SERVER_VERSION = '4.100.3';
+import { hostBuild, hostNodeBinDir, selectedHost, type HostBuild } from './hosts';
+
+/** code-server version of the default (oldest) host: VS Code 1.100.3 on the system Node 20. */
+export const CODE_SERVER_VERSION = hostBuild('oldest').codeServer;
 
 /** Root of this repository (livehost/ sits directly below it). */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -19,15 +21,26 @@ export function runsRoot(env: NodeJS.ProcessEnv = process.env): string {
   return resolve(env.IDEA_KIT_RUNS || join(REPO_ROOT, '.runs'));
 }
 
-/** The code-server executable: `IDEA_CODE_SERVER`, else the one scripts/install-host.sh puts in the cache. */
-export function findCodeServer(env: NodeJS.ProcessEnv = process.env): string {
+/**
+ * The code-server executable of `build` (default: the IDEA_VSCODE one): `IDEA_CODE_SERVER`, else the one
+ * scripts/install-host.sh puts in the cache.
+ */
+export function findCodeServer(env: NodeJS.ProcessEnv = process.env, build: HostBuild = selectedHost(env)): string {
   const bin = env.IDEA_CODE_SERVER
-    || join(cacheDir(env), `code-server-${CODE_SERVER_VERSION}`, 'node_modules', '.bin', 'code-server');
+    || join(cacheDir(env), `code-server-${build.codeServer}`, 'node_modules', '.bin', 'code-server');
   if (!existsSync(bin)) {
     throw new Error(`code-server not found at ${bin}: run \`bash scripts/install-host.sh\` `
       + '(or set IDEA_CODE_SERVER to a code-server executable)');
   }
   return bin;
+}
+
+/** PATH for code-server of `build`: its Node first when that is not this process's (code-server's bin is `#!/usr/bin/env node`). */
+export function codeServerPath(build: HostBuild, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const dir = hostNodeBinDir(build, cacheDir(env));
+  if (!dir) return undefined;
+  if (!existsSync(join(dir, 'node'))) throw new Error(`Node ${build.node} for code-server ${build.codeServer} not found in ${dir}: run \`bash scripts/install-host.sh\``);
+  return `${dir}:${env.PATH ?? ''}`;
 }
 
 /** Debian's headless-capable Chromium (installed by scripts/install-host.sh); `IDEA_CHROMIUM` overrides. */

@@ -1,5 +1,6 @@
 // Loopback port helpers: pick a free port, probe whether one accepts TCP.
-import { createServer, connect } from 'node:net';
+import { createServer } from 'node:net';
+export { isPortOpen } from '../runtime/loopback';
 
 export const LOOPBACK = '127.0.0.1';
 
@@ -13,17 +14,6 @@ export function freePort(): Promise<number> {
       const port = typeof addr === 'object' && addr ? addr.port : 0;
       srv.close(() => (port ? resolvePort(port) : reject(new Error('could not allocate a port'))));
     });
-  });
-}
-
-/** True when something accepts a TCP connection on 127.0.0.1:port within timeoutMs. */
-export function isPortOpen(port: number, timeoutMs = 1000): Promise<boolean> {
-  return new Promise((res) => {
-    const sock = connect({ port, host: LOOPBACK });
-    const done = (open: boolean) => { sock.destroy(); res(open); };
-    sock.setTimeout(timeoutMs, () => done(false));
-    sock.once('connect', () => done(true));
-    sock.once('error', () => done(false));
   });
 }
 

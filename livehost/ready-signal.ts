@@ -1,12 +1,15 @@
 // The extension's ready signal (contract with extension/): once its server listens it writes the bound
-// port and the token into <workspace>/.vscode/settings.json, the discovery keys of runtime/discovery.ts.
+// port (and, with exposeToken, the token) into <workspace>/.vscode/settings.json, the discovery keys of
+// runtime/discovery.ts, and then registers itself in the per-user registry (runtime/registry.ts), whose
+// entry always carries the token. launch.ts waits for both.
 import { readFileSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseDiscoveryKeys, workspaceSettingsFile } from '../runtime/discovery';
 
 export interface ReadySignal {
   port: number;
-  token: string;
+  /** From the settings file; absent when the extension does not expose it there (the registry has it). */
+  token?: string;
   /** The settings file as it was when the signal was read (to know later whether anyone changed it). */
   settingsText: string;
 }
@@ -23,7 +26,7 @@ export function snapshotSettings(workspace: string): SettingsSnapshot | undefine
   }
 }
 
-/** The signal if the file now holds a valid port and token written after `before`; undefined otherwise. */
+/** The settings part of the signal: the file holds a valid port written after `before`; undefined otherwise. */
 export function readReadySignal(workspace: string, before: SettingsSnapshot | undefined): ReadySignal | undefined {
   const now = snapshotSettings(workspace);
   if (!now) return undefined;
@@ -34,9 +37,8 @@ export function readReadySignal(workspace: string, before: SettingsSnapshot | un
   } catch {
     return undefined; // half-written or foreign edit: try again on the next poll
   }
-  // Ready means both: our host always exposes the token.
-  if (keys.port === undefined || keys.token === undefined) return undefined;
-  return { port: keys.port, token: keys.token, settingsText: now.text };
+  if (keys.port === undefined) return undefined;
+  return { port: keys.port, ...(keys.token !== undefined ? { token: keys.token } : {}), settingsText: now.text };
 }
 
 /**

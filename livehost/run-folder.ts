@@ -60,6 +60,11 @@ export function removeRunFolder(f: RunFolder): void {
 }
 
 /** HOME, XDG_* and TMPDIR inside the run folder, so nothing leaks into the real home or /tmp. */
+/** The per-user registry of the isolated host. */
+export function runRegistryDir(f: RunFolder): string {
+  return join(f.home, '.idea-protocol', 'servers');
+}
+
 export function isolatedEnv(f: RunFolder): Record<string, string> {
   return {
     HOME: f.home,
@@ -68,5 +73,7 @@ export function isolatedEnv(f: RunFolder): Record<string, string> {
     XDG_CACHE_HOME: join(f.home, '.cache'),
     XDG_STATE_HOME: join(f.home, '.local', 'state'),
     TMPDIR: f.tmpForHost,
+    // The extension registers its server here (runtime/registry.ts), never in the real user's home.
+    IDEA_REGISTRY_DIR: runRegistryDir(f),
   };
 }

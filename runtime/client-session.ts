@@ -8,11 +8,18 @@
 //   IdeaProtocolError UNKNOWN_TOPIC (requestId "") and never sent.
 // generated/<v>/client.ts adds the version's types and one method per topic.
 //
-// One ClientLink is one connection and its handshake; a reconnecting client would open a new link and
-// swap it in (nothing else holds connection state).
-import { IdeaProtocolError, IdeaValidationError } from "./client-errors";
+// - Reconnect (opt-in, `reconnect`): when a connection drops without close() the session opens a new
+//   link with backoff (runtime/reconnect.ts) and swaps it in; requests in flight at the drop reject
+//   with IdeaClosedError, requests made meanwhile wait for the new link within their own timeout.
+//
+// One ClientLink is one connection and its handshake; useLink is the one place a link's state enters
+// the session.
+import { IdeaClosedError, IdeaProtocolError, IdeaTimeoutError, IdeaValidationError } from "./client-errors";
 import { ClientTransport, type RequestOptions, type WebSocketClass } from "./client-transport";
 import { handshakeReplyProblem, responseProblem, type FrameValidators } from "./frames";
+import { backoffDelay, reconnectPolicy, type ConnectionState, type ConnectionStateEvent, type Endpoint, type ReconnectOptions, type ReconnectPolicy } from "./reconnect";
+
+export type { ConnectionState, ConnectionStateEvent, Endpoint, ReconnectOptions } from "./reconnect";
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
@@ -40,6 +47,8 @@ export interface ClientOptions {
   validate?: boolean;
   /** WebSocket class to use (default: the `ws` package). */
   WebSocket?: WebSocketClass;
+  /** Reopen the connection when it drops (off by default); see runtime/reconnect.ts. */
+  reconnect?: boolean | ReconnectOptions;
 }
 
 /** A successful handshake reply as every version has it (authRequired since 0.1.3). */
@@ -56,6 +65,18 @@ export interface ClientLink {
   readonly handshake: HandshakeInfo;
   /** The validators frames are checked with (the announced version's, or the client's own). */
   readonly frames: FrameValidators;
+  /** How to open the next link when this one drops; present when reconnecting is on. */
+  readonly reconnect?: Reconnector;
+}
+
+/** What a session needs to reconnect: the policy, and opening a link to an endpoint with the same options. */
+export interface Reconnector {
+  readonly policy: ReconnectPolicy;
+  /** The endpoint connected to first (used when the policy has no `endpoint`). */
+  readonly first: Endpoint;
+  /** Default time a request may wait for a reconnection (the client's timeoutMs). */
+  readonly timeoutMs: number;
+  open(endpoint: Endpoint): Promise<ClientLink>;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -91,6 +112,24 @@ async function acceptHandshake(protocol: ClientProtocol, message: unknown, valid
 
 /** Opens a connection and completes the handshake. Rejects with IdeaProtocolError (e.g. UNAUTHORIZED), IdeaValidationError or IdeaClosedError. */
 export async function openClientLink(protocol: ClientProtocol, options: ClientOptions = {}): Promise<ClientLink> {
+  const policy = reconnectPolicy(options.reconnect);
+  const link = await openOnce(protocol, options);
+  if (!policy) return link;
+  const url = options.url ?? protocol.defaultUrl;
+  const reconnect: Reconnector = {
+    policy,
+    first: { url, ...(options.token !== undefined ? { token: options.token } : {}) },
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    async open(endpoint) {
+      // The endpoint decides url and token (a reloaded window has a new one); the rest is as first.
+      const next = await openOnce(protocol, { ...options, url: endpoint.url, token: endpoint.token });
+      return { ...next, reconnect };
+    },
+  };
+  return { ...link, reconnect };
+}
+
+async function openOnce(protocol: ClientProtocol, options: ClientOptions): Promise<ClientLink> {
   const validate = options.validate ?? false;
   const hello: Record<string, unknown> = { type: "handshake" };
   if (options.token !== undefined) hello.token = options.token;
@@ -114,19 +153,34 @@ export class ClientSession<TM extends TopicTypes<TM> = Record<string, { params: 
   private link!: ClientLink;
   /** The advertised topics; undefined when the handshake had no capabilities list (nothing is refused then). */
   private advertised: ReadonlySet<string> | undefined;
+  private current: ConnectionState = "open";
+  private userClosed = false;
+  private readonly stateListeners = new Set<(e: ConnectionStateEvent) => void>();
+  private readonly frameListeners = new Set<(text: string) => void>();
+  private detachFrames: (() => void) | undefined;
+  /** Requests waiting for a reconnection. */
+  private readonly waiters = new Set<{ ready(): void; fail(e: Error): void }>();
+  /** Cancels the backoff sleep when close() is called while reconnecting. */
+  private wake: (() => void) | undefined;
+  private readonly finalClosed: Promise<void>;
+  private markFinalClosed!: () => void;
 
   constructor(link: ClientLink) {
+    this.finalClosed = new Promise((resolve) => (this.markFinalClosed = resolve));
     this.useLink(link);
   }
 
   /**
    * Speaks through `link` from now on: its handshake, capabilities and schemas. The one place a
-   * connection's state enters the client, so a reconnecting client swaps in a new link here.
+   * connection's state enters the client; a reconnection swaps its new link in here.
    */
   protected useLink(link: ClientLink): void {
     this.link = link;
     const caps = link.handshake.capabilities;
     this.advertised = Array.isArray(caps) ? new Set(caps) : undefined;
+    this.detachFrames?.();
+    this.detachFrames = this.frameListeners.size > 0 ? this.forwardFrames(link) : undefined;
+    void link.transport.closed.then(() => this.linkClosed(link));
   }
 
   /** The server's handshake reply: version, authRequired (since 0.1.3), capabilities, workspaces. */
@@ -149,21 +203,34 @@ export class ClientSession<TM extends TopicTypes<TM> = Record<string, { params: 
     return this.link.transport.inFlight;
   }
 
-  get isClosed(): boolean {
-    return this.link.transport.isClosed;
+  /** "open", "reconnecting" (only with `reconnect`) or "closed". */
+  get state(): ConnectionState {
+    if (this.current === "open" && this.link.transport.isClosed && !this.link.reconnect) return "closed";
+    return this.current;
   }
 
-  /** Resolves once the connection has closed (either side). */
+  get isClosed(): boolean {
+    return this.state === "closed";
+  }
+
+  /** Resolves once the client is closed for good (with `reconnect`: closed by you, or given up). */
   get closed(): Promise<void> {
-    return this.link.transport.closed;
+    return this.link.reconnect ? this.finalClosed : this.link.transport.closed;
+  }
+
+  /** Observes state changes (open → reconnecting → open …, closed); returns the unsubscribe function. */
+  onStateChange(listener: (e: ConnectionStateEvent) => void): () => void {
+    this.stateListeners.add(listener);
+    return () => this.stateListeners.delete(listener);
   }
 
   /**
    * Generic typed request; rejects with IdeaProtocolError (UNKNOWN_TOPIC at once, without sending,
    * for a topic the server did not advertise), IdeaTimeoutError, IdeaClosedError, IdeaValidationError
-   * or the signal's reason.
+   * or the signal's reason. While reconnecting it first waits for the new connection (within its timeout).
    */
   request<T extends keyof TM & string>(topic: T, params: TM[T]["params"], options?: RequestOptions): Promise<TM[T]["result"]> {
+    if (this.current === "reconnecting") return this.afterReconnect(topic, params, options);
     // A closed connection says so first (the transport rejects with IdeaClosedError).
     if (this.advertised !== undefined && !this.advertised.has(topic) && !this.link.transport.isClosed) {
       const version = String(this.link.handshake.version);
@@ -177,13 +244,120 @@ export class ClientSession<TM extends TopicTypes<TM> = Record<string, { params: 
     this.link.transport.sendRaw(text);
   }
 
-  /** Observes every incoming frame as raw text; returns the unsubscribe function. */
+  /** Observes every incoming frame as raw text (across reconnections); returns the unsubscribe function. */
   onFrame(listener: (text: string) => void): () => void {
-    return this.link.transport.onFrame(listener);
+    this.frameListeners.add(listener);
+    this.detachFrames ??= this.forwardFrames(this.link);
+    return () => {
+      this.frameListeners.delete(listener);
+      if (this.frameListeners.size === 0) {
+        this.detachFrames?.();
+        this.detachFrames = undefined;
+      }
+    };
   }
 
-  /** Closes the connection; pending requests reject with IdeaClosedError. */
+  /** Closes the connection (and stops reconnecting); pending requests reject with IdeaClosedError. */
   close(): Promise<void> {
-    return this.link.transport.close();
+    this.userClosed = true;
+    if (this.current === "reconnecting") this.finish(new IdeaClosedError("client closed while reconnecting"));
+    return this.link.transport.close().then(() => (this.link.reconnect ? this.finalClosed : undefined));
+  }
+
+  private forwardFrames(link: ClientLink): () => void {
+    return link.transport.onFrame((text) => {
+      for (const l of this.frameListeners) {
+        try {
+          l(text);
+        } catch {
+          // one hook's failure must not keep the frame from the others
+        }
+      }
+    });
+  }
+
+  private emit(e: ConnectionStateEvent): void {
+    for (const l of this.stateListeners) {
+      try {
+        l(e);
+      } catch {
+        // a listener's failure must not stop the reconnection
+      }
+    }
+  }
+
+  private linkClosed(link: ClientLink): void {
+    if (link !== this.link || this.current !== "open") return;
+    const reconnect = link.reconnect;
+    if (!reconnect || this.userClosed) return this.finish();
+    void this.reconnectLoop(reconnect, new IdeaClosedError("connection lost"));
+  }
+
+  private async reconnectLoop(r: Reconnector, cause: Error): Promise<void> {
+    this.current = "reconnecting";
+    let error = cause;
+    for (let attempt = 1; attempt <= r.policy.maxAttempts; attempt++) {
+      this.emit({ state: "reconnecting", attempt, error });
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, backoffDelay(r.policy, attempt));
+        this.wake = () => { clearTimeout(t); resolve(); };
+      });
+      this.wake = undefined;
+      if (this.userClosed) return;
+      try {
+        const endpoint = r.policy.endpoint ? await r.policy.endpoint() : r.first;
+        const next = await r.open(endpoint);
+        if (this.userClosed) {
+          await next.transport.close();
+          return;
+        }
+        this.current = "open";
+        this.useLink(next);
+        this.emit({ state: "open", attempt });
+        for (const w of this.waiters) w.ready();
+        this.waiters.clear();
+        return;
+      } catch (e) {
+        error = e instanceof Error ? e : new Error(String(e));
+      }
+    }
+    this.finish(new IdeaClosedError(`gave up reconnecting after ${r.policy.maxAttempts} attempt(s): ${error.message}`));
+  }
+
+  /** Closed for good: waiting requests reject, listeners hear it once. */
+  private finish(reason?: Error): void {
+    if (this.current === "closed") return;
+    this.current = "closed";
+    this.wake?.();
+    for (const w of this.waiters) w.fail(reason ?? new IdeaClosedError("connection closed"));
+    this.waiters.clear();
+    this.emit({ state: "closed", attempt: 0, ...(reason ? { error: reason } : {}) });
+    this.markFinalClosed();
+  }
+
+  /** A request made while reconnecting: sent on the new link, within the time it had. */
+  private afterReconnect<T extends keyof TM & string>(topic: T, params: TM[T]["params"], options?: RequestOptions): Promise<TM[T]["result"]> {
+    const started = performance.now();
+    const timeoutMs = options?.timeoutMs ?? this.link.reconnect?.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const signal = options?.signal;
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    return new Promise<void>((resolve, reject) => {
+      const waiter = {
+        ready: () => { cleanup(); resolve(); },
+        fail: (e: Error) => { cleanup(); reject(e); },
+      };
+      const timer = setTimeout(() => waiter.fail(new IdeaTimeoutError(`no connection to the server within ${timeoutMs} ms (reconnecting)`, topic, "")), timeoutMs);
+      const onAbort = () => waiter.fail(signal!.reason as Error);
+      signal?.addEventListener("abort", onAbort, { once: true });
+      const cleanup = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
+        this.waiters.delete(waiter);
+      };
+      this.waiters.add(waiter);
+    }).then(() => {
+      const left = Math.max(1, timeoutMs - (performance.now() - started));
+      return this.request(topic, params, { ...options, timeoutMs: left });
+    });
   }
 }

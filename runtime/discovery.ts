@@ -5,9 +5,8 @@
 // (extension/src/settingsFile.ts), the live host waits for them (livehost/ready-signal.ts), the
 // conformance CLI reads them; all of them take the key names and the validation from here.
 //
-// Where a server can be found is a list of DiscoverySources tried in order (`discover`). The
-// workspace settings file is the one source today; a per-user registry of running servers is another
-// DiscoverySource, put in front of it.
+// Which server serves a folder (the per-user registry first, these keys second) is decided in
+// runtime/locate.ts.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseJsonc } from "./jsonc";
@@ -75,14 +74,3 @@ export const workspaceSettingsSource: DiscoverySource = {
     return { source: "workspace settings", port: keys.port, url: serverUrl(keys.port), ...(keys.token ? { token: keys.token } : {}) };
   },
 };
-
-export const DEFAULT_DISCOVERY_SOURCES: readonly DiscoverySource[] = [workspaceSettingsSource];
-
-/** The first server a source knows for `workspace`. */
-export function discover(workspace: string, sources: readonly DiscoverySource[] = DEFAULT_DISCOVERY_SOURCES): Discovered | undefined {
-  for (const s of sources) {
-    const found = s.find(workspace);
-    if (found) return found;
-  }
-  return undefined;
-}

@@ -1,5 +1,7 @@
 // Loopback-only policy: the server binds to loopback, and refuses upgrades whose Host header is not a
-// loopback name (DNS rebinding) or whose Origin is a non-loopback web page (browser pages).
+// loopback name (DNS rebinding) or whose Origin is a non-loopback web page (browser pages). Also the
+// probe clients use to tell whether a loopback port accepts connections.
+import { connect } from "node:net";
 
 const LOOPBACK_NAMES = new Set(["127.0.0.1", "localhost", "::1"]);
 
@@ -33,4 +35,18 @@ export function isAllowedOrigin(origin: string | undefined): boolean {
   if (!m) return false;
   const name = hostName(m[1]!);
   return name !== undefined && LOOPBACK_NAMES.has(name);
+}
+
+/** True when something accepts a TCP connection on 127.0.0.1:port within timeoutMs. */
+export function isPortOpen(port: number, timeoutMs = 1000): Promise<boolean> {
+  return new Promise((res) => {
+    const sock = connect({ port, host: "127.0.0.1" });
+    const done = (open: boolean) => {
+      sock.destroy();
+      res(open);
+    };
+    sock.setTimeout(timeoutMs, () => done(false));
+    sock.once("connect", () => done(true));
+    sock.once("error", () => done(false));
+  });
 }

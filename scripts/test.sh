@@ -12,6 +12,7 @@ npx tsx spec-tools/cli.ts check-frozen
 npx tsx spec-tools/cli.ts changelog --check
 npm run typecheck
 npm run build:extension
+npm run build:cli
 npx vitest run --project unit --reporter=default --reporter=json --outputFile.json=reports/vitest-unit.json
 npx vitest run --project live --no-file-parallelism --reporter=default --reporter=json --outputFile.json=reports/vitest-live.json
 node scripts/summary.mjs

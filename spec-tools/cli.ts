@@ -1,21 +1,24 @@
 #!/usr/bin/env -S npx tsx
-// idea-spec: the protocol maintainers' CLI (diff, bump, changelog, release, check-frozen, derive-history).
+// idea-spec: the protocol maintainers' CLI (diff, bump, changelog, release, amend, check-frozen, derive-history).
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { newestRelease, readReleases } from '../codegen/src/releases';
+import { loadSpec, specVersions } from '../codegen/src/spec';
 import { bump } from './bump';
 import { updateChangelog } from './changelog';
 import { formatReport, isFormat, type Format } from './diff/format';
 import { failsAt, isLevel, type Level } from './diff/types';
 import { diffVersions } from './diff/version-diff';
-import { checkFrozen, readReleases, recordRelease } from './frozen';
+import { checkFrozen } from './frozen';
 import { writeHistory } from './history/write';
-import { defaultRoot, listVersions, loadVersion, specDir } from './spec-repo';
-import { compareVersions } from './versions';
+import { regenerate } from './regenerate';
+import { amendRelease, recordRelease } from './release';
+import { defaultRoot, specDir } from './spec-repo';
 
 /** The pull-request question: what does the work in progress change against the last release? */
 function defaultDiffPair(spec: string): [string, string] {
-  const newest = listVersions(spec).at(-1);
-  const released = readReleases(spec).releases.map((r) => r.version).sort(compareVersions).at(-1);
+  const newest = specVersions(spec).at(-1);
+  const released = newestRelease(readReleases(spec));
   if (!newest || !released) throw new UsageError('diff needs <from> <to>: no released version to compare with');
   return [released, newest];
 }
@@ -26,10 +29,17 @@ const USAGE = `usage: idea-spec <command> [options]
         classify every change between two versions (exit 1 when a change is at --fail-on or worse);
         without versions: the newest released version against the newest version
   bump [<version>] [--no-codegen] [--force]
-        create the next version from the latest one, generate its code, update the changelog
+        create the next version from the latest released one (only $ids and the version change),
+        generate its code, update the changelog
   changelog [--check]        regenerate docs/CHANGELOG.md (--check: exit 1 when it is out of date)
-  release <version> [--force]  record a version as released (frozen) in spec/releases.json
-  check-frozen               exit 1 when a released version's files changed
+  release <version> [--date YYYY-MM-DD]
+        freeze a version: its date (default today, UTC) and sha256 into spec/releases.json (it needs
+        spec/v<version>/SUMMARY.md); regenerates its code and the changelog
+  amend <version> --reason "…" [--allow-semantic] [--date YYYY-MM-DD]
+        record an edit of a released folder (errata): only annotations (description, title,
+        examples, $comment) unless --allow-semantic; regenerates its code and the changelog
+  check-frozen               exit 1 when a released folder changed or a release was dropped from
+                             spec/releases.json's git history
   derive-history [--force]   rebuild spec/v0.1.0 … v0.1.5 from spec/v0.1.6 and the changelog facts
 
 common: --root <dir> (repository root; default: this checkout)`;
@@ -39,7 +49,7 @@ interface Args {
   flags: Map<string, string | true>;
 }
 
-const VALUE_FLAGS = new Set(['format', 'fail-on', 'root']);
+const VALUE_FLAGS = new Set(['format', 'fail-on', 'root', 'date', 'reason']);
 
 function parseArgs(argv: string[]): Args {
   const positional: string[] = [];
@@ -80,7 +90,7 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
       if (!isFormat(format)) throw new UsageError(`unknown --format ${format}`);
       const failOnRaw = (flag(args, 'fail-on') ?? 'ERR').toUpperCase();
       if (!isLevel(failOnRaw)) throw new UsageError(`unknown --fail-on ${failOnRaw} (ERR, WARN or INFO)`);
-      const report = diffVersions(loadVersion(spec, rest[0]!), loadVersion(spec, rest[1]!));
+      const report = diffVersions(loadSpec(spec, rest[0]!), loadSpec(spec, rest[1]!));
       out(formatReport(report, format as Format, failOnRaw as Level));
       return failsAt(report.changes, failOnRaw) ? 1 : 0;
     }
@@ -101,13 +111,24 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
     }
     case 'release': {
       if (rest.length !== 1) throw new UsageError('release needs <version>');
-      const r = recordRelease(spec, rest[0]!, { force: args.flags.has('force') });
+      const r = recordRelease(spec, rest[0]!, { date: flag(args, 'date') });
       out(`released ${r.version} (${r.released}) sha256 ${r.sha256}\n`);
+      for (const line of regenerate(root, r.version)) out(`${line}\n`);
+      return 0;
+    }
+    case 'amend': {
+      if (rest.length !== 1) throw new UsageError('amend needs <version>');
+      const reason = flag(args, 'reason');
+      if (reason === undefined) throw new UsageError('amend needs --reason "…"');
+      const { entry, amendment } = amendRelease(spec, rest[0]!, { reason, allowSemantic: args.flags.has('allow-semantic'), date: flag(args, 'date') });
+      out(`amended ${entry.version}: sha256 ${amendment.previousSha256} → ${entry.sha256}\n`);
+      for (const line of regenerate(root, entry.version)) out(`${line}\n`);
       return 0;
     }
     case 'check-frozen': {
-      const problems = checkFrozen(spec);
+      const { problems, notes } = checkFrozen(spec);
       for (const p of problems) out(`FROZEN ${p.message}\n`);
+      for (const n of notes) out(`${n}\n`);
       if (problems.length === 0) out('released versions unchanged\n');
       return problems.length === 0 ? 0 : 1;
     }

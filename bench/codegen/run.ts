@@ -3,10 +3,11 @@
 // same-run baseline (JSON.parse of the same frame).
 //   npx tsx bench/codegen/run.ts [--runs N] [--json <file>]   (N default 5; --json: bench/run.ts contract)
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { specVersions } from "../../codegen/src/spec";
 import { jsonOutArg, type BenchResult, type BenchRow } from "../lib/contract";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -14,7 +15,7 @@ const CLI = join(ROOT, "codegen", "src", "cli.ts");
 const runsArg = process.argv.indexOf("--runs");
 const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 5;
 
-const versionsCount = () => readdirSync(join(ROOT, "spec")).filter((n) => /^v\d/.test(n)).length;
+const versionsCount = () => specVersions(join(ROOT, "spec")).length;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 interface Timing {

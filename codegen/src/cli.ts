@@ -8,8 +8,10 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, 
 import { join, resolve } from "node:path";
 import { FIXTURE_TYPES_FILE, fixtureTypesConfirmed } from "./gen-fixture-types";
 import { generateVersionsFile, VERSIONS_FILE } from "./gen-versions";
-import { manifestConfirms } from "./manifest";
-import { listVersions, loadSpec } from "./spec";
+import { earlierSpecsHash, manifestConfirms } from "./manifest";
+import { releaseOf } from "./releases";
+import { loadSpec, specVersions } from "./spec";
+import { compareVersions, versionFolder } from "./version";
 
 interface Args {
   specRoot: string;
@@ -35,7 +37,7 @@ function parseArgs(argv: string[]): Args {
     else if (a === "--spec") args.specRoot = value();
     else if (a === "--out") args.outRoot = value();
     else if (a === "--fixture-schema") args.fixtureSchema = value();
-    else if (a === "--version") (args.versions ??= []).push(value().replace(/^(\d)/, "v$1"));
+    else if (a === "--version") (args.versions ??= []).push(versionFolder(value()));
     else throw new Error(`unknown argument ${a} (use --version X, --check, --full, --spec DIR, --out DIR, --fixture-schema FILE)`);
   }
   return args;
@@ -49,7 +51,8 @@ export async function run(argv: string[]): Promise<number> {
   const args = parseArgs(argv);
   const specRoot = resolve(args.specRoot);
   const outRoot = resolve(args.outRoot);
-  const versions = args.versions ?? listVersions(specRoot);
+  const allFolders = specVersions(specRoot).map(versionFolder);
+  const versions = args.versions ?? allFolders;
   if (versions.length === 0) throw new Error(`no spec versions under ${specRoot}`);
   const extraDirs =
     !args.versions && existsSync(outRoot)
@@ -58,7 +61,7 @@ export async function run(argv: string[]): Promise<number> {
           .filter((name) => !versions.includes(name) && statSync(join(outRoot, name)).isDirectory())
       : [];
   // Version-independent outputs: path relative to the output root → content.
-  const shared = new Map<string, string>([[VERSIONS_FILE, generateVersionsFile(listVersions(specRoot))]]);
+  const shared = new Map<string, string>([[VERSIONS_FILE, generateVersionsFile(allFolders)]]);
   const sharedProblems = (): string[] =>
     [...shared].flatMap(([name, content]) => {
       const path = join(outRoot, name);
@@ -67,8 +70,12 @@ export async function run(argv: string[]): Promise<number> {
     });
   const fixtureSchema = existsSync(resolve(args.fixtureSchema)) ? resolve(args.fixtureSchema) : undefined;
   if (args.check && !args.full && extraDirs.length === 0) {
+    // Each version's output also reads the earlier folders (per-field @since): their hashes count too.
+    const all = allFolders.map((v): [string, string] => [v, loadSpec(specRoot, v).hash]);
+    const hashOf = (v: string) => all.find(([f]) => f === v)?.[1] ?? loadSpec(specRoot, v).hash;
+    const earlier = (v: string) => earlierSpecsHash(all.filter(([f]) => compareVersions(f, v) < 0));
     const confirmed =
-      versions.every((v) => manifestConfirms(join(outRoot, v), loadSpec(specRoot, v).hash)) &&
+      versions.every((v) => manifestConfirms(join(outRoot, v), hashOf(v), earlier(v), releaseOf(specRoot, v)?.released)) &&
       sharedProblems().length === 0 &&
       (!fixtureSchema || fixtureTypesConfirmed(join(outRoot, FIXTURE_TYPES_FILE), fixtureSchema, args.fixtureSchema));
     if (confirmed) {

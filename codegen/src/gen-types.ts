@@ -2,6 +2,7 @@
 // of the generation time); a small brace-depth indenter lays the output out instead.
 import { compile } from "json-schema-to-typescript";
 import { bundleForTypes } from "./bundle";
+import type { FieldHistory } from "./field-history";
 import type { RefResolver } from "./refs";
 
 const ROOT = "IdeaSchemaBundle";
@@ -28,8 +29,8 @@ export function layout(ts: string): string {
   return out.join("\n");
 }
 
-export async function generateTypeDeclarations(refs: RefResolver): Promise<string> {
-  const bundle = bundleForTypes(refs, ROOT);
+export async function generateTypeDeclarations(refs: RefResolver, history: FieldHistory): Promise<string> {
+  const bundle = bundleForTypes(refs, history, ROOT);
   const ts = await compile(bundle as never, ROOT, {
     bannerComment: "",
     additionalProperties: false,

@@ -1,72 +1,81 @@
 // validators.js: ajv standalone code (ESM), one named export per root schema, compiled ahead of time.
 // Defaults are NOT applied (useDefaults off): validators only check, they never touch the wire object.
-import { Ajv2020 } from "ajv/dist/2020";
+//
+// Layout for reviewable diffs: ajv numbers its module-level names (validate12, schema40, func4) with
+// one counter per instance, so one new field used to renumber everything after it (~2,000 diff
+// lines). Each root schema is therefore emitted as its own section, a closure holding everything it
+// uses, with those names renumbered from 0 in order of appearance: a change to one schema changes
+// only the sections of the schemas that contain it.
+import type { Ajv2020 } from "ajv/dist/2020";
 import standaloneCode from "ajv/dist/standalone";
+import { createStrictAjv, specAjv } from "./lint";
 import type { RefResolver } from "./refs";
 
-export async function createAjv(withFormats: boolean): Promise<Ajv2020> {
-  const ajv = new Ajv2020({
-    strict: true,
-    strictTypes: false, // `type` unions and anyOf branches without a type are legitimate in the spec
-    allErrors: false, // first error only: cheapest, and one named field is what error messages carry
-    useDefaults: false,
-    // Checking each schema against the draft 2020-12 meta-schema would compile that meta-schema in
-    // every per-version instance (half the cost); checkSchemas() does it once for all versions.
-    validateSchema: false,
-    // optimize off: halves generation time; the code is ~8% larger and measured as fast (bench/codegen).
-    code: { esm: true, source: true, lines: true, optimize: false },
-  });
-  if (withFormats) {
-    // Only when a schema uses `format`: loading and registering the formats is a third of the cost.
-    const { default: addFormats } = await import("ajv-formats");
-    (addFormats as unknown as (a: Ajv2020) => void)(ajv);
-  }
-  return ajv;
+/** ajv code options of the generator: ESM source kept for standalone output. */
+export function createGeneratorAjv(): Ajv2020 {
+  // optimize off: halves generation time; the code is ~8% larger and measured as fast (bench/codegen).
+  return createStrictAjv({ esm: true, source: true, lines: true, optimize: false });
 }
 
-const usesFormat = (node: unknown): boolean =>
-  Array.isArray(node)
-    ? node.some(usesFormat)
-    : typeof node === "object" && node !== null &&
-      Object.entries(node).some(([k, v]) => (k === "format" && typeof v === "string") || usesFormat(v));
+/** Prefixes of ajv's module-level (instance-wide) names; function-local names restart per function. */
+const MODULE_NAME = /("(?:[^"\\\n]|\\.)*"|\/\*[\s\S]*?\*\/)|\b(validate|schema|func|pattern|formats|keyword|obj|wrapper|root)(\d+)\b/g;
 
-let metaAjv: Ajv2020 | undefined;
-
-/** Validates every schema document of the version against the draft 2020-12 meta-schema. */
-function checkSchemas(refs: RefResolver): void {
-  metaAjv ??= new Ajv2020({ strict: true, strictTypes: false });
-  for (const doc of refs.spec.docs) {
-    if (!metaAjv.validateSchema(doc.schema)) {
-      throw new Error(`${refs.spec.folder}/${doc.path}: not a valid JSON Schema: ${metaAjv.errorsText(metaAjv.errors)}`);
+/** Renumbers ajv's module-level names of one section from 0, in order of first appearance. */
+export function renumber(code: string): string {
+  const seen = new Map<string, string>();
+  const counters = new Map<string, number>();
+  return code.replace(MODULE_NAME, (m, literal: string | undefined, prefix: string) => {
+    if (literal !== undefined) return m; // strings and comments are left alone
+    let name = seen.get(m);
+    if (name === undefined) {
+      const n = counters.get(prefix) ?? 0;
+      counters.set(prefix, n + 1);
+      name = `${prefix}${n}`;
+      seen.set(m, name);
     }
-  }
-}
-
-export async function generateValidators(refs: RefResolver): Promise<string> {
-  checkSchemas(refs);
-  const ajv = await createAjv(refs.spec.docs.some((d) => usesFormat(d.schema)));
-  for (const doc of refs.spec.docs) ajv.addSchema(doc.schema, doc.id);
-  const exports: Record<string, string> = {};
-  for (const r of refs.roots) exports[r.validator] = r.id;
-  return esmImports(standaloneCode(ajv, exports));
+    return name;
+  });
 }
 
 /**
- * ajv's ESM standalone output still `require`s its runtime helpers (ucs2length, equal, formats…),
- * which does not exist in ES modules: turn each into a static import. `pick` tolerates both CJS
- * interop shapes (default = module.exports, or default = exports.default).
+ * The module: static imports of ajv's runtime helpers, then one section per root schema
+ * (`export const validateX = (() => { …; return validate0; })();`), sorted by name.
+ * `ajv` already holds the version's schemas (the lint compiled them); a fresh one is made otherwise.
+ */
+export function generateValidators(refs: RefResolver, ajv: Ajv2020 = specAjv(refs.spec, createGeneratorAjv())): string {
+  const sections = refs.roots.map((r) => {
+    const raw = standaloneCode(ajv, { [r.validator]: r.id }).replace(/^"use strict";\n?/, "");
+    const code = renumber(raw);
+    const exported = new RegExp(`^export const ${r.validator} = (validate\\d+);\\n`, "m").exec(code);
+    if (!exported) throw new Error(`validators: no export of ${r.validator} in ajv's output`);
+    const body = code.replace(exported[0], "").trim();
+    return `// ${r.name}: ${r.path}\nexport const ${r.validator} = (() => {\n${body}\nreturn ${exported[1]};\n})();`;
+  });
+  return esmImports(sections.join("\n\n"));
+}
+
+/**
+ * ajv's ESM standalone output still `require`s its runtime helpers (ucs2length, equal…), which does
+ * not exist in ES modules: turn each into a static import named after its module, so adding a helper
+ * renames nothing. `pick` tolerates both CJS interop shapes (default = module.exports, or default =
+ * exports.default).
  */
 function esmImports(code: string): string {
-  const modules: string[] = [];
+  const modules = new Map<string, string>();
   const body = code.replace(/require\("([^"]+)"\)\.(\w+)/g, (_m, mod: string, prop: string) => {
-    let i = modules.indexOf(mod);
-    if (i < 0) i = modules.push(mod) - 1;
-    return `pick(dep${i}, ${JSON.stringify(prop)})`;
+    let name = modules.get(mod);
+    if (name === undefined) {
+      const base = `dep_${mod.replace(/^.*\//, "").replace(/\W/g, "_")}`;
+      name = [...modules.values()].includes(base) ? `${base}_${modules.size}` : base;
+      modules.set(mod, name);
+    }
+    return `pick(${name}, ${JSON.stringify(prop)})`;
   });
   if (/\brequire\(/.test(body)) throw new Error("validators: unexpected require() left in ajv output");
-  if (modules.length === 0) return body;
-  const imports = modules.map((m, i) => `import dep${i} from ${JSON.stringify(/\.[cm]?js$/.test(m) ? m : `${m}.js`)};`);
+  if (modules.size === 0) return body;
+  const imports = [...modules]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([m, name]) => `import ${name} from ${JSON.stringify(/\.[cm]?js$/.test(m) ? m : `${m}.js`)};`);
   const pick = 'const pick = (m, k) => (m !== null && typeof m === "object" && k in m ? m[k] : m);';
-  // Imports must come first; ES modules are strict anyway, so the "use strict" prologue can go.
-  return [...imports, pick, body.replace(/^"use strict";\n?/, "")].join("\n");
+  return [...imports, pick, "", body].join("\n");
 }

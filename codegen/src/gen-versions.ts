@@ -3,7 +3,7 @@
 
 export const VERSIONS_FILE = "versions.ts";
 
-/** `folders` as listVersions returns them ("v0.1.0", …), oldest first. */
+/** Version folder names ("v0.1.0", …), oldest first. */
 export function generateVersionsFile(folders: readonly string[]): string {
   const versions = folders.map((f) => f.replace(/^v/, ""));
   const newest = versions[versions.length - 1];

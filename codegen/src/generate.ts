@@ -1,24 +1,33 @@
-// Generates the files of one spec version in memory: file name → content.
+// Generates the files of one spec version in memory: file name → content. The spec lint runs first,
+// so a schema the tests would reject fails here, with the file, JSON pointer and rule.
+import { FieldHistory } from "./field-history";
 import { generateTypeDeclarations } from "./gen-types";
-import { generateValidators } from "./gen-validators";
+import { createGeneratorAjv, generateValidators } from "./gen-validators";
+import { assertSpecClean } from "./lint";
 import { buildModel } from "./model";
 import { RefResolver } from "./refs";
 import { render } from "./render";
-import { buildManifest, MANIFEST } from "./manifest";
+import { buildManifest, earlierSpecsHash, MANIFEST } from "./manifest";
+import { releaseOf } from "./releases";
 import { loadSpec } from "./spec";
 import { GENERATED_FILES } from "./files";
 
-export async function generateVersion(specRoot: string, folder: string): Promise<Map<string, string>> {
-  const spec = loadSpec(specRoot, folder);
+/** `version`: "0.1.6" or "v0.1.6". The release date shown comes from spec/releases.json. */
+export async function generateVersion(specRoot: string, version: string): Promise<Map<string, string>> {
+  const spec = loadSpec(specRoot, version);
+  const released = releaseOf(specRoot, spec.version)?.released;
+  const ajv = createGeneratorAjv();
+  assertSpecClean(specRoot, spec, ajv); // leaves every schema added to (and compiled by) ajv
   const refs = new RefResolver(spec);
-  const model = buildModel(spec, refs, await generateTypeDeclarations(refs));
+  const history = new FieldHistory(specRoot, spec);
+  const model = buildModel(spec, refs, history, await generateTypeDeclarations(refs, history), released);
   const out = new Map<string, string>();
   for (const file of GENERATED_FILES) {
     if (file === MANIFEST) continue;
-    if (file === "validators.js") out.set(file, render(file, { ...model, code: await generateValidators(refs) }));
+    if (file === "validators.js") out.set(file, render(file, { ...model, code: generateValidators(refs, ajv) }));
     else out.set(file, render(file, model));
   }
-  out.set(MANIFEST, buildManifest(spec.folder, spec.hash, out));
+  out.set(MANIFEST, buildManifest(spec.folder, spec.hash, earlierSpecsHash(history.earlier), released, out));
   return out;
 }
 export { GENERATED_FILES } from "./files";

@@ -1,5 +1,6 @@
 // The view model every template renders from: derived once from the spec so that types, validators,
 // server, client and docs cannot disagree.
+import type { FieldHistory } from "./field-history";
 import { RefResolver } from "./refs";
 import { SchemaWalker, type FieldRow } from "./schema-walk";
 import type { ErrorCodeEntry, JsonSchema, Spec } from "./spec";
@@ -79,8 +80,9 @@ function note(schema: JsonSchema, topic: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-export function buildModel(spec: Spec, refs: RefResolver, declarations: string): Model {
-  const walker = new SchemaWalker(refs);
+/** `released`: the version's date in spec/releases.json (undefined while unreleased). */
+export function buildModel(spec: Spec, refs: RefResolver, history: FieldHistory, declarations: string, released?: string): Model {
+  const walker = new SchemaWalker(refs, history);
   const root = (path: string) => {
     const r = refs.roots.find((x) => x.path === path)!;
     return { ...r, located: { schema: spec.byPath.get(path)!.schema, baseId: r.id } };
@@ -141,7 +143,7 @@ export function buildModel(spec: Spec, refs: RefResolver, declarations: string):
   return {
     folder: spec.folder,
     version: spec.index.version,
-    released: spec.index.released ?? "",
+    released: released ?? "",
     hash: spec.hash,
     tsHeader: `// ${header}`,
     mdHeader: `<!-- ${header} -->`,

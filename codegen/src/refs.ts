@@ -1,7 +1,39 @@
-// Resolves $refs across the schema documents of one version and names every referable definition
-// (root schemas and $defs entries), so the bundle and the docs agree on one name per definition.
+// $ref resolution across the schema documents of one version: `resolveRef` (any JSON pointer, for
+// the diff and the tools) and `RefResolver`, which also names every referable definition (root
+// schemas and $defs entries) so the generated types, validators and docs agree on one name each.
 import { pascalCase, rootSchemas, type RootSchema } from "./names";
-import { stripHash, type JsonSchema, type Spec } from "./spec";
+import { ID_BASE, isObject, type Json, type JsonSchema, type Spec } from "./spec";
+
+/** The target of a $ref: the document holding it, the JSON pointer inside it ("" = the root) and the node. */
+export interface RefTarget {
+  path: string;
+  pointer: string;
+  schema: Json;
+}
+
+/**
+ * Resolves `ref`, found in the schema document `fromPath` of `spec`: relative refs, absolute `$id`s of
+ * the same version and JSON-pointer fragments. A ref leaving the version, or naming a missing
+ * document or node, is an error naming both ends.
+ */
+export function resolveRef(spec: Spec, fromPath: string, ref: string): RefTarget {
+  const base = `${ID_BASE}${spec.folder}/`;
+  const url = new URL(ref, base + fromPath);
+  const doc = url.href.split("#")[0]!;
+  if (!doc.startsWith(base)) throw new Error(`${spec.folder}/${fromPath}: $ref ${ref} leaves version ${spec.version}`);
+  const path = doc.slice(base.length);
+  const target = spec.byPath.get(path);
+  if (!target) throw new Error(`${spec.folder}/${fromPath}: $ref ${ref}: ${path} not found`);
+  let pointer = decodeURIComponent(url.hash.replace(/^#/, ""));
+  if (pointer === "/") pointer = "";
+  let node: Json | undefined = target.schema;
+  for (const raw of pointer ? pointer.replace(/^\//, "").split("/") : []) {
+    const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    node = Array.isArray(node) ? node[Number(key)] : isObject(node) ? node[key] : undefined;
+    if (node === undefined) throw new Error(`${spec.folder}/${fromPath}: $ref ${ref}: no ${pointer} in ${path}`);
+  }
+  return { path, pointer, schema: node };
+}
 
 export interface Target {
   /** Definition name in the bundle. */
@@ -44,11 +76,10 @@ export class RefResolver {
   }
 
   resolve(ref: string, baseId: string): Target {
-    const abs = new URL(ref, baseId).href;
-    const id = stripHash(abs);
-    const pointer = decodeURIComponent(abs.slice(id.length + 1));
-    const key = `${id}#${pointer === "/" ? "" : pointer}`;
-    const target = this.targets.get(key);
+    const from = this.spec.byId.get(baseId);
+    if (!from) throw new Error(`${this.spec.folder}: $ref ${ref} from unknown document ${baseId}`);
+    const at = resolveRef(this.spec, from.path, ref);
+    const target = this.targets.get(`${this.spec.byPath.get(at.path)!.id}#${at.pointer}`);
     if (!target) {
       throw new Error(
         `${this.spec.folder}: unsupported $ref "${ref}" (from ${baseId}): refs must point at a root schema or a $defs entry`,

@@ -1,7 +1,30 @@
 // Reading schemas for the docs and the defaults table: type labels, merged object properties
 // (through $ref and allOf), and flattened field rows ("matches[].line").
+import type { FieldHistory } from "./field-history";
 import type { RefResolver } from "./refs";
 import type { JsonSchema } from "./spec";
+
+/** Keywords whose value is a schema, a list of schemas, or a map of name → schema. */
+const SUBSCHEMA = new Set(["items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames", "unevaluatedItems", "unevaluatedProperties"]);
+const SUBSCHEMA_LIST = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
+const SUBSCHEMA_MAP = new Set(["properties", "patternProperties", "$defs", "dependentSchemas"]);
+
+/** A key as a JSON pointer segment. */
+export const escapePointer = (k: string) => k.replace(/~/g, "~0").replace(/\//g, "~1");
+
+/** Every schema node of a document with its JSON pointer (values such as examples are not walked). */
+export function* schemaNodes(schema: unknown, pointer = ""): Generator<[JsonSchema, string]> {
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return;
+  const node = schema as JsonSchema;
+  yield [node, pointer];
+  for (const [k, v] of Object.entries(node)) {
+    if (SUBSCHEMA.has(k)) yield* schemaNodes(v, `${pointer}/${k}`);
+    else if (SUBSCHEMA_LIST.has(k) && Array.isArray(v)) for (let i = 0; i < v.length; i++) yield* schemaNodes(v[i], `${pointer}/${k}/${i}`);
+    else if (SUBSCHEMA_MAP.has(k) && typeof v === "object" && v !== null) {
+      for (const [name, s] of Object.entries(v)) yield* schemaNodes(s, `${pointer}/${k}/${escapePointer(name)}`);
+    }
+  }
+}
 
 export interface FieldRow {
   name: string;
@@ -10,6 +33,8 @@ export interface FieldRow {
   /** JSON of the default, or "". */
   default: string;
   description: string;
+  /** The version that added the field, when later than the object holding it; else "". */
+  since: string;
 }
 
 interface Located {
@@ -18,7 +43,10 @@ interface Located {
 }
 
 export class SchemaWalker {
-  constructor(private readonly refs: RefResolver) {}
+  constructor(
+    private readonly refs: RefResolver,
+    private readonly history: FieldHistory,
+  ) {}
 
   private deref(l: Located): Located {
     return this.refs.deref(l.schema, l.baseId);
@@ -108,6 +136,7 @@ export class SchemaWalker {
         required: required.has(name),
         default: v === undefined ? "" : JSON.stringify(v),
         description: this.description(p),
+        since: this.history.sinceOf(p.schema) ?? "",
       });
       const d = this.deref(p);
       if (d.schema.type === "object" && d.schema.properties) out.push(...this.rows(d, `${full}.`));

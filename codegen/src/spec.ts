@@ -1,9 +1,14 @@
-// Loads one spec version folder (spec/<v>/): the topic index plus every schema document, and the
-// spec hash stamped into every generated file's header.
+// The spec library: one spec version folder (spec/v<version>/) loaded and checked — the topic index,
+// every schema document, the folder's hash — for codegen, spec-tools and the spec tests alike.
+// Version strings live in ./version (dependency-free), $ref resolution in ./refs.
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
+import { compareVersions, isVersion, normalizeVersion, versionFolder, type Version } from "./version";
 
+export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+export type JsonObject = { [k: string]: Json };
+/** A schema node as the generators read it (values narrowed where used). */
 export type JsonSchema = { [key: string]: unknown };
 
 export interface TopicEntry {
@@ -23,10 +28,13 @@ export interface ErrorCodeEntry {
   description: string;
 }
 
+/** spec/<v>/index.json (format: spec/index.schema.json, docs/ARCHITECTURE.md). */
 export interface SpecIndex {
   version: string;
+  /** Legacy, only in the folders released before spec/releases.json held the dates: checked equal to it, never used as a date (./releases). */
   released?: string;
-  transport: { defaultPort: number; portAttempts: number };
+  description?: string;
+  transport: { defaultPort: number; portAttempts: number; [k: string]: Json };
   messages: Record<string, string>;
   errorCodes: ErrorCodeEntry[];
   topics: TopicEntry[];
@@ -35,67 +43,143 @@ export interface SpecIndex {
 export interface SchemaDoc {
   /** Path relative to spec/<v>/, "/"-separated (e.g. "topics/edit-find.params.schema.json"). */
   path: string;
+  /** The document's `$id`: always schemaId(version, path). */
   id: string;
-  schema: JsonSchema;
+  schema: JsonObject;
 }
 
 export interface Spec {
-  /** Folder name, e.g. "v0.1.6". */
+  /** "0.1.6". */
+  version: Version;
+  /** Folder name, "v0.1.6". */
   folder: string;
+  /** Absolute path of the folder. */
+  dir: string;
   index: SpecIndex;
   /** Every *.schema.json of the version, sorted by path. */
   docs: SchemaDoc[];
   byPath: Map<string, SchemaDoc>;
   byId: Map<string, SchemaDoc>;
-  /** sha256 over the sorted spec files (path and bytes), hex. */
+  /** hashFolder(dir): the sha256 spec/releases.json freezes and generated headers carry. */
   hash: string;
+  /** SUMMARY.md, the maintainers' hand-written summary of the version for the changelog (trimmed). */
+  summary: string | undefined;
 }
 
-function listFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const full = join(dir, name);
-    if (statSync(full).isDirectory()) out.push(...listFiles(full));
-    else out.push(full);
-  }
-  return out;
+/** The version's hand-written changelog summary (Markdown), inside the folder so it is frozen with it. */
+export const SUMMARY_FILE = "SUMMARY.md";
+
+export const ID_BASE = "https://idea-protocol.invalid/spec/";
+
+/** The `$id` of the schema at `path` (relative to the version folder) of `version`. */
+export function schemaId(version: string, path: string): string {
+  return `${ID_BASE}${versionFolder(version)}/${path}`;
 }
 
-/** Spec version folders present under specRoot (names like "v0.1.6"), sorted. */
-export function listVersions(specRoot: string): string[] {
+export function versionDir(specRoot: string, version: string): string {
+  return join(specRoot, versionFolder(version));
+}
+
+/** Versions ("0.1.6") with a folder under specRoot, oldest first; other entries are ignored. */
+export function specVersions(specRoot: string): Version[] {
+  if (!existsSync(specRoot)) return [];
   return readdirSync(specRoot)
-    .filter((name) => /^v\d+\.\d+\.\d+$/.test(name) && statSync(join(specRoot, name)).isDirectory())
-    .sort(compareVersionFolders);
+    .filter((name) => name.startsWith("v") && isVersion(name) && statSync(join(specRoot, name)).isDirectory())
+    .map(normalizeVersion)
+    .sort(compareVersions);
 }
 
-/** Numeric order of "v<major>.<minor>.<patch>" folders (v0.1.10 after v0.1.9, unlike a string sort). */
-export function compareVersionFolders(a: string, b: string): number {
-  const pa = a.slice(1).split(".").map(Number);
-  const pb = b.slice(1).split(".").map(Number);
-  for (let i = 0; i < 3; i++) if (pa[i] !== pb[i]) return pa[i]! - pb[i]!;
-  return 0;
-}
-
-export function loadSpec(specRoot: string, folder: string): Spec {
-  const dir = join(specRoot, folder);
-  const files = listFiles(dir)
-    .map((full) => ({ full, path: relative(dir, full).split(sep).join("/") }))
-    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-
-  const hasher = createHash("sha256");
-  const docs: SchemaDoc[] = [];
-  let index: SpecIndex | undefined;
-  for (const { full, path } of files) {
-    const bytes = readFileSync(full);
-    hasher.update(path).update("\0").update(bytes).update("\0");
-    if (path === "index.json") index = JSON.parse(bytes.toString("utf8")) as SpecIndex;
-    else if (path.endsWith(".schema.json")) {
-      const schema = JSON.parse(bytes.toString("utf8")) as JsonSchema;
-      if (typeof schema.$id !== "string") throw new Error(`${folder}/${path}: missing $id`);
-      docs.push({ path, id: stripHash(schema.$id), schema });
+/** Files of a folder, recursively, as sorted "/"-separated relative paths. */
+export function listFiles(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string): void => {
+    for (const name of readdirSync(d)) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else out.push(relative(dir, p).split(sep).join("/"));
     }
+  };
+  walk(dir);
+  return out.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+export function readJson(path: string): Json {
+  const text = readFileSync(path, "utf8");
+  try {
+    return JSON.parse(text) as Json;
+  } catch (err) {
+    throw new Error(`${path}: invalid JSON (${err instanceof Error ? err.message : String(err)})`);
   }
-  if (!index) throw new Error(`${folder}: index.json missing`);
+}
+
+export function isObject(x: unknown): x is JsonObject {
+  return typeof x === "object" && x !== null && !Array.isArray(x);
+}
+
+/** The repository's JSON formatting: two-space indentation and a final newline. */
+export function formatJson(x: unknown): string {
+  return `${JSON.stringify(x, null, 2)}\n`;
+}
+
+const sha256 = (data: string | Buffer) => createHash("sha256").update(data).digest("hex");
+
+/**
+ * The hash of a version folder: sha256 of its `sha256sum` listing in path order, CRLF read as LF (a
+ * Windows checkout agrees), so it can be checked without the tool:
+ *   (cd spec/v0.1.3 && find . -type f -printf '%P\n' | LC_ALL=C sort | xargs sha256sum) | sha256sum
+ */
+export function hashFolder(dir: string): string {
+  return hashFiles(new Map(listFiles(dir).map((rel) => [rel, readFileSync(join(dir, rel), "utf8")])));
+}
+
+/** hashFolder of a folder's files given as path (relative, "/"-separated) → text, e.g. read from git. */
+export function hashFiles(files: ReadonlyMap<string, string>): string {
+  const entries = [...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return sha256(entries.map(([rel, text]) => `${sha256(text.replace(/\r\n/g, "\n"))}  ${rel}\n`).join(""));
+}
+
+function checkIndex(index: Json, where: string): asserts index is JsonObject {
+  const ok =
+    isObject(index) &&
+    typeof index.version === "string" &&
+    Array.isArray(index.topics) &&
+    Array.isArray(index.errorCodes) &&
+    isObject(index.messages) &&
+    isObject(index.transport);
+  if (!ok) throw new Error(`${where}: not a topic index (see spec/index.schema.json)`);
+}
+
+/** Loads spec/<version>/ ("0.1.6" or "v0.1.6"), failing with the file and the reason on anything malformed. */
+export function loadSpec(specRoot: string, version: string): Spec {
+  const v = normalizeVersion(version);
+  const folder = versionFolder(v);
+  const dir = join(specRoot, folder);
+  if (!existsSync(join(dir, "index.json"))) {
+    throw new Error(`no spec for version ${v} at ${dir} (versions present: ${specVersions(specRoot).join(", ") || "none"})`);
+  }
+  const files = listFiles(dir);
+  const texts = new Map(files.map((rel) => [rel, readFileSync(join(dir, rel), "utf8")]));
+  const parse = (rel: string): Json => {
+    try {
+      return JSON.parse(texts.get(rel)!) as Json;
+    } catch (err) {
+      throw new Error(`${folder}/${rel}: invalid JSON (${err instanceof Error ? err.message : String(err)})`);
+    }
+  };
+  const rawIndex = parse("index.json");
+  checkIndex(rawIndex, `${folder}/index.json`);
+  const index = rawIndex as unknown as SpecIndex;
+  if (index.version !== v) throw new Error(`${folder}/index.json: version is ${JSON.stringify(index.version)}, the folder says ${v}`);
+
+  const docs: SchemaDoc[] = [];
+  for (const path of files) {
+    if (!path.endsWith(".schema.json")) continue;
+    const schema = parse(path);
+    if (!isObject(schema)) throw new Error(`${folder}/${path}: a schema document must be a JSON object`);
+    const id = schemaId(v, path);
+    if (schema.$id !== id) throw new Error(`${folder}/${path}: $id is ${JSON.stringify(schema.$id)}, expected ${JSON.stringify(id)}`);
+    docs.push({ path, id, schema });
+  }
   const byPath = new Map(docs.map((d) => [d.path, d]));
   const byId = new Map(docs.map((d) => [d.id, d]));
   for (const t of index.topics) {
@@ -104,10 +188,5 @@ export function loadSpec(specRoot: string, folder: string): Spec {
   for (const [key, p] of Object.entries(index.messages)) {
     if (!byPath.has(p)) throw new Error(`${folder}: message ${key} refers to missing ${p}`);
   }
-  return { folder, index, docs, byPath, byId, hash: hasher.digest("hex") };
-}
-
-export function stripHash(uri: string): string {
-  const i = uri.indexOf("#");
-  return i < 0 ? uri : uri.slice(0, i);
+  return { version: v, folder, dir, index, docs, byPath, byId, hash: hashFiles(texts), summary: texts.get(SUMMARY_FILE)?.trim() || undefined };
 }

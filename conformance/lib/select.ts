@@ -1,5 +1,6 @@
 // Case selection: id globs, topics (full "/app/vscode/edit/find", short "edit/find" or area "protocol"),
 // protocol version (cases whose `since` is newer are left out) and a set of ids (--last-failed).
+import { compareVersions } from '../../codegen/src/version';
 import type { LoadedCase } from './types';
 
 export interface Selection {
@@ -8,16 +9,6 @@ export interface Selection {
   /** Keep cases that apply to this protocol version (since ≤ version). */
   version?: string;
   only?: Set<string>;
-}
-
-export function compareVersions(a: string, b: string): number {
-  const pa = a.split('.').map(Number);
-  const pb = b.split('.').map(Number);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
-    if (d !== 0) return d;
-  }
-  return 0;
 }
 
 export function globToRegExp(glob: string): RegExp {

@@ -1,11 +1,13 @@
 // The extension's server: loopback WebSocket (runtime/ws-server) + one generated ServerSession per
-// connection, token auth, port fallback, and the .vscode/settings.json keys clients discover it by.
+// connection, token auth, port fallback, and how clients find it: an entry in the per-user registry
+// (runtime/registry.ts, removed on stop) and the .vscode/settings.json keys existing clients read.
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { ServerSession, TRANSPORT, type Handlers } from './protocol';
+import { PROTOCOL_VERSION, ServerSession, TRANSPORT, type Handlers } from './protocol';
 import { DEFAULT_ADMISSION_LIMITS, type AdmissionLimits } from '../../runtime/admission';
 import { DISCOVERY_KEYS } from '../../runtime/discovery';
+import { registerServer, registryDir, type Registration } from '../../runtime/registry';
 import { startWebSocketServer, type RunningWebSocketServer } from '../../runtime/ws-server';
 import { handlersForClient, RequestGate } from './limits/requests';
 import { workspaceFolderPaths } from './services';
@@ -49,8 +51,19 @@ export class IdeaServer implements vscode.Disposable {
   private connections = 0;
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
+  private registration: Registration | undefined;
+  private readonly folderWatch: vscode.Disposable;
 
-  constructor(private readonly handlers: Handlers, private readonly log: (m: string) => void) {}
+  constructor(private readonly handlers: Handlers, private readonly log: (m: string) => void) {
+    // Clients pick the window whose folders contain their directory: keep the entry's folders current.
+    this.folderWatch = vscode.workspace.onDidChangeWorkspaceFolders(() => {
+      try {
+        this.registration?.update({ workspaces: workspaceFolderPaths() });
+      } catch (e) {
+        this.log(`could not update the registry entry: ${(e as Error).message}`);
+      }
+    });
+  }
 
   get info(): ServerInfo | undefined { return this.current; }
   get clientCount(): number { return this.clients; }
@@ -109,9 +122,30 @@ export class IdeaServer implements vscode.Disposable {
     const bound = this.running.port;
     this.current = { host: HOST, port: bound, url: `ws://${HOST}:${bound}`, token, authRequired };
     this.log(`listening on ${this.current.url} (auth ${authRequired ? 'required' : 'off'})`);
+    // Settings keys first, registry entry last: a launcher that sees the entry finds the keys written.
     this.exposeConnection(token);
+    this.register(token, authRequired);
     this.changed.fire();
     return this.current;
+  }
+
+  /** The per-user registry entry (holds the token whatever idea.server.exposeToken says: the file is 0600 in a 0700 folder). */
+  private register(token: string, authRequired: boolean): void {
+    if (!this.current) return;
+    try {
+      this.registration = registerServer({
+        pid: process.pid,
+        port: this.current.port,
+        protocolVersion: PROTOCOL_VERSION,
+        workspaces: workspaceFolderPaths(),
+        ...(authRequired ? { token } : {}),
+        authRequired,
+        ide: `${vscode.env.appName} ${vscode.version}`,
+      });
+      this.log(`registered in ${registryDir()}`);
+    } catch (e) {
+      this.log(`could not register in ${registryDir()}: ${(e as Error).message} (clients can still use .vscode/settings.json)`);
+    }
   }
 
   /** After listening (a launcher treats both keys as "ready"): port always, token when exposeToken is on. */
@@ -142,6 +176,9 @@ export class IdeaServer implements vscode.Disposable {
 
   async stop(): Promise<void> {
     await this.starting;
+    // First and synchronously: a deactivating host may not live to see the socket closed.
+    this.registration?.remove();
+    this.registration = undefined;
     const r = this.running;
     this.running = undefined;
     this.current = undefined;
@@ -154,6 +191,9 @@ export class IdeaServer implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.registration?.remove();
+    this.registration = undefined;
+    this.folderWatch.dispose();
     void this.stop();
     this.changed.dispose();
   }

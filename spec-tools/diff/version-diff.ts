@@ -1,6 +1,6 @@
 // Compares two protocol versions: the topic index (transport, error codes, topics) and every
 // message and topic schema, each in the direction its values travel.
-import type { Json, SpecVersion, TopicEntry } from '../spec-repo';
+import type { Json, Spec as SpecVersion, TopicEntry } from '../../codegen/src/spec';
 import { inlineSchema } from './inline';
 import { canonical } from './keywords';
 import { groupByDef } from './group';
@@ -142,7 +142,7 @@ function diffSchemaFiles(
   direction: Direction, location: string, emit: (c: Change) => void,
 ): void {
   const load = (s: SpecVersion, p: string): Json => {
-    const doc = s.schemas.get(p);
+    const doc = s.byPath.get(p)?.schema;
     if (doc === undefined) throw new Error(`spec ${s.version}: schema ${p} listed in index.json is missing`);
     return inlineSchema(s, p, doc);
   };

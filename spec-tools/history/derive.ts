@@ -2,9 +2,8 @@
 // each keeps the topics and error codes whose `since` it reaches, and undoes the later wire changes
 // (token auth and port auto-increment from 0.1.3, relative paths from 0.1.2, history/diff's 0.1.4
 // index restriction). The output is committed as plain schema files and frozen in releases.json.
-import { isObject, type Json, type JsonObject, type SpecVersion } from '../spec-repo';
-import { compareVersions } from '../versions';
-import { rewriteVersion } from '../version-rewrite';
+import { isObject, type Json, type JsonObject, type Spec, type SpecIndex } from '../../codegen/src/spec';
+import { compareVersions } from '../../codegen/src/version';
 import { AUTH_SINCE, HISTORY_DIFF_RESTRICTED, type VersionFacts } from './facts';
 
 /** Relative file paths are accepted from 0.1.2 on; before, a client file path is absolute. */
@@ -20,12 +19,16 @@ function obj(x: Json | undefined, what: string): JsonObject {
   return x;
 }
 
-/** The files (path relative to the version folder → document, index.json included) of `facts.version`. */
-export function deriveVersion(base: SpecVersion, facts: VersionFacts): Map<string, Json> {
+/**
+ * The files (path relative to the version folder → document, index.json included) of `facts.version`,
+ * released on `released` (its date in spec/releases.json: these folders predate the rule that
+ * index.json carries no date, and keep the one they were frozen with).
+ */
+export function deriveVersion(base: Spec, facts: VersionFacts, released: string): Map<string, Json> {
   const v = facts.version;
-  const index = clone(base.index as unknown as JsonObject) as unknown as SpecVersion['index'];
+  const index = clone(base.index as unknown as JsonObject) as unknown as SpecIndex;
   index.version = v;
-  index.released = facts.released;
+  index.released = released;
   index.topics = index.topics.filter((t) => !before(v, t.since));
   index.errorCodes = index.errorCodes.filter((e) => !before(v, e.since));
   if (before(v, LOCAL_HISTORY_SINCE)) {
@@ -34,10 +37,11 @@ export function deriveVersion(base: SpecVersion, facts: VersionFacts): Map<strin
   if (before(v, AUTH_SINCE)) index.transport.portAttempts = 1;
 
   const files = new Map<string, Json>();
-  for (const p of Object.values(index.messages)) files.set(p, clone(base.schemas.get(p)!));
+  const schemaAt = (p: string): JsonObject | undefined => base.byPath.get(p)?.schema;
+  for (const p of Object.values(index.messages)) files.set(p, clone(schemaAt(p)!));
   for (const t of index.topics) {
     for (const p of [t.params, t.result]) {
-      const doc = base.schemas.get(p);
+      const doc = schemaAt(p);
       if (!doc) throw new Error(`derive: ${p} missing from v${base.version}`);
       files.set(p, clone(doc));
     }
@@ -48,7 +52,7 @@ export function deriveVersion(base: SpecVersion, facts: VersionFacts): Map<strin
   if (Array.isArray(errorCode.examples)) errorCode.examples = errorCode.examples.filter((c) => codes.includes(c as string));
 
   if (before(v, AUTH_SINCE)) withoutAuth(files, index.messages);
-  const defs = obj(clone(base.schemas.get('defs.schema.json')!), 'defs.schema.json');
+  const defs = obj(clone(schemaAt('defs.schema.json')!), 'defs.schema.json');
   if (before(v, RELATIVE_PATHS_SINCE)) {
     absoluteFilePaths(defs);
     for (const doc of files.values()) rewriteDescriptions(doc, (d) => d.replaceAll('(absolute or relative to the workspace root)', '(absolute path)'));
@@ -153,4 +157,21 @@ function dedupe(xs: Json[]): Json[] {
     seen.add(k);
     return true;
   });
+}
+
+/**
+ * Moves a document of the base version to an older one: `$id`s, "v<version>" mentions in prose and
+ * string values equal to the version (the index's version, handshake examples). Only right here: the
+ * derived versions drop every topic and error code whose `since` is the base version, so no `since`
+ * value can equal it. `idea-spec bump` changes the version identity alone (spec-tools/bump.ts).
+ */
+function rewriteVersion<T extends Json>(doc: T, from: string, to: string): T {
+  const mention = new RegExp(`(?<![\\w.])v${from.replace(/\./g, '\\.')}(?!\\d)`, 'g');
+  const walk = (x: Json): Json => {
+    if (typeof x === 'string') return x === from ? to : x.replace(mention, `v${to}`);
+    if (Array.isArray(x)) return x.map(walk);
+    if (isObject(x)) return Object.fromEntries(Object.entries(x).map(([k, v]) => [k, walk(v)]));
+    return x;
+  };
+  return walk(doc) as T;
 }

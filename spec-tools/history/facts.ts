@@ -3,7 +3,6 @@
 // the `since` of the v0.1.6 index; the facts below are the rest.
 export interface VersionFacts {
   version: string;
-  released: string;
   /** The wire changes as the changelog states them (readings of our own are in derive.ts and docs/maintainers.md). */
   summary: string;
 }
@@ -11,13 +10,13 @@ export interface VersionFacts {
 export const HISTORY_BASE = '0.1.6';
 
 export const HISTORY: readonly VersionFacts[] = [
-  { version: '0.1.0', released: '2026-02-28', summary: 'WebSocket server on port 7200; handshake without token; topics edit/find, edit/replace, nav/definition, nav/references.' },
-  { version: '0.1.1', released: '2026-03-01', summary: 'No wire change (packaging and timing fixes).' },
-  { version: '0.1.2', released: '2026-03-02', summary: 'New topics diag/list and nav/symbols; relative filePaths resolve against the workspace root.' },
-  { version: '0.1.3', released: '2026-03-02', summary: 'Token auth (handshake token, authRequired, UNAUTHORIZED); port auto-increment on conflict (up to 10 ports).' },
-  { version: '0.1.4', released: '2026-03-02', summary: 'New topics history/list, history/diff (fromIndex=0 only with toIndex=1) and fs/findFiles.' },
-  { version: '0.1.5', released: '2026-03-02', summary: 'New topic history/rollback (filePath, toIndex; result filePath, toRef, restoredIndex).' },
-  { version: '0.1.6', released: '2026-03-02', summary: 'New topics localhistory/list, localhistory/diff and localhistory/rollback.' },
+  { version: '0.1.0', summary: 'WebSocket server on port 7200; handshake without token; topics edit/find, edit/replace, nav/definition, nav/references.' },
+  { version: '0.1.1', summary: 'No wire change (packaging and timing fixes).' },
+  { version: '0.1.2', summary: 'New topics diag/list and nav/symbols; relative filePaths resolve against the workspace root.' },
+  { version: '0.1.3', summary: 'Token auth (handshake token, authRequired, UNAUTHORIZED); port auto-increment on conflict (up to 10 ports).' },
+  { version: '0.1.4', summary: 'New topics history/list, history/diff (fromIndex=0 only with toIndex=1) and fs/findFiles.' },
+  { version: '0.1.5', summary: 'New topic history/rollback (filePath, toIndex; result filePath, toRef, restoredIndex).' },
+  { version: '0.1.6', summary: 'New topics localhistory/list, localhistory/diff and localhistory/rollback.' },
 ];
 
 /** Token auth and port auto-increment arrived together. */

@@ -126,6 +126,27 @@ describe("codegen", () => {
     expect(r.out).toContain(`differs: ${join(out, "versions.ts")}`);
   });
 
+  it("the fast --check of a version also covers the earlier folders its @since notes come from", async () => {
+    const spec = join(tmp, "spec-history");
+    for (const v of ["v0.1.5", "v0.1.6"]) cpSync(join(SPEC, v), join(spec, v), { recursive: true });
+    const addField = (v: string) => {
+      const path = join(spec, v, "topics", "edit-find.params.schema.json");
+      const schema = JSON.parse(readFileSync(path, "utf8")) as { properties: Record<string, unknown> };
+      schema.properties.encoding = { type: "string", description: "Text encoding." };
+      writeFileSync(path, JSON.stringify(schema, null, 2));
+    };
+    addField("v0.1.6");
+    const out = join(tmp, "gen-history");
+    const args = ["--spec", spec, "--out", out, "--fixture-schema", join(tmp, "none.json")];
+    expect((await cli(args)).code).toBe(0);
+    expect(readFileSync(join(out, "v0.1.6", "types.ts"), "utf8")).toContain("@since 0.1.6");
+    // The field appears in v0.1.5 too: v0.1.6's own folder is unchanged, but its output is not.
+    addField("v0.1.5");
+    const r = await cli([...args, "--version", "v0.1.6", "--check"]);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain(`differs: ${join(out, "v0.1.6", "types.ts")}`);
+  });
+
   it("a schema change changes types, validators, server, client, topics and docs together", async () => {
     const spec = join(tmp, "spec");
     cpSync(join(SPEC, "v0.1.6"), join(spec, "v0.1.6"), { recursive: true });
@@ -151,7 +172,9 @@ describe("codegen", () => {
     const schema = JSON.parse(readFileSync(path, "utf8")) as { properties: Record<string, unknown> };
     schema.properties.query = { type: 42 };
     writeFileSync(path, JSON.stringify(schema));
-    await expect(generateVersion(spec, "v0.1.6")).rejects.toThrow(/nav-symbols\.params\.schema\.json: not a valid JSON Schema/);
+    await expect(generateVersion(spec, "v0.1.6")).rejects.toThrow(
+      /v0\.1\.6\/topics\/nav-symbols\.params\.schema\.json#\/properties\/query\/type: \[meta-schema\] not a valid JSON Schema/,
+    );
   });
 
   it("fails clearly on an unsupported $ref", async () => {

@@ -8,7 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { listVersions, loadSpec } from "../../codegen/src/spec";
+import { loadSpec, specVersions } from "../../codegen/src/spec";
+import { versionFolder } from "../../codegen/src/version";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const tmp = mkdtempSync(join(tmpdir(), "idea-types-"));
@@ -70,7 +71,7 @@ function typeTest(version: string): string {
 }
 
 describe("generated runtime tables", () => {
-  for (const v of listVersions(join(ROOT, "spec"))) {
+  for (const v of specVersions(join(ROOT, "spec")).map(versionFolder)) {
     it(`${v}: TOPICS, ERROR_CODES, TRANSPORT and PROTOCOL_VERSION match the index`, async () => {
       const spec = loadSpec(join(ROOT, "spec"), v);
       const t = (await import(pathToFileURL(join(ROOT, "generated", v, "topics.ts")).href)) as typeof import("../../generated/v0.1.6/topics");
@@ -86,7 +87,7 @@ describe("generated runtime tables", () => {
 
 describe("generated types", () => {
   it("compile strictly and agree with every version's index and schemas", () => {
-    const files = listVersions(join(ROOT, "spec")).map((v) => {
+    const files = specVersions(join(ROOT, "spec")).map(versionFolder).map((v) => {
       const f = join(tmp, `types-${v}.ts`);
       writeFileSync(f, typeTest(v));
       return f;
@@ -97,7 +98,7 @@ describe("generated types", () => {
       tsconfig,
       JSON.stringify({
         compilerOptions: { ...base.compilerOptions, typeRoots: [join(ROOT, "node_modules", "@types")] },
-        files: [...files, ...listVersions(join(ROOT, "spec")).flatMap((v) => ["types.ts", "topics.ts", "server.ts", "client.ts"].map((f) => join(ROOT, "generated", v, f)))],
+        files: [...files, ...specVersions(join(ROOT, "spec")).map(versionFolder).flatMap((v) => ["types.ts", "topics.ts", "server.ts", "client.ts"].map((f) => join(ROOT, "generated", v, f)))],
       }),
     );
     let output = "";

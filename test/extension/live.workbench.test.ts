@@ -1,12 +1,13 @@
 // What only the workbench shows: find/replace over UNSAVED editor text typed by a user, the status bar
 // item, and the Stop/Start/Copy Connection Info commands run from the command palette. One real VS Code
 // for the whole file, driven through its page (livehost's WorkbenchDriver); waits are on conditions.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type IdeaClient } from '../../generated/v0.1.6/client';
 import { isPortOpen, parseJsonc } from '../../livehost';
 import { poll } from '../../runtime/poll';
+import { listRegisteredServers } from '../../runtime/registry';
 import { errorCode, startLiveFixture, type LiveFixture } from './helpers';
 
 let fx: LiveFixture;
@@ -112,6 +113,15 @@ describe('status bar and commands', () => {
     expect(JSON.parse(text)).toEqual({ url: fx.host.url, port: fx.host.port, token: fx.host.token, authRequired: true });
   });
 
+  it('the running server is registered for its user: 0700 folder, 0600 entry, port, token and folder', async () => {
+    const { servers, ignored } = await listRegisteredServers({ dir: fx.host.registryDir, clean: false });
+    expect(ignored).toEqual([]);
+    expect(servers).toHaveLength(1);
+    expect(servers[0]).toMatchObject({ port: fx.host.port, url: fx.host.url, token: fx.host.token, authRequired: true, protocolVersion: '0.1.6', workspaces: [...fx.client.handshake.workspaces] });
+    expect(statSync(fx.host.registryDir).mode & 0o777).toBe(0o700);
+    expect(statSync(join(fx.host.registryDir, `${servers[0]!.pid}-${fx.host.port}.json`)).mode & 0o777).toBe(0o600);
+  });
+
   it('IDEA: Stop Server closes live connections and the port stops answering', async () => {
     const client = await connect({ url: fx.host.url, token: fx.host.token });
     await fx.host.workbench.runCommand('IDEA: Stop Server');
@@ -121,6 +131,7 @@ describe('status bar and commands', () => {
     await until('the port to close', async () => ((await isPortOpen(fx.host.port, 300)) ? undefined : true));
     expect(await fx.host.workbench.statusBarText(/IDEA off/)).toMatch(/IDEA off$/);
     expect(await errorCode(connect({ url: fx.host.url, token: fx.host.token, timeoutMs: 3000 }))).not.toBe('no error');
+    expect((await listRegisteredServers({ dir: fx.host.registryDir, clean: false, probePorts: false })).servers).toEqual([]);
   });
 
   it('IDEA: Start Server listens again, with a fresh token written for clients', async () => {
@@ -133,6 +144,8 @@ describe('status bar and commands', () => {
     const port = s['idea.server.port'] as number;
     const token = s['idea.server.authToken'] as string;
     expect(typeof token).toBe('string');
+    const registered = await until('the registry entry', async () => (await listRegisteredServers({ dir: fx.host.registryDir })).servers[0]);
+    expect(registered).toMatchObject({ port, token });
     let client: IdeaClient | undefined;
     try {
       client = await connect({ url: `ws://127.0.0.1:${port}`, token });

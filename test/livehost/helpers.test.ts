@@ -36,13 +36,15 @@ describe('ready signal', () => {
   const file = join(ws, '.vscode', 'settings.json');
   mkdirSync(join(ws, '.vscode'), { recursive: true });
 
-  it('needs both a valid port and a non-empty token', () => {
-    writeFileSync(file, '{ "idea.server.port": 7201 }');
+  it('needs a valid port; the token is taken when valid (the registry has it when exposeToken is off)', () => {
+    writeFileSync(file, '{ "idea.server.authToken": "t" }');
     expect(readReadySignal(ws, undefined)).toBeUndefined();
     writeFileSync(file, '{ "idea.server.port": 70000, "idea.server.authToken": "t" }');
     expect(readReadySignal(ws, undefined)).toBeUndefined();
+    writeFileSync(file, '{ "idea.server.port": 7201 }');
+    expect(readReadySignal(ws, undefined)).toEqual({ port: 7201, settingsText: '{ "idea.server.port": 7201 }' });
     writeFileSync(file, '{ "idea.server.port": 7201, "idea.server.authToken": "" }');
-    expect(readReadySignal(ws, undefined)).toBeUndefined();
+    expect(readReadySignal(ws, undefined)?.token).toBeUndefined();
     writeFileSync(file, '{ // by the extension\n "idea.server.port": 7201, "idea.server.authToken": "tok", }');
     expect(readReadySignal(ws, undefined)).toMatchObject({ port: 7201, token: 'tok' });
   });

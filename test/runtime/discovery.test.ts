@@ -1,10 +1,10 @@
 // Discovery: the settings keys existing IDEA clients read, validated once for everyone (the live
-// host's ready signal, the conformance CLI), and sources tried in order.
+// host's ready signal, the conformance CLI). The order of sources is runtime/locate.ts's (locate.test.ts).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { discover, DISCOVERY_KEYS, parseDiscoveryKeys, workspaceSettingsFile, workspaceSettingsSource, type DiscoverySource } from "../../runtime/discovery";
+import { DISCOVERY_KEYS, parseDiscoveryKeys, workspaceSettingsFile, workspaceSettingsSource } from "../../runtime/discovery";
 
 const tmp = mkdtempSync(join(tmpdir(), "idea-discovery-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -52,14 +52,6 @@ describe("sources", () => {
   });
 
   it("a token-less entry (exposeToken off) is still a server", () => {
-    expect(discover(workspace("e", '{"idea.server.port": 7204}'))).toEqual({ source: "workspace settings", port: 7204, url: "ws://127.0.0.1:7204" });
-  });
-
-  it("tries sources in order: the first that knows the workspace wins", () => {
-    const ws = workspace("f", '{"idea.server.port": 7205}');
-    const registry: DiscoverySource = { name: "registry", find: (w) => (w === ws ? { source: "registry", port: 7300, url: "ws://127.0.0.1:7300", token: "r" } : undefined) };
-    expect(discover(ws, [registry, workspaceSettingsSource])?.source).toBe("registry");
-    expect(discover(workspace("g", '{"idea.server.port": 7206}'), [registry, workspaceSettingsSource])?.port).toBe(7206);
-    expect(discover(workspace("h"), [registry, workspaceSettingsSource])).toBeUndefined();
+    expect(workspaceSettingsSource.find(workspace("e", '{"idea.server.port": 7204}'))).toEqual({ source: "workspace settings", port: 7204, url: "ws://127.0.0.1:7204" });
   });
 });

@@ -3,10 +3,18 @@
 import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { releaseOf } from '../../codegen/src/releases';
 import { bump } from '../../spec-tools/bump';
 import { main } from '../../spec-tools/cli';
-import { recordRelease } from '../../spec-tools/frozen';
-import { FIXTURES, scratchRepo } from './scratch';
+import { writeReleases } from '../../spec-tools/frozen';
+import { FIXTURES, REPO, scratchRepo } from './scratch';
+
+/** A scratch repository holding spec/v0.1.6 alone, recorded as released (the rule bump follows). */
+function scratchWithV016(paths: string[]): ReturnType<typeof scratchRepo> {
+  const s = scratchRepo(paths);
+  writeReleases(join(s.root, 'spec'), { description: '', releases: [releaseOf(join(REPO, 'spec'), '0.1.6')!] });
+  return s;
+}
 
 let scratch: ReturnType<typeof scratchRepo>;
 
@@ -17,9 +25,8 @@ async function run(args: string[]): Promise<{ code: number; out: string }> {
 }
 
 beforeAll(async () => {
-  scratch = scratchRepo(['spec/v0.1.6', 'spec/index.schema.json']);
-  recordRelease(join(scratch.root, 'spec'), '0.1.6');
-  await bump(scratch.root, { version: '0.1.7', codegen: false, today: '2026-04-01' });
+  scratch = scratchWithV016(['spec/v0.1.6', 'spec/index.schema.json']);
+  await bump(scratch.root, { version: '0.1.7', codegen: false });
   cpSync(join(FIXTURES, 'breaking-v0.1.7'), join(scratch.root, 'spec', 'v0.1.7'), { recursive: true });
 });
 afterAll(() => scratch.dispose());
@@ -60,9 +67,8 @@ describe('a breaking edit in a fixture version', () => {
   });
 
   it('the unchanged copy before the edit diffs clean, so only the edit is reported', async () => {
-    const clean = scratchRepo(['spec/v0.1.6']);
+    const clean = scratchWithV016(['spec/v0.1.6']);
     try {
-      recordRelease(join(clean.root, 'spec'), '0.1.6');
       await bump(clean.root, { version: '0.1.7', codegen: false });
       let out = '';
       const code = await main(['diff', '0.1.6', '0.1.7', '--root', clean.root, '--fail-on', 'INFO'], (s) => { out += s; });

@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { renderChangelog } from '../../spec-tools/changelog';
 import { deriveVersion } from '../../spec-tools/history/derive';
 import { HISTORY, HISTORY_BASE } from '../../spec-tools/history/facts';
-import { listFiles, loadVersion, readJson } from '../../spec-tools/spec-repo';
-import { formatJson } from '../../spec-tools/version-rewrite';
+import { releaseOf } from '../../codegen/src/releases';
+import { formatJson, listFiles, loadSpec as loadVersion, readJson } from '../../codegen/src/spec';
 import { REPO } from './scratch';
 
 const SPEC = join(REPO, 'spec');
@@ -35,7 +35,7 @@ describe('reconstructed history (spec/v0.1.0 … v0.1.5)', () => {
   const older = HISTORY.filter((f) => f.version !== HISTORY_BASE);
 
   it.each(older.map((f) => [f.version, f] as const))('v%s is what the derivation produces', (v, facts) => {
-    const derived = deriveVersion(base, facts);
+    const derived = deriveVersion(base, facts, releaseOf(SPEC, v)!.released);
     const dir = join(SPEC, `v${v}`);
     expect(listFiles(dir)).toEqual([...derived.keys()].sort());
     for (const [rel, doc] of derived) expect(readFileSync(join(dir, rel), 'utf8'), rel).toBe(formatJson(doc));
@@ -44,7 +44,7 @@ describe('reconstructed history (spec/v0.1.0 … v0.1.5)', () => {
   it('topics, ports and auth per version follow history.md', () => {
     const facts = older.map((f) => {
       const s = loadVersion(SPEC, f.version);
-      const hs = s.schemas.get('messages/handshake-request.schema.json')!.properties as Record<string, unknown>;
+      const hs = s.byPath.get('messages/handshake-request.schema.json')!.schema.properties as Record<string, unknown>;
       return [f.version, s.index.topics.length, s.index.transport.portAttempts, 'token' in hs, s.index.errorCodes.length];
     });
     expect(facts).toEqual([
@@ -60,7 +60,7 @@ describe('reconstructed history (spec/v0.1.0 … v0.1.5)', () => {
   it('every $id carries its version', () => {
     for (const f of older) {
       const s = loadVersion(SPEC, f.version);
-      for (const [rel, doc] of s.schemas) expect(doc.$id).toBe(`https://idea-protocol.invalid/spec/v${f.version}/${rel}`);
+      for (const { path, schema } of s.docs) expect(schema.$id).toBe(`https://idea-protocol.invalid/spec/v${f.version}/${path}`);
     }
   });
 
@@ -68,7 +68,7 @@ describe('reconstructed history (spec/v0.1.0 … v0.1.5)', () => {
     const validator = (v: string) => {
       const ajv = new Ajv2020({ strict: true });
       const s = loadVersion(SPEC, v);
-      for (const doc of s.schemas.values()) ajv.addSchema(doc);
+      for (const { schema } of s.docs) ajv.addSchema(schema);
       return ajv.getSchema(`https://idea-protocol.invalid/spec/v${v}/topics/history-diff.params.schema.json`)!;
     };
     const v014 = validator('0.1.4');

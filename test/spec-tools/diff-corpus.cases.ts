@@ -2,7 +2,7 @@
 // `idea-spec diff` must report (level and where), or none for an equivalent rewrite. Every case is a
 // mutation of an in-memory copy of the spec run through diffVersions, the CLI's entry point.
 // `at` must occur in "location › path" of the reported change (or of one of its use sites).
-import { isObject, type Json, type JsonObject, type SpecVersion } from '../../spec-tools/spec-repo';
+import { isObject, type Json, type JsonObject, type Spec as SpecVersion } from '../../codegen/src/spec';
 import type { Level } from '../../spec-tools/diff/types';
 
 export interface CorpusCase {
@@ -21,9 +21,9 @@ const P = (name: string) => `topics/${name}.params.schema.json`;
 const R = (name: string) => `topics/${name}.result.schema.json`;
 
 export function schema(s: SpecVersion, file: string): JsonObject {
-  const doc = s.schemas.get(file);
+  const doc = s.byPath.get(file);
   if (!doc) throw new Error(`corpus: no schema ${file}`);
-  return doc;
+  return doc.schema;
 }
 
 function obj(x: Json | undefined, what: string): JsonObject {
@@ -50,7 +50,7 @@ function renameRefs(s: SpecVersion, from: string, to: string): void {
       }
     }
   };
-  for (const doc of s.schemas.values()) walk(doc);
+  for (const doc of s.docs) walk(doc.schema);
 }
 
 const topic = (s: SpecVersion, name: string) => {

@@ -5,16 +5,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { diffVersions } from '../../spec-tools/diff/version-diff';
 import type { Change } from '../../spec-tools/diff/types';
-import { listVersions, loadVersion, type SpecVersion } from '../../spec-tools/spec-repo';
+import { loadSpec, specVersions, type Spec as SpecVersion } from '../../codegen/src/spec';
 import { CASES, type CorpusCase } from './diff-corpus.cases';
 import { REPO } from './scratch';
+import { copySpec } from './spec-copy';
 
 const SPEC = join(REPO, 'spec');
-const LATEST = loadVersion(SPEC, listVersions(SPEC).at(-1)!);
+const LATEST = loadSpec(SPEC, specVersions(SPEC).at(-1)!);
 
-function copy(s: SpecVersion, version: string): SpecVersion {
-  return { ...s, version, index: structuredClone(s.index), schemas: new Map([...s.schemas].map(([k, v]) => [k, structuredClone(v)])) };
-}
 
 interface Use { location: string; path: string }
 const at = (c: Use) => (c.path ? `${c.location} › ${c.path}` : c.location);
@@ -22,8 +20,8 @@ const at = (c: Use) => (c.path ? `${c.location} › ${c.path}` : c.location);
 const places = (c: Change) => [at(c), ...((c as { uses?: Use[] }).uses ?? []).map(at)];
 
 export function runCase(k: CorpusCase): Change[] {
-  const a = copy(LATEST, LATEST.version);
-  const b = copy(LATEST, '99.0.0');
+  const a = copySpec(LATEST);
+  const b = copySpec(LATEST, '99.0.0');
   k.setup?.(a);
   k.setup?.(b);
   k.change(b);

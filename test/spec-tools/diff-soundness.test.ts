@@ -8,10 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { inlineSchema } from '../../spec-tools/diff/inline';
 import { diffSchemas } from '../../spec-tools/diff/schema-diff';
 import type { Change } from '../../spec-tools/diff/types';
-import type { SpecVersion } from '../../spec-tools/spec-repo';
+import type { Spec as SpecVersion } from '../../codegen/src/spec';
 import { isAjvBug, rng, schemaGen, VALUES } from './random-schema';
 
-const spec = { version: '9.9.9', dir: '', index: {}, schemas: new Map() } as unknown as SpecVersion;
+const spec = { version: '9.9.9', folder: 'v9.9.9', dir: '', index: {}, docs: [], byPath: new Map(), byId: new Map() } as unknown as SpecVersion;
 
 describe('diff soundness against ajv', () => {
   it('800 random edits: no change means the same values, INFO only means nothing breaks', () => {

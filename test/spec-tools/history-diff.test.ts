@@ -1,7 +1,7 @@
 // `idea-spec diff` over the real history must report what shared/protocol/history.md says.
 import { describe, expect, it } from 'vitest';
 import { diffVersions } from '../../spec-tools/diff/version-diff';
-import { loadVersion } from '../../spec-tools/spec-repo';
+import { loadSpec as loadVersion } from '../../codegen/src/spec';
 import type { Change } from '../../spec-tools/diff/types';
 import { join } from 'node:path';
 import { REPO } from './scratch';

@@ -4,10 +4,10 @@
 import Ajv2020 from 'ajv/dist/2020';
 import { describe, expect, it } from 'vitest';
 import { inlineSchema } from '../../spec-tools/diff/inline';
-import type { JsonObject, SpecVersion } from '../../spec-tools/spec-repo';
+import type { JsonObject, Spec as SpecVersion } from '../../codegen/src/spec';
 import { isAjvBug, rng, schemaGen, VALUES } from './random-schema';
 
-const spec = { version: '9.9.9', dir: '', index: {}, schemas: new Map() } as unknown as SpecVersion;
+const spec = { version: '9.9.9', folder: 'v9.9.9', dir: '', index: {}, docs: [], byPath: new Map(), byId: new Map() } as unknown as SpecVersion;
 
 describe('normal form semantics', () => {
   it('600 random schemas allow exactly the same sample values after normalisation', () => {

@@ -6,7 +6,7 @@ import { canonical } from '../../spec-tools/diff/keywords';
 import { defUse } from '../../spec-tools/diff/normalise';
 import { diffSchemas } from '../../spec-tools/diff/schema-diff';
 import type { Change, Direction } from '../../spec-tools/diff/types';
-import type { Json, JsonObject, SpecVersion } from '../../spec-tools/spec-repo';
+import type { Json, JsonObject, Spec as SpecVersion } from '../../codegen/src/spec';
 
 const DEFS = {
   $defs: {
@@ -14,7 +14,7 @@ const DEFS = {
     Point: { type: 'object', properties: { x: { type: 'integer' }, y: { type: 'integer' } }, required: ['x', 'y'] },
   },
 };
-const spec = { version: '9.9.9', dir: '', index: {}, schemas: new Map([['defs.schema.json', DEFS]]) } as unknown as SpecVersion;
+const spec = { version: '9.9.9', folder: 'v9.9.9', dir: '', index: {}, docs: [], byPath: new Map([['defs.schema.json', { path: 'defs.schema.json', id: '', schema: DEFS }]]), byId: new Map() } as unknown as SpecVersion;
 const norm = (s: Json) => inlineSchema(spec, 'x.schema.json', s) as JsonObject;
 const same = (a: Json, b: Json) => canonical(norm(a)) === canonical(norm(b));
 

@@ -1,70 +1,15 @@
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { SPEC_ROOT, loadVersion, newAjv, readJson, versions } from "./load-spec";
+import { SPEC_ROOT, newAjv, readJson } from "./load-spec";
 
-const cmpSemver = (a: string, b: string) => {
-  const pa = a.split(".").map(Number);
-  const pb = b.split(".").map(Number);
-  for (let i = 0; i < 3; i++) if (pa[i]! !== pb[i]!) return pa[i]! - pb[i]!;
-  return 0;
-};
+// The per-version index rules (agrees with index.schema.json, its folder, the error-code enum, names
+// derived from the topic) are lint rules: test/spec/schemas.test.ts runs them on every version.
 
 describe("spec/index.schema.json", () => {
   it("compiles in strict mode and rejects a malformed index", () => {
     const validate = newAjv().compile(readJson(join(SPEC_ROOT, "index.schema.json")));
     expect(validate({ version: "0.1.6" })).toBe(false);
     expect(validate({})).toBe(false);
-  });
-});
-
-describe.each(versions())("spec/%s/index.json", (versionDir) => {
-  const dir = join(SPEC_ROOT, versionDir);
-  const index = readJson(join(dir, "index.json"));
-  const { ajv, base } = loadVersion(versionDir);
-
-  it("validates against spec/index.schema.json, which it names in $schema", () => {
-    expect(index.$schema).toBe("../index.schema.json");
-    const validate = newAjv().compile(readJson(join(dir, index.$schema)));
-    expect(validate(index), JSON.stringify(validate.errors)).toBe(true);
-  });
-
-  it("carries the folder's version", () => {
-    expect(`v${index.version}`).toBe(versionDir);
-  });
-
-  it("every file it names exists", () => {
-    const paths: string[] = [
-      ...Object.values(index.messages as Record<string, string>),
-      ...index.topics.flatMap((t: any) => [t.params, t.result]),
-    ];
-    expect(paths.length).toBe(7 + 2 * index.topics.length);
-    for (const p of paths) expect(existsSync(join(dir, p)), p).toBe(true);
-  });
-
-  it("error codes agree with messages/error-code.schema.json and are not newer than the version", () => {
-    const schema = readJson(join(dir, index.messages.errorCode));
-    expect(index.errorCodes.map((e: any) => e.code)).toEqual(schema.enum);
-    for (const e of index.errorCodes) expect(cmpSemver(e.since, index.version), e.code).toBeLessThanOrEqual(0);
-  });
-
-  it("topics: unique, since <= version, errors ⊆ errorCodes, names derived from the topic", () => {
-    const codes = new Set(index.errorCodes.map((e: any) => e.code));
-    const seen = new Set<string>();
-    for (const t of index.topics) {
-      expect(seen.has(t.topic), t.topic).toBe(false);
-      seen.add(t.topic);
-      expect(cmpSemver(t.since, index.version), t.topic).toBeLessThanOrEqual(0);
-      for (const e of t.errors) expect(codes.has(e), `${t.topic}: ${e}`).toBe(true);
-      const [, , , category, action] = t.topic.split("/");
-      const cap = (s: string) => s[0]!.toUpperCase() + s.slice(1);
-      expect(t.method).toBe(category + cap(action));
-      expect(t.typeName).toBe(cap(category) + cap(action));
-      expect(t.params).toBe(`topics/${category}-${action.toLowerCase()}.params.schema.json`);
-      expect(t.result).toBe(`topics/${category}-${action.toLowerCase()}.result.schema.json`);
-      expect(ajv.getSchema(base + t.params)!.schema).toMatchObject({ title: `${t.typeName}Params` });
-      expect(ajv.getSchema(base + t.result)!.schema).toMatchObject({ title: `${t.typeName}Result` });
-    }
   });
 });
 

@@ -1,49 +1,30 @@
-// Loads every schema of spec/<version>/ into one strict ajv 2020 instance, for the spec tests.
-import { readFileSync, readdirSync, statSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+// The spec tests' view of spec/<version>/: the same loader and the same strict ajv as the generator
+// and its lint (codegen/src/lint.ts), so the tests cannot accept or reject what codegen does not.
+import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import Ajv2020 from "ajv/dist/2020";
+import type { Ajv2020 } from "ajv/dist/2020";
+import { createStrictAjv, specAjv } from "../../codegen/src/lint";
+import { ID_BASE, loadSpec, readJson as readSpecJson, specVersions } from "../../codegen/src/spec";
+import { versionFolder } from "../../codegen/src/version";
 
 export const SPEC_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../spec");
-export const ID_BASE = "https://idea-protocol.invalid/spec/";
 
-export interface SchemaFile {
-  /** Path relative to spec/<version>/, "/"-separated. */
-  rel: string;
-  schema: Record<string, unknown> & { $id: string; title?: string; examples?: unknown[] };
-}
-
+/** Version folders ("v0.1.6"), oldest first. */
 export function versions(): string[] {
-  return readdirSync(SPEC_ROOT).filter((d) => /^v\d+\.\d+\.\d+$/.test(d) && statSync(join(SPEC_ROOT, d)).isDirectory());
+  return specVersions(SPEC_ROOT).map(versionFolder);
 }
 
+/** Any JSON file, untyped for the assertions. */
 export function readJson<T = any>(path: string): T {
-  return JSON.parse(readFileSync(path, "utf8")) as T;
-}
-
-function walk(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const p = join(dir, name);
-    return statSync(p).isDirectory() ? walk(p) : [p];
-  });
-}
-
-export function schemaFiles(versionDir: string): SchemaFile[] {
-  const root = join(SPEC_ROOT, versionDir);
-  return walk(root)
-    .filter((p) => p.endsWith(".schema.json"))
-    .sort()
-    .map((p) => ({ rel: relative(root, p).split("\\").join("/"), schema: readJson(p) }));
+  return readSpecJson(path) as T;
 }
 
 export function newAjv(): Ajv2020 {
-  return new Ajv2020({ strict: true, allErrors: true });
+  return createStrictAjv();
 }
 
 /** A strict ajv holding every schema of one version, addressable by `$id`. */
-export function loadVersion(versionDir: string): { ajv: Ajv2020; files: SchemaFile[]; base: string } {
-  const ajv = newAjv();
-  const files = schemaFiles(versionDir);
-  for (const f of files) ajv.addSchema(f.schema);
-  return { ajv, files, base: `${ID_BASE}${versionDir}/` };
+export function loadVersion(versionDir: string): { ajv: Ajv2020; base: string } {
+  const ajv = specAjv(loadSpec(SPEC_ROOT, versionDir));
+  return { ajv, base: `${ID_BASE}${versionDir}/` };
 }

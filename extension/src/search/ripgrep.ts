@@ -12,9 +12,17 @@ import { limits } from '../limits/config';
 import { withProcessSlot } from '../limits/processSlots';
 import { RecordSplitter } from './recordSplitter';
 
-export function ripgrepPath(appRoot: string | undefined): string {
+export function ripgrepPath(appRoot: string | undefined, platform: string = process.platform, arch: string = process.arch): string {
   if (appRoot) {
-    for (const p of ['node_modules/@vscode/ripgrep/bin/rg', 'node_modules.asar.unpacked/@vscode/ripgrep/bin/rg']) {
+    const exe = platform === 'win32' ? 'rg.exe' : 'rg';
+    // VS Code up to ~1.10x ships @vscode/ripgrep; newer builds @vscode/ripgrep-universal with one binary per platform.
+    const candidates = [
+      `node_modules/@vscode/ripgrep/bin/${exe}`,
+      `node_modules.asar.unpacked/@vscode/ripgrep/bin/${exe}`,
+      `node_modules/@vscode/ripgrep-universal/bin/${platform}-${arch}/${exe}`,
+      `node_modules.asar.unpacked/@vscode/ripgrep-universal/bin/${platform}-${arch}/${exe}`,
+    ];
+    for (const p of candidates) {
       const full = join(appRoot, p);
       if (existsSync(full)) return full;
     }

@@ -1,0 +1,241 @@
+// Command-line parsing: argv → what to do. Pure (no I/O); every mistake is a UsageError (exit 2)
+// naming the flag or argument.
+import { findCommand, GLOBAL_FLAGS, type CommandSpec, type ParamSpec } from "./commands";
+
+export class UsageError extends Error {
+  override readonly name = "UsageError";
+  /** The command the mistake was made in (its help is pointed to). */
+  constructor(message: string, readonly command?: CommandSpec) {
+    super(message);
+  }
+}
+
+export interface GlobalOptions {
+  json: boolean;
+  url?: string;
+  token?: string;
+  timeoutMs?: number;
+  /** undefined: colour when stdout is a terminal. */
+  color?: boolean;
+}
+
+export type Invocation =
+  | { kind: "topic"; command: CommandSpec; params: Record<string, unknown>; globals: GlobalOptions }
+  | { kind: "call"; topic: string; command?: CommandSpec; params: Record<string, unknown>; globals: GlobalOptions }
+  | { kind: "servers"; globals: GlobalOptions }
+  | { kind: "help"; command?: CommandSpec; globals: GlobalOptions }
+  | { kind: "version"; globals: GlobalOptions };
+
+interface Flag {
+  name: string;
+  value?: string;
+}
+
+/** Splits argv into flags (`--x v`, `--x=v`) and positionals; `valueless(name)` says which take no value. */
+function split(argv: readonly string[], valueless: (name: string) => boolean): { flags: Flag[]; words: string[] } {
+  const flags: Flag[] = [];
+  const words: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === "--") {
+      words.push(...argv.slice(i + 1));
+      break;
+    }
+    if (a === "-h") {
+      flags.push({ name: "--help" });
+      continue;
+    }
+    if (!a.startsWith("--")) {
+      words.push(a);
+      continue;
+    }
+    const eq = a.indexOf("=");
+    if (eq > 0) flags.push({ name: a.slice(0, eq), value: a.slice(eq + 1) });
+    else if (valueless(a)) flags.push({ name: a });
+    else {
+      const v = argv[i + 1];
+      if (v === undefined) throw new UsageError(`${a} needs a value`);
+      flags.push({ name: a, value: v });
+      i++;
+    }
+  }
+  return { flags, words };
+}
+
+const GLOBAL_VALUELESS = new Set(["--json", "--color", "--no-color", "--help", "--version"]);
+
+function takeGlobals(flags: Flag[]): { globals: GlobalOptions; help: boolean; version: boolean; params?: string; rest: Flag[] } {
+  const globals: GlobalOptions = { json: false };
+  let help = false;
+  let version = false;
+  let params: string | undefined;
+  const rest: Flag[] = [];
+  for (const f of flags) {
+    switch (f.name) {
+      case "--json": globals.json = true; break;
+      case "--color": globals.color = true; break;
+      case "--no-color": globals.color = false; break;
+      case "--help": help = true; break;
+      case "--version": version = true; break;
+      case "--url": globals.url = f.value; break;
+      case "--token": globals.token = f.value; break;
+      case "--params": params = f.value; break;
+      case "--timeout": {
+        if (!/^\d+$/.test(f.value ?? "") || Number(f.value) < 1) throw new UsageError(`--timeout expects milliseconds (a positive integer), got '${f.value}'`);
+        globals.timeoutMs = Number(f.value);
+        break;
+      }
+      default: rest.push(f);
+    }
+  }
+  return { globals, help, version, ...(params !== undefined ? { params } : {}), rest };
+}
+
+function convert(p: ParamSpec, raw: string, cmd: CommandSpec, label: string): unknown {
+  switch (p.type) {
+    case "string":
+      break;
+    case "boolean": {
+      if (raw === "true") return true;
+      if (raw === "false") return false;
+      throw new UsageError(`${label} is true or false, got '${raw}'`, cmd);
+    }
+    case "integer":
+    case "number": {
+      const ok = p.type === "integer" ? /^-?\d+$/.test(raw) : raw.trim() !== "" && Number.isFinite(Number(raw));
+      if (!ok) throw new UsageError(`${label} expects ${p.type === "integer" ? "an integer" : "a number"}, got '${raw}'`, cmd);
+      const n = Number(raw);
+      if (p.minimum !== undefined && n < p.minimum) throw new UsageError(`${label} must be ≥ ${p.minimum}, got ${raw}`, cmd);
+      if (p.enum && !p.enum.includes(n)) throw new UsageError(`${label} must be one of ${p.enum.join(", ")}, got ${raw}`, cmd);
+      return n;
+    }
+    case "json": {
+      try {
+        return JSON.parse(raw);
+      } catch {
+        throw new UsageError(`${label} expects JSON, got '${raw}'`, cmd);
+      }
+    }
+  }
+  if (p.enum && !p.enum.includes(raw)) throw new UsageError(`${label} must be one of ${p.enum.join(", ")}, got '${raw}'`, cmd);
+  return raw;
+}
+
+/** How a param is named in messages: its flag, and its positional name when it is one. */
+export function paramLabel(p: ParamSpec): string {
+  return p.position !== undefined ? `${positionalName(p)} (${p.flag})` : p.flag;
+}
+
+export function positionalName(p: ParamSpec): string {
+  return p.name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase();
+}
+
+/** Params of `cmd` from its flags and positionals (types, enums and minimums checked; the rest is the schema's job). */
+export function paramsOf(cmd: CommandSpec, flags: readonly Flag[], words: readonly string[]): Record<string, unknown> {
+  const params: Record<string, unknown> = {};
+  const collected = new Map<ParamSpec, unknown[]>();
+  for (const f of flags) {
+    let p = cmd.params.find((q) => q.flag === f.name);
+    let value = f.value;
+    if (!p && f.name.startsWith("--no-")) {
+      p = cmd.params.find((q) => q.flag === `--${f.name.slice(5)}` && q.type === "boolean");
+      if (p) {
+        if (value !== undefined) throw new UsageError(`${f.name} takes no value`, cmd);
+        value = "false";
+      }
+    }
+    if (!p) throw new UsageError(`unknown flag ${f.name} for '${cmd.name}'`, cmd);
+    if (value === undefined) value = "true"; // a boolean flag given alone
+    const list = collected.get(p) ?? [];
+    if (list.length > 0 && !p.repeatable) throw new UsageError(`${p.flag} given twice`, cmd);
+    list.push(convert(p, value, cmd, p.flag));
+    collected.set(p, list);
+  }
+  if (words.length > cmd.positionals.length) {
+    const extra = words.slice(cmd.positionals.length).join(" ");
+    throw new UsageError(`'${cmd.name}' takes ${cmd.positionals.length === 0 ? "no arguments" : `at most ${cmd.positionals.length} argument(s) (${cmd.positionals.map(positionalName).join(" ")})`}; unexpected: ${extra}`, cmd);
+  }
+  words.forEach((w, i) => {
+    const p = cmd.positionals[i]!;
+    if (collected.has(p)) throw new UsageError(`${positionalName(p)} given both as an argument and as ${p.flag}`, cmd);
+    collected.set(p, [convert(p, w, cmd, positionalName(p))]);
+  });
+  for (const [p, values] of collected) params[p.name] = p.repeatable && !(values.length === 1 && p.acceptsScalar) ? values : values[0];
+  return params;
+}
+
+function booleanFlags(cmd: CommandSpec | undefined): (name: string) => boolean {
+  return (name) => {
+    if (GLOBAL_VALUELESS.has(name)) return true;
+    if (!cmd) return false;
+    return cmd.params.some((p) => p.type === "boolean" && (p.flag === name || `--no-${p.flag.slice(2)}` === name));
+  };
+}
+
+/** The words naming the command: argv after any leading global flags, up to the next flag. */
+function commandWords(argv: readonly string[]): string[] {
+  let i = 0;
+  while (i < argv.length && argv[i]!.startsWith("-") && argv[i] !== "--") {
+    const a = argv[i]!;
+    const name = a.includes("=") ? a.slice(0, a.indexOf("=")) : a;
+    if (!(GLOBAL_FLAGS as readonly string[]).includes(name) && a !== "-h") return [];
+    i += a.includes("=") || GLOBAL_VALUELESS.has(name) || a === "-h" ? 1 : 2;
+  }
+  const words: string[] = [];
+  for (; i < argv.length && !argv[i]!.startsWith("-") && words.length < 2; i++) words.push(argv[i]!);
+  return words;
+}
+
+/**
+ * argv (without node and the script) → an Invocation. The command is chosen from the leading words
+ * (`idea find …`, `idea history list …`, `idea call TOPIC`, `idea servers`).
+ */
+export function parseArgs(argv: readonly string[], cmds: readonly CommandSpec[]): Invocation {
+  // The command words come first (after global flags, if any); the command is picked before splitting
+  // so that its boolean flags are known to take no value.
+  const leading = commandWords(argv);
+  const special = leading[0];
+  const found = special === "call" || special === "servers" || special === "help" ? undefined : findCommand(cmds, leading.slice(0, 2));
+  const { flags, words } = split(argv, booleanFlags(found?.command));
+  const { globals, help, version, params: paramsJson, rest } = takeGlobals(flags);
+  if (version) return { kind: "version", globals };
+  if (words.length === 0) {
+    if (help || rest.length === 0) return { kind: "help", globals };
+    throw new UsageError(`no command given (flags ${rest.map((f) => f.name).join(", ")})`);
+  }
+  const head = words[0]!;
+  if (head === "help") {
+    const target = findCommand(cmds, words.slice(1, 3));
+    return { kind: "help", ...(target ? { command: target.command } : {}), globals };
+  }
+  if (head === "servers") {
+    if (help) return { kind: "help", globals };
+    if (words.length > 1 || rest.length > 0) throw new UsageError(`'servers' takes no arguments besides --json`);
+    return { kind: "servers", globals };
+  }
+  if (head === "call") {
+    if (help) return { kind: "help", globals };
+    const topic = words[1];
+    if (!topic || words.length > 2) throw new UsageError("usage: idea call TOPIC [--params JSON]  (e.g. idea call /app/vscode/edit/find --params '{\"pattern\":\"TODO\"}')");
+    if (rest.length > 0) throw new UsageError(`'call' takes its params as --params JSON, not ${rest[0]!.name}`);
+    let params: unknown = {};
+    if (paramsJson !== undefined) {
+      try {
+        params = JSON.parse(paramsJson);
+      } catch (e) {
+        throw new UsageError(`--params is not JSON: ${(e as Error).message}`);
+      }
+    }
+    if (typeof params !== "object" || params === null || Array.isArray(params)) throw new UsageError("--params must be a JSON object");
+    const known = findCommand(cmds, [topic]);
+    const full = known ? known.command.topic : topic;
+    if (!full.startsWith("/")) throw new UsageError(`unknown topic '${topic}' (give the full topic, e.g. /app/vscode/edit/find)`);
+    return { kind: "call", topic: full, ...(known ? { command: known.command } : {}), params: params as Record<string, unknown>, globals };
+  }
+  if (!found) throw new UsageError(`unknown command '${words.slice(0, 2).join(" ")}' (idea --help lists them)`);
+  if (help) return { kind: "help", command: found.command, globals };
+  if (paramsJson !== undefined) throw new UsageError(`--params belongs to 'idea call'; '${found.command.name}' takes flags`, found.command);
+  // The command words are the first words of argv that are not flags; drop them.
+  const params = paramsOf(found.command, rest, words.slice(found.used));
+  return { kind: "topic", command: found.command, params, globals };
+}

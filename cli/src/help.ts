@@ -1,0 +1,65 @@
+// Help text, derived from the commands (so from the spec).
+import { positionalName } from "./args";
+import type { CommandSpec, ParamSpec } from "./commands";
+
+function usageLine(c: CommandSpec): string {
+  const pos = c.positionals.map(positionalName).join(" ");
+  const opt = c.params.some((p) => p.position === undefined) ? " [flags]" : "";
+  return `idea ${c.alias ?? c.name.replace("/", " ")}${pos ? ` ${pos}` : ""}${opt}`;
+}
+
+function flagLine(p: ParamSpec): string {
+  const value = p.type === "boolean" ? "" : ` <${p.enum ? p.enum.join("|") : p.type}>`;
+  const notes = [
+    p.required ? "required" : undefined,
+    p.position !== undefined ? `or argument ${positionalName(p)}` : undefined,
+    p.repeatable ? "repeatable" : undefined,
+    p.default !== undefined ? `default ${JSON.stringify(p.default)}` : undefined,
+    p.type === "boolean" ? `--no-${p.flag.slice(2)} for false` : undefined,
+    p.minimum !== undefined ? `≥ ${p.minimum}` : undefined,
+  ].filter(Boolean);
+  return `  ${`${p.flag}${value}`.padEnd(34)} ${p.description}${notes.length ? ` [${notes.join("; ")}]` : ""}`;
+}
+
+export const GLOBAL_HELP = [
+  "Global flags:",
+  "  --json                      print exactly the protocol result (JSON) instead of text for people",
+  "  --url ws://127.0.0.1:PORT   the server (default: the VS Code window whose folder contains the current directory)",
+  "  --token TOKEN               its token (default: the one registered for that server, else $IDEA_TOKEN)",
+  "  --timeout MS                request timeout (default 60000)",
+  "  --color / --no-color        colours (default: when stdout is a terminal and NO_COLOR is unset)",
+].join("\n");
+
+export function commandHelp(c: CommandSpec): string {
+  return [
+    `usage: ${usageLine(c)}`,
+    `       idea ${c.name} …   (topic ${c.topic})`,
+    "",
+    c.description,
+    "",
+    "Flags:",
+    ...c.params.map(flagLine),
+    "",
+    GLOBAL_HELP,
+  ].join("\n");
+}
+
+export function mainHelp(cmds: readonly CommandSpec[], version: string): string {
+  const rows = cmds.map((c) => `  ${usageLine(c).slice(5).padEnd(44)} ${c.description}`);
+  return [
+    `idea: use a running VS Code from the shell (IDEA protocol ${version}).`,
+    "",
+    "Commands (one per topic; `idea CATEGORY ACTION` and `idea CATEGORY/ACTION` always work):",
+    ...rows,
+    `  ${"call TOPIC [--params JSON]".padEnd(44)} any topic, params as JSON`,
+    `  ${"servers".padEnd(44)} the running IDEA servers, * = the one serving this folder`,
+    `  ${"help COMMAND".padEnd(44)} a command's flags (or: idea COMMAND --help)`,
+    "",
+    "Positions are 0-based in flags and in --json (as in the protocol); text output prints them",
+    "1-based as path:line:col, like grep and tsc.",
+    "",
+    GLOBAL_HELP,
+    "",
+    "Exit codes: 0 ok, 1 protocol error (its code on stderr), 2 usage, 3 no server.",
+  ].join("\n");
+}

@@ -1,0 +1,195 @@
+// The `idea` command: argv → a request to the VS Code window serving the current folder → output.
+// Exit codes: 0 ok, 1 protocol error (code on stderr), 2 usage, 3 no server. The token is never
+// printed: every token in use (given, from $IDEA_TOKEN, or found in the registry) is replaced by ***
+// in everything written, errors and results alike (a result could quote .vscode/settings.json).
+import { realpathSync } from "node:fs";
+import { locateServer, NoServerError, pickServer } from "../../runtime/locate";
+import { listRegisteredServers, registryDir, type RegistryEntry } from "../../runtime/registry";
+import { parseArgs, UsageError, type GlobalOptions, type Invocation } from "./args";
+import { commandsFromSpec, type CommandSpec } from "./commands";
+import { formatResult } from "./format";
+import { commandHelp, mainHelp } from "./help";
+import { connect, FRAMES, IdeaClosedError, IdeaProtocolError, IdeaTimeoutError } from "./protocol";
+import type { SpecBundle } from "./spec";
+import { checkParams } from "./validate";
+
+export const EXIT = { ok: 0, protocol: 1, usage: 2, noServer: 3 } as const;
+const DEFAULT_TIMEOUT_MS = 60_000;
+
+export interface Io {
+  env: NodeJS.ProcessEnv;
+  /** The current directory: the server serving it is the one used. */
+  cwd: string;
+  stdout(text: string): void;
+  stderr(text: string): void;
+  stdoutIsTTY: boolean;
+}
+
+class NoServer extends Error {}
+
+/** Io with the tokens in use registered for scrubbing. */
+interface RunIo extends Io {
+  secret(token: string): void;
+}
+
+interface Endpoint {
+  url: string;
+  token?: string;
+}
+
+const LOOPBACK_URL = /^ws:\/\/(127\.0\.0\.1|localhost|\[::1\]):\d{1,5}\/?$/;
+
+/**
+ * --url, else the server serving `cwd` (runtime/locate.ts). The token: --token, else the one the
+ * registry (or the settings file) gives for that server, else $IDEA_TOKEN.
+ */
+async function endpoint(g: GlobalOptions, io: RunIo): Promise<Endpoint> {
+  const ep = await findEndpoint(g, io);
+  if (ep.token !== undefined) io.secret(ep.token);
+  return ep;
+}
+
+async function findEndpoint(g: GlobalOptions, io: Io): Promise<Endpoint> {
+  const registry = registryDir(io.env);
+  const envToken = io.env.IDEA_TOKEN || undefined;
+  if (g.url !== undefined) {
+    if (!LOOPBACK_URL.test(g.url)) throw new UsageError(`--url must be a loopback WebSocket url such as ws://127.0.0.1:7200, got '${g.url}'`);
+    let token = g.token;
+    if (token === undefined) {
+      const url = g.url.replace(/\/$/, "").replace("localhost", "127.0.0.1");
+      const entry = (await listRegisteredServers({ dir: registry, clean: false, probePorts: false })).servers.find((e) => e.url === url);
+      token = entry?.token ?? envToken;
+    }
+    return { url: g.url, ...(token !== undefined ? { token } : {}) };
+  }
+  try {
+    const found = await locateServer(io.cwd, { registry });
+    const token = g.token ?? found.token ?? envToken;
+    return { url: found.url, ...(token !== undefined ? { token } : {}) };
+  } catch (e) {
+    if (e instanceof NoServerError) throw new NoServer(`idea: ${e.message}`);
+    throw e;
+  }
+}
+
+async function request(topic: string, params: Record<string, unknown>, g: GlobalOptions, io: RunIo): Promise<unknown> {
+  const ep = await endpoint(g, io);
+  const timeoutMs = g.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  let client;
+  try {
+    client = await connect({ url: ep.url, ...(ep.token !== undefined ? { token: ep.token } : {}), timeoutMs });
+  } catch (e) {
+    if (e instanceof IdeaProtocolError) throw e; // UNAUTHORIZED and the like: the server answered
+    throw new NoServer(`idea: cannot reach the IDEA server at ${ep.url}: ${(e as Error).message}`);
+  }
+  try {
+    return await client.request(topic as never, params as never, { timeoutMs });
+  } finally {
+    client.close();
+  }
+}
+
+function colorOf(g: GlobalOptions, io: Io): boolean {
+  if (g.color !== undefined) return g.color;
+  if (io.env.NO_COLOR) return false;
+  if (io.env.FORCE_COLOR && io.env.FORCE_COLOR !== "0") return true;
+  return io.stdoutIsTTY;
+}
+
+function realCwd(cwd: string): string {
+  try {
+    return realpathSync(cwd);
+  } catch {
+    return cwd;
+  }
+}
+
+/** A registry entry as shown: everything but the token. */
+function shown(e: RegistryEntry): Omit<RegistryEntry, "token"> {
+  const { token: _token, ...rest } = e;
+  return rest;
+}
+
+async function servers(g: GlobalOptions, io: RunIo): Promise<number> {
+  const dir = registryDir(io.env);
+  const listing = await listRegisteredServers({ dir });
+  const serving = pickServer(realCwd(io.cwd), listing.servers)?.entry;
+  if (g.json) {
+    io.stdout(JSON.stringify(listing.servers.map((e) => ({ ...shown(e), servesCwd: e === serving })), null, 2) + "\n");
+  } else {
+    for (const e of listing.servers) {
+      io.stdout(`${e === serving ? "*" : " "} ${e.url}  pid ${e.pid}  protocol ${e.protocolVersion}${e.ide ? `  ${e.ide}` : ""}  ${e.workspaces.join(", ") || "(no folder open)"}\n`);
+    }
+  }
+  for (const s of listing.stale) io.stderr(`idea: removed a stale entry for ${s.entry.url}: ${s.reason}\n`);
+  for (const i of listing.ignored) io.stderr(`idea: ignored ${i.file}: ${i.reason}\n`);
+  if (listing.servers.length === 0) {
+    io.stderr(`idea: no running IDEA server is registered in ${dir}\n`);
+    return EXIT.noServer;
+  }
+  return EXIT.ok;
+}
+
+async function execute(inv: Invocation, cmds: readonly CommandSpec[], spec: SpecBundle, io: RunIo): Promise<number> {
+  switch (inv.kind) {
+    case "help":
+      io.stdout((inv.command ? commandHelp(inv.command) : mainHelp(cmds, spec.version)) + "\n");
+      return EXIT.ok;
+    case "version":
+      io.stdout(`idea (IDEA protocol ${spec.version})\n`);
+      return EXIT.ok;
+    case "servers":
+      return servers(inv.globals, io);
+    case "topic":
+    case "call": {
+      const topic = inv.kind === "topic" ? inv.command.topic : inv.topic;
+      checkParams(FRAMES.params.get(topic), inv.params, inv.command);
+      const result = await request(topic, inv.params, inv.globals, io);
+      const text = inv.globals.json ? JSON.stringify(result, null, 2) : formatResult(topic, result, { color: colorOf(inv.globals, io), cwd: realCwd(io.cwd) });
+      if (text !== "") io.stdout(text + "\n");
+      return EXIT.ok;
+    }
+  }
+}
+
+/** Runs the CLI; resolves with the exit code. */
+export async function run(argv: readonly string[], spec: SpecBundle, io: Io): Promise<number> {
+  const cmds = commandsFromSpec(spec);
+  const secrets = new Set<string>();
+  const scrub = (text: string) => [...secrets].reduce((t, s) => t.split(s).join("***"), text);
+  const err = (text: string) => io.stderr(scrub(text));
+  const rio: RunIo = { ...io, stdout: (t) => io.stdout(scrub(t)), stderr: err, secret: (t) => void secrets.add(t) };
+  if (io.env.IDEA_TOKEN) secrets.add(io.env.IDEA_TOKEN);
+  const tokenArg = argv.findIndex((a) => a === "--token" || a.startsWith("--token="));
+  if (tokenArg >= 0) {
+    const t = argv[tokenArg]!.startsWith("--token=") ? argv[tokenArg]!.slice(8) : argv[tokenArg + 1];
+    if (t) secrets.add(t);
+  }
+  try {
+    const inv = parseArgs(argv, cmds);
+    return await execute(inv, cmds, spec, rio);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      err(`idea: ${e.message}\n${e.command ? `(idea ${e.command.name} --help lists its flags)` : "(idea --help lists the commands)"}\n`);
+      return EXIT.usage;
+    }
+    if (e instanceof NoServer) {
+      err(`${e.message}\n`);
+      return EXIT.noServer;
+    }
+    if (e instanceof IdeaProtocolError) {
+      err(`idea: ${e.code}: ${e.message}\n`);
+      return EXIT.protocol;
+    }
+    if (e instanceof IdeaTimeoutError) {
+      err(`idea: TIMEOUT: ${e.message}\n`);
+      return EXIT.protocol;
+    }
+    if (e instanceof IdeaClosedError) {
+      err(`idea: the server closed the connection: ${e.message}\n`);
+      return EXIT.noServer;
+    }
+    err(`idea: ${(e as Error).stack ?? String(e)}\n`);
+    return EXIT.protocol;
+  }
+}

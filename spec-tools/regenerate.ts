@@ -1,0 +1,27 @@
+// What follows a change of spec/ or spec/releases.json: the version's generated code (protocol.md
+// shows the release date) and docs/CHANGELOG.md (dates, summaries, amendments, diffs).
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { versionFolder } from '../codegen/src/version';
+import { updateChangelog } from './changelog';
+
+/** Runs the checkout's own codegen for one version (`npm run codegen -- --version <v>`), in `root`. */
+export function runCodegen(root: string, version: string): void {
+  const r = spawnSync(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(root, 'codegen', 'src', 'cli.ts'), '--version', version], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  if (r.status !== 0) throw new Error(`codegen for v${version} failed (exit ${r.status}):\n${r.stdout}${r.stderr}`);
+}
+
+/** Regenerates after `version` changed; returns one line per thing written. */
+export function regenerate(root: string, version: string, opts: { codegen?: boolean } = {}): string[] {
+  const lines: string[] = [];
+  if (opts.codegen !== false) {
+    runCodegen(root, version);
+    lines.push(`generated generated/${versionFolder(version)}/ (npm run codegen -- --version ${version})`);
+  }
+  const cl = updateChangelog(root);
+  lines.push(cl.upToDate ? `${cl.path} already up to date` : `updated ${cl.path}`);
+  return lines;
+}

@@ -1,0 +1,110 @@
+// The CLI end to end in-process (run()), against a fake server found through its registry entry.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run, type Io } from '../../cli/src/main';
+import { ProtocolError } from '../../generated/v0.1.6/server';
+import type { EditFindResult } from '../../generated/v0.1.6/types';
+import { FAKE_TOKEN, startFakeServer, type FakeServer } from './fake-server';
+import { SPEC } from './spec';
+
+let srv: FakeServer;
+
+beforeAll(async () => {
+  srv = await startFakeServer({
+    async editFind({ pattern }): Promise<EditFindResult> {
+      return { matches: [{ filePath: join(srv.workspace, 'src/a.ts'), line: 2, character: 4, lineText: `  x ${pattern}` }], totalCount: 3 };
+    },
+    async navSymbols() {
+      throw new ProtocolError('INVALID_REQUEST', `no such file (token was ${FAKE_TOKEN})`);
+    },
+  });
+  mkdirSync(join(srv.workspace, 'src'), { recursive: true });
+});
+afterAll(() => srv.close());
+
+async function idea(argv: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
+  let stdout = '';
+  let stderr = '';
+  const io: Io = {
+    env: { IDEA_REGISTRY_DIR: srv.registry, ...opts.env },
+    cwd: opts.cwd ?? join(srv.workspace, 'src'),
+    stdout: (t) => void (stdout += t),
+    stderr: (t) => void (stderr += t),
+    stdoutIsTTY: false,
+  };
+  const code = await run(argv, SPEC, io);
+  return { code, stdout, stderr };
+}
+
+describe('idea, in-process against a registered server', () => {
+  it('finds the server serving the cwd, sends the params, prints grep-like lines relative to the cwd', async () => {
+    const r = await idea(['find', 'needle', '--include', 'src/**', '--is-regex']);
+    expect(r).toEqual({ code: 0, stdout: 'a.ts:3:5:   x needle\n(showing 1 of 3 matches)\n', stderr: '' });
+    expect(srv.received.at(-1)).toEqual({ topic: '/app/vscode/edit/find', params: { pattern: 'needle', include: 'src/**', isRegex: true, isCaseSensitive: false } });
+  });
+
+  it('--json prints exactly the result; call takes any topic', async () => {
+    const r = await idea(['edit/find', '--pattern', 'x', '--json']);
+    expect(JSON.parse(r.stdout)).toEqual({ matches: [{ filePath: join(srv.workspace, 'src/a.ts'), line: 2, character: 4, lineText: '  x x' }], totalCount: 3 });
+    const c = await idea(['call', '/app/vscode/edit/find', '--params', '{"pattern":"x"}', '--json']);
+    expect(c.stdout).toBe(r.stdout);
+  });
+
+  it('exit 1 with the code on stderr, and the token scrubbed from whatever is printed', async () => {
+    const r = await idea(['symbols', 'src/a.ts']);
+    expect(r).toEqual({ code: 1, stdout: '', stderr: 'idea: INVALID_REQUEST: no such file (token was ***)\n' });
+    const wrong = await idea(['find', 'x', '--url', srv.url, '--token', 'wrong-token-value']);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toMatch(/^idea: UNAUTHORIZED: /);
+    expect(wrong.stderr).not.toContain('wrong-token-value');
+  });
+
+  it('exit 2 for bad input before any connection, naming the flag', async () => {
+    const before = srv.received.length;
+    const r = await idea(['history', 'list', 'a.ts', '--max-count', 'many']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe("idea: --max-count expects an integer, got 'many'\n(idea history/list --help lists its flags)\n");
+    expect((await idea(['localhistory', 'diff', 'a.ts'])).stderr).toMatch(/^idea: give --from-id or --to-id\n/);
+    expect((await idea(['nav', 'definition', 'a.ts', '1'])).stderr).toMatch(/^idea: missing CHARACTER \(--character\)\n/);
+    expect((await idea(['frobnicate'])).code).toBe(2);
+    expect(await idea(['find', 'x', '--url', 'ws://example.com:7200'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/^idea: --url must be a loopback WebSocket url/) });
+    expect(srv.received.length).toBe(before);
+  });
+
+  it('exit 3 with the listing when no server serves the cwd, or the url does not answer', async () => {
+    const r = await idea(['find', 'x'], { cwd: '/' });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('no IDEA server serves /');
+    expect(r.stderr).toContain(srv.url);
+    expect(r.stderr).not.toContain(FAKE_TOKEN);
+    const gone = await idea(['find', 'x', '--url', 'ws://127.0.0.1:1']);
+    expect(gone.code).toBe(3);
+    expect(gone.stderr).toMatch(/^idea: cannot reach the IDEA server at ws:\/\/127\.0\.0\.1:1/);
+  });
+
+  it('--url takes the token from $IDEA_TOKEN or from the registry entry of that url', async () => {
+    expect((await idea(['find', 'x', '--url', srv.url], { cwd: '/' })).code).toBe(0);
+    expect((await idea(['find', 'x', '--url', srv.url], { cwd: '/', env: { IDEA_TOKEN: FAKE_TOKEN, IDEA_REGISTRY_DIR: '/nonexistent' } })).code).toBe(0);
+    expect((await idea(['find', 'x', '--url', srv.url], { cwd: '/', env: { IDEA_REGISTRY_DIR: '/nonexistent' } })).stderr).toMatch(/UNAUTHORIZED/);
+  });
+
+  it('servers lists the registry without the token, marking the one serving the cwd', async () => {
+    const r = await idea(['servers']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`^\\* ${srv.url}  pid ${process.pid}  protocol 0\\.1\\.6  fake  ${srv.workspace}\\n$`));
+    const j = JSON.parse((await idea(['servers', '--json'], { cwd: '/' })).stdout);
+    expect(j).toEqual([expect.objectContaining({ url: srv.url, servesCwd: false, workspaces: [srv.workspace] })]);
+    expect(JSON.stringify(j)).not.toContain(FAKE_TOKEN);
+    expect((await idea(['servers'], { env: { IDEA_REGISTRY_DIR: '/nonexistent' } })).code).toBe(3);
+  });
+
+  it('help: the commands, and a command\'s flags with types, enums and defaults', async () => {
+    const h = await idea(['--help']);
+    expect(h.code).toBe(0);
+    expect(h.stdout).toContain('history list FILE_PATH [flags]');
+    const d = await idea(['diag', 'list', '--help']);
+    expect(d.stdout).toContain('--severity <error|warning|information|hint|all>');
+    expect(d.stdout).toContain('[default "all"]');
+  });
+});

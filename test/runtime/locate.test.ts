@@ -1,0 +1,84 @@
+// Which server serves a folder: the registry's deepest containing workspace folder (newest on a tie),
+// then the settings keys in the folder or an ancestor, else an error that lists what was found.
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { isWithin, locateServer, NoServerError, pickServer } from "../../runtime/locate";
+import { registerServer, type RegistryEntry } from "../../runtime/registry";
+
+const tmp = realpathSync(mkdtempSync(join(tmpdir(), "idea-locate-")));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const listeners: Server[] = [];
+afterEach(async () => { await Promise.all(listeners.splice(0).map((s) => new Promise((r) => s.close(r)))); });
+async function listening(): Promise<number> {
+  const s = createServer();
+  listeners.push(s);
+  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
+  return (s.address() as { port: number }).port;
+}
+const entry = (port: number, workspaces: string[], startedAt = "2026-11-24T10:00:00Z"): RegistryEntry => ({
+  registry: 1, pid: process.pid, port, url: `ws://127.0.0.1:${port}`, protocolVersion: "0.1.6", workspaces, authRequired: true, token: `tok-${port}`, startedAt,
+});
+
+describe("pickServer", () => {
+  const id = (f: string) => f;
+  it("takes the deepest workspace folder containing the path", () => {
+    const servers = [entry(1, ["/repo"]), entry(2, ["/repo/pkg", "/elsewhere"]), entry(3, ["/repository"])];
+    expect(pickServer("/repo/pkg/src", servers, id)?.entry.port).toBe(2);
+    expect(pickServer("/repo/other", servers, id)?.entry.port).toBe(1);
+    expect(pickServer("/repo", servers, id)?.entry.port).toBe(1);
+    expect(pickServer("/repository/x", servers, id)?.entry.port).toBe(3); // a prefix is not a parent
+    expect(pickServer("/nowhere", servers, id)).toBeUndefined();
+  });
+
+  it("prefers the most recently started of two windows on the same folder", () => {
+    const servers = [entry(1, ["/repo"], "2026-11-24T10:00:00Z"), entry(2, ["/repo"], "2026-11-24T11:00:00Z"), entry(3, ["/repo"], "2026-11-24T09:00:00Z")];
+    expect(pickServer("/repo/a", servers, id)?.entry.port).toBe(2);
+  });
+
+  it("isWithin is about path segments", () => {
+    expect(isWithin("/a/b", "/a")).toBe(true);
+    expect(isWithin("/a", "/a")).toBe(true);
+    expect(isWithin("/ab", "/a")).toBe(false);
+    expect(isWithin("/a/../b", "/a")).toBe(false);
+  });
+});
+
+describe("locateServer", () => {
+  it("two windows on nested folders: each directory finds its own; outside both, the settings keys; else a listing", async () => {
+    const outer = join(tmp, "mono");
+    const inner = join(outer, "packages", "app");
+    mkdirSync(join(inner, "src"), { recursive: true });
+    const registry = join(tmp, "registry");
+    const [p1, p2] = [await listening(), await listening()];
+    registerServer({ pid: process.pid, port: p1, protocolVersion: "0.1.6", workspaces: [outer], token: "secret-token-1", authRequired: true, ide: "Code A" }, registry);
+    registerServer({ pid: process.pid, port: p2, protocolVersion: "0.1.6", workspaces: [inner], token: "secret-token-2", authRequired: true }, registry);
+
+    expect(await locateServer(join(inner, "src"), { registry })).toMatchObject({ source: "registry", port: p2, token: "secret-token-2", folder: inner });
+    expect(await locateServer(join(outer, "packages"), { registry })).toMatchObject({ source: "registry", port: p1, token: "secret-token-1", folder: outer });
+
+    const legacy = join(tmp, "legacy");
+    mkdirSync(join(legacy, ".vscode"), { recursive: true });
+    mkdirSync(join(legacy, "deep", "er"), { recursive: true });
+    writeFileSync(join(legacy, ".vscode", "settings.json"), '{"idea.server.port": 7299, "idea.server.authToken": "s"}');
+    expect(await locateServer(join(legacy, "deep", "er"), { registry })).toMatchObject({ source: "workspace settings", port: 7299, token: "s", folder: legacy });
+
+    const lost = join(tmp, "lost");
+    mkdirSync(lost);
+    const err = await locateServer(lost, { registry }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(NoServerError);
+    const msg = (err as Error).message;
+    expect(msg).toContain(`no IDEA server serves ${lost}`);
+    expect(msg).toContain(`ws://127.0.0.1:${p1}  pid ${process.pid}, Code A: ${outer}`);
+    expect(msg).toContain(`ws://127.0.0.1:${p2}`);
+    expect(msg).not.toMatch(/secret-token/); // tokens are never printed
+  });
+
+  it("with nothing registered says so", async () => {
+    const lost = join(tmp, "alone");
+    mkdirSync(lost);
+    await expect(locateServer(lost, { registry: join(tmp, "empty-registry") })).rejects.toThrow(/No running server is registered/);
+  });
+});
