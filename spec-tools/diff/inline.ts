@@ -36,13 +36,12 @@ export function inlineSchema(spec: SpecVersion, file: string, node: Json, depth 
   const target = resolveRef(spec, file, node.$ref);
   const body = inlineSchema(spec, target.path, target.schema, depth + 1);
   if (!isObject(body)) return body;
-  return refNode(defName(target.path, node.$ref), body, normaliseSchema(own));
+  return refNode(defName(target.path, target.pointer), body, normaliseSchema(own));
 }
 
 /** How a `$ref` target is named in the report: "$defs/FilePath" for the shared definitions,
  *  otherwise the file and pointer ("messages/error-code.schema.json"). */
-function defName(path: string, ref: string): string {
-  const hash = ref.includes('#') ? decodeURIComponent(ref.slice(ref.indexOf('#') + 1)) : '';
-  if (path === 'defs.schema.json' && hash) return hash.replace(/^\//, '');
-  return hash ? `${path}#${hash}` : path;
+function defName(path: string, pointer: string): string {
+  if (path === 'defs.schema.json' && pointer) return pointer.replace(/^\//, '');
+  return pointer ? `${path}#${pointer}` : path;
 }
