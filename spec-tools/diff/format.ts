@@ -1,5 +1,6 @@
 // Renders a diff report as text (terminal), Markdown (pull requests, the changelog), JSON or JUnit XML (CI).
-import { countByLevel, levelRank, type Change, type DiffReport, type Level } from './types';
+// A change of a `$ref` target is one entry, with the places it reaches (its uses) listed under it.
+import { countByLevel, levelRank, type Change, type DiffReport, type Level, type Use } from './types';
 
 export type Format = 'text' | 'markdown' | 'json' | 'junit';
 export const FORMATS: readonly Format[] = ['text', 'markdown', 'json', 'junit'];
@@ -17,7 +18,7 @@ export function formatReport(report: DiffReport, format: Format, failOn: Level =
   }
 }
 
-function where(c: Change): string {
+function where(c: Change | Use): string {
   return c.path ? `${c.location} › ${c.path}` : c.location;
 }
 
@@ -28,7 +29,10 @@ function summary(report: DiffReport): string {
 
 export function formatText(report: DiffReport): string {
   const lines = [`idea-spec diff ${report.from} → ${report.to}: ${summary(report)}`];
-  for (const c of sortChanges(report.changes)) lines.push(`${c.level.padEnd(4)} ${where(c)}: ${c.message}`);
+  for (const c of sortChanges(report.changes)) {
+    lines.push(`${c.level.padEnd(4)} ${where(c)}: ${c.message}`);
+    for (const u of c.uses ?? []) lines.push(`       ${u.level.padEnd(4)} ${where(u)}`);
+  }
   if (report.changes.length === 0) lines.push('no changes');
   return `${lines.join('\n')}\n`;
 }
@@ -47,7 +51,10 @@ export function formatMarkdownBody(changes: readonly Change[], heading = '###'):
     const of = sortChanges(changes).filter((c) => c.level === level);
     if (of.length === 0) continue;
     out.push(`${heading} ${HEADINGS[level]}`, '');
-    for (const c of of) out.push(`- **${md(c.location)}**${c.path ? ` \`${c.path}\`` : ''}: ${md(c.message)}`);
+    for (const c of of) {
+      out.push(`- **${md(c.location)}**${c.path ? ` \`${c.path}\`` : ''}: ${md(c.message)}`);
+      for (const u of c.uses ?? []) out.push(`  - ${u.level} ${md(u.location)}${u.path ? ` \`${u.path}\`` : ''}`);
+    }
     out.push('');
   }
   return out.join('\n');
@@ -79,8 +86,11 @@ export function formatJunit(report: DiffReport, failOn: Level = 'ERR'): string {
   ];
   for (const c of cases) {
     const open = `    <testcase classname="${xml(c.location)}" name="${xml(`${c.level} ${c.kind}${c.path ? ` ${c.path}` : ''}`)}"`;
-    if (failing(c.level)) lines.push(`${open}>`, `      <failure type="${c.level}" message="${xml(c.message)}"/>`, '    </testcase>');
-    else lines.push(`${open}>`, `      <system-out>${xml(c.message)}</system-out>`, '    </testcase>');
+    const uses = (c.uses ?? []).map((u) => `${u.level} ${where(u)}: ${u.message}`).join('\n');
+    if (failing(c.level)) {
+      const failure = `      <failure type="${c.level}" message="${xml(c.message)}"`;
+      lines.push(`${open}>`, uses ? `${failure}>${xml(uses)}</failure>` : `${failure}/>`, '    </testcase>');
+    } else lines.push(`${open}>`, `      <system-out>${xml(uses ? `${c.message}\n${uses}` : c.message)}</system-out>`, '    </testcase>');
   }
   lines.push('  </testsuite>', '</testsuites>');
   return `${lines.join('\n')}\n`;

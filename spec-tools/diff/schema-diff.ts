@@ -1,10 +1,26 @@
-// Direction-aware comparison of two (inlined) JSON Schemas. A change narrows the set of values the
-// schema allows, widens it, or changes it both ways; whom that breaks depends on who sends the value:
-// narrowing what a server accepts breaks clients that send the old values, widening what a server
-// returns breaks clients that only understand the old values.
+// Direction-aware comparison of two (inlined, normalised) JSON Schemas. A change narrows the set of
+// values the schema allows, widens it, or changes it both ways; whom that breaks depends on who sends
+// the value: narrowing what a server accepts breaks clients that send the old values, widening what a
+// server returns breaks clients that only understand the old values. A change found inside the target
+// of a `$ref` carries that target's name (`def`), so the version diff can report it once (group.ts).
 import { isObject, type Json, type JsonObject } from '../../codegen/src/spec';
-import { ANNOTATIONS, canonical, REQUIRED_WHEN } from './inline';
+import { formatChange } from './formats';
+import { ANNOTATIONS, canonical, KEYWORD_TYPE, REQUIRED_WHEN, typeKey } from './keywords';
+import { defUse, mergeSchemas, typeList, type DefUse } from './normalise';
+import { comparePatterns } from './pattern';
 import type { Change, Direction, Effect, Level } from './types';
+
+/** Where a change inside a `$ref` target sits in that target, and what it is regardless of who uses it. */
+export interface DefOrigin {
+  /** e.g. "$defs/AbsolutePath". */
+  name: string;
+  /** Path inside the target ("" for the target itself). */
+  path: string;
+  /** The change without its consequence ("minimum `0` → `1`"): the same for every use. */
+  detail: string;
+}
+
+export type SchemaChange = Change & { def?: DefOrigin };
 
 export interface SchemaDiffContext {
   direction: Direction;
@@ -12,7 +28,7 @@ export interface SchemaDiffContext {
   location: string;
   /** Enumerations the index diff reports itself (topic lists, error codes, the version string). */
   isIndexOwnedEnum?: (values: Json[]) => boolean;
-  emit(change: Change): void;
+  emit(change: SchemaChange): void;
 }
 
 /** Level of a change by its effect: breaking is narrowing for requests, widening for responses. */
@@ -35,18 +51,20 @@ const CONSEQUENCE: Record<Direction, Record<Effect, string>> = {
   },
 };
 
-const LOWER_BOUNDS = ['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties'];
-const UPPER_BOUNDS = ['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxProperties'];
+const LOWER_BOUNDS = ['minLength', 'minItems', 'minProperties'];
+const UPPER_BOUNDS = ['maxLength', 'maxItems', 'maxProperties'];
+const NUMBER_BOUNDS = [['minimum', 'exclusiveMinimum', true], ['maximum', 'exclusiveMaximum', false]] as const;
 /** Constraints compared as a whole: added narrows, removed widens, altered changes. */
 const OPAQUE = [
-  'pattern', 'format', 'multipleOf', 'uniqueItems', 'not', 'dependentRequired', 'dependentSchemas',
+  'uniqueItems', 'not', 'dependentRequired', 'dependentSchemas',
   'patternProperties', 'propertyNames', 'unevaluatedProperties', 'unevaluatedItems', 'contains',
   'minContains', 'maxContains', 'prefixItems', 'contentEncoding', 'contentMediaType',
 ];
 const HANDLED = new Set([
   'type', 'enum', 'const', 'default', 'deprecated', 'readOnly', 'writeOnly', 'properties', 'required',
   'additionalProperties', 'items', REQUIRED_WHEN, 'anyOf', 'oneOf', 'allOf', 'if', 'then', 'else',
-  ...LOWER_BOUNDS, ...UPPER_BOUNDS, ...OPAQUE,
+  ...LOWER_BOUNDS, ...UPPER_BOUNDS, ...OPAQUE, ...NUMBER_BOUNDS.flat().filter((k) => typeof k === 'string'),
+  'pattern', 'format', 'multipleOf',
 ]);
 
 type Schema = JsonObject;
@@ -66,9 +84,14 @@ function show(x: Json | undefined): string {
   return x === undefined ? '(none)' : `\`${JSON.stringify(x)}\``;
 }
 
-/** Long constraints (conditionals, unions) abbreviated for one-line messages. */
+/** Long constraints (conditionals, unions) abbreviated for one-line messages; a one-value enum (the
+ *  normal form of `const`) is shown as `const`, an enum without the type it implies. */
 function brief(x: Json | undefined, max = 100): string {
-  const s = x === undefined ? '' : JSON.stringify(x);
+  const s = x === undefined ? '' : JSON.stringify(x, (_k, v: Json) => {
+    if (!isObject(v) || !Array.isArray(v.enum)) return v;
+    const { enum: values, type: _t, ...rest } = v;
+    return values.length === 1 ? { const: values[0]!, ...rest } : { enum: values, ...rest };
+  });
   return x === undefined ? show(x) : `\`${s.length > max ? `${s.slice(0, max - 1)}…` : s}\``;
 }
 
@@ -77,23 +100,37 @@ export function diffSchemas(oldS: Json, newS: Json, ctx: SchemaDiffContext, path
 }
 
 class SchemaDiff {
+  /** `$ref` targets being compared, innermost last: a change is attributed to the innermost. */
+  private readonly defs: { name: string; base: string }[] = [];
+
   constructor(private readonly ctx: SchemaDiffContext) {}
 
-  private emit(level: Level, kind: string, path: string, message: string): void {
-    this.ctx.emit({ level, kind, location: this.ctx.location, path, message });
+  /** `message` is `detail` plus its consequence for this use; `detail` alone names the change. */
+  private emit(level: Level, kind: string, path: string, message: string, detail = message): void {
+    const change: SchemaChange = { level, kind, location: this.ctx.location, path, message };
+    const d = this.defs.at(-1);
+    if (d) change.def = { name: d.name, path: path.slice(d.base.length).replace(/^\./, ''), detail };
+    this.ctx.emit(change);
   }
 
   private effect(effect: Effect, kind: string, path: string, what: string): void {
     const d = this.ctx.direction;
-    this.emit(levelOf(d, effect), kind, path, `${what}: ${CONSEQUENCE[d][effect]}`);
+    this.emit(levelOf(d, effect), kind, path, `${what}: ${CONSEQUENCE[d][effect]}`, what);
   }
 
   compare(a: Schema, b: Schema, path: string): void {
     if (canonical(a) === canonical(b)) return;
+    const ua = defUse(a);
+    const ub = defUse(b);
+    if (ua && ub && ua.def === ub.def) return this.uses(ua, ub, path);
+    if (this.alternatives(a, b, path)) return;
     if (this.unionAgainstBranch(a, b, path)) return this.annotations(a, b, path);
     this.types(a, b, path);
     this.values(a, b, path);
     this.bounds(a, b, path);
+    this.pattern(a.pattern, b.pattern, path);
+    this.format(a.format, b.format, path);
+    this.multipleOf(a.multipleOf, b.multipleOf, path);
     this.objects(a, b, path);
     if (a.items !== undefined || b.items !== undefined) this.items(a, b, path);
     this.unions(a, b, path);
@@ -107,9 +144,74 @@ class SchemaDiff {
     }
   }
 
+  /** Both uses of one `$ref` target: the target's own change (once per target, see group.ts), then
+   *  the change of the keywords at this use, against the new target on both sides. */
+  private uses(ua: DefUse, ub: DefUse, path: string): void {
+    if (canonical(ua.body) !== canonical(ub.body)) {
+      this.defs.push({ name: ua.def, base: path });
+      try {
+        this.compare(ua.body, ub.body, path);
+      } finally {
+        this.defs.pop();
+      }
+    }
+    if (canonical(ua.site) !== canonical(ub.site)) {
+      const before = mergeSchemas([ub.body, ua.site]) ?? { ...ub.body, ...ua.site };
+      const after = mergeSchemas([ub.body, ub.site]) ?? { ...ub.body, ...ub.site };
+      this.compare({ ...before }, { ...after }, path);
+    }
+  }
+
+  /** Typed alternatives (one branch per JSON type, normalise.ts) matched by type: a type only in the
+   *  new schema widens, one only in the old schema narrows, branches of one type are compared. False
+   *  when both sides have the same single type (or one side allows every type): compare() goes on. */
+  private alternatives(a: Schema, b: Schema, path: string): boolean {
+    const xa = alternativesOf(a);
+    const xb = alternativesOf(b);
+    if (!xa || !xb) return false;
+    const keys = (x: Alternatives) => x.branches.map((br) => typeKey(String(br.type)) ?? String(br.type));
+    const ka = keys(xa);
+    const kb = keys(xb);
+    if (ka.length === 1 && kb.length === 1 && ka[0] === kb[0]) return false;
+    this.compare(xa.common, xb.common, path);
+    const added: Schema[] = [];
+    const removed: Schema[] = [];
+    for (const key of [...new Set([...ka, ...kb])]) {
+      const ys = xa.branches.filter((_, i) => ka[i] === key);
+      const zs = xb.branches.filter((_, i) => kb[i] === key);
+      if (ys.length === 0) added.push(...zs);
+      else if (zs.length === 0) removed.push(...ys);
+      else if (ys.length === 1 && zs.length === 1) this.compare(ys[0]!, zs[0]!, path);
+      else {
+        const onlyY = ys.filter((y) => !zs.some((z) => canonical(z) === canonical(y)));
+        const onlyZ = zs.filter((z) => !ys.some((y) => canonical(z) === canonical(y)));
+        if (onlyY.length === 1 && onlyZ.length === 1) this.compare(onlyY[0]!, onlyZ[0]!, path);
+        else {
+          added.push(...onlyZ);
+          removed.push(...onlyY);
+        }
+      }
+    }
+    const names = (x: Alternatives) => x.branches.map((br) => String(br.type)).join(' | ');
+    if (added.length > 0 && removed.length > 0 && added.every((x) => !removed.some((y) => x.type === y.type))) {
+      this.effect('changed', 'type-changed', path, `type ${names(xa)} → ${names(xb)}`);
+      return true;
+    }
+    for (const br of added) {
+      if (br.type === 'null') this.effect('widened', 'made-nullable', path, 'now nullable');
+      else this.effect('widened', 'union-branch-added', path, `now also allows ${brief(br)}`);
+    }
+    for (const br of removed) {
+      if (br.type === 'null') this.effect('narrowed', 'made-non-nullable', path, 'no longer nullable');
+      else this.effect('narrowed', 'union-branch-removed', path, `no longer allows ${brief(br)}`);
+    }
+    return true;
+  }
+
   private types(a: Schema, b: Schema, path: string): void {
-    const ta = typeSet(a.type);
-    const tb = typeSet(b.type);
+    if (Array.isArray(a.enum) && Array.isArray(b.enum)) return; // the values say it (values())
+    const ta = typeSet(a);
+    const tb = typeSet(b);
     if (ta === null && tb === null) return;
     if (ta === null) return this.effect('narrowed', 'type-narrowed', path, `type constrained to ${[...tb!].join(' | ')}`);
     if (tb === null) return this.effect('widened', 'type-widened', path, `type constraint ${[...ta].join(' | ')} removed`);
@@ -141,6 +243,23 @@ class SchemaDiff {
   }
 
   private bounds(a: Schema, b: Schema, path: string): void {
+    // minimum/exclusiveMinimum (and the maxima) as one bound each: the normaliser keeps one of them.
+    for (const [incl, excl, lower] of NUMBER_BOUNDS) {
+      const bound = (s: Schema) => (typeof s[excl] === 'number' ? { v: s[excl], excl: true, key: excl }
+        : typeof s[incl] === 'number' ? { v: s[incl], excl: false, key: incl } : undefined);
+      const x = bound(a);
+      const y = bound(b);
+      if (x?.v === y?.v && x?.excl === y?.excl) continue;
+      const what = `${x ? `${x.key} ${show(x.v)}` : `no ${incl}`} → ${y ? `${y.key} ${show(y.v)}` : `no ${incl}`}`;
+      let effect: Effect;
+      if (!x) effect = 'narrowed';
+      else if (!y) effect = 'widened';
+      else {
+        const tighter = lower ? y.v > x.v || (y.v === x.v && y.excl) : y.v < x.v || (y.v === x.v && y.excl);
+        effect = tighter ? 'narrowed' : 'widened';
+      }
+      this.effect(effect, effect === 'narrowed' ? 'bound-tightened' : 'bound-relaxed', path, what);
+    }
     for (const [keys, lower] of [[LOWER_BOUNDS, true], [UPPER_BOUNDS, false]] as const) {
       for (const k of keys) {
         const x = a[k];
@@ -169,32 +288,37 @@ class SchemaDiff {
       const p = join(path, name);
       const inA = name in pa || ra.has(name);
       const inB = name in pb || rb.has(name);
+      // Messages start with a detail that does not depend on the direction (see emit()).
+      const say = (level: Level, kind: string, detail: string, consequence: string) => this.emit(level, kind, p, `${detail}: ${consequence}`, detail);
       if (!inA && inB) {
-        if (request && rb.has(name)) this.emit('ERR', 'param-required-added', p, 'new required field: existing clients do not send it, so the server rejects their requests');
-        else if (request && conditionOf(pb[name])) {
-          this.emit('WARN', 'param-conditionally-required-added', p, `new field, optional in the schema but "${conditionOf(pb[name])}": servers in that configuration refuse existing clients, which do not send it`);
-        } else if (request) this.emit('INFO', 'param-optional-added', p, 'new optional field: existing clients may omit it');
-        else this.emit('INFO', 'field-added', p, 'new field: existing clients ignore it');
+        const detail = rb.has(name) ? 'new required field' : 'new optional field';
+        const condition = conditionOf(pb[name]);
+        if (request && rb.has(name)) say('ERR', 'param-required-added', detail, 'existing clients do not send it, so the server rejects their requests');
+        else if (request && condition) {
+          say('WARN', 'param-conditionally-required-added', `${detail}, but "${condition}"`, 'servers in that configuration refuse existing clients, which do not send it');
+        } else if (request) say('INFO', 'param-optional-added', detail, 'existing clients may omit it');
+        else say('INFO', 'field-added', detail, 'existing clients ignore it');
         continue;
       }
       if (inA && !inB) {
-        if (request && closedB) this.emit('ERR', 'param-removed', p, 'field removed and unknown fields are refused: the server rejects existing clients that send it');
-        else if (request) this.emit('WARN', 'param-removed', p, 'field removed: the server ignores it when existing clients send it');
-        else if (ra.has(name)) this.emit('ERR', 'field-removed', p, 'required field removed: existing clients rely on it');
-        else this.emit('WARN', 'field-removed', p, 'optional field removed: existing clients reading it get nothing');
+        const detail = ra.has(name) ? 'required field removed' : 'optional field removed';
+        if (request && closedB) say('ERR', 'param-removed', detail, 'unknown fields are refused: the server rejects existing clients that send it');
+        else if (request) say('WARN', 'param-removed', detail, 'the server ignores it when existing clients send it');
+        else if (ra.has(name)) say('ERR', 'field-removed', detail, 'existing clients rely on it');
+        else say('WARN', 'field-removed', detail, 'existing clients reading it get nothing');
         continue;
       }
       if (ra.has(name) && !rb.has(name)) {
-        if (request) this.emit('INFO', 'param-made-optional', p, 'no longer required: existing clients send it anyway');
-        else this.emit('ERR', 'field-made-optional', p, 'no longer always present: existing clients rely on it');
+        if (request) say('INFO', 'param-made-optional', 'no longer required', 'existing clients send it anyway');
+        else say('ERR', 'field-made-optional', 'no longer required', 'no longer always present, and existing clients rely on it');
       } else if (!ra.has(name) && rb.has(name)) {
-        if (request) this.emit('ERR', 'param-made-required', p, 'now required: existing clients that omit it are rejected');
-        else this.emit('INFO', 'field-made-required', p, 'now always present');
+        if (request) say('ERR', 'param-made-required', 'now required', 'existing clients that omit it are rejected');
+        else say('INFO', 'field-made-required', 'now required', 'now always present');
       }
       const wasConditional = conditionOf(pa[name]);
       const isConditional = conditionOf(pb[name]);
       if (request && !rb.has(name) && isConditional && isConditional !== wasConditional) {
-        this.emit('WARN', 'param-conditionally-required', p, `now "${isConditional}": servers in that configuration refuse existing clients that omit it`);
+        say('WARN', 'param-conditionally-required', `now "${isConditional}"`, 'servers in that configuration refuse existing clients that omit it');
       }
       this.compare(asSchema(pa[name]), asSchema(pb[name]), p);
     }
@@ -225,23 +349,73 @@ class SchemaDiff {
     this.compare(asSchema(ia), asSchema(ib), join(path, '[]'));
   }
 
-  /** anyOf / oneOf: branches only in the new schema widen, branches only in the old one narrow. */
-  private unions(a: Schema, b: Schema, path: string): void {
-    const ua = unionOf(a);
-    const ub = unionOf(b);
-    if (ua === null && ub === null) return;
-    if (ua !== null && ub !== null) {
-      const ka = ua.map(canonical);
-      const kb = ub.map(canonical);
-      const onlyA = ua.filter((_, i) => !kb.includes(ka[i]!));
-      const onlyB = ub.filter((_, i) => !ka.includes(kb[i]!));
-      if (onlyA.length === 1 && onlyB.length === 1) return this.compare(asSchema(onlyA[0]), asSchema(onlyB[0]), path);
-      if (onlyB.length > 0) this.effect('widened', 'union-branch-added', path, `alternative${onlyB.length > 1 ? 's' : ''} added: ${onlyB.map((x) => brief(x)).join(', ')}`);
-      if (onlyA.length > 0) this.effect('narrowed', 'union-branch-removed', path, `alternative${onlyA.length > 1 ? 's' : ''} removed: ${onlyA.map((x) => brief(x)).join(', ')}`);
-      return;
+  private pattern(x: Json | undefined, y: Json | undefined, path: string): void {
+    if (typeof x !== 'string' || typeof y !== 'string') return this.opaque('pattern', x, y, path);
+    if (x === y) return;
+    const r = comparePatterns(x, y);
+    // true: proven, false: disproven, null: not decidable here.
+    const narrows = r.oldInNew.holds === null ? null : !r.oldInNew.holds;
+    const widens = r.newInOld.holds === null ? null : !r.newInOld.holds;
+    if (narrows === false && widens === false) return; // the same language, spelled differently
+    const examples = [
+      r.oldInNew.witness !== undefined ? `${show(r.oldInNew.witness)} no longer matches` : '',
+      r.newInOld.witness !== undefined ? `${show(r.newInOld.witness)} now matches` : '',
+    ].filter(Boolean).join(', ');
+    const what = `pattern ${show(x)} → ${show(y)}${examples ? ` (${examples})` : ''}`;
+    const kind = (e: Effect) => (e === 'narrowed' ? 'pattern-tightened' : e === 'widened' ? 'pattern-relaxed' : 'constraint-changed');
+    if (narrows !== null && widens !== null) {
+      const e: Effect = narrows && widens ? 'changed' : narrows ? 'narrowed' : 'widened';
+      return this.effect(e, kind(e), path, what);
     }
-    if (ua === null) this.effect('narrowed', 'constraint-added', path, `new constraint anyOf ${brief(ub!)}`);
-    else this.effect('widened', 'constraint-removed', path, `constraint anyOf ${brief(ua)} removed`);
+    // One direction is unknown: decide by the one that breaks this direction's clients.
+    const request = this.ctx.direction === 'request';
+    const breaking = request ? narrows : widens;
+    if (breaking !== null) {
+      const e: Effect = breaking === request ? 'narrowed' : 'widened';
+      return this.effect(e, kind(e), path, what);
+    }
+    const question = request ? 'still allows every value existing clients may send' : 'allows only values existing clients expect';
+    this.emit('WARN', 'pattern-undecided', path, `${what}: whether the new pattern ${question} cannot be decided mechanically; review by hand`, what);
+  }
+
+  private format(x: Json | undefined, y: Json | undefined, path: string): void {
+    if (typeof x !== 'string' || typeof y !== 'string' || x === y) return this.opaque('format', x, y, path);
+    const e = formatChange(x, y);
+    this.effect(e, e === 'narrowed' ? 'format-narrowed' : e === 'widened' ? 'format-widened' : 'constraint-changed', path, `format ${show(x)} → ${show(y)}`);
+  }
+
+  private multipleOf(x: Json | undefined, y: Json | undefined, path: string): void {
+    if (typeof x !== 'number' || typeof y !== 'number' || x === y) return this.opaque('multipleOf', x, y, path);
+    const e: Effect = Number.isInteger(y / x) ? 'narrowed' : Number.isInteger(x / y) ? 'widened' : 'changed';
+    this.effect(e, e === 'narrowed' ? 'bound-tightened' : e === 'widened' ? 'bound-relaxed' : 'constraint-changed', path, `multipleOf ${show(x)} → ${show(y)}`);
+  }
+
+  /** anyOf / oneOf, each compared on its own. anyOf: branches only in the new schema widen, branches
+   *  only in the old one narrow. A oneOf left after normalisation may have overlapping branches
+   *  (exactly one must hold), so a branch added or removed there changes the set both ways. */
+  private unions(a: Schema, b: Schema, path: string): void {
+    for (const k of ['anyOf', 'oneOf'] as const) {
+      const ua = unionOf(a, k);
+      const ub = unionOf(b, k);
+      if (ua === null && ub === null) continue;
+      if (ua !== null && ub !== null) {
+        const ka = ua.map(canonical);
+        const kb = ub.map(canonical);
+        const onlyA = ua.filter((_, i) => !kb.includes(ka[i]!));
+        const onlyB = ub.filter((_, i) => !ka.includes(kb[i]!));
+        if (onlyA.length === 1 && onlyB.length === 1) {
+          this.compare(asSchema(onlyA[0]), asSchema(onlyB[0]), path);
+          continue;
+        }
+        const exclusive = k === 'oneOf';
+        const list = (xs: Json[]) => `alternative${xs.length > 1 ? 's' : ''} ${xs.map((x) => brief(x)).join(', ')}`;
+        if (onlyB.length > 0) this.effect(exclusive ? 'changed' : 'widened', 'union-branch-added', path, `${k} ${list(onlyB)} added`);
+        if (onlyA.length > 0) this.effect(exclusive ? 'changed' : 'narrowed', 'union-branch-removed', path, `${k} ${list(onlyA)} removed`);
+        continue;
+      }
+      if (ua === null) this.effect('narrowed', 'constraint-added', path, `new constraint ${k} ${brief(ub!)}`);
+      else this.effect('widened', 'constraint-removed', path, `constraint ${k} ${brief(ua)} removed`);
+    }
   }
 
   /** One side is a plain schema equal to a branch of the other side's union: `string` → `string | string[]`. */
@@ -254,8 +428,10 @@ class SchemaDiff {
     const idx = union.findIndex((br) => canonical(br) === key);
     if (idx < 0 || Object.keys(withoutUnion(stripAnnotations(ua === null ? b : a))).length > 0) return false;
     const others = union.filter((_, i) => i !== idx).map((x) => brief(x)).join(', ');
-    if (ua === null) this.effect('widened', 'union-branch-added', path, `now also allows ${others}`);
-    else this.effect('narrowed', 'union-branch-removed', path, `no longer allows ${others}`);
+    // In a oneOf a value that also matches another branch is refused: not a pure widening.
+    const exclusive = (ua === null ? b : a).oneOf !== undefined;
+    if (ua === null) this.effect(exclusive ? 'changed' : 'widened', 'union-branch-added', path, `now also allows ${others}${exclusive ? ' (oneOf: values matching two branches are refused)' : ''}`);
+    else this.effect(exclusive ? 'changed' : 'narrowed', 'union-branch-removed', path, `no longer allows ${others}${exclusive ? ' (was oneOf)' : ''}`);
     return true;
   }
 
@@ -302,10 +478,38 @@ function conditionOf(x: Json | undefined): string | undefined {
   return typeof c === 'string' ? c : undefined;
 }
 
-function typeSet(t: Json | undefined): Set<string> | null {
-  if (typeof t === 'string') return new Set([t]);
-  if (Array.isArray(t)) return new Set(t.filter((x): x is string => typeof x === 'string'));
-  return null;
+/** Types a schema allows (the branch types of typed alternatives), or null for every type. */
+function typeSet(s: Schema): Set<string> | null {
+  const alt = alternativesOf(s);
+  if (alt) return new Set(alt.branches.flatMap((b) => typeList(b.type)));
+  return s.type === undefined ? null : new Set(typeList(s.type));
+}
+
+function isTypedAnyOf(s: Schema): boolean {
+  return Array.isArray(s.anyOf) && s.anyOf.length > 0 && s.anyOf.every((b) => isObject(b) && typeof b.type === 'string');
+}
+
+interface Alternatives {
+  /** Keywords every alternative shares (defaults, annotations, `not`, …). */
+  common: Schema;
+  /** One schema per alternative, each of a single type. */
+  branches: Schema[];
+}
+
+/** A normalised schema with a type as alternatives: its typed `anyOf`, or itself as one branch. */
+function alternativesOf(s: Schema): Alternatives | null {
+  if (isTypedAnyOf(s)) {
+    const { anyOf, ...common } = s;
+    return { common, branches: (anyOf as Json[]).filter(isObject) };
+  }
+  if (typeof s.type !== 'string') return null;
+  const common: Schema = {};
+  const branch: Schema = {};
+  for (const [k, v] of Object.entries(s)) {
+    if (k === 'type' || k === 'enum' || KEYWORD_TYPE.has(k)) branch[k] = v;
+    else common[k] = v;
+  }
+  return { common, branches: [branch] };
 }
 
 function covers(set: Set<string>, t: string): boolean {
@@ -321,8 +525,15 @@ function stringList(x: Json | undefined): string[] {
   return Array.isArray(x) ? x.filter((v): v is string => typeof v === 'string') : [];
 }
 
-function unionOf(s: Schema): Json[] | null {
-  const u = s.anyOf ?? s.oneOf;
+/** The `anyOf` or `oneOf` of a schema, other than typed alternatives (those are matched by type in
+ *  alternatives()); without `k`, whichever of the two the schema has, if it has only one. */
+function unionOf(s: Schema, k?: 'anyOf' | 'oneOf'): Json[] | null {
+  if (k === undefined) {
+    if (s.anyOf !== undefined && s.oneOf !== undefined) return null;
+    return unionOf(s, s.oneOf !== undefined ? 'oneOf' : 'anyOf');
+  }
+  if (k === 'anyOf' && isTypedAnyOf(s)) return null;
+  const u = s[k];
   return Array.isArray(u) ? u : null;
 }
 

@@ -29,6 +29,18 @@ export interface Change {
   /** Field path inside the location, e.g. "matches[].filePath"; "" for the location itself. */
   path: string;
   message: string;
+  /** For a change inside a `$ref` target (location "$defs/<name>"): every place it reaches, each
+   *  with the level and consequence it has there. */
+  uses?: Use[];
+}
+
+/** One place a change of a `$ref` target reaches. */
+export interface Use {
+  level: Level;
+  kind: string;
+  location: string;
+  path: string;
+  message: string;
 }
 
 export interface DiffReport {

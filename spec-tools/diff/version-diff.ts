@@ -1,8 +1,10 @@
 // Compares two protocol versions: the topic index (transport, error codes, topics) and every
 // message and topic schema, each in the direction its values travel.
 import type { Json, Spec as SpecVersion, TopicEntry } from '../../codegen/src/spec';
-import { canonical, inlineSchema } from './inline';
-import { diffSchemas } from './schema-diff';
+import { inlineSchema } from './inline';
+import { canonical } from './keywords';
+import { groupByDef } from './group';
+import { diffSchemas, type SchemaChange } from './schema-diff';
 import type { Change, DiffReport, Direction } from './types';
 
 /** Messages a client sends; every other message is sent by the server. */
@@ -19,13 +21,13 @@ const MESSAGE_NAMES: Record<string, string> = {
 };
 
 export function diffVersions(a: SpecVersion, b: SpecVersion): DiffReport {
-  const changes: Change[] = [];
-  const emit = (c: Change) => changes.push(c);
+  const changes: SchemaChange[] = [];
+  const emit = (c: SchemaChange) => changes.push(c);
   diffTransport(a, b, emit);
   diffErrorCodes(a, b, emit);
   diffMessages(a, b, emit);
   diffTopics(a, b, emit);
-  return { from: a.version, to: b.version, changes };
+  return { from: a.version, to: b.version, changes: groupByDef(changes) };
 }
 
 function diffTransport(a: SpecVersion, b: SpecVersion, emit: (c: Change) => void): void {
@@ -60,10 +62,13 @@ function diffErrorCodes(a: SpecVersion, b: SpecVersion, emit: (c: Change) => voi
         message: `new error code ${e.code}${e.description ? ` (${e.description.replace(/\.$/, '')})` : ''}: clients must handle it` });
     }
   }
+  const since = new Map(b.index.errorCodes.map((e) => [e.code, e.since]));
   for (const e of a.index.errorCodes) {
     if (!cb.has(e.code)) {
       emit({ level: 'INFO', kind: 'error-code-removed', location: 'error codes', path: e.code,
         message: `error code ${e.code} is no longer returned` });
+    } else if (since.get(e.code) !== e.since) {
+      emit({ level: 'WARN', kind: 'since-changed', location: 'error codes', path: e.code, message: sinceMessage(e.since, since.get(e.code)) });
     }
   }
 }
@@ -106,8 +111,14 @@ function diffTopics(a: SpecVersion, b: SpecVersion, emit: (c: Change) => void): 
   }
 }
 
+/** `since` is history, not wire: but the generated reference (protocol.md) and topic tables carry it. */
+function sinceMessage(from: string | undefined, to: string | undefined): string {
+  return `since ${from ?? '(none)'} → ${to ?? '(none)'}: the generated reference and topic tables now date it differently; confirm the correction is deliberate`;
+}
+
 function diffTopic(a: SpecVersion, t: TopicEntry, b: SpecVersion, n: TopicEntry, emit: (c: Change) => void): void {
   const location = `topic ${t.topic}`;
+  if (t.since !== n.since) emit({ level: 'WARN', kind: 'since-changed', location, path: 'since', message: sinceMessage(t.since, n.since) });
   for (const key of ['method', 'typeName'] as const) {
     if (t[key] !== n[key]) {
       emit({ level: 'WARN', kind: 'generated-name-changed', location, path: key,

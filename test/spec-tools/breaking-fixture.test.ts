@@ -35,18 +35,22 @@ describe('a breaking edit in a fixture version', () => {
   it('is reported at ERR, each edit where it was made', async () => {
     const { code, out } = await run(['diff', '0.1.6', '0.1.7', '--format', 'json']);
     expect(code).toBe(1);
-    const report = JSON.parse(out) as { changes: { level: string; kind: string; location: string; path: string }[]; summary: { ERR: number } };
+    type Use = { level: string; location: string; path: string };
+    const report = JSON.parse(out) as { changes: { level: string; kind: string; location: string; path: string; uses?: Use[] }[]; summary: { ERR: number } };
     const errs = report.changes.filter((c) => c.level === 'ERR').map((c) => `${c.kind} ${c.location} ${c.path}`);
     expect(errs.sort()).toEqual([
       'bound-tightened topic /app/vscode/edit/find params pattern',
-      'enum-value-added topic /app/vscode/diag/list result diagnostics[].severity',
+      'enum-value-added $defs/Severity ',
       'field-made-optional topic /app/vscode/nav/references result totalCount',
       'param-required-added topic /app/vscode/edit/find params scope',
       'topic-removed topic /app/vscode/nav/symbols ',
     ]);
     expect(report.summary.ERR).toBe(5);
     expect(report.changes).toHaveLength(5);
-    // Severity (results) gained a value, SeverityFilter (params) did not: diag/list params are untouched.
+    // Severity gained a value: reported once, under the $def, with the result field that uses it.
+    const severity = report.changes.find((c) => c.location === '$defs/Severity');
+    expect(severity?.uses?.map((u) => `${u.level} ${u.location} ${u.path}`)).toEqual(['ERR topic /app/vscode/diag/list result diagnostics[].severity']);
+    // SeverityFilter (params) did not change: diag/list params are untouched.
     expect(report.changes.filter((c) => c.location === 'topic /app/vscode/diag/list params')).toEqual([]);
   });
 

@@ -37,8 +37,7 @@ describe('idea-spec diff over the real history', () => {
       'topic /app/vscode/localhistory/list', 'topic /app/vscode/localhistory/rollback', 'topic /app/vscode/nav/symbols',
     ]);
     expect(lines(cs.filter((c) => c.kind !== 'topic-added'))).toEqual([
-      'INFO constraint-removed topic /app/vscode/nav/definition params filePath',
-      'INFO constraint-removed topic /app/vscode/nav/references params filePath',
+      'INFO constraint-removed $defs/FilePath',
       'INFO field-added handshake response authRequired',
       'WARN error-code-added error codes UNAUTHORIZED',
       'WARN param-conditionally-required-added handshake request token',
@@ -48,11 +47,16 @@ describe('idea-spec diff over the real history', () => {
 
   it('0.1.0 → 0.1.1 has no wire change; 0.1.1 → 0.1.2 adds diag/list, nav/symbols and relative paths', () => {
     expect(diff('0.1.0', '0.1.1')).toEqual([]);
-    expect(lines(diff('0.1.1', '0.1.2'))).toEqual([
-      'INFO constraint-removed topic /app/vscode/nav/definition params filePath',
-      'INFO constraint-removed topic /app/vscode/nav/references params filePath',
+    const cs = diff('0.1.1', '0.1.2');
+    expect(lines(cs)).toEqual([
+      'INFO constraint-removed $defs/FilePath',
       'INFO topic-added topic /app/vscode/diag/list',
       'INFO topic-added topic /app/vscode/nav/symbols',
+    ]);
+    // One change of the FilePath $def, listed once with the two params it reaches.
+    expect(cs.find((c) => c.location === '$defs/FilePath')?.uses?.map((u) => `${u.level} ${u.location} ${u.path}`)).toEqual([
+      'INFO topic /app/vscode/nav/definition params filePath',
+      'INFO topic /app/vscode/nav/references params filePath',
     ]);
   });
 
@@ -63,11 +67,11 @@ describe('idea-spec diff over the real history', () => {
     ]);
   });
 
-  it('going back in time is breaking: 0.1.6 → 0.1.0 removes topics and tightens paths (ERR)', () => {
+  it('going back in time is breaking: 0.1.6 → 0.1.0 removes topics and tightens paths (ERR, once for the FilePath $def)', () => {
     const errs = lines(diff('0.1.6', '0.1.0').filter((c) => c.level === 'ERR'));
     expect(errs).toContain('ERR topic-removed topic /app/vscode/localhistory/list');
-    expect(errs).toContain('ERR constraint-added topic /app/vscode/nav/definition params filePath');
+    expect(errs).toContain('ERR constraint-added $defs/FilePath');
     expect(errs).toContain('ERR field-removed handshake response authRequired');
-    expect(errs).toHaveLength(12);
+    expect(errs).toHaveLength(11);
   });
 });

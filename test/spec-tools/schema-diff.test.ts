@@ -109,10 +109,12 @@ describe('schema diff, response direction (what a server returns)', () => {
     expect(summary(diff('response', list({ enum: ['a'] }), list({ enum: ['a', 'b'] })))).toEqual(['ERR enum-value-added items[].kind']);
   });
 
-  it('widening a union in a result is ERR', () => {
+  it('widening a union in a result is ERR (a null alternative reads as nullable, however it is spelled)', () => {
     const one = obj({ f: { type: 'string' } }, ['f']);
-    const many = obj({ f: { anyOf: [{ type: 'string' }, { type: 'null' }] } }, ['f']);
+    const many = obj({ f: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] } }, ['f']);
     expect(summary(diff('response', one, many))).toEqual(['ERR union-branch-added f']);
+    const nullable = obj({ f: { anyOf: [{ type: 'string' }, { type: 'null' }] } }, ['f']);
+    expect(summary(diff('response', one, nullable))).toEqual(['ERR made-nullable f']);
   });
 
   it('enumerations owned by the index (topic lists, error codes) are left to the index diff', () => {

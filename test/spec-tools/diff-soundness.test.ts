@@ -1,0 +1,54 @@
+// The diff's levels must agree with what the schemas allow: random schema pairs (one keyword added,
+// replaced or removed) are validated by ajv against sample values, and a pair whose diff is empty must
+// accept the same values, and a pair classified INFO only must not break anyone (no value refused
+// any more for a request, no new value for a response). A new optional param with a type is INFO by
+// convention (servers ignore unknown params; see docs/maintainers.md) and is left out.
+import Ajv2020 from 'ajv/dist/2020';
+import { describe, expect, it } from 'vitest';
+import { inlineSchema } from '../../spec-tools/diff/inline';
+import { diffSchemas } from '../../spec-tools/diff/schema-diff';
+import type { Change } from '../../spec-tools/diff/types';
+import type { Spec as SpecVersion } from '../../codegen/src/spec';
+import { isAjvBug, rng, schemaGen, VALUES } from './random-schema';
+
+const spec = { version: '9.9.9', folder: 'v9.9.9', dir: '', index: {}, docs: [], byPath: new Map(), byId: new Map() } as unknown as SpecVersion;
+
+describe('diff soundness against ajv', () => {
+  it('800 random edits: no change means the same values, INFO only means nothing breaks', () => {
+    const ajv = new Ajv2020({ strict: false });
+    const { schema, keyword, pick } = schemaGen(rng(7));
+    const problems: string[] = [];
+    let checked = 0;
+    for (let i = 0; i < 800; i++) {
+      const a = schema();
+      const b = structuredClone(a);
+      if (Math.floor(i / 2) % 2 === 0) delete b[pick(Object.keys(b))];
+      else keyword(b);
+      let valid: boolean[][];
+      try {
+        valid = [a, b].map((s) => {
+          const f = ajv.compile(s);
+          return VALUES.map((v) => f(v) as boolean);
+        });
+      } catch (e) {
+        if (!isAjvBug(e)) throw e;
+        continue;
+      }
+      const lost = VALUES.filter((_, j) => valid[0]![j] && !valid[1]![j]);
+      const gained = VALUES.filter((_, j) => !valid[0]![j] && valid[1]![j]);
+      for (const direction of ['request', 'response'] as const) {
+        const cs: Change[] = [];
+        diffSchemas(inlineSchema(spec, 'x', a), inlineSchema(spec, 'x', b), { direction, location: 'x', emit: (c) => cs.push(c) });
+        checked++;
+        if (cs.some((c) => c.kind === 'param-optional-added')) continue;
+        const breaking = direction === 'request' ? lost : gained;
+        const infoOnly = cs.length > 0 && cs.every((c) => c.level === 'INFO');
+        if ((cs.length === 0 && (lost.length > 0 || gained.length > 0)) || (infoOnly && breaking.length > 0)) {
+          problems.push(`[${direction}] ${JSON.stringify(a)} → ${JSON.stringify(b)}: lost ${JSON.stringify(lost)}, gained ${JSON.stringify(gained)}, reported ${cs.map((c) => `${c.level} ${c.kind}`).join(', ') || 'nothing'}`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(checked).toBeGreaterThan(1400);
+  });
+});
