@@ -1,8 +1,9 @@
-// The text content of a tool result: what a person reads. The `idea` CLI's formatters are meant to
-// provide it (branch issue-13-cli: `formatResult(topic, result, { color })` in cli/src/format.ts); until
-// that branch is merged this is pretty-printed JSON. When it lands, the body becomes
-// `return formatResult(topic, result, { color: false });` — nothing else changes.
+// The text content of a tool result: what a person (or a model reading text) gets, the `idea` CLI's
+// human output for the topic (cli/src/format.ts: find/references/diagnostics as path:line:col lines,
+// symbols as an outline, history as a table, diffs as unified text), without colour and with absolute
+// paths. structuredContent carries the protocol result itself.
+import { formatResult } from "../../cli/src/format";
+
 export function resultText(topic: string, result: unknown): string {
-  void topic;
-  return JSON.stringify(result, null, 2);
+  return formatResult(topic, result, { color: false });
 }

@@ -16,6 +16,7 @@ import { createMcpServer } from "../../mcp/src/server";
 import { parseArgs } from "../../mcp/src/cli";
 import { poll } from "../../runtime/poll";
 import { startTestServer, TOKEN, trivialHandlers, type TestServer } from "../robustness/harness";
+import { formatResult } from "../../cli/src/format";
 
 const cleanup: (() => Promise<unknown> | void)[] = [];
 afterEach(async () => {
@@ -78,7 +79,10 @@ describe("MCP server over an IDEA connection", () => {
     expect(r.isError).toBeFalsy();
     expect(seen).toMatchObject({ pattern: "TODO", isRegex: false });
     expect(r.structuredContent).toHaveProperty("matches");
-    expect(JSON.parse(text(r))).toEqual(r.structuredContent);
+    // The text is the CLI's human output for the same result: grep-like lines, no colour.
+    expect(text(r)).toBe(formatResult("/app/vscode/edit/find", r.structuredContent, { color: false }));
+    expect(text(r)).toMatch(/^\/.+:\d+:\d+: /m);
+    expect(text(r)).not.toContain("\x1b[");
   });
 
   it("protocol errors are tool errors carrying the code; an unknown tool is an MCP error", async () => {
