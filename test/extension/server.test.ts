@@ -1,6 +1,7 @@
 // The extension's server controller (extension/src/server.ts) with a stand-in `vscode` module: port
 // fallback, bind errors reported (never a hang), auth settings read from user scope only, the
-// settings.json keys written after listening, and stop closing live connections.
+// settings.json keys written after listening, the per-user registry entry (in a temporary registry)
+// written then and removed on stop, and stop closing live connections.
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -32,7 +33,13 @@ vi.mock('vscode', () => {
   });
   return {
     EventEmitter,
-    workspace: { getConfiguration, get workspaceFolders() { return [{ uri: { scheme: 'file', fsPath: state.folder } }]; } },
+    workspace: {
+      getConfiguration,
+      get workspaceFolders() { return [{ uri: { scheme: 'file', fsPath: state.folder } }]; },
+      onDidChangeWorkspaceFolders: () => ({ dispose: () => undefined }),
+    },
+    env: { appName: 'Stand-in Code' },
+    version: '1.100.3',
     window: { showErrorMessage: (m: string) => { state.errors.push(m); return Promise.resolve(undefined); } },
   };
 });
@@ -40,6 +47,8 @@ vi.mock('vscode', () => {
 const { IdeaServer } = await import('../../extension/src/server');
 const { connect } = await import('../../generated/v0.1.6/client');
 const { freePort } = await import('../../livehost');
+const { listRegisteredServers } = await import('../../runtime/registry');
+const registry = () => join(state.folder, 'registry');
 
 const settingsFile = () => join(state.folder, '.vscode', 'settings.json');
 const set = (key: string, v: Scoped) => { state.settings[`idea.server.${key}`] = v; };
@@ -57,6 +66,7 @@ beforeEach(async () => {
   state.settings = {};
   state.errors = [];
   set('port', { defaultValue: await freePort() });
+  process.env.IDEA_REGISTRY_DIR = registry(); // never the user's own registry
 });
 afterEach(async () => {
   for (const s of servers) await s.stop();
@@ -64,6 +74,7 @@ afterEach(async () => {
   servers = [];
   blockers = [];
   rmSync(state.folder, { recursive: true, force: true });
+  delete process.env.IDEA_REGISTRY_DIR;
 });
 
 describe('IdeaServer', () => {
@@ -74,6 +85,8 @@ describe('IdeaServer', () => {
     const written = JSON.parse(readFileSync(settingsFile(), 'utf8'));
     expect(written).toEqual({ 'idea.server.port': info!.port, 'idea.server.authToken': info!.token });
     expect(info!.token).toMatch(/^[0-9a-f-]{36}$/);
+    const { servers: registered } = await listRegisteredServers({ dir: registry() });
+    expect(registered).toEqual([expect.objectContaining({ pid: process.pid, port: info!.port, token: info!.token, workspaces: [state.folder], ide: 'Stand-in Code 1.100.3' })]);
     const c = await connect({ url: info!.url, token: info!.token });
     expect(c.handshake.authRequired).toBe(true);
     c.close();
@@ -123,6 +136,7 @@ describe('IdeaServer', () => {
     const after = await c.request('/app/vscode/fs/findFiles', { query: 'x' }, { timeoutMs: 5000 }).then(() => 'answered', (e: Error) => e.constructor.name);
     expect(after).toBe('IdeaClosedError');
     expect(s.info).toBeUndefined();
+    expect((await listRegisteredServers({ dir: registry(), probePorts: false, clean: false })).servers).toEqual([]);
     await block(info!.port); // the port is free again
   });
 });
