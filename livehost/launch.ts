@@ -104,6 +104,8 @@ export interface LiveHost {
 }
 
 const DEFAULT_TIMEOUT_MS = 90_000;
+/** How long a server that wrote its settings keys may take to appear in the registry too. */
+const REGISTRY_GRACE_MS = 2_000;
 
 class LaunchError extends Error {
   override name = 'LiveHostLaunchError';
@@ -282,14 +284,18 @@ export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
     // our host (another host on the same workspace could have written the file). Stop early if
     // code-server dies.
     let foreign: number | undefined;
+    let entryGrace: number | undefined;
     const signal = await poll(async () => {
       if (cs.hasExited() || closing) return null;
       const written = settings.read();
       if (!written) return undefined;
-      // The registry entry comes last and always has the token (the settings file only with exposeToken).
+      // Our extension writes its registry entry right after the keys; the entry always has the token
+      // (the settings file only with exposeToken). An extension that does not register (the livehost
+      // fixture) is ready with the settings token once a short grace for the entry has passed.
       const entry = (await listRegisteredServers({ dir: registry, clean: false, probePorts: false })).servers.find((e) => e.port === written.port);
       const token = entry?.token ?? written.token;
-      if (!entry || token === undefined || !(await isPortOpen(written.port, 500))) return undefined;
+      if (token === undefined || !(await isPortOpen(written.port, 500))) return undefined;
+      if (!entry && Date.now() < (entryGrace ??= Date.now() + REGISTRY_GRACE_MS)) return undefined;
       const s = { ...written, token };
       if (portOwnedByGroup(s.port, cs.pid) === false) {
         if (foreign !== s.port) log(`livehost: the ready signal names port ${s.port}, which is not held by this host; waiting`);
@@ -302,7 +308,7 @@ export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
       if (closing) throw abortedError();
       return await fail(signal === null ? 'code-server exited while the workbench was starting'
         : `extension ${ext.id} did not signal readiness (idea.server.port in ${workspace}/.vscode/settings.json, `
-          + `its entry in ${registry}, port accepting) within ${timeoutMs} ms`
+          + `the token there or in its entry in ${registry}, port accepting) within ${timeoutMs} ms`
           + (foreign ? `; the signal found names port ${foreign}, held by another process (one host per workspace)` : ''));
     }
     extPort = signal.port;
