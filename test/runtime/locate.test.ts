@@ -1,23 +1,16 @@
 // Which server serves a folder: the registry's deepest containing workspace folder (newest on a tie),
 // then the settings keys in the folder or an ancestor, else an error that lists what was found.
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { isWithin, locateServer, NoServerError, pickServer } from "../../runtime/locate";
 import { registerServer, type RegistryEntry } from "../../runtime/registry";
+import { loopbackListeners } from "./listeners";
 
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), "idea-locate-")));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-const listeners: Server[] = [];
-afterEach(async () => { await Promise.all(listeners.splice(0).map((s) => new Promise((r) => s.close(r)))); });
-async function listening(): Promise<number> {
-  const s = createServer();
-  listeners.push(s);
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  return (s.address() as { port: number }).port;
-}
+const { listening } = loopbackListeners();
 const entry = (port: number, workspaces: string[], startedAt = "2026-11-24T10:00:00Z"): RegistryEntry => ({
   registry: 1, pid: process.pid, port, url: `ws://127.0.0.1:${port}`, protocolVersion: "0.1.6", workspaces, authRequired: true, token: `tok-${port}`, startedAt,
 });

@@ -2,25 +2,18 @@
 // stale entries cleaned.
 import { spawnSync } from "node:child_process";
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { ensureRegistryDir, entryFileName, listRegisteredServers, parseRegistryEntry, registerServer, registryDir, type RegistryEntry } from "../../runtime/registry";
+import { loopbackListeners } from "./listeners";
 
 const tmp = mkdtempSync(join(tmpdir(), "idea-registry-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 let n = 0;
 const freshDir = () => join(tmp, `r${++n}`, "servers");
 
-const listeners: Server[] = [];
-afterEach(async () => { await Promise.all(listeners.splice(0).map((s) => new Promise((r) => s.close(r)))); });
-async function listening(): Promise<number> {
-  const s = createServer();
-  listeners.push(s);
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  return (s.address() as { port: number }).port;
-}
+const { listening, closeLast } = loopbackListeners();
 /** A pid that existed and is gone now. */
 function deadPid(): number {
   const r = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]);
@@ -101,7 +94,7 @@ describe("reading the registry", () => {
     const dir = freshDir();
     const live = await listening();
     const closedPort = await listening();
-    await new Promise((r) => listeners.pop()!.close(r));
+    await closeLast();
     registerServer(base({ port: live }), dir);
     const gone = registerServer(base({ pid: deadPid(), port: 7301 }), dir);
     const silent = registerServer(base({ port: closedPort }), dir);
