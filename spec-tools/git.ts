@@ -1,6 +1,8 @@
 // Reading committed files through git, for the checks that need the past of spec/ (releases.json's
-// history, a released folder's contents before an amendment). Read-only: never changes the repository.
+// history, a released folder's contents before an amendment). Read-only: never changes the repository,
+// and disarmed (runtime/git-disarm.ts) like every git call here.
 import { spawnSync } from 'node:child_process';
+import { DISARMING_ARGS, disarmedEnv } from '../runtime/git-disarm';
 
 export interface GitResult {
   ok: boolean;
@@ -9,7 +11,7 @@ export interface GitResult {
 }
 
 export function git(cwd: string, args: string[], input?: string): GitResult {
-  const r = spawnSync('git', ['-c', 'core.quotePath=off', ...args], { cwd, input, maxBuffer: 256 * 1024 * 1024 });
+  const r = spawnSync('git', [...DISARMING_ARGS, ...args], { cwd, input, env: disarmedEnv(), maxBuffer: 256 * 1024 * 1024 });
   if (r.error) return { ok: false, stdout: Buffer.alloc(0), stderr: r.error.message };
   return { ok: r.status === 0, stdout: r.stdout, stderr: r.stderr.toString('utf8').trim() };
 }

@@ -1,8 +1,9 @@
 // Builds the fixture workspace deterministically: same content, authors and dates → same commit hashes.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { DISARMING_ARGS, disarmedEnv } from '../../runtime/git-disarm';
 import { BASE_TAG, commits, overlay, workspaceSettings, type FileSet } from './content';
 
 export interface FixtureWorkspaceInfo {
@@ -21,14 +22,34 @@ export interface BuildOptions {
   clean?: boolean;
 }
 
-/** git with no user/system config, so hooks, signing or templates on the machine cannot change hashes. */
+/**
+ * git with no user/system config, so hooks, signing or templates on the machine cannot change hashes,
+ * and disarmed (runtime/git-disarm.ts): the server under test can write into this workspace, .git/
+ * included, and nothing it plants there may run here (see restoreGitConfig).
+ */
 export function git(dir: string, args: string[], env: Record<string, string> = {}): string {
-  return execFileSync('git', ['-c', 'core.autocrlf=false', '-c', 'commit.gpgsign=false', '-c', 'tag.gpgsign=false', ...args], {
+  return execFileSync('git', [...DISARMING_ARGS, '-c', 'core.autocrlf=false', '-c', 'commit.gpgsign=false', '-c', 'tag.gpgsign=false', ...args], {
     cwd: dir,
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_TERMINAL_PROMPT: '0', ...env },
+    env: disarmedEnv({ GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', ...env }),
   }).trim();
+}
+
+/** The repository configuration of a fixture workspace: nothing that names a program. */
+const FIXTURE_GIT_CONFIG = '[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n\tlogallrefupdates = true\n';
+
+/**
+ * Puts back the fixture's own .git/config before git reads the work tree: a server under test may have
+ * written filter drivers, textconv, diff.external, fsmonitor or include.path there, which `git diff`,
+ * `status` and `reset` would run. Replaced by rename, so a symlink planted there is replaced, not followed.
+ */
+export function restoreGitConfig(dir: string): void {
+  const dotGit = join(dir, '.git');
+  if (!lstatSync(dotGit).isDirectory()) throw new NotAFixtureWorkspaceError(`${dotGit} is not a folder: not a fixture workspace`);
+  const tmp = join(dotGit, `config.idea-${process.pid}.tmp`);
+  writeFileSync(tmp, FIXTURE_GIT_CONFIG);
+  renameSync(tmp, join(dotGit, 'config'));
 }
 
 function writeFiles(dir: string, files: FileSet): void {
@@ -80,6 +101,7 @@ export function buildFixtureWorkspace(dirArg: string, opts: BuildOptions = {}): 
 /** A fingerprint of everything a case can change: tracked changes vs the base tag, untracked files, overlay contents. */
 export function stateFingerprint(dirArg: string): string {
   const dir = resolve(dirArg);
+  restoreGitConfig(dir);
   const overlayNow = Object.keys(overlay).map((rel) => {
     try {
       return readFileSync(join(dir, rel), 'utf8');

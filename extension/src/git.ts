@@ -17,42 +17,13 @@ import { dirname, join, relative, sep } from 'node:path';
 import { invalidRequest } from './errors';
 import { withProcessSlot } from './limits/processSlots';
 import { realpathOfNearestAncestor } from './pathGuard';
+import { DISARMING_ARGS, disarmedEnv } from '../../runtime/git-disarm';
 
 const MAX_OUTPUT = 64 * 1024 * 1024;
 
 export class GitError extends Error {}
 
-/** `-c` overrides applied to every git call (command-line configuration wins over every config file). */
-export const DISARMING_CONFIG: readonly string[] = [
-  'core.hooksPath=/dev/null', // no hook can run
-  'core.fsmonitor=false', // fsmonitor is a command git runs on index refresh
-  'core.pager=cat',
-  'credential.helper=', // empty: resets the helper list
-  'protocol.allow=never', // no transport at all, so no ssh, askpass or lazy fetch
-  'log.showSignature=false', // would run gpg
-  'core.quotepath=off',
-];
-
-/** Environment for git: the host's, minus every inherited GIT_* and askpass variable, plus ours. */
-export function disarmedEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (k.startsWith('GIT_') || k === 'SSH_ASKPASS' || k === 'PAGER' || k === 'EDITOR' || k === 'VISUAL') continue;
-    env[k] = v;
-  }
-  return {
-    ...env,
-    GIT_LITERAL_PATHSPECS: '1', // a file named `*.ts` or `:(glob)x` means itself
-    GIT_TERMINAL_PROMPT: '0',
-    GIT_OPTIONAL_LOCKS: '0', // reads never write .git/index
-    GIT_NO_REPLACE_OBJECTS: '1',
-    GIT_NO_LAZY_FETCH: '1',
-    GIT_PAGER: 'cat',
-    PAGER: 'cat',
-    LC_ALL: 'C',
-    ...extra,
-  };
-}
+export { DISARMING_CONFIG, disarmedEnv } from '../../runtime/git-disarm';
 
 /** Every git process waits for a slot of the fair process limiter shared with rg (limits/processSlots.ts). */
 function run(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<Buffer> {
@@ -60,7 +31,7 @@ function run(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv, signa
 }
 
 function spawnGit(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<Buffer> {
-  const config = DISARMING_CONFIG.flatMap((c) => ['-c', c]);
+  const config = DISARMING_ARGS;
   return new Promise((resolvePromise, reject) => {
     execFile(
       'git',
