@@ -21,8 +21,8 @@ export const CLI_BUNDLE = join(here, "dist", "idea.cjs");
 const otherVersionsLeftOut: Plugin = {
   name: "other-versions-left-out",
   setup(b) {
-    b.onResolve({ filter: /^\.\/v[\d.]+\/frames$/ }, (args) =>
-      args.path === `./v${PROTOCOL_VERSION}/frames` ? undefined : { path: args.path, namespace: "left-out" });
+    b.onResolve({ filter: /^\.\/v[\d.]+\/frames\.js$/ }, (args) =>
+      args.path === `./v${PROTOCOL_VERSION}/frames.js` ? undefined : { path: args.path, namespace: "left-out" });
     b.onLoad({ filter: /.*/, namespace: "left-out" }, () => ({ contents: "export const FRAMES = undefined;", loader: "js" }));
   },
 };

@@ -3,8 +3,8 @@
 // validators: a client checks a server against the version it announces, the conformance runner
 // likewise. An explicit table (no computed import path): a version string from the wire only ever
 // selects one of these entries.
-import type { FrameValidators } from "../runtime/frames";
-import type { McpToolDefinition } from "./v0.1.6/mcp-tools";
+import type { FrameValidators } from "../runtime/frames.js";
+import type { McpToolDefinition } from "./v0.1.6/mcp-tools.js";
 
 /** Oldest first. */
 export const VERSIONS = ["0.1.0", "0.1.1", "0.1.2", "0.1.3", "0.1.4", "0.1.5", "0.1.6"] as const;
@@ -12,13 +12,13 @@ export type KnownVersion = (typeof VERSIONS)[number];
 export const NEWEST_VERSION: KnownVersion = "0.1.6";
 
 const LOADERS: { readonly [V in KnownVersion]: () => Promise<{ FRAMES: FrameValidators }> } = {
-  "0.1.0": () => import("./v0.1.0/frames"),
-  "0.1.1": () => import("./v0.1.1/frames"),
-  "0.1.2": () => import("./v0.1.2/frames"),
-  "0.1.3": () => import("./v0.1.3/frames"),
-  "0.1.4": () => import("./v0.1.4/frames"),
-  "0.1.5": () => import("./v0.1.5/frames"),
-  "0.1.6": () => import("./v0.1.6/frames"),
+  "0.1.0": () => import("./v0.1.0/frames.js"),
+  "0.1.1": () => import("./v0.1.1/frames.js"),
+  "0.1.2": () => import("./v0.1.2/frames.js"),
+  "0.1.3": () => import("./v0.1.3/frames.js"),
+  "0.1.4": () => import("./v0.1.4/frames.js"),
+  "0.1.5": () => import("./v0.1.5/frames.js"),
+  "0.1.6": () => import("./v0.1.6/frames.js"),
 };
 
 export function isKnownVersion(version: unknown): version is KnownVersion {
@@ -31,13 +31,13 @@ export function loadFrameValidators(version: string): Promise<FrameValidators> |
 }
 
 const MCP_LOADERS: { readonly [V in KnownVersion]: () => Promise<{ MCP_TOOLS: readonly McpToolDefinition[] }> } = {
-  "0.1.0": () => import("./v0.1.0/mcp-tools"),
-  "0.1.1": () => import("./v0.1.1/mcp-tools"),
-  "0.1.2": () => import("./v0.1.2/mcp-tools"),
-  "0.1.3": () => import("./v0.1.3/mcp-tools"),
-  "0.1.4": () => import("./v0.1.4/mcp-tools"),
-  "0.1.5": () => import("./v0.1.5/mcp-tools"),
-  "0.1.6": () => import("./v0.1.6/mcp-tools"),
+  "0.1.0": () => import("./v0.1.0/mcp-tools.js"),
+  "0.1.1": () => import("./v0.1.1/mcp-tools.js"),
+  "0.1.2": () => import("./v0.1.2/mcp-tools.js"),
+  "0.1.3": () => import("./v0.1.3/mcp-tools.js"),
+  "0.1.4": () => import("./v0.1.4/mcp-tools.js"),
+  "0.1.5": () => import("./v0.1.5/mcp-tools.js"),
+  "0.1.6": () => import("./v0.1.6/mcp-tools.js"),
 };
 
 /** The MCP tool definitions of `version` (one per topic of its index), or undefined when unknown. */

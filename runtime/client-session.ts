@@ -14,12 +14,12 @@
 //
 // One ClientLink is one connection and its handshake; useLink is the one place a link's state enters
 // the session.
-import { IdeaClosedError, IdeaProtocolError, IdeaTimeoutError, IdeaValidationError } from "./client-errors";
-import { ClientTransport, type RequestOptions, type WebSocketClass } from "./client-transport";
-import { handshakeReplyProblem, responseProblem, type FrameValidators } from "./frames";
-import { backoffDelay, reconnectPolicy, type ConnectionState, type ConnectionStateEvent, type Endpoint, type ReconnectOptions, type ReconnectPolicy } from "./reconnect";
+import { IdeaClosedError, IdeaProtocolError, IdeaTimeoutError, IdeaValidationError } from "./client-errors.js";
+import { ClientTransport, type RequestOptions, type WebSocketClass } from "./client-transport.js";
+import { handshakeReplyProblem, responseProblem, type FrameValidators } from "./frames.js";
+import { backoffDelay, reconnectPolicy, type ConnectionState, type ConnectionStateEvent, type Endpoint, type ReconnectOptions, type ReconnectPolicy } from "./reconnect.js";
 
-export type { ConnectionState, ConnectionStateEvent, Endpoint, ReconnectOptions } from "./reconnect";
+export type { ConnectionState, ConnectionStateEvent, Endpoint, ReconnectOptions } from "./reconnect.js";
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 

@@ -3,9 +3,9 @@
 // transport is one connection; client-session.ts adds the handshake's meaning (versions,
 // capabilities, schema checks) and generated/<v>/client.ts the types and per-topic methods.
 import { WebSocket as NodeWebSocket } from "ws";
-import { IdeaClosedError, IdeaProtocolError, IdeaTimeoutError, IdeaValidationError } from "./client-errors";
-import { frameText } from "./frame-text";
-import { corkPerTick } from "./tick-cork";
+import { IdeaClosedError, IdeaProtocolError, IdeaTimeoutError, IdeaValidationError } from "./client-errors.js";
+import { frameText } from "./frame-text.js";
+import { corkPerTick } from "./tick-cork.js";
 
 /** The WHATWG-style socket surface used here (`ws` and the global WebSocket both have it). */
 export interface WebSocketLike {

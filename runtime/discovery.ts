@@ -9,7 +9,7 @@
 // runtime/locate.ts.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseJsonc } from "./jsonc";
+import { parseJsonc } from "./jsonc.js";
 
 /** The settings keys, as existing clients read them. */
 export const DISCOVERY_KEYS = { port: "idea.server.port", token: "idea.server.authToken" } as const;

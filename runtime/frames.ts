@@ -1,7 +1,7 @@
 // The frame validators of one protocol version, as one table (generated/<v>/frames.ts fills it), and
 // the one reading of a server's frames that the client, the server session and the conformance runner
 // share: which schema a frame is held to, and a one-line description of what is wrong with it.
-import { describeValidationError, type SchemaError } from "./validation-message";
+import { describeValidationError, type SchemaError } from "./validation-message.js";
 
 /** An ajv standalone validator: checks only, never modifies the value. */
 export type Validate = ((data: unknown) => boolean) & { errors?: readonly SchemaError[] | null };

@@ -8,8 +8,8 @@
 // otherwise NoServerError, whose message lists what was found and why it did not fit.
 import { realpathSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
-import { workspaceSettingsSource, type Discovered } from "./discovery";
-import { listRegisteredServers, registryDir, type RegistryEntry, type RegistryListing } from "./registry";
+import { workspaceSettingsSource, type Discovered } from "./discovery.js";
+import { listRegisteredServers, registryDir, type RegistryEntry, type RegistryListing } from "./registry.js";
 
 export interface Located extends Discovered {
   /** The registry entry, when found there. */

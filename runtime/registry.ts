@@ -13,8 +13,8 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { isPort, serverUrl } from "./discovery";
-import { isPortOpen } from "./loopback";
+import { isPort, serverUrl } from "./discovery.js";
+import { isPortOpen } from "./loopback.js";
 
 export const REGISTRY_FORMAT = 1;
 const MAX_ENTRY_BYTES = 64 * 1024;

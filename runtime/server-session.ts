@@ -19,9 +19,9 @@
 //   ctx.signal aborted.
 // Params defaults: validators never touch the wire object; the session fills the params schema's
 // top-level defaults into a copy before calling the handler (the handler's params type says so).
-import type { FrameValidators, Validate } from "./frames";
-import { tokensEqual } from "./token";
-import { describeValidationError } from "./validation-message";
+import type { FrameValidators, Validate } from "./frames.js";
+import { tokensEqual } from "./token.js";
+import { describeValidationError } from "./validation-message.js";
 
 /** Params as a handler receives them: the keys with a schema default are always present. */
 export type WithDefaults<P, K extends keyof P> = Omit<P, K> & { [Q in K]-?: Exclude<P[Q], undefined> };

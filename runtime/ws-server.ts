@@ -14,10 +14,10 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, WebSocket } from "ws";
-import { DEFAULT_ADMISSION_LIMITS, HandshakeThrottle, PendingSockets, Progress, type AdmissionLimits, type DropReason } from "./admission";
-import { frameText } from "./frame-text";
-import { isAllowedOrigin, isLoopbackAddress, isLoopbackHost } from "./loopback";
-import { corkPerTick } from "./tick-cork";
+import { DEFAULT_ADMISSION_LIMITS, HandshakeThrottle, PendingSockets, Progress, type AdmissionLimits, type DropReason } from "./admission.js";
+import { frameText } from "./frame-text.js";
+import { isAllowedOrigin, isLoopbackAddress, isLoopbackHost } from "./loopback.js";
+import { corkPerTick } from "./tick-cork.js";
 
 /** What a session exposes to the transport. */
 export interface SessionLike {

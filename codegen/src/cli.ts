@@ -7,7 +7,7 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { FIXTURE_TYPES_FILE, fixtureTypesConfirmed } from "./gen-fixture-types";
-import { generateVersionsFile, VERSIONS_FILE } from "./gen-versions";
+import { generateLatestFile, generateVersionsFile, LATEST_FILE, VERSIONS_FILE } from "./gen-versions";
 import { earlierSpecsHash, manifestConfirms } from "./manifest";
 import { releaseOf } from "./releases";
 import { loadSpec, specVersions } from "./spec";
@@ -62,7 +62,10 @@ export async function run(argv: string[]): Promise<number> {
           .filter((name) => !versions.includes(name) && statSync(join(outRoot, name)).isDirectory())
       : [];
   // Version-independent outputs: path relative to the output root → content.
-  const shared = new Map<string, string>([[VERSIONS_FILE, generateVersionsFile(allFolders)]]);
+  const shared = new Map<string, string>([
+    [VERSIONS_FILE, generateVersionsFile(allFolders)],
+    [LATEST_FILE, generateLatestFile(allFolders)],
+  ]);
   const sharedProblems = (): string[] =>
     [...shared].flatMap(([name, content]) => {
       const path = join(outRoot, name);

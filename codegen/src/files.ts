@@ -2,6 +2,7 @@
 export const GENERATED_FILES = [
   "client.ts",
   "frames.ts",
+  "index.ts",
   "mcp-tools.ts",
   "protocol.md",
   "server.ts",

@@ -17,7 +17,7 @@ import type {
   Request,
   ResponseError,
   ResponseSuccess,
-} from "./types";
+} from "./types.js";
 
 export interface ValidationError {
   instancePath: string;

@@ -3,12 +3,12 @@
 // one method per topic. Talks to older and newer servers: with `validate`, frames are checked against
 // the schemas of the version the server announced; a topic the server did not advertise (see
 // `supports(topic)`) is rejected with IdeaProtocolError UNKNOWN_TOPIC without a round trip.
-import { IdeaProtocolError as RuntimeProtocolError } from "../../runtime/client-errors";
-import { ClientSession, openClientLink, type ClientOptions, type ClientProtocol } from "../../runtime/client-session";
-import type { RequestOptions } from "../../runtime/client-transport";
-import { loadFrameValidators, NEWEST_VERSION } from "../versions";
-import { FRAMES } from "./frames";
-import { PROTOCOL_VERSION, TRANSPORT } from "./topics";
+import { IdeaProtocolError as RuntimeProtocolError } from "../../runtime/client-errors.js";
+import { ClientSession, openClientLink, type ClientOptions, type ClientProtocol } from "../../runtime/client-session.js";
+import type { RequestOptions } from "../../runtime/client-transport.js";
+import { loadFrameValidators, NEWEST_VERSION } from "../versions.js";
+import { FRAMES } from "./frames.js";
+import { PROTOCOL_VERSION, TRANSPORT } from "./topics.js";
 import type {
   ErrorCode,
   HandshakeSuccess,
@@ -25,11 +25,11 @@ import type {
   DiagListResult,
   NavSymbolsParams,
   NavSymbolsResult,
-} from "./types";
+} from "./types.js";
 
-export { IdeaClosedError, IdeaTimeoutError, IdeaValidationError } from "../../runtime/client-errors";
-export { DEFAULT_TIMEOUT_MS } from "../../runtime/client-session";
-export type { RequestOptions, WebSocketClass } from "../../runtime/client-transport";
+export { IdeaClosedError, IdeaTimeoutError, IdeaValidationError } from "../../runtime/client-errors.js";
+export { DEFAULT_TIMEOUT_MS } from "../../runtime/client-session.js";
+export type { RequestOptions, WebSocketClass } from "../../runtime/client-transport.js";
 
 /**
  * The server answered with an error envelope or a handshake failure (or the topic is not advertised);

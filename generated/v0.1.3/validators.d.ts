@@ -21,7 +21,7 @@ import type {
   Request,
   ResponseError,
   ResponseSuccess,
-} from "./types";
+} from "./types.js";
 
 export interface ValidationError {
   instancePath: string;

@@ -11,8 +11,8 @@ import {
   type ServerSessionOptions as EngineOptions,
   type RouteSpec,
   type WithDefaults,
-} from "../../runtime/server-session";
-import { FRAMES } from "./frames";
+} from "../../runtime/server-session.js";
+import { FRAMES } from "./frames.js";
 import type {
   ErrorCode,
   MethodOf,
@@ -35,7 +35,7 @@ import type {
   HistoryDiffResult,
   FsFindFilesParams,
   FsFindFilesResult,
-} from "./types";
+} from "./types.js";
 
 export {
   CLOSE_UNAUTHORIZED,
@@ -43,11 +43,11 @@ export {
   DEFAULT_MAX_IN_FLIGHT,
   type SessionState,
   type WithDefaults,
-} from "../../runtime/server-session";
+} from "../../runtime/server-session.js";
 
 // A server needs the version's types and tables too: one import serves all of it.
-export type * from "./types";
-export { ERROR_CODES, PROTOCOL_VERSION, TOPICS, TRANSPORT } from "./topics";
+export type * from "./types.js";
+export { ERROR_CODES, PROTOCOL_VERSION, TOPICS, TRANSPORT } from "./topics.js";
 
 export type RequestContext = RuntimeRequestContext<Topic>;
 

@@ -35,7 +35,7 @@ import type {
   Request,
   ResponseError,
   ResponseSuccess,
-} from "./types";
+} from "./types.js";
 
 export interface ValidationError {
   instancePath: string;
