@@ -1,5 +1,6 @@
 #!/usr/bin/env -S npx tsx
 // idea-spec: the protocol maintainers' CLI (diff, bump, changelog, release, amend, check-frozen, derive-history).
+import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { newestRelease, readReleases } from '../codegen/src/releases';
@@ -145,7 +146,8 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
   }
 }
 
-if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+// Run as a program (also through npm's bin link, hence realpath), not when imported by the tests.
+if (process.argv[1] !== undefined && realpathSync(resolve(process.argv[1])) === realpathSync(fileURLToPath(import.meta.url))) {
   main(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (err: unknown) => {

@@ -1,12 +1,16 @@
 // What follows a change of spec/ or spec/releases.json: the version's generated code (protocol.md
 // shows the release date) and docs/CHANGELOG.md (dates, summaries, amendments, diffs).
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { versionFolder } from '../codegen/src/version';
 import { updateChangelog } from './changelog';
 
 /** Runs the checkout's own codegen for one version (`npm run codegen -- --version <v>`), in `root`. */
 export function runCodegen(root: string, version: string): void {
+  if (!existsSync(join(root, 'codegen', 'src', 'cli.ts')) || !existsSync(join(root, 'node_modules', 'tsx'))) {
+    throw new Error(`${root} has no codegen to run (codegen/src/cli.ts and node_modules/tsx, as in an installed clone of idea-kit): run it there, or pass --no-codegen where the command has it`);
+  }
   const r = spawnSync(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(root, 'codegen', 'src', 'cli.ts'), '--version', version], {
     cwd: root,
     encoding: 'utf8',

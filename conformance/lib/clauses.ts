@@ -1,6 +1,10 @@
 // The clauses the suite enforces (spec/v0.1.6/clauses.json, rendered with anchors into
 // generated/v0.1.6/protocol.md): every case cites one, and its layer gives the case's profile and level.
+import { fileURLToPath } from 'node:url';
 import clausesFile from '../../spec/v0.1.6/clauses.json';
+
+/** Set by conformance/build.mjs in the packaged bin, where protocol.md sits beside it (dist/). */
+declare const __IDEA_PACKAGED__: boolean | undefined;
 
 export type Layer = 'text' | 'reading' | 'hardening';
 export type Profile = 'core' | 'readings' | 'security';
@@ -40,8 +44,10 @@ export function clauseAnchor(id: string): string {
   return `clause-${id.toLowerCase()}`;
 }
 
+/** Repository-relative in a clone; from the package, the absolute path of its own copy of protocol.md. */
 export function clauseLink(id: string): string {
-  return `${PROTOCOL_MD}#${clauseAnchor(id)}`;
+  const doc = typeof __IDEA_PACKAGED__ !== 'undefined' && __IDEA_PACKAGED__ ? fileURLToPath(new URL('./protocol.md', import.meta.url)) : PROTOCOL_MD;
+  return `${doc}#${clauseAnchor(id)}`;
 }
 
 /** `core,security` → profiles; throws on an unknown name. */
