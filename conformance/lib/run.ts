@@ -25,7 +25,7 @@ export interface RunOptions {
   /**
    * After a reset that restored files, the longest the runner waits for the server to show them (edit/find
    * reports exactly the restored lines; see settle.ts) before the next case. 0: do not wait. Default 3000.
-   * Not settled in time: the run goes on, with a warning.
+   * Not settled in time: the run goes on, with a warning, and later resets get the fixed FALLBACK_SETTLE_MS.
    */
   settleTimeoutMs?: number;
   /**
@@ -143,7 +143,9 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
         if (s.unusable) {
           warnings.push(`resets are waited for a fixed ${FALLBACK_SETTLE_MS} ms from now on: ${s.unusable}`);
           await sleep(FALLBACK_SETTLE_MS);
-        } else if (!s.settled) warnings.push(`after the reset following ${lc.case.id}, the server did not show the restored files within ${settleTimeoutMs} ms: ${s.detail}`);
+        } else if (!s.settled) {
+          warnings.push(`after the reset following ${lc.case.id}, the server did not show the restored files within ${settleTimeoutMs} ms: ${s.detail}; later resets are waited for a fixed ${FALLBACK_SETTLE_MS} ms`);
+        }
       }
     } else if (report.changed && settleMs > 0) await sleep(settleMs);
     return { resetMs: Math.round(t1 - t0), settleMs: Math.round(performance.now() - t1) };

@@ -84,6 +84,9 @@ export class SettleProbe {
       if (seen === want) return { settled: true, ms: ms(), probes };
       last = seen;
       if (performance.now() - started + pause > timeoutMs) {
+        // Not again for every reset: a server whose answer never matches (for a reason of its own) would
+        // cost the whole timeout each time. The runner falls back to the fixed wait.
+        this.gaveUp = `it did not show the restored files within ${timeoutMs} ms once`;
         return { settled: false, ms: ms(), probes, detail: `edit/find of ${include} still shows ${describeDiff(want, last)}` };
       }
       await new Promise((r) => setTimeout(r, pause));

@@ -310,11 +310,14 @@ export function resetFixtureWorkspaceDetailed(dirArg: string, opts: ResetOptions
   git(dir, ['reset', '-q', '--hard', BASE_TAG]);
   git(dir, ['clean', '-q', '-fd']); // no -x: ignored files (.vscode/ with the server's keys) survive
   applyOverlay(dir);
-  return { changed: true, via: 'git', restored };
+  // An untracked file git keeps (its ignore rules, .git/info/exclude included, say so) was not removed.
+  return { changed: true, via: 'git', restored: restored.filter((f) => f.text !== null || !lstat(join(dir, f.path))) };
 }
 
+/** A text search sees it: not git-ignored, not in a folder files.exclude hides, not a dotfile (search tools skip hidden files). */
 function searchable(st: FreshState, path: string): boolean {
-  return !underIgnored(st.ignore, path) && !path.split('/').slice(0, -1).some((seg) => st.hidden.has(seg));
+  const segs = path.split('/');
+  return !underIgnored(st.ignore, path) && !segs.slice(0, -1).some((seg) => st.hidden.has(seg)) && !segs.some((seg) => seg.startsWith('.'));
 }
 
 /** resetFixtureWorkspaceDetailed, answering only whether anything had changed. */

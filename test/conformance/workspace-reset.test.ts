@@ -110,9 +110,10 @@ describe('fast reset of the fixture workspace', () => {
     writeFileSync(join(dir, 'src/shapes.ts'), 'x');
     writeFileSync(join(dir, 'node_modules/fake-pkg/index.js'), 'x');
     unlinkSync(join(dir, 'hidden/secret-haystack.txt'));
+    writeFileSync(join(dir, '.gitignore'), 'x');
     const out = resetFixtureWorkspaceDetailed(dir);
     expect(Object.fromEntries(out.restored.map((f) => [f.path, f.searchable]))).toEqual({
-      'src/shapes.ts': true, 'node_modules/fake-pkg/index.js': false, 'hidden/secret-haystack.txt': false,
+      'src/shapes.ts': true, 'node_modules/fake-pkg/index.js': false, 'hidden/secret-haystack.txt': false, '.gitignore': false,
     });
     expect(out.restored.find((f) => f.path === 'src/shapes.ts')!.text).toBe(readFileSync(join(dir, 'src/shapes.ts'), 'utf8'));
   });
@@ -125,7 +126,11 @@ describe('fast reset of the fixture workspace', () => {
     mkdirSync(join(dir, 'server-state'));
     writeFileSync(join(dir, 'server-state/a'), 'x');
     writeFileSync(join(dir, 'README.md'), 'changed\n');
-    expect(resetFixtureWorkspaceDetailed(dir).via).toBe('git');
+    writeFileSync(join(dir, 'stray.txt'), 'x');
+    const out = resetFixtureWorkspaceDetailed(dir);
+    expect(out.via).toBe('git');
+    // What git removed is reported removed; what it kept (excluded) is not reported at all.
+    expect(out.restored.map((f) => [f.path, f.text])).toEqual([['README.md', readFileSync(join(dir, 'README.md'), 'utf8')], ['stray.txt', null]]);
     expect(resetFixtureWorkspaceDetailed(dir).changed).toBe(false);
     expect(readFileSync(join(dir, 'server-state/a'), 'utf8')).toBe('x');
     expect(readFileSync(join(dir, 'src/debug.log'), 'utf8')).toBe('x');
