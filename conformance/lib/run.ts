@@ -4,6 +4,7 @@ import { PROFILES, type Profile } from './clauses';
 import { Connection } from './connection';
 import { executeCase, notRun, type RunContext, type ServerInfo, type Target } from './execute';
 import { frameCheckerFor } from './schema-check';
+import { FIND_TOPIC, SettleProbe, type SettleFile } from './settle';
 import { compareVersions } from '../../codegen/src/version';
 import { isKnownTopic, KNOWN_TOPICS, spokenVersion } from './topics';
 import { VERDICTS, type CaseResult, type LoadedCase, type Verdict } from './types';
@@ -16,11 +17,21 @@ export interface RunOptions {
   expectedFailures?: Map<string, string>;
   /** Every case id that exists (to flag expected-failure entries naming no case). */
   allIds?: Set<string>;
-  /** Restores the fixture workspace (false: nothing had changed); without it destructive cases are skipped. */
-  reset?: () => boolean | void | Promise<boolean | void>;
   /**
-   * After a reset that changed files, wait this long so the editor reloads them from disk before the
-   * next case edits them (an open, stale document would otherwise be saved over the reset). Default 300.
+   * Restores the fixture workspace after a destructive case; without it destructive cases are skipped.
+   * Returns whether anything had changed (false: nothing was touched), or a ResetReport saying which files.
+   */
+  reset?: () => boolean | void | ResetReport | Promise<boolean | void | ResetReport>;
+  /**
+   * After a reset that restored files, the longest the runner waits for the server to show them (edit/find
+   * reports exactly the restored lines; see settle.ts) before the next case. 0: do not wait. Default 3000.
+   * Not settled in time: the run goes on, with a warning, and later resets get the fixed FALLBACK_SETTLE_MS.
+   */
+  settleTimeoutMs?: number;
+  /**
+   * A fixed wait after every reset that changed files, before the above (default 0). Without an answer the
+   * runner can check (a reset that does not report its files, a server without edit/find), it waits
+   * FALLBACK_SETTLE_MS instead.
    */
   settleMs?: number;
   /** Read-only cases (`workspace: "any"`, not destructive) run this many at a time. Default 8. */
@@ -32,6 +43,16 @@ export interface RunOptions {
   /** Apply cases and schemas by this version instead of the one the server is found to speak. */
   assumeVersion?: string;
 }
+
+/** What a reset restored, so the runner can wait until the server shows it. */
+export interface ResetReport {
+  changed: boolean;
+  /** Files written back (`text`) or removed (`text: null`), workspace-relative; `searchable: false` for those a search does not see (ignored, files.exclude). */
+  restored?: readonly (SettleFile & { searchable?: boolean })[];
+}
+
+/** The wait after a reset when the runner cannot ask the server whether it shows the restored files. */
+export const FALLBACK_SETTLE_MS = 300;
 
 /** How many `${advertised.N}` variables cases may use. */
 const ADVERTISED_VARS = 10;
@@ -102,18 +123,46 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   const total = cases.length;
   await emit(reporters, 'onRunStart', { url: opts.target.url, server, total, version, versionSource: source, profiles, warnings });
   const results: CaseResult[] = new Array(total);
-  const settleMs = opts.settleMs ?? 300;
+  const settleMs = opts.settleMs ?? 0;
+  const settleTimeoutMs = opts.settleTimeoutMs ?? 3000;
+  const probe = served.has(FIND_TOPIC) ? new SettleProbe(target.url, target.token, target.workspaceDir) : undefined;
+  const sleep = (ms: number) => new Promise((res) => setTimeout(res, ms));
+  /** After a destructive case: restore the workspace, then wait until the server shows the restored files. */
+  const resetAfter = async (lc: LoadedCase): Promise<{ resetMs: number; settleMs: number }> => {
+    const t0 = performance.now();
+    const out = await opts.reset!();
+    const t1 = performance.now();
+    const report: ResetReport = typeof out === 'object' ? out : { changed: out !== false };
+    if (report.changed && settleTimeoutMs > 0) {
+      if (settleMs > 0) await sleep(settleMs);
+      const files = report.restored?.filter((f) => f.searchable !== false).map(({ path, text }) => ({ path, text }));
+      // Nothing to ask the server about (the reset does not say what it restored, no edit/find): the old fixed wait.
+      if (!files || !probe || probe.unusable) await sleep(FALLBACK_SETTLE_MS);
+      else if (files.length) {
+        const s = await probe.wait(files, settleTimeoutMs);
+        if (s.unusable) {
+          warnings.push(`resets are waited for a fixed ${FALLBACK_SETTLE_MS} ms from now on: ${s.unusable}`);
+          await sleep(FALLBACK_SETTLE_MS);
+        } else if (!s.settled) {
+          warnings.push(`after the reset following ${lc.case.id}, the server did not show the restored files within ${settleTimeoutMs} ms: ${s.detail}; later resets are waited for a fixed ${FALLBACK_SETTLE_MS} ms`);
+        }
+      }
+    } else if (report.changed && settleMs > 0) await sleep(settleMs);
+    return { resetMs: Math.round(t1 - t0), settleMs: Math.round(performance.now() - t1) };
+  };
   const runOne = async (lc: LoadedCase, i: number): Promise<void> => {
     await emit(reporters, 'onCaseStart', lc, i, total);
     let r: CaseResult;
     const skipped = notApplicable(lc, run, served, required, !!opts.reset);
     if (skipped) r = skipped;
     else {
+      let after: { resetMs: number; settleMs: number } | undefined;
       try {
         r = await executeCase(lc, target, run);
       } finally {
-        if (lc.case.destructive && opts.reset && (await opts.reset()) !== false) await new Promise((res) => setTimeout(res, settleMs));
+        if (lc.case.destructive && opts.reset) after = await resetAfter(lc);
       }
+      if (after) r = { ...r, ...after };
     }
     const reason = opts.expectedFailures?.get(r.id);
     if (reason !== undefined && (r.verdict === 'fail' || r.verdict === 'warn' || r.verdict === 'error' || r.required)) {
@@ -125,23 +174,27 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   // Consecutive parallel-safe cases form a batch run by a small pool; every other case runs alone.
   const limit = Math.max(1, opts.concurrency ?? 8);
   let i = 0;
-  while (i < total) {
-    if (!isParallelSafe(cases[i]!)) {
-      await runOne(cases[i]!, i);
-      i++;
-      continue;
-    }
-    let end = i;
-    while (end < total && isParallelSafe(cases[end]!)) end++;
-    let next = i;
-    const worker = async () => {
-      while (next < end) {
-        const k = next++;
-        await runOne(cases[k]!, k);
+  try {
+    while (i < total) {
+      if (!isParallelSafe(cases[i]!)) {
+        await runOne(cases[i]!, i);
+        i++;
+        continue;
       }
-    };
-    await Promise.all(Array.from({ length: Math.min(limit, end - i) }, worker));
-    i = end;
+      let end = i;
+      while (end < total && isParallelSafe(cases[end]!)) end++;
+      let next = i;
+      const worker = async () => {
+        while (next < end) {
+          const k = next++;
+          await runOne(cases[k]!, k);
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(limit, end - i) }, worker));
+      i = end;
+    }
+  } finally {
+    await probe?.close();
   }
   const stale: string[] = [];
   for (const [id] of opts.expectedFailures ?? []) {

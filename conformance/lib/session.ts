@@ -1,7 +1,7 @@
 // The runner's entry point for a server that has a fixture workspace open (any IDEA server: the
 // library knows nothing about launching one; conformance/launch.ts does that for ours).
 import { resolve } from 'node:path';
-import { readFixtureWorkspace, resetFixtureWorkspace } from '../workspace';
+import { readFixtureWorkspace, resetFixtureWorkspaceDetailed } from '../workspace';
 import type { Profile } from './clauses';
 import type { Target } from './execute';
 import { runSuite } from './run';
@@ -31,6 +31,7 @@ export interface ExistingServerOptions {
   reset?: boolean;
   concurrency?: number;
   settleMs?: number;
+  settleTimeoutMs?: number;
   profiles?: readonly Profile[];
   requireTopics?: readonly string[];
   assumeVersion?: string;
@@ -46,9 +47,10 @@ export async function runAgainstServer(o: ExistingServerOptions): Promise<RunSum
     allIds: o.allIds,
     concurrency: o.concurrency,
     settleMs: o.settleMs,
+    settleTimeoutMs: o.settleTimeoutMs,
     profiles: o.profiles,
     requireTopics: o.requireTopics,
     assumeVersion: o.assumeVersion,
-    reset: o.reset === false ? undefined : () => resetFixtureWorkspace(dir),
+    reset: o.reset === false ? undefined : () => resetFixtureWorkspaceDetailed(dir),
   });
 }

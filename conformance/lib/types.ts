@@ -42,6 +42,9 @@ export interface CaseResult {
   reason?: string;
   checks: Check[];
   durationMs: number;
+  /** Destructive cases: the reset afterwards, and the wait until the server showed the restored files. */
+  resetMs?: number;
+  settleMs?: number;
   frames: number;
   description: string;
   /** The clause the case checks (its id; the link is clauseLink(id)). */

@@ -23,6 +23,8 @@ export class ConsoleReporter implements Reporter {
     this.color = opts.color ?? (this.out.isTTY === true && !process.env.NO_COLOR);
   }
 
+  private warningsShown = 0;
+
   private paint(code: number, s: string): string {
     return this.color ? `\u001b[${code}m${s}\u001b[0m` : s;
   }
@@ -36,6 +38,7 @@ export class ConsoleReporter implements Reporter {
     const applied = info.versionSource === 'announced' ? '' : info.versionSource === 'assumed' ? `; applying ${info.version} (--assume-version)` : `; applying ${info.version}, the version of the topics it serves`;
     this.out.write(`idea-conformance: ${info.total} cases against ${info.url} (server announces protocol ${info.server.version}${applied}; ${info.server.capabilities.length} topics; profiles ${info.profiles.join(', ')})\n`);
     for (const w of info.warnings) this.out.write(`${this.paint(33, 'WARNING')}       ${w}\n`);
+    this.warningsShown = info.warnings.length;
   }
 
   onCaseStart(lc: LoadedCase, index: number, total: number): void {
@@ -67,6 +70,7 @@ export class ConsoleReporter implements Reporter {
     this.clearProgress();
     const c = s.counts;
     const expected = s.results.filter((r) => r.expectedFailure).length;
+    for (const w of s.warnings.slice(this.warningsShown)) this.out.write(`${this.paint(33, 'WARNING')}       ${w}\n`); // raised during the run
     for (const st of s.stale) this.out.write(`${this.paint(31, 'STALE')}         ${st}\n`);
     const missing = new Map<string, number>();
     for (const r of s.results) if (r.verdict === 'unimplemented') for (const t of r.missingTopics ?? []) missing.set(t, (missing.get(t) ?? 0) + 1);

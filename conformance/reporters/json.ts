@@ -24,7 +24,7 @@ export function summaryToJson(s: RunSummary): object {
       id: r.id, file: r.file, description: r.description, clause: r.clause, clauseLink: clauseLink(r.clause), profile: r.profile, level: r.level,
       ...(r.topic ? { topic: r.topic } : {}), verdict: r.verdict, ...(r.expectedFailure ? { expectedFailure: true } : {}), ...(r.required ? { required: true } : {}),
       ...(r.missingTopics ? { missingTopics: r.missingTopics } : {}), ...(r.reason ? { reason: r.reason } : {}), ...(r.sent ? { sent: r.sent } : {}),
-      durationMs: r.durationMs, frames: r.frames, checks: r.checks,
+      durationMs: r.durationMs, ...(r.resetMs !== undefined ? { resetMs: r.resetMs, settleMs: r.settleMs } : {}), frames: r.frames, checks: r.checks,
     })),
   };
 }

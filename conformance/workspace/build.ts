@@ -1,8 +1,7 @@
 // Builds the fixture workspace deterministically: same content, authors and dates → same commit hashes.
 import { execFileSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { DISARMING_ARGS, disarmedEnv } from '../../runtime/git-disarm';
 import { BASE_TAG, commits, overlay, workspaceSettings, type FileSet } from './content';
 
@@ -52,23 +51,46 @@ export function restoreGitConfig(dir: string): void {
   renameSync(tmp, join(dotGit, 'config'));
 }
 
-function writeFiles(dir: string, files: FileSet): void {
-  for (const [rel, text] of Object.entries(files)) {
-    const abs = join(dir, rel);
-    mkdirSync(dirname(abs), { recursive: true });
-    writeFileSync(abs, text);
+/**
+ * Writes `text` at `rel` below `dir` without following a symlink the server may have put on the way
+ * (node_modules -> elsewhere): whatever is not a real folder on the way, or not a plain file at the end,
+ * is removed first.
+ */
+function writeInside(dir: string, rel: string, text: string): void {
+  const segs = rel.split('/');
+  let at = dir;
+  for (const seg of segs.slice(0, -1)) {
+    at = join(at, seg);
+    const st = lstatOrUndefined(at);
+    if (st && !st.isDirectory()) rmSync(at, { force: true });
+    if (!st || !st.isDirectory()) mkdirSync(at);
   }
+  const abs = join(dir, rel);
+  const st = lstatOrUndefined(abs);
+  if (st && !st.isFile()) rmSync(abs, { recursive: true, force: true });
+  writeFileSync(abs, text);
+}
+
+function lstatOrUndefined(path: string) {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function writeFiles(dir: string, files: FileSet): void {
+  for (const [rel, text] of Object.entries(files)) writeInside(dir, rel, text);
 }
 
 /** Merges the fixture's settings into .vscode/settings.json, keeping keys a server wrote there. */
 export function writeWorkspaceSettings(dir: string): void {
   const file = join(dir, '.vscode', 'settings.json');
   let current: Record<string, unknown> = {};
-  if (existsSync(file)) {
+  if (lstatOrUndefined(file)?.isFile()) {
     try { current = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>; } catch { current = {}; }
   }
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, JSON.stringify({ ...current, ...workspaceSettings }, null, 2) + '\n');
+  writeInside(dir, '.vscode/settings.json', JSON.stringify({ ...current, ...workspaceSettings }, null, 2) + '\n');
 }
 
 /** Lays the non-committed part of the fresh state over a checked-out HEAD. */
@@ -98,7 +120,10 @@ export function buildFixtureWorkspace(dirArg: string, opts: BuildOptions = {}): 
   return { dir, baseTag: BASE_TAG, commits: hashes, vars: varsFor(dir, hashes) };
 }
 
-/** A fingerprint of everything a case can change: tracked changes vs the base tag, untracked files, overlay contents. */
+/**
+ * A fingerprint of everything a case can change, as git sees it: tracked changes vs the base tag, untracked
+ * files, overlay contents. reset.ts uses it only when it leaves the decision to git.
+ */
 export function stateFingerprint(dirArg: string): string {
   const dir = resolve(dirArg);
   restoreGitConfig(dir);
@@ -110,33 +135,6 @@ export function stateFingerprint(dirArg: string): string {
     }
   });
   return JSON.stringify([git(dir, ['diff', BASE_TAG]), git(dir, ['status', '--porcelain', '-uall']), overlayNow]);
-}
-
-/** The fingerprint of a fresh workspace (computed on a throwaway build, cached). */
-let freshFingerprint: string | undefined;
-function freshState(): string {
-  if (freshFingerprint === undefined) {
-    const tmp = mkdtempSync(join(tmpdir(), 'idea-fixture-fp-'));
-    try {
-      freshFingerprint = stateFingerprint(buildFixtureWorkspace(join(tmp, 'ws')).dir);
-    } finally {
-      rmSync(tmp, { recursive: true, force: true });
-    }
-  }
-  return freshFingerprint;
-}
-
-/**
- * Restores the fresh state after a destructive case (replace, rollback); keeps .vscode/ and
- * node_modules/. Returns false when nothing had changed (then nothing is touched).
- */
-export function resetFixtureWorkspace(dirArg: string): boolean {
-  const dir = resolve(dirArg);
-  if (stateFingerprint(dir) === freshState()) return false;
-  git(dir, ['reset', '-q', '--hard', BASE_TAG]);
-  git(dir, ['clean', '-q', '-fd']); // no -x: ignored files (.vscode/ with the server's keys) survive
-  applyOverlay(dir);
-  return true;
 }
 
 export class NotAFixtureWorkspaceError extends Error {}

@@ -32,13 +32,14 @@ function inside(root: string, p: string, flaws: Flaws): string {
   return rel.split(sep).join('/');
 }
 
-function globRe(glob: string): RegExp {
-  const re = glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*\*\//g, '\u0001').replace(/\*\*/g, '\u0002').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]')
-    .replace(/\u0001/g, '(?:.*/)?').replace(/\u0002/g, '.*');
+export function globRe(glob: string): RegExp {
+  const re = glob.replace(/\{([^{}]*)\}/g, (_m, alts: string) => `\u0003${alts.split(',').join('\u0004')}\u0005`).replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*\*\//g, '\u0001').replace(/\*\*/g, '\u0002').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]')
+    .replace(/\u0001/g, '(?:.*/)?').replace(/\u0002/g, '.*')
+    .replace(/\u0003/g, '(?:').replace(/\u0004/g, '|').replace(/\u0005/g, ')');
   return new RegExp(`^${re}$`);
 }
 
-function walk(root: string, dir = ''): string[] {
+export function walk(root: string, dir = ''): string[] {
   return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((e) => {
     const rel = dir ? `${dir}/${e.name}` : e.name;
     if (e.name === '.git' || e.name === 'hidden') return []; // hidden: files.exclude of the fixture
@@ -85,10 +86,12 @@ export interface InTestServerOptions {
   without?: (keyof Handlers)[];
   /** Serve only these handler methods. */
   only?: (keyof Handlers)[];
+  /** Handlers to serve instead of (or besides) the built-in ones. */
+  handlers?: Partial<Handlers>;
 }
 
 export async function startInTestServer(root: string, flaws: Flaws = {}, opts: InTestServerOptions = {}) {
-  const handlers = makeHandlers(root, flaws);
+  const handlers = { ...makeHandlers(root, flaws), ...opts.handlers };
   for (const m of opts.without ?? []) delete handlers[m];
   if (opts.only) for (const m of Object.keys(handlers) as (keyof Handlers)[]) if (!opts.only.includes(m)) delete handlers[m];
   const announce = (frame: string) => {

@@ -5,7 +5,7 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildFixtureWorkspace, resetFixtureWorkspace } from '../../conformance/workspace';
+import { buildFixtureWorkspace, resetFixtureWorkspace, resetFixtureWorkspaceDetailed } from '../../conformance/workspace';
 
 const tmp = mkdtempSync(join(tmpdir(), 'idea-fixture-hostile-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -37,7 +37,10 @@ describe('resetting a fixture workspace a hostile server wrote into', () => {
     const marker = join(tmp, 'ran');
     plant(dir, marker);
     writeFileSync(file, 'changed by a destructive case\n');
-    expect(resetFixtureWorkspace(dir)).toBe(true);
+    // An untracked file: git decides (clean), so the reset runs git, not only the file-level fast path.
+    writeFileSync(join(dir, 'stray.txt'), 'x');
+    expect(resetFixtureWorkspaceDetailed(dir).via).toBe('git');
+    expect(existsSync(join(dir, 'stray.txt'))).toBe(false);
     expect(existsSync(marker) ? readFileSync(marker, 'utf8') : '').toBe('');
     expect(readFileSync(file, 'utf8')).toBe(original);
     expect(readFileSync(join(dir, '.git', 'config'), 'utf8')).not.toContain('evil');
