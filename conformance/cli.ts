@@ -37,6 +37,8 @@ Options:    --reporter console|github|json[:<file>]|junit[:<file>]|markdown[:<fi
             files default to ./conformance.json|xml|md, markdown to $GITHUB_STEP_SUMMARY when set)
             --expected-failures <file>  --state <file> (last-failed state, default ./.idea-conformance/last-run.json)
             --fixtures <dir>  --no-reset (skip destructive cases)  --concurrency N (read-only cases, default 8)  --verbose
+            --settle-timeout <ms>  after a reset, how long to wait for the server to show the restored files
+            (asked through edit/find; default 3000; 0 = a fixed 300 ms pause instead)
 Exit code:  0 when no case of the selected profiles fails a must check or errors, no required topic is
             missing and the expected-failures list has no stale entry (warnings, skips, unimplemented
             and listed expected failures allowed); 1 otherwise; 2 on usage errors.`;
@@ -44,6 +46,14 @@ Exit code:  0 when no case of the selected profiles fails a must check or errors
 function fail(msg: string): never {
   process.stderr.write(`idea-conformance: ${msg}\n`);
   process.exit(2);
+}
+
+/** An integer option ≥ min, or undefined when not given; anything else is a usage error. */
+function intOption(name: string, raw: string | undefined, min: number): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n < min) fail(`--${name} needs a whole number ≥ ${min}, got "${raw}"`);
+  return n;
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -63,7 +73,7 @@ async function main(argv: string[]): Promise<number> {
       url: { type: 'string' }, token: { type: 'string' }, workspace: { type: 'string' }, launch: { type: 'boolean' }, extension: { type: 'string' },
       id: { type: 'string', multiple: true }, topic: { type: 'string', multiple: true }, version: { type: 'string' }, 'last-failed': { type: 'boolean' },
       reporter: { type: 'string', multiple: true }, 'expected-failures': { type: 'string' }, state: { type: 'string' }, fixtures: { type: 'string' },
-      'no-reset': { type: 'boolean' }, verbose: { type: 'boolean' }, concurrency: { type: 'string' },
+      'no-reset': { type: 'boolean' }, verbose: { type: 'boolean' }, concurrency: { type: 'string' }, 'settle-timeout': { type: 'string' },
       profile: { type: 'string' }, 'require-topics': { type: 'string' }, 'assume-version': { type: 'string' },
     },
   });
@@ -91,6 +101,8 @@ async function main(argv: string[]): Promise<number> {
     fail((e as Error).message);
   }
   if (values['assume-version'] && !/^\d+\.\d+\.\d+$/.test(values['assume-version'])) fail(`--assume-version needs x.y.z, got "${values['assume-version']}"`);
+  const concurrency = intOption('concurrency', values.concurrency, 1);
+  const settleTimeoutMs = intOption('settle-timeout', values['settle-timeout'], 0);
   const cases = selectCases(all, { ids: values.id, topics: values.topic, version: values.version, only, profiles });
   if (command === 'list') {
     for (const lc of cases) process.stdout.write(`${lc.case.id.padEnd(56)} ${lc.case.since}  ${lc.clause.id.padEnd(4)} ${lc.profile.padEnd(8)} ${lc.level.padEnd(6)} ${lc.case.kind}${lc.case.destructive ? ' destructive' : ''}\n`);
@@ -108,7 +120,7 @@ async function main(argv: string[]): Promise<number> {
   });
   const expectedFailures = values['expected-failures'] ? readExpectedFailures(values['expected-failures']) : undefined;
   const common = {
-    cases, reporters, expectedFailures, allIds: new Set(all.map((c) => c.case.id)), reset: !values['no-reset'], concurrency: values.concurrency ? Number(values.concurrency) : undefined,
+    cases, reporters, expectedFailures, allIds: new Set(all.map((c) => c.case.id)), reset: !values['no-reset'], concurrency, settleTimeoutMs,
     profiles, requireTopics, assumeVersion: values['assume-version'],
   };
   let summary: RunSummary;

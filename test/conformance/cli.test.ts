@@ -92,6 +92,14 @@ describe('a partial server through the CLI', () => {
     }
   });
 
+  it('numeric options take whole numbers or are usage errors', async () => {
+    for (const [flag, value, min] of [['--settle-timeout', 'soon', 0], ['--settle-timeout', '-1', 0], ['--concurrency', '0', 1], ['--concurrency', '2.5', 1]] as const) {
+      const r = await cli(['run', '--workspace', ws, '--url', 'ws://127.0.0.1:9', `${flag}=${value}`]);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`${flag} needs a whole number ≥ ${min}, got "${value}"`);
+    }
+  });
+
   it('a folder that is not a fixture workspace is a clear usage error; a workspace the server does not have open is a warning', { timeout: 60_000 }, async () => {
     const server = await startInTestServer(ws);
     try {
