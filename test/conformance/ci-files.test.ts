@@ -26,6 +26,17 @@ describe('CI files for implementers', () => {
     expect(validateWorkflow(workflow.replace(/^jobs:/m, 'jobz:')).errors.length).toBeGreaterThan(0);
   });
 
+  it('no ${{ }} expression inside a run script (inputs reach the shell as environment variables, never as script text)', () => {
+    const scripts = (yml: string) => [...yml.matchAll(/^(\s*)(?:- )?run: \|\n((?:\1\s+.*\n|\s*\n)*)|^\s*(?:- )?run: (?!\|)(.*)$/gm)].map((m) => m[2] ?? m[3] ?? '');
+    for (const [name, yml] of [['action.yml', action], ['ci/github-workflow.yml', workflow]] as const) {
+      const found = scripts(yml);
+      expect(found.length, name).toBeGreaterThan(0);
+      expect(found.filter((s) => s.includes('${{')), name).toEqual([]);
+    }
+    // The check sees one when it is there.
+    expect(scripts(action.replace('"$IDEA_URL"', '"${{ inputs.url }}"')).some((s) => s.includes('${{'))).toBe(true);
+  });
+
   it('passes the token through the environment and only options the CLI knows', () => {
     expect(action).toContain('IDEA_TOKEN: ${{ inputs.token }}');
     expect(action).not.toMatch(/--token/);
