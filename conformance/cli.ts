@@ -38,7 +38,7 @@ Options:    --reporter console|github|json[:<file>]|junit[:<file>]|markdown[:<fi
             --expected-failures <file>  --state <file> (last-failed state, default ./.idea-conformance/last-run.json)
             --fixtures <dir>  --no-reset (skip destructive cases)  --concurrency N (read-only cases, default 8)  --verbose
             --settle-timeout <ms>  after a reset, how long to wait for the server to show the restored files
-            (asked through edit/find; default 3000; 0 = a fixed 300 ms pause instead)
+            (asked through edit/find; default 3000; 0 = do not wait)
 Exit code:  0 when no case of the selected profiles fails a must check or errors, no required topic is
             missing and the expected-failures list has no stale entry (warnings, skips, unimplemented
             and listed expected failures allowed); 1 otherwise; 2 on usage errors.`;

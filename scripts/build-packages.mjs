@@ -13,7 +13,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({ options: { pack: { type: 'string' }, json: { type: 'string' } } });
 
 /** Workspace folder → how it is built. Order matters only for reading the log. */
-export const PACKAGES = [
+const PACKAGES = [
   { dir: 'packages/protocol', build: ['node', 'packages/protocol/build.mjs'] },
   { dir: 'conformance', build: ['node', 'conformance/build.mjs'] },
   { dir: 'spec-tools', build: ['node', 'spec-tools/build.mjs'] },

@@ -44,10 +44,11 @@ export function clauseAnchor(id: string): string {
   return `clause-${id.toLowerCase()}`;
 }
 
-/** Repository-relative in a clone; from the package, the absolute path of its own copy of protocol.md. */
+/** What clause links point at: repository-relative in a clone; from the package, the absolute path of its own copy. */
+const LINKED_DOC = typeof __IDEA_PACKAGED__ !== 'undefined' && __IDEA_PACKAGED__ ? fileURLToPath(new URL('./protocol.md', import.meta.url)) : PROTOCOL_MD;
+
 export function clauseLink(id: string): string {
-  const doc = typeof __IDEA_PACKAGED__ !== 'undefined' && __IDEA_PACKAGED__ ? fileURLToPath(new URL('./protocol.md', import.meta.url)) : PROTOCOL_MD;
-  return `${doc}#${clauseAnchor(id)}`;
+  return `${LINKED_DOC}#${clauseAnchor(id)}`;
 }
 
 /** `core,security` → profiles; throws on an unknown name. */

@@ -1,6 +1,6 @@
 // Builds the fixture workspace deterministically: same content, authors and dates → same commit hashes.
 import { execFileSync } from 'node:child_process';
-import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fchmodSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, type Stats } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DISARMING_ARGS, disarmedEnv } from '../../runtime/git-disarm';
 import { BASE_TAG, commits, overlay, workspaceSettings, type FileSet } from './content';
@@ -54,9 +54,10 @@ export function restoreGitConfig(dir: string): void {
 /**
  * Writes `text` at `rel` below `dir` without following a symlink the server may have put on the way
  * (node_modules -> elsewhere): whatever is not a real folder on the way, or not a plain file at the end,
- * is removed first.
+ * is removed first, and the file is opened with O_NOFOLLOW, so a link swapped in after that check makes
+ * the write fail instead of landing outside. Fixture files are never executable: an x bit is cleared.
  */
-function writeInside(dir: string, rel: string, text: string): void {
+export function writeInside(dir: string, rel: string, text: string): void {
   const segs = rel.split('/');
   let at = dir;
   for (const seg of segs.slice(0, -1)) {
@@ -68,10 +69,17 @@ function writeInside(dir: string, rel: string, text: string): void {
   const abs = join(dir, rel);
   const st = lstatOrUndefined(abs);
   if (st && !st.isFile()) rmSync(abs, { recursive: true, force: true });
-  writeFileSync(abs, text);
+  const fd = openSync(abs, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o644);
+  try {
+    writeFileSync(fd, text);
+    const mode = fstatSync(fd).mode;
+    if (mode & 0o111) fchmodSync(fd, mode & 0o666);
+  } finally {
+    closeSync(fd);
+  }
 }
 
-function lstatOrUndefined(path: string) {
+export function lstatOrUndefined(path: string): Stats | undefined {
   try {
     return lstatSync(path);
   } catch {

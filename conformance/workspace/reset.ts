@@ -8,10 +8,10 @@
 // The server under test can write anywhere in this workspace, .git/ included: nothing here follows a
 // symlink (every path is lstat-ed from the root down; a file is rewritten only where a regular file
 // sits in real folders), and git, when it runs, runs disarmed with the fixture's own .git/config put back.
-import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, type Stats } from 'node:fs';
+import { lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { applyOverlay, buildFixtureWorkspace, git, restoreGitConfig, stateFingerprint, writeWorkspaceSettings } from './build';
+import { applyOverlay, buildFixtureWorkspace, git, lstatOrUndefined, restoreGitConfig, stateFingerprint, writeInside, writeWorkspaceSettings } from './build';
 import { BASE_TAG, commits, gitignore, overlay, workspaceSettings } from './content';
 
 /** One file the reset wrote back or removed. */
@@ -169,16 +169,8 @@ export function indexEntries(buf: Buffer): string | undefined {
   return out.join('\n');
 }
 
-function lstat(path: string): Stats | undefined {
-  try {
-    return lstatSync(path);
-  } catch {
-    return undefined;
-  }
-}
-
 function readRegular(path: string): string | undefined {
-  const st = lstat(path);
+  const st = lstatOrUndefined(path);
   return st?.isFile() ? readFileSync(path, 'utf8') : undefined;
 }
 
@@ -192,7 +184,7 @@ function repoState(dir: string): 'fresh' | 'changed' | 'unknown' {
   const branch = readRegular(join(dotGit, ...want.branch.split('/')));
   if (branch === undefined) return 'unknown'; // packed, say: git can tell
   if (branch.trim() !== want.commit) return 'changed';
-  const st = lstat(join(dotGit, 'index'));
+  const st = lstatOrUndefined(join(dotGit, 'index'));
   if (!st?.isFile()) return 'unknown';
   const index = indexEntries(readFileSync(join(dotGit, 'index')));
   if (index === undefined) return 'unknown';
@@ -244,7 +236,7 @@ function scanWorkTree(dir: string, st: FreshState): Scan {
     else scan.odd.push(path);
   }
   for (const [path, text] of st.ignoredFiles) {
-    const s = lstat(join(dir, path));
+    const s = lstatOrUndefined(join(dir, path));
     if (!foldersOnTheWay(dir, path) || (s && !s.isFile())) scan.odd.push(path);
     else if (!s || (s.mode & 0o111) !== 0 || readFileSync(join(dir, path), 'utf8') !== text) scan.fixes.push({ path, text });
   }
@@ -257,7 +249,7 @@ function foldersOnTheWay(dir: string, rel: string): boolean {
   let at = dir;
   for (const seg of segs.slice(0, -1)) {
     at = join(at, seg);
-    const s = lstat(at);
+    const s = lstatOrUndefined(at);
     if (!s) return true;
     if (!s.isDirectory()) return false;
   }
@@ -292,13 +284,7 @@ export function resetFixtureWorkspaceDetailed(dirArg: string, opts: ResetOptions
   ];
   const repo = opts.forceGit ? 'unknown' : repoState(dir);
   if (repo === 'fresh' && scan.odd.length === 0 && scan.unexpected.length === 0) {
-    for (const f of scan.fixes) {
-      const abs = join(dir, f.path);
-      mkdirSync(join(abs, '..'), { recursive: true }); // the folders on the way are real (foldersOnTheWay)
-      writeFileSync(abs, f.text);
-      const mode = lstatSync(abs).mode;
-      if (mode & 0o111) chmodSync(abs, mode & 0o666);
-    }
+    for (const f of scan.fixes) writeInside(dir, f.path, f.text);
     const settings = settingsFresh(dir);
     if (!settings) writeWorkspaceSettings(dir);
     return scan.fixes.length || !settings ? { changed: true, via: 'files', restored } : { changed: false, restored: [] };
@@ -311,7 +297,7 @@ export function resetFixtureWorkspaceDetailed(dirArg: string, opts: ResetOptions
   git(dir, ['clean', '-q', '-fd']); // no -x: ignored files (.vscode/ with the server's keys) survive
   applyOverlay(dir);
   // An untracked file git keeps (its ignore rules, .git/info/exclude included, say so) was not removed.
-  return { changed: true, via: 'git', restored: restored.filter((f) => f.text !== null || !lstat(join(dir, f.path))) };
+  return { changed: true, via: 'git', restored: restored.filter((f) => f.text !== null || !lstatOrUndefined(join(dir, f.path))) };
 }
 
 /** A text search sees it: not git-ignored, not in a folder files.exclude hides, not a dotfile (search tools skip hidden files). */
