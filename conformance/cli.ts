@@ -13,6 +13,7 @@ import { locateServer } from '../runtime/locate';
 import { createReporter } from './reporters';
 import type { RunSummary } from './reporters/types';
 import { buildFixtureWorkspace, readFixtureWorkspace } from './workspace';
+import { version as PACKAGE_VERSION } from './package.json';
 
 const USAGE = `idea-conformance — conformance suite for IDEA protocol servers
 
@@ -25,6 +26,7 @@ const USAGE = `idea-conformance — conformance suite for IDEA protocol servers
   idea-conformance list [selection]     list the cases that would run
   idea-conformance record --upstream ws://… --workspace <dir> --out <folder> [--port N] [--allow-unknown-topic]
       transparent recording proxy (see conformance/recorder/README.md)
+  idea-conformance --help | --version
 
 Selection:  --id <glob> (repeatable)  --topic <topic|area> (repeatable)  --version <x.y.z>  --last-failed
             --profile core,readings,security (default all three: core = the protocol text, readings = our
@@ -58,13 +60,19 @@ function intOption(name: string, raw: string | undefined, min: number): number |
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  if (!command || command === '--help' || command === '-h' || command === 'help') {
-    process.stdout.write(USAGE + '\n');
-    return command ? 0 : 2;
+  // (`run --version x.y.z` selects cases: only a leading --version asks for ours.)
+  if (command === '--version' || (command === 'record' && rest.includes('--version'))) {
+    process.stdout.write(`idea-conformance ${PACKAGE_VERSION}\n`);
+    return 0;
   }
   if (command === 'record') {
     const { recordCli } = await import('./recorder/cli');
     return recordCli(rest);
+  }
+  // --help anywhere (`idea-conformance run --help`) is a request for the usage, not a mistake.
+  if (!command || command === 'help' || argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(USAGE + '\n');
+    return command ? 0 : 2;
   }
   const { values, positionals } = parseArgs({
     args: rest,

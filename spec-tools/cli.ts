@@ -15,6 +15,7 @@ import { writeHistory } from './history/write';
 import { regenerate } from './regenerate';
 import { amendRelease, recordRelease } from './release';
 import { defaultRoot, specDir } from './spec-repo';
+import { version as PACKAGE_VERSION } from './package.json';
 
 /** The pull-request question: what does the work in progress change against the last release? */
 function defaultDiffPair(spec: string): [string, string] {
@@ -43,7 +44,8 @@ const USAGE = `usage: idea-spec <command> [options]
                              spec/releases.json's git history
   derive-history [--force]   rebuild spec/v0.1.0 … v0.1.5 from spec/v0.1.6 and the changelog facts
 
-common: --root <dir> (repository root; default: this checkout)`;
+common: --root <dir> (repository root; default: this checkout)
+        --help, --version`;
 
 interface Args {
   positional: string[];
@@ -80,6 +82,14 @@ function flag(args: Args, name: string): string | undefined {
 
 export async function main(argv: string[], out: (s: string) => void = (s) => process.stdout.write(s)): Promise<number> {
   const args = parseArgs(argv);
+  if (args.flags.has('version')) {
+    out(`idea-spec ${PACKAGE_VERSION}\n`);
+    return 0;
+  }
+  if (args.flags.has('help') || argv.includes('-h')) {
+    out(`${USAGE}\n`);
+    return 0;
+  }
   const [command, ...rest] = args.positional;
   const root = flag(args, 'root') ?? defaultRoot();
   const spec = specDir(root);

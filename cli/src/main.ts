@@ -10,6 +10,7 @@ import { commandsFromSpec, type CommandSpec } from "./commands";
 import { formatResult } from "./format";
 import { commandHelp, mainHelp } from "./help";
 import { connect, FRAMES, IdeaClosedError, IdeaProtocolError, IdeaTimeoutError } from "./protocol";
+import { version as PACKAGE_VERSION } from "../package.json";
 import type { SpecBundle } from "./spec";
 import { checkParams } from "./validate";
 
@@ -136,7 +137,7 @@ async function execute(inv: Invocation, cmds: readonly CommandSpec[], spec: Spec
       io.stdout((inv.command ? commandHelp(inv.command) : mainHelp(cmds, spec.version)) + "\n");
       return EXIT.ok;
     case "version":
-      io.stdout(`idea (IDEA protocol ${spec.version})\n`);
+      io.stdout(`idea ${PACKAGE_VERSION} (IDEA protocol ${spec.version})\n`);
       return EXIT.ok;
     case "servers":
       return servers(inv.globals, io);
