@@ -24,8 +24,8 @@ function flagLine(p: ParamSpec): string {
 export const GLOBAL_HELP = [
   "Global flags:",
   "  --json                      print exactly the protocol result (JSON) instead of text for people",
-  "  --url ws://127.0.0.1:PORT   the server (default: the VS Code window whose folder contains the current directory)",
-  "  --token TOKEN               its token (default: the one registered for that server, else $IDEA_TOKEN)",
+  "  --url ws://127.0.0.1:PORT   the server (default: $IDEA_URL, else the VS Code window whose folder contains the current directory)",
+  "  --token TOKEN               its token (default: $IDEA_TOKEN, else the one registered for that server)",
   "  --timeout MS                request timeout (default 60000)",
   "  --color / --no-color        colours (default: when stdout is a terminal and NO_COLOR is unset)",
 ].join("\n");

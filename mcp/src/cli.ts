@@ -2,10 +2,12 @@
 //   idea-mcp                      stdio (JSON-RPC 2.0 on stdin/stdout; logs on stderr)
 //   idea-mcp --http [--port 7300] Streamable HTTP on http://127.0.0.1:<port>/mcp, bearer token required
 // The VS Code window is the one whose workspace folder contains --cwd (default: the working folder),
-// found through the per-user registry; or give --url ws://127.0.0.1:7200 (token in IDEA_TOKEN).
+// found through the per-user registry; or give --url ws://127.0.0.1:7200 (token in IDEA_TOKEN). Server and
+// token follow the rule all our clients share (runtime/locate.ts resolveEndpoint).
 import { randomBytes } from "node:crypto";
 import { resolve } from "node:path";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { checkLoopbackUrl } from "../../runtime/locate";
 import { IdeaConnection, type ConnectionOptions } from "./connection";
 import { startHttpServer } from "./http";
 import { createMcpServer } from "./server";
@@ -15,7 +17,8 @@ const USAGE = `usage: idea-mcp [--http [--port N] [--host 127.0.0.1]] [--cwd DIR
        idea-mcp --help | --version
   stdio by default. --http: Streamable HTTP on loopback; clients send "Authorization: Bearer <token>",
   the token from IDEA_MCP_TOKEN (at least 16 characters) or, when unset, a random one printed on stderr.
-  The IDEA server's token (with --url) comes from IDEA_TOKEN.`;
+  The IDEA server: --url (loopback only), else IDEA_URL, else the window serving --cwd (the registry, else
+  its .vscode/settings.json); its token: IDEA_TOKEN, else the registry's, else the settings file's.`;
 
 export const DEFAULT_HTTP_PORT = 7300;
 
@@ -53,7 +56,10 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
     else if (a === "--version") return { ...args, info: "version" };
     else throw new Error(`unknown argument ${a}\n${USAGE}`);
   }
-  if (args.url && env.IDEA_TOKEN) args.token = env.IDEA_TOKEN;
+  // Refused here, before any connection: a token is never sent off this machine.
+  if (args.url !== undefined) checkLoopbackUrl(args.url, "--url");
+  else if (env.IDEA_URL) checkLoopbackUrl(env.IDEA_URL, "IDEA_URL");
+  args.env = env;
   return args;
 }
 

@@ -89,6 +89,13 @@ describe('idea, in-process against a registered server', () => {
     expect((await idea(['find', 'x', '--url', srv.url], { cwd: '/', env: { IDEA_REGISTRY_DIR: '/nonexistent' } })).stderr).toMatch(/UNAUTHORIZED/);
   });
 
+  it('follows the clients\' one rule: $IDEA_TOKEN beats the registry, --token beats $IDEA_TOKEN, $IDEA_URL is loopback only', async () => {
+    expect((await idea(['find', 'x'], { env: { IDEA_TOKEN: 'not-the-token-at-all' } })).stderr).toMatch(/UNAUTHORIZED/);
+    expect((await idea(['find', 'x', '--token', FAKE_TOKEN], { env: { IDEA_TOKEN: 'not-the-token-at-all' } })).code).toBe(0);
+    expect((await idea(['find', 'x'], { cwd: '/', env: { IDEA_URL: srv.url } })).code).toBe(0);
+    expect(await idea(['find', 'x'], { env: { IDEA_URL: 'ws://example.com:7200' } })).toMatchObject({ code: 2, stderr: expect.stringMatching(/^idea: IDEA_URL must be a loopback WebSocket url/) });
+  });
+
   it('servers lists the registry without the token, marking the one serving the cwd', async () => {
     const r = await idea(['servers']);
     expect(r.code).toBe(0);
