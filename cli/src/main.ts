@@ -8,7 +8,7 @@ import { listRegisteredServers, registryDir, type RegistryEntry } from "../../ru
 import { parseArgs, UsageError, type GlobalOptions, type Invocation } from "./args";
 import { commandsFromSpec, type CommandSpec } from "./commands";
 import { formatResult } from "./format";
-import { commandHelp, mainHelp } from "./help";
+import { commandHelp, emptyResultHint, mainHelp } from "./help";
 import { connect, FRAMES, IdeaClosedError, IdeaProtocolError, IdeaTimeoutError } from "./protocol";
 import { version as PACKAGE_VERSION } from "../package.json";
 import type { SpecBundle } from "./spec";
@@ -121,6 +121,10 @@ async function execute(inv: Invocation, cmds: readonly CommandSpec[], spec: Spec
       const result = await request(topic, inv.params, inv.globals, io);
       const text = inv.globals.json ? JSON.stringify(result, null, 2) : formatResult(topic, result, { color: colorOf(inv.globals, io), cwd: realCwd(io.cwd) });
       if (text !== "") io.stdout(text + "\n");
+      else if (inv.kind === "topic" && !inv.globals.json) {
+        const hint = emptyResultHint(inv.command, inv.params);
+        if (hint) io.stderr(hint + "\n");
+      }
       return EXIT.ok;
     }
   }
