@@ -64,7 +64,7 @@ function stepScript(yml: string, name: string): string {
 describe('the example workflow, run', () => {
   const ROOT = resolve(import.meta.dirname, '../..');
 
-  it('the server step waits for the server to register and outputs its url and token, though the settings file exists before', async () => {
+  it.each(['registry', 'settings'])('the server step waits for the server to say where it is (%s) and outputs its url and token, though the settings file exists before', async (via) => {
     const tmp = mkdtempSync(join(tmpdir(), 'idea-ci-recipe-'));
     try {
       const fixture = join(tmp, 'idea-fixture');
@@ -80,7 +80,7 @@ describe('the example workflow, run', () => {
       const script = stepScript(workflow, 'Start your server on the fixture workspace');
       const started = Date.now();
       const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((res) => {
-        const child = spawn('bash', ['-e', '-c', script], { cwd: tmp, env: { ...process.env, RUNNER_TEMP: tmp, GITHUB_OUTPUT: output, IDEA_LATE_MS: '3000', IDEA_LATE_LIFE_MS: '20000', IDEA_LATE_TOKEN: 'late-token-0123456789', IDEA_REGISTRY_DIR: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+        const child = spawn('bash', ['-e', '-c', script], { cwd: tmp, env: { ...process.env, RUNNER_TEMP: tmp, GITHUB_OUTPUT: output, IDEA_LATE_MS: '3000', IDEA_LATE_LIFE_MS: '20000', IDEA_LATE_VIA: via, IDEA_LATE_TOKEN: 'late-token-0123456789', IDEA_REGISTRY_DIR: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
         let stdout = '';
         let stderr = '';
         child.stdout.on('data', (d: Buffer) => void (stdout += d.toString()));
@@ -89,11 +89,13 @@ describe('the example workflow, run', () => {
         child.on('exit', (code) => res({ code, stdout, stderr }));
       });
       const listing = await listRegisteredServers({ dir: join(tmp, 'idea-registry'), clean: false });
-      for (const s of listing.servers) process.kill(s.pid);
+      for (const s of listing.servers) process.kill(s.pid); // the settings variant ends itself (IDEA_LATE_LIFE_MS)
       expect(r.code, r.stderr).toBe(0);
       expect(Date.now() - started).toBeGreaterThanOrEqual(3000);
-      expect(listing.servers).toHaveLength(1);
-      expect(readFileSync(output, 'utf8')).toBe(`url=ws://127.0.0.1:${listing.servers[0]!.port}\ntoken=late-token-0123456789\n`);
+      expect(listing.servers).toHaveLength(via === 'registry' ? 1 : 0);
+      const port = via === 'registry' ? listing.servers[0]!.port : (JSON.parse(readFileSync(join(fixture, '.vscode', 'settings.json'), 'utf8')) as Record<string, number>)['idea.server.port'];
+      expect(port).toBeGreaterThan(0);
+      expect(readFileSync(output, 'utf8')).toBe(`url=ws://127.0.0.1:${port}\ntoken=late-token-0123456789\n`);
       expect(r.stdout).toContain('::add-mask::late-token-0123456789');
     } finally {
       rmSync(tmp, { recursive: true, force: true });
