@@ -106,11 +106,11 @@ export interface EndpointRequest {
   url?: string | undefined;
   /** The token given as a flag (--token). */
   token?: string | undefined;
-  /** Where IDEA_URL and IDEA_TOKEN are read (empty values count as unset). Default: none. */
+  /** Where IDEA_URL, IDEA_TOKEN and IDEA_REGISTRY_DIR are read (empty values count as unset). Default: none, but for IDEA_REGISTRY_DIR process.env, as registryDir() reads it. */
   env?: NodeJS.ProcessEnv;
   /** The folder whose server is wanted (default process.cwd()). */
   cwd?: string;
-  /** Registry directory (default: registryDir(env)). */
+  /** Registry directory (default: registryDir(env ?? process.env)). */
   registry?: string | undefined;
   /** Probe registered ports when locating (default true). */
   probePorts?: boolean;
@@ -145,7 +145,7 @@ export function checkLoopbackUrl(url: string, from: string): string {
 export async function resolveEndpoint(req: EndpointRequest): Promise<Endpoint> {
   const env = req.env ?? {};
   const cwd = req.cwd ?? process.cwd();
-  const registry = req.registry ?? registryDir(env);
+  const registry = req.registry ?? registryDir(req.env ?? process.env);
   const flagToken = set(req.token);
   const envToken = set(env.IDEA_TOKEN);
   const given: { token: string; from: EndpointSource } | undefined = flagToken !== undefined ? { token: flagToken, from: "flag" } : envToken !== undefined ? { token: envToken, from: "environment" } : undefined;
