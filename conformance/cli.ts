@@ -9,22 +9,25 @@ import { DEFAULT_FIXTURES, loadCases } from './lib/load';
 import { selectCases } from './lib/select';
 import { fullTopic, KNOWN_TOPICS } from './lib/topics';
 import { runAgainstServer } from './lib/session';
-import { locateServer } from '../runtime/locate';
+import { resolveEndpoint } from '../runtime/locate';
 import { createReporter } from './reporters';
 import type { RunSummary } from './reporters/types';
 import { buildFixtureWorkspace, readFixtureWorkspace } from './workspace';
+import { version as PACKAGE_VERSION } from './package.json';
 
 const USAGE = `idea-conformance — conformance suite for IDEA protocol servers
 
   idea-conformance run --workspace <dir> [--url ws://127.0.0.1:<port>] [--token <t>] [options]
-      Run against a server that has the fixture workspace <dir> open. --url and --token default to
-      idea.server.port / idea.server.authToken from <dir>/.vscode/settings.json (IDEA_TOKEN also works).
+      Run against a server that has the fixture workspace <dir> open (loopback only). The server:
+      --url, else IDEA_URL, else the one serving <dir> (the per-user registry, else idea.server.port in
+      <dir>/.vscode/settings.json); its token: --token, else IDEA_TOKEN, else the registry's, else the settings'.
   idea-conformance run --launch [--extension <dir>] [options]
       Build a fresh fixture workspace, start our extension in a live VS Code on it, run, tear down.
   idea-conformance workspace <dir>      build the fixture workspace (open it in your server, then run)
   idea-conformance list [selection]     list the cases that would run
   idea-conformance record --upstream ws://… --workspace <dir> --out <folder> [--port N] [--allow-unknown-topic]
       transparent recording proxy (see conformance/recorder/README.md)
+  idea-conformance --help | --version
 
 Selection:  --id <glob> (repeatable)  --topic <topic|area> (repeatable)  --version <x.y.z>  --last-failed
             --profile core,readings,security (default all three: core = the protocol text, readings = our
@@ -58,13 +61,19 @@ function intOption(name: string, raw: string | undefined, min: number): number |
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  if (!command || command === '--help' || command === '-h' || command === 'help') {
-    process.stdout.write(USAGE + '\n');
-    return command ? 0 : 2;
+  // (`run --version x.y.z` selects cases: only a leading --version asks for ours.)
+  if (command === '--version' || (command === 'record' && rest.includes('--version'))) {
+    process.stdout.write(`idea-conformance ${PACKAGE_VERSION}\n`);
+    return 0;
   }
   if (command === 'record') {
     const { recordCli } = await import('./recorder/cli');
     return recordCli(rest);
+  }
+  // --help anywhere (`idea-conformance run --help`) is a request for the usage, not a mistake.
+  if (!command || command === 'help' || argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(USAGE + '\n');
+    return command ? 0 : 2;
   }
   const { values, positionals } = parseArgs({
     args: rest,
@@ -138,13 +147,9 @@ async function main(argv: string[]): Promise<number> {
     } catch (e) {
       fail((e as Error).message);
     }
-    const given = values.token ?? process.env.IDEA_TOKEN;
-    // The registry or the workspace settings (runtime/locate.ts) fill in what was not given.
-    const found = values.url && given ? undefined : await locateServer(values.workspace).catch((e: Error) => e);
-    if (!values.url && found instanceof Error) fail(found.message);
-    const located = found instanceof Error ? undefined : found;
-    const url = values.url ?? located!.url;
-    const token = given ?? located?.token;
+    // Server and token by the rule every client of ours follows (runtime/locate.ts): flag > environment > registry > settings.
+    const ep = await resolveEndpoint({ url: values.url, token: values.token, env: process.env, cwd: values.workspace }).catch((e: Error) => fail(e.message));
+    const { url, token } = ep;
     summary = await runAgainstServer({ ...common, url, token, workspace: values.workspace });
   }
   mkdirSync(dirname(statePath), { recursive: true });

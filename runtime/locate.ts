@@ -6,9 +6,12 @@
 // 2. the `.vscode/settings.json` keys existing IDEA clients read (runtime/discovery.ts), in the folder
 //    or its nearest ancestor that has them;
 // otherwise NoServerError, whose message lists what was found and why it did not fit.
+// And where a client's server and token come from, one rule for `idea`, `idea-mcp` and
+// `idea-conformance` (resolveEndpoint): flag > environment > registry > workspace settings.
 import { realpathSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { workspaceSettingsSource, type Discovered } from "./discovery.js";
+import { isLoopbackWsUrl } from "./loopback.js";
 import { listRegisteredServers, registryDir, type RegistryEntry, type RegistryListing } from "./registry.js";
 
 export interface Located extends Discovered {
@@ -93,4 +96,83 @@ function describeNone(here: string, dir: string, listing: RegistryListing): stri
   for (const i of listing.ignored) lines.push(`  ignored ${i.file}: ${i.reason}`);
   lines.push("Open the folder in VS Code with the IDEA extension running, or give the server's url and token explicitly.");
   return lines.join("\n");
+}
+
+/** Where each half of an endpoint came from. */
+export type EndpointSource = "flag" | "environment" | "registry" | "workspace settings";
+
+export interface EndpointRequest {
+  /** The server url given as a flag (--url). */
+  url?: string | undefined;
+  /** The token given as a flag (--token). */
+  token?: string | undefined;
+  /** Where IDEA_URL, IDEA_TOKEN and IDEA_REGISTRY_DIR are read (empty values count as unset). Default: none, but for IDEA_REGISTRY_DIR process.env, as registryDir() reads it. */
+  env?: NodeJS.ProcessEnv;
+  /** The folder whose server is wanted (default process.cwd()). */
+  cwd?: string;
+  /** Registry directory (default: registryDir(env ?? process.env)). */
+  registry?: string | undefined;
+  /** Probe registered ports when locating (default true). */
+  probePorts?: boolean;
+}
+
+export interface Endpoint {
+  url: string;
+  token?: string;
+  from: { url: EndpointSource; token?: EndpointSource };
+}
+
+/** A server url that is not ws:// on loopback: no token is sent to it. */
+export class NotLoopbackError extends Error {
+  override readonly name = "NotLoopbackError";
+}
+
+const set = (v: string | undefined): string | undefined => (v !== undefined && v !== "" ? v : undefined);
+
+/** `url`, or NotLoopbackError naming where it came from. */
+export function checkLoopbackUrl(url: string, from: string): string {
+  if (!isLoopbackWsUrl(url)) throw new NotLoopbackError(`${from} must be a loopback WebSocket url such as ws://127.0.0.1:7200, got '${url}'`);
+  return url;
+}
+
+/**
+ * The server and token a client uses, by one rule. The server: the flag, else IDEA_URL, else the
+ * server serving `cwd` (locateServer: the registry, else the workspace settings). The token: the
+ * flag, else IDEA_TOKEN, else the one the registry gives for that server, else the workspace
+ * settings'. A url from a flag or the environment must be loopback (NotLoopbackError, before anything
+ * is sent); no server found is NoServerError.
+ */
+export async function resolveEndpoint(req: EndpointRequest): Promise<Endpoint> {
+  const env = req.env ?? {};
+  const cwd = req.cwd ?? process.cwd();
+  const registry = req.registry ?? registryDir(req.env ?? process.env);
+  const flagToken = set(req.token);
+  const envToken = set(env.IDEA_TOKEN);
+  const given: { token: string; from: EndpointSource } | undefined = flagToken !== undefined ? { token: flagToken, from: "flag" } : envToken !== undefined ? { token: envToken, from: "environment" } : undefined;
+  const explicit: { url: string; from: EndpointSource } | undefined = set(req.url) !== undefined
+    ? { url: checkLoopbackUrl(req.url!, "--url"), from: "flag" }
+    : set(env.IDEA_URL) !== undefined
+      ? { url: checkLoopbackUrl(env.IDEA_URL!, "IDEA_URL"), from: "environment" }
+      : undefined;
+  if (explicit) {
+    if (given) return { url: explicit.url, token: given.token, from: { url: explicit.from, token: given.from } };
+    const found = await tokenFor(Number(/:(\d+)\/?$/.exec(explicit.url)![1]), cwd, registry);
+    return { url: explicit.url, ...(found ? { token: found.token } : {}), from: { url: explicit.from, ...(found ? { token: found.from } : {}) } };
+  }
+  const located = await locateServer(cwd, { registry, ...(req.probePorts !== undefined ? { probePorts: req.probePorts } : {}) });
+  const from: EndpointSource = located.source === "registry" ? "registry" : "workspace settings";
+  const token = given ?? (located.token !== undefined ? { token: located.token, from } : undefined);
+  return { url: located.url, ...(token ? { token: token.token } : {}), from: { url: from, ...(token ? { token: token.from } : {}) } };
+}
+
+/** The token of the server on `port`: its registry entry's, else a settings file's (cwd or above) naming that port. */
+async function tokenFor(port: number, cwd: string, registry: string): Promise<{ token: string; from: EndpointSource } | undefined> {
+  const listing = await listRegisteredServers({ dir: registry, clean: false, probePorts: false });
+  const entry = listing.servers.find((e) => e.port === port && e.token !== undefined);
+  if (entry) return { token: entry.token!, from: "registry" };
+  for (let d = real(cwd); ; d = dirname(d)) {
+    const found = workspaceSettingsSource.find(d);
+    if (found) return found.port === port && found.token !== undefined ? { token: found.token, from: "workspace settings" } : undefined;
+    if (dirname(d) === d) return undefined;
+  }
 }

@@ -18,6 +18,15 @@ function hostName(hostport: string): string | undefined {
   return (m[1] ?? m[2])!.toLowerCase();
 }
 
+/**
+ * A server url a client may send a token to: ws:// on a loopback host with a port, no path
+ * (ws://127.0.0.1:7200, ws://localhost:7200, ws://[::1]:7200). IDEA servers bind loopback only.
+ */
+export function isLoopbackWsUrl(url: string): boolean {
+  const m = /^ws:\/\/(127\.0\.0\.1|localhost|\[::1\]):(\d{1,5})\/?$/i.exec(url);
+  return m !== null && Number(m[2]) >= 1 && Number(m[2]) <= 65535;
+}
+
 /** Host header check: must be present and name a loopback host (port optional). */
 export function isLoopbackHost(hostHeader: string | undefined): boolean {
   if (!hostHeader) return false;

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { readReleases } from '../codegen/src/releases';
 import { formatJson, ID_BASE, isObject, listFiles, loadSpec, schemaId, specVersions, SUMMARY_FILE, versionDir, type Json } from '../codegen/src/spec';
 import { compareVersions, nextPatch, normalizeVersion, versionFolder } from '../codegen/src/version';
-import { regenerate } from './regenerate';
+import { codegenMissing, regenerate } from './regenerate';
 import { specDir } from './spec-repo';
 
 export interface BumpOptions {
@@ -40,6 +40,8 @@ export async function bump(root: string, opts: BumpOptions = {}): Promise<BumpRe
   if (!opts.force && !released.some((r) => r.version === from)) {
     throw new Error(`v${from} is not released yet: edit it, or record its release first (idea-spec release ${from}); --force bumps anyway`);
   }
+  const missing = opts.codegen !== false ? codegenMissing(root) : undefined;
+  if (missing) throw new Error(missing); // before the copy: a failing bump writes nothing
   const srcDir = versionDir(spec, from);
   const dstDir = versionDir(spec, version);
   const mentions: string[] = [];

@@ -1,8 +1,8 @@
 // docs/CHANGELOG.md, generated (newest first) per version from: its date and amendments in
 // spec/releases.json, its hand-written spec/v<x>/SUMMARY.md (the reconstructed versions: the history
 // facts), and the diff against the version before it.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { readReleases, type Release } from '../codegen/src/releases';
 import { loadSpec, specVersions, SUMMARY_FILE, type Spec } from '../codegen/src/spec';
 import { diffVersions } from './diff/version-diff';
@@ -76,6 +76,9 @@ export function updateChangelog(root: string, check = false): { upToDate: boolea
   const path = changelogPath(root);
   const want = renderChangelog(root);
   const have = existsSync(path) ? readFileSync(path, 'utf8') : '';
-  if (!check && have !== want) writeFileSync(path, want);
+  if (!check && have !== want) {
+    mkdirSync(dirname(path), { recursive: true }); // a fork may have no docs/ yet
+    writeFileSync(path, want);
+  }
   return { upToDate: have === want, path };
 }

@@ -12,9 +12,10 @@ import { failsAt, isLevel, type Level } from './diff/types';
 import { diffVersions } from './diff/version-diff';
 import { checkFrozen } from './frozen';
 import { writeHistory } from './history/write';
-import { regenerate } from './regenerate';
+import { codegenMissing, regenerate } from './regenerate';
 import { amendRelease, recordRelease } from './release';
-import { defaultRoot, specDir } from './spec-repo';
+import { defaultRoot, specDir, writableRoot } from './spec-repo';
+import { version as PACKAGE_VERSION } from './package.json';
 
 /** The pull-request question: what does the work in progress change against the last release? */
 function defaultDiffPair(spec: string): [string, string] {
@@ -33,17 +34,21 @@ const USAGE = `usage: idea-spec <command> [options]
         create the next version from the latest released one (only $ids and the version change),
         generate its code, update the changelog
   changelog [--check]        regenerate docs/CHANGELOG.md (--check: exit 1 when it is out of date)
-  release <version> [--date YYYY-MM-DD]
+  release <version> [--date YYYY-MM-DD] [--no-codegen]
         freeze a version: its date (default today, UTC) and sha256 into spec/releases.json (it needs
         spec/v<version>/SUMMARY.md); regenerates its code and the changelog
-  amend <version> --reason "…" [--allow-semantic] [--date YYYY-MM-DD]
+  amend <version> --reason "…" [--allow-semantic] [--date YYYY-MM-DD] [--no-codegen]
         record an edit of a released folder (errata): only annotations (description, title,
         examples, $comment) unless --allow-semantic; regenerates its code and the changelog
   check-frozen               exit 1 when a released folder changed or a release was dropped from
                              spec/releases.json's git history
   derive-history [--force]   rebuild spec/v0.1.0 … v0.1.5 from spec/v0.1.6 and the changelog facts
 
-common: --root <dir> (repository root; default: this checkout)`;
+common: --root <dir> (repository root; default: the one around the working directory, else the spec
+        this tool comes with, which only diff and the checks read: nothing is written inside node_modules)
+        --no-codegen (bump, release, amend): skip the code generation, for a repository without
+        idea-kit's codegen; checked before anything is written
+        --help, --version`;
 
 interface Args {
   positional: string[];
@@ -73,6 +78,17 @@ function parseArgs(argv: string[]): Args {
 
 class UsageError extends Error {}
 
+/** Commands that write to the spec repository (changelog only without --check). */
+const WRITERS = new Set(['bump', 'changelog', 'release', 'amend', 'derive-history']);
+
+/** Whether to run codegen; when so, refuses (before anything is written) a repository without one. */
+function codegenWanted(args: Args, root: string): boolean {
+  if (args.flags.has('no-codegen')) return false;
+  const missing = codegenMissing(root);
+  if (missing) throw new Error(missing);
+  return true;
+}
+
 function flag(args: Args, name: string): string | undefined {
   const v = args.flags.get(name);
   return typeof v === 'string' ? v : undefined;
@@ -80,8 +96,17 @@ function flag(args: Args, name: string): string | undefined {
 
 export async function main(argv: string[], out: (s: string) => void = (s) => process.stdout.write(s)): Promise<number> {
   const args = parseArgs(argv);
+  if (args.flags.has('version')) {
+    out(`idea-spec ${PACKAGE_VERSION}\n`);
+    return 0;
+  }
+  if (args.flags.has('help') || argv.includes('-h')) {
+    out(`${USAGE}\n`);
+    return 0;
+  }
   const [command, ...rest] = args.positional;
   const root = flag(args, 'root') ?? defaultRoot();
+  if (command !== undefined && WRITERS.has(command) && !(command === 'changelog' && args.flags.has('check'))) writableRoot(root, command);
   const spec = specDir(root);
   switch (command) {
     case 'diff': {
@@ -112,18 +137,20 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
     }
     case 'release': {
       if (rest.length !== 1) throw new UsageError('release needs <version>');
+      const codegen = codegenWanted(args, root);
       const r = recordRelease(spec, rest[0]!, { date: flag(args, 'date') });
       out(`released ${r.version} (${r.released}) sha256 ${r.sha256}\n`);
-      for (const line of regenerate(root, r.version)) out(`${line}\n`);
+      for (const line of regenerate(root, r.version, { codegen })) out(`${line}\n`);
       return 0;
     }
     case 'amend': {
       if (rest.length !== 1) throw new UsageError('amend needs <version>');
       const reason = flag(args, 'reason');
       if (reason === undefined) throw new UsageError('amend needs --reason "…"');
+      const codegen = codegenWanted(args, root);
       const { entry, amendment } = amendRelease(spec, rest[0]!, { reason, allowSemantic: args.flags.has('allow-semantic'), date: flag(args, 'date') });
       out(`amended ${entry.version}: sha256 ${amendment.previousSha256} → ${entry.sha256}\n`);
-      for (const line of regenerate(root, entry.version)) out(`${line}\n`);
+      for (const line of regenerate(root, entry.version, { codegen })) out(`${line}\n`);
       return 0;
     }
     case 'check-frozen': {

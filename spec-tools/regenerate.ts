@@ -6,11 +6,16 @@ import { join } from 'node:path';
 import { versionFolder } from '../codegen/src/version';
 import { updateChangelog } from './changelog';
 
+/** Why `root` has no codegen to run, or undefined when it has one. Commands ask before writing anything. */
+export function codegenMissing(root: string): string | undefined {
+  if (existsSync(join(root, 'codegen', 'src', 'cli.ts')) && existsSync(join(root, 'node_modules', 'tsx'))) return undefined;
+  return `${root} has no codegen to run (codegen/src/cli.ts and node_modules/tsx, as in an installed clone of idea-kit): run it there, or pass --no-codegen (then regenerate the code your own way)`;
+}
+
 /** Runs the checkout's own codegen for one version (`npm run codegen -- --version <v>`), in `root`. */
 export function runCodegen(root: string, version: string): void {
-  if (!existsSync(join(root, 'codegen', 'src', 'cli.ts')) || !existsSync(join(root, 'node_modules', 'tsx'))) {
-    throw new Error(`${root} has no codegen to run (codegen/src/cli.ts and node_modules/tsx, as in an installed clone of idea-kit): run it there, or pass --no-codegen where the command has it`);
-  }
+  const missing = codegenMissing(root);
+  if (missing) throw new Error(missing);
   const r = spawnSync(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(root, 'codegen', 'src', 'cli.ts'), '--version', version], {
     cwd: root,
     encoding: 'utf8',

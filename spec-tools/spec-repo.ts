@@ -1,7 +1,7 @@
 // Where the spec lives: the repository (or package) root and its spec/ folder. Reading the spec is
 // the spec library's job (codegen/src/spec.ts, refs.ts, releases.ts, version.ts).
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, realpathSync } from 'node:fs';
+import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The nearest of `from` and its ancestors holding spec/releases.json. */
@@ -24,4 +24,22 @@ export function defaultRoot(cwd: string = process.cwd()): string {
 
 export function specDir(root: string): string {
   return join(root, 'spec');
+}
+
+/**
+ * `root`, for a command that writes to it; throws when it lies inside node_modules (the spec an
+ * installed package ships with, reached when no spec repository is around): installed packages are
+ * never written to.
+ */
+export function writableRoot(root: string, command: string): string {
+  let real = resolve(root);
+  try {
+    real = realpathSync(real);
+  } catch {
+    // not there (yet): judged by the name given
+  }
+  if ([resolve(root), real].some((p) => p.split(sep).includes('node_modules'))) {
+    throw new Error(`idea-spec ${command} writes to the spec repository, and ${root} is inside node_modules (an installed package's copy of the spec): run it in your spec repository (a folder holding spec/releases.json) or pass --root <dir>`);
+  }
+  return root;
 }

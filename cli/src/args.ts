@@ -1,6 +1,6 @@
 // Command-line parsing: argv → what to do. Pure (no I/O); every mistake is a UsageError (exit 2)
 // naming the flag or argument.
-import { findCommand, GLOBAL_FLAGS, type CommandSpec, type ParamSpec } from "./commands";
+import { findCommand, GLOBAL_FLAGS, PARAM_ALIASES, type CommandSpec, type ParamSpec } from "./commands";
 
 export class UsageError extends Error {
   override readonly name = "UsageError";
@@ -31,8 +31,11 @@ interface Flag {
   value?: string;
 }
 
-/** Splits argv into flags (`--x v`, `--x=v`) and positionals; `valueless(name)` says which take no value. */
-function split(argv: readonly string[], valueless: (name: string) => boolean): { flags: Flag[]; words: string[] } {
+/** How split() reads a token starting with "-": a flag without value, one taking the next word, an alias, or unknown. */
+type FlagKind = { kind: "valueless" } | { kind: "value" } | { kind: "alias"; flag: Flag } | { kind: "unknown" };
+
+/** Splits argv into flags (`--x v`, `--x=v`, aliases) and positionals, as `kindOf` says each flag is read. */
+function split(argv: readonly string[], kindOf: (name: string) => FlagKind): { flags: Flag[]; words: string[] } {
   const flags: Flag[] = [];
   const words: string[] = [];
   for (let i = 0; i < argv.length; i++) {
@@ -45,13 +48,18 @@ function split(argv: readonly string[], valueless: (name: string) => boolean): {
       flags.push({ name: "--help" });
       continue;
     }
+    const eq = a.indexOf("=");
+    const k = kindOf(eq > 0 ? a.slice(0, eq) : a);
+    if (k.kind === "alias" && eq < 0) {
+      flags.push(k.flag);
+      continue;
+    }
     if (!a.startsWith("--")) {
       words.push(a);
       continue;
     }
-    const eq = a.indexOf("=");
     if (eq > 0) flags.push({ name: a.slice(0, eq), value: a.slice(eq + 1) });
-    else if (valueless(a)) flags.push({ name: a });
+    else if (k.kind === "valueless" || k.kind === "unknown") flags.push({ name: a }); // an unknown one is refused by name, its value never eaten
     else {
       const v = argv[i + 1];
       if (v === undefined) throw new UsageError(`${a} needs a value`);
@@ -60,6 +68,14 @@ function split(argv: readonly string[], valueless: (name: string) => boolean): {
     }
   }
   return { flags, words };
+}
+
+/** The usage error for a flag `cmd` does not have, naming the flags it may have meant. */
+function unknownFlag(name: string, cmd: CommandSpec): UsageError {
+  const word = name.replace(/^-+/, "").replace(/^no-/, "");
+  const close = (f: string) => f.includes(word) || word.includes(f) || f.split("-").some((seg) => seg.length >= 4 && (word.startsWith(seg) || seg.startsWith(word)));
+  const near = word.length < 3 ? [] : cmd.params.map((p) => p.flag).filter((f) => close(f.slice(2)));
+  return new UsageError(`unknown flag ${name} for '${cmd.name}'${near.length ? ` (did you mean ${near.join(" or ")}?)` : ""}`, cmd);
 }
 
 const GLOBAL_VALUELESS = new Set(["--json", "--color", "--no-color", "--help", "--version"]);
@@ -144,31 +160,40 @@ export function paramsOf(cmd: CommandSpec, flags: readonly Flag[], words: readon
         value = "false";
       }
     }
-    if (!p) throw new UsageError(`unknown flag ${f.name} for '${cmd.name}'`, cmd);
+    if (!p) throw unknownFlag(f.name, cmd);
     if (value === undefined) value = "true"; // a boolean flag given alone
     const list = collected.get(p) ?? [];
     if (list.length > 0 && !p.repeatable) throw new UsageError(`${p.flag} given twice`, cmd);
     list.push(convert(p, value, cmd, p.flag));
     collected.set(p, list);
   }
-  if (words.length > cmd.positionals.length) {
+  if (words.length > cmd.positionals.length && cmd.positionals.at(-1)?.repeatable !== true) {
     const extra = words.slice(cmd.positionals.length).join(" ");
     throw new UsageError(`'${cmd.name}' takes ${cmd.positionals.length === 0 ? "no arguments" : `at most ${cmd.positionals.length} argument(s) (${cmd.positionals.map(positionalName).join(" ")})`}; unexpected: ${extra}`, cmd);
   }
   words.forEach((w, i) => {
-    const p = cmd.positionals[i]!;
-    if (collected.has(p)) throw new UsageError(`${positionalName(p)} given both as an argument and as ${p.flag}`, cmd);
-    collected.set(p, [convert(p, w, cmd, positionalName(p))]);
+    const extra = i >= cmd.positionals.length; // only for a last positional that takes a list
+    const p = cmd.positionals[extra ? cmd.positionals.length - 1 : i]!;
+    if (!extra && collected.has(p)) throw new UsageError(`${positionalName(p)} given both as an argument and as ${p.flag}`, cmd);
+    collected.set(p, [...(extra ? collected.get(p)! : []), convert(p, w, cmd, positionalName(p))]);
   });
   for (const [p, values] of collected) params[p.name] = p.repeatable && !(values.length === 1 && p.acceptsScalar) ? values : values[0];
   return params;
 }
 
-function booleanFlags(cmd: CommandSpec | undefined): (name: string) => boolean {
+/** How each flag of `cmd` (and the CLI's own) is read; without a command, any other flag takes a value. */
+function flagKinds(cmd: CommandSpec | undefined): (name: string) => FlagKind {
   return (name) => {
-    if (GLOBAL_VALUELESS.has(name)) return true;
-    if (!cmd) return false;
-    return cmd.params.some((p) => p.type === "boolean" && (p.flag === name || `--no-${p.flag.slice(2)}` === name));
+    if (GLOBAL_VALUELESS.has(name)) return { kind: "valueless" };
+    if ((GLOBAL_FLAGS as readonly string[]).includes(name)) return { kind: "value" };
+    if (!cmd) return { kind: name.startsWith("--") ? "value" : "unknown" };
+    const own = cmd.params.find((p) => p.flag === name || (p.type === "boolean" && `--no-${p.flag.slice(2)}` === name));
+    if (own) return { kind: own.type === "boolean" ? "valueless" : "value" }; // a param's own flag wins over an alias
+    for (const p of cmd.params) {
+      const alias = p.type === "boolean" ? PARAM_ALIASES[p.name]?.find((a) => a.flag === name) : undefined;
+      if (alias) return { kind: "alias", flag: { name: p.flag, value: alias.value } };
+    }
+    return { kind: "unknown" };
   };
 }
 
@@ -196,7 +221,7 @@ export function parseArgs(argv: readonly string[], cmds: readonly CommandSpec[])
   const leading = commandWords(argv);
   const special = leading[0];
   const found = special === "call" || special === "servers" || special === "help" ? undefined : findCommand(cmds, leading.slice(0, 2));
-  const { flags, words } = split(argv, booleanFlags(found?.command));
+  const { flags, words } = split(argv, flagKinds(found?.command));
   const { globals, help, version, params: paramsJson, rest } = takeGlobals(flags);
   if (version) return { kind: "version", globals };
   if (words.length === 0) {

@@ -28,6 +28,8 @@ export interface ParamSpec {
   required: boolean;
   /** Position among the positional arguments, when it is one. */
   position?: number;
+  /** A file path (the spec's FilePath, or a list of them). */
+  file: boolean;
   description: string;
 }
 
@@ -45,6 +47,18 @@ export interface CommandSpec {
   positionals: ParamSpec[];
   schema: JsonSchema;
 }
+
+/** The spec's type of a file path a client gives (defs FilePath), known by its title once inlined. */
+const FILE_PATH_TITLE = "FilePath";
+
+/**
+ * Short and familiar spellings (grep's) of params, by field name: the flag, and the value it stands
+ * for. Derived per field, never per topic: any topic with such a field gets them.
+ */
+export const PARAM_ALIASES: Readonly<Record<string, readonly { flag: string; value: string }[]>> = {
+  isRegex: [{ flag: "-E", value: "true" }, { flag: "--regex", value: "true" }],
+  isCaseSensitive: [{ flag: "-i", value: "false" }, { flag: "--ignore-case", value: "false" }],
+};
 
 /** Flags the CLI itself takes; a params field may not collide with them. */
 export const GLOBAL_FLAGS = ["--json", "--url", "--token", "--timeout", "--color", "--no-color", "--help", "--params", "--version"] as const;
@@ -70,11 +84,12 @@ function scalarOf(s: JsonSchema | undefined): ScalarType | undefined {
 }
 
 /** Type, repeatability and enum of one property schema. */
-function shapeOf(s: JsonSchema): Pick<ParamSpec, "type" | "repeatable" | "acceptsScalar" | "enum" | "minimum"> {
+function shapeOf(s: JsonSchema): Pick<ParamSpec, "type" | "repeatable" | "acceptsScalar" | "enum" | "minimum" | "file"> {
   const scalar = scalarOf(s);
   const pick = (x: JsonSchema) => ({
     ...(Array.isArray(x.enum) ? { enum: x.enum as (string | number)[] } : {}),
     ...(typeof x.minimum === "number" ? { minimum: x.minimum } : {}),
+    file: x.title === FILE_PATH_TITLE,
   });
   if (scalar) return { type: scalar, repeatable: false, acceptsScalar: true, ...pick(s) };
   const arrayItems = (x: JsonSchema) => (x.type === "array" ? scalarOf(x.items as JsonSchema | undefined) : undefined);
@@ -87,7 +102,7 @@ function shapeOf(s: JsonSchema): Pick<ParamSpec, "type" | "repeatable" | "accept
     const many = alts.find((a) => arrayItems(a));
     if (one && many && scalarOf(one) === arrayItems(many)) return { type: scalarOf(one)!, repeatable: true, acceptsScalar: true, ...pick(one) };
   }
-  return { type: "json", repeatable: false, acceptsScalar: true };
+  return { type: "json", repeatable: false, acceptsScalar: true, file: false };
 }
 
 function commandOf(t: TopicSpec, actionCount: Map<string, number>): CommandSpec {
@@ -118,6 +133,12 @@ function commandOf(t: TopicSpec, actionCount: Map<string, number>): CommandSpec 
       p.position = n++;
       positionals.push(p);
     }
+  }
+  // Files are what one names on a command line: the one optional file param, when there is exactly one.
+  const files = params.filter((p) => p.file && !p.required && p.type === "string");
+  if (files.length === 1) {
+    files[0]!.position = n++;
+    positionals.push(files[0]!);
   }
   return {
     topic: t.topic,

@@ -1,18 +1,49 @@
 // Help text, derived from the commands (so from the spec).
 import { positionalName } from "./args";
-import type { CommandSpec, ParamSpec } from "./commands";
+import { PARAM_ALIASES, type CommandSpec, type ParamSpec } from "./commands";
+
+/** FILE_PATH, [FILE_PATH] when optional, [FILE_PATH...] when it takes a list. */
+function positionalUsage(p: ParamSpec): string {
+  const name = `${positionalName(p)}${p.repeatable ? "..." : ""}`;
+  return p.required ? name : `[${name}]`;
+}
+
+/** How a command is typed: `idea find`, `idea diag list`. */
+export function commandLine(c: CommandSpec): string {
+  return `idea ${c.alias ?? c.name.replace("/", " ")}`;
+}
 
 function usageLine(c: CommandSpec): string {
-  const pos = c.positionals.map(positionalName).join(" ");
+  const pos = c.positionals.map(positionalUsage).join(" ");
   const opt = c.params.some((p) => p.position === undefined) ? " [flags]" : "";
-  return `idea ${c.alias ?? c.name.replace("/", " ")}${pos ? ` ${pos}` : ""}${opt}`;
+  return `${commandLine(c)}${pos ? ` ${pos}` : ""}${opt}`;
+}
+
+/**
+ * Said on stderr when a command printed nothing and it had files to name but none was named: what the
+ * topic answers without them (its params schema's first sentence) and how to name them. Else undefined.
+ */
+export function emptyResultHint(c: CommandSpec, params: Record<string, unknown>): string | undefined {
+  const file = c.positionals.find((p) => p.file && !p.required);
+  if (!file || params[file.name] !== undefined) return undefined;
+  const what = typeof c.schema.description === "string" ? c.schema.description.replace(/^Params of \S+: /, "") : "";
+  const sentence = /^.*?\.(?=\s+[A-Z]|$)/.exec(what)?.[0] ?? c.description;
+  return [
+    `idea: nothing to show: without ${positionalName(file)}, '${commandLine(c).slice(5)}' answers only from what the server already knows.`,
+    `  ${sentence}`,
+    `  Name the files to look at: ${commandLine(c)} ${positionalName(file)}${file.repeatable ? "..." : ""}`,
+  ].join("\n");
 }
 
 function flagLine(p: ParamSpec): string {
   const value = p.type === "boolean" ? "" : ` <${p.enum ? p.enum.join("|") : p.type}>`;
   const notes = [
     p.required ? "required" : undefined,
-    p.position !== undefined ? `or argument ${positionalName(p)}` : undefined,
+    p.position !== undefined ? `or argument${p.repeatable ? "s" : ""} ${positionalName(p)}${p.repeatable ? "..." : ""}` : undefined,
+    ...["true", "false"].map((v) => {
+      const flags = (PARAM_ALIASES[p.name] ?? []).filter((a) => a.value === v).map((a) => a.flag);
+      return flags.length ? `${flags.join(", ")} = ${v === "true" ? p.flag : `--no-${p.flag.slice(2)}`}` : undefined;
+    }),
     p.repeatable ? "repeatable" : undefined,
     p.default !== undefined ? `default ${JSON.stringify(p.default)}` : undefined,
     p.type === "boolean" ? `--no-${p.flag.slice(2)} for false` : undefined,
@@ -24,8 +55,8 @@ function flagLine(p: ParamSpec): string {
 export const GLOBAL_HELP = [
   "Global flags:",
   "  --json                      print exactly the protocol result (JSON) instead of text for people",
-  "  --url ws://127.0.0.1:PORT   the server (default: the VS Code window whose folder contains the current directory)",
-  "  --token TOKEN               its token (default: the one registered for that server, else $IDEA_TOKEN)",
+  "  --url ws://127.0.0.1:PORT   the server (default: $IDEA_URL, else the VS Code window whose folder contains the current directory)",
+  "  --token TOKEN               its token (default: $IDEA_TOKEN, else the one registered for that server)",
   "  --timeout MS                request timeout (default 60000)",
   "  --color / --no-color        colours (default: when stdout is a terminal and NO_COLOR is unset)",
 ].join("\n");

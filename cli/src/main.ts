@@ -3,13 +3,14 @@
 // printed: every token in use (given, from $IDEA_TOKEN, or found in the registry) is replaced by ***
 // in everything written, errors and results alike (a result could quote .vscode/settings.json).
 import { realpathSync } from "node:fs";
-import { locateServer, NoServerError, pickServer } from "../../runtime/locate";
+import { NoServerError, NotLoopbackError, pickServer, resolveEndpoint, type Endpoint } from "../../runtime/locate";
 import { listRegisteredServers, registryDir, type RegistryEntry } from "../../runtime/registry";
 import { parseArgs, UsageError, type GlobalOptions, type Invocation } from "./args";
 import { commandsFromSpec, type CommandSpec } from "./commands";
 import { formatResult } from "./format";
-import { commandHelp, mainHelp } from "./help";
+import { commandHelp, emptyResultHint, mainHelp } from "./help";
 import { connect, FRAMES, IdeaClosedError, IdeaProtocolError, IdeaTimeoutError } from "./protocol";
+import { version as PACKAGE_VERSION } from "../package.json";
 import type { SpecBundle } from "./spec";
 import { checkParams } from "./validate";
 
@@ -32,41 +33,14 @@ interface RunIo extends Io {
   secret(token: string): void;
 }
 
-interface Endpoint {
-  url: string;
-  token?: string;
-}
-
-const LOOPBACK_URL = /^ws:\/\/(127\.0\.0\.1|localhost|\[::1\]):\d{1,5}\/?$/;
-
-/**
- * --url, else the server serving `cwd` (runtime/locate.ts). The token: --token, else the one the
- * registry (or the settings file) gives for that server, else $IDEA_TOKEN.
- */
+/** The server and token by the one rule of runtime/locate.ts (resolveEndpoint); the token registered for scrubbing. */
 async function endpoint(g: GlobalOptions, io: RunIo): Promise<Endpoint> {
-  const ep = await findEndpoint(g, io);
-  if (ep.token !== undefined) io.secret(ep.token);
-  return ep;
-}
-
-async function findEndpoint(g: GlobalOptions, io: Io): Promise<Endpoint> {
-  const registry = registryDir(io.env);
-  const envToken = io.env.IDEA_TOKEN || undefined;
-  if (g.url !== undefined) {
-    if (!LOOPBACK_URL.test(g.url)) throw new UsageError(`--url must be a loopback WebSocket url such as ws://127.0.0.1:7200, got '${g.url}'`);
-    let token = g.token;
-    if (token === undefined) {
-      const url = g.url.replace(/\/$/, "").replace("localhost", "127.0.0.1");
-      const entry = (await listRegisteredServers({ dir: registry, clean: false, probePorts: false })).servers.find((e) => e.url === url);
-      token = entry?.token ?? envToken;
-    }
-    return { url: g.url, ...(token !== undefined ? { token } : {}) };
-  }
   try {
-    const found = await locateServer(io.cwd, { registry });
-    const token = g.token ?? found.token ?? envToken;
-    return { url: found.url, ...(token !== undefined ? { token } : {}) };
+    const ep = await resolveEndpoint({ url: g.url, token: g.token, env: io.env, cwd: io.cwd });
+    if (ep.token !== undefined) io.secret(ep.token);
+    return ep;
   } catch (e) {
+    if (e instanceof NotLoopbackError) throw new UsageError(e.message);
     if (e instanceof NoServerError) throw new NoServer(`idea: ${e.message}`);
     throw e;
   }
@@ -136,7 +110,7 @@ async function execute(inv: Invocation, cmds: readonly CommandSpec[], spec: Spec
       io.stdout((inv.command ? commandHelp(inv.command) : mainHelp(cmds, spec.version)) + "\n");
       return EXIT.ok;
     case "version":
-      io.stdout(`idea (IDEA protocol ${spec.version})\n`);
+      io.stdout(`idea ${PACKAGE_VERSION} (IDEA protocol ${spec.version})\n`);
       return EXIT.ok;
     case "servers":
       return servers(inv.globals, io);
@@ -147,6 +121,10 @@ async function execute(inv: Invocation, cmds: readonly CommandSpec[], spec: Spec
       const result = await request(topic, inv.params, inv.globals, io);
       const text = inv.globals.json ? JSON.stringify(result, null, 2) : formatResult(topic, result, { color: colorOf(inv.globals, io), cwd: realCwd(io.cwd) });
       if (text !== "") io.stdout(text + "\n");
+      else if (inv.kind === "topic" && !inv.globals.json) {
+        const hint = emptyResultHint(inv.command, inv.params);
+        if (hint) io.stderr(hint + "\n");
+      }
       return EXIT.ok;
     }
   }

@@ -4,10 +4,16 @@ import { parseArgs } from 'node:util';
 import { readFixtureWorkspace } from '../workspace';
 import { startRecorder } from './proxy';
 
+const USAGE = 'usage: idea-conformance record --upstream ws://127.0.0.1:<port> --workspace <dir> --out <folder> [--port N] [--prefix name] [--allow-unknown-topic]\n(see conformance/recorder/README.md)\n';
+
 export async function recordCli(args: string[]): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
   const { values } = parseArgs({ args, options: { upstream: { type: 'string' }, workspace: { type: 'string' }, out: { type: 'string' }, port: { type: 'string' }, prefix: { type: 'string' }, 'allow-unknown-topic': { type: 'boolean' } } });
   if (!values.upstream || !values.workspace || !values.out) {
-    process.stderr.write('usage: idea-conformance record --upstream ws://127.0.0.1:<port> --workspace <dir> --out <folder> [--port N] [--prefix name] [--allow-unknown-topic]\n(see conformance/recorder/README.md)\n');
+    process.stderr.write(USAGE);
     return 2;
   }
   const workspace = resolve(values.workspace);

@@ -2,22 +2,29 @@
 //   idea-mcp                      stdio (JSON-RPC 2.0 on stdin/stdout; logs on stderr)
 //   idea-mcp --http [--port 7300] Streamable HTTP on http://127.0.0.1:<port>/mcp, bearer token required
 // The VS Code window is the one whose workspace folder contains --cwd (default: the working folder),
-// found through the per-user registry; or give --url ws://127.0.0.1:7200 (token in IDEA_TOKEN).
+// found through the per-user registry; or give --url ws://127.0.0.1:7200 (token in IDEA_TOKEN). Server and
+// token follow the rule all our clients share (runtime/locate.ts resolveEndpoint).
 import { randomBytes } from "node:crypto";
 import { resolve } from "node:path";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { checkLoopbackUrl } from "../../runtime/locate";
 import { IdeaConnection, type ConnectionOptions } from "./connection";
 import { startHttpServer } from "./http";
 import { createMcpServer } from "./server";
+import { version as PACKAGE_VERSION } from "../package.json";
 
 const USAGE = `usage: idea-mcp [--http [--port N] [--host 127.0.0.1]] [--cwd DIR] [--url ws://127.0.0.1:PORT] [--registry DIR] [--timeout MS]
+       idea-mcp --help | --version
   stdio by default. --http: Streamable HTTP on loopback; clients send "Authorization: Bearer <token>",
   the token from IDEA_MCP_TOKEN (at least 16 characters) or, when unset, a random one printed on stderr.
-  The IDEA server's token (with --url) comes from IDEA_TOKEN.`;
+  The IDEA server: --url (loopback only), else IDEA_URL, else the window serving --cwd (the registry, else
+  its .vscode/settings.json); its token: IDEA_TOKEN, else the registry's, else the settings file's.`;
 
 export const DEFAULT_HTTP_PORT = 7300;
 
 interface Args extends ConnectionOptions {
+  /** --help / --version: print and exit 0, nothing else. */
+  info?: "help" | "version";
   http: boolean;
   port: number;
   host: string;
@@ -45,15 +52,23 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
     else if (a === "--url") args.url = value();
     else if (a === "--registry") args.registry = resolve(value());
     else if (a === "--timeout") args.timeoutMs = int("--timeout", 1, 3_600_000);
-    else if (a === "--help" || a === "-h") throw new Error(USAGE);
+    else if (a === "--help" || a === "-h") return { ...args, info: "help" };
+    else if (a === "--version") return { ...args, info: "version" };
     else throw new Error(`unknown argument ${a}\n${USAGE}`);
   }
-  if (args.url && env.IDEA_TOKEN) args.token = env.IDEA_TOKEN;
+  // Refused here, before any connection: a token is never sent off this machine.
+  if (args.url !== undefined) checkLoopbackUrl(args.url, "--url");
+  else if (env.IDEA_URL) checkLoopbackUrl(env.IDEA_URL, "IDEA_URL");
+  args.env = env;
   return args;
 }
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
+  if (args.info) {
+    process.stdout.write(args.info === "help" ? `${USAGE}\n` : `idea-mcp ${PACKAGE_VERSION}\n`);
+    return;
+  }
   const conn = new IdeaConnection(args);
   const log = (m: string) => process.stderr.write(`idea-mcp: ${m}\n`);
   let stop: () => Promise<void>;

@@ -6,14 +6,17 @@
 // window serves the folder.
 import { connect, type IdeaClient } from "../../generated/v0.1.6/client";
 import type { ConnectionStateEvent, Endpoint } from "../../runtime/reconnect";
-import { locateServer } from "../../runtime/locate";
+import { resolveEndpoint } from "../../runtime/locate";
 
 export interface ConnectionOptions {
   /** The folder whose VS Code window serves the tools (default: the process's working folder). */
   cwd?: string;
-  /** An explicit server (no discovery): its ws:// url and token. */
+  /** An explicit server (no discovery; loopback only): its ws:// url, as --url gives it. */
   url?: string;
+  /** The token, as --token would give it. */
   token?: string;
+  /** Where IDEA_URL and IDEA_TOKEN are read (runtime/locate.ts resolveEndpoint). Default: none; the bin passes process.env. */
+  env?: NodeJS.ProcessEnv;
   /** Registry directory (default: the per-user one, or IDEA_REGISTRY_DIR). */
   registry?: string;
   /** Connect, handshake and per-request timeout (ms). Default 30 s. */
@@ -34,11 +37,10 @@ export class IdeaConnection {
 
   constructor(private readonly options: ConnectionOptions = {}) {}
 
-  /** Where the server is now: the explicit url, else the located window. */
+  /** Where the server is now, by the rule every client follows (flag > environment > registry > settings). */
   async endpoint(): Promise<Endpoint> {
-    if (this.options.url) return { url: this.options.url, ...(this.options.token ? { token: this.options.token } : {}) };
-    const found = await locateServer(this.options.cwd ?? process.cwd(), this.options.registry ? { registry: this.options.registry } : {});
-    return { url: found.url, ...(found.token ? { token: found.token } : {}) };
+    const { url, token } = await resolveEndpoint({ url: this.options.url, token: this.options.token, cwd: this.options.cwd ?? process.cwd(), registry: this.options.registry, ...(this.options.env ? { env: this.options.env } : {}) });
+    return { url, ...(token !== undefined ? { token } : {}) };
   }
 
   /** The client while it is open or reconnecting, without connecting. */

@@ -39,6 +39,27 @@ describe('parseArgs', () => {
     expect(params(['diag', 'list'])).toEqual({});
   });
 
+  it('files are arguments wherever the topic has a file param: an optional one last, all the remaining words when it takes a list', () => {
+    expect(params(['diag', 'list', 'src/app.ts'])).toEqual({ filePath: 'src/app.ts' });
+    expect(params(['diag', 'list', 'a.ts', 'b.ts', '--severity', 'error'])).toEqual({ filePath: ['a.ts', 'b.ts'], severity: 'error' });
+    expect(params(['symbols', 'src/app.ts'])).toEqual({ filePath: 'src/app.ts' });
+    expect(usage(['diag', 'list', 'a.ts', '--file-path', 'b.ts'])).toBe('FILE_PATH given both as an argument and as --file-path');
+    // The file params are found by the spec's FilePath type, not by name: every topic with one takes it as an argument.
+    for (const c of CMDS) for (const p of c.params.filter((q) => q.file && q.type === 'string')) expect(c.positionals, `${c.name} ${p.name}`).toContain(p);
+  });
+
+  it("grep's spellings: -E/--regex for --is-regex, -i/--ignore-case for --no-is-case-sensitive; other unknown flags are named, with the flag meant", () => {
+    expect(params(['find', '-E', 'a.b'])).toEqual({ pattern: 'a.b', isRegex: true });
+    expect(params(['find', 'a.b', '--regex'])).toEqual({ pattern: 'a.b', isRegex: true });
+    expect(params(['replace', 'a', 'b', '-E', '-i'])).toEqual({ pattern: 'a', replacement: 'b', isRegex: true, isCaseSensitive: false });
+    expect(params(['find', 'x', '--ignore-case'])).toEqual({ pattern: 'x', isCaseSensitive: false });
+    expect(params(['find', '--include', '-E', 'x'])).toEqual({ pattern: 'x', include: '-E' }); // a flag's value stays a value
+    expect(params(['definition', 'a.ts', '1', '2'])).toEqual({ filePath: 'a.ts', line: 1, character: 2 });
+    expect(usage(['find', 'x', '--regexp'])).toBe("unknown flag --regexp for 'edit/find' (did you mean --is-regex?)");
+    expect(usage(['find', '--case-sensitive', 'x'])).toBe("unknown flag --case-sensitive for 'edit/find' (did you mean --is-case-sensitive?)");
+    expect(usage(['symbols', 'a.ts', '-E'])).toBe("'nav/symbols' takes at most 1 argument(s) (FILE_PATH); unexpected: -E"); // no isRegex there
+  });
+
   it('global flags anywhere, before or after the command', () => {
     const inv = parse(['--url', 'ws://127.0.0.1:7201', '--json', 'find', 'x', '--timeout', '500', '--no-color', '--token=t']) as Extract<Invocation, { kind: 'topic' }>;
     expect(inv.command.name).toBe('edit/find');

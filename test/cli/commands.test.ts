@@ -31,7 +31,7 @@ describe('commands derived from the spec', () => {
     expect(pos('edit/replace')).toEqual(['pattern', 'replacement']);
     expect(pos('nav/definition')).toEqual(['filePath', 'line', 'character']);
     expect(pos('history/rollback')).toEqual(['filePath', 'toIndex']);
-    expect(pos('diag/list')).toEqual([]);
+    expect(pos('diag/list')).toEqual(['filePath']); // its optional file param, last
   });
 
   it('finds a command by category and action, by name, by full topic, by alias, ignoring case and dashes', () => {

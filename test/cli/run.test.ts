@@ -89,6 +89,13 @@ describe('idea, in-process against a registered server', () => {
     expect((await idea(['find', 'x', '--url', srv.url], { cwd: '/', env: { IDEA_REGISTRY_DIR: '/nonexistent' } })).stderr).toMatch(/UNAUTHORIZED/);
   });
 
+  it('follows the clients\' one rule: $IDEA_TOKEN beats the registry, --token beats $IDEA_TOKEN, $IDEA_URL is loopback only', async () => {
+    expect((await idea(['find', 'x'], { env: { IDEA_TOKEN: 'not-the-token-at-all' } })).stderr).toMatch(/UNAUTHORIZED/);
+    expect((await idea(['find', 'x', '--token', FAKE_TOKEN], { env: { IDEA_TOKEN: 'not-the-token-at-all' } })).code).toBe(0);
+    expect((await idea(['find', 'x'], { cwd: '/', env: { IDEA_URL: srv.url } })).code).toBe(0);
+    expect(await idea(['find', 'x'], { env: { IDEA_URL: 'ws://example.com:7200' } })).toMatchObject({ code: 2, stderr: expect.stringMatching(/^idea: IDEA_URL must be a loopback WebSocket url/) });
+  });
+
   it('servers lists the registry without the token, marking the one serving the cwd', async () => {
     const r = await idea(['servers']);
     expect(r.code).toBe(0);
@@ -106,5 +113,23 @@ describe('idea, in-process against a registered server', () => {
     const d = await idea(['diag', 'list', '--help']);
     expect(d.stdout).toContain('--severity <error|warning|information|hint|all>');
     expect(d.stdout).toContain('[default "all"]');
+    expect(d.stdout).toMatch(/^usage: idea diag list \[FILE_PATH\.\.\.\] \[flags\]$/m);
+  });
+
+  it('diag list: files as arguments; with none named and nothing known, says why and what to do (stderr, exit 0)', async () => {
+    const diag = await startFakeServer({ async diagList() { return { diagnostics: [], totalCount: 0 }; } });
+    try {
+      const run = (argv: string[]) => idea(argv, { cwd: diag.workspace, env: { IDEA_REGISTRY_DIR: diag.registry } });
+      const none = await run(['diag', 'list']);
+      expect(none.code).toBe(0);
+      expect(none.stdout).toBe('');
+      expect(none.stderr).toMatch(/^idea: nothing to show: without FILE_PATH, 'diag list' answers only from what the server already knows\.\n.*files never opened are not included.*\n  Name the files to look at: idea diag list FILE_PATH\.\.\.\n$/);
+      const named = await run(['diag', 'list', 'src/a.ts', 'src/b.ts']);
+      expect(named).toEqual({ code: 0, stdout: '', stderr: '' }); // named and clean: nothing to say
+      expect(diag.received.map((r) => r.params)).toEqual([{ severity: 'all' }, { filePath: ['src/a.ts', 'src/b.ts'], severity: 'all' }]);
+      expect((await run(['diag', 'list', '--json'])).stderr).toBe('');
+    } finally {
+      await diag.close();
+    }
   });
 });

@@ -185,9 +185,17 @@ describe("MCP server over an IDEA connection", () => {
 
   it("parses its arguments and refuses bad ones clearly", () => {
     expect(parseArgs(["--http", "--port", "0"], {})).toMatchObject({ http: true, port: 0 });
-    expect(parseArgs(["--url", "ws://127.0.0.1:7200"], { IDEA_TOKEN: "t" })).toMatchObject({ url: "ws://127.0.0.1:7200", token: "t" });
+    expect(parseArgs(["--url", "ws://127.0.0.1:7200"], { IDEA_TOKEN: "t" })).toMatchObject({ url: "ws://127.0.0.1:7200" });
     expect(() => parseArgs(["--port", "70000"], {})).toThrow(/--port must be an integer in \[0, 65535\]/);
     expect(() => parseArgs(["--port"], {})).toThrow(/--port needs a value/);
     expect(() => parseArgs(["--bogus"], {})).toThrow(/unknown argument --bogus/);
+  });
+
+  it("finds the server and token by the clients' one rule, and refuses a non-loopback url before connecting", async () => {
+    const env = { IDEA_TOKEN: "env-token", IDEA_REGISTRY_DIR: "/nonexistent" };
+    expect(await new IdeaConnection(parseArgs(["--url", "ws://127.0.0.1:7200"], env)).endpoint()).toEqual({ url: "ws://127.0.0.1:7200", token: "env-token" });
+    expect(await new IdeaConnection(parseArgs([], { ...env, IDEA_URL: "ws://127.0.0.1:7201" })).endpoint()).toEqual({ url: "ws://127.0.0.1:7201", token: "env-token" });
+    expect(() => parseArgs(["--url", "ws://example.com:7200"], env)).toThrow(/^--url must be a loopback WebSocket url/);
+    expect(() => parseArgs([], { ...env, IDEA_URL: "ws://192.168.1.2:7200" })).toThrow(/^IDEA_URL must be a loopback WebSocket url/);
   });
 });

@@ -4,7 +4,8 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { isWithin, locateServer, NoServerError, pickServer } from "../../runtime/locate";
+import { readFileSync } from "node:fs";
+import { isWithin, locateServer, NoServerError, NotLoopbackError, pickServer, resolveEndpoint } from "../../runtime/locate";
 import { registerServer, type RegistryEntry } from "../../runtime/registry";
 import { loopbackListeners } from "./listeners";
 
@@ -73,5 +74,42 @@ describe("locateServer", () => {
     const lost = join(tmp, "alone");
     mkdirSync(lost);
     await expect(locateServer(lost, { registry: join(tmp, "empty-registry") })).rejects.toThrow(/No running server is registered/);
+  });
+});
+
+describe("resolveEndpoint: one rule for every client, flag > environment > registry > settings", () => {
+  it("picks the server and the token, each from the first source that has it", async () => {
+    const ws = join(tmp, "rule");
+    mkdirSync(join(ws, ".vscode"), { recursive: true });
+    const registry = join(tmp, "rule-registry");
+    const [reg, other] = [await listening(), await listening()];
+    registerServer({ pid: process.pid, port: reg, protocolVersion: "0.1.6", workspaces: [ws], token: "registry-tok", authRequired: true }, registry);
+    writeFileSync(join(ws, ".vscode", "settings.json"), JSON.stringify({ "idea.server.port": other, "idea.server.authToken": "settings-tok" }));
+    const r = (req: Parameters<typeof resolveEndpoint>[0]) => resolveEndpoint({ cwd: ws, registry, ...req }).then(({ url, token, from }) => ({ url, token, from }));
+    const U = (p: number) => `ws://127.0.0.1:${p}`;
+
+    expect(await r({})).toEqual({ url: U(reg), token: "registry-tok", from: { url: "registry", token: "registry" } });
+    expect(await r({ env: { IDEA_TOKEN: "env-tok" } })).toEqual({ url: U(reg), token: "env-tok", from: { url: "registry", token: "environment" } });
+    expect(await r({ token: "flag-tok", env: { IDEA_TOKEN: "env-tok" } })).toEqual({ url: U(reg), token: "flag-tok", from: { url: "registry", token: "flag" } });
+    expect(await r({ env: { IDEA_URL: U(other) } })).toEqual({ url: U(other), token: "settings-tok", from: { url: "environment", token: "workspace settings" } });
+    expect(await r({ url: U(reg), env: { IDEA_URL: U(other) } })).toEqual({ url: U(reg), token: "registry-tok", from: { url: "flag", token: "registry" } });
+    expect(await r({ url: `ws://localhost:${reg}`, env: { IDEA_TOKEN: "env-tok" } })).toMatchObject({ token: "env-tok", from: { url: "flag", token: "environment" } });
+    // Empty values are unset; with no registry entry, the settings file.
+    expect(await r({ url: "", token: "", env: { IDEA_URL: "", IDEA_TOKEN: "" }, registry: join(tmp, "rule-empty") })).toEqual({ url: U(other), token: "settings-tok", from: { url: "workspace settings", token: "workspace settings" } });
+    // An explicit url nobody knows: no token rather than another server's.
+    expect(await r({ url: "ws://127.0.0.1:1" })).toEqual({ url: "ws://127.0.0.1:1", from: { url: "flag" } });
+  });
+
+  it("refuses a url that is not ws:// on loopback, from a flag or the environment, even with a token", async () => {
+    for (const req of [{ url: "ws://example.com:7200" }, { url: "wss://127.0.0.1:7200" }, { url: "ws://127.0.0.1.evil.test:7200" }, { url: "ws://127.0.0.1:70000" }, { env: { IDEA_URL: "ws://10.0.0.1:7200" } }, { url: "ws://[::2]:7200", token: "t" }]) {
+      await expect(resolveEndpoint({ cwd: tmp, registry: join(tmp, "none"), ...req }), JSON.stringify(req)).rejects.toBeInstanceOf(NotLoopbackError);
+    }
+    await expect(resolveEndpoint({ env: { IDEA_URL: "http://x" } })).rejects.toThrow(/^IDEA_URL must be a loopback WebSocket url/);
+  });
+
+  it("is the only place idea, idea-mcp and idea-conformance read IDEA_URL and IDEA_TOKEN", () => {
+    const src = (p: string) => readFileSync(new URL(`../../${p}`, import.meta.url), "utf8");
+    for (const file of ["cli/src/main.ts", "mcp/src/connection.ts", "conformance/cli.ts"]) expect(src(file), file).toMatch(/resolveEndpoint\(/);
+    for (const file of ["cli/src/args.ts", "mcp/src/cli.ts", "mcp/src/connection.ts", "conformance/cli.ts"]) expect(src(file), file).not.toMatch(/env\.IDEA_TOKEN|env\[["']IDEA_TOKEN/);
   });
 });

@@ -1,0 +1,49 @@
+// Every bin answers --help and --version the way the ecosystem's do: usage or the package version on
+// stdout, exit 0, nothing on stderr. Run as processes, built as they are published (one bundled file
+// each, written to a temp dir so the packages' dist/ is left alone).
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildCli } from '../../cli/build';
+import { bundleBin } from '../../scripts/bundle-bin.mjs';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const version = (pkg: string) => (JSON.parse(readFileSync(join(ROOT, pkg, 'package.json'), 'utf8')) as { version: string }).version;
+
+let tmp: string;
+const bins: Record<string, { file: string; pkg: string; args?: string[] }> = {};
+
+beforeAll(async () => {
+  tmp = mkdtempSync(join(tmpdir(), 'idea-bins-'));
+  bins.idea = { file: await buildCli(), pkg: 'cli' };
+  for (const [name, pkg, entry] of [['idea-mcp', 'mcp', 'mcp/src/cli.ts'], ['idea-conformance', 'conformance', 'conformance/cli.ts'], ['idea-spec', 'spec-tools', 'spec-tools/cli.ts']] as const) {
+    bins[name] = { file: await bundleBin({ entry: join(ROOT, entry), outfile: join(tmp, `${name}.mjs`) }), pkg };
+  }
+  // The recorder is a bin of its own inside idea-conformance.
+  bins['idea-conformance record'] = { ...bins['idea-conformance']!, args: ['record'] };
+}, 120_000);
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+function run(name: string, flag: string) {
+  const b = bins[name]!;
+  // An empty folder: no spec repository, no registry, nothing to find.
+  const r = spawnSync(process.execPath, [b.file, ...(b.args ?? []), flag], { cwd: tmp, encoding: 'utf8', timeout: 20_000, env: { ...process.env, IDEA_REGISTRY_DIR: join(tmp, 'no-registry') } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe.each(['idea', 'idea-mcp', 'idea-conformance', 'idea-conformance record', 'idea-spec'])('%s', (name) => {
+  it('--help prints its usage on stdout and exits 0', () => {
+    const r = run(name, '--help');
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(r.stdout).toMatch(new RegExp(`${name.split(' ')[0]}\\b`));
+    expect(r.stdout).toMatch(/usage|Commands/i);
+  });
+
+  it('--version prints the package version and exits 0', () => {
+    const r = run(name, '--version');
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(r.stdout).toMatch(new RegExp(`^${name.split(' ')[0]} ${version(bins[name]!.pkg).replace(/\./g, '\\.')}( |\\n)`));
+  });
+});
