@@ -14,8 +14,8 @@ import {
   definitionLocation, definitionTargets, diagnosticsResult, referencesResult, symbolsResult, widenToSymbol, type DefinitionAnswer,
 } from './convert';
 import { DiagnosticsStore, SETTLE_TIMES, type SettleTimes } from './diagnosticsStore';
-import { Documents, MAX_DOCUMENT_BYTES, readTextBounded, type OpenDocument } from './documents';
-import { LspAbortError, LspFileError, LspTimeoutError, LspUnavailableError } from './errors';
+import { Documents, lineCount, MAX_DOCUMENT_BYTES, readTextBounded, type OpenDocument } from './documents';
+import { LspAbortError, LspFileError, LspPositionError, LspTimeoutError, LspUnavailableError } from './errors';
 import { ServerProcess } from './serverProcess';
 
 export interface LspClientOptions {
@@ -126,14 +126,16 @@ export class LspClient {
   }
 
   async definition(path: string, line: number, character: number, opts: CallOptions = {}): Promise<NavDefinitionResult> {
-    const { live, doc } = await this.open(path, opts);
+    const { live, doc } = await this.openAt(path, line, character, opts);
     const bounds = this.bounds(opts);
     const answer = await live.server.request<DefinitionAnswer>('textDocument/definition', { textDocument: { uri: doc.uri }, position: { line, character } }, 'definition', bounds);
     const locations = [];
     for (const target of definitionTargets(answer)) {
-      const targetDoc = this.languageOf(target.filePath) === this.languageOf(path)
-        ? await live.documents.sync(target.filePath, languageOfFile(target.filePath, this.languages)!.languageId).catch(() => undefined)
-        : undefined;
+      // A bare Location needs the target's symbols, so the target is opened; a link needs only its text.
+      const targetLanguage = languageOfFile(target.filePath, this.languages);
+      const targetDoc = target.bare && targetLanguage?.language === doc.language
+        ? await live.documents.sync(target.filePath, targetLanguage.languageId).catch(() => undefined)
+        : live.documents.get(target.filePath);
       if (target.bare && targetDoc) {
         // Best effort: a server without document symbols leaves the bare range; a cancellation still cancels.
         const symbols = await live.server.request<(DocumentSymbol | SymbolInformation)[] | null>('textDocument/documentSymbol', { textDocument: { uri: targetDoc.uri } }, 'documentSymbol', bounds)
@@ -147,7 +149,7 @@ export class LspClient {
   }
 
   async references(path: string, line: number, character: number, includeDeclaration = true, opts: CallOptions = {}): Promise<NavReferencesResult> {
-    const { live, doc } = await this.open(path, opts);
+    const { live, doc } = await this.openAt(path, line, character, opts);
     const answer = await live.server.request<LspLocation[] | null>('textDocument/references',
       { textDocument: { uri: doc.uri }, position: { line, character }, context: { includeDeclaration } }, 'references', this.bounds(opts));
     return referencesResult(answer);
@@ -193,7 +195,16 @@ export class LspClient {
     return { signal: opts.signal, timeoutMs: opts.timeoutMs ?? this.options.requestTimeoutMs };
   }
 
-  private async open(rawPath: string, opts: CallOptions): Promise<{ live: Live; doc: OpenDocument }> {
+  /** Opens the file and checks the position's line is in it (as the extension does: INVALID_REQUEST material). */
+  private async openAt(rawPath: string, line: number, character: number, opts: CallOptions): Promise<{ live: Live; doc: OpenDocument & { language: string } }> {
+    if (!Number.isSafeInteger(line) || !Number.isSafeInteger(character) || line < 0 || character < 0) throw new LspPositionError(`not a position: line ${line}, character ${character}`);
+    const opened = await this.open(rawPath, opts);
+    const lines = lineCount(opened.doc.text);
+    if (line >= lines) throw new LspPositionError(`line ${line} is beyond the end of the file (${lines} lines)`);
+    return opened;
+  }
+
+  private async open(rawPath: string, opts: CallOptions): Promise<{ live: Live; doc: OpenDocument & { language: string } }> {
     const path = this.checkPath(rawPath);
     const lang = languageOfFile(path, this.languages);
     if (!lang) {
@@ -203,6 +214,6 @@ export class LspClient {
     const language = this.languages.get(lang.language)!;
     const live = await bounded(language.get(), `starting the ${lang.language} language server`, { signal: opts.signal, timeoutMs: this.options.startTimeoutMs });
     const doc = await bounded(live.documents.sync(path, lang.languageId), `opening ${path}`, this.bounds(opts));
-    return { live, doc };
+    return { live, doc: { ...doc, language: lang.language } };
   }
 }

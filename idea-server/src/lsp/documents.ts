@@ -103,3 +103,8 @@ export async function readTextBounded(path: string, maxBytes = MAX_DOCUMENT_BYTE
     return undefined;
   }
 }
+
+/** Lines in a text as VS Code counts them (line breaks \r\n, \n or \r, plus one). */
+export function lineCount(text: string): number {
+  return (text.match(/\r\n|\r|\n/g)?.length ?? 0) + 1;
+}

@@ -31,3 +31,8 @@ export class LspAbortError extends Error {
 export class LspFileError extends Error {
   override readonly name = 'LspFileError';
 }
+
+/** A position outside the file (the extension answers INVALID_REQUEST to these). */
+export class LspPositionError extends Error {
+  override readonly name = 'LspPositionError';
+}

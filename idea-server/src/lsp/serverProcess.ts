@@ -64,7 +64,13 @@ export class ServerProcess {
 
   /** Spawns and initializes the server; a missing command or a failed start rejects with LspUnavailableError. */
   static async start(command: ServerCommand, rootPath: string, bounds: Bounds, onDiagnostics: (p: PublishDiagnosticsParams) => void): Promise<ServerProcess> {
-    const child = spawn(command.command, command.args, { cwd: rootPath, stdio: ['pipe', 'pipe', 'pipe'], detached: true, windowsHide: true });
+    let child: ChildProcess;
+    try {
+      child = spawn(command.command, command.args, { cwd: rootPath, stdio: ['pipe', 'pipe', 'pipe'], detached: true, windowsHide: true });
+    } catch (e) {
+      // invalid arguments (a NUL byte…) throw here instead of emitting 'error'
+      throw new LspUnavailableError(command.language, 'failed', `${command.command} could not be started: ${(e as Error).message}`);
+    }
     const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
     const server = new ServerProcess(command, child, connection, onDiagnostics);
     const rootUri = pathToFileURL(rootPath).href;

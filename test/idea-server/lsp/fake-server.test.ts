@@ -56,6 +56,16 @@ describe('LspClient failure paths', () => {
     await expect(client.symbols('relative/one.fake')).rejects.toBeInstanceOf(LspFileError);
   });
 
+  it('a position past the end of the file, and a command that cannot even be spawned, are clear errors', async () => {
+    const { client } = fake([]);
+    await expect(client.definition(file, 2, 0)).rejects.toMatchObject({ name: 'LspPositionError', message: 'line 2 is beyond the end of the file (2 lines)' });
+    await expect(client.references(file, 0, -1)).rejects.toMatchObject({ name: 'LspPositionError' });
+    expect((await client.definition(file, 1, 0)).locations).toHaveLength(1);
+    const bad = new LspClient({ rootPath: dir, servers: [{ language: 'fake', command: 'nul\0byte', args: [] }] });
+    clients.push(bad);
+    await expect(bad.definition(file, 0, 0)).rejects.toMatchObject({ name: 'LspUnavailableError', reason: 'failed' });
+  });
+
   it('aborting a request rejects at once and sends $/cancelRequest; so does a timeout', async () => {
     const { client, until, lines } = fake(['--hang']);
     const ac = new AbortController();
