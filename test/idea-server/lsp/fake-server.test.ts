@@ -19,7 +19,7 @@ let n = 0;
 const clients: LspClient[] = [];
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-afterEach(async () => { await Promise.all(clients.splice(0).map((c) => c.shutdown())); });
+afterEach(async () => { await Promise.all(clients.splice(0).map((c) => c.shutdown())); }, 60_000);
 
 /** A client whose `fake` language (files *.fake) runs the fake server with `flags`; returns its log reader. */
 function fake(flags: string[], options: Partial<LspClientOptions> = {}) {

@@ -47,9 +47,9 @@ beforeAll(() => {
 });
 
 afterAll(async () => {
-  await client?.shutdown();
+  await client?.shutdown(); // bounded: shutdown + exit, then a kill, 5 s each
   rmSync(dir, { recursive: true, force: true });
-});
+}, 60_000);
 
 describe('LspClient with typescript-language-server', () => {
   it('definition across files: the whole declaration and its text', { timeout: SLOW }, async () => {
