@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
-  CancellationTokenSource, createProtocolConnection, StreamMessageReader, StreamMessageWriter,
+  CancellationTokenSource, createProtocolConnection, ErrorCodes, StreamMessageReader, StreamMessageWriter,
   type InitializeParams, type ProtocolConnection, type PublishDiagnosticsParams,
 } from 'vscode-languageserver-protocol/node';
 import { bounded, type Bounds } from './bounded';
@@ -45,7 +45,7 @@ export class ServerProcess {
       child.once('exit', (code, signal) => gone({ code, signal }));
     });
     this.crashed = this.exited.then((e) => {
-      throw this.stopping ? new LspUnavailableError(command.language, 'stopped', 'it was shut down') : this.unavailable(e);
+      throw this.failure(e);
     });
     this.crashed.catch(() => {});
     child.stdin?.on('error', () => {}); // EPIPE when it dies mid-write: reported by 'exit' instead
@@ -111,7 +111,15 @@ export class ServerProcess {
   request<R>(method: string, params: unknown, what: string, bounds: Bounds): Promise<R> {
     if (!this.alive) return this.crashed;
     const cts = new CancellationTokenSource();
-    const work = this.connection.sendRequest<R>(method, params, cts.token);
+    const work = this.connection.sendRequest<R>(method, params, cts.token).catch(async (e: unknown) => {
+      // A server that died fails its pending requests as "connection disposed": say it crashed instead.
+      const code = (e as { code?: unknown }).code;
+      if (code === ErrorCodes.PendingResponseRejected || code === ErrorCodes.ConnectionInactive) {
+        await bounded(this.exited, 'exit', { timeoutMs: 5_000 }).catch(() => {});
+        if (this.exitInfo) throw this.failure(this.exitInfo);
+      }
+      throw e;
+    });
     return bounded(work, what, bounds, { failEarly: this.crashed, onGiveUp: () => { if (this.alive) cts.cancel(); } }).finally(() => cts.dispose());
   }
 
@@ -148,6 +156,11 @@ export class ServerProcess {
     const pid = this.child.pid;
     if (pid === undefined || process.platform === 'win32') return;
     try { process.kill(-pid, 'SIGKILL'); } catch { /* no such group: nothing left */ }
+  }
+
+  /** Why requests fail once the process is gone: shut down by us, or the reason it went. */
+  private failure(e: Exit): LspUnavailableError {
+    return this.stopping ? new LspUnavailableError(this.command.language, 'stopped', 'it was shut down') : this.unavailable(e);
   }
 
   private unavailable(e: Exit): LspUnavailableError {

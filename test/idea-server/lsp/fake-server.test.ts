@@ -93,6 +93,14 @@ describe('LspClient failure paths', () => {
     });
   });
 
+  it('a request in flight when the server dies fails as crashed; the next one runs on a restarted server', async () => {
+    const { client, lines } = fake(['--crash-once', join(dir, `crashed-${n + 1}`)]);
+    await expect(client.definition(file, 0, 0)).rejects.toMatchObject({ name: 'LspUnavailableError', reason: 'crashed', message: 'language server unavailable for fake: the server exited (code 9)' });
+    expect(client.serverPid('fake')).toBeUndefined();
+    expect((await client.definition(file, 0, 0)).locations).toHaveLength(1);
+    expect(lines().filter((l) => l === 'initialize' || l.startsWith('didOpen'))).toEqual(['initialize', 'didOpen:1', 'initialize', 'didOpen:1']);
+  });
+
   it('shutdown: shutdown + exit; a server ignoring them is killed after the timeout, with its own child', async () => {
     const polite = fake(['--grandchild']);
     await polite.client.definition(file, 0, 0);
