@@ -1,0 +1,34 @@
+// One way to bound a wait: the caller's AbortSignal, a timeout, and optionally a promise that fails
+// the wait early (a server that exited). Whatever ends the wait first wins; `onGiveUp` runs when the
+// caller stops waiting for a reason other than the answer (to send $/cancelRequest).
+import { LspAbortError, LspTimeoutError } from './errors';
+
+export interface Bounds {
+  signal?: AbortSignal;
+  timeoutMs: number;
+}
+
+export function bounded<T>(work: Promise<T>, what: string, bounds: Bounds, opts: { failEarly?: Promise<never>; onGiveUp?: () => void } = {}): Promise<T> {
+  const { signal, timeoutMs } = bounds;
+  if (signal?.aborted) {
+    work.catch(() => {});
+    opts.onGiveUp?.();
+    return Promise.reject(new LspAbortError(what));
+  }
+  return new Promise<T>((resolve, reject) => {
+    let done = false;
+    const finish = (f: () => void, gaveUp: boolean) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      if (gaveUp) opts.onGiveUp?.();
+      f();
+    };
+    const onAbort = () => finish(() => reject(new LspAbortError(what)), true);
+    const timer = setTimeout(() => finish(() => reject(new LspTimeoutError(what, timeoutMs)), true), timeoutMs);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    work.then((v) => finish(() => resolve(v), false), (e: unknown) => finish(() => reject(e), false));
+    opts.failEarly?.catch((e: unknown) => finish(() => reject(e), false));
+  });
+}

@@ -1,0 +1,114 @@
+// Which language server serves which file: a server per language, a language per file extension.
+// The TypeScript/JavaScript server is typescript-language-server resolved from node_modules; any other
+// comes from configuration as `LANG=COMMAND` (e.g. `python=pyright-langserver --stdio`).
+import { createRequire } from 'node:module';
+import { dirname, extname, join } from 'node:path';
+
+export interface ServerCommand {
+  /** The language the server is for: the key of its process and of its error messages. */
+  language: string;
+  command: string;
+  args: string[];
+  /** Sent as the initialize request's initializationOptions. */
+  initializationOptions?: unknown;
+}
+
+/** A file's language server key and the LSP languageId its didOpen carries. */
+export interface FileLanguage { language: string; languageId: string }
+
+/** Extensions of the languages we know; a configured language not listed here serves `.<language>`. */
+const KNOWN_EXTENSIONS: Record<string, Record<string, string>> = {
+  typescript: {
+    '.ts': 'typescript', '.mts': 'typescript', '.cts': 'typescript', '.tsx': 'typescriptreact',
+    '.js': 'javascript', '.mjs': 'javascript', '.cjs': 'javascript', '.jsx': 'javascriptreact',
+  },
+  python: { '.py': 'python', '.pyi': 'python' },
+  go: { '.go': 'go' },
+  rust: { '.rs': 'rust' },
+  c: { '.c': 'c', '.h': 'c' },
+  cpp: { '.cpp': 'cpp', '.cc': 'cpp', '.cxx': 'cpp', '.hpp': 'cpp', '.hh': 'cpp', '.hxx': 'cpp' },
+  java: { '.java': 'java' },
+  ruby: { '.rb': 'ruby' },
+  php: { '.php': 'php' },
+  csharp: { '.cs': 'csharp' },
+  lua: { '.lua': 'lua' },
+  shellscript: { '.sh': 'shellscript', '.bash': 'shellscript' },
+};
+
+const LANGUAGE_NAME = /^[a-z][a-z0-9_+-]{0,63}$/;
+
+/** typescript-language-server's CLI, resolved from node_modules and run by this Node. */
+export function defaultTypeScriptServer(): ServerCommand {
+  const require = createRequire(import.meta.url);
+  const pkgPath = require.resolve('typescript-language-server/package.json');
+  const pkg = require(pkgPath) as { bin?: string | Record<string, string> };
+  const bin = typeof pkg.bin === 'string' ? pkg.bin : pkg.bin?.['typescript-language-server'];
+  if (!bin) throw new Error('typescript-language-server has no bin entry');
+  return {
+    language: 'typescript', command: process.execPath, args: [join(dirname(pkgPath), bin), '--stdio'],
+    // No syntax-only tsserver: it answers definition/references before the project has loaded, with
+    // the import line instead of the declaration. One semantic tsserver makes them wait for it instead.
+    initializationOptions: { tsserver: { useSyntaxServer: 'never' } },
+  };
+}
+
+/**
+ * Parses `LANG=COMMAND`. COMMAND is split on whitespace (double or single quotes keep spaces inside one
+ * argument) and run without a shell, so nothing in it is interpreted beyond that split.
+ */
+export function parseServerSpec(spec: string): ServerCommand {
+  const eq = spec.indexOf('=');
+  if (eq < 0) throw new Error(`language server spec "${spec}" is not LANG=COMMAND`);
+  const language = spec.slice(0, eq).trim().toLowerCase();
+  if (!LANGUAGE_NAME.test(language)) throw new Error(`language server spec "${spec}": "${language}" is not a language name`);
+  const words = splitCommand(spec.slice(eq + 1));
+  const [command, ...args] = words;
+  if (command === undefined) throw new Error(`language server spec "${spec}" has no command`);
+  return { language, command, args };
+}
+
+export function splitCommand(text: string): string[] {
+  const words: string[] = [];
+  let word: string | undefined;
+  let quote: string | undefined;
+  for (const ch of text) {
+    if (quote) {
+      if (ch === quote) quote = undefined;
+      else word += ch;
+    } else if (ch === '"' || ch === "'") {
+      quote = ch;
+      word ??= '';
+    } else if (/\s/.test(ch)) {
+      if (word !== undefined) words.push(word);
+      word = undefined;
+    } else {
+      word = (word ?? '') + ch;
+    }
+  }
+  if (quote) throw new Error(`unterminated ${quote} in "${text}"`);
+  if (word !== undefined) words.push(word);
+  return words;
+}
+
+/** The servers in force: TypeScript by default, then each configured one (a later one replaces an earlier one of the same language). */
+export function serverTable(configured: readonly (string | ServerCommand)[] = [], typescript = defaultTypeScriptServer): Map<string, ServerCommand> {
+  const table = new Map<string, ServerCommand>();
+  const given = configured.map((c) => (typeof c === 'string' ? parseServerSpec(c) : c));
+  // The default is resolved only when nobody replaced it (a custom typescript= needs no node_modules).
+  if (!given.some((c) => c.language === 'typescript')) table.set('typescript', typescript());
+  for (const c of given) table.set(c.language, c);
+  return table;
+}
+
+/** Maps a file to its language among the configured ones, by extension (case-insensitive); undefined when none serves it. */
+export function languageOfFile(path: string, languages: ReadonlySet<string> | ReadonlyMap<string, unknown>): FileLanguage | undefined {
+  const ext = extname(path).toLowerCase();
+  if (!ext) return undefined;
+  for (const language of languages.keys()) {
+    // Own properties only: a language named "constructor" must not find Object's.
+    const exts = Object.hasOwn(KNOWN_EXTENSIONS, language) ? KNOWN_EXTENSIONS[language]! : { [`.${language}`]: language };
+    const languageId = Object.hasOwn(exts, ext) ? exts[ext] : undefined;
+    if (languageId !== undefined) return { language, languageId };
+  }
+  return undefined;
+}

@@ -1,0 +1,110 @@
+// The files a server has open, kept in step with the disk: a file is opened (didOpen) on its first
+// request and re-synced before each later request when its mtime, size or inode changed (didChange with
+// the full text), or closed (didClose) when it is gone. Hostile input: only regular files up to
+// `maxBytes` are read.
+import { readFile, stat } from 'node:fs/promises';
+import { pathToFileURL } from 'node:url';
+import { LspFileError } from './errors';
+
+export interface OpenDocument {
+  path: string;
+  uri: string;
+  languageId: string;
+  version: number;
+  text: string;
+}
+
+interface Tracked extends OpenDocument { mtimeMs: number; size: number; ino: number }
+
+/** Default bound on a file sent to a server. */
+export const MAX_DOCUMENT_BYTES = 8 * 1024 * 1024;
+
+export class Documents {
+  private readonly open = new Map<string, Tracked>();
+  /** Syncs run one at a time, so two requests for a new file open it once. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly notify: (method: string, params: unknown) => void,
+    /** Called after each didOpen/didChange/didClose of a path (the diagnostics wait restarts there). */
+    private readonly onSent: (path: string) => void,
+    private readonly maxBytes = MAX_DOCUMENT_BYTES,
+  ) {}
+
+  /** Opens `path` or brings it up to date with the disk; then re-syncs every other open document too. */
+  sync(path: string, languageId: string): Promise<OpenDocument> {
+    const run = this.queue.then(async () => {
+      const doc = await this.syncOne(path, languageId);
+      for (const other of [...this.open.values()]) {
+        if (other.path !== path) await this.syncOne(other.path, other.languageId).catch(() => {});
+      }
+      return doc;
+    });
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
+  get(path: string): OpenDocument | undefined {
+    return this.open.get(path);
+  }
+
+  paths(): string[] {
+    return [...this.open.keys()];
+  }
+
+  private async syncOne(path: string, languageId: string): Promise<OpenDocument> {
+    const known = this.open.get(path);
+    let st;
+    try {
+      st = await stat(path);
+    } catch (e) {
+      if (known) this.close(known);
+      throw new LspFileError(`cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    }
+    if (!st.isFile()) {
+      if (known) this.close(known);
+      throw new LspFileError(`${path} is not a regular file`);
+    }
+    if (known && known.mtimeMs === st.mtimeMs && known.size === st.size && known.ino === st.ino) return known;
+    if (st.size > this.maxBytes) {
+      if (known) this.close(known);
+      throw new LspFileError(`${path} is too large for the language server (${st.size} bytes, at most ${this.maxBytes})`);
+    }
+    const text = await readFile(path, 'utf8');
+    const uri = pathToFileURL(path).href;
+    if (known) {
+      const next: Tracked = { ...known, version: known.version + 1, text, mtimeMs: st.mtimeMs, size: st.size, ino: st.ino };
+      this.open.set(path, next);
+      this.notify('textDocument/didChange', { textDocument: { uri, version: next.version }, contentChanges: [{ text }] });
+      this.onSent(path);
+      return next;
+    }
+    const doc: Tracked = { path, uri, languageId, version: 1, text, mtimeMs: st.mtimeMs, size: st.size, ino: st.ino };
+    this.open.set(path, doc);
+    this.notify('textDocument/didOpen', { textDocument: { uri, languageId, version: 1, text } });
+    this.onSent(path);
+    return doc;
+  }
+
+  private close(doc: Tracked): void {
+    this.open.delete(doc.path);
+    this.notify('textDocument/didClose', { textDocument: { uri: doc.uri } });
+    this.onSent(doc.path);
+  }
+}
+
+/** A file's text for a definition's `code`, or undefined when it is not a readable regular file within `maxBytes`. */
+export async function readTextBounded(path: string, maxBytes = MAX_DOCUMENT_BYTES): Promise<string | undefined> {
+  try {
+    const st = await stat(path);
+    if (!st.isFile() || st.size > maxBytes) return undefined;
+    return await readFile(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** Lines in a text as VS Code counts them (line breaks \r\n, \n or \r, plus one). */
+export function lineCount(text: string): number {
+  return (text.match(/\r\n|\r|\n/g)?.length ?? 0) + 1;
+}

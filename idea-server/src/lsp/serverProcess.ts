@@ -1,0 +1,177 @@
+// One language server child process spoken to over stdio with the LSP team's client libraries: spawn,
+// initialize, bounded requests that send $/cancelRequest when given up, clean shutdown (shutdown +
+// exit, then SIGKILL of its whole process group after a timeout). The child leads its own process
+// group so that helpers it spawns (tsserver) go with it.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { basename } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import {
+  CancellationTokenSource, createProtocolConnection, ErrorCodes, StreamMessageReader, StreamMessageWriter,
+  type InitializeParams, type ProtocolConnection, type PublishDiagnosticsParams,
+} from 'vscode-languageserver-protocol/node';
+import { bounded, type Bounds } from './bounded';
+import type { ServerCommand } from './config';
+import { LspUnavailableError } from './errors';
+
+export interface Exit { code: number | null; signal: NodeJS.Signals | null; error?: Error }
+
+/** How much of the server's stderr is kept for error messages. */
+const STDERR_TAIL = 4096;
+
+export class ServerProcess {
+  private stopping = false;
+  private stderrTail = '';
+  private exitInfo: Exit | undefined;
+  /** Resolves when the process is gone (exited, or never started). */
+  readonly exited: Promise<Exit>;
+  /** Rejects when the process goes away while nobody asked it to stop: fails pending waits early. */
+  readonly crashed: Promise<never>;
+
+  private constructor(
+    readonly command: ServerCommand,
+    private readonly child: ChildProcess,
+    private readonly connection: ProtocolConnection,
+    onDiagnostics: (p: PublishDiagnosticsParams) => void,
+  ) {
+    this.exited = new Promise<Exit>((resolve) => {
+      const gone = (e: Exit) => {
+        if (this.exitInfo) return;
+        this.exitInfo = e;
+        this.killGroup();
+        try { this.connection.dispose(); } catch { /* already disposed */ }
+        resolve(e);
+      };
+      child.once('error', (error) => gone({ code: null, signal: null, error }));
+      child.once('exit', (code, signal) => gone({ code, signal }));
+    });
+    this.crashed = this.exited.then((e) => {
+      throw this.failure(e);
+    });
+    this.crashed.catch(() => {});
+    child.stdin?.on('error', () => {}); // EPIPE when it dies mid-write: reported by 'exit' instead
+    child.stdout?.on('error', () => {});
+    child.stderr?.on('data', (d: Buffer) => { this.stderrTail = (this.stderrTail + d.toString('utf8')).slice(-STDERR_TAIL); });
+    connection.onError(() => {});
+    connection.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => onDiagnostics(p));
+    // The few server-to-client requests a server may insist on; anything else gets MethodNotFound.
+    connection.onRequest('workspace/configuration', (p: { items?: unknown[] }) => (Array.isArray(p?.items) ? p.items.map(() => null) : []));
+    connection.onRequest('client/registerCapability', () => null);
+    connection.onRequest('client/unregisterCapability', () => null);
+    connection.onRequest('window/workDoneProgress/create', () => null);
+    connection.onRequest('window/showMessageRequest', () => null);
+    connection.listen();
+  }
+
+  /** Spawns and initializes the server; a missing command or a failed start rejects with LspUnavailableError. */
+  static async start(command: ServerCommand, rootPath: string, bounds: Bounds, onDiagnostics: (p: PublishDiagnosticsParams) => void): Promise<ServerProcess> {
+    let child: ChildProcess;
+    try {
+      child = spawn(command.command, command.args, { cwd: rootPath, stdio: ['pipe', 'pipe', 'pipe'], detached: true, windowsHide: true });
+    } catch (e) {
+      // invalid arguments (a NUL byte…) throw here instead of emitting 'error'
+      throw new LspUnavailableError(command.language, 'failed', `${command.command} could not be started: ${(e as Error).message}`);
+    }
+    const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+    const server = new ServerProcess(command, child, connection, onDiagnostics);
+    const rootUri = pathToFileURL(rootPath).href;
+    const params: InitializeParams = {
+      processId: process.pid, // servers built on vscode-languageserver exit when this process is gone
+      clientInfo: { name: 'idea-server' },
+      initializationOptions: command.initializationOptions,
+      rootUri,
+      workspaceFolders: [{ uri: rootUri, name: basename(rootPath) || rootPath }],
+      capabilities: {
+        general: { positionEncodings: ['utf-16'] }, // what the IDEA wire's characters count, as VS Code's do
+        textDocument: {
+          synchronization: { dynamicRegistration: false, didSave: false },
+          definition: { linkSupport: true }, // a LocationLink's targetRange is the whole declaration
+          references: {},
+          documentSymbol: { hierarchicalDocumentSymbolSupport: true },
+          publishDiagnostics: { versionSupport: true },
+        },
+        workspace: { workspaceFolders: true },
+      },
+    };
+    try {
+      await bounded(connection.sendRequest('initialize', params), `starting the ${command.language} language server`, bounds, { failEarly: server.crashed });
+      await connection.sendNotification('initialized', {});
+    } catch (e) {
+      // Gone before it answered: say why (command not found, exit code) rather than "connection disposed".
+      const gone = server.exitInfo ? server.unavailable(server.exitInfo) : undefined;
+      server.kill();
+      throw gone ?? (e instanceof LspUnavailableError ? e : new LspUnavailableError(command.language, 'failed', `it did not start: ${(e as Error).message}`));
+    }
+    return server;
+  }
+
+  get pid(): number | undefined { return this.child.pid; }
+  get alive(): boolean { return this.exitInfo === undefined && !this.stopping; }
+
+  /** A request bounded by the signal and timeout; giving up sends $/cancelRequest. Fails early if the server dies. */
+  request<R>(method: string, params: unknown, what: string, bounds: Bounds): Promise<R> {
+    if (!this.alive) return this.crashed;
+    const cts = new CancellationTokenSource();
+    const work = this.connection.sendRequest<R>(method, params, cts.token).catch(async (e: unknown) => {
+      // A server that died fails its pending requests as "connection disposed": say it crashed instead.
+      const code = (e as { code?: unknown }).code;
+      if (code === ErrorCodes.PendingResponseRejected || code === ErrorCodes.ConnectionInactive) {
+        await bounded(this.exited, 'exit', { timeoutMs: 5_000 }).catch(() => {});
+        if (this.exitInfo) throw this.failure(this.exitInfo);
+      }
+      throw e;
+    });
+    return bounded(work, what, bounds, { failEarly: this.crashed, onGiveUp: () => { if (this.alive) cts.cancel(); } }).finally(() => cts.dispose());
+  }
+
+  notify(method: string, params: unknown): void {
+    if (this.alive) this.connection.sendNotification(method, params).catch(() => {});
+  }
+
+  /** shutdown + exit; whatever is still running after `timeoutMs` is killed (with its process group). */
+  async stop(timeoutMs: number): Promise<void> {
+    if (this.exitInfo) return;
+    this.stopping = true;
+    const bounds = { timeoutMs };
+    try {
+      await bounded(this.connection.sendRequest('shutdown'), 'shutdown', bounds, { failEarly: this.crashed });
+      await this.connection.sendNotification('exit');
+    } catch {
+      // no answer: it is killed below
+    }
+    try {
+      await bounded(this.exited, 'exit', bounds);
+    } catch {
+      this.kill();
+      await this.exited;
+    }
+  }
+
+  kill(): void {
+    this.stopping = true;
+    this.killGroup();
+    try { this.child.kill('SIGKILL'); } catch { /* already gone */ }
+  }
+
+  private killGroup(): void {
+    const pid = this.child.pid;
+    if (pid === undefined || process.platform === 'win32') return;
+    try { process.kill(-pid, 'SIGKILL'); } catch { /* no such group: nothing left */ }
+  }
+
+  /** Why requests fail once the process is gone: shut down by us, or the reason it went. */
+  private failure(e: Exit): LspUnavailableError {
+    return this.stopping ? new LspUnavailableError(this.command.language, 'stopped', 'it was shut down') : this.unavailable(e);
+  }
+
+  private unavailable(e: Exit): LspUnavailableError {
+    const { language, command } = this.command;
+    if (e.error) {
+      const code = (e.error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return new LspUnavailableError(language, 'missing', `command not found: ${command}`);
+      return new LspUnavailableError(language, 'failed', `${command} could not be started: ${e.error.message}`);
+    }
+    const how = e.signal ? `signal ${e.signal}` : `code ${e.code}`;
+    const tail = this.stderrTail.trim().split('\n').slice(-3).join(' | ');
+    return new LspUnavailableError(language, 'crashed', `the server exited (${how})${tail ? `: ${tail}` : ''}`);
+  }
+}

@@ -1,0 +1,61 @@
+// idea-server runs without an editor: no file in idea-server/, nor any file it imports by relative path
+// (it reuses vscode-free helpers from extension/src), may import the `vscode` module.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+const SOURCE = /\.(?:[cm]?[jt]s|tsx)$/;
+const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)['"]([^'"]+)['"]/g;
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = join(dir, e.name);
+    if (e.name === 'node_modules' || e.name === 'dist') return [];
+    return e.isDirectory() ? filesUnder(p) : SOURCE.test(e.name) ? [p] : [];
+  });
+}
+
+function resolveRelative(from: string, spec: string): string | undefined {
+  const base = resolve(dirname(from), spec);
+  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, `${base}.mts`, base.replace(/\.js$/, '.ts'), join(base, 'index.ts')]) {
+    if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
+  }
+  return undefined;
+}
+
+/** Files (reached from `roots` through relative imports) that import vscode, as "file ← importer chain". */
+function vscodeImporters(roots: string[]): string[] {
+  const seen = new Set<string>();
+  const bad: string[] = [];
+  const queue = roots.map((f) => ({ file: f, via: [] as string[] }));
+  while (queue.length > 0) {
+    const { file, via } = queue.shift()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const [, spec] of readFileSync(file, 'utf8').matchAll(SPECIFIER)) {
+      if (spec === 'vscode' || spec!.startsWith('vscode/')) bad.push([file, ...via].map((f) => relative(ROOT, f)).join(' ← '));
+      else if (spec!.startsWith('.')) {
+        const next = resolveRelative(file, spec!);
+        if (next) queue.push({ file: next, via: [file, ...via] });
+      }
+    }
+  }
+  return bad;
+}
+
+describe('idea-server imports no vscode', () => {
+  it('holds for every file in idea-server/ and every file they import by relative path', () => {
+    const roots = filesUnder(join(ROOT, 'idea-server'));
+    expect(roots.length).toBeGreaterThan(0);
+    expect(vscodeImporters(roots)).toEqual([]);
+  });
+
+  it('the check finds an import of vscode, also through a relative import', () => {
+    // The extension's handlers do import vscode: reached from one of them, it must be reported.
+    const handler = join(ROOT, 'extension', 'src', 'handlers', 'navSymbols.ts');
+    expect(vscodeImporters([handler])).toContain('extension/src/handlers/navSymbols.ts');
+    const found = vscodeImporters([join(ROOT, 'extension', 'src', 'handlers', 'navDefinition.ts')]);
+    expect(found.some((line) => line.startsWith('extension/src/languageServer.ts ← '))).toBe(true);
+  });
+});
