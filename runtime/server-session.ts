@@ -19,7 +19,7 @@
 //   ctx.signal aborted.
 // Params defaults: validators never touch the wire object; the session fills the params schema's
 // top-level defaults into a copy before calling the handler (the handler's params type says so).
-import type { FrameValidators, Validate } from "./frames.js";
+import { isObject, type FrameValidators, type Validate } from "./frames.js";
 import { tokensEqual } from "./token.js";
 import { describeValidationError } from "./validation-message.js";
 
@@ -144,10 +144,6 @@ function parseJson(text: string): Parsed {
   } catch {
     return { ok: false };
   }
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 function withDefaults(params: Record<string, unknown>, defaults: Route<unknown>["defaults"]): Record<string, unknown> {
