@@ -85,7 +85,8 @@ export class ServerProtocol<H> {
   readonly topics: readonly string[];
   private readonly routes = new Map<string, Route<H>>();
 
-  constructor(spec: ServerProtocolSpec<H>) {
+  /** What the version states (a server claiming another version can be made from it: tests). */
+  constructor(readonly spec: ServerProtocolSpec<H>) {
     const { frames } = spec;
     this.version = frames.version;
     this.auth = spec.auth;
