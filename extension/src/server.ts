@@ -34,7 +34,8 @@ export function admissionLimits(cfg: vscode.WorkspaceConfiguration): AdmissionLi
   };
 }
 
-export interface ServerInfo { host: string; port: number; url: string; token: string; authRequired: boolean }
+/** Where the running server listens and the token it wants (the status bar, copyConnectionInfo). */
+export interface ServerEndpoint { host: string; port: number; url: string; token: string; authRequired: boolean }
 
 /** A machine/application-scoped setting as the user (not a workspace) set it. */
 function userValue<T>(cfg: vscode.WorkspaceConfiguration, key: string, fallback: T): T {
@@ -44,8 +45,8 @@ function userValue<T>(cfg: vscode.WorkspaceConfiguration, key: string, fallback:
 
 export class IdeaServer implements vscode.Disposable {
   private running: RunningIdeaServer | undefined;
-  private starting: Promise<ServerInfo | undefined> | undefined;
-  private current: ServerInfo | undefined;
+  private starting: Promise<ServerEndpoint | undefined> | undefined;
+  private current: ServerEndpoint | undefined;
   private clients = 0;
   /** Requests in flight across all connections (idea.server.limits.maxRequestsInFlight). */
   private readonly requests = new RequestGate();
@@ -64,16 +65,16 @@ export class IdeaServer implements vscode.Disposable {
     });
   }
 
-  get info(): ServerInfo | undefined { return this.current; }
+  get info(): ServerEndpoint | undefined { return this.current; }
   get clientCount(): number { return this.clients; }
 
-  start(): Promise<ServerInfo | undefined> {
+  start(): Promise<ServerEndpoint | undefined> {
     if (this.current) return Promise.resolve(this.current);
     this.starting ??= this.doStart().finally(() => { this.starting = undefined; });
     return this.starting;
   }
 
-  private async doStart(): Promise<ServerInfo | undefined> {
+  private async doStart(): Promise<ServerEndpoint | undefined> {
     const cfg = vscode.workspace.getConfiguration('idea.server');
     let port = cfg.get<number>('port', TRANSPORT.defaultPort);
     if (!Number.isInteger(port) || port < 1 || port > 65535) {
