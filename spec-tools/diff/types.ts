@@ -55,12 +55,6 @@ export function countByLevel(changes: readonly Change[]): Record<Level, number> 
   return out;
 }
 
-export function highestLevel(changes: readonly Change[]): Level | null {
-  let best: Level | null = null;
-  for (const c of changes) if (best === null || levelRank(c.level) > levelRank(best)) best = c.level;
-  return best;
-}
-
 /** True when some change is at `failOn` or more severe. */
 export function failsAt(changes: readonly Change[], failOn: Level): boolean {
   return changes.some((c) => levelRank(c.level) >= levelRank(failOn));
