@@ -7,7 +7,7 @@ import { versionFolder } from '../codegen/src/version';
 import { updateChangelog } from './changelog';
 
 /** Runs the checkout's own codegen for one version (`npm run codegen -- --version <v>`), in `root`. */
-export function runCodegen(root: string, version: string): void {
+function runCodegen(root: string, version: string): void {
   if (!existsSync(join(root, 'codegen', 'src', 'cli.ts')) || !existsSync(join(root, 'node_modules', 'tsx'))) {
     throw new Error(`${root} has no codegen to run (codegen/src/cli.ts and node_modules/tsx, as in an installed clone of idea-kit): run it there, or pass --no-codegen where the command has it`);
   }

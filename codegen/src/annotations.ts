@@ -8,7 +8,7 @@ import { Ajv2020 } from "ajv/dist/2020";
 import { sha256 } from "../../runtime/hash";
 import type { JsonSchema } from "./spec";
 
-export const ANNOTATIONS_FILE = "topic-annotations.json";
+const ANNOTATIONS_FILE = "topic-annotations.json";
 const ANNOTATIONS_SCHEMA = "topic-annotations.schema.json";
 
 export interface TopicAnnotation {

@@ -322,7 +322,7 @@ function baseOf(lc: LoadedCase) {
 }
 
 /** fail when a must check failed (a should case has none), warn when only should checks did. */
-export function verdictOf(level: CaseResult['level'], checks: readonly Check[]): 'pass' | 'fail' | 'warn' {
+function verdictOf(level: CaseResult['level'], checks: readonly Check[]): 'pass' | 'fail' | 'warn' {
   const failed = checks.filter((k) => !k.ok);
   if (failed.length === 0) return 'pass';
   return level === 'must' && failed.some((k) => (k.level ?? 'must') === 'must') ? 'fail' : 'warn';

@@ -14,12 +14,12 @@ import { handlersForClient, RequestGate } from './limits/requests';
 import { workspaceFolderPaths } from './services';
 import { keepOutOfGit, writeSettingsKeys } from './settingsFile';
 
-export const HOST = '127.0.0.1';
+const HOST = '127.0.0.1';
 /** Largest request frame accepted; bigger ones close the connection with 1009. */
-export const MAX_FRAME_BYTES = 4 * 1024 * 1024;
+const MAX_FRAME_BYTES = 4 * 1024 * 1024;
 
 /** Admission limits from machine-scoped settings (a workspace cannot raise them); see runtime/admission.ts. */
-export function admissionLimits(cfg: vscode.WorkspaceConfiguration): AdmissionLimits {
+function admissionLimits(cfg: vscode.WorkspaceConfiguration): AdmissionLimits {
   const int = (key: string, fallback: number, min: number, max: number) => {
     const v = userValue<unknown>(cfg, key, fallback);
     return typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max ? v : fallback;

@@ -3,7 +3,7 @@ export type Level = 'ERR' | 'WARN' | 'INFO';
 
 /** ERR: breaks existing clients or servers. WARN: existing code keeps working but must handle
  *  something new or behaves differently. INFO: an addition nobody has to handle. */
-export const LEVELS: readonly Level[] = ['ERR', 'WARN', 'INFO'];
+const LEVELS: readonly Level[] = ['ERR', 'WARN', 'INFO'];
 
 export function levelRank(l: Level): number {
   return l === 'ERR' ? 3 : l === 'WARN' ? 2 : 1;

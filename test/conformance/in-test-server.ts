@@ -47,7 +47,7 @@ export function walk(root: string, dir = ''): string[] {
   });
 }
 
-export function makeHandlers(root: string, flaws: Flaws = {}): Partial<Handlers> {
+function makeHandlers(root: string, flaws: Flaws = {}): Partial<Handlers> {
   const fail = async () => {
     throw new Error('not implemented by the in-test server');
   };

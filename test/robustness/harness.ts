@@ -8,7 +8,7 @@ import * as validators from '../../generated/v0.1.6/validators';
 import { SpecOracle } from './spec-oracle';
 import { exampleResults, markedResult } from './results';
 
-export const SPEC_DIR = fileURLToPath(new URL('../../spec/v0.1.6', import.meta.url));
+const SPEC_DIR = fileURLToPath(new URL('../../spec/v0.1.6', import.meta.url));
 export const TOKEN = '3f2b8c1e-5d4a-4e7b-9c1a-2b3c4d5e6f70';
 export const WORKSPACES = ['/tmp/idea-robustness-ws'];
 

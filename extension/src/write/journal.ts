@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { sha256 } from '../../../runtime/hash';
 import { removeLeftoverTemps, replaceFileAtomically } from './atomicFile';
 
-export interface JournalEntry {
+interface JournalEntry {
   /** The file as the client named it (for logs). */
   path: string;
   /** The real path that is written. */
