@@ -53,7 +53,7 @@ export interface LaunchOptions {
   log?: (line: string) => void;
 }
 
-export interface LaunchTimings {
+interface LaunchTimings {
   /** code-server spawn → GET /healthz answers. */
   spawnToHttpMs: number;
   chromiumLaunchMs: number;

@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
-export function tailFile(file: string, lines = 30): string {
+function tailFile(file: string, lines = 30): string {
   try {
     const text = readFileSync(file, 'utf8');
     return text.split('\n').filter((l) => l.trim()).slice(-lines).join('\n');
@@ -26,7 +26,7 @@ function walk(dir: string, out: string[] = []): string[] {
  * Extension host logs under <udd>/logs/<session>/exthost*\/: the host's own log (remoteexthost.log) first,
  * then the logs of `extensionId` (its output channels), then the rest, newest first.
  */
-export function extensionHostLogs(userDataDir: string, extensionId?: string): string[] {
+function extensionHostLogs(userDataDir: string, extensionId?: string): string[] {
   const rank = (p: string) => (/remoteexthost\.log$|exthost\.log$/.test(p) ? 0
     : extensionId && p.toLowerCase().includes(extensionId.toLowerCase()) ? 1 : 2);
   const logs = walk(join(userDataDir, 'logs')).filter((p) => /exthost/i.test(relative(userDataDir, p)));

@@ -4,10 +4,7 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { hostBuild, hostNodeBinDir, selectedHost, type HostBuild } from './hosts';
-
-/** code-server version of the default (oldest) host: VS Code 1.100.3 on the system Node 20. */
-export const CODE_SERVER_VERSION = hostBuild('oldest').codeServer;
+import { hostNodeBinDir, selectedHost, type HostBuild } from './hosts';
 
 /** Root of this repository (livehost/ sits directly below it). */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');

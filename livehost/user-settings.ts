@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { DISCOVERY_KEYS } from '../runtime/discovery';
 
 /** From the measured recipe (run-live.sh): no gallery, update, telemetry, experiments, ATA or autofetch. */
-export const QUIET_OFFLINE_SETTINGS: Readonly<Record<string, unknown>> = {
+const QUIET_OFFLINE_SETTINGS: Readonly<Record<string, unknown>> = {
   'telemetry.telemetryLevel': 'off',
   'update.mode': 'none',
   'extensions.autoCheckUpdates': false,

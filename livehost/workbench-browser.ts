@@ -6,7 +6,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { sleep } from './ports';
 import { processTable } from './proc-memory';
 
-export const CHROMIUM_ARGS = [
+const CHROMIUM_ARGS = [
   '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
   '--disable-features=Translate,MediaRouter',

@@ -16,7 +16,7 @@
 // the session.
 import { IdeaClosedError, IdeaProtocolError, IdeaTimeoutError, IdeaValidationError } from "./client-errors.js";
 import { ClientTransport, type RequestOptions, type WebSocketClass } from "./client-transport.js";
-import { handshakeReplyProblem, responseProblem, type FrameValidators } from "./frames.js";
+import { handshakeReplyProblem, isObject, responseProblem, type FrameValidators } from "./frames.js";
 import { backoffDelay, reconnectPolicy, type ConnectionState, type ConnectionStateEvent, type Endpoint, type ReconnectOptions, type ReconnectPolicy } from "./reconnect.js";
 
 export type { ConnectionState, ConnectionStateEvent, Endpoint, ReconnectOptions } from "./reconnect.js";
@@ -77,10 +77,6 @@ export interface Reconnector {
   /** Default time a request may wait for a reconnection (the client's timeoutMs). */
   readonly timeoutMs: number;
   open(endpoint: Endpoint): Promise<ClientLink>;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /** The validators for a server that announced `version`: its own when known, else the client's. */

@@ -26,7 +26,8 @@ export function problemOf(validate: Validate, value: unknown, root: string): str
   return validate(value) ? undefined : describeValidationError(validate.errors, root);
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
+/** A JSON object (not null, not an array): what every frame and result must be. */
+export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 

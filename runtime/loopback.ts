@@ -1,6 +1,6 @@
 // Loopback-only policy: the server binds to loopback, and refuses upgrades whose Host header is not a
 // loopback name (DNS rebinding) or whose Origin is a non-loopback web page (browser pages). Also the
-// probe clients use to tell whether a loopback port accepts connections.
+// probe clients use to tell whether a port accepts connections (a loopback one unless told otherwise).
 import { connect } from "node:net";
 
 const LOOPBACK_NAMES = new Set(["127.0.0.1", "localhost", "::1"]);
@@ -46,10 +46,10 @@ export function isAllowedOrigin(origin: string | undefined): boolean {
   return name !== undefined && LOOPBACK_NAMES.has(name);
 }
 
-/** True when something accepts a TCP connection on 127.0.0.1:port within timeoutMs. */
-export function isPortOpen(port: number, timeoutMs = 1000): Promise<boolean> {
+/** True when something accepts a TCP connection on host:port (default 127.0.0.1) within timeoutMs. */
+export function isPortOpen(port: number, timeoutMs = 1000, host = "127.0.0.1"): Promise<boolean> {
   return new Promise((res) => {
-    const sock = connect({ port, host: "127.0.0.1" });
+    const sock = connect({ port, host });
     const done = (open: boolean) => {
       sock.destroy();
       res(open);

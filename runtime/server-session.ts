@@ -19,7 +19,7 @@
 //   ctx.signal aborted.
 // Params defaults: validators never touch the wire object; the session fills the params schema's
 // top-level defaults into a copy before calling the handler (the handler's params type says so).
-import type { FrameValidators, Validate } from "./frames.js";
+import { isObject, type FrameValidators, type Validate } from "./frames.js";
 import { tokensEqual } from "./token.js";
 import { describeValidationError } from "./validation-message.js";
 
@@ -85,7 +85,8 @@ export class ServerProtocol<H> {
   readonly topics: readonly string[];
   private readonly routes = new Map<string, Route<H>>();
 
-  constructor(spec: ServerProtocolSpec<H>) {
+  /** What the version states (a server claiming another version can be made from it: tests). */
+  constructor(readonly spec: ServerProtocolSpec<H>) {
     const { frames } = spec;
     this.version = frames.version;
     this.auth = spec.auth;
@@ -144,10 +145,6 @@ function parseJson(text: string): Parsed {
   } catch {
     return { ok: false };
   }
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 function withDefaults(params: Record<string, unknown>, defaults: Route<unknown>["defaults"]): Record<string, unknown> {

@@ -11,7 +11,7 @@ import { countByLevel } from './diff/types';
 import { HISTORY } from './history/facts';
 import { specDir } from './spec-repo';
 
-export function changelogPath(root: string): string {
+function changelogPath(root: string): string {
   return join(root, 'docs', 'CHANGELOG.md');
 }
 

@@ -13,7 +13,7 @@ export function codegenMissing(root: string): string | undefined {
 }
 
 /** Runs the checkout's own codegen for one version (`npm run codegen -- --version <v>`), in `root`. */
-export function runCodegen(root: string, version: string): void {
+function runCodegen(root: string, version: string): void {
   const missing = codegenMissing(root);
   if (missing) throw new Error(missing);
   const r = spawnSync(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(root, 'codegen', 'src', 'cli.ts'), '--version', version], {

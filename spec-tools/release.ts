@@ -72,7 +72,7 @@ function withoutAnnotations(x: Json, inNameMap = false): Json {
  * removed, JSON that differs once annotations are dropped, and every change the diff engine reports
  * (it also reads conditions stated in prose, e.g. "Required when …", which count as semantic).
  */
-export function semanticChanges(released: Spec, now: Spec): string[] {
+function semanticChanges(released: Spec, now: Spec): string[] {
   const out: string[] = [];
   // SUMMARY.md and clauses.json are documentation like a description (prose; clauses validate
   // nothing): they may be written or corrected after the release.

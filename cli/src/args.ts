@@ -147,7 +147,7 @@ export function positionalName(p: ParamSpec): string {
 }
 
 /** Params of `cmd` from its flags and positionals (types, enums and minimums checked; the rest is the schema's job). */
-export function paramsOf(cmd: CommandSpec, flags: readonly Flag[], words: readonly string[]): Record<string, unknown> {
+function paramsOf(cmd: CommandSpec, flags: readonly Flag[], words: readonly string[]): Record<string, unknown> {
   const params: Record<string, unknown> = {};
   const collected = new Map<ParamSpec, unknown[]>();
   for (const f of flags) {

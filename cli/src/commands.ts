@@ -9,7 +9,7 @@
 //   `idea definition FILE LINE CHARACTER`).
 import type { JsonSchema, SpecBundle, TopicSpec } from "./spec";
 
-export type ScalarType = "string" | "integer" | "number" | "boolean";
+type ScalarType = "string" | "integer" | "number" | "boolean";
 
 export interface ParamSpec {
   /** The params field, e.g. "maxCount". */
@@ -70,7 +70,7 @@ export function kebab(name: string): string {
 }
 
 /** How names are compared: case and "-" ignored. */
-export function normName(s: string): string {
+function normName(s: string): string {
   return s.replace(/-/g, "").toLowerCase();
 }
 

@@ -52,7 +52,7 @@ function flagLine(p: ParamSpec): string {
   return `  ${`${p.flag}${value}`.padEnd(34)} ${p.description}${notes.length ? ` [${notes.join("; ")}]` : ""}`;
 }
 
-export const GLOBAL_HELP = [
+const GLOBAL_HELP = [
   "Global flags:",
   "  --json                      print exactly the protocol result (JSON) instead of text for people",
   "  --url ws://127.0.0.1:PORT   the server (default: $IDEA_URL, else the VS Code window whose folder contains the current directory)",

@@ -10,7 +10,7 @@ function label(cmd: CommandSpec | undefined, field: string): string {
 }
 
 /** One line for the first error, naming the flag. */
-export function describeParamsError(err: SchemaError, cmd: CommandSpec | undefined): string {
+function describeParamsError(err: SchemaError, cmd: CommandSpec | undefined): string {
   const field = err.instancePath.split("/")[1]?.replace(/~1/g, "/").replace(/~0/g, "~");
   if (err.keyword === "required") {
     const missing = (err.params as { missingProperty?: string }).missingProperty ?? "?";

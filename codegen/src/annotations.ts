@@ -2,13 +2,13 @@
 // Version-independent, beside the version folders, because released folders are frozen and what a
 // topic does to the workspace has not changed across versions. Validated here against its schema; a
 // topic some version lists without an entry is an error at generation, never a silent default.
-import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020";
+import { sha256 } from "../../runtime/hash";
 import type { JsonSchema } from "./spec";
 
-export const ANNOTATIONS_FILE = "topic-annotations.json";
+const ANNOTATIONS_FILE = "topic-annotations.json";
 const ANNOTATIONS_SCHEMA = "topic-annotations.schema.json";
 
 export interface TopicAnnotation {
@@ -27,7 +27,7 @@ export interface TopicAnnotations {
 /** sha256 of spec/topic-annotations.json, or "absent". Cheap: the fast --check path uses it. */
 export function annotationsHash(specRoot: string): string {
   const path = join(specRoot, ANNOTATIONS_FILE);
-  return existsSync(path) ? createHash("sha256").update(readFileSync(path)).digest("hex") : "absent";
+  return existsSync(path) ? sha256(readFileSync(path)) : "absent";
 }
 
 export function loadTopicAnnotations(specRoot: string): TopicAnnotations {

@@ -2,13 +2,11 @@
 // conformance/fixture.schema.json, so the runner's types cannot drift from the format it validates.
 // The header carries the hashes of the schema, of the generator and of the body: the fast `--check`
 // path confirms the file from them without loading json-schema-to-typescript.
-import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
+import { sha256 } from "../../runtime/hash";
 import { generatorHash } from "./manifest";
 
 export const FIXTURE_TYPES_FILE = "conformance-fixture.ts";
-
-const sha256 = (s: string | Buffer) => createHash("sha256").update(s).digest("hex");
 
 type Schema = { [k: string]: unknown };
 

@@ -13,7 +13,7 @@ const DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema";
 export const MCP_TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /** "/app/vscode/fs/findFiles" → "fs_findFiles". */
-export function toolName(topic: string): string {
+function toolName(topic: string): string {
   const name = topic.replace(/^\/app\/vscode\//, "").replace(/\//g, "_");
   if (!MCP_TOOL_NAME.test(name)) throw new Error(`${topic}: tool name "${name}" is not a valid MCP tool name`);
   return name;
@@ -60,7 +60,7 @@ export function bundleSchema(refs: RefResolver, path: string): JsonSchema {
   return { $schema: DRAFT_2020_12, ...body, ...(defs.size > 0 ? { $defs: sortedDefs } : {}) };
 }
 
-export interface McpToolModel {
+interface McpToolModel {
   name: string;
   topic: string;
   title: string;
@@ -70,7 +70,7 @@ export interface McpToolModel {
   annotations: { title: string; readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
 }
 
-export function mcpTool(refs: RefResolver, t: TopicEntry, a: TopicAnnotation): McpToolModel {
+function mcpTool(refs: RefResolver, t: TopicEntry, a: TopicAnnotation): McpToolModel {
   return {
     name: toolName(t.topic),
     topic: t.topic,

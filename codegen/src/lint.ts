@@ -248,7 +248,7 @@ export function formatProblems(specRoot: string, spec: Spec, problems: LintProbl
     .join("\n");
 }
 
-export class SpecLintError extends Error {
+class SpecLintError extends Error {
   constructor(readonly problems: LintProblem[], text: string) {
     super(`spec lint: ${problems.length} problem(s)\n${text}`);
   }

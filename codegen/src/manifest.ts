@@ -8,14 +8,13 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { sha256 } from "../../runtime/hash";
 
 export const MANIFEST = "manifest.json";
 
 const CODEGEN_DIR = join(dirname(fileURLToPath(import.meta.url)), "..");
 /** Packages whose output ends up in generated files: their versions are part of the generator hash. */
 const OUTPUT_PACKAGES = ["ajv", "json-schema-to-typescript", "handlebars"];
-
-const sha256 = (data: string | Buffer) => createHash("sha256").update(data).digest("hex");
 
 function listFiles(dir: string, prefix = ""): string[] {
   return readdirSync(dir)

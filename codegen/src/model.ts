@@ -6,7 +6,7 @@ import { SchemaWalker, type FieldRow } from "./schema-walk";
 import type { ClauseEntry, ErrorCodeEntry, JsonSchema, Spec } from "./spec";
 
 /** Message schemas the server and client templates rely on, by index.messages key. */
-export const REQUIRED_MESSAGES = [
+const REQUIRED_MESSAGES = [
   "handshakeRequest",
   "handshakeSuccess",
   "handshakeFailure",
@@ -17,7 +17,7 @@ export const REQUIRED_MESSAGES = [
 ] as const;
 type MessageKey = (typeof REQUIRED_MESSAGES)[number];
 
-export interface TopicModel {
+interface TopicModel {
   topic: string;
   method: string;
   typeName: string;
@@ -68,7 +68,7 @@ export interface Model {
   clauses: { any: boolean; text: ClauseView[]; reading: ClauseView[]; hardening: ClauseView[] };
 }
 
-export interface ClauseView extends ClauseEntry {
+interface ClauseView extends ClauseEntry {
   /** HTML anchor, `clause-<id in lower case>` (conformance/lib/clauses.ts links to it). */
   anchorId: string;
   levelLabel: string;

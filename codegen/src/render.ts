@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-export const TEMPLATE_DIR = join(dirname(fileURLToPath(import.meta.url)), "..", "templates");
+const TEMPLATE_DIR = join(dirname(fileURLToPath(import.meta.url)), "..", "templates");
 
 const hb = Handlebars.create();
 hb.registerHelper("json", (v: unknown) => JSON.stringify(v));

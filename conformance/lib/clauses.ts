@@ -6,7 +6,7 @@ import clausesFile from '../../spec/v0.1.6/clauses.json';
 /** Set by conformance/build.mjs in the packaged bin, where protocol.md sits beside it (dist/). */
 declare const __IDEA_PACKAGED__: boolean | undefined;
 
-export type Layer = 'text' | 'reading' | 'hardening';
+type Layer = 'text' | 'reading' | 'hardening';
 export type Profile = 'core' | 'readings' | 'security';
 export type Level = 'must' | 'should';
 

@@ -1,13 +1,13 @@
 // Runs one fixture case against a server and turns what happened into checks and a verdict.
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { connect as tcpConnect } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { Connection, UpgradeRefusedError } from './connection';
 import { match, renderMismatch, unknownRuleKeys } from './match';
 import type { FrameChecker } from './schema-check';
 import { compareVersions } from '../../codegen/src/version';
+import { isPortOpen } from '../../runtime/loopback';
 import { spokenVersion, topicSince } from './topics';
 import type { CaseResult, Check, ExchangeCase, Expectation, LoadedCase, RequestCase, RequestStep, SetupStep, TransportCase } from './types';
 import { bindFrom, substitute, type Vars } from './vars';
@@ -244,16 +244,6 @@ function externalAddresses(): string[] {
     .map((a) => a.address);
 }
 
-function tcpReachable(host: string, port: number, timeoutMs: number): Promise<boolean> {
-  return new Promise((res) => {
-    const s = tcpConnect({ host, port });
-    const done = (v: boolean) => { clearTimeout(t); s.destroy(); res(v); };
-    const t = setTimeout(() => done(false), timeoutMs);
-    s.once('connect', () => done(true));
-    s.once('error', () => done(false));
-  });
-}
-
 /** The version claim: the announced version against the topics served (T4). */
 function versionClaimCheck(run: RunContext): Check {
   const { version: announced, capabilities } = run.server;
@@ -298,7 +288,7 @@ async function runTransportCase(ctx: CaseContext, c: TransportCase, run: RunCont
     if (addrs.length === 0) return 'this machine has no non-loopback address to probe';
     const open: string[] = [];
     ctx.sent = `TCP connections to port ${port} on ${addrs.join(', ')}`;
-    for (const a of addrs) if (await tcpReachable(a, port, 1000)) open.push(a);
+    for (const a of addrs) if (await isPortOpen(port, 1000, a)) open.push(a);
     ctx.checks.push({ name: 'transport', ok: open.length === 0, detail: open.length ? `port ${port} accepts connections on non-loopback addresses: ${open.join(', ')}` : undefined });
     return undefined;
   }
@@ -332,7 +322,7 @@ function baseOf(lc: LoadedCase) {
 }
 
 /** fail when a must check failed (a should case has none), warn when only should checks did. */
-export function verdictOf(level: CaseResult['level'], checks: readonly Check[]): 'pass' | 'fail' | 'warn' {
+function verdictOf(level: CaseResult['level'], checks: readonly Check[]): 'pass' | 'fail' | 'warn' {
   const failed = checks.filter((k) => !k.ok);
   if (failed.length === 0) return 'pass';
   return level === 'must' && failed.some((k) => (k.level ?? 'must') === 'must') ? 'fail' : 'warn';

@@ -2,7 +2,7 @@
 // (or does not exist) is stale and fails the run, so the list stays honest.
 import { readFileSync } from 'node:fs';
 
-export interface ExpectedFailure {
+interface ExpectedFailure {
   id: string;
   reason: string;
 }

@@ -16,7 +16,7 @@ export const DEFAULT_FIXTURES = join(CONFORMANCE_DIR, 'fixtures', 'v0.1.6');
 const ajv = new Ajv2020({ allErrors: false, strict: false, discriminator: true });
 const validateFixture = ajv.compile(fixtureSchema);
 
-export class FixtureError extends Error {}
+class FixtureError extends Error {}
 
 function walk(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {

@@ -32,7 +32,7 @@ export interface MatchOutcome {
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-export function isRule(v: unknown): v is Obj {
+function isRule(v: unknown): v is Obj {
   if (!isObj(v)) return false;
   const keys = Object.keys(v);
   return keys.length > 0 && keys.every((k) => k.startsWith('$'));
@@ -66,7 +66,7 @@ function hasType(v: unknown, t: string): boolean {
 }
 
 /** Expected value with rules replaced by short descriptions (for the expected side of a diff). */
-export function describe(expected: unknown): unknown {
+function describe(expected: unknown): unknown {
   if (Array.isArray(expected)) return expected.map(describe);
   if (!isObj(expected)) return expected;
   if (!isRule(expected)) return Object.fromEntries(Object.entries(expected).map(([k, v]) => [k, describe(v)]));

@@ -45,7 +45,7 @@ export interface RunOptions {
 }
 
 /** What a reset restored, so the runner can wait until the server shows it. */
-export interface ResetReport {
+interface ResetReport {
   changed: boolean;
   /** Files written back (`text`) or removed (`text: null`), workspace-relative; `searchable: false` for those a search does not see (ignored, files.exclude). */
   restored?: readonly (SettleFile & { searchable?: boolean })[];
@@ -58,18 +58,18 @@ export const FALLBACK_SETTLE_MS = 300;
 const ADVERTISED_VARS = 10;
 
 /** The version the run applies cases and schemas by: assumed, or the newest of the announced one and its topics'. */
-export function runVersion(server: ServerInfo, assumeVersion?: string): { version: string; source: 'assumed' | 'announced' | 'topics' } {
+function runVersion(server: ServerInfo, assumeVersion?: string): { version: string; source: 'assumed' | 'announced' | 'topics' } {
   if (assumeVersion) return { version: assumeVersion, source: 'assumed' };
   const { version, newestTopic } = spokenVersion(server.version, server.capabilities);
   return { version, source: newestTopic ? 'topics' : 'announced' };
 }
 
 /** Cases that neither change the workspace nor need it fresh can overlap with each other. */
-export function isParallelSafe(lc: LoadedCase): boolean {
+function isParallelSafe(lc: LoadedCase): boolean {
   return lc.case.workspace === 'any' && !lc.case.destructive;
 }
 
-export async function probeServer(url: string, token: string | undefined, timeoutMs = 15_000): Promise<ServerInfo> {
+async function probeServer(url: string, token: string | undefined, timeoutMs = 15_000): Promise<ServerInfo> {
   const conn = await Connection.open(url, { timeoutMs });
   try {
     conn.send(token === undefined ? { type: 'handshake' } : { type: 'handshake', token });
@@ -217,7 +217,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   return summary;
 }
 
-export function countVerdicts(results: readonly CaseResult[]): Record<Verdict, number> {
+function countVerdicts(results: readonly CaseResult[]): Record<Verdict, number> {
   const counts = Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Record<Verdict, number>;
   for (const r of results) counts[r.verdict]++;
   return counts;

@@ -2,11 +2,9 @@
 // (generated/conformance-fixture.ts); here they are re-exported next to the runner's result types.
 export type {
   ExchangeCase,
-  ExchangeStep,
   Expectation,
   FixtureCase,
   RequestCase,
-  RequestSpec,
   RequestStep,
   SetupStep,
   TransportCase,

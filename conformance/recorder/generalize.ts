@@ -21,7 +21,7 @@ function escapeRegex(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 
-export function generalizeString(s: string, ctx: GeneralizeContext, key?: string): unknown {
+function generalizeString(s: string, ctx: GeneralizeContext, key?: string): unknown {
   if (ctx.token && ctx.token.length > 0 && s.includes(ctx.token)) return s.split(ctx.token).join('${token}');
   if (HASH40.test(s)) {
     const name = ctx.hashes.get(s);

@@ -8,7 +8,7 @@ import { isFinding, type Reporter, type RunSummary } from './types';
 export function escapeData(s: string): string {
   return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 }
-export function escapeProperty(s: string): string {
+function escapeProperty(s: string): string {
   return escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }
 

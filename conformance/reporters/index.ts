@@ -6,8 +6,8 @@ import { JUnitReporter } from './junit';
 import { MarkdownReporter } from './markdown';
 import type { Reporter } from './types';
 
-export type { Reporter, RunStartInfo, RunSummary } from './types';
-export { ConsoleReporter, GitHubReporter, JsonReporter, JUnitReporter, MarkdownReporter };
+export type { Reporter } from './types';
+export { ConsoleReporter, JsonReporter, JUnitReporter };
 
 export interface ReporterOptions {
   /** Path given after the name (`junit:out.xml`), if any. */
@@ -17,10 +17,10 @@ export interface ReporterOptions {
 }
 
 /** Without a path a file reporter writes into the current directory (where the state file goes too). */
-export const DEFAULT_REPORT_FILES = { json: 'conformance.json', junit: 'conformance.xml', markdown: 'conformance.md' } as const;
+const DEFAULT_REPORT_FILES = { json: 'conformance.json', junit: 'conformance.xml', markdown: 'conformance.md' } as const;
 
 /** `--reporter <name>[:path]` → reporter. A new reporter is one file and one line here. */
-export const REPORTERS: Readonly<Record<string, (o: ReporterOptions) => Reporter>> = {
+const REPORTERS: Readonly<Record<string, (o: ReporterOptions) => Reporter>> = {
   console: (o) => new ConsoleReporter({ verbose: o.verbose, fixturesDir: o.fixturesDir }),
   json: (o) => new JsonReporter(o.path || DEFAULT_REPORT_FILES.json),
   junit: (o) => new JUnitReporter(o.path || DEFAULT_REPORT_FILES.junit, o.fixturesDir),

@@ -7,14 +7,14 @@ import type { CaseResult } from '../lib/types';
 import { contextLines } from './context';
 import type { Reporter, RunSummary } from './types';
 
-export function xmlEscape(s: string): string {
+function xmlEscape(s: string): string {
   // Characters XML 1.0 cannot carry at all are dropped; the five specials are escaped.
   // eslint-disable-next-line no-control-regex
   return s.replace(/[^\u0009\u000A\u000D\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
 }
 
 /** How a case counts in JUnit: the same classification the console's verdict and exit code use. */
-export function junitKind(r: CaseResult): 'failure' | 'error' | 'skipped' | 'passed' {
+function junitKind(r: CaseResult): 'failure' | 'error' | 'skipped' | 'passed' {
   if (r.expectedFailure) return 'skipped';
   if (r.verdict === 'fail' || (r.verdict === 'unimplemented' && r.required)) return 'failure';
   if (r.verdict === 'error') return 'error';

@@ -145,7 +145,7 @@ export function stateFingerprint(dirArg: string): string {
   return JSON.stringify([git(dir, ['diff', BASE_TAG]), git(dir, ['status', '--porcelain', '-uall']), overlayNow]);
 }
 
-export class NotAFixtureWorkspaceError extends Error {}
+class NotAFixtureWorkspaceError extends Error {}
 
 /** Reads the info of an existing fixture workspace (e.g. one a third-party server has open). */
 export function readFixtureWorkspace(dirArg: string): FixtureWorkspaceInfo {

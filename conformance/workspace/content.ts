@@ -57,10 +57,10 @@ const shapesV2 = shapesV1.replace(
 );
 
 /** HEAD version of src/shapes.ts (line numbers below are 0-based). */
-export const shapesV3 = `/** Geometric shapes used across the fixture project. */
+const shapesV3 = `/** Geometric shapes used across the fixture project. */
 ${shapesV2}`;
 
-export const mainTs = `import { Circle, Color, totalArea } from './shapes';
+const mainTs = `import { Circle, Color, totalArea } from './shapes';
 import { describeShape } from './format';
 
 const small = new Circle(1);
@@ -71,7 +71,7 @@ console.log(totalArea(shapes));
 console.log(describeShape(large));
 `;
 
-export const formatTs = `import { Shape, Circle } from './shapes';
+const formatTs = `import { Shape, Circle } from './shapes';
 
 export function describeShape(shape: Shape): string {
   return \`\${shape.name} with area \${shape.area().toFixed(2)}\`;
@@ -80,14 +80,14 @@ export function describeShape(shape: Shape): string {
 export const defaultCircle = new Circle(2);
 `;
 
-export const brokenTs = `import { Circle } from './shapes';
+const brokenTs = `import { Circle } from './shapes';
 
 const c = new Circle(5);
 const label: number = c.name;
 export { label };
 `;
 
-export const unusedTs = `export function compute(input: number): number {
+const unusedTs = `export function compute(input: number): number {
   const unusedValue = input * 2;
   return input + 1;
 }
@@ -105,14 +105,14 @@ const configV2 = `export const config = {
 };
 `;
 /** Uncommitted working-tree version of src/config.ts (HEAD has configV2). */
-export const configWorking = `export const config = {
+const configWorking = `export const config = {
   retries: 5,
   verbose: true,
   timeoutMs: 1000,
 };
 `;
 
-export const searchTxt = `alpha beta gamma
+const searchTxt = `alpha beta gamma
 Alpha Beta Gamma
 ALPHA BETA GAMMA
 alphabet alphanumeric alpha-numeric
@@ -122,7 +122,7 @@ the needle is here
 a.b.c literal dots and a+b
 `;
 
-export const releaseNotesV1 = `# Release notes
+const releaseNotesV1 = `# Release notes
 
 - first release, with a needle in the haystack
 `;
@@ -132,12 +132,12 @@ const releaseNotesV2 = `# Release notes
 - second release
 `;
 
-export const journalMd = `# Journal
+const journalMd = `# Journal
 
 status: draft-0
 `;
 
-export const readmeV1 = `# Fixture project
+const readmeV1 = `# Fixture project
 
 Shapes and helpers for the IDEA conformance suite.
 `;
@@ -147,7 +147,7 @@ Shapes and helpers for the IDEA conformance suite.
 See src/shapes.ts.
 `;
 
-export const tsconfig = `{
+const tsconfig = `{
   "compilerOptions": {
     "target": "ES2020",
     "module": "commonjs",

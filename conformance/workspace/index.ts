@@ -1,3 +1,3 @@
-export { buildFixtureWorkspace, readFixtureWorkspace, applyOverlay, NotAFixtureWorkspaceError, type FixtureWorkspaceInfo, type BuildOptions } from './build';
-export { resetFixtureWorkspace, resetFixtureWorkspaceDetailed, type ResetOutcome, type ResetOptions, type RestoredFile } from './reset';
+export { buildFixtureWorkspace, readFixtureWorkspace, type FixtureWorkspaceInfo } from './build';
+export { resetFixtureWorkspace, resetFixtureWorkspaceDetailed } from './reset';
 export * as fixtureContent from './content';

@@ -15,7 +15,7 @@ import { applyOverlay, buildFixtureWorkspace, git, lstatOrUndefined, restoreGitC
 import { BASE_TAG, commits, gitignore, overlay, workspaceSettings } from './content';
 
 /** One file the reset wrote back or removed. */
-export interface RestoredFile {
+interface RestoredFile {
   /** Workspace-relative, "/"-separated. */
   path: string;
   /** Its fresh text; null when the reset removed it. */
@@ -80,7 +80,7 @@ const isIgnored = (ig: FreshState['ignore'], name: string, isDir: boolean) => (i
 const underIgnored = (ig: FreshState['ignore'], rel: string) => rel.split('/').some((seg, i, all) => isIgnored(ig, seg, i < all.length - 1));
 
 let fresh: FreshState | undefined;
-export function freshState(): FreshState {
+function freshState(): FreshState {
   if (fresh) return fresh;
   const head = new Map<string, string>();
   for (const c of commits) {

@@ -1,7 +1,7 @@
 // diag/list wire conversion, vscode-free: severity numbers are vscode.DiagnosticSeverity
 // (Error 0, Warning 1, Information 2, Hint 3); an object code ({ value, target }) serialises as its value.
-export const SEVERITY_NAMES = ['error', 'warning', 'information', 'hint'] as const;
-export type SeverityName = (typeof SEVERITY_NAMES)[number];
+const SEVERITY_NAMES = ['error', 'warning', 'information', 'hint'] as const;
+type SeverityName = (typeof SEVERITY_NAMES)[number];
 
 interface Rng { start: { line: number; character: number }; end: { line: number; character: number } }
 export interface RawDiagnostic {

@@ -21,9 +21,8 @@ import { DISARMING_ARGS, disarmedEnv } from '../../runtime/git-disarm';
 
 const MAX_OUTPUT = 64 * 1024 * 1024;
 
-export class GitError extends Error {}
+class GitError extends Error {}
 
-export { DISARMING_CONFIG, disarmedEnv } from '../../runtime/git-disarm';
 
 /** Every git process waits for a slot of the fair process limiter shared with rg (limits/processSlots.ts). */
 function run(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<Buffer> {
@@ -158,7 +157,7 @@ export async function diffFile(repo: RepoFile, older: string, newer: string | nu
  * computed by `git diff --no-index` in an empty folder outside any repository with no configuration
  * read at all, then labelled with `rel` as `git diff` would label it.
  */
-export async function diffBytes(rel: string, from: Uint8Array | null, to: Uint8Array | null): Promise<string> {
+async function diffBytes(rel: string, from: Uint8Array | null, to: Uint8Array | null): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'idea-diff-'));
   try {
     const paths: string[] = [];
@@ -194,7 +193,7 @@ function relabel(diff: string, rel: string, from: unknown, to: unknown): string 
 }
 
 /** A path as git prints it with core.quotepath=off: quoted, C-style, only when it holds `"`, `\\` or control characters. */
-export function quotePath(p: string): string {
+function quotePath(p: string): string {
   if (!/["\\\x00-\x1f\x7f]/.test(p)) return p;
   const named: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\x07': '\\a', '\b': '\\b', '\t': '\\t', '\n': '\\n', '\v': '\\v', '\f': '\\f', '\r': '\\r' };
   return '"' + p.replace(/["\\\x00-\x1f\x7f]/g, (c) => named[c] ?? '\\' + c.charCodeAt(0).toString(8).padStart(3, '0')) + '"';

@@ -29,7 +29,7 @@ export async function untilAnswered<T>(
 }
 
 /** True once the document's symbol provider returns something for it. */
-export async function languageServerAnswers(uri: vscode.Uri): Promise<boolean> {
+async function languageServerAnswers(uri: vscode.Uri): Promise<boolean> {
   try {
     const s = await vscode.commands.executeCommand<unknown[]>('vscode.executeDocumentSymbolProvider', uri);
     return Array.isArray(s) && s.length > 0;

@@ -1,24 +1,25 @@
-// The extension's server: loopback WebSocket (runtime/ws-server) + one generated ServerSession per
-// connection, token auth, port fallback, and how clients find it: an entry in the per-user registry
-// (runtime/registry.ts, removed on stop) and the .vscode/settings.json keys existing clients read.
+// The extension's server: runtime/idea-server.ts (loopback WebSocket, one generated ServerSession per
+// connection, token auth, admission limits, port fallback, the per-user registry entry removed on
+// stop) with the extension's handlers and settings, and the .vscode/settings.json keys existing
+// clients read.
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { PROTOCOL_VERSION, ServerSession, TRANSPORT, type Handlers } from './protocol';
+import { SERVER_PROTOCOL, TRANSPORT, type Handlers } from './protocol';
 import { DEFAULT_ADMISSION_LIMITS, type AdmissionLimits } from '../../runtime/admission';
 import { DISCOVERY_KEYS } from '../../runtime/discovery';
-import { registerServer, registryDir, type Registration } from '../../runtime/registry';
-import { startWebSocketServer, type RunningWebSocketServer } from '../../runtime/ws-server';
+import { createIdeaServer, type RunningIdeaServer } from '../../runtime/idea-server';
+import { registryDir } from '../../runtime/registry';
 import { handlersForClient, RequestGate } from './limits/requests';
 import { workspaceFolderPaths } from './services';
 import { keepOutOfGit, writeSettingsKeys } from './settingsFile';
 
-export const HOST = '127.0.0.1';
+const HOST = '127.0.0.1';
 /** Largest request frame accepted; bigger ones close the connection with 1009. */
-export const MAX_FRAME_BYTES = 4 * 1024 * 1024;
+const MAX_FRAME_BYTES = 4 * 1024 * 1024;
 
 /** Admission limits from machine-scoped settings (a workspace cannot raise them); see runtime/admission.ts. */
-export function admissionLimits(cfg: vscode.WorkspaceConfiguration): AdmissionLimits {
+function admissionLimits(cfg: vscode.WorkspaceConfiguration): AdmissionLimits {
   const int = (key: string, fallback: number, min: number, max: number) => {
     const v = userValue<unknown>(cfg, key, fallback);
     return typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max ? v : fallback;
@@ -33,7 +34,8 @@ export function admissionLimits(cfg: vscode.WorkspaceConfiguration): AdmissionLi
   };
 }
 
-export interface ServerInfo { host: string; port: number; url: string; token: string; authRequired: boolean }
+/** Where the running server listens and the token it wants (the status bar, copyConnectionInfo). */
+export interface ServerEndpoint { host: string; port: number; url: string; token: string; authRequired: boolean }
 
 /** A machine/application-scoped setting as the user (not a workspace) set it. */
 function userValue<T>(cfg: vscode.WorkspaceConfiguration, key: string, fallback: T): T {
@@ -42,39 +44,37 @@ function userValue<T>(cfg: vscode.WorkspaceConfiguration, key: string, fallback:
 }
 
 export class IdeaServer implements vscode.Disposable {
-  private running: RunningWebSocketServer | undefined;
-  private starting: Promise<ServerInfo | undefined> | undefined;
-  private current: ServerInfo | undefined;
+  private running: RunningIdeaServer | undefined;
+  private starting: Promise<ServerEndpoint | undefined> | undefined;
+  private current: ServerEndpoint | undefined;
   private clients = 0;
   /** Requests in flight across all connections (idea.server.limits.maxRequestsInFlight). */
   private readonly requests = new RequestGate();
-  private connections = 0;
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
-  private registration: Registration | undefined;
   private readonly folderWatch: vscode.Disposable;
 
   constructor(private readonly handlers: Handlers, private readonly log: (m: string) => void) {
     // Clients pick the window whose folders contain their directory: keep the entry's folders current.
     this.folderWatch = vscode.workspace.onDidChangeWorkspaceFolders(() => {
       try {
-        this.registration?.update({ workspaces: workspaceFolderPaths() });
+        this.running?.workspacesChanged();
       } catch (e) {
         this.log(`could not update the registry entry: ${(e as Error).message}`);
       }
     });
   }
 
-  get info(): ServerInfo | undefined { return this.current; }
+  get info(): ServerEndpoint | undefined { return this.current; }
   get clientCount(): number { return this.clients; }
 
-  start(): Promise<ServerInfo | undefined> {
+  start(): Promise<ServerEndpoint | undefined> {
     if (this.current) return Promise.resolve(this.current);
     this.starting ??= this.doStart().finally(() => { this.starting = undefined; });
     return this.starting;
   }
 
-  private async doStart(): Promise<ServerInfo | undefined> {
+  private async doStart(): Promise<ServerEndpoint | undefined> {
     const cfg = vscode.workspace.getConfiguration('idea.server');
     let port = cfg.get<number>('port', TRANSPORT.defaultPort);
     if (!Number.isInteger(port) || port < 1 || port > 65535) {
@@ -87,30 +87,35 @@ export class IdeaServer implements vscode.Disposable {
     const limits = admissionLimits(cfg);
     const refusals = new RefusalLog(this.log);
     try {
-      this.running = await startWebSocketServer({
+      this.running = await createIdeaServer({
+        protocol: SERVER_PROTOCOL,
         host: HOST,
         port,
         portAttempts: TRANSPORT.portAttempts,
         maxPayload: MAX_FRAME_BYTES,
         limits,
         onRefused: (reason) => refusals.count(reason),
-        createSession: (io) => {
-          const session = new ServerSession({
-            // Each connection is its own client for the fair limiters (processes, regex workers).
-            handlers: handlersForClient(this.handlers, `connection-${++this.connections}`, this.requests),
-            auth: { required: authRequired, token },
-            // A polite INVALID_REQUEST a second before the binding drops a silent socket outright.
-            handshakeTimeoutMs: Math.max(250, limits.pendingDeadlineMs - 1000),
-            workspaces: workspaceFolderPaths,
-            send: io.send,
-            close: io.close,
-            onHandlerError: (e, topic, id) => this.log(`${topic} ${id}: ${e instanceof Error ? e.stack ?? e.message : String(e)}`),
-          });
-          return session;
-        },
         onClientsChanged: (n) => { this.clients = n; this.changed.fire(); },
+        // Each connection is its own client for the fair limiters (processes, regex workers).
+        handlers: (connection) => handlersForClient(this.handlers, `connection-${connection.id}`, this.requests),
+        auth: { required: authRequired, token },
+        workspaces: workspaceFolderPaths,
+        session: {
+          // A polite INVALID_REQUEST a second before the binding drops a silent socket outright.
+          handshakeTimeoutMs: Math.max(250, limits.pendingDeadlineMs - 1000),
+          onHandlerError: (e, topic, id) => this.log(`${topic} ${id}: ${e instanceof Error ? e.stack ?? e.message : String(e)}`),
+        },
+        // The entry holds the token whatever idea.server.exposeToken says: the file is 0600 in a 0700 folder.
+        registry: { ide: `${vscode.env.appName} ${vscode.version}` },
+        // Settings keys first, registry entry last: a launcher that sees the entry finds the keys written.
+        onListening: ({ port: bound, url }) => {
+          this.current = { host: HOST, port: bound, url, token, authRequired };
+          this.log(`listening on ${url} (auth ${authRequired ? 'required' : 'off'})`);
+          this.exposeConnection(token);
+        },
       });
     } catch (e) {
+      this.current = undefined;
       const err = e as NodeJS.ErrnoException;
       const msg = err.code === 'EADDRINUSE'
         ? `IDEA server: ports ${port}–${port + TRANSPORT.portAttempts - 1} are all in use; set idea.server.port to a free port.`
@@ -119,33 +124,11 @@ export class IdeaServer implements vscode.Disposable {
       void vscode.window.showErrorMessage(msg);
       return undefined;
     }
-    const bound = this.running.port;
-    this.current = { host: HOST, port: bound, url: `ws://${HOST}:${bound}`, token, authRequired };
-    this.log(`listening on ${this.current.url} (auth ${authRequired ? 'required' : 'off'})`);
-    // Settings keys first, registry entry last: a launcher that sees the entry finds the keys written.
-    this.exposeConnection(token);
-    this.register(token, authRequired);
+    const { registryError } = this.running;
+    if (registryError) this.log(`could not register in ${registryDir()}: ${registryError.message} (clients can still use .vscode/settings.json)`);
+    else this.log(`registered in ${registryDir()}`);
     this.changed.fire();
     return this.current;
-  }
-
-  /** The per-user registry entry (holds the token whatever idea.server.exposeToken says: the file is 0600 in a 0700 folder). */
-  private register(token: string, authRequired: boolean): void {
-    if (!this.current) return;
-    try {
-      this.registration = registerServer({
-        pid: process.pid,
-        port: this.current.port,
-        protocolVersion: PROTOCOL_VERSION,
-        workspaces: workspaceFolderPaths(),
-        ...(authRequired ? { token } : {}),
-        authRequired,
-        ide: `${vscode.env.appName} ${vscode.version}`,
-      });
-      this.log(`registered in ${registryDir()}`);
-    } catch (e) {
-      this.log(`could not register in ${registryDir()}: ${(e as Error).message} (clients can still use .vscode/settings.json)`);
-    }
   }
 
   /** After listening (a launcher treats both keys as "ready"): port always, token when exposeToken is on. */
@@ -176,10 +159,9 @@ export class IdeaServer implements vscode.Disposable {
 
   async stop(): Promise<void> {
     await this.starting;
-    // First and synchronously: a deactivating host may not live to see the socket closed.
-    this.registration?.remove();
-    this.registration = undefined;
     const r = this.running;
+    // First and synchronously: a deactivating host may not live to see the socket closed.
+    r?.unregister();
     this.running = undefined;
     this.current = undefined;
     this.clients = 0;
@@ -191,8 +173,7 @@ export class IdeaServer implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.registration?.remove();
-    this.registration = undefined;
+    this.running?.unregister();
     this.folderWatch.dispose();
     void this.stop();
     this.changed.dispose();

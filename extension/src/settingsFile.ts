@@ -51,7 +51,7 @@ function stripComments(s: string): string {
 }
 
 /** Owner read/write at most: the mode the file gets (an existing stricter mode, e.g. 0400, is kept). */
-export function secretMode(existing: number | undefined): number {
+function secretMode(existing: number | undefined): number {
   return existing === undefined ? 0o600 : existing & 0o600;
 }
 

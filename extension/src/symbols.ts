@@ -2,7 +2,7 @@
 // parent before children, each with its parent's name. Structural types keep this vscode-free.
 
 /** vscode.SymbolKind values in order (File = 0 … TypeParameter = 25), lower-cased as on the wire. */
-export const SYMBOL_KIND_NAMES = [
+const SYMBOL_KIND_NAMES = [
   'file', 'module', 'namespace', 'package', 'class', 'method', 'property', 'field', 'constructor', 'enum',
   'interface', 'function', 'variable', 'constant', 'string', 'number', 'boolean', 'array', 'object', 'key',
   'null', 'enummember', 'struct', 'event', 'operator', 'typeparameter',
@@ -25,7 +25,7 @@ export interface WireSymbol {
   containerName: string | null;
 }
 
-export function kindName(kind: number): string {
+function kindName(kind: number): string {
   return SYMBOL_KIND_NAMES[kind] ?? 'unknown';
 }
 

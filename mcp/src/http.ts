@@ -12,7 +12,7 @@ import { isRequest, isInitializeRequest } from "./jsonrpc";
 import { isAllowedOrigin, isLoopbackAddress, isLoopbackHost } from "../../runtime/loopback";
 import { tokensEqual } from "../../runtime/token";
 
-export const MCP_PATH = "/mcp";
+const MCP_PATH = "/mcp";
 const MAX_BODY = 4 * 1024 * 1024;
 
 export interface HttpServerOptions {

@@ -4,7 +4,7 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } fr
 import type { IdeaConnection } from "./connection";
 import { callTool, listTools, toolsFor, UnknownToolError } from "./tools";
 
-export const SERVER_INFO = { name: "idea-mcp", title: "IDEA (VS Code) tools", version: "0.1.0" } as const;
+const SERVER_INFO = { name: "idea-mcp", title: "IDEA (VS Code) tools", version: "0.1.0" } as const;
 
 const INSTRUCTIONS =
   "Tools that act on the running VS Code window whose workspace contains this folder, through the IDEA protocol: " +

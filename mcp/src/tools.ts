@@ -23,7 +23,7 @@ export async function toolsFor(client: IdeaClient | undefined): Promise<readonly
   return client ? all.filter((t) => client.handshake.capabilities.includes(t.topic)) : all;
 }
 
-export function asMcpTool(d: McpToolDefinition): Tool {
+function asMcpTool(d: McpToolDefinition): Tool {
   return {
     name: d.name,
     title: d.title,

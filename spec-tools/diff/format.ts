@@ -3,7 +3,7 @@
 import { countByLevel, levelRank, type Change, type DiffReport, type Level, type Use } from './types';
 
 export type Format = 'text' | 'markdown' | 'json' | 'junit';
-export const FORMATS: readonly Format[] = ['text', 'markdown', 'json', 'junit'];
+const FORMATS: readonly Format[] = ['text', 'markdown', 'json', 'junit'];
 
 export function isFormat(x: string): x is Format {
   return (FORMATS as readonly string[]).includes(x);
@@ -27,7 +27,7 @@ function summary(report: DiffReport): string {
   return `${n.ERR} ERR, ${n.WARN} WARN, ${n.INFO} INFO`;
 }
 
-export function formatText(report: DiffReport): string {
+function formatText(report: DiffReport): string {
   const lines = [`idea-spec diff ${report.from} → ${report.to}: ${summary(report)}`];
   for (const c of sortChanges(report.changes)) {
     lines.push(`${c.level.padEnd(4)} ${where(c)}: ${c.message}`);
@@ -60,7 +60,7 @@ export function formatMarkdownBody(changes: readonly Change[], heading = '###'):
   return out.join('\n');
 }
 
-export function formatMarkdown(report: DiffReport): string {
+function formatMarkdown(report: DiffReport): string {
   return `## Protocol changes ${report.from} → ${report.to}\n\n${summary(report)}\n\n${formatMarkdownBody(report.changes)}`;
 }
 
@@ -74,7 +74,7 @@ function xml(s: string): string {
 }
 
 /** One test case per change; changes at `failOn` or more severe are failures. */
-export function formatJunit(report: DiffReport, failOn: Level = 'ERR'): string {
+function formatJunit(report: DiffReport, failOn: Level = 'ERR'): string {
   const failing = (l: Level) => levelRank(l) >= levelRank(failOn);
   const cases = sortChanges(report.changes);
   const failures = cases.filter((c) => failing(c.level)).length;
@@ -99,7 +99,7 @@ export function formatJunit(report: DiffReport, failOn: Level = 'ERR'): string {
 const RANK: Record<Level, number> = { ERR: 0, WARN: 1, INFO: 2 };
 
 /** Most severe first, then by location and path, so output is stable across runs. */
-export function sortChanges(changes: readonly Change[]): Change[] {
+function sortChanges(changes: readonly Change[]): Change[] {
   return [...changes].sort((a, b) =>
     RANK[a.level] - RANK[b.level] || a.location.localeCompare(b.location) || a.path.localeCompare(b.path) || a.kind.localeCompare(b.kind));
 }

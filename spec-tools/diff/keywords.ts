@@ -16,7 +16,7 @@ export const REQUIRED_WHEN = 'x-required-when';
 
 /** JSON types with integer folded into number: two schemas' alternatives are matched by this key. */
 export type TypeKey = 'null' | 'boolean' | 'number' | 'string' | 'array' | 'object';
-export const TYPE_KEYS: readonly TypeKey[] = ['null', 'boolean', 'number', 'string', 'array', 'object'];
+const TYPE_KEYS: readonly TypeKey[] = ['null', 'boolean', 'number', 'string', 'array', 'object'];
 
 /** Keywords that constrain only values of one type (they pass every value of another type). */
 export const TYPE_KEYWORDS: Record<TypeKey, readonly string[]> = {

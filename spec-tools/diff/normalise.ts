@@ -242,7 +242,7 @@ function normaliseTypeAndEnum(s: Schema): void {
 }
 
 /** Type keys a (normalised) schema allows, or null when it allows every type. */
-export function typeKeysOf(s: Schema): Set<TypeKey> | null {
+function typeKeysOf(s: Schema): Set<TypeKey> | null {
   if (Array.isArray(s.anyOf) && isTypedUnion(s.anyOf)) {
     return new Set(s.anyOf.filter(isObject).flatMap((b) => typeList(b.type).map(typeKey).filter((k): k is TypeKey => k !== undefined)));
   }

@@ -5,7 +5,7 @@
 // Anything else (lookarounds, backreferences, rewrites beyond the structural rules) stays unknown.
 
 /** true: proven; false: disproven by `witness`; null: unknown. */
-export interface Containment {
+interface Containment {
   holds: boolean | null;
   witness?: string;
 }

@@ -11,7 +11,7 @@ import { comparePatterns } from './pattern';
 import type { Change, Direction, Effect, Level } from './types';
 
 /** Where a change inside a `$ref` target sits in that target, and what it is regardless of who uses it. */
-export interface DefOrigin {
+interface DefOrigin {
   /** e.g. "$defs/AbsolutePath". */
   name: string;
   /** Path inside the target ("" for the target itself). */
@@ -32,7 +32,7 @@ export interface SchemaDiffContext {
 }
 
 /** Level of a change by its effect: breaking is narrowing for requests, widening for responses. */
-export function levelOf(direction: Direction, effect: Effect): Level {
+function levelOf(direction: Direction, effect: Effect): Level {
   if (effect === 'changed') return 'ERR';
   if (direction === 'request') return effect === 'narrowed' ? 'ERR' : 'INFO';
   return effect === 'widened' ? 'ERR' : 'INFO';

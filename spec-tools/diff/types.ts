@@ -3,7 +3,7 @@ export type Level = 'ERR' | 'WARN' | 'INFO';
 
 /** ERR: breaks existing clients or servers. WARN: existing code keeps working but must handle
  *  something new or behaves differently. INFO: an addition nobody has to handle. */
-export const LEVELS: readonly Level[] = ['ERR', 'WARN', 'INFO'];
+const LEVELS: readonly Level[] = ['ERR', 'WARN', 'INFO'];
 
 export function levelRank(l: Level): number {
   return l === 'ERR' ? 3 : l === 'WARN' ? 2 : 1;
@@ -53,12 +53,6 @@ export function countByLevel(changes: readonly Change[]): Record<Level, number> 
   const out: Record<Level, number> = { ERR: 0, WARN: 0, INFO: 0 };
   for (const c of changes) out[c.level]++;
   return out;
-}
-
-export function highestLevel(changes: readonly Change[]): Level | null {
-  let best: Level | null = null;
-  for (const c of changes) if (best === null || levelRank(c.level) > levelRank(best)) best = c.level;
-  return best;
 }
 
 /** True when some change is at `failOn` or more severe. */

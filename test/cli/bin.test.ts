@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCli } from '../../cli/build';
+import { SERVER_PROTOCOL as V014_PROTOCOL } from '../../generated/v0.1.4/server';
 import type { EditFindResult } from '../../generated/v0.1.6/types';
 import { startFakeServer, type FakeServer } from './fake-server';
 
@@ -45,7 +46,7 @@ describe('idea as a process', () => {
   });
 
   it('talks to an older server (the bundle leaves out other versions\' validators)', async () => {
-    const old = await startFakeServer({ async fsFindFiles() { return { files: [], totalCount: 7 }; } }, { version: '0.1.4' });
+    const old = await startFakeServer({ async fsFindFiles() { return { files: [], totalCount: 7 }; } }, { protocol: V014_PROTOCOL });
     try {
       expect(await idea(['fs', 'findFiles', 'x', '--json'], old)).toEqual({ code: 0, stdout: '{\n  "files": [],\n  "totalCount": 7\n}\n', stderr: '' });
       expect(old.received).toEqual([{ topic: '/app/vscode/fs/findFiles', params: { query: 'x', include: '**/*', maxResults: 100 } }]);

@@ -1,13 +1,13 @@
-// An IDEA server in the test process for the CLI's tests and benchmark: the generated ServerSession
-// on the runtime's ws binding, with canned answers, registered in a registry folder of its own for
-// one workspace folder (so the CLI finds it as it finds VS Code).
+// An IDEA server in the test process for the CLI's tests and benchmark: runtime/idea-server.ts with
+// canned answers, registered in a registry folder of its own for one workspace folder (so the CLI
+// finds it as it finds VS Code).
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ProtocolError, ServerSession, type Handlers } from '../../generated/v0.1.6/server';
+import { ProtocolError, SERVER_PROTOCOL, type Handlers } from '../../generated/v0.1.6/server';
 import { TOPICS } from '../../generated/v0.1.6/topics';
-import { registerServer } from '../../runtime/registry';
-import { startWebSocketServer } from '../../runtime/ws-server';
+import { createIdeaServer } from '../../runtime/idea-server';
+import type { ServerProtocol } from '../../runtime/server-session';
 
 export const FAKE_TOKEN = 'c0ffee00-1234-4abc-8def-00112233aabb';
 
@@ -20,8 +20,11 @@ export interface FakeServer {
   close(): Promise<void>;
 }
 
-/** Handlers answering from the workspace's point of view; topics not given fail with INVALID_REQUEST. */
-export async function startFakeServer(handlers: Partial<Handlers> = {}, opts: { version?: string } = {}): Promise<FakeServer> {
+/**
+ * Handlers answering from the workspace's point of view; topics not given fail with INVALID_REQUEST.
+ * `protocol`: an older version's generated SERVER_PROTOCOL, to serve (and announce) that version.
+ */
+export async function startFakeServer(handlers: Partial<Handlers> = {}, opts: { protocol?: ServerProtocol<never> } = {}): Promise<FakeServer> {
   const base = mkdtempSync(join(tmpdir(), 'idea-cli-fake-'));
   const workspace = join(base, 'ws');
   const registry = join(base, 'registry');
@@ -32,22 +35,23 @@ export async function startFakeServer(handlers: Partial<Handlers> = {}, opts: { 
     if (!h) throw new ProtocolError('INVALID_REQUEST', `the fake server has no ${t.topic}`);
     return h(params);
   }])) as unknown as Handlers;
-  // An older server: the handshake announces opts.version.
-  const announce = (frame: string) => (opts.version ? frame.replace('"version":"0.1.6"', `"version":"${opts.version}"`) : frame);
-  const server = await startWebSocketServer({
-    host: '127.0.0.1',
-    port: 0,
-    createSession: (io) => new ServerSession({ handlers: all, auth: { required: true, token: FAKE_TOKEN }, workspaces: () => [workspace], send: (f) => io.send(announce(f)), close: io.close }),
-  });
   mkdirSync(workspace, { recursive: true });
-  const reg = registerServer({ pid: process.pid, port: server.port, protocolVersion: '0.1.6', workspaces: [workspace], token: FAKE_TOKEN, authRequired: true, ide: 'fake' }, registry);
+  const server = await createIdeaServer({
+    // An older version's handlers are those of v0.1.6 it has (same methods, fewer topics).
+    protocol: (opts.protocol ?? SERVER_PROTOCOL) as ServerProtocol<Handlers>,
+    port: 0,
+    handlers: () => all,
+    auth: { required: true, token: FAKE_TOKEN },
+    workspaces: () => [workspace],
+    registry: { dir: registry, ide: 'fake' },
+  });
+  if (server.registryError) throw server.registryError;
   return {
-    url: `ws://127.0.0.1:${server.port}`,
+    url: server.url,
     workspace,
     registry,
     received,
     async close() {
-      reg.remove();
       await server.close();
       rmSync(base, { recursive: true, force: true });
     },

@@ -4,8 +4,8 @@ import { cpSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-export const REPO_SPEC = fileURLToPath(new URL("../../spec", import.meta.url));
-export const SHARED_SPEC_FILES = ["topic-annotations.json", "topic-annotations.schema.json"] as const;
+const REPO_SPEC = fileURLToPath(new URL("../../spec", import.meta.url));
+const SHARED_SPEC_FILES = ["topic-annotations.json", "topic-annotations.schema.json"] as const;
 
 /** Copies `versions` ("v0.1.6", …) and the shared files from the repository's spec/ into `specRoot`. */
 export function scratchSpec(specRoot: string, versions: readonly string[]): string {

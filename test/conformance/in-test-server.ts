@@ -1,12 +1,12 @@
-// In-test IDEA servers for the runner's own tests: the generated ServerSession on the runtime's ws
-// binding, with small handlers for history/list and fs/findFiles over the fixture workspace. The other
+// In-test IDEA servers for the runner's own tests: runtime/idea-server.ts, with small handlers for history/list and fs/findFiles over the fixture workspace. The other
 // topics are served by a stub that fails, so capabilities list all 13 topics.
 import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { ProtocolError, ServerSession, type Handlers } from '../../generated/v0.1.6/server';
+import { ProtocolError, SERVER_PROTOCOL, type Handlers } from '../../generated/v0.1.6/server';
 import { TOPICS } from '../../generated/v0.1.6/topics';
-import { startWebSocketServer } from '../../runtime/ws-server';
+import { createIdeaServer } from '../../runtime/idea-server';
+import { ServerProtocol, ServerSession } from '../../runtime/server-session';
 import type { FsFindFilesResult, HistoryListResult } from '../../generated/v0.1.6/types';
 
 export const TEST_TOKEN = '6f1c2a8e-3b7d-4e59-9a21-0c4d5e6f7a8b';
@@ -47,7 +47,7 @@ export function walk(root: string, dir = ''): string[] {
   });
 }
 
-export function makeHandlers(root: string, flaws: Flaws = {}): Partial<Handlers> {
+function makeHandlers(root: string, flaws: Flaws = {}): Partial<Handlers> {
   const fail = async () => {
     throw new Error('not implemented by the in-test server');
   };
@@ -80,7 +80,7 @@ export function makeHandlers(root: string, flaws: Flaws = {}): Partial<Handlers>
 }
 
 export interface InTestServerOptions {
-  /** Announce this protocol version in the handshake instead of 0.1.6 (an older server). */
+  /** Announce this protocol version in the handshake while serving 0.1.6 (a server misstating its version). */
   version?: string;
   /** Handler methods to leave out (their topics are then absent from capabilities). */
   without?: (keyof Handlers)[];
@@ -94,17 +94,19 @@ export async function startInTestServer(root: string, flaws: Flaws = {}, opts: I
   const handlers = { ...makeHandlers(root, flaws), ...opts.handlers };
   for (const m of opts.without ?? []) delete handlers[m];
   if (opts.only) for (const m of Object.keys(handlers) as (keyof Handlers)[]) if (!opts.only.includes(m)) delete handlers[m];
-  const announce = (frame: string) => {
-    let f = opts.version ? frame.replace('"version":"0.1.6"', `"version":"${opts.version}"`) : frame;
-    if (flaws.invalidRequestAsHandlerError && !f.startsWith('{"type"')) f = f.replace('"code":"INVALID_REQUEST"', '"code":"HANDLER_ERROR"');
-    return f;
-  };
-  const server = await startWebSocketServer({
-    host: '127.0.0.1',
+  // v0.1.6's routes and schemas under another version's name: a server that misstates its version.
+  const { spec } = SERVER_PROTOCOL;
+  const protocol = opts.version ? new ServerProtocol({ ...spec, frames: { ...spec.frames, version: opts.version } }) : SERVER_PROTOCOL;
+  const flawed = (f: string) => (f.startsWith('{"type"') ? f : f.replace('"code":"INVALID_REQUEST"', '"code":"HANDLER_ERROR"'));
+  const server = await createIdeaServer({
+    protocol,
     port: 0,
-    createSession: (io) => new ServerSession({ handlers, auth: { required: true, token: TEST_TOKEN }, workspaces: () => [root], send: (f) => io.send(announce(f)), close: io.close }),
+    handlers: () => handlers,
+    auth: { required: true, token: TEST_TOKEN },
+    workspaces: () => [root],
+    createSession: (o) => new ServerSession(protocol, flaws.invalidRequestAsHandlerError ? { ...o, send: (f) => o.send(flawed(f)) } : o),
   });
-  return { url: `ws://127.0.0.1:${server.port}`, close: () => server.close() };
+  return { url: server.url, close: () => server.close() };
 }
 
 /** Cases the in-test server can answer: protocol cases without other topics' results, history/list, fs/findFiles, transport security. */

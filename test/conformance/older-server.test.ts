@@ -5,13 +5,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ServerSession } from '../../generated/v0.1.2/server';
+import { SERVER_PROTOCOL } from '../../generated/v0.1.2/server';
 import { loadCases } from '../../conformance/lib/load';
 import { frameCheckerFor } from '../../conformance/lib/schema-check';
 import { selectCases } from '../../conformance/lib/select';
 import { runAgainstServer } from '../../conformance/lib/session';
 import { buildFixtureWorkspace } from '../../conformance/workspace';
-import { startWebSocketServer, type RunningWebSocketServer } from '../../runtime/ws-server';
+import { createIdeaServer, type RunningIdeaServer } from '../../runtime/idea-server';
 
 const V012_HANDSHAKE = JSON.stringify({ type: 'handshake', version: '0.1.2', capabilities: ['/app/vscode/diag/list'], workspaces: ['/w'] });
 
@@ -30,18 +30,11 @@ describe('frame schemas follow the server version', () => {
 describe('runner against a generated v0.1.2 server', () => {
   let tmp: string;
   let ws: string;
-  let server: RunningWebSocketServer;
+  let server: RunningIdeaServer;
   beforeAll(async () => {
     tmp = mkdtempSync(join(tmpdir(), 'conformance-v012-'));
     ws = buildFixtureWorkspace(join(tmp, 'ws')).dir;
-    server = await startWebSocketServer({
-      host: '127.0.0.1',
-      port: 0,
-      createSession: (io) => {
-        const s = new ServerSession({ handlers: {}, workspaces: () => [ws], send: io.send, close: io.close });
-        return { onFrame: (t: string) => s.onFrame(t), onClose: () => s.onClose() };
-      },
-    });
+    server = await createIdeaServer({ protocol: SERVER_PROTOCOL, port: 0, handlers: () => ({}), workspaces: () => [ws] });
   });
   afterAll(async () => {
     await server.close();
@@ -51,7 +44,7 @@ describe('runner against a generated v0.1.2 server', () => {
   it('passes the protocol cases that apply to 0.1.2 and skips the token cases, schema checks included', async () => {
     const all = loadCases();
     const ids = ['protocol/unknown-topic', 'protocol/json-null-frame', 'protocol/missing-topic', 'protocol/handshake-bad-token'];
-    const summary = await runAgainstServer({ url: `ws://127.0.0.1:${server.port}`, token: 'unused', workspace: ws, cases: selectCases(all, { ids }), allIds: new Set(all.map((c) => c.case.id)) });
+    const summary = await runAgainstServer({ url: server.url, token: 'unused', workspace: ws, cases: selectCases(all, { ids }), allIds: new Set(all.map((c) => c.case.id)) });
     const verdicts = Object.fromEntries(summary.results.map((r) => [r.id, r.verdict]));
     const failures = summary.results.filter((r) => r.verdict === 'fail').map((r) => r.checks.filter((c) => !c.ok).map((c) => `${r.id}: ${c.detail}`).join('\n'));
     expect(failures).toEqual([]);

@@ -114,10 +114,10 @@ export interface GenOptions {
 }
 
 /** Deep nesting built as text (JSON.stringify would recurse). */
-export function deepText(depth: number, leaf = '1'): string {
+function deepText(depth: number, leaf = '1'): string {
   return '{"a":'.repeat(depth) + leaf + '}'.repeat(depth);
 }
-export function deepArrayText(depth: number): string { return '['.repeat(depth) + ']'.repeat(depth); }
+function deepArrayText(depth: number): string { return '['.repeat(depth) + ']'.repeat(depth); }
 
 /**
  * Every invalid frame of the catalogue, for frames sent after a successful handshake. The list is

@@ -2,13 +2,13 @@
 // handlers answering each topic with its spec example (marked per request), in-memory sessions and a
 // real loopback ws server around the generated ServerSession.
 import { fileURLToPath } from 'node:url';
-import { startWebSocketServer, type RunningWebSocketServer } from '../../runtime/ws-server';
-import { ServerSession, type Handlers, type ServerSessionOptions } from '../../generated/v0.1.6/server';
+import { createIdeaServer, type RunningIdeaServer } from '../../runtime/idea-server';
+import { SERVER_PROTOCOL, ServerSession, type Handlers, type ServerSessionOptions } from '../../generated/v0.1.6/server';
 import * as validators from '../../generated/v0.1.6/validators';
 import { SpecOracle } from './spec-oracle';
 import { exampleResults, markedResult } from './results';
 
-export const SPEC_DIR = fileURLToPath(new URL('../../spec/v0.1.6', import.meta.url));
+const SPEC_DIR = fileURLToPath(new URL('../../spec/v0.1.6', import.meta.url));
 export const TOKEN = '3f2b8c1e-5d4a-4e7b-9c1a-2b3c4d5e6f70';
 export const WORKSPACES = ['/tmp/idea-robustness-ws'];
 
@@ -72,28 +72,24 @@ export const flush = () => new Promise<void>((r) => setImmediate(r));
 
 export interface TestServer {
   url: string;
-  server: RunningWebSocketServer;
+  server: RunningIdeaServer;
   sessions: ServerSession[];
   close(): Promise<void>;
 }
 
-/** The generated session behind the runtime ws binding on 127.0.0.1 (port 0 = any free port). */
-export async function startTestServer(opts: Partial<ServerSessionOptions> & { port?: number; maxPayload?: number } = {}): Promise<TestServer> {
+/** runtime/idea-server.ts on 127.0.0.1 (port 0 = any free port), every session kept in `sessions`. */
+export async function startTestServer(opts: Partial<Omit<ServerSessionOptions, 'send' | 'close'>> & { port?: number; maxPayload?: number } = {}): Promise<TestServer> {
   const sessions: ServerSession[] = [];
-  const { port = 0, maxPayload, ...sessionOpts } = opts;
-  const server = await startWebSocketServer({
-    host: '127.0.0.1', port, maxPayload,
-    createSession: (io) => {
-      const s = new ServerSession({
-        handlers: trivialHandlers(),
-        auth: { required: true, token: TOKEN },
-        workspaces: () => WORKSPACES,
-        send: io.send, close: io.close,
-        ...sessionOpts,
-      });
+  const { port = 0, maxPayload, handlers, auth = { required: true, token: TOKEN }, workspaces = () => WORKSPACES, ...session } = opts;
+  const server = await createIdeaServer({
+    protocol: SERVER_PROTOCOL, port, maxPayload,
+    handlers: () => handlers ?? trivialHandlers(),
+    auth, workspaces, session,
+    createSession: (o) => {
+      const s = new ServerSession({ ...o, auth });
       sessions.push(s);
       return s;
     },
   });
-  return { url: `ws://127.0.0.1:${server.port}`, server, sessions, close: () => server.close() };
+  return { url: server.url, server, sessions, close: () => server.close() };
 }

@@ -12,7 +12,7 @@ export type Schema = { [k: string]: any } | boolean;
 export interface TopicEntry { topic: string; method: string; typeName: string; params: string; result: string; errors?: string[] }
 export interface SpecIndex { version: string; messages: Record<string, string>; errorCodes: { code: string }[]; topics: TopicEntry[] }
 
-export const SPEC_BASE = (v: string) => `https://idea-protocol.invalid/spec/v${v}/`;
+const SPEC_BASE = (v: string) => `https://idea-protocol.invalid/spec/v${v}/`;
 
 function* schemaFiles(dir: string): Generator<string> {
   for (const f of readdirSync(dir)) {

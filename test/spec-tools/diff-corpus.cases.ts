@@ -20,7 +20,7 @@ export interface CorpusCase {
 const P = (name: string) => `topics/${name}.params.schema.json`;
 const R = (name: string) => `topics/${name}.result.schema.json`;
 
-export function schema(s: SpecVersion, file: string): JsonObject {
+function schema(s: SpecVersion, file: string): JsonObject {
   const doc = s.byPath.get(file);
   if (!doc) throw new Error(`corpus: no schema ${file}`);
   return doc.schema;

@@ -9,7 +9,7 @@ import { dirtyDocuments } from '../documents';
  * Most matches returned in one result. totalCount still counts every match in the workspace, so a
  * client sees truncation as matches.length < totalCount.
  */
-export const MAX_FIND_MATCHES = 5000;
+const MAX_FIND_MATCHES = 5000;
 
 export function editFind(svc: Services): Handlers['editFind'] {
   return async (params, ctx) => {

@@ -5,7 +5,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 const store = new AsyncLocalStorage<string>();
 
 /** Client id used for work started outside any request (activation, tests). */
-export const INTERNAL_CLIENT = 'internal';
+const INTERNAL_CLIENT = 'internal';
 
 /** Runs `fn` (and everything it awaits or schedules) as work for client `id`. */
 export function runAsClient<T>(id: string, fn: () => T): T {

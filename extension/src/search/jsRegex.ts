@@ -5,7 +5,7 @@
 import { invalidRequest } from '../errors';
 import { compileRegExp, type MatchOptions } from './regexCore';
 
-export { escapeRegExp, matchColumns, replaceInLine, splitLines, type MatchOptions } from './regexCore';
+export { matchColumns, replaceInLine, type MatchOptions } from './regexCore';
 
 /** The global JS RegExp for the options; INVALID_REQUEST for an empty or malformed pattern. Never runs it. */
 export function buildRegExp(o: MatchOptions): RegExp {

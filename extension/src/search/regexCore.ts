@@ -85,11 +85,6 @@ function expandReplacement(rep: string, matched: string, caps: (string | undefin
   return out;
 }
 
-/** Splits text into lines the way VS Code's TextDocument does (\r\n, \r or \n). */
-export function splitLines(text: string): string[] {
-  return text.split(/\r\n|\r|\n/);
-}
-
 /**
  * Calls `onLine` for every line of `text` (VS Code's splitting) with the line ending that follows it
  * ("\r\n", "\r", "\n", or "" after the last line). Linear; no regular expression.

@@ -18,7 +18,7 @@ export interface LinesResult {
   hits: number[];
 }
 
-export interface TextHitLine { line: number; cols: number[]; text: string }
+interface TextHitLine { line: number; cols: number[]; text: string }
 export interface TextsResult { texts: { count: number; lines: TextHitLine[] }[] }
 export interface ReplaceResult { text: string; count: number }
 

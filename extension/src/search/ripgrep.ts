@@ -105,7 +105,7 @@ export interface RgHit { relPath: string; line: number; text: string }
 export class RipgrepPatternError extends Error {}
 
 /** rg's stderr sorted out: per-file problems, files gone meanwhile, and messages about the whole search. */
-export function parseRgMessages(stderr: string): { files: FileProblem[]; vanished: number; general: string[] } {
+function parseRgMessages(stderr: string): { files: FileProblem[]; vanished: number; general: string[] } {
   const files: FileProblem[] = [];
   const general: string[] = [];
   let vanished = 0;

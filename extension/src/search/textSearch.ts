@@ -15,8 +15,8 @@ import { rgListFiles, rgSearchLines, RipgrepPatternError, type FileProblem, type
 
 export interface SearchFolder { root: string; selection: FileSelection }
 /** An unsaved document; `text` may be a function so it is read only when the search gets to it. */
-export interface DirtyDoc { path: string; text: string | (() => string) }
-export interface TextMatch { filePath: string; line: number; character: number; lineText: string }
+interface DirtyDoc { path: string; text: string | (() => string) }
+interface TextMatch { filePath: string; line: number; character: number; lineText: string }
 
 export interface SearchOutcome {
   /** At most maxMatches, sorted by file, line, column. */
@@ -30,9 +30,9 @@ export interface SearchOutcome {
 }
 
 /** Longest lineText returned; longer lines (minified code) are cut, the columns stay exact. */
-export const MAX_LINE_TEXT = 2000;
+const MAX_LINE_TEXT = 2000;
 /** Largest file the JS fallback reads (whole files go to a regex worker). */
-export const MAX_FALLBACK_FILE_BYTES = 64 * 1024 * 1024;
+const MAX_FALLBACK_FILE_BYTES = 64 * 1024 * 1024;
 
 export interface SearchRequest {
   rg: string;

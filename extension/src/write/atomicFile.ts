@@ -18,7 +18,7 @@ function tempPrefix(target: string): string {
 }
 
 /** Name of a temporary file for `target` (hidden, same folder). */
-export function tempNameFor(target: string): string {
+function tempNameFor(target: string): string {
   return join(dirname(target), `${tempPrefix(target)}${randomBytes(6).toString('hex')}`);
 }
 

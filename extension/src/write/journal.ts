@@ -4,12 +4,13 @@
 // (the commit point; the client is answered after it). A manifest found at start-up therefore belongs
 // to a write that never answered: every file that holds the new content gets its original back, so the
 // disk again agrees with what the client was (not) told. Pure Node, no vscode import.
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, rm, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { sha256 } from '../../../runtime/hash';
 import { removeLeftoverTemps, replaceFileAtomically } from './atomicFile';
 
-export interface JournalEntry {
+interface JournalEntry {
   /** The file as the client named it (for logs). */
   path: string;
   /** The real path that is written. */
@@ -28,8 +29,6 @@ interface Manifest {
   what: string;
   files: JournalEntry[];
 }
-
-export const sha256 = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
 
 async function writeDurably(path: string, bytes: Uint8Array | string): Promise<void> {
   const fh = await open(path, 'w', 0o600);

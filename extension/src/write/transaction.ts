@@ -21,7 +21,7 @@ export interface PlannedWrite {
 }
 
 /** Puts `bytes` (null: no file) at `target` atomically. */
-export async function putBytes(target: string, bytes: Buffer | null): Promise<void> {
+async function putBytes(target: string, bytes: Buffer | null): Promise<void> {
   if (bytes === null) await rm(target, { force: true });
   else await replaceFileAtomically(target, bytes);
 }
