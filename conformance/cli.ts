@@ -33,8 +33,9 @@ Verdicts:   --require-topics all|<topic,…>  topics the server must serve (defa
             topic absent from the capabilities is "unimplemented", reported but not failed)
             --assume-version <x.y.z>  apply cases and schemas by this version (default: the newest of the
             handshake's version and the versions that introduced the topics it serves)
-Options:    --reporter console|github|json[:<file>]|junit[:<file>]|markdown[:<file>] (repeatable; default console;
-            files default to ./conformance.json|xml|md, markdown to $GITHUB_STEP_SUMMARY when set)
+Options:    --reporter console|github|html[:<file>]|json[:<file>]|junit[:<file>]|markdown[:<file>] (repeatable; default
+            console; files default to ./conformance.html|json|xml|md, markdown to $GITHUB_STEP_SUMMARY when set)
+            --name <label> [--build <label>]  what the server is, recorded in the reports (the matrix's column)
             --expected-failures <file>  --state <file> (last-failed state, default ./.idea-conformance/last-run.json)
             --fixtures <dir>  --no-reset (skip destructive cases)  --concurrency N (read-only cases, default 8)  --verbose
             --settle-timeout <ms>  after a reset, how long to wait for the server to show the restored files
@@ -75,6 +76,7 @@ async function main(argv: string[]): Promise<number> {
       reporter: { type: 'string', multiple: true }, 'expected-failures': { type: 'string' }, state: { type: 'string' }, fixtures: { type: 'string' },
       'no-reset': { type: 'boolean' }, verbose: { type: 'boolean' }, concurrency: { type: 'string' }, 'settle-timeout': { type: 'string' },
       profile: { type: 'string' }, 'require-topics': { type: 'string' }, 'assume-version': { type: 'string' },
+      name: { type: 'string' }, build: { type: 'string' },
     },
   });
   if (command === 'workspace') {
@@ -122,7 +124,9 @@ async function main(argv: string[]): Promise<number> {
   const common = {
     cases, reporters, expectedFailures, allIds: new Set(all.map((c) => c.case.id)), reset: !values['no-reset'], concurrency, settleTimeoutMs,
     profiles, requireTopics, assumeVersion: values['assume-version'],
+    ...(values.name ? { implementation: { name: values.name, ...(values.build ? { build: values.build } : {}) } } : {}),
   };
+  if (values.build && !values.name) fail('--build needs --name');
   let summary: RunSummary;
   if (values.launch) {
     if (values.url) fail('--launch starts its own server; do not pass --url');
