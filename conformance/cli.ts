@@ -25,6 +25,9 @@ const USAGE = `idea-conformance — conformance suite for IDEA protocol servers
   idea-conformance list [selection]     list the cases that would run
   idea-conformance record --upstream ws://… --workspace <dir> --out <folder> [--port N] [--allow-unknown-topic]
       transparent recording proxy (see conformance/recorder/README.md)
+  idea-conformance matrix <report.json | name=report.json>… [--markdown <file>] [--html <file>]
+      JSON reports of several servers or builds as one table, cases × implementations by clause (names
+      from the reports' implementation, set by --launch or --name; default ./matrix.md and ./matrix.html)
 
 Selection:  --id <glob> (repeatable)  --topic <topic|area> (repeatable)  --version <x.y.z>  --last-failed
             --profile core,readings,security (default all three: core = the protocol text, readings = our
@@ -62,6 +65,10 @@ async function main(argv: string[]): Promise<number> {
   if (!command || command === '--help' || command === '-h' || command === 'help') {
     process.stdout.write(USAGE + '\n');
     return command ? 0 : 2;
+  }
+  if (command === 'matrix') {
+    const { matrixCli } = await import('./matrix-cli');
+    return matrixCli(rest);
   }
   if (command === 'record') {
     const { recordCli } = await import('./recorder/cli');
