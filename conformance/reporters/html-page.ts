@@ -66,6 +66,7 @@ ol.transcript li{display:grid;grid-template-columns:5.5rem 1fr;gap:.4rem}
 ol.transcript li pre{margin:.1rem 0}
 dl.meta{display:grid;grid-template-columns:max-content 1fr;gap:.1rem .8rem;margin:.4rem 0}
 dl.meta dt{color:var(--muted)}dl.meta dd{margin:0;overflow-wrap:anywhere}
+table.matrix th code{white-space:nowrap}
 [hidden]{display:none!important}
 @media (max-width:40rem){body{padding:.5rem}ol.transcript li{grid-template-columns:1fr}form.filters{position:static}}
 `;

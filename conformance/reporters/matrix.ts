@@ -12,6 +12,9 @@ export function mdCell(text: string): string {
   return text.replace(/[\r\n]+/g, ' ').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\|/g, '\\|').replace(/([`*_[\]])/g, '\\$1');
 }
 
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+const headline = (m: Matrix) => `${plural(m.columns.length, 'implementation', 'implementations')}, ${plural(m.groups.reduce((n, g) => n + g.rows.length, 0), 'case', 'cases')} in ${plural(m.groups.length, 'clause', 'clauses')}`;
+
 const mdVerdict = (c: MatrixCell | undefined) => (c ? `${MD_ICON[c.verdict]} ${c.verdict}${c.expectedFailure ? ' (expected)' : ''}` : '—');
 
 export function matrixToMarkdown(m: Matrix): string {
@@ -19,7 +22,7 @@ export function matrixToMarkdown(m: Matrix): string {
   const lines = [
     '## IDEA conformance matrix',
     '',
-    `${cols.length} implementations, ${m.groups.reduce((n, g) => n + g.rows.length, 0)} cases in ${m.groups.length} clauses; — = not in that report.`,
+    `${headline(m)}; — = not in that report.`,
     '',
     `| implementation | verdict | ${VERDICTS.join(' | ')} | report |`,
     `|---|---|${VERDICTS.map(() => '---:').join('|')}|---|`,
@@ -53,10 +56,9 @@ export interface MatrixHtmlOptions {
 export function matrixToHtml(m: Matrix, opts: MatrixHtmlOptions = {}): string {
   const href = opts.clauseHref ?? clauseLink;
   const cols = m.columns;
-  const total = m.groups.reduce((n, g) => n + g.rows.length, 0);
   const cell = (c: MatrixCell | undefined) => (c ? `<td${c.reason ? ` title="${attr(c.reason)}"` : ''}>${badge(c.verdict, c.expectedFailure)}</td>` : '<td class="muted">—</td>');
   const body = `<header><h1>IDEA conformance matrix</h1>
-<p>${cols.length} implementations, ${total} cases in ${m.groups.length} clauses; — = not in that report.</p>
+<p>${headline(m)}; — = not in that report.</p>
 <div class="scroll"><table><thead><tr><th scope="col">implementation</th><th scope="col">verdict</th>${VERDICTS.map((v) => `<th scope="col">${v}</th>`).join('')}<th scope="col">report</th></tr></thead><tbody>
 ${cols.map((c) => `<tr><th scope="row">${esc(c.name)}</th><td>${c.ok === undefined ? '?' : c.ok ? '<span class="ok">✓ conformant</span>' : '<span class="bad">✗ not conformant</span>'}</td>${VERDICTS.map((v) => `<td class="n">${c.counts[v]}</td>`).join('')}<td><code>${esc(c.file)}</code></td></tr>`).join('\n')}
 </tbody></table></div></header>
