@@ -5,6 +5,7 @@
 // per build: reports/conformance-<oldest|newest>.{xml,json,html}; the oldest's are also reports/conformance.{xml,json}.
 // After both: reports/matrix.{md,html}, the builds side by side (here, not in scripts/: this file knows
 // which builds ran and which reports this run wrote; a build with failing cases still gets its column).
+import { relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadCases } from '../../conformance/lib/load';
 import { readExpectedFailures } from '../../conformance/lib/expected-failures';
@@ -28,7 +29,8 @@ describe.each(HOST_NAMES.map((name) => hostBuild(name)))('conformance suite agai
   it(`passes every case on VS Code ${build.vscode} (code-server ${build.codeServer})`, { timeout: 240_000 }, async () => {
     const cases = loadCases();
     const names = build.name === 'oldest' ? ['conformance', 'conformance-oldest'] : [`conformance-${build.name}`];
-    const json = `${REPORTS}conformance-${build.name}.json`;
+    // Relative to the repository root (vitest's cwd): the matrix shows it as the report's name.
+    const json = relative(process.cwd(), `${REPORTS}conformance-${build.name}.json`);
     const reporters = [new ConsoleReporter({ stream: process.stderr }), ...names.flatMap((n) => [new JUnitReporter(`${REPORTS}${n}.xml`), new JsonReporter(`${REPORTS}${n}.json`)]),
       // Once the report is written (before the teardown), this build has its column in the matrix.
       new HtmlReporter(`${REPORTS}conformance-${build.name}.html`), { onRunEnd: () => void written.push(json) }];
