@@ -27,6 +27,9 @@ const USAGE = `idea-conformance — conformance suite for IDEA protocol servers
   idea-conformance list [selection]     list the cases that would run
   idea-conformance record --upstream ws://… --workspace <dir> --out <folder> [--port N] [--allow-unknown-topic]
       transparent recording proxy (see conformance/recorder/README.md)
+  idea-conformance matrix <report.json | name=report.json>… [--markdown <file>] [--html <file>]
+      JSON reports of several servers or builds as one table, cases × implementations by clause (names
+      from the reports' implementation, set by --launch or --name; default ./matrix.md and ./matrix.html)
   idea-conformance --help | --version
 
 Selection:  --id <glob> (repeatable)  --topic <topic|area> (repeatable)  --version <x.y.z>  --last-failed
@@ -36,8 +39,9 @@ Verdicts:   --require-topics all|<topic,…>  topics the server must serve (defa
             topic absent from the capabilities is "unimplemented", reported but not failed)
             --assume-version <x.y.z>  apply cases and schemas by this version (default: the newest of the
             handshake's version and the versions that introduced the topics it serves)
-Options:    --reporter console|github|json[:<file>]|junit[:<file>]|markdown[:<file>] (repeatable; default console;
-            files default to ./conformance.json|xml|md, markdown to $GITHUB_STEP_SUMMARY when set)
+Options:    --reporter console|github|html[:<file>]|json[:<file>]|junit[:<file>]|markdown[:<file>] (repeatable; default
+            console; files default to ./conformance.html|json|xml|md, markdown to $GITHUB_STEP_SUMMARY when set)
+            --name <label> [--build <label>]  what the server is, recorded in the reports (the matrix's column)
             --expected-failures <file>  --state <file> (last-failed state, default ./.idea-conformance/last-run.json)
             --fixtures <dir>  --no-reset (skip destructive cases)  --concurrency N (read-only cases, default 8)  --verbose
             --settle-timeout <ms>  after a reset, how long to wait for the server to show the restored files
@@ -66,6 +70,10 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`idea-conformance ${PACKAGE_VERSION}\n`);
     return 0;
   }
+  if (command === 'matrix') {
+    const { matrixCli } = await import('./matrix-cli');
+    return matrixCli(rest);
+  }
   if (command === 'record') {
     const { recordCli } = await import('./recorder/cli');
     return recordCli(rest);
@@ -84,6 +92,7 @@ async function main(argv: string[]): Promise<number> {
       reporter: { type: 'string', multiple: true }, 'expected-failures': { type: 'string' }, state: { type: 'string' }, fixtures: { type: 'string' },
       'no-reset': { type: 'boolean' }, verbose: { type: 'boolean' }, concurrency: { type: 'string' }, 'settle-timeout': { type: 'string' },
       profile: { type: 'string' }, 'require-topics': { type: 'string' }, 'assume-version': { type: 'string' },
+      name: { type: 'string' }, build: { type: 'string' },
     },
   });
   if (command === 'workspace') {
@@ -131,7 +140,9 @@ async function main(argv: string[]): Promise<number> {
   const common = {
     cases, reporters, expectedFailures, allIds: new Set(all.map((c) => c.case.id)), reset: !values['no-reset'], concurrency, settleTimeoutMs,
     profiles, requireTopics, assumeVersion: values['assume-version'],
+    ...(values.name ? { implementation: { name: values.name, ...(values.build ? { build: values.build } : {}) } } : {}),
   };
+  if (values.build && !values.name) fail('--build needs --name');
   let summary: RunSummary;
   if (values.launch) {
     if (values.url) fail('--launch starts its own server; do not pass --url');

@@ -1,12 +1,12 @@
 // `idea-conformance run --launch`: our extension in a live VS Code (livehost/) on a fresh fixture
 // workspace, the suite run against it, everything torn down. The CLI, the live CI gate and the
 // conformance bench use this; the runner library (lib/) works with any server and never launches one.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { launchAnyHost, REPO_ROOT, type BackendRequest, type HostName } from '../livehost';
 import { runAgainstServer, type ExistingServerOptions } from './lib/session';
-import type { RunSummary } from './reporters/types';
+import type { Implementation, RunSummary } from './reporters/types';
 import { buildFixtureWorkspace } from './workspace';
 
 /** Local history entries of two saves within this window are merged by VS Code; the cases need separate entries. */
@@ -31,6 +31,13 @@ export interface LaunchRunResult {
   teardownMs: number;
 }
 
+/** "idea-vscode 0.1.6" in "VS Code 1.100.3 (code-server 4.100.3)": what the reports and the matrix call this run. */
+function ourImplementation(extensionDir: string, host: Awaited<ReturnType<typeof launchAnyHost>>): Implementation {
+  const pkg = JSON.parse(readFileSync(join(extensionDir, 'package.json'), 'utf8')) as { name?: string; version?: string };
+  const via = host.backend === 'code-server' ? `code-server ${host.build.codeServer}` : host.backend;
+  return { name: `${pkg.name ?? 'extension'} ${pkg.version ?? ''}`.trim(), build: `VS Code ${host.build.vscode} (${via})` };
+}
+
 export async function runWithLaunch(o: LaunchRunOptions): Promise<LaunchRunResult> {
   const own = o.workspace === undefined;
   const dir = own ? join(mkdtempSync(join(tmpdir(), 'idea-conformance-')), 'workspace') : resolve(o.workspace!);
@@ -40,7 +47,7 @@ export async function runWithLaunch(o: LaunchRunOptions): Promise<LaunchRunResul
     const host = await launchAnyHost({ workspace: dir, extensionDevPath: o.extensionDevPath ?? join(REPO_ROOT, 'extension'), userSettings: HOST_USER_SETTINGS, log: o.log, ...(o.vscode ? { vscode: o.vscode } : {}), ...(o.backend ? { backend: o.backend } : {}) });
     const t1 = performance.now();
     try {
-      const summary = await runAgainstServer({ ...o, url: host.url, token: host.token, workspace: dir });
+      const summary = await runAgainstServer({ ...o, implementation: o.implementation ?? ourImplementation(o.extensionDevPath ?? join(REPO_ROOT, 'extension'), host), url: host.url, token: host.token, workspace: dir });
       const t2 = performance.now();
       await host.close();
       return { summary, launchMs: Math.round(t1 - t0), suiteMs: Math.round(t2 - t1), teardownMs: Math.round(performance.now() - t2) };

@@ -5,6 +5,12 @@ import { frameText } from '../../runtime/frame-text';
 
 export type Incoming = { kind: 'frame'; text: string } | { kind: 'close'; code: number; reason: string };
 
+/** One line of what went over a connection, in order: a frame sent, a frame received, the close. */
+export interface Traffic {
+  direction: 'sent' | 'received' | 'closed';
+  text: string;
+}
+
 export interface ConnectOptions {
   headers?: Record<string, string>;
   timeoutMs?: number;
@@ -18,15 +24,19 @@ export class Connection {
   closed: { code: number; reason: string } | undefined;
   /** Every frame received, in order (for the schema check and for reports). */
   readonly received: string[] = [];
+  /** Every frame sent and received and the close, in order (for the reports' transcripts). */
+  readonly traffic: Traffic[] = [];
 
   private constructor(private readonly ws: WebSocket) {
     ws.on('message', (data, isBinary) => {
       const text = frameText(data);
       this.received.push(isBinary ? `<binary frame> ${text}` : text);
+      this.traffic.push({ direction: 'received', text: this.received[this.received.length - 1]! });
       this.push({ kind: 'frame', text });
     });
     ws.on('close', (code, reason) => {
       this.closed = { code, reason: reason.toString('utf8') };
+      this.traffic.push({ direction: 'closed', text: `code ${code}${this.closed.reason ? ` ${this.closed.reason}` : ''}` });
       this.push({ kind: 'close', ...this.closed });
     });
     ws.on('error', () => undefined); // surfaced as close
@@ -73,7 +83,9 @@ export class Connection {
   }
 
   sendText(text: string): void {
-    if (this.ws.readyState === WebSocket.OPEN) this.ws.send(text);
+    if (this.ws.readyState !== WebSocket.OPEN) return;
+    this.ws.send(text);
+    this.traffic.push({ direction: 'sent', text });
   }
 
   send(value: unknown): void {

@@ -10,6 +10,7 @@ import { compareVersions } from '../../codegen/src/version';
 import { isPortOpen } from '../../runtime/loopback';
 import { spokenVersion, topicSince } from './topics';
 import type { CaseResult, Check, ExchangeCase, Expectation, LoadedCase, RequestCase, RequestStep, SetupStep, TransportCase } from './types';
+import { transcriptOf } from './transcript';
 import { bindFrom, substitute, type Vars } from './vars';
 
 export interface Target {
@@ -55,6 +56,7 @@ class CaseContext {
   readonly connections: Connection[] = [];
   /** Per connection, how many leading frames were the runner's own handshake (checked by the handshake cases, not here). */
   private readonly ownFrames = new Map<Connection, number>();
+  private readonly ownTraffic = new Map<Connection, number>();
   vars: Vars;
   /** Transport cases: what was sent, for the reports. */
   sent: string | undefined;
@@ -76,6 +78,7 @@ class CaseContext {
     const ok = typeof frame === 'object' && frame !== null && (frame as Record<string, unknown>).type === 'handshake' && !('error' in frame);
     if (!ok) throw new Abort({ name: 'setup: handshake', ok: false, detail: `handshake with the valid token failed: ${describeIncoming(got)}` }, true);
     this.ownFrames.set(conn, conn.received.length);
+    this.ownTraffic.set(conn, conn.traffic.length);
   }
 
   /** Sends one request and waits for the response with the same requestId. */
@@ -139,6 +142,12 @@ class CaseContext {
 
   get frames(): number {
     return this.connections.reduce((s, c) => s + c.received.length, 0);
+  }
+
+  /** For the reports: the case's frames, the token and its prefix (protocol cases send both) redacted. */
+  transcript(): Pick<CaseResult, 'transcript' | 'transcriptOmitted'> {
+    const { entries, omitted } = transcriptOf(this.connections.map((c) => ({ traffic: c.traffic, own: this.ownTraffic.get(c) })), [this.target.token ?? '', this.target.vars.tokenPrefix ?? '']);
+    return entries.length ? { transcript: entries, ...(omitted ? { transcriptOmitted: omitted } : {}) } : {};
   }
 }
 
@@ -349,7 +358,7 @@ export async function executeCase(lc: LoadedCase, target: Target, run: RunContex
     await Promise.all(ctx.connections.map((conn) => conn.close()));
   }
   const durationMs = Math.round(performance.now() - started);
-  const sent = ctx.sent ? { sent: ctx.sent } : {};
+  const sent = { ...(ctx.sent ? { sent: ctx.sent } : {}), ...ctx.transcript() };
   if (setupError) {
     // The case could not be set up: its own checks are not judged.
     return { ...base, ...sent, verdict: 'error', reason: `${setupError.name} failed: ${firstLine(setupError.detail ?? '')}`, checks: [setupError], durationMs, frames: ctx.frames };

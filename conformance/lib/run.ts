@@ -8,7 +8,7 @@ import { FIND_TOPIC, SettleProbe, type SettleFile } from './settle';
 import { compareVersions } from '../../codegen/src/version';
 import { isKnownTopic, KNOWN_TOPICS, spokenVersion } from './topics';
 import { VERDICTS, type CaseResult, type LoadedCase, type Verdict } from './types';
-import { isOkVerdict, type Reporter, type RunSummary } from '../reporters/types';
+import { isOkVerdict, type Implementation, type Reporter, type RunSummary } from '../reporters/types';
 
 export interface RunOptions {
   target: Target;
@@ -42,6 +42,8 @@ export interface RunOptions {
   requireTopics?: readonly string[];
   /** Apply cases and schemas by this version instead of the one the server is found to speak. */
   assumeVersion?: string;
+  /** What the server is, for the reports (the handshake does not say). */
+  implementation?: Implementation;
 }
 
 /** What a reset restored, so the runner can wait until the server shows it. */
@@ -208,7 +210,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   const order = new Map(opts.cases.map((c, k) => [c.case.id, k]));
   results.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
   const summary: RunSummary = {
-    url: opts.target.url, server, results, counts, stale, version, versionSource: source, profiles, byProfile, warnings,
+    url: opts.target.url, server, ...(opts.implementation ? { implementation: opts.implementation } : {}), results, counts, stale, version, versionSource: source, profiles, byProfile, warnings,
     scope: { served: servedList, known: KNOWN_TOPICS.length },
     ok: stale.length === 0 && results.every(isOkVerdict),
     durationMs: Math.round(performance.now() - started), startedAt,

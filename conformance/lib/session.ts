@@ -6,7 +6,7 @@ import type { Profile } from './clauses';
 import type { Target } from './execute';
 import { runSuite } from './run';
 import type { LoadedCase } from './types';
-import type { Reporter, RunSummary } from '../reporters/types';
+import type { Implementation, Reporter, RunSummary } from '../reporters/types';
 
 export function targetFor(url: string, token: string | undefined, workspace: string): Target {
   const info = readFixtureWorkspace(workspace);
@@ -35,6 +35,7 @@ export interface ExistingServerOptions {
   profiles?: readonly Profile[];
   requireTopics?: readonly string[];
   assumeVersion?: string;
+  implementation?: Implementation;
 }
 
 export async function runAgainstServer(o: ExistingServerOptions): Promise<RunSummary> {
@@ -51,6 +52,7 @@ export async function runAgainstServer(o: ExistingServerOptions): Promise<RunSum
     profiles: o.profiles,
     requireTopics: o.requireTopics,
     assumeVersion: o.assumeVersion,
+    implementation: o.implementation,
     reset: o.reset === false ? undefined : () => resetFixtureWorkspaceDetailed(dir),
   });
 }

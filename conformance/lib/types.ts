@@ -11,6 +11,7 @@ export type {
 } from '../../generated/conformance-fixture';
 import type { FixtureCase } from '../../generated/conformance-fixture';
 import type { Clause, Level, Profile } from './clauses';
+import type { TranscriptEntry } from './transcript';
 
 /**
  * pass; fail (a `must` check failed); warn (only `should` checks failed); error (a setup step failed:
@@ -55,6 +56,10 @@ export interface CaseResult {
   required?: boolean;
   /** Transport cases: what was sent (headers, frame size), for the reports. */
   sent?: string;
+  /** The frames the case sent and received, token redacted, bounded (lib/transcript.ts). */
+  transcript?: TranscriptEntry[];
+  /** Frames left out of the transcript beyond its bound. */
+  transcriptOmitted?: number;
 }
 
 export interface LoadedCase {

@@ -11,6 +11,7 @@ export function summaryToJson(s: RunSummary): object {
     durationMs: s.durationMs,
     url: s.url,
     server: s.server,
+    ...(s.implementation ? { implementation: s.implementation } : {}),
     version: s.version,
     versionSource: s.versionSource,
     profiles: s.profiles,
@@ -25,6 +26,7 @@ export function summaryToJson(s: RunSummary): object {
       ...(r.topic ? { topic: r.topic } : {}), verdict: r.verdict, ...(r.expectedFailure ? { expectedFailure: true } : {}), ...(r.required ? { required: true } : {}),
       ...(r.missingTopics ? { missingTopics: r.missingTopics } : {}), ...(r.reason ? { reason: r.reason } : {}), ...(r.sent ? { sent: r.sent } : {}),
       durationMs: r.durationMs, ...(r.resetMs !== undefined ? { resetMs: r.resetMs, settleMs: r.settleMs } : {}), frames: r.frames, checks: r.checks,
+      ...(r.transcript ? { transcript: r.transcript } : {}), ...(r.transcriptOmitted ? { transcriptOmitted: r.transcriptOmitted } : {}),
     })),
   };
 }

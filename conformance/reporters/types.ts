@@ -15,9 +15,18 @@ export interface RunStartInfo {
   warnings: string[];
 }
 
+/** Which server (or build of it) the run was against: the handshake names no implementation, so the caller does. */
+export interface Implementation {
+  name: string;
+  /** E.g. the VS Code build our extension ran in. */
+  build?: string;
+}
+
 export interface RunSummary {
   url: string;
   server: ServerInfo;
+  /** Set by --launch (our extension and its VS Code build) or --name/--build. */
+  implementation?: Implementation;
   version: string;
   versionSource: RunStartInfo['versionSource'];
   profiles: readonly Profile[];

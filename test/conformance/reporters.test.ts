@@ -101,11 +101,12 @@ describe('Markdown and console reporters', () => {
 describe('reporter registry (--reporter name[:path])', () => {
   it('builds each known reporter by name (file reporters default to the current directory) and refuses unknown names', async () => {
     const { createReporter, REPORTER_NAMES, ConsoleReporter: C, JUnitReporter } = await import('../../conformance/reporters');
-    expect(REPORTER_NAMES).toEqual(['console', 'json', 'junit', 'github', 'markdown']);
+    expect(REPORTER_NAMES).toEqual(['console', 'json', 'junit', 'github', 'html', 'markdown']);
     expect(createReporter('console')).toBeInstanceOf(C);
     expect(createReporter('junit:out.xml')).toBeInstanceOf(JUnitReporter);
     expect(createReporter('junit')).toMatchObject({ path: 'conformance.xml' });
-    expect(() => createReporter('tap')).toThrow(/unknown reporter "tap" \(known: console, json, junit, github, markdown\)/);
+    expect(() => createReporter('tap')).toThrow(/unknown reporter "tap" \(known: console, json, junit, github, html, markdown\)/);
+    expect(createReporter('html')).toMatchObject({ path: 'conformance.html' });
     expect(() => createReporter('__proto__')).toThrow(/unknown reporter/);
     expect(() => createReporter('toString:x')).toThrow(/unknown reporter/);
   });
