@@ -1,6 +1,5 @@
 // Reading schemas for the docs and the defaults table: type labels, merged object properties
 // (through $ref and allOf), and flattened field rows ("matches[].line").
-import type { FieldHistory } from "./field-history";
 import type { RefResolver } from "./refs";
 import type { JsonSchema } from "./spec";
 
@@ -37,6 +36,11 @@ export interface FieldRow {
   since: string;
 }
 
+/** Where a field's `since` comes from (codegen's FieldHistory): the version that added a property. */
+export interface SinceOf {
+  sinceOf(property: JsonSchema): string | undefined;
+}
+
 interface Located {
   schema: JsonSchema;
   baseId: string;
@@ -45,7 +49,7 @@ interface Located {
 export class SchemaWalker {
   constructor(
     private readonly refs: RefResolver,
-    private readonly history: FieldHistory,
+    private readonly history: SinceOf,
   ) {}
 
   private deref(l: Located): Located {

@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { versionFolder } from '../codegen/src/version';
+import { versionFolder } from '@idea-kit/spec-lib/version';
 import { updateChangelog } from './changelog';
 
 /** Runs the checkout's own codegen for one version (`npm run codegen -- --version <v>`), in `root`. */

@@ -4,10 +4,10 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { assertSpecClean } from '../codegen/src/lint';
-import { readReleases, type Amendment, type Release } from '../codegen/src/releases';
-import { CLAUSES_FILE, isObject, listFiles, loadSpec, readJson, SUMMARY_FILE, type Json, type Spec } from '../codegen/src/spec';
-import { normalizeVersion, versionFolder } from '../codegen/src/version';
+import { assertSpecClean } from '@idea-kit/spec-lib/lint';
+import { readReleases, type Amendment, type Release } from '@idea-kit/spec-lib/releases';
+import { CLAUSES_FILE, isObject, listFiles, loadSpec, readJson, SUMMARY_FILE, type Json, type Spec } from '@idea-kit/spec-lib/spec';
+import { normalizeVersion, versionFolder } from '@idea-kit/spec-lib/version';
 import { diffVersions } from './diff/version-diff';
 import { formatReport } from './diff/format';
 import { writeReleases } from './frozen';

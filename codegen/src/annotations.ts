@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020";
-import type { JsonSchema } from "./spec";
+import type { JsonSchema } from "@idea-kit/spec-lib/spec";
 
 export const ANNOTATIONS_FILE = "topic-annotations.json";
 const ANNOTATIONS_SCHEMA = "topic-annotations.schema.json";

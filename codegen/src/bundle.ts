@@ -1,8 +1,8 @@
 // Bundles every schema of a version into one root (`definitions` keyed by name, each $ref replaced by
 // its target's name), the input json-schema-to-typescript needs to declare each type exactly once.
 import { fieldDocLines, type FieldHistory } from "./field-history";
-import type { RefResolver } from "./refs";
-import type { JsonSchema } from "./spec";
+import type { RefResolver } from "@idea-kit/spec-lib/refs";
+import type { JsonSchema } from "@idea-kit/spec-lib/spec";
 
 /** Keywords that only matter to documents or docs, not to the TypeScript shape. */
 const DROPPED = new Set(["$schema", "$id", "$defs", "examples", "$comment"]);

@@ -9,9 +9,9 @@ import { join, resolve } from "node:path";
 import { FIXTURE_TYPES_FILE, fixtureTypesConfirmed } from "./gen-fixture-types";
 import { generateLatestFile, generateVersionsFile, LATEST_FILE, VERSIONS_FILE } from "./gen-versions";
 import { earlierSpecsHash, manifestConfirms } from "./manifest";
-import { releaseOf } from "./releases";
-import { loadSpec, specVersions } from "./spec";
-import { compareVersions, versionFolder } from "./version";
+import { releaseOf } from "@idea-kit/spec-lib/releases";
+import { loadSpec, specVersions } from "@idea-kit/spec-lib/spec";
+import { compareVersions, versionFolder } from "@idea-kit/spec-lib/version";
 import { annotationsHash } from "./annotations";
 
 interface Args {

@@ -4,8 +4,8 @@
 // types) and each `$ref` points there, so any JSON Schema 2020-12 validator reads them without our
 // documents. Plain string building: the data is JSON.
 import type { TopicAnnotation, TopicAnnotations } from "./annotations";
-import type { RefResolver, Target } from "./refs";
-import type { JsonSchema, TopicEntry } from "./spec";
+import type { RefResolver, Target } from "@idea-kit/spec-lib/refs";
+import type { JsonSchema, TopicEntry } from "@idea-kit/spec-lib/spec";
 
 export const MCP_TOOLS_FILE = "mcp-tools.ts";
 const DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema";

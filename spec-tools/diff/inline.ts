@@ -1,8 +1,8 @@
 // Turns a schema into a self-contained value for comparison: `$ref`s replaced by their targets (each
 // remembered as a use of its target, see normalise.ts `defUse`), annotations that carry no constraint
 // (title, description, $id, …) dropped, and every subschema in normal form (normalise.ts).
-import { resolveRef } from '../../codegen/src/refs';
-import { isObject, type Json, type Spec as SpecVersion } from '../../codegen/src/spec';
+import { resolveRef } from '@idea-kit/spec-lib/refs';
+import { isObject, type Json, type Spec as SpecVersion } from '@idea-kit/spec-lib/spec';
 import { ANNOTATIONS, REQUIRED_WHEN, type Schema } from './keywords';
 import { normaliseSchema, refNode } from './normalise';
 

@@ -7,9 +7,9 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readReleases, releaseOf } from '../../codegen/src/releases';
-import { loadSpec, specVersions } from '../../codegen/src/spec';
-import { nextPatch } from '../../codegen/src/version';
+import { readReleases, releaseOf } from '@idea-kit/spec-lib/releases';
+import { loadSpec, specVersions } from '@idea-kit/spec-lib/spec';
+import { nextPatch } from '@idea-kit/spec-lib/version';
 import { main } from '../../spec-tools/cli';
 import { REPO, scratchRepo } from './scratch';
 
