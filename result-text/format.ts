@@ -14,7 +14,7 @@ import type {
   DiagListResult, EditFindResult, EditReplaceResult, FsFindFilesResult, HistoryDiffResult, HistoryListResult,
   HistoryRollbackResult, LocalhistoryDiffResult, LocalhistoryListResult, LocalhistoryRollbackResult,
   NavDefinitionResult, NavReferencesResult, NavSymbolsResult, SymbolInfo,
-} from "../../generated/current";
+} from "../generated/current";
 
 export interface FormatOptions {
   color: boolean;
