@@ -34,7 +34,7 @@ const USAGE = `idea-conformance — conformance suite for IDEA protocol servers
 
 Selection:  --id <glob> (repeatable)  --topic <topic|area> (repeatable)  --version <x.y.z>  --last-failed
             --profile core,readings,security (default all three: core = the protocol text, readings = our
-            readings of what it leaves open, security = hardening; see generated/v0.1.6/protocol.md#clauses)
+            readings of what it leaves open, security = hardening; see generated/<v>/protocol.md#clauses)
 Verdicts:   --require-topics all|<topic,…>  topics the server must serve (default none: a case needing a
             topic absent from the capabilities is "unimplemented", reported but not failed)
             --assume-version <x.y.z>  apply cases and schemas by this version (default: the newest of the

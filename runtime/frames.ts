@@ -7,7 +7,7 @@ import { describeValidationError, type SchemaError } from "./validation-message.
 export type Validate = ((data: unknown) => boolean) & { errors?: readonly SchemaError[] | null };
 
 export interface FrameValidators {
-  /** The protocol version these schemas belong to, e.g. "0.1.6". */
+  /** The protocol version these schemas belong to (its spec folder's, without the "v"). */
   readonly version: string;
   readonly handshakeRequest: Validate;
   readonly handshakeSuccess: Validate;

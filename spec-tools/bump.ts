@@ -5,9 +5,9 @@
 // no release date and no SUMMARY.md (both come at release). Then codegen and the changelog.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { readReleases } from '../codegen/src/releases';
-import { formatJson, ID_BASE, isObject, listFiles, loadSpec, schemaId, specVersions, SUMMARY_FILE, versionDir, type Json } from '../codegen/src/spec';
-import { compareVersions, nextPatch, normalizeVersion, versionFolder } from '../codegen/src/version';
+import { readReleases } from '@idea-kit/spec-lib/releases';
+import { formatJson, ID_BASE, isObject, listFiles, loadSpec, schemaId, specVersions, SUMMARY_FILE, versionDir, type Json } from '@idea-kit/spec-lib/spec';
+import { compareVersions, nextPatch, normalizeVersion, versionFolder } from '@idea-kit/spec-lib/version';
 import { codegenMissing, regenerate } from './regenerate';
 import { specDir } from './spec-repo';
 

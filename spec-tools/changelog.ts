@@ -3,8 +3,8 @@
 // facts), and the diff against the version before it.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { readReleases, type Release } from '../codegen/src/releases';
-import { loadSpec, specVersions, SUMMARY_FILE, type Spec } from '../codegen/src/spec';
+import { readReleases, type Release } from '@idea-kit/spec-lib/releases';
+import { loadSpec, specVersions, SUMMARY_FILE, type Spec } from '@idea-kit/spec-lib/spec';
 import { diffVersions } from './diff/version-diff';
 import { formatMarkdownBody } from './diff/format';
 import { countByLevel } from './diff/types';

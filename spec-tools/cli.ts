@@ -3,8 +3,8 @@
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { newestRelease, readReleases } from '../codegen/src/releases';
-import { loadSpec, specVersions } from '../codegen/src/spec';
+import { newestRelease, readReleases } from '@idea-kit/spec-lib/releases';
+import { loadSpec, specVersions } from '@idea-kit/spec-lib/spec';
 import { bump } from './bump';
 import { updateChangelog } from './changelog';
 import { formatReport, isFormat, type Format } from './diff/format';

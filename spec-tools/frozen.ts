@@ -1,12 +1,12 @@
-// Released versions are frozen: spec/releases.json records the sha256 (codegen/src/spec.ts hashFolder)
+// Released versions are frozen: spec/releases.json records the sha256 (spec-lib/spec.ts hashFolder)
 // of each released folder, and the check fails when a folder no longer hashes to its latest recorded
 // hash, when a release was dropped from releases.json's committed history, or when a release date is
 // kept anywhere but releases.json.
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { newestRelease, readReleases, releasesPath, RELEASES_DESCRIPTION, type Releases } from '../codegen/src/releases';
-import { formatJson, hashFolder, isObject, readJson, specVersions, versionDir } from '../codegen/src/spec';
-import { compareVersions, normalizeVersion } from '../codegen/src/version';
+import { newestRelease, readReleases, releasesPath, RELEASES_DESCRIPTION, type Releases } from '@idea-kit/spec-lib/releases';
+import { formatJson, hashFolder, isObject, readJson, specVersions, versionDir } from '@idea-kit/spec-lib/spec';
+import { compareVersions, normalizeVersion } from '@idea-kit/spec-lib/version';
 import { checkReleasesHistory } from './release-history';
 
 export interface FrozenProblem {

@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { versionFolder } from '../codegen/src/version';
+import { versionFolder } from '@idea-kit/spec-lib/version';
 import { updateChangelog } from './changelog';
 
 /** Why `root` has no codegen to run, or undefined when it has one. Commands ask before writing anything. */

@@ -1,9 +1,9 @@
 // The past of spec/releases.json and of the released folders, read from git: a release, once
 // committed, can never disappear or change silently (deleting an entry would unfreeze its folder);
 // and the contents a released folder had, which `idea-spec amend` compares an amendment with.
-import { parseReleases, type Release, type Releases } from '../codegen/src/releases';
-import { hashFiles } from '../codegen/src/spec';
-import { versionFolder } from '../codegen/src/version';
+import { parseReleases, type Release, type Releases } from '@idea-kit/spec-lib/releases';
+import { hashFiles } from '@idea-kit/spec-lib/spec';
+import { versionFolder } from '@idea-kit/spec-lib/version';
 import { commitsTouching, filesAt, git, notInGit, readObjects } from './git';
 import type { FrozenProblem } from './frozen';
 

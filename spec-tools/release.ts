@@ -4,10 +4,11 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { assertSpecClean } from '../codegen/src/lint';
-import { readReleases, type Amendment, type Release } from '../codegen/src/releases';
-import { CLAUSES_FILE, isObject, listFiles, loadSpec, readJson, SUMMARY_FILE, type Json, type Spec } from '../codegen/src/spec';
-import { normalizeVersion, versionFolder } from '../codegen/src/version';
+import { SCHEMA_MAP_KEYWORDS } from '@idea-kit/spec-lib/keywords';
+import { assertSpecClean } from '@idea-kit/spec-lib/lint';
+import { readReleases, type Amendment, type Release } from '@idea-kit/spec-lib/releases';
+import { CLAUSES_FILE, isObject, listFiles, loadSpec, readJson, SUMMARY_FILE, type Json, type Spec } from '@idea-kit/spec-lib/spec';
+import { normalizeVersion, versionFolder } from '@idea-kit/spec-lib/version';
 import { diffVersions } from './diff/version-diff';
 import { formatReport } from './diff/format';
 import { writeReleases } from './frozen';
@@ -53,8 +54,6 @@ export interface AmendOptions {
 
 /** Keywords that annotate and never constrain: an amendment may change only these (and SUMMARY.md). */
 const ANNOTATIONS = new Set(['description', 'title', 'examples', '$comment']);
-/** Keywords whose values map names to schemas: their keys are names, not keywords. */
-const NAME_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
 
 function withoutAnnotations(x: Json, inNameMap = false): Json {
   if (Array.isArray(x)) return x.map((y) => withoutAnnotations(y));
@@ -62,7 +61,7 @@ function withoutAnnotations(x: Json, inNameMap = false): Json {
   const out: { [k: string]: Json } = {};
   for (const [k, v] of Object.entries(x)) {
     if (!inNameMap && ANNOTATIONS.has(k)) continue;
-    out[k] = withoutAnnotations(v, !inNameMap && NAME_MAPS.has(k));
+    out[k] = withoutAnnotations(v, !inNameMap && SCHEMA_MAP_KEYWORDS.has(k)); // a map's keys are names, not keywords
   }
   return out;
 }

@@ -1,5 +1,5 @@
 // Where the spec lives: the repository (or package) root and its spec/ folder. Reading the spec is
-// the spec library's job (codegen/src/spec.ts, refs.ts, releases.ts, version.ts).
+// the spec library's job (spec-lib/spec.ts, refs.ts, releases.ts, version.ts).
 import { existsSync, realpathSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';

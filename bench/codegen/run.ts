@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { specVersions } from "../../codegen/src/spec";
+import { specVersions } from "@idea-kit/spec-lib/spec";
 import { jsonOutArg, type BenchResult, type BenchRow } from "../lib/contract";
 
 const ROOT = join(import.meta.dirname, "..", "..");

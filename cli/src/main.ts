@@ -7,7 +7,7 @@ import { NoServerError, NotLoopbackError, pickServer, resolveEndpoint, type Endp
 import { listRegisteredServers, registryDir, type RegistryEntry } from "../../runtime/registry";
 import { parseArgs, UsageError, type GlobalOptions, type Invocation } from "./args";
 import { commandsFromSpec, type CommandSpec } from "./commands";
-import { formatResult } from "./format";
+import { formatResult } from "@idea-kit/result-text/format";
 import { commandHelp, emptyResultHint, mainHelp } from "./help";
 import { connect, FRAMES, IdeaClosedError, IdeaProtocolError, IdeaTimeoutError } from "./protocol";
 import { version as PACKAGE_VERSION } from "../package.json";

@@ -5,8 +5,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020";
+import type { JsonSchema } from "@idea-kit/spec-lib/spec";
 import { sha256 } from "../../runtime/hash";
-import type { JsonSchema } from "./spec";
 
 const ANNOTATIONS_FILE = "topic-annotations.json";
 const ANNOTATIONS_SCHEMA = "topic-annotations.schema.json";

@@ -1,17 +1,18 @@
 // npm run codegen [-- --version v0.1.6] [--check [--full]] [--spec <dir>] [--out <dir>] [--fixture-schema <file>]
 // Writes generated/<v>/ for every spec/<v>/ (or the one given), generated/versions.ts (every version
-// of spec/, whichever were asked for) and generated/conformance-fixture.ts (the fixture types, when the
-// fixture schema exists). --check writes nothing: it exits 1 and names every file that
+// of spec/, whichever were asked for), generated/current.ts (the version spec/served.json names) and
+// generated/conformance-fixture.ts (the fixture types, when the fixture schema exists). --check writes nothing: it exits 1 and names every file that
 // differs, is missing, or should not be there. It first tries the manifests (hashes only); --full
 // always regenerates in memory and compares.
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { FIXTURE_TYPES_FILE, fixtureTypesConfirmed } from "./gen-fixture-types";
-import { generateLatestFile, generateVersionsFile, LATEST_FILE, VERSIONS_FILE } from "./gen-versions";
+import { CURRENT_FILE, generateCurrentFile, generateLatestFile, generateVersionsFile, LATEST_FILE, VERSIONS_FILE } from "./gen-versions";
 import { earlierSpecsHash, manifestConfirms } from "./manifest";
-import { releaseOf } from "./releases";
-import { loadSpec, specVersions } from "./spec";
-import { compareVersions, versionFolder } from "./version";
+import { releaseOf } from "@idea-kit/spec-lib/releases";
+import { SERVED_FILE, servedVersion } from "@idea-kit/spec-lib/served";
+import { loadSpec, specVersions } from "@idea-kit/spec-lib/spec";
+import { compareVersions, versionFolder } from "@idea-kit/spec-lib/version";
 import { annotationsHash } from "./annotations";
 
 interface Args {
@@ -61,11 +62,16 @@ export async function run(argv: string[]): Promise<number> {
           .sort()
           .filter((name) => !versions.includes(name) && statSync(join(outRoot, name)).isDirectory())
       : [];
+  // A spec root without served.json (a protocol fork, a test's scratch spec) has no programs to serve
+  // it: no current.ts then.
+  const served = existsSync(join(specRoot, SERVED_FILE)) ? servedVersion(specRoot) : undefined;
   // Version-independent outputs: path relative to the output root → content.
   const shared = new Map<string, string>([
     [VERSIONS_FILE, generateVersionsFile(allFolders)],
     [LATEST_FILE, generateLatestFile(allFolders)],
   ]);
+  if (served) shared.set(CURRENT_FILE, generateCurrentFile(versionFolder(served), loadSpec(specRoot, served).clauses));
+  const strayCurrent = !served && existsSync(join(outRoot, CURRENT_FILE));
   const sharedProblems = (): string[] =>
     [...shared].flatMap(([name, content]) => {
       const path = join(outRoot, name);
@@ -73,7 +79,7 @@ export async function run(argv: string[]): Promise<number> {
       return old === content ? [] : [`${old === undefined ? "missing" : "differs"}: ${join(args.outRoot, name)}`];
     });
   const fixtureSchema = existsSync(resolve(args.fixtureSchema)) ? resolve(args.fixtureSchema) : undefined;
-  if (args.check && !args.full && extraDirs.length === 0) {
+  if (args.check && !args.full && extraDirs.length === 0 && !strayCurrent) {
     // Each version's output also reads the earlier folders (per-field @since): their hashes count too.
     const all = allFolders.map((v): [string, string] => [v, loadSpec(specRoot, v).hash]);
     const hashOf = (v: string) => all.find(([f]) => f === v)?.[1] ?? loadSpec(specRoot, v).hash;
@@ -128,6 +134,7 @@ export async function run(argv: string[]): Promise<number> {
     }
   }
   for (const name of extraDirs) problems.push(`extra: ${join(args.outRoot, name)}/ (no spec/${name})`);
+  if (strayCurrent) problems.push(`extra: ${join(args.outRoot, CURRENT_FILE)} (no ${SERVED_FILE} in ${args.specRoot})`);
   if (args.check) {
     if (problems.length > 0) {
       console.error(`generated code is out of date (run \`npm run codegen\`):\n  ${problems.join("\n  ")}`);
@@ -137,6 +144,7 @@ export async function run(argv: string[]): Promise<number> {
     return 0;
   }
   for (const p of problems) console.warn(`warning: ${p}`);
+  if (served && !releaseOf(specRoot, served)) console.warn(`note: spec/served.json serves ${served}, which spec/releases.json does not list as released`);
   console.log(`codegen: ${versions.join(", ")} → ${args.outRoot} (${written} file(s) written)`);
   return 0;
 }

@@ -2,9 +2,9 @@
 // the first spec/<v>/ whose schema document has a property at the same JSON pointer. It is worth
 // saying only when the field is younger than the object holding it (a field as old as its schema
 // is covered by the topic's or message's own `since`).
-import { schemaNodes } from "./schema-walk";
-import { loadSpec, specVersions, type JsonSchema, type Spec } from "./spec";
-import { compareVersions } from "./version";
+import { schemaNodes } from "@idea-kit/spec-lib/schema-walk";
+import { loadSpec, specVersions, type JsonSchema, type Spec } from "@idea-kit/spec-lib/spec";
+import { compareVersions } from "@idea-kit/spec-lib/version";
 
 /** Where a schema node sits: document path and JSON pointer. */
 export interface NodeLocation {

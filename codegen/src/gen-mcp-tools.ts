@@ -4,11 +4,14 @@
 // types) and each `$ref` points there, so any JSON Schema 2020-12 validator reads them without our
 // documents. Plain string building: the data is JSON.
 import type { TopicAnnotation, TopicAnnotations } from "./annotations";
-import type { RefResolver, Target } from "./refs";
-import type { JsonSchema, TopicEntry } from "./spec";
+import { visitSchema, type SchemaVisitor } from "@idea-kit/spec-lib/inline";
+import type { RefResolver, Target } from "@idea-kit/spec-lib/refs";
+import type { Json, JsonSchema, TopicEntry } from "@idea-kit/spec-lib/spec";
 
 export const MCP_TOOLS_FILE = "mcp-tools.ts";
 const DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema";
+/** Nested `$id`/`$schema` would re-base the references; `$defs` are rebuilt from what is used. */
+const BUNDLE_DROPS: ReadonlySet<string> = new Set(["$id", "$schema", "$defs"]);
 /** MCP's rule for tool names (specification 2025-11-25, "Tool names"). */
 export const MCP_TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
@@ -29,32 +32,26 @@ export function bundleSchema(refs: RefResolver, path: string): JsonSchema {
   if (!root) throw new Error(`${refs.spec.folder}: no root schema ${path}`);
   const defs = new Map<string, JsonSchema>();
   const pending: Target[] = [];
-  const rewrite = (node: unknown, baseId: string): unknown => {
-    if (Array.isArray(node)) return node.map((n) => rewrite(n, baseId));
-    if (node === null || typeof node !== "object") return node;
-    const out: JsonSchema = {};
-    for (const [k, v] of Object.entries(node as JsonSchema)) {
-      if (k === "$id" || k === "$schema" || k === "$defs") continue;
-      if (k === "$ref" && typeof v === "string") {
-        const t = refs.resolve(v, baseId);
-        if (t.baseId === root.id && t.name === root.name) out.$ref = "#";
-        else {
-          if (!defs.has(t.name)) {
-            defs.set(t.name, {}); // reserved before the walk: cycles end here
-            pending.push(t);
-          }
-          out.$ref = `#/$defs/${t.name}`;
+  const visitor: SchemaVisitor = {
+    drop: BUNDLE_DROPS,
+    object(own, _node, ref) {
+      if (!ref) return own;
+      const t = refs.named(ref.target);
+      if (t.baseId === root.id && t.name === root.name) own.$ref = "#";
+      else {
+        if (!defs.has(t.name)) {
+          defs.set(t.name, {}); // reserved before the walk: cycles end here
+          pending.push(t);
         }
-      } else if (k === "const" || k === "enum" || k === "default" || k === "examples") out[k] = v; // values
-      else if (k === "properties" || k === "patternProperties" || k === "dependentSchemas") {
-        out[k] = Object.fromEntries(Object.entries(v as JsonSchema).map(([p, s]) => [p, rewrite(s, baseId)]));
-      } else out[k] = rewrite(v, baseId);
-    }
-    return out;
+        own.$ref = `#/$defs/${t.name}`;
+      }
+      return own;
+    },
   };
-  const doc = refs.spec.byId.get(root.id)!;
-  const body = rewrite(doc.schema, root.id) as JsonSchema;
-  for (let t = pending.shift(); t; t = pending.shift()) defs.set(t.name, rewrite(t.schema, t.baseId) as JsonSchema);
+  const body = visitSchema(refs.spec, path, refs.spec.byId.get(root.id)!.schema, visitor) as JsonSchema;
+  for (let t = pending.shift(); t; t = pending.shift()) {
+    defs.set(t.name, visitSchema(refs.spec, refs.spec.byId.get(t.baseId)!.path, t.schema as Json, visitor) as JsonSchema);
+  }
   if (body.type !== "object") throw new Error(`${refs.spec.folder}/${path}: MCP needs a schema of type "object" here`);
   const sortedDefs = Object.fromEntries([...defs].sort(([a], [b]) => (a < b ? -1 : 1)));
   return { $schema: DRAFT_2020_12, ...body, ...(defs.size > 0 ? { $defs: sortedDefs } : {}) };

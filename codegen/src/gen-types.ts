@@ -3,7 +3,7 @@
 import { compile } from "json-schema-to-typescript";
 import { bundleForTypes } from "./bundle";
 import type { FieldHistory } from "./field-history";
-import type { RefResolver } from "./refs";
+import type { RefResolver } from "@idea-kit/spec-lib/refs";
 
 const ROOT = "IdeaSchemaBundle";
 

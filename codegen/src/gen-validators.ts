@@ -8,8 +8,8 @@
 // only the sections of the schemas that contain it.
 import type { Ajv2020 } from "ajv/dist/2020";
 import standaloneCode from "ajv/dist/standalone";
-import { createStrictAjv, specAjv } from "./lint";
-import type { RefResolver } from "./refs";
+import { createStrictAjv, specAjv } from "@idea-kit/spec-lib/lint";
+import type { RefResolver } from "@idea-kit/spec-lib/refs";
 
 /** ajv code options of the generator: ESM source kept for standalone output. */
 export function createGeneratorAjv(): Ajv2020 {

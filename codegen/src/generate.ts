@@ -3,13 +3,13 @@
 import { FieldHistory } from "./field-history";
 import { generateTypeDeclarations } from "./gen-types";
 import { createGeneratorAjv, generateValidators } from "./gen-validators";
-import { assertSpecClean } from "./lint";
+import { assertSpecClean } from "@idea-kit/spec-lib/lint";
 import { buildModel } from "./model";
-import { RefResolver } from "./refs";
+import { RefResolver } from "@idea-kit/spec-lib/refs";
 import { render } from "./render";
 import { buildManifest, earlierSpecsHash, MANIFEST } from "./manifest";
-import { releaseOf } from "./releases";
-import { loadSpec } from "./spec";
+import { releaseOf } from "@idea-kit/spec-lib/releases";
+import { loadSpec } from "@idea-kit/spec-lib/spec";
 import { GENERATED_FILES } from "./files";
 import { loadTopicAnnotations } from "./annotations";
 import { generateMcpTools, MCP_TOOLS_FILE } from "./gen-mcp-tools";

@@ -13,6 +13,8 @@ import { sha256 } from "../../runtime/hash";
 export const MANIFEST = "manifest.json";
 
 const CODEGEN_DIR = join(dirname(fileURLToPath(import.meta.url)), "..");
+/** Where the spec library is loaded from (a scratch copy of codegen reads the one its node_modules links to). */
+const SPEC_LIB_DIR = dirname(createRequire(import.meta.url).resolve("@idea-kit/spec-lib/spec"));
 /** Packages whose output ends up in generated files: their versions are part of the generator hash. */
 const OUTPUT_PACKAGES = ["ajv", "json-schema-to-typescript", "handlebars"];
 
@@ -27,13 +29,13 @@ function listFiles(dir: string, prefix = ""): string[] {
 
 let cachedGeneratorHash: string | undefined;
 
-/** sha256 over codegen/src, codegen/templates and the versions of the packages that shape the output. */
+/** sha256 over codegen/src, codegen/templates, the spec library it reads the spec with, and the versions of the packages that shape the output. */
 export function generatorHash(): string {
   if (cachedGeneratorHash) return cachedGeneratorHash;
   const h = createHash("sha256");
-  for (const sub of ["src", "templates"]) {
-    for (const rel of listFiles(join(CODEGEN_DIR, sub))) {
-      h.update(`${sub}/${rel}\0`).update(readFileSync(join(CODEGEN_DIR, sub, rel))).update("\0");
+  for (const [sub, dir] of [["src", join(CODEGEN_DIR, "src")], ["templates", join(CODEGEN_DIR, "templates")], ["spec-lib", SPEC_LIB_DIR]] as const) {
+    for (const rel of listFiles(dir)) {
+      h.update(`${sub}/${rel}\0`).update(readFileSync(join(dir, rel))).update("\0");
     }
   }
   const require = createRequire(import.meta.url);

@@ -1,7 +1,7 @@
-// The clauses the suite enforces (spec/v0.1.6/clauses.json, rendered with anchors into
-// generated/v0.1.6/protocol.md): every case cites one, and its layer gives the case's profile and level.
+// The clauses the suite enforces (the served version's spec/<v>/clauses.json, rendered with anchors into
+// generated/<v>/protocol.md): every case cites one, and its layer gives the case's profile and level.
 import { fileURLToPath } from 'node:url';
-import clausesFile from '../../spec/v0.1.6/clauses.json';
+import { CURRENT_CLAUSES, CURRENT_FOLDER } from '../../generated/current';
 
 /** Set by conformance/build.mjs in the packaged bin, where protocol.md sits beside it (dist/). */
 declare const __IDEA_PACKAGED__: boolean | undefined;
@@ -27,9 +27,11 @@ export interface Clause {
 export const PROFILES: readonly Profile[] = ['core', 'readings', 'security'];
 const PROFILE_OF: Record<Layer, Profile> = { text: 'core', reading: 'readings', hardening: 'security' };
 
-export const CLAUSES: ReadonlyMap<string, Clause> = new Map((clausesFile.clauses as Clause[]).map((c) => [c.id, c]));
+export const CLAUSES: ReadonlyMap<string, Clause> = new Map((CURRENT_CLAUSES as Clause[]).map((c) => [c.id, c]));
 /** Where the clauses are rendered (relative to the repository root). */
-export const PROTOCOL_MD = 'generated/v0.1.6/protocol.md';
+export const PROTOCOL_MD = `generated/${CURRENT_FOLDER}/protocol.md`;
+/** The clauses file every fixture's `spec` is read against (relative to the repository root). */
+export const CLAUSES_JSON = `spec/${CURRENT_FOLDER}/clauses.json`;
 
 export function profileOf(c: Clause): Profile {
   return PROFILE_OF[c.layer];

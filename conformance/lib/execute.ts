@@ -6,7 +6,7 @@ import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { Connection, UpgradeRefusedError } from './connection';
 import { match, renderMismatch, unknownRuleKeys } from './match';
 import type { FrameChecker } from './schema-check';
-import { compareVersions } from '../../codegen/src/version';
+import { compareVersions } from '@idea-kit/spec-lib/version';
 import { isPortOpen } from '../../runtime/loopback';
 import { spokenVersion, topicSince } from './topics';
 import type { CaseResult, Check, ExchangeCase, Expectation, LoadedCase, RequestCase, RequestStep, SetupStep, TransportCase } from './types';

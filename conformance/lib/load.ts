@@ -4,13 +4,32 @@ import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Ajv2020 from 'ajv/dist/2020';
 import fixtureSchema from '../fixture.schema.json';
-import { CLAUSES, levelOf, profileOf } from './clauses';
+import { CLAUSES, CLAUSES_JSON, levelOf, profileOf } from './clauses';
 import { caseTopic } from './execute';
 import { isKnownTopic } from './topics';
 import type { FixtureCase, LoadedCase } from './types';
+import { CURRENT_VERSION } from '../../generated/current';
+import { compareVersions, isVersion, versionFolder } from '@idea-kit/spec-lib/version';
 
 export const CONFORMANCE_DIR = resolve(fileURLToPath(new URL('..', import.meta.url)));
-export const DEFAULT_FIXTURES = join(CONFORMANCE_DIR, 'fixtures', 'v0.1.6');
+/**
+ * The cases for `version`: fixtures/v<version>/, or, until that folder is written, the newest older
+ * one (cases are cumulative: each one's `since` says from which version on it applies), so serving a
+ * new version needs no fixture move first.
+ */
+export function fixturesFor(version: string): string {
+  const root = join(CONFORMANCE_DIR, 'fixtures');
+  let folders: string[] = [];
+  try {
+    folders = readdirSync(root).filter((n) => n.startsWith('v') && isVersion(n) && compareVersions(n, version) <= 0).sort(compareVersions);
+  } catch {
+    // no fixtures folder: the exact path, for the error that loading it gives
+  }
+  return join(root, folders.at(-1) ?? versionFolder(version));
+}
+
+/** The served version's cases. */
+export const DEFAULT_FIXTURES = fixturesFor(CURRENT_VERSION);
 
 // discriminator: a case is checked against the schema of its `kind` only (precise errors).
 const ajv = new Ajv2020({ allErrors: false, strict: false, discriminator: true });
@@ -44,8 +63,8 @@ export function parseCase(text: string, file: string): LoadedCase {
   if (folder !== undefined && folder !== '.' && folder !== area) throw new FixtureError(`${file}: id ${c.id} must start with its folder name "${folder}/"`);
   const fc = c as FixtureCase;
   const clause = CLAUSES.get(fc.spec);
-  if (!clause) throw new FixtureError(`${file}: spec "${fc.spec}" names no clause of spec/v0.1.6/clauses.json`);
-  if (fc.kind === 'request' && fc.prefer && !CLAUSES.has(fc.prefer.spec)) throw new FixtureError(`${file}: prefer.spec "${fc.prefer.spec}" names no clause of spec/v0.1.6/clauses.json`);
+  if (!clause) throw new FixtureError(`${file}: spec "${fc.spec}" names no clause of ${CLAUSES_JSON}`);
+  if (fc.kind === 'request' && fc.prefer && !CLAUSES.has(fc.prefer.spec)) throw new FixtureError(`${file}: prefer.spec "${fc.prefer.spec}" names no clause of ${CLAUSES_JSON}`);
   const clauseLevel = levelOf(clause);
   if (fc.level === 'must' && clauseLevel === 'should') throw new FixtureError(`${file}: level "must" above its clause ${clause.id} (a ${clause.layer}: should)`);
   const sent = sentTopics(fc);

@@ -5,7 +5,7 @@ import { Connection } from './connection';
 import { executeCase, notRun, type RunContext, type ServerInfo, type Target } from './execute';
 import { frameCheckerFor } from './schema-check';
 import { FIND_TOPIC, SettleProbe, type SettleFile } from './settle';
-import { compareVersions } from '../../codegen/src/version';
+import { compareVersions } from '@idea-kit/spec-lib/version';
 import { isKnownTopic, KNOWN_TOPICS, spokenVersion } from './topics';
 import { VERDICTS, type CaseResult, type LoadedCase, type Verdict } from './types';
 import { isOkVerdict, type Implementation, type Reporter, type RunSummary } from '../reporters/types';

@@ -1,6 +1,6 @@
 // Case selection: id globs, topics (full "/app/vscode/edit/find", short "edit/find" or area "protocol"),
 // protocol version (cases whose `since` is newer are left out), a set of ids (--last-failed) and profiles.
-import { compareVersions } from '../../codegen/src/version';
+import { compareVersions } from '@idea-kit/spec-lib/version';
 import type { Profile } from './clauses';
 import type { LoadedCase } from './types';
 

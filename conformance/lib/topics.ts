@@ -1,7 +1,7 @@
-// The topics the suite knows (the newest spec's), with the version that introduced each: what a
+// The topics the suite knows (the served version's, generated/current.ts), with the version that introduced each: what a
 // server's capabilities and version claim are read against.
-import { TOPICS } from '../../generated/v0.1.6/topics';
-import { compareVersions } from '../../codegen/src/version';
+import { TOPICS } from '../../generated/current';
+import { compareVersions } from '@idea-kit/spec-lib/version';
 
 export const KNOWN_TOPICS: readonly string[] = TOPICS.map((t) => t.topic);
 const SINCE = new Map<string, string>(TOPICS.map((t) => [t.topic, t.since]));

@@ -97,7 +97,7 @@ export async function startRecorder(o: RecorderOptions): Promise<RunningRecorder
       const dir = join(o.outDir, area);
       const file = join(dir, `${name}.json`);
       const fixture = {
-        // Resolvable where the file is written; a case moved under fixtures/v0.1.6/<area>/ uses ../../../fixture.schema.json.
+        // Resolvable where the file is written; a case moved under fixtures/<v>/<area>/ uses ../../../fixture.schema.json.
         $schema: relative(dir, join(CONFORMANCE_DIR, 'fixture.schema.json')).split('\\').join('/'),
         id: `${area}/${name}`,
         description: `Recorded ${topic} exchange (review and describe before committing).`,

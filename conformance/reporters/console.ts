@@ -1,6 +1,6 @@
 // Console reporter: one line per non-passing case with its diff, a progress line on a TTY, and a summary.
 import type { CaseResult, LoadedCase } from '../lib/types';
-import { contextLines } from './context';
+import { contextLines, DEFAULT_FIXTURES_SHOWN } from './context';
 import { isFinding, scopeLine, type Reporter, type RunStartInfo, type RunSummary } from './types';
 
 const COLORS = { pass: 32, fail: 31, warn: 33, error: 31, skip: 90, unimplemented: 35 } as const;
@@ -10,7 +10,7 @@ export interface ConsoleReporterOptions {
   color?: boolean;
   /** Print passing, skipped and unimplemented cases too. */
   verbose?: boolean;
-  /** Where fixture files are, for the context lines (default conformance/fixtures/v0.1.6). */
+  /** Where fixture files are, for the context lines (default conformance/fixtures/<served version>). */
   fixturesDir?: string;
 }
 
@@ -55,7 +55,7 @@ export class ConsoleReporter implements Reporter {
     const xf = r.expectedFailure ? this.paint(90, ' (expected failure)') : '';
     if (!isFinding(r) && !this.opts.verbose) return;
     this.out.write(`${tag} ${r.id} ${this.paint(90, `${r.durationMs} ms`)}${xf}\n`);
-    if (isFinding(r)) for (const l of contextLines(r, this.opts.fixturesDir ?? 'conformance/fixtures/v0.1.6')) this.out.write(`              ${this.paint(90, l)}\n`);
+    if (isFinding(r)) for (const l of contextLines(r, this.opts.fixturesDir ?? DEFAULT_FIXTURES_SHOWN)) this.out.write(`              ${this.paint(90, l)}\n`);
     if (r.reason && r.verdict !== 'pass') this.out.write(`              ${r.reason}\n`);
     for (const c of r.checks.filter((k) => !k.ok)) {
       this.out.write(`              ✗ ${c.name}${c.level === 'should' ? ' (should)' : ''}\n`);

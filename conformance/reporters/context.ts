@@ -2,6 +2,11 @@
 // into protocol.md), the fixture file and, for transport cases, what was sent.
 import { CLAUSES, clauseLink } from '../lib/clauses';
 import type { CaseResult } from '../lib/types';
+import { basename } from 'node:path';
+import { DEFAULT_FIXTURES } from '../lib/load';
+
+/** Where reports say the fixture files are unless told otherwise: the served version's cases. */
+export const DEFAULT_FIXTURES_SHOWN = `conformance/fixtures/${basename(DEFAULT_FIXTURES)}`;
 
 export function contextLines(r: CaseResult, fixturesDir: string): string[] {
   const c = CLAUSES.get(r.clause);

@@ -1,7 +1,7 @@
 // GitHub Actions annotations: `::error file=…,title=…::message` per failing case (warning for warn),
 // pointing at the fixture file so the annotation lands on the case in the PR diff.
 import type { CaseResult } from '../lib/types';
-import { contextLines } from './context';
+import { contextLines, DEFAULT_FIXTURES_SHOWN } from './context';
 import { isFinding, type Reporter, type RunSummary } from './types';
 
 /** Escapes per the workflow-command rules (data: %, CR, LF; properties also : and ,). */
@@ -22,7 +22,7 @@ export function annotationFor(r: CaseResult, fixturesDir: string): string | null
 }
 
 export class GitHubReporter implements Reporter {
-  constructor(private readonly fixturesDir = 'conformance/fixtures/v0.1.6', private readonly write: (line: string) => void = (l) => process.stdout.write(l + '\n')) {}
+  constructor(private readonly fixturesDir = DEFAULT_FIXTURES_SHOWN, private readonly write: (line: string) => void = (l) => process.stdout.write(l + '\n')) {}
   onCaseEnd(r: CaseResult): void {
     const a = annotationFor(r, this.fixturesDir);
     if (a) this.write(a);

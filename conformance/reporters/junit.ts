@@ -4,7 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { CaseResult } from '../lib/types';
-import { contextLines } from './context';
+import { contextLines, DEFAULT_FIXTURES_SHOWN } from './context';
 import type { Reporter, RunSummary } from './types';
 
 function xmlEscape(s: string): string {
@@ -40,7 +40,7 @@ function countsOf(rs: CaseResult[]) {
   return { tests: rs.length, failures: k.filter((x) => x === 'failure').length, errors: k.filter((x) => x === 'error').length, skipped: k.filter((x) => x === 'skipped').length };
 }
 
-export function summaryToJUnit(s: RunSummary, fixturesDir = 'conformance/fixtures/v0.1.6'): string {
+export function summaryToJUnit(s: RunSummary, fixturesDir = DEFAULT_FIXTURES_SHOWN): string {
   const byArea = new Map<string, CaseResult[]>();
   for (const r of s.results) {
     const a = r.id.split('/')[0]!;

@@ -1,12 +1,12 @@
 // Markdown summary (e.g. for $GITHUB_STEP_SUMMARY): totals, a table per area, and the diffs of failures.
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { contextLines } from './context';
+import { contextLines, DEFAULT_FIXTURES_SHOWN } from './context';
 import { isFinding, scopeLine, type Reporter, type RunSummary } from './types';
 
 const ICON = { pass: '✅', fail: '❌', warn: '⚠️', error: '💥', skip: '⏭️', unimplemented: '🚧' } as const;
 
-export function summaryToMarkdown(s: RunSummary, fixturesDir = 'conformance/fixtures/v0.1.6'): string {
+export function summaryToMarkdown(s: RunSummary, fixturesDir = DEFAULT_FIXTURES_SHOWN): string {
   const c = s.counts;
   const row = (name: string, k: Record<string, number>) => `| ${name} | ${k.pass} | ${k.fail} | ${k.warn} | ${k.error} | ${k.skip} | ${k.unimplemented} |`;
   const lines = [

@@ -4,7 +4,7 @@
 // window comes back on a new port with a new token, so the endpoint is located anew before each attempt.
 // When the reconnection gives up, the next call locates again from scratch, and says plainly when no
 // window serves the folder.
-import { connect, type IdeaClient } from "../../generated/v0.1.6/client";
+import { connect, type IdeaClient } from "../../generated/current";
 import type { ConnectionStateEvent, Endpoint } from "../../runtime/reconnect";
 import { resolveEndpoint } from "../../runtime/locate";
 

@@ -3,9 +3,9 @@
 // advertises. The result goes back as structuredContent unchanged, with a text rendering for people;
 // IDEA protocol errors become tool errors that carry the code.
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
-import type { McpToolDefinition } from "../../generated/v0.1.6/mcp-tools";
-import { loadMcpTools, NEWEST_VERSION } from "../../generated/versions";
-import { IdeaClosedError, IdeaProtocolError, IdeaTimeoutError, type IdeaClient } from "../../generated/v0.1.6/client";
+import type { McpToolDefinition } from "../../generated/current";
+import { loadMcpTools } from "../../generated/versions";
+import { CURRENT_VERSION, IdeaClosedError, IdeaProtocolError, IdeaTimeoutError, type IdeaClient } from "../../generated/current";
 import { NoWindowError, type IdeaConnection } from "./connection";
 import { resultText } from "./text";
 
@@ -17,9 +17,9 @@ function toolTable(version: string): Promise<readonly McpToolDefinition[] | unde
   return t;
 }
 
-/** The tools of the client's announced version (the newest this tree knows when it announced a newer one), advertised ones only. */
+/** The tools of the client's announced version (the served one, spec/served.json, when this tree has no code for the one it announced), advertised ones only. */
 export async function toolsFor(client: IdeaClient | undefined): Promise<readonly McpToolDefinition[]> {
-  const all = (client && (await toolTable(client.handshake.version))) || (await toolTable(NEWEST_VERSION))!;
+  const all = (client && (await toolTable(client.handshake.version))) || (await toolTable(CURRENT_VERSION))!;
   return client ? all.filter((t) => client.handshake.capabilities.includes(t.topic)) : all;
 }
 
@@ -36,7 +36,7 @@ function asMcpTool(d: McpToolDefinition): Tool {
 
 /**
  * The tools to list: the connected server's. Without a window (none open yet, or it went away) the
- * newest version's full set is listed, so a client that lists once at start-up still knows them; a
+ * served version's full set is listed, so a client that lists once at start-up still knows them; a
  * call then says no window is open.
  */
 export async function listTools(conn: IdeaConnection): Promise<Tool[]> {
@@ -58,7 +58,7 @@ function toolError(text: string, code?: string): CallToolResult {
 }
 
 export async function callTool(conn: IdeaConnection, name: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
-  const known = (await toolTable(NEWEST_VERSION))!;
+  const known = (await toolTable(CURRENT_VERSION))!;
   let client: IdeaClient;
   try {
     client = await conn.get();

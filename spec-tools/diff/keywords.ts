@@ -1,6 +1,6 @@
 // The JSON Schema vocabulary the diff works with: annotations, the keywords each type owns, and a
 // stable text form for equality.
-import { isObject, type Json, type JsonObject } from '../../codegen/src/spec';
+import { isObject, type Json, type JsonObject } from '@idea-kit/spec-lib/spec';
 
 export type Schema = JsonObject;
 

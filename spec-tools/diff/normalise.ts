@@ -13,7 +13,7 @@
 //  6. keywords of types the schema does not allow dropped (they constrain nothing).
 // Children are normalised before their parent (inline.ts builds bottom-up), so every function here
 // may assume normalised subschemas.
-import { isObject, type Json } from '../../codegen/src/spec';
+import { isObject, type Json } from '@idea-kit/spec-lib/spec';
 import { canonical, KEYWORD_TYPE, REQUIRED_WHEN, typeKey, typeOfValue, TYPE_KEYWORDS, type Schema, type TypeKey } from './keywords';
 
 /** A schema reached through `$ref`: the target's name, the target alone, and the keywords next to

@@ -3,7 +3,7 @@
 // the value: narrowing what a server accepts breaks clients that send the old values, widening what a
 // server returns breaks clients that only understand the old values. A change found inside the target
 // of a `$ref` carries that target's name (`def`), so the version diff can report it once (group.ts).
-import { isObject, type Json, type JsonObject } from '../../codegen/src/spec';
+import { isObject, type Json, type JsonObject } from '@idea-kit/spec-lib/spec';
 import { formatChange } from './formats';
 import { ANNOTATIONS, canonical, KEYWORD_TYPE, REQUIRED_WHEN, typeKey } from './keywords';
 import { defUse, mergeSchemas, typeList, type DefUse } from './normalise';

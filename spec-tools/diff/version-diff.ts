@@ -1,6 +1,6 @@
 // Compares two protocol versions: the topic index (transport, error codes, topics) and every
 // message and topic schema, each in the direction its values travel.
-import type { Json, Spec as SpecVersion, TopicEntry } from '../../codegen/src/spec';
+import type { Json, Spec as SpecVersion, TopicEntry } from '@idea-kit/spec-lib/spec';
 import { inlineSchema } from './inline';
 import { canonical } from './keywords';
 import { groupByDef } from './group';

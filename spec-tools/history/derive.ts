@@ -2,8 +2,8 @@
 // each keeps the topics and error codes whose `since` it reaches, and undoes the later wire changes
 // (token auth and port auto-increment from 0.1.3, relative paths from 0.1.2, history/diff's 0.1.4
 // index restriction). The output is committed as plain schema files and frozen in releases.json.
-import { isObject, type Json, type JsonObject, type Spec, type SpecIndex } from '../../codegen/src/spec';
-import { compareVersions } from '../../codegen/src/version';
+import { isObject, type Json, type JsonObject, type Spec, type SpecIndex } from '@idea-kit/spec-lib/spec';
+import { compareVersions } from '@idea-kit/spec-lib/version';
 import { AUTH_SINCE, HISTORY_DIFF_RESTRICTED, type VersionFacts } from './facts';
 
 /** Relative file paths are accepted from 0.1.2 on; before, a client file path is absolute. */

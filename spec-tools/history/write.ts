@@ -1,8 +1,8 @@
 // Writes the derived history folders (spec/v0.1.0 … v0.1.5), refusing to touch a released one.
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { releaseOf } from '../../codegen/src/releases';
-import { formatJson, loadSpec, versionDir } from '../../codegen/src/spec';
+import { releaseOf } from '@idea-kit/spec-lib/releases';
+import { formatJson, loadSpec, versionDir } from '@idea-kit/spec-lib/spec';
 import { deriveVersion } from './derive';
 import { HISTORY, HISTORY_BASE } from './facts';
 

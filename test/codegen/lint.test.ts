@@ -1,12 +1,12 @@
-// The strict schema lint (codegen/src/lint.ts): clean on every committed version, and each rule
+// The strict schema lint (spec-lib/lint.ts): clean on every committed version, and each rule
 // catches its own planted problem with the file, JSON pointer and rule; codegen stops on it.
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { run } from "../../codegen/src/cli";
-import { LINT_RULES, lintSpec, type LintProblem, type LintRule } from "../../codegen/src/lint";
-import { loadSpec, specVersions, type JsonSchema, type Spec } from "../../codegen/src/spec";
+import { LINT_RULES, lintSpec, type LintProblem, type LintRule } from "@idea-kit/spec-lib/lint";
+import { loadSpec, specVersions, type JsonSchema, type Spec } from "@idea-kit/spec-lib/spec";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const SPEC = join(ROOT, "spec");

@@ -7,8 +7,8 @@ import { Ajv2020 } from "ajv/dist/2020";
 import { afterAll, describe, expect, it } from "vitest";
 import { run } from "../../codegen/src/cli";
 import { bundleSchema, MCP_TOOL_NAME } from "../../codegen/src/gen-mcp-tools";
-import { RefResolver } from "../../codegen/src/refs";
-import { loadSpec, specVersions, type JsonSchema } from "../../codegen/src/spec";
+import { RefResolver } from "@idea-kit/spec-lib/refs";
+import { loadSpec, specVersions, type JsonSchema } from "@idea-kit/spec-lib/spec";
 import { loadMcpTools, VERSIONS } from "../../generated/versions";
 
 const ROOT = join(import.meta.dirname, "..", "..");

@@ -8,8 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { loadSpec, specVersions } from "../../codegen/src/spec";
-import { versionFolder } from "../../codegen/src/version";
+import { loadSpec, specVersions } from "@idea-kit/spec-lib/spec";
+import { versionFolder } from "@idea-kit/spec-lib/version";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const tmp = mkdtempSync(join(tmpdir(), "idea-types-"));

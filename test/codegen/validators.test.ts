@@ -4,9 +4,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { RefResolver } from "../../codegen/src/refs";
-import { loadSpec, specVersions } from "../../codegen/src/spec";
-import { versionFolder } from "../../codegen/src/version";
+import { RefResolver } from "@idea-kit/spec-lib/refs";
+import { loadSpec, specVersions } from "@idea-kit/spec-lib/spec";
+import { versionFolder } from "@idea-kit/spec-lib/version";
 import { describeValidationError, type SchemaError } from "../../runtime/validation-message";
 import { mutations } from "./mutations";
 

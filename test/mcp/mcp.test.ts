@@ -16,7 +16,7 @@ import { createMcpServer } from "../../mcp/src/server";
 import { parseArgs } from "../../mcp/src/cli";
 import { poll } from "../../runtime/poll";
 import { startTestServer, TOKEN, trivialHandlers, type TestServer } from "../robustness/harness";
-import { formatResult } from "../../cli/src/format";
+import { formatResult } from "@idea-kit/result-text/format";
 
 const cleanup: (() => Promise<unknown> | void)[] = [];
 afterEach(async () => {

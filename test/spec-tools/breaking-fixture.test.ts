@@ -3,7 +3,7 @@
 import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { releaseOf } from '../../codegen/src/releases';
+import { releaseOf } from '@idea-kit/spec-lib/releases';
 import { bump } from '../../spec-tools/bump';
 import { main } from '../../spec-tools/cli';
 import { writeReleases } from '../../spec-tools/frozen';

@@ -1,15 +1,17 @@
 // The maintainer workflow of docs/maintainers.md, step by step, on a scratch copy of the repository
 // (spec/, generated/, docs/, the codegen and spec-tools that run there, committed to its own git
 // repository): bump → edit a schema → codegen → diff → changelog → summary → release → check-frozen
-// → amend a description of the released version → a second bump after the release; then the
-// copy's own drift, frozen and changelog checks are green. Versions are computed at run time.
+// → amend a description of the released version → serve it (spec/served.json + codegen: the
+// extension, CLI, MCP server, conformance defaults and frame checks follow) → a second bump after the
+// release; then the copy's own drift, frozen and changelog checks are green. Versions are computed at
+// run time.
 import { spawnSync } from 'node:child_process';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readReleases, releaseOf } from '../../codegen/src/releases';
-import { loadSpec, specVersions } from '../../codegen/src/spec';
-import { nextPatch } from '../../codegen/src/version';
+import { readReleases, releaseOf } from '@idea-kit/spec-lib/releases';
+import { loadSpec, specVersions } from '@idea-kit/spec-lib/spec';
+import { compareVersions, nextPatch } from '@idea-kit/spec-lib/version';
 import { main } from '../../spec-tools/cli';
 import { REPO, scratchRepo } from './scratch';
 
@@ -37,6 +39,44 @@ const editJson = (rel: string, fn: (doc: any) => void) => {
   fn(doc);
   writeFileSync(join(root, rel), `${JSON.stringify(doc, null, 2)}\n`);
 };
+/**
+ * What the programs of the scratch copy serve and speak, read in one process there: the version the
+ * extension's server session announces in a handshake, the CLI's version and the spec its bundle
+ * embeds, the MCP tools listed without a window, the conformance defaults and the frame validators.
+ */
+function programs(): Record<string, any> {
+  writeFileSync(join(root, 'probe.ts'), `
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import { buildCli } from './cli/build';
+import { ServerSession } from './extension/src/protocol';
+import { FRAMES, PROTOCOL_VERSION as cli } from './cli/src/protocol';
+import { toolsFor } from './mcp/src/tools';
+import { DEFAULT_FIXTURES } from './conformance/lib/load';
+import { CLAUSES, CLAUSES_JSON, PROTOCOL_MD } from './conformance/lib/clauses';
+import { problemOf } from './runtime/frames';
+const sent: string[] = [];
+const session = new ServerSession({ handlers: {}, auth: { required: false }, workspaces: () => [], send: (f) => sent.push(f), close: () => {} });
+session.onFrame(JSON.stringify({ type: 'handshake' }));
+const bundle = await buildCli();
+const find = (await toolsFor(undefined)).find((t) => t.name === 'edit_find')!;
+console.log(JSON.stringify({
+  served: JSON.parse(readFileSync('generated/current.ts', 'utf8').match(/CURRENT_VERSION = (".*")/)![1]),
+  extension: JSON.parse(sent[0]!).version,
+  cli,
+  cliEmbedded: readFileSync(bundle, 'utf8').match(/\\{version:"([^"]*)",topics:/)?.[1] ?? null,
+  cliFlag: execFileSync(process.execPath, [bundle, 'help', 'edit', 'find'], { encoding: 'utf8' }).includes('--max-results'),
+  frames: FRAMES.version,
+  framesProblem: problemOf(FRAMES.params.get('/app/vscode/edit/find')!, { pattern: 'x', maxResults: 0 }, 'params') ?? null,
+  mcpMaxResults: 'maxResults' in (find.inputSchema.properties as object),
+  conformance: { fixtures: relative('.', DEFAULT_FIXTURES), protocolMd: PROTOCOL_MD, clauses: CLAUSES_JSON, clauseCount: CLAUSES.size },
+}));
+`);
+  const r = tsx('probe.ts');
+  if (r.status !== 0) throw new Error(`probe: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
 const section = (changelog: string, version: string) => {
   const from = changelog.indexOf(`## ${version} — `);
   const to = changelog.indexOf('\n## ', from + 1);
@@ -44,7 +84,8 @@ const section = (changelog: string, version: string) => {
 };
 
 beforeAll(() => {
-  scratch = scratchRepo(['spec', 'codegen', 'runtime', 'generated', 'spec-tools', 'docs/CHANGELOG.md', 'package.json', 'tsconfig.json'], { nodeModules: true });
+  scratch = scratchRepo(['spec', 'codegen', 'runtime', 'generated', 'spec-tools', 'extension/src', 'cli', 'mcp/src', 'conformance',
+    'docs/CHANGELOG.md', 'package.json', 'tsconfig.json'], { nodeModules: true });
   root = scratch.root;
   cpSync(join(REPO, 'conformance', 'fixture.schema.json'), join(root, 'conformance', 'fixture.schema.json'));
   writeFileSync(join(root, '.gitignore'), 'node_modules\n');
@@ -74,6 +115,8 @@ describe('the maintainer workflow on a scratch copy', () => {
     const r = tsx('codegen/src/cli.ts');
     expect(r.status, r.stderr).toBe(0);
     expect(text(`generated/v${v1}/types.ts`)).toMatch(/maxResults\?: number/);
+    // A draft in spec/ is not served until spec/served.json says so.
+    expect(programs()).toMatchObject({ served: latest, extension: latest, cli: latest, cliEmbedded: latest, frames: latest, cliFlag: false, mcpMaxResults: false });
   }, 120_000);
 
   it('4. diff: the edit alone, classified; the since values intact', async () => {
@@ -138,7 +181,24 @@ describe('the maintainer workflow on a scratch copy', () => {
     git('commit', '-q', '-m', `amend ${v1}`);
   }, 120_000);
 
-  it('10. a second bump after the release', async () => {
+  it('10. serve it: one line and codegen, and every program follows', () => {
+    editJson('spec/served.json', (d) => { d.version = v1; });
+    const r = tsx('codegen/src/cli.ts');
+    expect(r.status, r.stderr).toBe(0);
+    const p = programs();
+    expect(p).toMatchObject({ served: v1, extension: v1, cli: v1, cliEmbedded: v1, frames: v1 });
+    // The edit of step 2 is what each program now holds: a flag, a tool's input, a frame check.
+    expect(p.cliFlag).toBe(true);
+    expect(p.mcpMaxResults).toBe(true);
+    expect(p.framesProblem).toMatch(/maxResults/);
+    // No cases are written for it yet: the suite runs the newest older version's (cumulative through `since`).
+    const cases = readdirSync(join(root, 'conformance', 'fixtures')).filter((f) => compareVersions(f, v1) < 0).sort(compareVersions).at(-1);
+    expect(p.conformance).toEqual({ fixtures: `conformance/fixtures/${cases}`, protocolMd: `generated/v${v1}/protocol.md`, clauses: `spec/v${v1}/clauses.json`, clauseCount: loadSpec(spec, v1).clauses.length });
+    git('add', '-A');
+    git('commit', '-q', '-m', `serve ${v1}`);
+  }, 120_000);
+
+  it('11. the next version: a second bump after the release', async () => {
     const v2 = nextPatch(v1);
     const { code, out } = await idea('bump');
     expect(code).toBe(0);
@@ -149,7 +209,7 @@ describe('the maintainer workflow on a scratch copy', () => {
     expect(section(text('docs/CHANGELOG.md'), v2)).toContain('No wire changes.');
   }, 120_000);
 
-  it('11. the copy\'s own checks: codegen drift (full), check-frozen, changelog', async () => {
+  it('12. the copy\'s own checks: codegen drift (full), check-frozen, changelog', async () => {
     const drift = tsx('codegen/src/cli.ts', '--check', '--full');
     expect(drift.stderr).toBe('');
     expect(drift.status).toBe(0);

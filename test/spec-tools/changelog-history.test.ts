@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { renderChangelog } from '../../spec-tools/changelog';
 import { deriveVersion } from '../../spec-tools/history/derive';
 import { HISTORY, HISTORY_BASE } from '../../spec-tools/history/facts';
-import { releaseOf } from '../../codegen/src/releases';
-import { formatJson, listFiles, loadSpec as loadVersion, readJson } from '../../codegen/src/spec';
+import { releaseOf } from '@idea-kit/spec-lib/releases';
+import { formatJson, listFiles, loadSpec as loadVersion, readJson } from '@idea-kit/spec-lib/spec';
 import { REPO } from './scratch';
 
 const SPEC = join(REPO, 'spec');

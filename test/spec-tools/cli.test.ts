@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { main } from '../../spec-tools/cli';
-import { newestRelease, readReleases } from '../../codegen/src/releases';
-import { specVersions } from '../../codegen/src/spec';
+import { newestRelease, readReleases } from '@idea-kit/spec-lib/releases';
+import { specVersions } from '@idea-kit/spec-lib/spec';
 import { REPO } from './scratch';
 
 async function run(...args: string[]): Promise<{ code: number; out: string }> {

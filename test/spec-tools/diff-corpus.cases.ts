@@ -2,7 +2,7 @@
 // `idea-spec diff` must report (level and where), or none for an equivalent rewrite. Every case is a
 // mutation of an in-memory copy of the spec run through diffVersions, the CLI's entry point.
 // `at` must occur in "location › path" of the reported change (or of one of its use sites).
-import { isObject, type Json, type JsonObject, type Spec as SpecVersion } from '../../codegen/src/spec';
+import { isObject, type Json, type JsonObject, type Spec as SpecVersion } from '@idea-kit/spec-lib/spec';
 import type { Level } from '../../spec-tools/diff/types';
 
 export interface CorpusCase {

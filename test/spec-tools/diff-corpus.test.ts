@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { diffVersions } from '../../spec-tools/diff/version-diff';
 import type { Change } from '../../spec-tools/diff/types';
-import { loadSpec, specVersions, type Spec as SpecVersion } from '../../codegen/src/spec';
+import { loadSpec, specVersions, type Spec as SpecVersion } from '@idea-kit/spec-lib/spec';
 import { CASES, type CorpusCase } from './diff-corpus.cases';
 import { REPO } from './scratch';
 import { copySpec } from './spec-copy';

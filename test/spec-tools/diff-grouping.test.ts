@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatReport } from '../../spec-tools/diff/format';
 import { diffVersions } from '../../spec-tools/diff/version-diff';
-import { loadSpec, specVersions, type JsonObject, type Spec as SpecVersion } from '../../codegen/src/spec';
+import { loadSpec, specVersions, type JsonObject, type Spec as SpecVersion } from '@idea-kit/spec-lib/spec';
 import { copySpec } from './spec-copy';
 import { REPO } from './scratch';
 

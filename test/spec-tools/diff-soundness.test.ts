@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { inlineSchema } from '../../spec-tools/diff/inline';
 import { diffSchemas } from '../../spec-tools/diff/schema-diff';
 import type { Change } from '../../spec-tools/diff/types';
-import type { Spec as SpecVersion } from '../../codegen/src/spec';
+import type { Spec as SpecVersion } from '@idea-kit/spec-lib/spec';
 import { isAjvBug, rng, schemaGen, VALUES } from './random-schema';
 
 const spec = { version: '9.9.9', folder: 'v9.9.9', dir: '', index: {}, docs: [], byPath: new Map(), byId: new Map() } as unknown as SpecVersion;

@@ -1,7 +1,7 @@
 // `idea-spec diff` over the real history must report what shared/protocol/history.md says.
 import { describe, expect, it } from 'vitest';
 import { diffVersions } from '../../spec-tools/diff/version-diff';
-import { loadSpec as loadVersion } from '../../codegen/src/spec';
+import { loadSpec as loadVersion } from '@idea-kit/spec-lib/spec';
 import type { Change } from '../../spec-tools/diff/types';
 import { join } from 'node:path';
 import { REPO } from './scratch';

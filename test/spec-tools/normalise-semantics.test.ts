@@ -4,7 +4,7 @@
 import Ajv2020 from 'ajv/dist/2020';
 import { describe, expect, it } from 'vitest';
 import { inlineSchema } from '../../spec-tools/diff/inline';
-import type { JsonObject, Spec as SpecVersion } from '../../codegen/src/spec';
+import type { JsonObject, Spec as SpecVersion } from '@idea-kit/spec-lib/spec';
 import { isAjvBug, rng, schemaGen, VALUES } from './random-schema';
 
 const spec = { version: '9.9.9', folder: 'v9.9.9', dir: '', index: {}, docs: [], byPath: new Map(), byId: new Map() } as unknown as SpecVersion;

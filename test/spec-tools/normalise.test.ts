@@ -6,7 +6,7 @@ import { canonical } from '../../spec-tools/diff/keywords';
 import { defUse } from '../../spec-tools/diff/normalise';
 import { diffSchemas } from '../../spec-tools/diff/schema-diff';
 import type { Change, Direction } from '../../spec-tools/diff/types';
-import type { Json, JsonObject, Spec as SpecVersion } from '../../codegen/src/spec';
+import type { Json, JsonObject, Spec as SpecVersion } from '@idea-kit/spec-lib/spec';
 
 const DEFS = {
   $defs: {

@@ -1,6 +1,6 @@
 // Random JSON Schemas over the keywords the diff normalises and compares, and sample values, for
 // property tests checked against ajv. Deterministic (seeded), so a failure is reproducible.
-import type { Json, JsonObject } from '../../codegen/src/spec';
+import type { Json, JsonObject } from '@idea-kit/spec-lib/spec';
 
 export const VALUES: Json[] = [null, true, false, 0, 1, 2, 1.5, -1, 10, 'a', 'b', '', 'abc', 'zz', [], ['a'], [1, 2], {}, { a: 1 }, { a: 'x', b: 2 }, { b: null }];
 const TYPES = ['null', 'boolean', 'integer', 'number', 'string', 'array', 'object'];

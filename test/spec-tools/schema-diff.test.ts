@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { diffSchemas } from '../../spec-tools/diff/schema-diff';
 import type { Change, Direction } from '../../spec-tools/diff/types';
 import { inlineSchema } from '../../spec-tools/diff/inline';
-import type { Json, Spec as SpecVersion } from '../../codegen/src/spec';
+import type { Json, Spec as SpecVersion } from '@idea-kit/spec-lib/spec';
 
 // The version diff compares inlined schemas (refs resolved, prose conditions extracted); so do these tests.
 const noRefs = { version: '0.0.0', folder: 'v0.0.0', dir: '', index: {}, docs: [], byPath: new Map(), byId: new Map() } as unknown as SpecVersion;

@@ -1,5 +1,5 @@
 // A deep copy of a loaded spec version, to be edited in memory and diffed (the corpus, grouping tests).
-import type { Spec } from '../../codegen/src/spec';
+import type { Spec } from '@idea-kit/spec-lib/spec';
 
 export function copySpec(s: Spec, version = s.version): Spec {
   const docs = s.docs.map((d) => ({ ...d, schema: structuredClone(d.schema) }));

@@ -1,7 +1,7 @@
 // /app/vscode/history/diff — index mode (history/list indices, 0 = working tree; always older → newer,
 // working tree compared with the commit, never with the git index) or ref mode (fromRef → toRef, an
 // omitted side is the working tree). Index mode wins whenever an index is given. Reading 2 (clause R2 of
-// generated/v0.1.6/protocol.md): the labels name the sides as requested ("working-tree" for index 0,
+// generated/<v>/protocol.md): the labels name the sides as requested ("working-tree" for index 0,
 // "HEAD" for 1, else the full hash), and the working tree is only ever the from side, against HEAD.
 import { invalidRequest } from '../errors';
 import { commitAtIndex, diffFile, repoFileOf, resolveRef } from '../git';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FORMATTED_TOPICS, formatResult } from '../../cli/src/format';
-import { TOPICS } from '../../generated/v0.1.6/topics';
+import { FORMATTED_TOPICS, formatResult } from '@idea-kit/result-text/format';
+import { TOPICS } from '../../generated/current';
 
 const T = (a: string) => `/app/vscode/${a}`;
 const plain = (topic: string, result: unknown, cwd = '/ws') => formatResult(T(topic), result, { color: false, cwd });

@@ -14,7 +14,7 @@ import type {
   DiagListResult, EditFindResult, EditReplaceResult, FsFindFilesResult, HistoryDiffResult, HistoryListResult,
   HistoryRollbackResult, LocalhistoryDiffResult, LocalhistoryListResult, LocalhistoryRollbackResult,
   NavDefinitionResult, NavReferencesResult, NavSymbolsResult, SymbolInfo,
-} from "../../generated/v0.1.6/types";
+} from "../generated/current";
 
 export interface FormatOptions {
   color: boolean;

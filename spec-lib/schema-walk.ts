@@ -1,13 +1,9 @@
 // Reading schemas for the docs and the defaults table: type labels, merged object properties
 // (through $ref and allOf), and flattened field rows ("matches[].line").
-import type { FieldHistory } from "./field-history";
+import { subschemaKind } from "./keywords";
 import type { RefResolver } from "./refs";
 import type { JsonSchema } from "./spec";
 
-/** Keywords whose value is a schema, a list of schemas, or a map of name → schema. */
-const SUBSCHEMA = new Set(["items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames", "unevaluatedItems", "unevaluatedProperties"]);
-const SUBSCHEMA_LIST = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
-const SUBSCHEMA_MAP = new Set(["properties", "patternProperties", "$defs", "dependentSchemas"]);
 
 /** A key as a JSON pointer segment. */
 export const escapePointer = (k: string) => k.replace(/~/g, "~0").replace(/\//g, "~1");
@@ -18,9 +14,10 @@ export function* schemaNodes(schema: unknown, pointer = ""): Generator<[JsonSche
   const node = schema as JsonSchema;
   yield [node, pointer];
   for (const [k, v] of Object.entries(node)) {
-    if (SUBSCHEMA.has(k)) yield* schemaNodes(v, `${pointer}/${k}`);
-    else if (SUBSCHEMA_LIST.has(k) && Array.isArray(v)) for (let i = 0; i < v.length; i++) yield* schemaNodes(v[i], `${pointer}/${k}/${i}`);
-    else if (SUBSCHEMA_MAP.has(k) && typeof v === "object" && v !== null) {
+    const kind = subschemaKind(k);
+    if (kind === "schema") yield* schemaNodes(v, `${pointer}/${k}`);
+    else if (kind === "list" && Array.isArray(v)) for (let i = 0; i < v.length; i++) yield* schemaNodes(v[i], `${pointer}/${k}/${i}`);
+    else if (kind === "map" && typeof v === "object" && v !== null) {
       for (const [name, s] of Object.entries(v)) yield* schemaNodes(s, `${pointer}/${k}/${escapePointer(name)}`);
     }
   }
@@ -37,6 +34,11 @@ export interface FieldRow {
   since: string;
 }
 
+/** Where a field's `since` comes from (codegen's FieldHistory): the version that added a property. */
+export interface SinceOf {
+  sinceOf(property: JsonSchema): string | undefined;
+}
+
 interface Located {
   schema: JsonSchema;
   baseId: string;
@@ -45,7 +47,7 @@ interface Located {
 export class SchemaWalker {
   constructor(
     private readonly refs: RefResolver,
-    private readonly history: FieldHistory,
+    private readonly history: SinceOf,
   ) {}
 
   private deref(l: Located): Located {

@@ -78,12 +78,14 @@ export class RefResolver {
   resolve(ref: string, baseId: string): Target {
     const from = this.spec.byId.get(baseId);
     if (!from) throw new Error(`${this.spec.folder}: $ref ${ref} from unknown document ${baseId}`);
-    const at = resolveRef(this.spec, from.path, ref);
+    return this.named(resolveRef(this.spec, from.path, ref), `"${ref}" (from ${baseId})`);
+  }
+
+  /** The named definition a resolved `$ref` points at (`what` names the ref in the error). */
+  named(at: RefTarget, what = `to ${at.path}#${at.pointer}`): Target {
     const target = this.targets.get(`${this.spec.byPath.get(at.path)!.id}#${at.pointer}`);
     if (!target) {
-      throw new Error(
-        `${this.spec.folder}: unsupported $ref "${ref}" (from ${baseId}): refs must point at a root schema or a $defs entry`,
-      );
+      throw new Error(`${this.spec.folder}: unsupported $ref ${what}: refs must point at a root schema or a $defs entry`);
     }
     return target;
   }

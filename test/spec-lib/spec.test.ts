@@ -1,13 +1,13 @@
-// The spec library (codegen/src/spec.ts, refs.ts, version.ts): version order, loading a folder with
+// The spec library (spec-lib/spec.ts, refs.ts, version.ts): version order, loading a folder with
 // clear errors for what is malformed, and $ref resolution — what codegen, spec-tools and the
 // conformance runner all rely on.
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { resolveRef } from '../../codegen/src/refs';
-import { hashFolder, loadSpec, specVersions } from '../../codegen/src/spec';
-import { compareVersions, isVersion, nextPatch, normalizeVersion, versionFolder } from '../../codegen/src/version';
+import { resolveRef } from '@idea-kit/spec-lib/refs';
+import { hashFolder, loadSpec, specVersions } from '@idea-kit/spec-lib/spec';
+import { compareVersions, isVersion, nextPatch, normalizeVersion, versionFolder } from '@idea-kit/spec-lib/version';
 
 const SPEC = join(import.meta.dirname, '..', '..', 'spec');
 const tmp = mkdtempSync(join(tmpdir(), 'idea-spec-lib-'));
