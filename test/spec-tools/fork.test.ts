@@ -4,8 +4,8 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { specVersions } from '../../codegen/src/spec';
-import { nextPatch } from '../../codegen/src/version';
+import { specVersions } from '@idea-kit/spec-lib/spec';
+import { nextPatch } from '@idea-kit/spec-lib/version';
 import { main } from '../../spec-tools/cli';
 import { REPO, scratchRepo } from './scratch';
 
