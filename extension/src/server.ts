@@ -104,6 +104,7 @@ export class IdeaServer implements vscode.Disposable {
             workspaces: workspaceFolderPaths,
             send: io.send,
             close: io.close,
+            admit: io.admit,
             onHandlerError: (e, topic, id) => this.log(`${topic} ${id}: ${e instanceof Error ? e.stack ?? e.message : String(e)}`),
           });
           return session;
