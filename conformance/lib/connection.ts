@@ -2,6 +2,7 @@
 // send anything (non-JSON, oversize, out-of-order requests) and see exactly what comes back.
 import WebSocket from 'ws';
 import { frameText } from '../../runtime/frame-text';
+import { corkPerTick } from '../../runtime/tick-cork';
 
 export type Incoming = { kind: 'frame'; text: string } | { kind: 'close'; code: number; reason: string };
 
@@ -18,8 +19,11 @@ export class Connection {
   closed: { code: number; reason: string } | undefined;
   /** Every frame received, in order (for the schema check and for reports). */
   readonly received: string[] = [];
+  /** Frames sent in one tick leave in one socket write (a burst reaches the server all at once). */
+  private readonly cork: () => void;
 
   private constructor(private readonly ws: WebSocket) {
+    this.cork = corkPerTick(ws);
     ws.on('message', (data, isBinary) => {
       const text = frameText(data);
       this.received.push(isBinary ? `<binary frame> ${text}` : text);
@@ -73,7 +77,9 @@ export class Connection {
   }
 
   sendText(text: string): void {
-    if (this.ws.readyState === WebSocket.OPEN) this.ws.send(text);
+    if (this.ws.readyState !== WebSocket.OPEN) return;
+    this.cork();
+    this.ws.send(text);
   }
 
   send(value: unknown): void {

@@ -1,5 +1,6 @@
 // In-test IDEA servers for the runner's own tests: the generated ServerSession on the runtime's ws
-// binding, with small handlers for history/list and fs/findFiles over the fixture workspace. The other
+// binding, with small handlers for history/list and fs/findFiles over the fixture workspace, and an
+// edit/find that finds nothing after 300 ms (so that requests sent at once overlap: the in-flight bound). The other
 // topics are served by a stub that fails, so capabilities list all 13 topics.
 import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -20,6 +21,8 @@ export interface Flaws {
   escapeIsHandlerError?: boolean;
   /** Every INVALID_REQUEST response (not the handshake's) goes out as HANDLER_ERROR. */
   invalidRequestAsHandlerError?: boolean;
+  /** No bound on requests in flight (H9): every request runs, however many. */
+  noInFlightBound?: boolean;
 }
 
 function inside(root: string, p: string, flaws: Flaws): string {
@@ -63,6 +66,10 @@ export function makeHandlers(root: string, flaws: Flaws = {}): Partial<Handlers>
       });
       return { entries, totalCount: entries.length };
     },
+    async editFind() {
+      await new Promise((r) => setTimeout(r, 300));
+      return { matches: [], totalCount: 0 };
+    },
     async fsFindFiles({ query, include, exclude, maxResults }): Promise<FsFindFilesResult> {
       const inc = globRe(include);
       const exc = exclude ? globRe(exclude) : undefined;
@@ -102,7 +109,8 @@ export async function startInTestServer(root: string, flaws: Flaws = {}, opts: I
   const server = await startWebSocketServer({
     host: '127.0.0.1',
     port: 0,
-    createSession: (io) => new ServerSession({ handlers, auth: { required: true, token: TEST_TOKEN }, workspaces: () => [root], send: (f) => io.send(announce(f)), close: io.close }),
+    createSession: (io) => new ServerSession({ handlers, auth: { required: true, token: TEST_TOKEN }, workspaces: () => [root], send: (f) => io.send(announce(f)), close: io.close, admit: io.admit,
+      ...(flaws.noInFlightBound ? { maxInFlight: Number.MAX_SAFE_INTEGER } : {}) }),
   });
   return { url: `ws://127.0.0.1:${server.port}`, close: () => server.close() };
 }
@@ -111,6 +119,6 @@ export async function startInTestServer(root: string, flaws: Flaws = {}, opts: I
 export const IN_TEST_SELECTION = [
   'protocol/*', 'history-list/*', 'fs-findfiles/*',
   'security/foreign-origin-refused', 'security/null-origin-refused', 'security/foreign-host-refused', 'security/no-origin-accepted',
-  'security/oversize-frame', 'security/oversize-before-handshake', 'security/loopback-only',
+  'security/oversize-frame', 'security/oversize-before-handshake', 'security/loopback-only', 'security/in-flight-bound',
   'security/path-escape-history-list', 'security/path-escape-dotdot-inside', 'security/git-option-injection-filepath',
 ];
