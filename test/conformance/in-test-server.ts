@@ -1,6 +1,6 @@
 // In-test IDEA servers for the runner's own tests: the generated ServerSession on the runtime's ws
-// binding, with small handlers for history/list and fs/findFiles over the fixture workspace, and an
-// edit/find that finds nothing after 300 ms (so that requests sent at once overlap: the in-flight bound). The other
+// binding, with small handlers for history/list and fs/findFiles over the fixture workspace, and a
+// nav/definition that finds nothing after 300 ms (so that requests sent at once overlap: the in-flight bound). The other
 // topics are served by a stub that fails, so capabilities list all 13 topics.
 import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -66,9 +66,9 @@ export function makeHandlers(root: string, flaws: Flaws = {}): Partial<Handlers>
       });
       return { entries, totalCount: entries.length };
     },
-    async editFind() {
+    async navDefinition() {
       await new Promise((r) => setTimeout(r, 300));
-      return { matches: [], totalCount: 0 };
+      return { locations: [] };
     },
     async fsFindFiles({ query, include, exclude, maxResults }): Promise<FsFindFilesResult> {
       const inc = globRe(include);
