@@ -1,7 +1,9 @@
 // Import boundaries of docs/ARCHITECTURE.md, checked by `npm run lint` (depcruise resolves every import to a
 // real file, so a relative `../../x` and a package name that lands in the same sources are judged alike).
 // Who may import `vscode` is a Biome rule (biome.json): depcruise cannot resolve a types-only module.
-const APPS = '(extension|cli|mcp|conformance|spec-tools|livehost)';
+const APPS = '(extension|idea-server|cli|mcp|conformance|spec-tools|livehost)';
+// Shared libraries the apps use: the spec library, the result text (CLI, MCP), the VS Code-free server core.
+const LIBS = '(spec-lib|result-text|server-core)';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -13,7 +15,7 @@ module.exports = {
         'never an app, a tool, a test or the codegen.',
       severity: 'error',
       from: { path: '^(runtime|generated)/' },
-      to: { path: '^(extension|cli|mcp|conformance|spec-tools|livehost|codegen|spec-lib|bench|test|scripts)/' },
+      to: { path: `^(${APPS.slice(1, -1)}|${LIBS.slice(1, -1)}|codegen|bench|test|scripts)/` },
     },
     {
       name: 'no-app-reaches-into-another',
@@ -32,11 +34,11 @@ module.exports = {
       to: { path: '^codegen/src/' },
     },
     {
-      name: 'spec-lib-is-a-leaf',
-      comment: 'The spec library reads spec/ and nothing of ours above it.',
+      name: 'libraries-import-no-app',
+      comment: 'The shared libraries sit under the apps: they may use runtime/ and generated/, never an app or codegen.',
       severity: 'error',
-      from: { path: '^spec-lib/' },
-      to: { path: `^(${APPS.slice(1, -1)}|codegen|runtime|generated|bench|test|scripts)/` },
+      from: { path: `^${LIBS}/` },
+      to: { path: `^(${APPS.slice(1, -1)}|codegen|bench|test|scripts)/` },
     },
     {
       name: 'sources-import-no-tests',

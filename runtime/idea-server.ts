@@ -79,6 +79,7 @@ export async function createIdeaServer<H extends object, T extends string = stri
         workspaces,
         send: io.send,
         close: io.close,
+        admit: io.admit,
       };
       return options.createSession ? options.createSession(sessionOptions, connection) : new ServerSession<H, T>(protocol, sessionOptions);
     },

@@ -8,7 +8,10 @@
 //   token (compared in constant time) gets a handshake failure UNAUTHORIZED and close 1008; a server
 //   required to authenticate without a token refuses everyone. With auth off, or in a version without
 //   auth, the token is ignored. Success replies with version, authRequired (versions with auth),
-//   capabilities (the topics that have a handler) and workspaces.
+//   capabilities (the topics that have a handler) and workspaces. A valid handshake takes a client slot
+//   (`admit`, from the transport) before the success is sent; with none left it gets a handshake failure
+//   HANDLER_ERROR naming the limit and close 1013 (Try Again Later), like a refused token: a clear
+//   answer, never a hang.
 // - open: each frame is one request. Not JSON / not an object → PARSE_ERROR with topic and requestId
 //   "". Envelope or params invalid → INVALID_REQUEST naming the field ("params.line must be integer").
 //   Topic not served → UNKNOWN_TOPIC. A second handshake → INVALID_REQUEST ("handshake already
@@ -48,6 +51,8 @@ export class ProtocolError<Code extends string = string> extends Error {
 export const CLOSE_UNAUTHORIZED = 1008;
 /** Close status after a first frame that is not a valid handshake. */
 export const CLOSE_PROTOCOL_ERROR = 1002;
+/** Close status after a valid handshake the server has no room for (client cap): Try Again Later. */
+export const CLOSE_TRY_AGAIN_LATER = 1013;
 /** Default maxInFlight: generous for pipelining clients, still a bound. */
 export const DEFAULT_MAX_IN_FLIGHT = 1000;
 
@@ -120,6 +125,12 @@ export interface ServerSessionOptions<H, T extends string = string> {
   workspaces: () => string[];
   send(frame: string): void;
   close(code: number, reason: string): void;
+  /**
+   * Called once a handshake passed every check, before the success is sent: takes a client slot and
+   * returns undefined, or returns why there is none (the handshake is then refused with HANDLER_ERROR
+   * and close 1013). The ws binding passes `io.admit`; without it every valid handshake is accepted.
+   */
+  admit?(): string | undefined;
   /** Refuse a connection that sends no handshake within this many ms (INVALID_REQUEST, close 1002). Off when unset. */
   handshakeTimeoutMs?: number;
   /** Dev/test: check every handler result against its schema (a bad one becomes HANDLER_ERROR). */
@@ -255,6 +266,16 @@ export class ServerSession<H extends object, T extends string = string> {
           return;
         }
       }
+    }
+    let full: string | undefined;
+    try {
+      full = this.options.admit?.();
+    } catch {
+      full = "the server could not admit the connection";
+    }
+    if (full !== undefined) {
+      this.refuse("HANDLER_ERROR", full, CLOSE_TRY_AGAIN_LATER);
+      return;
     }
     let workspaces: string[];
     try {

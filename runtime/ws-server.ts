@@ -8,8 +8,17 @@
 // Admission (runtime/admission.ts has the decisions): every TCP socket is "pending" until its session
 // completes the protocol handshake; pending sockets are capped (the least advanced, oldest one is
 // dropped, never the new one) and must finish within a deadline from accept; connected clients are
-// capped (HTTP 503 for the upgrade beyond); a first frame is evaluated only with a token of the failed-handshake budget, so
-// guessing the token is rate-limited. A session without a `state` counts as connected once upgraded.
+// capped; a first frame is evaluated only with a token of the failed-handshake budget, so guessing the
+// token is rate-limited. A session without a `state` counts as connected once upgraded.
+//
+// The client cap is checked twice. At the upgrade, a server already full answers HTTP 503 (cheap, no
+// WebSocket). But a burst of upgrades all pass that check before any of them has handshaken, so the
+// check that holds is at the handshake: the session calls `io.admit()` once the handshake is valid, and
+// a slot is taken there, synchronously, before the success is sent; when none is left the session
+// refuses the handshake (see ServerSessionOptions.admit). Sockets still upgrading or handshaking are not
+// counted against the client cap (64 silent tokenless sockets would lock every client out); they are
+// bounded by the pending cap. A session that never calls `admit` is admitted, or closed with 1013 when
+// full, right after its handshake.
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
@@ -17,6 +26,7 @@ import { WebSocketServer, WebSocket } from "ws";
 import { DEFAULT_ADMISSION_LIMITS, HandshakeThrottle, PendingSockets, Progress, type AdmissionLimits, type DropReason } from "./admission.js";
 import { frameText } from "./frame-text.js";
 import { isAllowedOrigin, isLoopbackAddress, isLoopbackHost } from "./loopback.js";
+import { CLOSE_TRY_AGAIN_LATER } from "./server-session.js";
 import { corkPerTick } from "./tick-cork.js";
 
 /** What a session exposes to the transport. */
@@ -32,6 +42,11 @@ export interface SessionLike {
 export interface ConnectionIO {
   send(frame: string): void;
   close(code: number, reason: string): void;
+  /**
+   * The session accepts a valid handshake: takes a client slot and returns undefined, or returns why
+   * there is none (the client cap is reached; the session then refuses the handshake).
+   */
+  admit(): string | undefined;
   remoteAddress: string | undefined;
 }
 
@@ -136,6 +151,27 @@ export async function startWebSocketServer(options: WebSocketServerOptions): Pro
     const socket = req.socket;
     // Replies produced in one tick (pipelined requests) leave in one socket write.
     const cork = corkPerTick(ws);
+    /** Set when a handshake was refused for the cap: not a failed guess, so it spends no throttle token. */
+    let full = false;
+    const admit = (): string | undefined => {
+      if (clients.has(ws)) return undefined;
+      if (ws.readyState !== WebSocket.OPEN) return "connection closed";
+      if (clients.size >= limits.maxClients) {
+        full = true;
+        refused("too-many-clients");
+        return `too many clients connected (limit ${limits.maxClients}); try again later`;
+      }
+      pending.delete(socket);
+      clients.add(ws);
+      changed();
+      return undefined;
+    };
+    /** For sessions that do not call io.admit: admitted, or closed 1013 (returns the refusal). */
+    const admitOrClose = (): string | undefined => {
+      const refusal = admit();
+      if (refusal !== undefined) ws.close(CLOSE_TRY_AGAIN_LATER, refusal);
+      return refusal;
+    };
     const io: ConnectionIO = {
       send: (frame) => {
         if (ws.readyState !== WebSocket.OPEN) return;
@@ -147,6 +183,7 @@ export async function startWebSocketServer(options: WebSocketServerOptions): Pro
         const bytes = Buffer.from(reason, "utf8");
         ws.close(code, bytes.length <= 123 ? reason : bytes.subarray(0, 120).toString("utf8"));
       },
+      admit,
       remoteAddress: req.socket.remoteAddress,
     };
     let session: SessionLike | undefined;
@@ -155,23 +192,18 @@ export async function startWebSocketServer(options: WebSocketServerOptions): Pro
     } catch {
       ws.close(1011, "session setup failed");
     }
-    const admitted = () => {
-      pending.delete(socket);
-      clients.add(ws);
-      changed();
-    };
-    if (session && session.state === undefined) admitted();
+    if (session && session.state === undefined) admitOrClose();
     // Frames that arrive while the first one waits for a handshake permit, in order.
     let held: string[] | undefined;
     const gone = new AbortController();
     const evaluateFirst = (text: string) => {
       session!.onFrame(text);
       const state = session!.state;
-      throttle.settle(state === "closed");
-      if (state === "open") admitted();
+      throttle.settle(state === "closed" && !full);
+      if (state === "open") admitOrClose();
     };
     const deliver = (text: string) => {
-      if (!session) return;
+      if (!session || full) return;
       if (session.state !== "awaiting-handshake") return session.onFrame(text);
       pending.advance(socket, Progress.Handshaking);
       if (held) return void held.push(text);

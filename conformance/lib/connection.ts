@@ -2,6 +2,7 @@
 // send anything (non-JSON, oversize, out-of-order requests) and see exactly what comes back.
 import WebSocket from 'ws';
 import { frameText } from '../../runtime/frame-text';
+import { corkPerTick } from '../../runtime/tick-cork';
 
 export type Incoming = { kind: 'frame'; text: string } | { kind: 'close'; code: number; reason: string };
 
@@ -26,8 +27,11 @@ export class Connection {
   readonly received: string[] = [];
   /** Every frame sent and received and the close, in order (for the reports' transcripts). */
   readonly traffic: Traffic[] = [];
+  /** Frames sent in one tick leave in one socket write (a burst reaches the server all at once). */
+  private readonly cork: () => void;
 
   private constructor(private readonly ws: WebSocket) {
+    this.cork = corkPerTick(ws);
     ws.on('message', (data, isBinary) => {
       const text = frameText(data);
       this.received.push(isBinary ? `<binary frame> ${text}` : text);
@@ -84,6 +88,7 @@ export class Connection {
 
   sendText(text: string): void {
     if (this.ws.readyState !== WebSocket.OPEN) return;
+    this.cork();
     this.ws.send(text);
     this.traffic.push({ direction: 'sent', text });
   }

@@ -301,6 +301,10 @@ async function runTransportCase(ctx: CaseContext, c: TransportCase, run: RunCont
     ctx.checks.push({ name: 'transport', ok: open.length === 0, detail: open.length ? `port ${port} accepts connections on non-loopback addresses: ${open.join(', ')}` : undefined });
     return undefined;
   }
+  if (c.action === 'in-flight-bound') {
+    await inFlightBound(ctx, c);
+    return undefined;
+  }
   // oversize-frame
   ctx.sent = `one text frame of ${c.bytes} bytes ${c.afterHandshake ? 'after' : 'before'} the handshake`;
   const conn = await openForCase(ctx);
@@ -315,8 +319,50 @@ async function runTransportCase(ctx: CaseContext, c: TransportCase, run: RunCont
   return undefined;
 }
 
+/**
+ * H9: `count` copies of one request at once. Every one must be answered exactly once, some (those over
+ * the server's bound) with the refusal, and the connection must still serve the request afterwards.
+ */
+async function inFlightBound(ctx: CaseContext, c: Extract<TransportCase, { action: 'in-flight-bound' }>): Promise<void> {
+  const req = substituteOrAbort(c.request, ctx.vars, 'request variables');
+  ctx.sent = `${c.count} ${req.topic} requests at once after the handshake, then one more`;
+  const conn = await openForCase(ctx);
+  await ctx.handshake(conn);
+  const ids = new Set<string>();
+  for (let i = 0; i < c.count; i++) {
+    ids.add(`in-flight-${i}`);
+    conn.send({ topic: req.topic, requestId: `in-flight-${i}`, params: req.params ?? {} });
+  }
+  const refusal = substitute({ topic: req.topic, requestId: { $type: 'string' }, error: { code: c.expectRefusal.code, message: c.expectRefusal.message ?? { $type: 'string' } } }, ctx.vars);
+  let refused = 0;
+  let firstOther: string | undefined;
+  const strays: string[] = [];
+  while (ids.size > 0) {
+    const got = await conn.next(ctx.timeoutMs);
+    if (got?.kind !== 'frame') {
+      throw new Abort({ name: 'answers', ok: false, detail: `${c.count - ids.size} of ${c.count} requests answered, then ${describeIncoming(got)}` });
+    }
+    const frame = safeParse(got.text) as { requestId?: unknown; error?: unknown } | undefined;
+    const id = typeof frame?.requestId === 'string' ? frame.requestId : '';
+    if (!ids.delete(id)) {
+      strays.push(got.text.length > 200 ? got.text.slice(0, 200) + '…' : got.text);
+      if (strays.length > 10) break;
+      continue;
+    }
+    if (match(refusal, frame).ok) refused++;
+    else if (frame && 'error' in frame) firstOther ??= got.text;
+  }
+  ctx.checks.push({ name: 'every request answered once', ok: strays.length === 0, detail: strays.length ? `answers to no outstanding request (a repeated or unknown requestId): ${strays.join('\n')}` : undefined });
+  ctx.checks.push({
+    name: 'bound', ok: refused > 0,
+    detail: refused > 0 ? undefined : `none of ${c.count} requests sent at once was refused as over a bound on requests in flight (expected ${JSON.stringify(c.expectRefusal)})${firstOther ? `; an other error: ${firstOther}` : ''}`,
+  });
+  await ctx.request(conn, { request: req }, 'afterwards', { result: { $type: 'object' } }, false);
+}
+
 export function caseTopic(c: LoadedCase['case']): string | undefined {
   if (c.kind === 'request') return c.request.topic;
+  if (c.kind === 'transport' && c.action === 'in-flight-bound') return c.request.topic;
   if (c.kind === 'exchange') return c.topic;
   return undefined;
 }

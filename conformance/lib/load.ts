@@ -81,7 +81,7 @@ function sentTopics(c: FixtureCase): string[] {
     const frames = c.steps.flatMap((s) => ('send' in s && s.send && typeof s.send === 'object' ? [(s.send as { topic?: unknown }).topic] : []));
     return [c.topic, ...frames].filter((t): t is string => typeof t === 'string');
   }
-  return [];
+  return c.action === 'in-flight-bound' ? [c.request.topic] : [];
 }
 
 export function loadCases(root = DEFAULT_FIXTURES): LoadedCase[] {

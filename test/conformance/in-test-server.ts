@@ -1,4 +1,6 @@
-// In-test IDEA servers for the runner's own tests: runtime/idea-server.ts, with small handlers for history/list and fs/findFiles over the fixture workspace. The other
+// In-test IDEA servers for the runner's own tests: runtime/idea-server.ts, with small handlers for history/list
+// and fs/findFiles over the fixture workspace, and a nav/definition that finds nothing after 300 ms (so that
+// requests sent at once overlap: the in-flight bound). The other
 // topics are served by a stub that fails, so capabilities list all 13 topics.
 import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -20,6 +22,8 @@ export interface Flaws {
   escapeIsHandlerError?: boolean;
   /** Every INVALID_REQUEST response (not the handshake's) goes out as HANDLER_ERROR. */
   invalidRequestAsHandlerError?: boolean;
+  /** No bound on requests in flight (H9): every request runs, however many. */
+  noInFlightBound?: boolean;
 }
 
 function inside(root: string, p: string, flaws: Flaws): string {
@@ -63,6 +67,10 @@ function makeHandlers(root: string, flaws: Flaws = {}): Partial<Handlers> {
       });
       return { entries, totalCount: entries.length };
     },
+    async navDefinition() {
+      await new Promise((r) => setTimeout(r, 300));
+      return { locations: [] };
+    },
     async fsFindFiles({ query, include, exclude, maxResults }): Promise<FsFindFilesResult> {
       const inc = globRe(include);
       const exc = exclude ? globRe(exclude) : undefined;
@@ -104,7 +112,12 @@ export async function startInTestServer(root: string, flaws: Flaws = {}, opts: I
     handlers: () => handlers,
     auth: { required: true, token: TEST_TOKEN },
     workspaces: () => [root],
-    createSession: (o) => new ServerSession(protocol, flaws.invalidRequestAsHandlerError ? { ...o, send: (f) => o.send(flawed(f)) } : o),
+    createSession: (o) =>
+      new ServerSession(protocol, {
+        ...o,
+        ...(flaws.invalidRequestAsHandlerError ? { send: (f: string) => o.send(flawed(f)) } : {}),
+        ...(flaws.noInFlightBound ? { maxInFlight: Number.MAX_SAFE_INTEGER } : {}),
+      }),
   });
   return { url: server.url, close: () => server.close() };
 }
@@ -113,6 +126,6 @@ export async function startInTestServer(root: string, flaws: Flaws = {}, opts: I
 export const IN_TEST_SELECTION = [
   'protocol/*', 'history-list/*', 'fs-findfiles/*',
   'security/foreign-origin-refused', 'security/null-origin-refused', 'security/foreign-host-refused', 'security/no-origin-accepted',
-  'security/oversize-frame', 'security/oversize-before-handshake', 'security/loopback-only',
+  'security/oversize-frame', 'security/oversize-before-handshake', 'security/loopback-only', 'security/in-flight-bound',
   'security/path-escape-history-list', 'security/path-escape-dotdot-inside', 'security/git-option-injection-filepath',
 ];

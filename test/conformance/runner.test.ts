@@ -85,6 +85,12 @@ describe('runner against deliberately wrong in-test servers', () => {
     expect(byId(s, 'security/path-escape-dotdot-inside').verdict).toBe('fail');
   });
 
+  it('a server without a bound on requests in flight fails the in-flight case, saying none was refused', async () => {
+    const s = await runWith({ noInFlightBound: true });
+    expect(byId(s, 'security/in-flight-bound').verdict).toBe('fail');
+    expect(detail(s, 'security/in-flight-bound')).toContain('none of 1500 requests sent at once was refused as over a bound on requests in flight');
+  });
+
   it('expected failures turn failures into non-failing verdicts, and a listed case that passes is stale', async () => {
     const listed = new Map([
       ['security/path-escape-history-list', 'known'],

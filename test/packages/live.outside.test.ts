@@ -152,6 +152,7 @@ const server = await startWebSocketServer({
   createSession: (io) => new ServerSession({
     handlers, auth: { required: true, token: "s3cret-token" }, workspaces: () => ["/ws"],
     send: (frame) => io.send(frame), close: (code, reason) => io.close(code, reason),
+    admit: () => io.admit(),
   }),
 });
 const client = await connect({ url: "ws://127.0.0.1:" + server.port, token: "s3cret-token", validate: true });

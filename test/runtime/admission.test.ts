@@ -93,6 +93,7 @@ async function startServer(limits: Parameters<typeof startWebSocketServer>[0]["l
         workspaces: () => [],
         send: io.send,
         close: io.close,
+        admit: io.admit,
       }),
   });
   running.push(server);
@@ -187,6 +188,116 @@ describe("admission in the ws binding", () => {
     expect(elapsed).toBeGreaterThanOrEqual(400);
     await new Promise((r) => setTimeout(r, 150));
     expect(await handshake(server.port, TOKEN)).toMatchObject({ ok: true });
+  });
+});
+
+/** What one client of a burst ended with: "ok", a handshake error code + close status, an HTTP status, … */
+interface BurstClient {
+  ws: WebSocket;
+  opened: Promise<boolean>;
+  outcome: Promise<string>;
+  /** The close status (and reason) whenever the connection ends. */
+  closed: Promise<string>;
+  handshake(): void;
+}
+
+function burstClient(port: number, token: string): BurstClient {
+  const ws = new WebSocket(`ws://127.0.0.1:${port}`);
+  let reply = "";
+  const opened = new Promise<boolean>((resolve) => {
+    ws.once("open", () => resolve(true));
+    ws.once("close", () => resolve(false));
+    ws.once("error", () => resolve(false));
+  });
+  const outcome = new Promise<string>((resolve) => {
+    ws.on("message", (m) => {
+      const r = JSON.parse(String(m)) as { error?: { code: string; message: string } };
+      reply = r.error ? `${r.error.code}: ${r.error.message}` : "ok";
+      if (!r.error) resolve("ok");
+    });
+    ws.once("unexpected-response", (_req, res) => resolve(`HTTP ${res.statusCode}`));
+    ws.once("close", (code, why) => resolve(`${reply || "no reply"} / close ${code}${why.length ? ` ${why}` : ""}`));
+    ws.on("error", () => undefined);
+  });
+  const closed = new Promise<string>((resolve) => ws.once("close", (code, why) => resolve(`${code} ${why}`)));
+  return { ws, opened, outcome, closed, handshake: () => ws.send(JSON.stringify({ type: "handshake", token })) };
+}
+
+function tally(outcomes: string[]): Record<string, number> {
+  const t: Record<string, number> = {};
+  for (const o of outcomes) t[o] = (t[o] ?? 0) + 1;
+  return t;
+}
+
+describe("the client cap under a burst", () => {
+  const full = "HANDLER_ERROR: too many clients connected (limit 64); try again later / close 1013 too many clients connected (limit 64); try again later";
+
+  it("200 clients upgraded first, then handshaking at once: 64 connected, the rest refused with a frame and 1013", async () => {
+    const refusals: string[] = [];
+    // Every upgrade reaches the handshake, however slow a loaded machine is.
+    const server = await startServer({ maxPending: 256, pendingDeadlineMs: 60_000 }, refusals);
+    const clients = Array.from({ length: 200 }, () => burstClient(server.port, TOKEN));
+    try {
+      expect((await Promise.all(clients.map((c) => c.opened))).every(Boolean)).toBe(true);
+      for (const c of clients) c.handshake();
+      const outcomes = await Promise.all(clients.map((c) => c.outcome));
+      expect(tally(outcomes)).toEqual({ ok: 64, [full]: 136 });
+      expect(server.clientCount).toBe(64);
+      expect(refusals.filter((r) => r === "too-many-clients")).toHaveLength(136);
+      // Refusals for the cap are not failed guesses: the budget (20) is intact, a wrong token is answered at once.
+      clients[0]!.ws.close();
+      while (server.clientCount >= 64) await new Promise((r) => setTimeout(r, 10));
+      const guess = await handshake(server.port, "wrong");
+      expect(guess).toMatchObject({ ok: false, detail: "UNAUTHORIZED" });
+      expect(guess.ms).toBeLessThan(1000); // 136 spent tokens at 10/s would hold it ~12 s
+    } finally {
+      for (const c of clients) c.ws.terminate();
+    }
+  });
+
+  it("200 clients connecting and handshaking at once with default caps: never more than 64, every one answered", async () => {
+    const server = await startServer({ pendingDeadlineMs: 60_000 }); // the caps at their defaults; no deadline drops on a loaded machine
+    let peak = 0;
+    const watch = setInterval(() => { peak = Math.max(peak, server.clientCount); }, 1);
+    const clients = Array.from({ length: 200 }, () => burstClient(server.port, TOKEN));
+    try {
+      for (const c of clients) void c.opened.then((open) => open && c.handshake());
+      const outcomes = await Promise.all(clients.map((c) => c.outcome));
+      clearInterval(watch);
+      const t = tally(outcomes);
+      expect(t.ok).toBe(64);
+      expect(server.clientCount).toBe(64);
+      expect(peak).toBeLessThanOrEqual(64);
+      // The others: HTTP 503 at the upgrade, the handshake refusal above, or (over the 128 pending sockets) dropped.
+      for (const o of Object.keys(t)) expect(["ok", "HTTP 503", full, "no reply / close 1006"]).toContain(o);
+    } finally {
+      clearInterval(watch);
+      for (const c of clients) c.ws.terminate();
+    }
+  });
+
+  it("a session without admit (a custom one) is still held to the cap: closed 1013 after its handshake", async () => {
+    const server = await startWebSocketServer({
+      host: "127.0.0.1",
+      port: 0,
+      limits: { maxClients: 2 },
+      createSession: (io) => new ServerSession({ handlers: {}, auth: { required: true, token: TOKEN }, workspaces: () => [], send: io.send, close: io.close }),
+    });
+    running.push(server);
+    const clients = Array.from({ length: 5 }, () => burstClient(server.port, TOKEN));
+    try {
+      await Promise.all(clients.map((c) => c.opened));
+      for (const c of clients) c.handshake();
+      expect(tally(await Promise.all(clients.map((c) => c.outcome)))).toEqual({ ok: 5 }); // its success was sent
+      await new Promise((r) => setTimeout(r, 100));
+      expect(server.clientCount).toBe(2);
+      const open = clients.filter((c) => c.ws.readyState === WebSocket.OPEN);
+      expect(open).toHaveLength(2);
+      const closes = await Promise.all(clients.filter((c) => !open.includes(c)).map((c) => c.closed));
+      expect(closes).toEqual(Array(3).fill("1013 too many clients connected (limit 2); try again later"));
+    } finally {
+      for (const c of clients) c.ws.terminate();
+    }
   });
 });
 

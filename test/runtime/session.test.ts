@@ -149,6 +149,35 @@ describe("handshake", () => {
     r.session.onFrame(hello());
     expect(r.sent[0]).toMatchObject({ type: "handshake", workspaces: [] });
   });
+
+  it("asks admit for a slot only for a handshake that passed its checks, and refuses it when there is none", () => {
+    let asked = 0;
+    const wrongToken = makeSession({}, { admit: () => { asked++; return "full"; } });
+    wrongToken.session.onFrame(hello("nope"));
+    expect(wrongToken.sent[0]).toMatchObject({ error: { code: "UNAUTHORIZED" } });
+    expect(asked).toBe(0);
+
+    const full = makeSession({ editFind: async () => findResult }, { admit: () => { asked++; return "too many clients connected (limit 64); try again later"; } });
+    full.session.onFrame(hello());
+    expect(asked).toBe(1);
+    expect(full.sent).toEqual([{ type: "handshake", error: { code: "HANDLER_ERROR", message: "too many clients connected (limit 64); try again later" } }]);
+    expect(full.closes).toEqual([{ code: 1013, reason: "too many clients connected (limit 64); try again later" }]);
+    expect(full.session.state).toBe("closed");
+    full.session.onFrame(JSON.stringify({ topic: FIND, requestId: "r1", params: { pattern: "x" } }));
+    expect(full.sent).toHaveLength(1);
+
+    const room = makeSession({}, { admit: () => undefined });
+    room.session.onFrame(hello());
+    expect(room.sent[0]).toMatchObject({ type: "handshake", version: "0.1.6" });
+    expect(room.session.state).toBe("open");
+  });
+
+  it("refuses the handshake (never hangs) when admit throws", () => {
+    const r = makeSession({}, { admit: () => { throw new Error("boom"); } });
+    r.session.onFrame(hello());
+    expect(r.sent[0]).toMatchObject({ type: "handshake", error: { code: "HANDLER_ERROR" } });
+    expect(r.closes[0]!.code).toBe(1013);
+  });
 });
 
 describe("requests", () => {
