@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildCli } from '../../cli/build';
+import { buildTarget } from '../../scripts/build';
 import { startFakeServer } from '../../test/cli/fake-server';
 import { jsonOutArg, type BenchResult, type BenchRow } from '../lib/contract';
 import { machineLine } from '../lib/machine';
@@ -46,7 +46,7 @@ const server = await startFakeServer({
   },
 });
 try {
-  const cli = await buildCli();
+  const cli = await buildTarget('cli');
   if (!existsSync(cli)) throw new Error(`no bundle at ${cli}`);
   const cwd = join(server.workspace, 'src');
   mkdirSync(cwd, { recursive: true });
