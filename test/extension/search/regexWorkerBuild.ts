@@ -4,8 +4,8 @@ import { buildSync } from 'esbuild';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setRegexWorkerScript } from '../../extension/src/search/regexPool';
-import { bundleOptions, EXTENSION_BUNDLES } from '../../scripts/build';
+import { setRegexWorkerScript } from '../../../extension/src/search/regexPool';
+import { bundleOptions, EXTENSION_BUNDLES } from '../../../scripts/build';
 
 let built: string | undefined;
 
