@@ -18,9 +18,9 @@ import { connect, type IdeaClient } from '../../generated/v0.1.6/client';
 import { IdeaConnection } from '../../mcp/src/connection';
 import { createMcpServer } from '../../mcp/src/server';
 import { buildTarget } from '../../scripts/build';
-import { TOKEN } from '../../test/robustness/harness';
 import { emit, type BenchRow } from '../lib/contract';
 import { nowMs, summarize } from '../lib/stats';
+import { TOKEN } from '../lib/server';
 import { startServerWorker } from '../core/servers';
 
 const BLOCKS = Number(process.env.BENCH_BLOCKS ?? 10);
