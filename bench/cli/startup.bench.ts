@@ -8,8 +8,8 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildCli } from '../../cli/build';
-import { startFakeServer } from '../../test/cli/fake-server';
+import { buildTarget } from '../../scripts/build';
+import { constantHandlers, startBenchServer } from '../lib/server';
 import { jsonOutArg, type BenchResult, type BenchRow } from '../lib/contract';
 import { machineLine } from '../lib/machine';
 import { summarize } from '../lib/stats';
@@ -40,15 +40,19 @@ function timed(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ o
   });
 }
 
-const server = await startFakeServer({
-  async editFind({ pattern }) {
-    return { matches: [{ filePath: join(server.workspace, 'src', 'a.ts'), line: 3, character: 2, lineText: `  ${pattern}` }], totalCount: 1 };
+const server = await startBenchServer({
+  registered: true,
+  handlers: {
+    ...constantHandlers(),
+    async editFind({ pattern }) {
+      return { matches: [{ filePath: join(server.workspace!, 'src', 'a.ts'), line: 3, character: 2, lineText: `  ${pattern}` }], totalCount: 1 };
+    },
   },
 });
 try {
-  const cli = await buildCli();
+  const cli = await buildTarget('cli');
   if (!existsSync(cli)) throw new Error(`no bundle at ${cli}`);
-  const cwd = join(server.workspace, 'src');
+  const cwd = join(server.workspace!, 'src');
   mkdirSync(cwd, { recursive: true });
   const env: NodeJS.ProcessEnv = { ...process.env, IDEA_REGISTRY_DIR: server.registry, NO_COLOR: '1' };
   delete env.IDEA_TOKEN;

@@ -11,7 +11,7 @@ import { ripgrepPath } from '../../extension/src/search/ripgrep';
 import { buildFixtureWorkspace } from '../../conformance/workspace';
 import { connect } from '../../generated/v0.1.6/client';
 import { findCodeServer, launchHost } from '../../livehost';
-import { buildExtension, EXTENSION_DIR } from '../../test/extension/helpers';
+import { buildTarget, ROOT } from '../../scripts/build';
 import { emit, type BenchRow } from '../lib/contract';
 import { nowMs, summarize } from '../lib/stats';
 
@@ -55,7 +55,7 @@ function rgDirect(rg: string, cwd: string, args: string[]): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  buildExtension();
+  await buildTarget('extension');
   const base = mkdtempSync(join(tmpdir(), 'idea-bench-ext-'));
   const ws = buildFixtureWorkspace(join(base, 'ws'));
   const corpusBytes = writeCorpus(join(ws.dir, 'corpus'));
@@ -64,7 +64,7 @@ async function main(): Promise<void> {
   const rg = ripgrepPath(join(dirname(findCodeServer()), '..', 'code-server', 'lib', 'vscode'));
   console.error(`[extension] ripgrep: ${rg}`);
   const rows: BenchRow[] = [];
-  const host = await launchHost({ workspace: ws.dir, extensionDevPath: EXTENSION_DIR, memorySampleMs: 250 });
+  const host = await launchHost({ workspace: ws.dir, extensionDevPath: join(ROOT, 'extension'), memorySampleMs: 250 });
   try {
     rows.push({ metric: 'live host cold start (code-server spawn → extension port ready)', value: host.timings.spawnToReadyMs, unit: 'ms' });
     const client = await connect({ url: host.url, token: host.token, timeoutMs: 120_000 });

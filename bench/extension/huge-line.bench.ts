@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { LIMIT_RANGES } from '../../extension/src/limits/config';
-import { buildExtension, EXTENSION_DIR } from '../../test/extension/helpers';
+import { buildTarget, EXTENSION_BUNDLES, ROOT } from '../../scripts/build';
 import { emit, type BenchRow } from '../lib/contract';
 import { nowMs } from '../lib/stats';
 
@@ -32,7 +32,7 @@ function rgDirect(cwd: string): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  buildExtension();
+  await buildTarget('extension');
   const base = mkdtempSync(join(tmpdir(), 'idea-bench-hugeline-'));
   try {
     const dir = join(base, 'ws');
@@ -43,7 +43,7 @@ async function main(): Promise<void> {
     writeFileSync(join(dir, 'small.txt'), 'a needle here\n');
     const probe = join(base, 'probe.mjs');
     await build({ entryPoints: [join(here, 'hugeLineProbe.ts')], outfile: probe, bundle: true, format: 'esm', platform: 'node', target: 'node20', logLevel: 'error' });
-    const worker = join(EXTENSION_DIR, 'dist', 'regexWorker.cjs');
+    const worker = join(ROOT, EXTENSION_BUNDLES.regexWorker.outfile);
     const run = (folder: string, mode: string, max: number) => {
       const r = spawnSync(process.execPath, [probe, folder, mode, String(max), worker], { encoding: 'utf8' });
       if (r.status !== 0) throw new Error(`probe failed: ${r.stderr}`);

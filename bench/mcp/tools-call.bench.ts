@@ -9,7 +9,7 @@
 //             layers without the process hop;
 //   pipe    — a line of the same size echoed by a child process: what one stdio round trip costs at
 //             least, whatever runs behind it.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -17,9 +17,10 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { connect, type IdeaClient } from '../../generated/v0.1.6/client';
 import { IdeaConnection } from '../../mcp/src/connection';
 import { createMcpServer } from '../../mcp/src/server';
-import { TOKEN } from '../../test/robustness/harness';
+import { buildTarget } from '../../scripts/build';
 import { emit, type BenchRow } from '../lib/contract';
 import { nowMs, summarize } from '../lib/stats';
+import { TOKEN } from '../lib/server';
 import { startServerWorker } from '../core/servers';
 
 const BLOCKS = Number(process.env.BENCH_BLOCKS ?? 10);
@@ -57,7 +58,7 @@ function pipeEcho(): { child: ChildProcess; roundTrip: (line: string) => Promise
 }
 
 async function main(): Promise<void> {
-  execFileSync(process.execPath, [join(ROOT, 'mcp/build.mjs')], { stdio: 'ignore' });
+  await buildTarget('mcp');
   const server = await startServerWorker('idea');
   const typed: IdeaClient = await connect({ url: server.url, token: TOKEN, validate: true });
 

@@ -18,7 +18,7 @@ const { values } = parseArgs({ options: { base: { type: 'string' }, blocks: { ty
 if (!values.base) throw new Error('--base <dir of the other tree> is required');
 const TREES = { base: resolve(values.base), new: resolve(new URL('../..', import.meta.url).pathname) };
 const BLOCKS = Number(values.blocks ?? 20), PER_BLOCK = Number(values['per-block'] ?? 1000), ROUNDS = Number(values.rounds ?? 3);
-const TOKEN = '3f2b8c1e-5d4a-4e7b-9c1a-2b3c4d5e6f70'; // test/robustness/harness.ts
+const TOKEN = '3f2b8c1e-5d4a-4e7b-9c1a-2b3c4d5e6f70'; // bench/lib/server.ts
 const TOPIC = '/app/vscode/edit/find';
 const PARAMS = { pattern: 'searchText', include: '**/*.ts', exclude: '**/node_modules/**', isRegex: false, isCaseSensitive: false };
 

@@ -7,7 +7,7 @@
 import { Worker } from 'node:worker_threads';
 import { WebSocket } from 'ws';
 import { connect } from '../../generated/v0.1.6/client';
-import { TOKEN } from '../../test/robustness/harness';
+import { TOKEN } from '../lib/server';
 
 const N = Number(process.env.N ?? 5000), ROUNDS = Number(process.env.ROUNDS ?? 4);
 const TOPIC = '/app/vscode/edit/find' as const;

@@ -1,6 +1,6 @@
 // Profiling driver (not a bench entry): 1M edit/find requests through an in-memory ServerSession with a
 // trivial handler, for `node --cpu-prof --import tsx bench/profiling/session-cpu.mts` (see bench/FINDINGS.md).
-import { memorySession, TOKEN, flush } from '../../test/robustness/harness';
+import { memorySession, TOKEN, flush } from '../lib/server';
 const m = memorySession({ validateResults: true });
 m.session.onFrame(JSON.stringify({ type: 'handshake', token: TOKEN }));
 const frame = JSON.stringify({ topic: '/app/vscode/edit/find', requestId: crypto.randomUUID(), params: { pattern: 'searchText', include: '**/*.ts', exclude: '**/node_modules/**', isRegex: false, isCaseSensitive: false } });

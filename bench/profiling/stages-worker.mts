@@ -7,8 +7,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { AddressInfo } from 'node:net';
 import { startWebSocketServer } from '../../runtime/ws-server';
 import { ServerSession } from '../../generated/v0.1.6/server';
-import { constantHandlers, spec, TOKEN, WORKSPACES } from '../../test/robustness/harness';
-import { exampleResults } from '../../test/robustness/results';
+import { constantHandlers, exampleResults, TOKEN, WORKSPACES } from '../lib/server';
 
 const now = () => Number(process.hrtime.bigint());
 type Stamps = Record<string, number[]>;
@@ -20,7 +19,7 @@ const rec = (kind: string, stage: string) => {
   (s[stage] ??= []).push(now());
 };
 const TOPIC = '/app/vscode/edit/find';
-const reply = exampleResults(spec()).get(TOPIC);
+const reply = exampleResults().get(TOPIC);
 
 function tapData(kind: string, ws: WebSocket): void {
   const sock = (ws as unknown as { _socket: import('node:net').Socket })._socket;

@@ -1,5 +1,5 @@
 // Entry point of the compiled CLI (cli/dist/idea.cjs). The spec it derives its commands from is
-// embedded by cli/build.ts as __IDEA_SPEC__.
+// embedded by scripts/build.ts as __IDEA_SPEC__.
 import { run } from "./main";
 import type { SpecBundle } from "./spec";
 

@@ -1,6 +1,6 @@
 // What the CLI knows of a protocol version: its topics, each with its params schema with every `$ref`
 // inlined (so flags can be derived without a resolver at run time). Read from spec/<version>/ through
-// the spec library (spec-lib/spec.ts, inline.ts) by the build (cli/build.ts embeds it in the bundle)
+// the spec library (spec-lib/spec.ts, inline.ts) by the build (scripts/build.ts embeds it in the bundle)
 // and by tests (any spec folder, scratch ones included); the bundle itself never loads a spec.
 import { basename, dirname } from "node:path";
 import { inlineRefs } from "@idea-kit/spec-lib/inline";

@@ -3,7 +3,7 @@
 import { fileURLToPath } from 'node:url';
 import { CURRENT_CLAUSES, CURRENT_FOLDER } from '../../generated/current';
 
-/** Set by conformance/build.mjs in the packaged bin, where protocol.md sits beside it (dist/). */
+/** Set by scripts/build.ts in the packaged bin, where protocol.md sits beside it (dist/). */
 declare const __IDEA_PACKAGED__: boolean | undefined;
 
 type Layer = 'text' | 'reading' | 'hardening';

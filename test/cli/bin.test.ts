@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildCli } from '../../cli/build';
+import { buildTarget } from '../../scripts/build';
 import { SERVER_PROTOCOL as V014_PROTOCOL } from '../../generated/v0.1.4/server';
 import type { EditFindResult } from '../../generated/v0.1.6/types';
 import { startFakeServer, type FakeServer } from './fake-server';
@@ -11,7 +11,7 @@ let srv: FakeServer;
 let cli: string;
 
 beforeAll(async () => {
-  cli = await buildCli();
+  cli = await buildTarget('cli');
   srv = await startFakeServer({
     async editFind(): Promise<EditFindResult> {
       const matches = Array.from({ length: 20_000 }, (_, i) => ({ filePath: join(srv.workspace, 'a.ts'), line: i, character: 0, lineText: `needle ${'x'.repeat(80)}` }));

@@ -7,11 +7,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildCli } from '../../cli/build';
+import { buildTarget } from '../../scripts/build';
 import { buildFixtureWorkspace, type FixtureWorkspaceInfo } from '../../conformance/workspace';
 import { connect, type IdeaClient } from '../../generated/v0.1.6/client';
 import { launchHost, type LiveHost } from '../../livehost';
-import { buildExtension, col, EXTENSION_DIR } from '../extension/helpers';
+import { col, EXTENSION_DIR } from '../extension/helpers';
 
 let cli: string;
 let base: string;
@@ -55,8 +55,8 @@ async function json(args: string[], opts?: Parameters<typeof idea>[1]): Promise<
 }
 
 beforeAll(async () => {
-  buildExtension();
-  cli = await buildCli();
+  await buildTarget('extension');
+  cli = await buildTarget('cli');
   base = mkdtempSync(join(tmpdir(), 'idea-cli-live-'));
   registry = join(base, 'registry');
   mkdirSync(registry, { mode: 0o700 });

@@ -1,4 +1,4 @@
-// The spec the CLI is built from, read as cli/build.ts reads it.
+// The spec the CLI is built from, read as the build (scripts/build.ts) reads it.
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { commandsFromSpec } from '../../cli/src/commands';

@@ -1,5 +1,4 @@
 // Shared by the live extension tests: build the bundle, build the fixture workspace, launch one host.
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -7,12 +6,10 @@ import { fileURLToPath } from 'node:url';
 import { buildFixtureWorkspace, type FixtureWorkspaceInfo } from '../../conformance/workspace';
 import { connect, type IdeaClient } from '../../generated/v0.1.6/client';
 import { launchHost, type LiveHost } from '../../livehost';
+import { buildTarget } from '../../scripts/build';
 
 export const EXTENSION_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../extension');
 
-export function buildExtension(): void {
-  execFileSync(process.execPath, [join(EXTENSION_DIR, 'build.mjs')], { stdio: 'pipe' });
-}
 
 export interface LiveFixture {
   host: LiveHost;
@@ -31,7 +28,7 @@ export interface LiveFixtureOptions {
 
 export async function startLiveFixture(opts: LiveFixtureOptions = {}): Promise<LiveFixture> {
   const { userSettings = {}, prepare } = opts;
-  buildExtension();
+  await buildTarget('extension');
   const base = mkdtempSync(join(tmpdir(), 'idea-ext-live-'));
   const ws = buildFixtureWorkspace(join(base, 'ws'));
   prepare?.(ws.dir);

@@ -24,7 +24,7 @@ let http: Client;
 let httpMcp: HttpMcp;
 
 beforeAll(async () => {
-  buildMcp();
+  await buildMcp();
   fx = await startLiveFixture({ userSettings: { "workbench.localHistory.mergeWindow": 1 } });
   const env = { IDEA_REGISTRY_DIR: fx.host.registryDir };
   stdio = new Client({ name: "live-stdio", version: "1" });

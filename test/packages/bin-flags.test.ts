@@ -6,8 +6,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildCli } from '../../cli/build';
-import { bundleBin } from '../../scripts/bundle-bin.mjs';
+import { build } from 'esbuild';
+import { esbuildOptions, TARGETS } from '../../scripts/build';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const version = (pkg: string) => (JSON.parse(readFileSync(join(ROOT, pkg, 'package.json'), 'utf8')) as { version: string }).version;
@@ -17,9 +17,12 @@ const bins: Record<string, { file: string; pkg: string; args?: string[] }> = {};
 
 beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'idea-bins-'));
-  bins.idea = { file: await buildCli(), pkg: 'cli' };
-  for (const [name, pkg, entry] of [['idea-mcp', 'mcp', 'mcp/src/cli.ts'], ['idea-conformance', 'conformance', 'conformance/cli.ts'], ['idea-spec', 'spec-tools', 'spec-tools/cli.ts']] as const) {
-    bins[name] = { file: await bundleBin({ entry: join(ROOT, entry), outfile: join(tmp, `${name}.mjs`) }), pkg };
+  // The build table's own rows, written to the temp dir instead of the packages' dist/.
+  for (const [name, pkg] of [['idea', 'cli'], ['idea-mcp', 'mcp'], ['idea-conformance', 'conformance'], ['idea-spec', 'spec-tools']] as const) {
+    const row = TARGETS[pkg].bundles[0]!;
+    const file = join(tmp, `${name}.${row.format === 'cjs' ? 'cjs' : 'mjs'}`);
+    await build({ ...(await esbuildOptions(row)), outfile: file });
+    bins[name] = { file, pkg };
   }
   // The recorder is a bin of its own inside idea-conformance.
   bins['idea-conformance record'] = { ...bins['idea-conformance']!, args: ['record'] };

@@ -49,7 +49,7 @@ function programs(): Record<string, any> {
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import { buildCli } from './cli/build';
+import { buildTarget } from './scripts/build';
 import { ServerSession } from './extension/src/protocol';
 import { FRAMES, PROTOCOL_VERSION as cli } from './cli/src/protocol';
 import { toolsFor } from './mcp/src/tools';
@@ -59,7 +59,7 @@ import { problemOf } from './runtime/frames';
 const sent: string[] = [];
 const session = new ServerSession({ handlers: {}, auth: { required: false }, workspaces: () => [], send: (f) => sent.push(f), close: () => {} });
 session.onFrame(JSON.stringify({ type: 'handshake' }));
-const bundle = await buildCli();
+const bundle = await buildTarget('cli');
 const find = (await toolsFor(undefined)).find((t) => t.name === 'edit_find')!;
 console.log(JSON.stringify({
   served: JSON.parse(readFileSync('generated/current.ts', 'utf8').match(/CURRENT_VERSION = (".*")/)![1]),

@@ -1,13 +1,14 @@
 // Starting the built idea-mcp (mcp/dist) the way an MCP client does: a child process, over stdio or HTTP.
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { buildTarget } from "../../../scripts/build";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 export const IDEA_MCP = join(ROOT, "mcp/dist/idea-mcp.mjs");
 
-export function buildMcp(): void {
-  execFileSync(process.execPath, [join(ROOT, "mcp/build.mjs")], { stdio: "ignore" });
+export function buildMcp(): Promise<string> {
+  return buildTarget("mcp");
 }
 
 export interface HttpMcp {

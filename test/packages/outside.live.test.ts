@@ -1,5 +1,5 @@
 // Proof from outside: what users install, used where they use it. Every package is built and packed
-// (scripts/build-packages.mjs), the tarballs are installed into an empty project in the temp folder
+// (scripts/build.ts packages --pack), the tarballs are installed into an empty project in the temp folder
 // (which cannot resolve anything from this repository), the extension's .vsix is installed into the
 // newest VS Code of the matrix with --install-extension, and there, as a user would:
 // - a TypeScript client compiles under NodeNext (and type-checks under Bundler) and runs, a plain .mjs
@@ -40,7 +40,7 @@ beforeAll(async () => {
   base = mkdtempSync(join(tmpdir(), 'idea-outside-'));
   const packs = join(base, 'packs');
   const json = join(base, 'packs.json');
-  execFileSync(process.execPath, [join(REPO_ROOT, 'scripts', 'build-packages.mjs'), '--pack', packs, '--json', json], { cwd: REPO_ROOT, stdio: 'pipe' });
+  execFileSync(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'scripts', 'build.ts'), 'packages', '--pack', packs, '--json', json], { cwd: REPO_ROOT, stdio: 'pipe' });
   artefacts = JSON.parse(readFileSync(json, 'utf8')) as Artefact[];
   project = join(base, 'project');
   mkdirSync(project);

@@ -94,7 +94,7 @@ describe('regex with a deadline', () => {
       const attack = outcome(attacker.editFind({ pattern: '(a+)+$(?<![^]x)', isRegex: true })).then((r) => { done = true; return { ...r, ms: now() - t0 }; });
       const lat = await victimWhile(() => !done, victim);
       const a = await attack;
-      console.log(`[live.limits] catastrophic regex answered after ${a.ms.toFixed(0)} ms: ${a.code} ${a.message}; victim ${fmt(lat)}`);
+      console.log(`[limits.live] catastrophic regex answered after ${a.ms.toFixed(0)} ms: ${a.code} ${a.message}; victim ${fmt(lat)}`);
       expect(a).toMatchObject({ ok: false, code: 'HANDLER_ERROR' });
       expect(a.message).toMatch(new RegExp(`exceeded its time budget of ${BUDGET_MS} ms`));
       expect(a.ms).toBeLessThan(BUDGET_MS + 1500);
@@ -109,7 +109,7 @@ describe('regex with a deadline', () => {
 
   it('PCRE2 hitting its match limit is reported with the file, not answered as "no matches"', async () => {
     const r = await outcome(fx.client.editFind({ pattern: '(a+)+$', isRegex: true }));
-    console.log(`[live.limits] PCRE2 match limit: ${r.code} ${r.message}`);
+    console.log(`[limits.live] PCRE2 match limit: ${r.code} ${r.message}`);
     expect(r).toMatchObject({ ok: false, code: 'HANDLER_ERROR' });
     expect(r.message).toContain(join(fx.ws.dir, 'planted.txt'));
     expect(r.message).toMatch(/match limit/i);
@@ -128,7 +128,7 @@ describe('unbounded work', () => {
       const lat = await victimWhile(() => left > 0, victim, 20);
       const results = await Promise.all(all);
       const { maxRg, peakPssMB } = rg.stop();
-      console.log(`[live.limits] 1,000 edit/find on one connection: ${results.filter((r) => r.ok).length} answered in ${((now() - t0) / 1000).toFixed(1)} s, max ${maxRg} rg at once, code-server tree peak PSS ${peakPssMB} MB; victim ${fmt(lat)}`);
+      console.log(`[limits.live] 1,000 edit/find on one connection: ${results.filter((r) => r.ok).length} answered in ${((now() - t0) / 1000).toFixed(1)} s, max ${maxRg} rg at once, code-server tree peak PSS ${peakPssMB} MB; victim ${fmt(lat)}`);
       expect(results.filter((r) => !r.ok)).toEqual([]);
       expect(pct(lat, 99)).toBeLessThan(2000);
       expect(maxRg).toBeLessThanOrEqual(MAX_PROCESSES);
@@ -150,7 +150,7 @@ describe('unbounded work', () => {
       const results = await Promise.all(all);
       const { maxRg, peakPssMB } = rg.stop();
       const refused = results.filter((r) => !r.ok);
-      console.log(`[live.limits] 4×1,000 fs/findFiles: ${results.length - refused.length} answered, ${refused.length} refused in ${((now() - t0) / 1000).toFixed(1)} s, max ${maxRg} rg at once, code-server tree peak PSS ${peakPssMB} MB; victim ${fmt(lat)}`);
+      console.log(`[limits.live] 4×1,000 fs/findFiles: ${results.length - refused.length} answered, ${refused.length} refused in ${((now() - t0) / 1000).toFixed(1)} s, max ${maxRg} rg at once, code-server tree peak PSS ${peakPssMB} MB; victim ${fmt(lat)}`);
       expect(pct(lat, 99)).toBeLessThan(2000);
       expect(maxRg).toBeLessThanOrEqual(MAX_PROCESSES);
       expect(refused.length).toBeGreaterThan(0);

@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildRegExp, matchColumns, relaxForRipgrep, replaceInLine } from '../../extension/src/search/jsRegex';
-import { anchorGlob, rgListFiles } from '../../extension/src/search/ripgrep';
-import { searchText, type SearchFolder } from '../../extension/src/search/textSearch';
+import { buildRegExp, matchColumns, relaxForRipgrep, replaceInLine } from '../../../extension/src/search/jsRegex';
+import { anchorGlob, rgListFiles } from '../../../extension/src/search/ripgrep';
+import { searchText, type SearchFolder } from '../../../extension/src/search/textSearch';
 import { useTestRegexWorker } from './regexWorkerBuild';
 
 useTestRegexWorker();

@@ -5,14 +5,14 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ProtocolError } from '../../extension/src/errors';
-import { runAsClient } from '../../extension/src/limits/clientContext';
-import { configureLimits } from '../../extension/src/limits/config';
-import { processSlotStats } from '../../extension/src/limits/processSlots';
-import { replaceInText } from '../../extension/src/search/replaceInText';
-import { rgListFiles } from '../../extension/src/search/ripgrep';
-import { searchText, SearchIncompleteError, type SearchFolder } from '../../extension/src/search/textSearch';
-import { useTestRegexWorker } from '../extension/regexWorkerBuild';
+import { ProtocolError } from '../../../extension/src/errors';
+import { runAsClient } from '../../../extension/src/limits/clientContext';
+import { configureLimits } from '../../../extension/src/limits/config';
+import { processSlotStats } from '../../../extension/src/limits/processSlots';
+import { replaceInText } from '../../../extension/src/search/replaceInText';
+import { rgListFiles } from '../../../extension/src/search/ripgrep';
+import { searchText, SearchIncompleteError, type SearchFolder } from '../../../extension/src/search/textSearch';
+import { useTestRegexWorker } from './regexWorkerBuild';
 
 useTestRegexWorker();
 

@@ -1,19 +1,18 @@
 // Unit tests run the TypeScript sources; the regex worker thread needs JavaScript, so it is bundled
-// once per test process (as extension/build.mjs does for the extension) and the pool pointed at it.
+// once per test process (with scripts/build.ts's options for the extension's worker bundle) and the pool pointed at it.
 import { buildSync } from 'esbuild';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { setRegexWorkerScript } from '../../extension/src/search/regexPool';
+import { join } from 'node:path';
+import { setRegexWorkerScript } from '../../../extension/src/search/regexPool';
+import { bundleOptions, EXTENSION_BUNDLES } from '../../../scripts/build';
 
 let built: string | undefined;
 
 export function testRegexWorkerScript(): string {
   if (!built) {
     const out = join(mkdtempSync(join(tmpdir(), 'idea-regex-worker-')), 'regexWorker.cjs');
-    const entry = resolve(dirname(fileURLToPath(import.meta.url)), '../../extension/src/search/regexWorker.ts');
-    buildSync({ entryPoints: [entry], outfile: out, bundle: true, format: 'cjs', platform: 'node', target: 'node20', logLevel: 'error' });
+    buildSync({ ...bundleOptions(EXTENSION_BUNDLES.regexWorker), outfile: out });
     built = out;
   }
   return built;

@@ -23,7 +23,7 @@ vi.mock('vscode', () => ({
   },
 }));
 
-const { editFind } = await import('../../extension/src/handlers/editFind');
+const { editFind } = await import('../../../extension/src/handlers/editFind');
 
 let base: string;
 beforeAll(() => {

@@ -2,9 +2,9 @@
 // requests in flight (with a small reserve per connection), slots given back however a handler ends.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { currentClient } from '../../extension/src/limits/clientContext';
-import { configureLimits, LIMIT_RANGES, limits } from '../../extension/src/limits/config';
-import { handlersForClient, RequestGate, RESERVED_PER_CONNECTION } from '../../extension/src/limits/requests';
+import { currentClient } from '../../../extension/src/limits/clientContext';
+import { configureLimits, LIMIT_RANGES, limits } from '../../../extension/src/limits/config';
+import { handlersForClient, RequestGate, RESERVED_PER_CONNECTION } from '../../../extension/src/limits/requests';
 
 const tick = () => new Promise((r) => setImmediate(r));
 
@@ -51,7 +51,7 @@ describe('handlersForClient', () => {
 
 describe('limit settings', () => {
   it('package.json declares every limit, machine-scoped, with the same default and range', () => {
-    const props = JSON.parse(readFileSync(new URL('../../extension/package.json', import.meta.url), 'utf8')).contributes.configuration.properties;
+    const props = JSON.parse(readFileSync(new URL('../../../extension/package.json', import.meta.url), 'utf8')).contributes.configuration.properties;
     for (const r of Object.values(LIMIT_RANGES)) {
       expect(props[r.setting], r.setting).toMatchObject({ type: 'integer', scope: 'machine', default: r.dflt, minimum: r.min, maximum: r.max });
     }

@@ -2,10 +2,10 @@
 // keeps running, the heap limit is enforced, an aborted job kills its worker, and the pool replaces
 // what it terminated and serves the next job; one client's runaway jobs leave a worker to others.
 import { afterEach, describe, expect, it } from 'vitest';
-import { runAsClient } from '../../extension/src/limits/clientContext';
-import { RegexBudget, RegexLimitError, RegexPool } from '../../extension/src/search/regexPool';
-import type { LinesResult, ReplaceResult } from '../../extension/src/search/regexJobs';
-import { testRegexWorkerScript } from '../extension/regexWorkerBuild';
+import { runAsClient } from '../../../extension/src/limits/clientContext';
+import { RegexBudget, RegexLimitError, RegexPool } from '../../../extension/src/search/regexPool';
+import type { LinesResult, ReplaceResult } from '../../../extension/src/search/regexJobs';
+import { testRegexWorkerScript } from './regexWorkerBuild';
 
 const CATASTROPHIC = { pattern: '(a+)+$(?<![^]x)', isRegex: true, isCaseSensitive: true };
 const PLANTED = 'a'.repeat(28) + 'b'; // ~18 s of backtracking in V8

@@ -1,8 +1,8 @@
 // The fair limiter shared by child processes and regex workers: round-robin per client, a share cap so
 // one client never holds every slot, abort while queued, release however the work ends.
 import { describe, expect, it } from 'vitest';
-import { runAsClient } from '../../extension/src/limits/clientContext';
-import { FairLimiter, type Release } from '../../extension/src/limits/fairLimiter';
+import { runAsClient } from '../../../extension/src/limits/clientContext';
+import { FairLimiter, type Release } from '../../../extension/src/limits/fairLimiter';
 
 const tick = () => new Promise((r) => setImmediate(r));
 

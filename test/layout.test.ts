@@ -1,0 +1,40 @@
+// How test/ is laid out (docs/ARCHITECTURE.md): a test that starts a real VS Code is named
+// *.live.test.ts (vitest.config.ts runs those one file at a time, every other test in parallel);
+// test/<folder> mirrors a source folder of the repository; bench/ imports no test file.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../scripts/build';
+
+function files(dir: string, pick: (f: string) => boolean): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) return e.name === 'node_modules' ? [] : files(p, pick);
+    return pick(p) ? [p] : [];
+  });
+}
+
+/** Calls that start a VS Code host: the launcher, the live fixture over it, conformance's --launch. */
+const STARTS_A_HOST = /\b(launchHost|startLiveFixture|runWithLaunch)\(/;
+/** Folders of cross-cutting tests with no source folder of their own. */
+const NOT_A_SOURCE_FOLDER = new Set(['robustness']);
+
+describe('test layout', () => {
+  it('every test that starts a VS Code host is a *.live.test.ts, and every *.live.test.ts starts one', () => {
+    const wrong = files(join(ROOT, 'test'), (f) => f.endsWith('.test.ts'))
+      .filter((f) => STARTS_A_HOST.test(readFileSync(f, 'utf8')) !== f.endsWith('.live.test.ts'))
+      .map((f) => relative(ROOT, f));
+    expect(wrong).toEqual([]);
+  });
+
+  it('test/<folder> mirrors a source folder', () => {
+    const folders = readdirSync(join(ROOT, 'test')).filter((n) => statSync(join(ROOT, 'test', n)).isDirectory() && !NOT_A_SOURCE_FOLDER.has(n));
+    expect(folders.filter((n) => !statSync(join(ROOT, n), { throwIfNoEntry: false })?.isDirectory())).toEqual([]);
+  });
+
+  it('bench/ imports no test file', () => {
+    const importsTest = /(?:from\s+|import\()\s*['"][./]*\/test\//;
+    const wrong = files(join(ROOT, 'bench'), (f) => /\.[cm]?[tj]s$/.test(f)).filter((f) => importsTest.test(readFileSync(f, 'utf8'))).map((f) => relative(ROOT, f));
+    expect(wrong).toEqual([]);
+  });
+});
