@@ -3,10 +3,10 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writ
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { codeOf, severityFilter, toWireDiagnostic } from '../../extension/src/diagnostics';
+import { codeOf, severityFilter, toWireDiagnostic } from '../../server-core/diagnostics';
 import { enabledGlobs } from '../../extension/src/search/excludes';
 import { keepOutOfGit, setSettingsKeys, writeSettingsKeys } from '../../extension/src/settingsFile';
-import { filterSymbols, flattenSymbols, innermostContaining, type TreeSymbol } from '../../extension/src/symbols';
+import { filterSymbols, flattenSymbols, innermostContaining, type TreeSymbol } from '../../server-core/symbols';
 import { parseJsonc } from '../../runtime/jsonc';
 
 const r = (l: number, c: number, el: number, ec: number) => ({ start: { line: l, character: c }, end: { line: el, character: ec } });

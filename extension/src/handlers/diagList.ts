@@ -1,7 +1,7 @@
 // /app/vscode/diag/list — with filePath: open each file so its language server analyses it and wait
 // until its diagnostics settle; without: every diagnostic VS Code already has for files.
 import * as vscode from 'vscode';
-import { severityFilter, toWireDiagnostic, type RawDiagnostic, type WireDiagnostic } from '../diagnostics';
+import { severityFilter, toWireDiagnostic, type RawDiagnostic, type WireDiagnostic } from '../../../server-core/diagnostics';
 import type { DiagnosticsTracker } from '../diagnosticsWait';
 import type { DiagListResult, Handlers } from '../protocol';
 import { resolvePath, type Services } from '../services';

@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import type { Handlers } from '../protocol';
 import type { Services } from '../services';
-import { innermostContaining, type TreeSymbol } from '../symbols';
+import { innermostContaining, type TreeSymbol } from '../../../server-core/symbols';
 import { openDocument } from '../documents';
 import { hasNoLanguageServer, untilAnswered } from '../languageServer';
 import { semanticServerReady } from '../tsServer';

@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import type { Handlers, NavSymbolsResult } from '../protocol';
 import { resolvePath, type Services } from '../services';
-import { filterSymbols, flattenSymbols, type FlatSymbol, type TreeSymbol } from '../symbols';
+import { filterSymbols, flattenSymbols, type FlatSymbol, type TreeSymbol } from '../../../server-core/symbols';
 import { openDocument } from '../documents';
 import { documentSymbols, hasNoLanguageServer } from '../languageServer';
 

@@ -10,8 +10,8 @@ import type {
 import type {
   DefinitionLocation, DiagListResult, Location, NavReferencesResult, NavSymbolsResult, SeverityFilter,
 } from '../../../generated/v0.1.6/types';
-import { severityFilter, toWireDiagnostic, type WireDiagnostic } from '../../../extension/src/diagnostics';
-import { filterSymbols, flattenSymbols, innermostContaining, type FlatSymbol, type TreeSymbol } from '../../../extension/src/symbols';
+import { severityFilter, toWireDiagnostic, type WireDiagnostic } from '../../../server-core/diagnostics';
+import { filterSymbols, flattenSymbols, innermostContaining, type FlatSymbol, type TreeSymbol } from '../../../server-core/symbols';
 
 /** Most references / diagnostics returned; totalCount still counts them all (the extension's caps). */
 export const MAX_REFERENCES = 10_000;
