@@ -2,7 +2,7 @@
 // clients use (wire compatibility): once it listens, the server writes the port it bound and, unless
 // idea.server.exposeToken is off, its token into the first workspace folder's .vscode/settings.json
 // as `idea.server.port` / `idea.server.authToken`. The extension writes them
-// (extension/src/settingsFile.ts), the live host waits for them (livehost/ready-signal.ts), the
+// (extension/src/settings-file.ts), the live host waits for them (livehost/ready-signal.ts), the
 // conformance CLI reads them; all of them take the key names and the validation from here.
 //
 // Which server serves a folder (the per-user registry first, these keys second) is decided in

@@ -53,7 +53,7 @@ export const vsixPath = () => { const m = EXTENSION_MANIFEST(); return join(ROOT
 // dispatcher are inside. The regex worker thread is a second bundle beside it, loaded by file name.
 export const EXTENSION_BUNDLES = {
   main: { entry: 'extension/src/extension.ts', outfile: 'extension/dist/extension.cjs', format: 'cjs', external: ['vscode'] },
-  regexWorker: { entry: 'extension/src/search/regexWorker.ts', outfile: 'extension/dist/regexWorker.cjs', format: 'cjs', external: ['vscode'] },
+  regexWorker: { entry: 'extension/src/search/regex-worker.ts', outfile: 'extension/dist/regex-worker.cjs', format: 'cjs', external: ['vscode'] },
 } satisfies Record<string, Bundle>;
 const extensionBundles: Bundle[] = Object.values(EXTENSION_BUNDLES);
 

@@ -42,7 +42,7 @@ async function main(): Promise<void> {
     writeFileSync(join(dir, 'big.txt'), 'first line\n' + unit.repeat(Math.ceil((MB * 1e6) / unit.length)) + '\nlast needle line\n');
     writeFileSync(join(dir, 'small.txt'), 'a needle here\n');
     const probe = join(base, 'probe.mjs');
-    await build({ entryPoints: [join(here, 'hugeLineProbe.ts')], outfile: probe, bundle: true, format: 'esm', platform: 'node', target: 'node20', logLevel: 'error' });
+    await build({ entryPoints: [join(here, 'huge-line-probe.ts')], outfile: probe, bundle: true, format: 'esm', platform: 'node', target: 'node20', logLevel: 'error' });
     const worker = join(ROOT, EXTENSION_BUNDLES.regexWorker.outfile);
     const run = (folder: string, mode: string, max: number) => {
       const r = spawnSync(process.execPath, [probe, folder, mode, String(max), worker], { encoding: 'utf8' });

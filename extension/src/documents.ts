@@ -1,7 +1,7 @@
 // Documents as VS Code holds them: open one (bounded: the workbench must answer), show it in a tab,
 // find the open (possibly unsaved) copy of a path, and the unsaved texts a search must see.
 import * as vscode from 'vscode';
-import { LANGUAGE_TIMEOUT_MS } from './languageServer';
+import { LANGUAGE_TIMEOUT_MS } from './language-server';
 
 export function withTimeout<T>(p: Thenable<T>, ms: number, what: string): Promise<T> {
   return new Promise<T>((resolve, reject) => {

@@ -2,11 +2,11 @@
 // contributes the status bar item and the start/stop/copy-connection-info commands.
 import { mkdir } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import { DiagnosticsTracker } from './diagnosticsWait';
+import { DiagnosticsTracker } from './diagnostics-wait';
 import { createHandlers } from './handlers';
 import { watchLimitSettings } from './limits/settings';
-import { historyHomeFromGlobalStorage, LocalHistory } from './localHistory';
-import { disposeRegexPool, regexPool, setRegexWorkerScript } from './search/regexPool';
+import { historyHomeFromGlobalStorage, LocalHistory } from './local-history';
+import { disposeRegexPool, regexPool, setRegexWorkerScript } from './search/regex-pool';
 import { ripgrepPath } from './search/ripgrep';
 import { IdeaServer } from './server';
 import { workspaceFolderPaths, type Services } from './services';
@@ -32,7 +32,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   log(`IDEA extension ${context.extension.packageJSON.version} in VS Code ${vscode.version}; ripgrep ${svc.rgPath}; local history ${historyHome}`);
   context.subscriptions.push(watchLimitSettings(log), { dispose: disposeRegexPool });
   // User regular expressions run in worker threads; one is started now so the first search is warm.
-  setRegexWorkerScript(context.asAbsolutePath('dist/regexWorker.cjs'));
+  setRegexWorkerScript(context.asAbsolutePath('dist/regex-worker.cjs'));
   regexPool().prewarm();
   const tracker = new DiagnosticsTracker();
   server = new IdeaServer(createHandlers(svc, tracker), log);

@@ -15,8 +15,8 @@ import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 import { invalidRequest } from './errors';
-import { withProcessSlot } from './limits/processSlots';
-import { realpathOfNearestAncestor } from './pathGuard';
+import { withProcessSlot } from './limits/process-slots';
+import { realpathOfNearestAncestor } from './path-guard';
 import { DISARMING_ARGS, disarmedEnv } from '../../runtime/git-disarm';
 
 const MAX_OUTPUT = 64 * 1024 * 1024;
@@ -24,7 +24,7 @@ const MAX_OUTPUT = 64 * 1024 * 1024;
 class GitError extends Error {}
 
 
-/** Every git process waits for a slot of the fair process limiter shared with rg (limits/processSlots.ts). */
+/** Every git process waits for a slot of the fair process limiter shared with rg (limits/process-slots.ts). */
 function run(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<Buffer> {
   return withProcessSlot(signal, () => spawnGit(cwd, args, env, signal));
 }

@@ -12,7 +12,7 @@ import { createIdeaServer, type RunningIdeaServer } from '../../runtime/idea-ser
 import { registryDir } from '../../runtime/registry';
 import { handlersForClient, RequestGate } from './limits/requests';
 import { workspaceFolderPaths } from './services';
-import { keepOutOfGit, writeSettingsKeys } from './settingsFile';
+import { keepOutOfGit, writeSettingsKeys } from './settings-file';
 
 const HOST = '127.0.0.1';
 /** Largest request frame accepted; bigger ones close the connection with 1009. */

@@ -141,8 +141,8 @@ describe('git is disarmed: a hostile repository configuration runs nothing', () 
 describe('git waits for a slot of the shared process limiter', () => {
   it('does not start while every process slot is taken, and runs once one is free', async () => {
     const { configureLimits } = await import('../../extension/src/limits/config');
-    const { withProcessSlot, processSlotStats } = await import('../../extension/src/limits/processSlots');
-    const { runAsClient } = await import('../../extension/src/limits/clientContext');
+    const { withProcessSlot, processSlotStats } = await import('../../extension/src/limits/process-slots');
+    const { runAsClient } = await import('../../extension/src/limits/client-context');
     configureLimits({ maxChildProcesses: 2 });
     try {
       const releases: (() => void)[] = [];

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { vscodeStringHash } from '../../extension/src/localHistory';
+import { vscodeStringHash } from '../../extension/src/local-history';
 import { col, errorCode, startLiveFixture, type LiveFixture } from './helpers';
 
 let fx: LiveFixture;

@@ -53,9 +53,9 @@ describe('idea-server imports no vscode', () => {
 
   it('the check finds an import of vscode, also through a relative import', () => {
     // The extension's handlers do import vscode: reached from one of them, it must be reported.
-    const handler = join(ROOT, 'extension', 'src', 'handlers', 'navSymbols.ts');
-    expect(vscodeImporters([handler])).toContain('extension/src/handlers/navSymbols.ts');
-    const found = vscodeImporters([join(ROOT, 'extension', 'src', 'handlers', 'navDefinition.ts')]);
-    expect(found.some((line) => line.startsWith('extension/src/languageServer.ts ← '))).toBe(true);
+    const handler = join(ROOT, 'extension', 'src', 'handlers', 'nav-symbols.ts');
+    expect(vscodeImporters([handler])).toContain('extension/src/handlers/nav-symbols.ts');
+    const found = vscodeImporters([join(ROOT, 'extension', 'src', 'handlers', 'nav-definition.ts')]);
+    expect(found.some((line) => line.startsWith('extension/src/language-server.ts ← '))).toBe(true);
   });
 });

@@ -1,20 +1,20 @@
 // The 13 topic handlers, keyed by the generated method names.
 import type { Handlers } from '../protocol';
-import type { DiagnosticsTracker } from '../diagnosticsWait';
+import type { DiagnosticsTracker } from '../diagnostics-wait';
 import type { Services } from '../services';
-import { diagList } from './diagList';
-import { editFind } from './editFind';
-import { editReplace } from './editReplace';
-import { fsFindFiles } from './fsFindFiles';
-import { historyDiff } from './historyDiff';
-import { historyList } from './historyList';
-import { historyRollback } from './historyRollback';
-import { localhistoryDiff } from './localhistoryDiff';
-import { localhistoryList } from './localhistoryList';
-import { localhistoryRollback } from './localhistoryRollback';
-import { navDefinition } from './navDefinition';
-import { navReferences } from './navReferences';
-import { navSymbols } from './navSymbols';
+import { diagList } from './diag-list';
+import { editFind } from './edit-find';
+import { editReplace } from './edit-replace';
+import { fsFindFiles } from './fs-find-files';
+import { historyDiff } from './history-diff';
+import { historyList } from './history-list';
+import { historyRollback } from './history-rollback';
+import { localhistoryDiff } from './localhistory-diff';
+import { localhistoryList } from './localhistory-list';
+import { localhistoryRollback } from './localhistory-rollback';
+import { navDefinition } from './nav-definition';
+import { navReferences } from './nav-references';
+import { navSymbols } from './nav-symbols';
 
 export function createHandlers(svc: Services, tracker: DiagnosticsTracker): Handlers {
   return {

@@ -1,7 +1,7 @@
 // Per-connection wiring of the limits: every handler call runs as its connection's client (so the
 // process and regex limiters can be fair per connection) and counts against a per-server bound on
 // requests in flight, next to the per-connection bound the generated session enforces.
-import { runAsClient } from './clientContext';
+import { runAsClient } from './client-context';
 import { limits } from './config';
 
 /** A connection with fewer requests than this in flight is admitted even when the server is full. */

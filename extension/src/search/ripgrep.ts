@@ -9,8 +9,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { invalidRequest } from '../errors';
 import { limits } from '../limits/config';
-import { withProcessSlot } from '../limits/processSlots';
-import { RecordSplitter } from './recordSplitter';
+import { withProcessSlot } from '../limits/process-slots';
+import { RecordSplitter } from './record-splitter';
 
 export function ripgrepPath(appRoot: string | undefined, platform: string = process.platform, arch: string = process.arch): string {
   if (appRoot) {

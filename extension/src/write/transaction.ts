@@ -2,12 +2,12 @@
 // every one byte-identical to before, and an error says which happened. Order of work:
 //   1. journal the originals (write/journal.ts): from here on a crash is undone at the next start;
 //   2. per file: check it still holds the bytes the plan was made from (else someone changed it
-//      meanwhile: stop), then replace it atomically (write/atomicFile.ts);
+//      meanwhile: stop), then replace it atomically (write/atomic-file.ts);
 //   3. on any failure, put back the originals of the files already replaced, newest first;
 //   4. commit (delete the journal). Only then may the caller answer the client.
 // Pure Node, no vscode import, so it runs (and is killed) in tests outside VS Code.
 import { readFile, rm } from 'node:fs/promises';
-import { replaceFileAtomically } from './atomicFile';
+import { replaceFileAtomically } from './atomic-file';
 import { WriteJournal } from './journal';
 
 export interface PlannedWrite {

@@ -13,10 +13,10 @@ import { languageOfFile, serverTable, type ServerCommand } from './config';
 import {
   definitionLocation, definitionTargets, diagnosticsResult, referencesResult, symbolsResult, widenToSymbol, type DefinitionAnswer,
 } from './convert';
-import { DiagnosticsStore, SETTLE_TIMES, type SettleTimes } from './diagnosticsStore';
+import { DiagnosticsStore, SETTLE_TIMES, type SettleTimes } from './diagnostics-store';
 import { Documents, lineCount, MAX_DOCUMENT_BYTES, readTextBounded, type OpenDocument } from './documents';
 import { LspAbortError, LspFileError, LspPositionError, LspTimeoutError, LspUnavailableError } from './errors';
-import { ServerProcess } from './serverProcess';
+import { ServerProcess } from './server-process';
 
 export interface LspClientOptions {
   /** The workspace root the servers are started in (rootUri). */

@@ -2,7 +2,7 @@
 // requests in flight (with a small reserve per connection), slots given back however a handler ends.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { currentClient } from '../../../extension/src/limits/clientContext';
+import { currentClient } from '../../../extension/src/limits/client-context';
 import { configureLimits, LIMIT_RANGES, limits } from '../../../extension/src/limits/config';
 import { handlersForClient, RequestGate, RESERVED_PER_CONNECTION } from '../../../extension/src/limits/requests';
 

@@ -2,7 +2,7 @@
 // stay linear where V8's regex engine is not (pattern "aaa…ab" against a long run of "a").
 import { describe, expect, it } from 'vitest';
 import { canonicalize, literalMatcher, literalReplaceText } from '../../../extension/src/search/literal';
-import { compileRegExp, escapeRegExp, matchColumns, replaceInLine, replaceLines } from '../../../extension/src/search/regexCore';
+import { compileRegExp, escapeRegExp, matchColumns, replaceInLine, replaceLines } from '../../../extension/src/search/regex-core';
 
 // Characters whose case mappings are irregular in JavaScript's /i (non-Unicode) canonicalization.
 const ALPHABET = ['a', 'A', 'b', 'B', 's', 'S', 'ſ', 'ß', 'ẞ', 'k', 'K', '\u212a', 'µ', 'μ', 'Μ', 'ς', 'σ', 'Σ', 'i', 'I', 'İ', 'ı',

@@ -2,10 +2,10 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildRegExp, matchColumns, relaxForRipgrep, replaceInLine } from '../../../extension/src/search/jsRegex';
+import { buildRegExp, matchColumns, relaxForRipgrep, replaceInLine } from '../../../extension/src/search/js-regex';
 import { anchorGlob, rgListFiles } from '../../../extension/src/search/ripgrep';
-import { searchText, type SearchFolder } from '../../../extension/src/search/textSearch';
-import { useTestRegexWorker } from './regexWorkerBuild';
+import { searchText, type SearchFolder } from '../../../extension/src/search/text-search';
+import { useTestRegexWorker } from './regex-worker-build';
 
 useTestRegexWorker();
 

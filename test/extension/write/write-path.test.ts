@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { replaceFileAtomically } from '../../../extension/src/write/atomicFile';
+import { replaceFileAtomically } from '../../../extension/src/write/atomic-file';
 import { recoverInterruptedWrites, WriteJournal } from '../../../extension/src/write/journal';
-import { protectedReason } from '../../../extension/src/write/protectedPaths';
+import { protectedReason } from '../../../extension/src/write/protected-paths';
 import { applyAllOrNothing, type PlannedWrite } from '../../../extension/src/write/transaction';
 
 let root: string;

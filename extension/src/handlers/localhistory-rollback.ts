@@ -1,0 +1,23 @@
+// /app/vscode/localhistory/rollback — writes the entry's exact bytes back to the file through the write
+// path (write/workspace-write.ts): atomic, and the content it overwrites is kept as a local-history entry
+// first, so a rollback can itself be rolled back.
+import { readFile } from 'node:fs/promises';
+import { invalidRequest } from '../errors';
+import { formatUtcLabel } from '../local-history';
+import type { Handlers } from '../protocol';
+import { resolvePath, type Services } from '../services';
+import { BACKUP_SOURCES, checkWritable, writeFiles } from '../write/workspace-write';
+
+export function localhistoryRollback(svc: Services): Handlers['localhistoryRollback'] {
+  return async (params) => {
+    const { path, real } = resolvePath(svc, params.filePath);
+    checkWritable(svc, [{ path, target: real }]);
+    const entry = svc.localHistory.find(path, params.toId);
+    if (!entry) throw invalidRequest(`unknown local-history id for this file: ${params.toId}`);
+    const bytes = await readFile(entry.location);
+    const before = await readFile(real).catch(() => null);
+    await writeFiles(svc, [{ path, target: real, before, after: bytes }], { what: 'localhistory/rollback', recordResult: false, backupSource: BACKUP_SOURCES.rollback });
+    svc.log(`local-history rollback: ${path} ← ${entry.id}`);
+    return { filePath: path, restoredId: entry.id, restoredLabel: formatUtcLabel(entry.timestamp) };
+  };
+}

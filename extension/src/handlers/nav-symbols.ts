@@ -1,0 +1,19 @@
+// /app/vscode/nav/symbols — the document symbol tree flattened parent-first, filtered by `query`.
+import * as vscode from 'vscode';
+import type { Handlers, NavSymbolsResult } from '../protocol';
+import { resolvePath, type Services } from '../services';
+import { filterSymbols, flattenSymbols, type FlatSymbol, type TreeSymbol } from '../../../server-core/symbols';
+import { openDocument } from '../documents';
+import { documentSymbols, hasNoLanguageServer } from '../language-server';
+
+export function navSymbols(svc: Services): Handlers['navSymbols'] {
+  return async (params, ctx) => {
+    const { path } = resolvePath(svc, params.filePath);
+    const doc = await openDocument(path);
+    const raw = hasNoLanguageServer(doc)
+      ? ((await vscode.commands.executeCommand<unknown[]>('vscode.executeDocumentSymbolProvider', doc.uri)) ?? [])
+      : await documentSymbols(doc.uri, ctx.signal);
+    const symbols = filterSymbols(flattenSymbols(raw as (TreeSymbol | FlatSymbol)[]), params.query);
+    return { symbols: symbols as NavSymbolsResult['symbols'], totalCount: symbols.length };
+  };
+}
