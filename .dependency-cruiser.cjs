@@ -35,14 +35,15 @@ module.exports = {
     },
     {
       name: 'libraries-import-no-app',
-      comment: 'The shared libraries sit under the apps: they may use runtime/ and generated/, never an app or codegen.',
+      comment:
+        'The shared libraries sit under the apps: they may use runtime/ and generated/, never an app or codegen.',
       severity: 'error',
       from: { path: `^${LIBS}/` },
       to: { path: `^(${APPS.slice(1, -1)}|codegen|bench|test|scripts)/` },
     },
     {
       name: 'sources-import-no-tests',
-      comment: 'Benchmarks and programs use their own helpers or the packages\' public API, never test files.',
+      comment: "Benchmarks and programs use their own helpers or the packages' public API, never test files.",
       severity: 'error',
       from: { pathNot: '^test/' },
       to: { path: '^test/' },

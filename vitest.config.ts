@@ -8,7 +8,14 @@ const live = ['test/**/*.live.test.ts'];
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: ['**/node_modules/**', ...live], testTimeout: 30_000 } },
+      {
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts'],
+          exclude: ['**/node_modules/**', ...live],
+          testTimeout: 30_000,
+        },
+      },
       { test: { name: 'live', include: live, testTimeout: 180_000, hookTimeout: 240_000 } },
     ],
   },

@@ -11,14 +11,18 @@ import { machineLine } from './lib/machine';
 const here = dirname(fileURLToPath(import.meta.url));
 const root = dirname(here);
 const args = process.argv.slice(2);
-const opt = (name: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined; };
+const opt = (name: string) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
 const only = opt('--only');
 const jsonOut = opt('--json');
 const markdown = args.includes('--markdown');
 
 /** Entry scripts: bench/core first, then every other folder in name order. */
 export function findEntries(benchDir: string): string[] {
-  const dirs = readdirSync(benchDir).filter((d) => d !== 'lib' && statSync(join(benchDir, d)).isDirectory())
+  const dirs = readdirSync(benchDir)
+    .filter((d) => d !== 'lib' && statSync(join(benchDir, d)).isDirectory())
     .sort((a, b) => (a === 'core' ? -1 : b === 'core' ? 1 : a.localeCompare(b)));
   const entries: string[] = [];
   for (const d of dirs) {
@@ -30,7 +34,12 @@ export function findEntries(benchDir: string): string[] {
   return entries;
 }
 
-interface Section { entry: string; result?: BenchResult; error?: string; seconds: number }
+interface Section {
+  entry: string;
+  result?: BenchResult;
+  error?: string;
+  seconds: number;
+}
 
 function runEntry(entry: string, out: string): Section {
   const t0 = Date.now();
@@ -39,32 +48,48 @@ function runEntry(entry: string, out: string): Section {
   // --expose-gc lets benches settle the heap between phases; tsx passes node flags through.
   const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', entry, '--json', out], {
     // The entry's own output goes to stderr: stdout carries only the table (e.g. for --markdown > file).
-    cwd: root, stdio: ['ignore', process.stderr, 'inherit'], timeout: 20 * 60_000,
+    cwd: root,
+    stdio: ['ignore', process.stderr, 'inherit'],
+    timeout: 20 * 60_000,
   });
   const seconds = (Date.now() - t0) / 1000;
   if (r.error) return { entry: rel, error: String(r.error.message), seconds };
   if (r.status !== 0) return { entry: rel, error: `exit ${r.status ?? r.signal}`, seconds };
   if (!existsSync(out)) return { entry: rel, error: 'wrote no --json file', seconds };
   let parsed: unknown;
-  try { parsed = JSON.parse(readFileSync(out, 'utf8')); } catch (e) { return { entry: rel, error: `bad JSON: ${(e as Error).message}`, seconds }; }
+  try {
+    parsed = JSON.parse(readFileSync(out, 'utf8'));
+  } catch (e) {
+    return { entry: rel, error: `bad JSON: ${(e as Error).message}`, seconds };
+  }
   const why = checkBenchResult(parsed);
   if (why) return { entry: rel, error: `bad result shape: ${why}`, seconds };
   const result = parsed as BenchResult;
-  for (const row of result.rows) if (row.baseline !== undefined && row.ratio === undefined && row.baseline !== 0) row.ratio = row.value / row.baseline;
+  for (const row of result.rows)
+    if (row.baseline !== undefined && row.ratio === undefined && row.baseline !== 0)
+      row.ratio = row.value / row.baseline;
   return { entry: rel, result, seconds };
 }
 
 function cells(section: string, row: BenchRow): string[] {
   const status = row.ok === undefined ? '' : row.ok ? 'ok' : 'MISSED';
-  return [section, row.metric, `${fmt(row.value)} ${row.unit}`, row.baseline === undefined ? '' : `${fmt(row.baseline)} ${row.unit}`,
-    row.ratio === undefined ? '' : `${row.ratio.toFixed(2)}×`, row.target ?? '', status];
+  return [
+    section,
+    row.metric,
+    `${fmt(row.value)} ${row.unit}`,
+    row.baseline === undefined ? '' : `${fmt(row.baseline)} ${row.unit}`,
+    row.ratio === undefined ? '' : `${row.ratio.toFixed(2)}×`,
+    row.target ?? '',
+    status,
+  ];
 }
 
 function render(sections: Section[]): string {
   const head = ['bench', 'metric', 'value', 'baseline (same run)', 'ratio', 'target', ''];
   const body: string[][] = [];
   for (const s of sections) {
-    if (s.error) body.push([s.result?.name ?? basename(dirname(s.entry)), `FAILED (${s.entry})`, s.error, '', '', '', 'FAILED']);
+    if (s.error)
+      body.push([s.result?.name ?? basename(dirname(s.entry)), `FAILED (${s.entry})`, s.error, '', '', '', 'FAILED']);
     else for (const row of s.result!.rows) body.push(cells(s.result!.name, row));
   }
   if (markdown) {
@@ -72,8 +97,19 @@ function render(sections: Section[]): string {
     return [line(head), line(head.map(() => '---')), ...body.map(line)].join('\n');
   }
   const w = head.map((h, i) => Math.max(h.length, ...body.map((r) => r[i]!.length)));
-  const line = (c: string[]) => c.map((x, i) => x.padEnd(w[i]!)).join('  ').trimEnd();
-  return [line(head), w.map((n) => '-'.repeat(n)).join('  ').trimEnd(), ...body.map(line)].join('\n');
+  const line = (c: string[]) =>
+    c
+      .map((x, i) => x.padEnd(w[i]!))
+      .join('  ')
+      .trimEnd();
+  return [
+    line(head),
+    w
+      .map((n) => '-'.repeat(n))
+      .join('  ')
+      .trimEnd(),
+    ...body.map(line),
+  ].join('\n');
 }
 
 function main(): void {
@@ -89,7 +125,10 @@ function main(): void {
   console.log(render(sections));
   const failed = sections.filter((s) => s.error);
   if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ machine: machineLine(), sections }, null, 2));
-  if (failed.length) { console.error(`\n[bench] ${failed.length} entr${failed.length === 1 ? 'y' : 'ies'} failed`); process.exitCode = 1; }
+  if (failed.length) {
+    console.error(`\n[bench] ${failed.length} entr${failed.length === 1 ? 'y' : 'ies'} failed`);
+    process.exitCode = 1;
+  }
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) main();

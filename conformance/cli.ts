@@ -59,7 +59,8 @@ function fail(msg: string): never {
 function intOption(name: string, raw: string | undefined, min: number): number | undefined {
   if (raw === undefined) return undefined;
   const n = Number(raw);
-  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n < min) fail(`--${name} needs a whole number ≥ ${min}, got "${raw}"`);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n < min)
+    fail(`--${name} needs a whole number ≥ ${min}, got "${raw}"`);
   return n;
 }
 
@@ -87,12 +88,28 @@ async function main(argv: string[]): Promise<number> {
     args: rest,
     allowPositionals: true,
     options: {
-      url: { type: 'string' }, token: { type: 'string' }, workspace: { type: 'string' }, launch: { type: 'boolean' }, extension: { type: 'string' },
-      id: { type: 'string', multiple: true }, topic: { type: 'string', multiple: true }, version: { type: 'string' }, 'last-failed': { type: 'boolean' },
-      reporter: { type: 'string', multiple: true }, 'expected-failures': { type: 'string' }, state: { type: 'string' }, fixtures: { type: 'string' },
-      'no-reset': { type: 'boolean' }, verbose: { type: 'boolean' }, concurrency: { type: 'string' }, 'settle-timeout': { type: 'string' },
-      profile: { type: 'string' }, 'require-topics': { type: 'string' }, 'assume-version': { type: 'string' },
-      name: { type: 'string' }, build: { type: 'string' },
+      url: { type: 'string' },
+      token: { type: 'string' },
+      workspace: { type: 'string' },
+      launch: { type: 'boolean' },
+      extension: { type: 'string' },
+      id: { type: 'string', multiple: true },
+      topic: { type: 'string', multiple: true },
+      version: { type: 'string' },
+      'last-failed': { type: 'boolean' },
+      reporter: { type: 'string', multiple: true },
+      'expected-failures': { type: 'string' },
+      state: { type: 'string' },
+      fixtures: { type: 'string' },
+      'no-reset': { type: 'boolean' },
+      verbose: { type: 'boolean' },
+      concurrency: { type: 'string' },
+      'settle-timeout': { type: 'string' },
+      profile: { type: 'string' },
+      'require-topics': { type: 'string' },
+      'assume-version': { type: 'string' },
+      name: { type: 'string' },
+      build: { type: 'string' },
     },
   });
   if (command === 'workspace') {
@@ -114,16 +131,24 @@ async function main(argv: string[]): Promise<number> {
   let requireTopics: string[] = [];
   try {
     if (values.profile) profiles = parseProfiles(values.profile);
-    if (values['require-topics']) requireTopics = values['require-topics'] === 'all' ? [...KNOWN_TOPICS] : values['require-topics'].split(',').map((t) => fullTopic(t.trim()));
+    if (values['require-topics'])
+      requireTopics =
+        values['require-topics'] === 'all'
+          ? [...KNOWN_TOPICS]
+          : values['require-topics'].split(',').map((t) => fullTopic(t.trim()));
   } catch (e) {
     fail((e as Error).message);
   }
-  if (values['assume-version'] && !/^\d+\.\d+\.\d+$/.test(values['assume-version'])) fail(`--assume-version needs x.y.z, got "${values['assume-version']}"`);
+  if (values['assume-version'] && !/^\d+\.\d+\.\d+$/.test(values['assume-version']))
+    fail(`--assume-version needs x.y.z, got "${values['assume-version']}"`);
   const concurrency = intOption('concurrency', values.concurrency, 1);
   const settleTimeoutMs = intOption('settle-timeout', values['settle-timeout'], 0);
   const cases = selectCases(all, { ids: values.id, topics: values.topic, version: values.version, only, profiles });
   if (command === 'list') {
-    for (const lc of cases) process.stdout.write(`${lc.case.id.padEnd(56)} ${lc.case.since}  ${lc.clause.id.padEnd(4)} ${lc.profile.padEnd(8)} ${lc.level.padEnd(6)} ${lc.case.kind}${lc.case.destructive ? ' destructive' : ''}\n`);
+    for (const lc of cases)
+      process.stdout.write(
+        `${lc.case.id.padEnd(56)} ${lc.case.since}  ${lc.clause.id.padEnd(4)} ${lc.profile.padEnd(8)} ${lc.level.padEnd(6)} ${lc.case.kind}${lc.case.destructive ? ' destructive' : ''}\n`,
+      );
     process.stdout.write(`${cases.length} of ${all.length} cases\n`);
     return 0;
   }
@@ -138,8 +163,16 @@ async function main(argv: string[]): Promise<number> {
   });
   const expectedFailures = values['expected-failures'] ? readExpectedFailures(values['expected-failures']) : undefined;
   const common = {
-    cases, reporters, expectedFailures, allIds: new Set(all.map((c) => c.case.id)), reset: !values['no-reset'], concurrency, settleTimeoutMs,
-    profiles, requireTopics, assumeVersion: values['assume-version'],
+    cases,
+    reporters,
+    expectedFailures,
+    allIds: new Set(all.map((c) => c.case.id)),
+    reset: !values['no-reset'],
+    concurrency,
+    settleTimeoutMs,
+    profiles,
+    requireTopics,
+    assumeVersion: values['assume-version'],
     ...(values.name ? { implementation: { name: values.name, ...(values.build ? { build: values.build } : {}) } } : {}),
   };
   if (values.build && !values.name) fail('--build needs --name');
@@ -148,8 +181,15 @@ async function main(argv: string[]): Promise<number> {
     if (values.url) fail('--launch starts its own server; do not pass --url');
     // Loaded only for --launch: the live host brings Playwright and code-server along.
     const { runWithLaunch } = await import('./launch');
-    const r = await runWithLaunch({ ...common, extensionDevPath: values.extension, workspace: values.workspace, log: values.verbose ? (l) => process.stderr.write(l + '\n') : undefined });
-    process.stderr.write(`live host: launch ${(r.launchMs / 1000).toFixed(1)} s, suite ${(r.suiteMs / 1000).toFixed(1)} s, teardown ${(r.teardownMs / 1000).toFixed(1)} s\n`);
+    const r = await runWithLaunch({
+      ...common,
+      extensionDevPath: values.extension,
+      workspace: values.workspace,
+      log: values.verbose ? (l) => process.stderr.write(l + '\n') : undefined,
+    });
+    process.stderr.write(
+      `live host: launch ${(r.launchMs / 1000).toFixed(1)} s, suite ${(r.suiteMs / 1000).toFixed(1)} s, teardown ${(r.teardownMs / 1000).toFixed(1)} s\n`,
+    );
     summary = r.summary;
   } else {
     if (!values.workspace) fail('run needs --workspace <dir> (the fixture workspace the server has open) or --launch');
@@ -159,13 +199,30 @@ async function main(argv: string[]): Promise<number> {
       fail((e as Error).message);
     }
     // Server and token by the rule every client of ours follows (runtime/locate.ts): flag > environment > registry > settings.
-    const ep = await resolveEndpoint({ url: values.url, token: values.token, env: process.env, cwd: values.workspace }).catch((e: Error) => fail(e.message));
+    const ep = await resolveEndpoint({
+      url: values.url,
+      token: values.token,
+      env: process.env,
+      cwd: values.workspace,
+    }).catch((e: Error) => fail(e.message));
     const { url, token } = ep;
     summary = await runAgainstServer({ ...common, url, token, workspace: values.workspace });
   }
   mkdirSync(dirname(statePath), { recursive: true });
   // --last-failed re-runs what needs work: failures, errors and warnings, not the topics the server does not serve.
-  writeFileSync(statePath, JSON.stringify({ at: summary.startedAt, failed: summary.results.filter((r) => r.verdict === 'fail' || r.verdict === 'error' || r.verdict === 'warn' || r.required).map((r) => r.id) }, null, 2) + '\n');
+  writeFileSync(
+    statePath,
+    JSON.stringify(
+      {
+        at: summary.startedAt,
+        failed: summary.results
+          .filter((r) => r.verdict === 'fail' || r.verdict === 'error' || r.verdict === 'warn' || r.required)
+          .map((r) => r.id),
+      },
+      null,
+      2,
+    ) + '\n',
+  );
   return summary.ok ? 0 : 1;
 }
 

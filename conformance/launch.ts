@@ -33,9 +33,15 @@ export interface LaunchRunResult {
 
 /** "idea-vscode 0.1.6" in "VS Code 1.100.3 (code-server 4.100.3)": what the reports and the matrix call this run. */
 function ourImplementation(extensionDir: string, host: Awaited<ReturnType<typeof launchAnyHost>>): Implementation {
-  const pkg = JSON.parse(readFileSync(join(extensionDir, 'package.json'), 'utf8')) as { name?: string; version?: string };
+  const pkg = JSON.parse(readFileSync(join(extensionDir, 'package.json'), 'utf8')) as {
+    name?: string;
+    version?: string;
+  };
   const via = host.backend === 'code-server' ? `code-server ${host.build.codeServer}` : host.backend;
-  return { name: `${pkg.name ?? 'extension'} ${pkg.version ?? ''}`.trim(), build: `VS Code ${host.build.vscode} (${via})` };
+  return {
+    name: `${pkg.name ?? 'extension'} ${pkg.version ?? ''}`.trim(),
+    build: `VS Code ${host.build.vscode} (${via})`,
+  };
 }
 
 export async function runWithLaunch(o: LaunchRunOptions): Promise<LaunchRunResult> {
@@ -44,13 +50,31 @@ export async function runWithLaunch(o: LaunchRunOptions): Promise<LaunchRunResul
   try {
     buildFixtureWorkspace(dir);
     const t0 = performance.now();
-    const host = await launchAnyHost({ workspace: dir, extensionDevPath: o.extensionDevPath ?? join(REPO_ROOT, 'extension'), userSettings: HOST_USER_SETTINGS, log: o.log, ...(o.vscode ? { vscode: o.vscode } : {}), ...(o.backend ? { backend: o.backend } : {}) });
+    const host = await launchAnyHost({
+      workspace: dir,
+      extensionDevPath: o.extensionDevPath ?? join(REPO_ROOT, 'extension'),
+      userSettings: HOST_USER_SETTINGS,
+      log: o.log,
+      ...(o.vscode ? { vscode: o.vscode } : {}),
+      ...(o.backend ? { backend: o.backend } : {}),
+    });
     const t1 = performance.now();
     try {
-      const summary = await runAgainstServer({ ...o, implementation: o.implementation ?? ourImplementation(o.extensionDevPath ?? join(REPO_ROOT, 'extension'), host), url: host.url, token: host.token, workspace: dir });
+      const summary = await runAgainstServer({
+        ...o,
+        implementation: o.implementation ?? ourImplementation(o.extensionDevPath ?? join(REPO_ROOT, 'extension'), host),
+        url: host.url,
+        token: host.token,
+        workspace: dir,
+      });
       const t2 = performance.now();
       await host.close();
-      return { summary, launchMs: Math.round(t1 - t0), suiteMs: Math.round(t2 - t1), teardownMs: Math.round(performance.now() - t2) };
+      return {
+        summary,
+        launchMs: Math.round(t1 - t0),
+        suiteMs: Math.round(t2 - t1),
+        teardownMs: Math.round(performance.now() - t2),
+      };
     } finally {
       await host.close();
     }

@@ -15,8 +15,14 @@ export function buildManifest(root = DEFAULT_FIXTURES): string {
     count: cases.length,
     byArea,
     cases: cases.map((lc) => ({
-      id: lc.case.id, file: lc.file, kind: lc.case.kind, ...(lc.topic ? { topic: lc.topic } : {}), since: lc.case.since,
-      level: lc.case.level ?? 'must', ...(lc.case.destructive ? { destructive: true } : {}), description: lc.case.description,
+      id: lc.case.id,
+      file: lc.file,
+      kind: lc.case.kind,
+      ...(lc.topic ? { topic: lc.topic } : {}),
+      since: lc.case.since,
+      level: lc.case.level ?? 'must',
+      ...(lc.case.destructive ? { destructive: true } : {}),
+      description: lc.case.description,
     })),
   };
   return JSON.stringify(manifest, null, 2) + '\n';
@@ -34,7 +40,9 @@ export function checkManifest(root = DEFAULT_FIXTURES): string | null {
   } catch {
     return `${manifestPath(root)} is missing: run npx tsx conformance/manifest.ts`;
   }
-  return current === buildManifest(root) ? null : `${manifestPath(root)} is out of date: run npx tsx conformance/manifest.ts`;
+  return current === buildManifest(root)
+    ? null
+    : `${manifestPath(root)} is out of date: run npx tsx conformance/manifest.ts`;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

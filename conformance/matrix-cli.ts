@@ -30,7 +30,11 @@ export function matrixCli(argv: string[]): number {
   let values: { markdown?: string; html?: string };
   let positionals: string[];
   try {
-    ({ values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { markdown: { type: 'string' }, html: { type: 'string' } } }));
+    ({ values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { markdown: { type: 'string' }, html: { type: 'string' } },
+    }));
   } catch (e) {
     process.stderr.write(`idea-conformance matrix: ${(e as Error).message}\n`);
     return 2;
@@ -42,7 +46,9 @@ export function matrixCli(argv: string[]): number {
   const isFile = (p: string) => existsSync(p) && statSync(p).isFile();
   let m: Matrix;
   try {
-    m = buildMatrix(positionals.map((a) => parseMatrixArg(a, isFile)).map(({ file, name }) => readMatrixInput(file, name)));
+    m = buildMatrix(
+      positionals.map((a) => parseMatrixArg(a, isFile)).map(({ file, name }) => readMatrixInput(file, name)),
+    );
   } catch (e) {
     process.stderr.write(`idea-conformance matrix: ${(e as Error).message}\n`);
     return 2;

@@ -1,7 +1,14 @@
 // One entry for callers that need a running VS Code with our extension and not the workbench page
 // (the conformance CLI's --launch, livehost/cli.ts): the backend is chosen by --host / IDEA_HOST
 // (desktop.ts), the build by --vscode / IDEA_VSCODE (hosts.ts).
-import { chooseBackend, desktopDownloader, launchDesktopHost, requestedBackend, type Backend, type BackendRequest } from './desktop';
+import {
+  chooseBackend,
+  desktopDownloader,
+  launchDesktopHost,
+  requestedBackend,
+  type Backend,
+  type BackendRequest,
+} from './desktop';
 import { hostBuild, selectedHost, type HostBuild } from './hosts';
 import { launchHost, type LaunchOptions } from './launch';
 
@@ -21,8 +28,16 @@ export async function launchAnyHost(opts: LaunchOptions & { backend?: BackendReq
   const choice = await chooseBackend(opts.backend ?? requestedBackend(), build, desktopDownloader(build));
   if (choice.fallback) opts.log?.(`livehost: ${choice.fallback}`);
   if (choice.backend === 'electron') {
-    if (!opts.extensionDevPath) throw new Error('the desktop backend takes the extension folder (extensionDevPath), not a .vsix');
-    return launchDesktopHost({ executable: choice.executable!, workspace: opts.workspace, extensionDevPath: opts.extensionDevPath, build, userSettings: opts.userSettings, timeoutMs: opts.timeoutMs });
+    if (!opts.extensionDevPath)
+      throw new Error('the desktop backend takes the extension folder (extensionDevPath), not a .vsix');
+    return launchDesktopHost({
+      executable: choice.executable!,
+      workspace: opts.workspace,
+      extensionDevPath: opts.extensionDevPath,
+      build,
+      userSettings: opts.userSettings,
+      timeoutMs: opts.timeoutMs,
+    });
   }
   const host = await launchHost({ ...opts, vscode: build.name });
   return { ...host, backend: 'code-server', close: () => host.close() };

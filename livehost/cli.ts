@@ -8,7 +8,8 @@ import { BACKEND_REQUESTS, type BackendRequest } from './desktop';
 import { HOST_NAMES, type HostName } from './hosts';
 import { REPO_ROOT } from './paths';
 
-const USAGE = 'usage: npx tsx livehost/cli.ts --workspace <dir> [--extension <dir>] [--host code-server|electron|auto] [--vscode oldest|newest] [--timeout <ms>] [--keep-run] [--quiet]';
+const USAGE =
+  'usage: npx tsx livehost/cli.ts --workspace <dir> [--extension <dir>] [--host code-server|electron|auto] [--vscode oldest|newest] [--timeout <ms>] [--keep-run] [--quiet]';
 
 async function main(): Promise<number> {
   let values;
@@ -48,16 +49,32 @@ async function main(): Promise<number> {
   }
   const log = values.quiet ? undefined : (line: string) => console.error(line);
   const host = await launchAnyHost({
-    workspace: values.workspace, extensionDevPath: values.extension, timeoutMs,
-    keepRunDir: values['keep-run'] || undefined, log,
+    workspace: values.workspace,
+    extensionDevPath: values.extension,
+    timeoutMs,
+    keepRunDir: values['keep-run'] || undefined,
+    log,
     ...(values.host ? { backend: values.host as BackendRequest } : {}),
     ...(values.vscode ? { vscode: values.vscode as HostName } : {}),
   });
-  console.log(JSON.stringify({
-    backend: host.backend, vscode: host.build.vscode, url: host.url, token: host.token, workspace: host.workspace, runDir: host.runDir,
-  }, null, 2));
+  console.log(
+    JSON.stringify(
+      {
+        backend: host.backend,
+        vscode: host.build.vscode,
+        url: host.url,
+        token: host.token,
+        workspace: host.workspace,
+        runDir: host.runDir,
+      },
+      null,
+      2,
+    ),
+  );
   // launchHost's exit hooks tear a code-server host down on signals; the desktop host is closed here.
-  if (host.backend === 'electron') for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(sig, () => void host.close().then(() => process.exit(130)));
+  if (host.backend === 'electron')
+    for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
+      process.once(sig, () => void host.close().then(() => process.exit(130)));
   log?.('livehost: running; press Ctrl-C to stop');
   // The exit hooks registered by launchHost close the host on SIGINT/SIGTERM/SIGHUP and then re-raise the
   // signal; this interval only keeps the process alive until then.
@@ -65,7 +82,10 @@ async function main(): Promise<number> {
   return await new Promise<number>(() => {});
 }
 
-main().then((code) => process.exit(code), (e: Error) => {
-  console.error(e.message);
-  process.exit(1);
-});
+main().then(
+  (code) => process.exit(code),
+  (e: Error) => {
+    console.error(e.message);
+    process.exit(1);
+  },
+);

@@ -30,31 +30,77 @@ function inheritedEnv(): NodeJS.ProcessEnv {
  * `code-server --install-extension <vsix>` into the run's extensions folder, as a user installs a
  * .vsix (not the development path). Returns what it printed; throws with it when the install failed.
  */
-export function installVsix(opts: { bin: string; run: RunFolder; vsix: string; env: Record<string, string>; timeoutMs?: number }): string {
-  const r = spawnSync(opts.bin, [
-    '--config', opts.run.configFile, '--user-data-dir', opts.run.userDataDir, '--extensions-dir', opts.run.extensionsDir,
-    '--install-extension', opts.vsix,
-  ], { cwd: opts.run.home, env: { ...inheritedEnv(), ...opts.env }, encoding: 'utf8', timeout: opts.timeoutMs ?? 60_000 });
+export function installVsix(opts: {
+  bin: string;
+  run: RunFolder;
+  vsix: string;
+  env: Record<string, string>;
+  timeoutMs?: number;
+}): string {
+  const r = spawnSync(
+    opts.bin,
+    [
+      '--config',
+      opts.run.configFile,
+      '--user-data-dir',
+      opts.run.userDataDir,
+      '--extensions-dir',
+      opts.run.extensionsDir,
+      '--install-extension',
+      opts.vsix,
+    ],
+    {
+      cwd: opts.run.home,
+      env: { ...inheritedEnv(), ...opts.env },
+      encoding: 'utf8',
+      timeout: opts.timeoutMs ?? 60_000,
+    },
+  );
   const out = `${r.stdout ?? ''}${r.stderr ?? ''}`.trim();
-  if (r.error || r.status !== 0) throw new Error(`code-server --install-extension ${opts.vsix} failed (${r.error?.message ?? `exit ${r.status}`}): ${out.slice(-2000)}`);
+  if (r.error || r.status !== 0)
+    throw new Error(
+      `code-server --install-extension ${opts.vsix} failed (${r.error?.message ?? `exit ${r.status}`}): ${out.slice(-2000)}`,
+    );
   return out;
 }
 
 export function spawnCodeServer(opts: {
-  bin: string; run: RunFolder; port: number; workspace: string; env: Record<string, string>;
+  bin: string;
+  run: RunFolder;
+  port: number;
+  workspace: string;
+  env: Record<string, string>;
 }): CodeServerProcess {
   const { bin, run, port, workspace } = opts;
   const args = [
-    '--config', run.configFile, '--auth', 'none', '--bind-addr', `${LOOPBACK}:${port}`,
-    '--user-data-dir', run.userDataDir, '--extensions-dir', run.extensionsDir,
-    '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust',
-    '--disable-getting-started-override', '--log', 'info', workspace,
+    '--config',
+    run.configFile,
+    '--auth',
+    'none',
+    '--bind-addr',
+    `${LOOPBACK}:${port}`,
+    '--user-data-dir',
+    run.userDataDir,
+    '--extensions-dir',
+    run.extensionsDir,
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--disable-workspace-trust',
+    '--disable-getting-started-override',
+    '--log',
+    'info',
+    workspace,
   ];
   const logFd = openSync(run.codeServerLog, 'a');
   let child: ChildProcess;
   try {
     // detached: setsid(), the new group's id is the child's pid.
-    child = spawn(bin, args, { cwd: run.home, detached: true, stdio: ['ignore', logFd, logFd], env: { ...inheritedEnv(), ...opts.env } });
+    child = spawn(bin, args, {
+      cwd: run.home,
+      detached: true,
+      stdio: ['ignore', logFd, logFd],
+      env: { ...inheritedEnv(), ...opts.env },
+    });
   } finally {
     closeSync(logFd);
   }
@@ -62,8 +108,14 @@ export function spawnCodeServer(opts: {
   child.unref(); // a forgotten host must not keep the launcher's process alive; exit hooks kill it
   let exited = false;
   const exitedP = new Promise<void>((r) => {
-    child.once('exit', () => { exited = true; r(); });
-    child.once('error', () => { exited = true; r(); });
+    child.once('exit', () => {
+      exited = true;
+      r();
+    });
+    child.once('error', () => {
+      exited = true;
+      r();
+    });
   });
   return { child, pid: child.pid, port, exited: exitedP, hasExited: () => exited };
 }
@@ -75,13 +127,20 @@ function healthy(port: number): Promise<boolean> {
       res(r.statusCode === 200);
     });
     req.once('error', () => res(false));
-    req.once('timeout', () => { req.destroy(); res(false); });
+    req.once('timeout', () => {
+      req.destroy();
+      res(false);
+    });
   });
 }
 
 /** Waits for GET /healthz to answer 200; false if the deadline passes or code-server exits first. */
 export async function waitForHttp(cs: CodeServerProcess, deadline: number): Promise<boolean> {
-  const ok = await poll(async () => (cs.hasExited() ? false : (await healthy(cs.port)) || undefined), { deadline, intervalMs: 100, backoff: 1 });
+  const ok = await poll(async () => (cs.hasExited() ? false : (await healthy(cs.port)) || undefined), {
+    deadline,
+    intervalMs: 100,
+    backoff: 1,
+  });
   return ok === true;
 }
 
@@ -91,7 +150,13 @@ export async function waitForHttp(cs: CodeServerProcess, deadline: number): Prom
  */
 export async function stopCodeServer(cs: CodeServerProcess): Promise<{ survivors: number[] }> {
   const pgid = cs.pid;
-  const signal = (target: number, sig: NodeJS.Signals) => { try { process.kill(target, sig); } catch { /* gone */ } };
+  const signal = (target: number, sig: NodeJS.Signals) => {
+    try {
+      process.kill(target, sig);
+    } catch {
+      /* gone */
+    }
+  };
   if (!cs.hasExited()) {
     signal(cs.pid, 'SIGTERM');
     await Promise.race([cs.exited, sleep(2000)]);
@@ -110,5 +175,9 @@ export async function stopCodeServer(cs: CodeServerProcess): Promise<{ survivors
 
 /** Synchronous last resort for process exit hooks. */
 export function killCodeServerGroupSync(cs: CodeServerProcess): void {
-  try { process.kill(-cs.pid, 'SIGKILL'); } catch { /* gone */ }
+  try {
+    process.kill(-cs.pid, 'SIGKILL');
+  } catch {
+    /* gone */
+  }
 }

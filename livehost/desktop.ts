@@ -28,7 +28,8 @@ export const BACKEND_REQUESTS: readonly BackendRequest[] = ['code-server', 'elec
 /** `IDEA_HOST` (default code-server); a wrong value says what exists. */
 export function requestedBackend(env: NodeJS.ProcessEnv = process.env): BackendRequest {
   const v = env.IDEA_HOST || 'code-server';
-  if (!(BACKEND_REQUESTS as readonly string[]).includes(v)) throw new Error(`IDEA_HOST=${v} is not one of ${BACKEND_REQUESTS.join(', ')}`);
+  if (!(BACKEND_REQUESTS as readonly string[]).includes(v))
+    throw new Error(`IDEA_HOST=${v} is not one of ${BACKEND_REQUESTS.join(', ')}`);
   return v as BackendRequest;
 }
 
@@ -40,10 +41,17 @@ export interface BackendChoice {
   fallback?: string;
 }
 
-const firstLine = (e: unknown) => String(e instanceof Error ? e.message : e).split('\n')[0]!.trim();
+const firstLine = (e: unknown) =>
+  String(e instanceof Error ? e.message : e)
+    .split('\n')[0]!
+    .trim();
 
 /** Decides the backend; `fetchDesktop` resolves to the desktop executable or rejects (e.g. no network). */
-export async function chooseBackend(request: BackendRequest, build: HostBuild, fetchDesktop: () => Promise<string>): Promise<BackendChoice> {
+export async function chooseBackend(
+  request: BackendRequest,
+  build: HostBuild,
+  fetchDesktop: () => Promise<string>,
+): Promise<BackendChoice> {
   if (request === 'code-server') return { backend: 'code-server' };
   try {
     return { backend: 'electron', executable: await fetchDesktop() };
@@ -55,25 +63,47 @@ export async function chooseBackend(request: BackendRequest, build: HostBuild, f
 }
 
 /** test-electron's download of the desktop build into <cache>/vscode-desktop (a cached copy is reused). */
-export function desktopDownloader(build: HostBuild, env: NodeJS.ProcessEnv = process.env, idleTimeoutMs = 15_000): () => Promise<string> {
+export function desktopDownloader(
+  build: HostBuild,
+  env: NodeJS.ProcessEnv = process.env,
+  idleTimeoutMs = 15_000,
+): () => Promise<string> {
   return async () => {
     const { downloadAndUnzipVSCode } = await import('@vscode/test-electron');
-    return downloadAndUnzipVSCode({ version: build.vscode, cachePath: join(cacheDir(env), 'vscode-desktop'), timeout: idleTimeoutMs, reporter: { report: () => undefined } as never });
+    return downloadAndUnzipVSCode({
+      version: build.vscode,
+      cachePath: join(cacheDir(env), 'vscode-desktop'),
+      timeout: idleTimeoutMs,
+      reporter: { report: () => undefined } as never,
+    });
   };
 }
 
 /** Command-line of the desktop build: isolated profile and extensions folder, nothing that phones home. */
 export function desktopArgs(o: { workspace: string; userDataDir: string; extensionsDir: string }): string[] {
   return [
-    '--no-sandbox', '--disable-gpu-sandbox', '--disable-updates', '--skip-welcome', '--skip-release-notes',
-    '--disable-workspace-trust', '--disable-telemetry', '--disable-crash-reporter',
-    `--user-data-dir=${o.userDataDir}`, `--extensions-dir=${o.extensionsDir}`, o.workspace,
+    '--no-sandbox',
+    '--disable-gpu-sandbox',
+    '--disable-updates',
+    '--skip-welcome',
+    '--skip-release-notes',
+    '--disable-workspace-trust',
+    '--disable-telemetry',
+    '--disable-crash-reporter',
+    `--user-data-dir=${o.userDataDir}`,
+    `--extensions-dir=${o.extensionsDir}`,
+    o.workspace,
   ];
 }
 
 /** On Linux without a display the build runs under `xvfb-run -a`; without either it cannot start. */
-export function desktopCommand(executable: string, args: string[], env: NodeJS.ProcessEnv, platform = process.platform,
-  has: (cmd: string) => boolean = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0): { command: string; args: string[] } {
+export function desktopCommand(
+  executable: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  platform = process.platform,
+  has: (cmd: string) => boolean = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0,
+): { command: string; args: string[] } {
   if (platform !== 'linux' || env.DISPLAY || env.WAYLAND_DISPLAY) return { command: executable, args };
   if (!has('xvfb-run')) throw new Error('desktop VS Code needs a display: set DISPLAY or install xvfb (xvfb-run)');
   return { command: 'xvfb-run', args: ['-a', executable, ...args] };
@@ -115,39 +145,71 @@ export async function launchDesktopHost(o: DesktopLaunchOptions): Promise<Deskto
   const ext = linkExtension(o.extensionDevPath, run.extensionsDir);
   const log = join(run.dir, 'desktop.log');
   const env = { ...process.env, ...isolatedEnv(run) };
-  const cmd = desktopCommand(o.executable, desktopArgs({ workspace, userDataDir: run.userDataDir, extensionsDir: run.extensionsDir }), env);
+  const cmd = desktopCommand(
+    o.executable,
+    desktopArgs({ workspace, userDataDir: run.userDataDir, extensionsDir: run.extensionsDir }),
+    env,
+  );
   const fd = openSync(log, 'a');
   const child = spawn(cmd.command, cmd.args, { cwd: run.home, detached: true, stdio: ['ignore', fd, fd], env });
   closeSync(fd);
   child.unref();
   let exited = false;
-  child.once('exit', () => { exited = true; });
+  child.once('exit', () => {
+    exited = true;
+  });
   const stop = async () => {
     if (!exited && child.pid) {
-      try { process.kill(-child.pid, 'SIGTERM'); } catch { /* gone */ }
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        /* gone */
+      }
       await poll(() => (exited ? true : undefined), { timeoutMs: 5000, intervalMs: 100 });
-      try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ }
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
     }
   };
-  const ready = await poll(async () => {
-    if (exited) return null;
-    const entry = pickServer(workspace, (await listRegisteredServers({ dir: registryDir, clean: false, probePorts: false })).servers)?.entry;
-    if (!entry?.token || !(await isPortOpen(entry.port, 500))) return undefined;
-    return entry;
-  }, { timeoutMs: o.timeoutMs ?? 120_000, intervalMs: 200, backoff: 1 });
+  const ready = await poll(
+    async () => {
+      if (exited) return null;
+      const entry = pickServer(
+        workspace,
+        (await listRegisteredServers({ dir: registryDir, clean: false, probePorts: false })).servers,
+      )?.entry;
+      if (!entry?.token || !(await isPortOpen(entry.port, 500))) return undefined;
+      return entry;
+    },
+    { timeoutMs: o.timeoutMs ?? 120_000, intervalMs: 200, backoff: 1 },
+  );
   if (!ready) {
     await stop();
-    throw new Error(`desktop VS Code ${build.vscode} ${ready === null ? 'exited' : 'did not register the extension server in time'} (log: ${log})`);
+    throw new Error(
+      `desktop VS Code ${build.vscode} ${ready === null ? 'exited' : 'did not register the extension server in time'} (log: ${log})`,
+    );
   }
   let closed: Promise<void> | undefined;
   return {
-    backend: 'electron', url: ready.url, token: ready.token!, port: ready.port, workspace, extensionId: ext.id, build,
-    runDir: run.dir, registryDir, log, pid: child.pid!,
-    close: () => (closed ??= (async () => {
-      await stop();
-      const written = readReadySignal(workspace, before);
-      if (written) restoreWorkspaceSettings(workspace, before, written);
-      removeRunFolder(run);
-    })()),
+    backend: 'electron',
+    url: ready.url,
+    token: ready.token!,
+    port: ready.port,
+    workspace,
+    extensionId: ext.id,
+    build,
+    runDir: run.dir,
+    registryDir,
+    log,
+    pid: child.pid!,
+    close: () =>
+      (closed ??= (async () => {
+        await stop();
+        const written = readReadySignal(workspace, before);
+        if (written) restoreWorkspaceSettings(workspace, before, written);
+        removeRunFolder(run);
+      })()),
   };
 }

@@ -34,7 +34,10 @@ function onSignal(sig: NodeJS.Signals): void {
   ]).then(() => finish(sig, all));
 }
 
-const handlers = Object.fromEntries(SIGNALS.map((s) => [s, () => onSignal(s)])) as Record<(typeof SIGNALS)[number], () => void>;
+const handlers = Object.fromEntries(SIGNALS.map((s) => [s, () => onSignal(s)])) as Record<
+  (typeof SIGNALS)[number],
+  () => void
+>;
 
 function install(): void {
   if (installed) return;

@@ -4,7 +4,12 @@
 import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, symlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-export interface LinkedExtension { id: string; version: string; folder: string; link: string }
+export interface LinkedExtension {
+  id: string;
+  version: string;
+  folder: string;
+  link: string;
+}
 
 export function linkExtension(extensionDevPath: string, extensionsDir: string): LinkedExtension {
   const folder = realpathSync(resolve(extensionDevPath));
@@ -34,9 +39,18 @@ export function linkExtension(extensionDevPath: string, extensionsDir: string): 
 
 /** The one extension a fresh run's extensions folder holds after `--install-extension` (a real folder, not a link). */
 export function installedExtension(extensionsDir: string): LinkedExtension {
-  const folders = readdirSync(extensionsDir).filter((n) => !n.startsWith('.') && lstatSync(join(extensionsDir, n)).isDirectory());
-  if (folders.length !== 1) throw new Error(`expected one installed extension in ${extensionsDir}, found ${folders.length}: ${folders.join(', ')}`);
+  const folders = readdirSync(extensionsDir).filter(
+    (n) => !n.startsWith('.') && lstatSync(join(extensionsDir, n)).isDirectory(),
+  );
+  if (folders.length !== 1)
+    throw new Error(
+      `expected one installed extension in ${extensionsDir}, found ${folders.length}: ${folders.join(', ')}`,
+    );
   const folder = join(extensionsDir, folders[0]!);
-  const m = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as { publisher: string; name: string; version: string };
+  const m = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as {
+    publisher: string;
+    name: string;
+    version: string;
+  };
   return { id: `${m.publisher}.${m.name}`, version: m.version, folder, link: folder };
 }

@@ -18,7 +18,10 @@ export interface HostBuild {
   ripgrep: { package: string; release: string } | null;
 }
 
-interface HostsFile { default: HostName; hosts: Record<HostName, Omit<HostBuild, 'name'>> }
+interface HostsFile {
+  default: HostName;
+  hosts: Record<HostName, Omit<HostBuild, 'name'>>;
+}
 
 const file = JSON.parse(readFileSync(new URL('./hosts.json', import.meta.url), 'utf8')) as HostsFile;
 

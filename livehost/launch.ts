@@ -15,9 +15,22 @@ import { Teardown } from './teardown';
 import { portOwnedByGroup } from './port-owner';
 import { readReadySignal, restoreWorkspaceSettings, snapshotSettings, type ReadySignal } from './ready-signal';
 import { createRunFolder, isolatedEnv, removeRunFolder, runRegistryDir, type RunFolder } from './run-folder';
-import { installVsix, killCodeServerGroupSync, spawnCodeServer, stopCodeServer, waitForHttp, type CodeServerProcess } from './code-server';
+import {
+  installVsix,
+  killCodeServerGroupSync,
+  spawnCodeServer,
+  stopCodeServer,
+  waitForHttp,
+  type CodeServerProcess,
+} from './code-server';
 import { writeUserSettings } from './user-settings';
-import { closeWorkbench, killWorkbenchSync, launchWorkbench, unloadWorkbench, type Workbench } from './workbench-browser';
+import {
+  closeWorkbench,
+  killWorkbenchSync,
+  launchWorkbench,
+  unloadWorkbench,
+  type Workbench,
+} from './workbench-browser';
 import { WorkbenchDriver } from './workbench-driver';
 import type { Page } from 'playwright-core';
 
@@ -155,12 +168,20 @@ export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
   const log = opts.log ?? (() => {});
   const keepRunDir = opts.keepRunDir ?? process.env.IDEA_KEEP_RUNS === '1';
   const workspace = usableFolder(opts.workspace);
-  if ((opts.extensionDevPath === undefined) === (opts.vsix === undefined)) throw new LaunchError('launchHost needs exactly one of extensionDevPath and vsix');
+  if ((opts.extensionDevPath === undefined) === (opts.vsix === undefined))
+    throw new LaunchError('launchHost needs exactly one of extensionDevPath and vsix');
   const build = opts.vscode ? hostBuild(opts.vscode) : selectedHost();
   const codeServerBin = findCodeServer(process.env, build);
   const codeServerPATH = codeServerPath(build);
   const chromiumBin = findChromium();
-  const timings: LaunchTimings = { spawnToHttpMs: 0, chromiumLaunchMs: 0, navigateToDomMs: 0, navigateToReadyMs: 0, spawnToReadyMs: 0, totalMs: 0 };
+  const timings: LaunchTimings = {
+    spawnToHttpMs: 0,
+    chromiumLaunchMs: 0,
+    navigateToDomMs: 0,
+    navigateToReadyMs: 0,
+    spawnToReadyMs: 0,
+    totalMs: 0,
+  };
 
   // Every stage below registers its own cleanup right after starting something; close() unwinds them.
   const teardown = new Teardown(log);
@@ -194,12 +215,17 @@ export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
   let extensionId: string | undefined;
   let wb: Workbench | undefined;
   const fail = async (what: string): Promise<never> => {
-    if (closing) { await closing; throw abortedError(); }
+    if (closing) {
+      await closing;
+      throw abortedError();
+    }
     const details = [
       `livehost: ${what} (after ${Date.now() - t0} ms; run folder ${run.dir})`,
       describeLogs(run.codeServerLog, run.userDataDir, extensionId),
       wb?.consoleTail.length ? `--- browser console ---\n${wb.consoleTail.slice(-10).join('\n')}` : '',
-    ].filter(Boolean).join('\n');
+    ]
+      .filter(Boolean)
+      .join('\n');
     await close().catch(() => {});
     throw new LaunchError(keepRunDir ? details : `${details}\n(run folder deleted; set IDEA_KEEP_RUNS=1 to keep it)`);
   };
@@ -209,17 +235,36 @@ export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
     const [codeServerPort, wantedExtPort] = await Promise.all([freePort(), freePort()]);
     writeUserSettings(run.userDataDir, wantedExtPort, opts.userSettings);
     const ext = opts.vsix
-      ? (installVsix({ bin: codeServerBin, run, vsix: resolve(opts.vsix), env: { ...isolatedEnv(run), ...(codeServerPATH ? { PATH: codeServerPATH } : {}) } }), installedExtension(run.extensionsDir))
+      ? (installVsix({
+          bin: codeServerBin,
+          run,
+          vsix: resolve(opts.vsix),
+          env: { ...isolatedEnv(run), ...(codeServerPATH ? { PATH: codeServerPATH } : {}) },
+        }),
+        installedExtension(run.extensionsDir))
       : linkExtension(opts.extensionDevPath!, run.extensionsDir);
     extensionId = ext.id;
     // Stage 3: the workspace settings file, restored after every process below is gone.
     const settings = workspaceSettingsStage(workspace, opts.restoreWorkspaceSettings !== false, teardown, log);
-    log(`livehost: run folder ${run.dir}; extension ${ext.id}@${ext.version}; code-server ${build.codeServer} (VS Code ${build.vscode}) on 127.0.0.1:${codeServerPort}`);
+    log(
+      `livehost: run folder ${run.dir}; extension ${ext.id}@${ext.version}; code-server ${build.codeServer} (VS Code ${build.vscode}) on 127.0.0.1:${codeServerPort}`,
+    );
 
     // Stage 4: code-server in its own process group.
     if (closing) throw abortedError();
     const tSpawn = Date.now();
-    const cs: CodeServerProcess = spawnCodeServer({ bin: codeServerBin, run, port: codeServerPort, workspace, env: { ...isolatedEnv(run), IDEA_REGISTRY_DIR: registry, ...(codeServerPATH ? { PATH: codeServerPATH } : {}), ...opts.env } });
+    const cs: CodeServerProcess = spawnCodeServer({
+      bin: codeServerBin,
+      run,
+      port: codeServerPort,
+      workspace,
+      env: {
+        ...isolatedEnv(run),
+        IDEA_REGISTRY_DIR: registry,
+        ...(codeServerPATH ? { PATH: codeServerPATH } : {}),
+        ...opts.env,
+      },
+    });
     teardown.add({
       name: 'code-server',
       close: async () => {
@@ -236,7 +281,11 @@ export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
       teardown.add({ name: 'memory sampler', close: () => void sampler!.stop() });
     }
     if (!(await waitForHttp(cs, deadline))) {
-      return await fail(cs.hasExited() ? 'code-server exited before serving HTTP' : `code-server did not answer /healthz within ${timeoutMs} ms`);
+      return await fail(
+        cs.hasExited()
+          ? 'code-server exited before serving HTTP'
+          : `code-server did not answer /healthz within ${timeoutMs} ms`,
+      );
     }
     timings.spawnToHttpMs = Date.now() - tSpawn;
 
@@ -244,7 +293,11 @@ export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
     const tBrowser = Date.now();
     let browser: Workbench;
     try {
-      browser = await launchWorkbench({ executablePath: chromiumBin, profileDir: run.chromeProfile, timeoutMs: Math.max(1000, deadline - Date.now()) });
+      browser = await launchWorkbench({
+        executablePath: chromiumBin,
+        profileDir: run.chromeProfile,
+        timeoutMs: Math.max(1000, deadline - Date.now()),
+      });
     } catch (e) {
       return await fail(`Chromium did not start: ${(e as Error).message}`);
     }
@@ -255,7 +308,12 @@ export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
       close: async () => {
         const tc = Date.now();
         await unloadWorkbench(browser);
-        if (extPort) await poll(async () => ((await isPortOpen(extPort!, 300)) ? undefined : true), { timeoutMs: 10_000, intervalMs: 50, backoff: 1 });
+        if (extPort)
+          await poll(async () => ((await isPortOpen(extPort!, 300)) ? undefined : true), {
+            timeoutMs: 10_000,
+            intervalMs: 50,
+            backoff: 1,
+          });
         timings.unloadToPortClosedMs = Date.now() - tc;
         const tb = Date.now();
         await closeWorkbench(browser);
@@ -264,7 +322,8 @@ export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
       killSync: () => killWorkbenchSync(browser),
     });
     timings.chromiumLaunchMs = Date.now() - tBrowser;
-    if (closing) { // close() ran while Chromium was starting and could not see it
+    if (closing) {
+      // close() ran while Chromium was starting and could not see it
       await teardown.close();
       throw abortedError();
     }
@@ -273,8 +332,10 @@ export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
     const codeServerUrl = `http://127.0.0.1:${codeServerPort}/`;
     const tNav = Date.now();
     try {
-      await browser.page.goto(`${codeServerUrl}?folder=${encodeURIComponent(workspace)}`,
-        { waitUntil: 'domcontentloaded', timeout: Math.max(1000, deadline - Date.now()) });
+      await browser.page.goto(`${codeServerUrl}?folder=${encodeURIComponent(workspace)}`, {
+        waitUntil: 'domcontentloaded',
+        timeout: Math.max(1000, deadline - Date.now()),
+      });
       timings.navigateToDomMs = Date.now() - tNav;
     } catch (e) {
       return await fail(`the workbench page did not load: ${(e as Error).message}`);
@@ -285,31 +346,42 @@ export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
     // code-server dies.
     let foreign: number | undefined;
     let entryGrace: number | undefined;
-    const signal = await poll(async () => {
-      if (cs.hasExited() || closing) return null;
-      const written = settings.read();
-      if (!written) return undefined;
-      // Our extension writes its registry entry right after the keys; the entry always has the token
-      // (the settings file only with exposeToken). An extension that does not register (the livehost
-      // fixture) is ready with the settings token once a short grace for the entry has passed.
-      const entry = (await listRegisteredServers({ dir: registry, clean: false, probePorts: false })).servers.find((e) => e.port === written.port);
-      const token = entry?.token ?? written.token;
-      if (token === undefined || !(await isPortOpen(written.port, 500))) return undefined;
-      if (!entry && Date.now() < (entryGrace ??= Date.now() + REGISTRY_GRACE_MS)) return undefined;
-      const s = { ...written, token };
-      if (portOwnedByGroup(s.port, cs.pid) === false) {
-        if (foreign !== s.port) log(`livehost: the ready signal names port ${s.port}, which is not held by this host; waiting`);
-        foreign = s.port;
-        return undefined;
-      }
-      return s;
-    }, { deadline, intervalMs: 100, backoff: 1 });
+    const signal = await poll(
+      async () => {
+        if (cs.hasExited() || closing) return null;
+        const written = settings.read();
+        if (!written) return undefined;
+        // Our extension writes its registry entry right after the keys; the entry always has the token
+        // (the settings file only with exposeToken). An extension that does not register (the livehost
+        // fixture) is ready with the settings token once a short grace for the entry has passed.
+        const entry = (await listRegisteredServers({ dir: registry, clean: false, probePorts: false })).servers.find(
+          (e) => e.port === written.port,
+        );
+        const token = entry?.token ?? written.token;
+        if (token === undefined || !(await isPortOpen(written.port, 500))) return undefined;
+        if (!entry && Date.now() < (entryGrace ??= Date.now() + REGISTRY_GRACE_MS)) return undefined;
+        const s = { ...written, token };
+        if (portOwnedByGroup(s.port, cs.pid) === false) {
+          if (foreign !== s.port)
+            log(`livehost: the ready signal names port ${s.port}, which is not held by this host; waiting`);
+          foreign = s.port;
+          return undefined;
+        }
+        return s;
+      },
+      { deadline, intervalMs: 100, backoff: 1 },
+    );
     if (!signal) {
       if (closing) throw abortedError();
-      return await fail(signal === null ? 'code-server exited while the workbench was starting'
-        : `extension ${ext.id} did not signal readiness (idea.server.port in ${workspace}/.vscode/settings.json, `
-          + `the token there or in its entry in ${registry}, port accepting) within ${timeoutMs} ms`
-          + (foreign ? `; the signal found names port ${foreign}, held by another process (one host per workspace)` : ''));
+      return await fail(
+        signal === null
+          ? 'code-server exited while the workbench was starting'
+          : `extension ${ext.id} did not signal readiness (idea.server.port in ${workspace}/.vscode/settings.json, ` +
+              `the token there or in its entry in ${registry}, port accepting) within ${timeoutMs} ms` +
+              (foreign
+                ? `; the signal found names port ${foreign}, held by another process (one host per workspace)`
+                : ''),
+      );
     }
     extPort = signal.port;
     settings.accept(signal);

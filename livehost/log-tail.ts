@@ -5,7 +5,11 @@ import { join, relative } from 'node:path';
 function tailFile(file: string, lines = 30): string {
   try {
     const text = readFileSync(file, 'utf8');
-    return text.split('\n').filter((l) => l.trim()).slice(-lines).join('\n');
+    return text
+      .split('\n')
+      .filter((l) => l.trim())
+      .slice(-lines)
+      .join('\n');
   } catch {
     return '(missing)';
   }
@@ -13,7 +17,11 @@ function tailFile(file: string, lines = 30): string {
 
 function walk(dir: string, out: string[] = []): string[] {
   let entries;
-  try { entries = readdirSync(dir, { withFileTypes: true }); } catch { return out; }
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return out;
+  }
   for (const e of entries) {
     const p = join(dir, e.name);
     if (e.isDirectory()) walk(p, out);
@@ -27,10 +35,20 @@ function walk(dir: string, out: string[] = []): string[] {
  * then the logs of `extensionId` (its output channels), then the rest, newest first.
  */
 function extensionHostLogs(userDataDir: string, extensionId?: string): string[] {
-  const rank = (p: string) => (/remoteexthost\.log$|exthost\.log$/.test(p) ? 0
-    : extensionId && p.toLowerCase().includes(extensionId.toLowerCase()) ? 1 : 2);
+  const rank = (p: string) =>
+    /remoteexthost\.log$|exthost\.log$/.test(p)
+      ? 0
+      : extensionId && p.toLowerCase().includes(extensionId.toLowerCase())
+        ? 1
+        : 2;
   const logs = walk(join(userDataDir, 'logs')).filter((p) => /exthost/i.test(relative(userDataDir, p)));
-  const mtime = (p: string) => { try { return statSync(p).mtimeMs; } catch { return 0; } };
+  const mtime = (p: string) => {
+    try {
+      return statSync(p).mtimeMs;
+    } catch {
+      return 0;
+    }
+  };
   return logs.sort((a, b) => rank(a) - rank(b) || mtime(b) - mtime(a));
 }
 

@@ -23,11 +23,14 @@ export function runsRoot(env: NodeJS.ProcessEnv = process.env): string {
  * scripts/install-host.sh puts in the cache.
  */
 export function findCodeServer(env: NodeJS.ProcessEnv = process.env, build: HostBuild = selectedHost(env)): string {
-  const bin = env.IDEA_CODE_SERVER
-    || join(cacheDir(env), `code-server-${build.codeServer}`, 'node_modules', '.bin', 'code-server');
+  const bin =
+    env.IDEA_CODE_SERVER ||
+    join(cacheDir(env), `code-server-${build.codeServer}`, 'node_modules', '.bin', 'code-server');
   if (!existsSync(bin)) {
-    throw new Error(`code-server not found at ${bin}: run \`bash scripts/install-host.sh\` `
-      + '(or set IDEA_CODE_SERVER to a code-server executable)');
+    throw new Error(
+      `code-server not found at ${bin}: run \`bash scripts/install-host.sh\` ` +
+        '(or set IDEA_CODE_SERVER to a code-server executable)',
+    );
   }
   return bin;
 }
@@ -36,7 +39,10 @@ export function findCodeServer(env: NodeJS.ProcessEnv = process.env, build: Host
 export function codeServerPath(build: HostBuild, env: NodeJS.ProcessEnv = process.env): string | undefined {
   const dir = hostNodeBinDir(build, cacheDir(env));
   if (!dir) return undefined;
-  if (!existsSync(join(dir, 'node'))) throw new Error(`Node ${build.node} for code-server ${build.codeServer} not found in ${dir}: run \`bash scripts/install-host.sh\``);
+  if (!existsSync(join(dir, 'node')))
+    throw new Error(
+      `Node ${build.node} for code-server ${build.codeServer} not found in ${dir}: run \`bash scripts/install-host.sh\``,
+    );
   return `${dir}:${env.PATH ?? ''}`;
 }
 

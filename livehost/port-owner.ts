@@ -10,7 +10,11 @@ function listeningInodes(port: number): Set<string> {
   const inodes = new Set<string>();
   for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
     let text: string;
-    try { text = readFileSync(table, 'utf8'); } catch { continue; }
+    try {
+      text = readFileSync(table, 'utf8');
+    } catch {
+      continue;
+    }
     for (const line of text.split('\n').slice(1)) {
       const f = line.trim().split(/\s+/);
       if (f.length < 10 || f[3] !== LISTEN) continue;
@@ -30,12 +34,18 @@ export function portOwnedByGroup(port: number, pgid: number): boolean | undefine
   if (inodes.size === 0) return undefined;
   for (const pid of groupPids(pgid)) {
     let fds: string[];
-    try { fds = readdirSync(`/proc/${pid}/fd`); } catch { continue; }
+    try {
+      fds = readdirSync(`/proc/${pid}/fd`);
+    } catch {
+      continue;
+    }
     for (const fd of fds) {
       try {
         const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
         if (m && inodes.has(m[1]!)) return true;
-      } catch { /* fd closed meanwhile */ }
+      } catch {
+        /* fd closed meanwhile */
+      }
     }
   }
   return false;

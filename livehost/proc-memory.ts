@@ -2,7 +2,12 @@
 // much memory a tree uses. RSS over-counts pages shared between processes; PSS divides them fairly.
 import { readdirSync, readFileSync } from 'node:fs';
 
-export interface ProcInfo { pid: number; ppid: number; pgrp: number; state: string }
+export interface ProcInfo {
+  pid: number;
+  ppid: number;
+  pgrp: number;
+  state: string;
+}
 
 /** One snapshot of every process visible in /proc. */
 export function processTable(): Map<number, ProcInfo> {
@@ -14,7 +19,9 @@ export function processTable(): Map<number, ProcInfo> {
       // Fields after the command name, which sits in parentheses and may itself contain spaces or ')'.
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       table.set(Number(d), { pid: Number(d), state: f[0]!, ppid: Number(f[1]), pgrp: Number(f[2]) });
-    } catch { /* the process exited while we looked */ }
+    } catch {
+      /* the process exited while we looked */
+    }
   }
   return table;
 }
@@ -43,12 +50,17 @@ export function groupPids(pgid: number, table = processTable()): number[] {
   return [...table.values()].filter((p) => p.pgrp === pgid && p.state !== 'Z').map((p) => p.pid);
 }
 
-export interface TreeMemory { rssMB: number; pssMB: number; procs: number }
+export interface TreeMemory {
+  rssMB: number;
+  pssMB: number;
+  procs: number;
+}
 
 /** Sum of RSS and PSS (from /proc/<pid>/smaps_rollup) over the trees rooted at rootPids. */
 export function sampleTreeMemory(rootPids: number | number[], table = processTable()): TreeMemory {
   const pids = new Set<number>();
-  for (const root of Array.isArray(rootPids) ? rootPids : [rootPids]) for (const p of treePids(root, table)) pids.add(p);
+  for (const root of Array.isArray(rootPids) ? rootPids : [rootPids])
+    for (const p of treePids(root, table)) pids.add(p);
   let rssKB = 0;
   let pssKB = 0;
   for (const pid of pids) {
@@ -56,7 +68,9 @@ export function sampleTreeMemory(rootPids: number | number[], table = processTab
       const s = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
       rssKB += Number(/^Rss:\s+(\d+)/m.exec(s)?.[1] ?? 0);
       pssKB += Number(/^Pss:\s+(\d+)/m.exec(s)?.[1] ?? 0);
-    } catch { /* exited, or a kernel thread without smaps */ }
+    } catch {
+      /* exited, or a kernel thread without smaps */
+    }
   }
   return { rssMB: round1(rssKB / 1024), pssMB: round1(pssKB / 1024), procs: pids.size };
 }
@@ -73,7 +87,10 @@ export class PeakSampler {
   private timer: NodeJS.Timeout | undefined;
   private readonly peaks: PeakMemory = {};
 
-  constructor(private readonly roots: () => Record<string, number | undefined>, private readonly intervalMs = 250) {}
+  constructor(
+    private readonly roots: () => Record<string, number | undefined>,
+    private readonly intervalMs = 250,
+  ) {}
 
   start(): this {
     if (!this.timer) {
@@ -100,7 +117,11 @@ export class PeakSampler {
 
   /** Stops sampling (after one last sample) and returns the peaks. */
   stop(): PeakMemory {
-    if (this.timer) { clearInterval(this.timer); this.timer = undefined; this.sample(); }
+    if (this.timer) {
+      clearInterval(this.timer);
+      this.timer = undefined;
+      this.sample();
+    }
     return this.peak();
   }
 

@@ -15,7 +15,10 @@ export interface ReadySignal {
 }
 
 /** mtime + content of the settings file before launch: a file left by an earlier run is not a ready signal. */
-export interface SettingsSnapshot { mtimeMs: number; text: string }
+export interface SettingsSnapshot {
+  mtimeMs: number;
+  text: string;
+}
 
 export function snapshotSettings(workspace: string): SettingsSnapshot | undefined {
   const file = workspaceSettingsFile(workspace);
@@ -46,17 +49,28 @@ export function readReadySignal(workspace: string, before: SettingsSnapshot | un
  * and .vscode/ if it was created and is empty), so no stale port/token is left behind. Only when the file
  * still holds exactly what the extension wrote: an edit made during the session is never thrown away.
  */
-export function restoreWorkspaceSettings(workspace: string, before: SettingsSnapshot | undefined,
-  signal: ReadySignal): 'restored' | 'changed-since' | 'missing' {
+export function restoreWorkspaceSettings(
+  workspace: string,
+  before: SettingsSnapshot | undefined,
+  signal: ReadySignal,
+): 'restored' | 'changed-since' | 'missing' {
   const file = workspaceSettingsFile(workspace);
   let current: string;
-  try { current = readFileSync(file, 'utf8'); } catch { return 'missing'; }
+  try {
+    current = readFileSync(file, 'utf8');
+  } catch {
+    return 'missing';
+  }
   if (current !== signal.settingsText) return 'changed-since';
   if (before) {
     writeFileSync(file, before.text);
   } else {
     unlinkSync(file);
-    try { rmdirSync(dirname(file)); } catch { /* not empty: it holds other files */ }
+    try {
+      rmdirSync(dirname(file));
+    } catch {
+      /* not empty: it holds other files */
+    }
   }
   return 'restored';
 }

@@ -55,7 +55,13 @@ export function createRunFolder(root = runsRoot()): RunFolder {
 }
 
 export function removeRunFolder(f: RunFolder): void {
-  if (f.tmpForHost !== f.tmp) { try { unlinkSync(f.tmpForHost); } catch { /* already gone */ } }
+  if (f.tmpForHost !== f.tmp) {
+    try {
+      unlinkSync(f.tmpForHost);
+    } catch {
+      /* already gone */
+    }
+  }
   rmSync(f.dir, { recursive: true, force: true, maxRetries: 3, retryDelay: 100 });
 }
 

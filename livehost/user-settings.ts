@@ -23,8 +23,11 @@ const QUIET_OFFLINE_SETTINGS: Readonly<Record<string, unknown>> = {
 };
 
 /** Writes <udd>/User/settings.json: quiet settings, our extension's port, then the caller's overrides. */
-export function writeUserSettings(userDataDir: string, extensionPort: number,
-  overrides: Record<string, unknown> = {}): Record<string, unknown> {
+export function writeUserSettings(
+  userDataDir: string,
+  extensionPort: number,
+  overrides: Record<string, unknown> = {},
+): Record<string, unknown> {
   // The extension's configured port is the same key the workspace file later carries the bound port in.
   const settings = { ...QUIET_OFFLINE_SETTINGS, [DISCOVERY_KEYS.port]: extensionPort, ...overrides };
   const dir = join(userDataDir, 'User');

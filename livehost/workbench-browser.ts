@@ -7,8 +7,14 @@ import { sleep } from './ports';
 import { processTable } from './proc-memory';
 
 const CHROMIUM_ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
   '--disable-features=Translate,MediaRouter',
 ];
 
@@ -28,12 +34,18 @@ function findChromiumPid(profileDir: string): number | undefined {
     try {
       const cmd = readFileSync(`/proc/${p.pid}/cmdline`, 'utf8');
       if (cmd.includes(`--user-data-dir=${profileDir}`)) return p.pid;
-    } catch { /* exited */ }
+    } catch {
+      /* exited */
+    }
   }
   return undefined;
 }
 
-export async function launchWorkbench(opts: { executablePath: string; profileDir: string; timeoutMs: number }): Promise<Workbench> {
+export async function launchWorkbench(opts: {
+  executablePath: string;
+  profileDir: string;
+  timeoutMs: number;
+}): Promise<Workbench> {
   const context = await chromium.launchPersistentContext(opts.profileDir, {
     executablePath: opts.executablePath,
     headless: true,
@@ -47,8 +59,13 @@ export async function launchWorkbench(opts: { executablePath: string; profileDir
   });
   const page = context.pages()[0] ?? (await context.newPage());
   const consoleTail: string[] = [];
-  const note = (line: string) => { consoleTail.push(line.slice(0, 400)); if (consoleTail.length > 30) consoleTail.shift(); };
-  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') note(`${m.type()}: ${m.text()}`); });
+  const note = (line: string) => {
+    consoleTail.push(line.slice(0, 400));
+    if (consoleTail.length > 30) consoleTail.shift();
+  };
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') note(`${m.type()}: ${m.text()}`);
+  });
   page.on('pageerror', (e) => note(`pageerror: ${e.message}`));
   return { context, page, pid: findChromiumPid(opts.profileDir), consoleTail };
 }
@@ -58,15 +75,31 @@ export async function launchWorkbench(opts: { executablePath: string; profileDir
  * deactivate() runs. Closing the browser without this leaves the host waiting to reconnect (>10 s).
  */
 export async function unloadWorkbench(wb: Workbench): Promise<void> {
-  try { await wb.page.goto('about:blank', { timeout: 10_000 }); } catch { /* browser already gone */ }
+  try {
+    await wb.page.goto('about:blank', { timeout: 10_000 });
+  } catch {
+    /* browser already gone */
+  }
 }
 
 export async function closeWorkbench(wb: Workbench): Promise<void> {
-  const closed = await Promise.race([wb.context.close().then(() => true, () => true), sleep(10_000).then(() => false)]);
+  const closed = await Promise.race([
+    wb.context.close().then(
+      () => true,
+      () => true,
+    ),
+    sleep(10_000).then(() => false),
+  ]);
   if (!closed) killWorkbenchSync(wb);
 }
 
 /** Synchronous last resort for process exit hooks (Playwright registers its own too). */
 export function killWorkbenchSync(wb: Workbench): void {
-  if (wb.pid) { try { process.kill(-wb.pid, 'SIGKILL'); } catch { /* gone */ } }
+  if (wb.pid) {
+    try {
+      process.kill(-wb.pid, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
+  }
 }

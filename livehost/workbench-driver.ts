@@ -6,7 +6,10 @@ import type { Locator, Page } from 'playwright-core';
 const DEFAULT_STEP_MS = 20_000;
 
 export class WorkbenchDriver {
-  constructor(readonly page: Page, private readonly stepMs = DEFAULT_STEP_MS) {}
+  constructor(
+    readonly page: Page,
+    private readonly stepMs = DEFAULT_STEP_MS,
+  ) {}
 
   private get quickInput(): Locator {
     return this.page.locator('.quick-input-widget');
@@ -44,8 +47,13 @@ export class WorkbenchDriver {
   async openFile(relPath: string): Promise<void> {
     const name = relPath.split('/').pop()!;
     await this.pick('Control+P', relPath, name);
-    await this.page.locator('.tabs-container .tab.active').filter({ hasText: name }).waitFor({ state: 'visible', timeout: this.stepMs });
-    await this.page.locator('.editor-group-container.active .monaco-editor.focused').waitFor({ state: 'visible', timeout: this.stepMs });
+    await this.page
+      .locator('.tabs-container .tab.active')
+      .filter({ hasText: name })
+      .waitFor({ state: 'visible', timeout: this.stepMs });
+    await this.page
+      .locator('.editor-group-container.active .monaco-editor.focused')
+      .waitFor({ state: 'visible', timeout: this.stepMs });
   }
 
   /**
@@ -86,7 +94,9 @@ export class WorkbenchDriver {
 
   /** Allows the page to read and write the system clipboard (headless Chromium asks for permission). */
   async grantClipboard(): Promise<void> {
-    await this.page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(this.page.url()).origin });
+    await this.page
+      .context()
+      .grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(this.page.url()).origin });
   }
 
   /** The clipboard as the page sees it (grantClipboard first). */

@@ -9,12 +9,23 @@
 // - cwd: paths inside it are shown relative to it (like grep); others stay absolute.
 // Positions print 1-based as `path:line:col`, the convention of grep, tsc and editors' "go to"; the
 // protocol (and --json) is 0-based.
-import { relative, isAbsolute, sep } from "node:path";
+import { relative, isAbsolute, sep } from 'node:path';
 import type {
-  DiagListResult, EditFindResult, EditReplaceResult, FsFindFilesResult, HistoryDiffResult, HistoryListResult,
-  HistoryRollbackResult, LocalhistoryDiffResult, LocalhistoryListResult, LocalhistoryRollbackResult,
-  NavDefinitionResult, NavReferencesResult, NavSymbolsResult, SymbolInfo,
-} from "../generated/current";
+  DiagListResult,
+  EditFindResult,
+  EditReplaceResult,
+  FsFindFilesResult,
+  HistoryDiffResult,
+  HistoryListResult,
+  HistoryRollbackResult,
+  LocalhistoryDiffResult,
+  LocalhistoryListResult,
+  LocalhistoryRollbackResult,
+  NavDefinitionResult,
+  NavReferencesResult,
+  NavSymbolsResult,
+  SymbolInfo,
+} from '../generated/current';
 
 export interface FormatOptions {
   color: boolean;
@@ -27,14 +38,23 @@ interface Ctx {
   path(p: string): string;
 }
 
-const ANSI = { bold: "1", dim: "2", red: "31", green: "32", yellow: "33", blue: "34", magenta: "35", cyan: "36" } as const;
+const ANSI = {
+  bold: '1',
+  dim: '2',
+  red: '31',
+  green: '32',
+  yellow: '33',
+  blue: '34',
+  magenta: '35',
+  cyan: '36',
+} as const;
 
 function ctxOf(o: FormatOptions): Ctx {
   const paint: Paint = o.color ? (code, text) => `\x1b[${code}m${text}\x1b[0m` : (_code, text) => text;
   const path = (p: string): string => {
     if (!o.cwd) return p;
     const rel = relative(o.cwd, p);
-    return rel && !rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel) ? rel : p;
+    return rel && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel) ? rel : p;
   };
   return { paint, path };
 }
@@ -50,85 +70,128 @@ function cut(c: Ctx, shown: number, total: number, what: string): string[] {
 }
 
 function table(c: Ctx, head: string[], rows: string[][]): string[] {
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
-  const line = (r: string[]) => r.map((v, i) => (i === r.length - 1 ? v : v.padEnd(widths[i]!))).join("  ").trimEnd();
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (r: string[]) =>
+    r
+      .map((v, i) => (i === r.length - 1 ? v : v.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   return [c.paint(ANSI.bold, line(head)), ...rows.map(line)];
 }
 
 function diffLines(c: Ctx, diff: string): string[] {
-  if (diff === "") return [c.paint(ANSI.dim, "(no differences)")];
-  return diff.replace(/\n$/, "").split("\n").map((l) => {
-    if (l.startsWith("+++") || l.startsWith("---")) return c.paint(ANSI.bold, l);
-    if (l.startsWith("@@")) return c.paint(ANSI.cyan, l);
-    if (l.startsWith("+")) return c.paint(ANSI.green, l);
-    if (l.startsWith("-")) return c.paint(ANSI.red, l);
-    return l;
-  });
+  if (diff === '') return [c.paint(ANSI.dim, '(no differences)')];
+  return diff
+    .replace(/\n$/, '')
+    .split('\n')
+    .map((l) => {
+      if (l.startsWith('+++') || l.startsWith('---')) return c.paint(ANSI.bold, l);
+      if (l.startsWith('@@')) return c.paint(ANSI.cyan, l);
+      if (l.startsWith('+')) return c.paint(ANSI.green, l);
+      if (l.startsWith('-')) return c.paint(ANSI.red, l);
+      return l;
+    });
 }
 
-const firstLine = (s: string): string => s.split("\n", 1)[0] ?? "";
+const firstLine = (s: string): string => s.split('\n', 1)[0] ?? '';
 
-const SEVERITY_COLOR: Record<string, string> = { error: ANSI.red, warning: ANSI.yellow, information: ANSI.blue, hint: ANSI.dim };
+const SEVERITY_COLOR: Record<string, string> = {
+  error: ANSI.red,
+  warning: ANSI.yellow,
+  information: ANSI.blue,
+  hint: ANSI.dim,
+};
 
 /** Symbols as an outline: a symbol is nested under the nearest earlier one whose range contains it. */
 function outline(c: Ctx, symbols: readonly SymbolInfo[]): string[] {
   const sorted = [...symbols].sort((a, b) => a.line - b.line || a.character - b.character || b.endLine - a.endLine);
   const before = (l1: number, c1: number, l2: number, c2: number) => l1 < l2 || (l1 === l2 && c1 <= c2);
-  const contains = (o: SymbolInfo, i: SymbolInfo) => before(o.line, o.character, i.line, i.character) && before(i.endLine, i.endCharacter, o.endLine, o.endCharacter);
+  const contains = (o: SymbolInfo, i: SymbolInfo) =>
+    before(o.line, o.character, i.line, i.character) && before(i.endLine, i.endCharacter, o.endLine, o.endCharacter);
   const stack: SymbolInfo[] = [];
   return sorted.map((s) => {
     while (stack.length > 0 && !contains(stack[stack.length - 1]!, s)) stack.pop();
-    const line = `${"  ".repeat(stack.length)}${c.paint(ANSI.cyan, s.kind)} ${c.paint(ANSI.bold, s.name)}  ${c.paint(ANSI.dim, `${s.selectionLine + 1}:${s.selectionCharacter + 1}`)}`;
+    const line = `${'  '.repeat(stack.length)}${c.paint(ANSI.cyan, s.kind)} ${c.paint(ANSI.bold, s.name)}  ${c.paint(ANSI.dim, `${s.selectionLine + 1}:${s.selectionCharacter + 1}`)}`;
     stack.push(s);
     return line;
   });
 }
 
 const FORMATTERS: Record<string, (r: never, c: Ctx) => string[]> = {
-  "/app/vscode/edit/find": (r: EditFindResult, c) => [
+  '/app/vscode/edit/find': (r: EditFindResult, c) => [
     ...r.matches.map((m) => `${pos(c, m.filePath, m.line, m.character)}: ${m.lineText}`),
-    ...cut(c, r.matches.length, r.totalCount, "matches"),
+    ...cut(c, r.matches.length, r.totalCount, 'matches'),
   ],
-  "/app/vscode/edit/replace": (r: EditReplaceResult, c) =>
+  '/app/vscode/edit/replace': (r: EditReplaceResult, c) =>
     r.replacedCount === 0 && r.affectedFiles.length === 0
-      ? ["nothing replaced: no match"]
-      : [`replaced ${plural(r.replacedCount, "occurrence")} in ${plural(r.affectedFiles.length, "file")}:`, ...r.affectedFiles.map((f) => `  ${c.paint(ANSI.magenta, c.path(f))}`)],
-  "/app/vscode/nav/definition": (r: NavDefinitionResult, c) =>
+      ? ['nothing replaced: no match']
+      : [
+          `replaced ${plural(r.replacedCount, 'occurrence')} in ${plural(r.affectedFiles.length, 'file')}:`,
+          ...r.affectedFiles.map((f) => `  ${c.paint(ANSI.magenta, c.path(f))}`),
+        ],
+  '/app/vscode/nav/definition': (r: NavDefinitionResult, c) =>
     r.locations.length === 0
-      ? ["no definition found"]
-      : r.locations.flatMap((l) => [pos(c, l.filePath, l.line, l.character), ...l.code.replace(/\n$/, "").split("\n").map((x) => `    ${x}`)]),
-  "/app/vscode/nav/references": (r: NavReferencesResult, c) => [
+      ? ['no definition found']
+      : r.locations.flatMap((l) => [
+          pos(c, l.filePath, l.line, l.character),
+          ...l.code
+            .replace(/\n$/, '')
+            .split('\n')
+            .map((x) => `    ${x}`),
+        ]),
+  '/app/vscode/nav/references': (r: NavReferencesResult, c) => [
     ...r.locations.map((l) => pos(c, l.filePath, l.line, l.character)),
-    ...cut(c, r.locations.length, r.totalCount, "references"),
+    ...cut(c, r.locations.length, r.totalCount, 'references'),
   ],
-  "/app/vscode/diag/list": (r: DiagListResult, c) => [
+  '/app/vscode/diag/list': (r: DiagListResult, c) => [
     ...r.diagnostics.map((d) => {
-      const origin = [d.source, d.code].filter((x) => x !== null && x !== "").join(" ");
-      return `${pos(c, d.filePath, d.line, d.character)}: ${c.paint(SEVERITY_COLOR[d.severity] ?? "", d.severity)}${origin ? ` ${c.paint(ANSI.dim, origin)}` : ""}: ${d.message}`;
+      const origin = [d.source, d.code].filter((x) => x !== null && x !== '').join(' ');
+      return `${pos(c, d.filePath, d.line, d.character)}: ${c.paint(SEVERITY_COLOR[d.severity] ?? '', d.severity)}${origin ? ` ${c.paint(ANSI.dim, origin)}` : ''}: ${d.message}`;
     }),
-    ...cut(c, r.diagnostics.length, r.totalCount, "diagnostics"),
+    ...cut(c, r.diagnostics.length, r.totalCount, 'diagnostics'),
   ],
-  "/app/vscode/nav/symbols": (r: NavSymbolsResult, c) => [...outline(c, r.symbols), ...cut(c, r.symbols.length, r.totalCount, "symbols")],
-  "/app/vscode/history/list": (r: HistoryListResult, c) => [
-    ...table(c, ["INDEX", "COMMIT", "DATE", "AUTHOR", "MESSAGE"], r.entries.map((e) => [
-      String(e.index), e.shortHash, e.authorDate ? e.authorDate.slice(0, 10) : "", e.authorName ?? "", firstLine(e.message),
-    ])),
-    ...cut(c, r.entries.length, r.totalCount, "commits"),
+  '/app/vscode/nav/symbols': (r: NavSymbolsResult, c) => [
+    ...outline(c, r.symbols),
+    ...cut(c, r.symbols.length, r.totalCount, 'symbols'),
   ],
-  "/app/vscode/history/diff": (r: HistoryDiffResult, c) => [c.paint(ANSI.dim, `${r.fromRef} → ${r.toRef}`), ...diffLines(c, r.diff)],
-  "/app/vscode/history/rollback": (r: HistoryRollbackResult, c) => [
+  '/app/vscode/history/list': (r: HistoryListResult, c) => [
+    ...table(
+      c,
+      ['INDEX', 'COMMIT', 'DATE', 'AUTHOR', 'MESSAGE'],
+      r.entries.map((e) => [
+        String(e.index),
+        e.shortHash,
+        e.authorDate ? e.authorDate.slice(0, 10) : '',
+        e.authorName ?? '',
+        firstLine(e.message),
+      ]),
+    ),
+    ...cut(c, r.entries.length, r.totalCount, 'commits'),
+  ],
+  '/app/vscode/history/diff': (r: HistoryDiffResult, c) => [
+    c.paint(ANSI.dim, `${r.fromRef} → ${r.toRef}`),
+    ...diffLines(c, r.diff),
+  ],
+  '/app/vscode/history/rollback': (r: HistoryRollbackResult, c) => [
     `restored ${c.paint(ANSI.magenta, c.path(r.filePath))} to commit ${r.toRef.slice(0, 7)} (history index ${r.restoredIndex}) and saved it to disk`,
   ],
-  "/app/vscode/fs/findFiles": (r: FsFindFilesResult, c) => [
+  '/app/vscode/fs/findFiles': (r: FsFindFilesResult, c) => [
     ...r.files.map((f) => c.paint(ANSI.magenta, c.path(f.filePath))),
-    ...cut(c, r.files.length, r.totalCount, "files"),
+    ...cut(c, r.files.length, r.totalCount, 'files'),
   ],
-  "/app/vscode/localhistory/list": (r: LocalhistoryListResult, c) => [
-    ...table(c, ["ID", "SAVED", "SOURCE"], r.entries.map((e) => [e.id, e.timestampLabel, e.source ?? ""])),
-    ...cut(c, r.entries.length, r.totalCount, "entries"),
+  '/app/vscode/localhistory/list': (r: LocalhistoryListResult, c) => [
+    ...table(
+      c,
+      ['ID', 'SAVED', 'SOURCE'],
+      r.entries.map((e) => [e.id, e.timestampLabel, e.source ?? '']),
+    ),
+    ...cut(c, r.entries.length, r.totalCount, 'entries'),
   ],
-  "/app/vscode/localhistory/diff": (r: LocalhistoryDiffResult, c) => [c.paint(ANSI.dim, `${r.fromLabel} → ${r.toLabel}`), ...diffLines(c, r.diff)],
-  "/app/vscode/localhistory/rollback": (r: LocalhistoryRollbackResult, c) => [
+  '/app/vscode/localhistory/diff': (r: LocalhistoryDiffResult, c) => [
+    c.paint(ANSI.dim, `${r.fromLabel} → ${r.toLabel}`),
+    ...diffLines(c, r.diff),
+  ],
+  '/app/vscode/localhistory/rollback': (r: LocalhistoryRollbackResult, c) => [
     `restored ${c.paint(ANSI.magenta, c.path(r.filePath))} to local history entry ${r.restoredId} (${r.restoredLabel}) and saved it to disk`,
   ],
 };
@@ -141,7 +204,7 @@ export function formatResult(topic: string, result: unknown, options: FormatOpti
   const f = FORMATTERS[topic];
   if (f) {
     try {
-      return f(result as never, ctxOf(options)).join("\n");
+      return f(result as never, ctxOf(options)).join('\n');
     } catch {
       // a result not shaped as this version's (a newer server): fall back to JSON
     }

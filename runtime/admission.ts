@@ -36,7 +36,7 @@ export const DEFAULT_ADMISSION_LIMITS: Readonly<AdmissionLimits> = {
 };
 
 /** Why a pending socket was dropped (for logs and tests). */
-export type DropReason = "evicted" | "deadline";
+export type DropReason = 'evicted' | 'deadline';
 
 /**
  * How far a pending socket got. Eviction takes the least advanced first (oldest first within a stage):
@@ -61,7 +61,7 @@ export class PendingSockets<T> {
   private trimScheduled = false;
 
   constructor(
-    private readonly limits: Pick<AdmissionLimits, "maxPending" | "pendingDeadlineMs">,
+    private readonly limits: Pick<AdmissionLimits, 'maxPending' | 'pendingDeadlineMs'>,
     private readonly drop: (socket: T, reason: DropReason) => void,
     private readonly now: () => number = Date.now,
   ) {}
@@ -88,7 +88,12 @@ export class PendingSockets<T> {
     if (this.since.size > 4 * this.limits.maxPending) this.trim();
     else if (this.since.size > this.limits.maxPending && !this.trimScheduled) {
       this.trimScheduled = true;
-      setImmediate(() => setImmediate(() => { this.trimScheduled = false; this.trim(); }));
+      setImmediate(() =>
+        setImmediate(() => {
+          this.trimScheduled = false;
+          this.trim();
+        }),
+      );
     }
   }
 
@@ -98,7 +103,7 @@ export class PendingSockets<T> {
       const stage = this.stages.find((m) => m.size > 0)!;
       const victim = stage.keys().next().value as T;
       this.forget(victim);
-      this.drop(victim, "evicted");
+      this.drop(victim, 'evicted');
     }
   }
 
@@ -126,7 +131,7 @@ export class PendingSockets<T> {
     for (const [socket, since] of this.since) {
       if (since > cutoff) break;
       this.forget(socket);
-      this.drop(socket, "deadline");
+      this.drop(socket, 'deadline');
     }
     if (this.since.size === 0) this.stop();
   }

@@ -5,7 +5,7 @@
  * ErrorCode union in the generated clients (generated/<v>/client.ts re-exports this class typed so).
  */
 export class IdeaProtocolError<Code extends string = string> extends Error {
-  override readonly name = "IdeaProtocolError";
+  override readonly name = 'IdeaProtocolError';
   constructor(
     /** Protocol error code, e.g. "INVALID_REQUEST", "UNAUTHORIZED". */
     readonly code: Code,
@@ -19,7 +19,7 @@ export class IdeaProtocolError<Code extends string = string> extends Error {
 
 /** The connection closed (or could not open) before the answer arrived. */
 export class IdeaClosedError extends Error {
-  override readonly name = "IdeaClosedError";
+  override readonly name = 'IdeaClosedError';
   constructor(
     message: string,
     readonly closeCode?: number,
@@ -31,7 +31,7 @@ export class IdeaClosedError extends Error {
 
 /** No answer within the request's timeout. */
 export class IdeaTimeoutError extends Error {
-  override readonly name = "IdeaTimeoutError";
+  override readonly name = 'IdeaTimeoutError';
   constructor(
     message: string,
     readonly topic: string,
@@ -43,7 +43,7 @@ export class IdeaTimeoutError extends Error {
 
 /** The client validates incoming frames and one did not conform to the schemas. */
 export class IdeaValidationError extends Error {
-  override readonly name = "IdeaValidationError";
+  override readonly name = 'IdeaValidationError';
   constructor(
     message: string,
     readonly frame: unknown,

@@ -14,12 +14,20 @@
 //
 // One ClientLink is one connection and its handshake; useLink is the one place a link's state enters
 // the session.
-import { IdeaClosedError, IdeaProtocolError, IdeaTimeoutError, IdeaValidationError } from "./client-errors.js";
-import { ClientTransport, type RequestOptions, type WebSocketClass } from "./client-transport.js";
-import { handshakeReplyProblem, isObject, responseProblem, type FrameValidators } from "./frames.js";
-import { backoffDelay, reconnectPolicy, type ConnectionState, type ConnectionStateEvent, type Endpoint, type ReconnectOptions, type ReconnectPolicy } from "./reconnect.js";
+import { IdeaClosedError, IdeaProtocolError, IdeaTimeoutError, IdeaValidationError } from './client-errors.js';
+import { ClientTransport, type RequestOptions, type WebSocketClass } from './client-transport.js';
+import { handshakeReplyProblem, isObject, responseProblem, type FrameValidators } from './frames.js';
+import {
+  backoffDelay,
+  reconnectPolicy,
+  type ConnectionState,
+  type ConnectionStateEvent,
+  type Endpoint,
+  type ReconnectOptions,
+  type ReconnectPolicy,
+} from './reconnect.js';
 
-export type { ConnectionState, ConnectionStateEvent, Endpoint, ReconnectOptions } from "./reconnect.js";
+export type { ConnectionState, ConnectionStateEvent, Endpoint, ReconnectOptions } from './reconnect.js';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
@@ -81,22 +89,29 @@ export interface Reconnector {
 
 /** The validators for a server that announced `version`: its own when known, else the client's. */
 async function framesFor(protocol: ClientProtocol, version: unknown): Promise<FrameValidators> {
-  if (typeof version !== "string" || version === protocol.version) return protocol.frames;
+  if (typeof version !== 'string' || version === protocol.version) return protocol.frames;
   return (await protocol.framesOf(version)) ?? protocol.frames;
 }
 
-async function acceptHandshake(protocol: ClientProtocol, message: unknown, validate: boolean): Promise<{ handshake: HandshakeInfo; frames: FrameValidators }> {
-  if (!isObject(message)) throw new IdeaValidationError("handshake reply is not a JSON object", message);
-  if ("error" in message) {
+async function acceptHandshake(
+  protocol: ClientProtocol,
+  message: unknown,
+  validate: boolean,
+): Promise<{ handshake: HandshakeInfo; frames: FrameValidators }> {
+  if (!isObject(message)) throw new IdeaValidationError('handshake reply is not a JSON object', message);
+  if ('error' in message) {
     if (validate) {
       let problem = handshakeReplyProblem(protocol.frames, message);
       // A newer server may refuse with a code this version does not know yet.
-      const newest = protocol.newestVersion !== undefined && protocol.newestVersion !== protocol.version ? protocol.framesOf(protocol.newestVersion) : undefined;
+      const newest =
+        protocol.newestVersion !== undefined && protocol.newestVersion !== protocol.version
+          ? protocol.framesOf(protocol.newestVersion)
+          : undefined;
       if (problem !== undefined && newest) problem = handshakeReplyProblem(await newest, message);
       if (problem !== undefined) throw new IdeaValidationError(problem, message);
     }
     const error = isObject(message.error) ? message.error : {};
-    throw new IdeaProtocolError(String(error.code), String(error.message), "", "");
+    throw new IdeaProtocolError(String(error.code), String(error.message), '', '');
   }
   const frames = await framesFor(protocol, message.version);
   if (validate) {
@@ -127,7 +142,7 @@ export async function openClientLink(protocol: ClientProtocol, options: ClientOp
 
 async function openOnce(protocol: ClientProtocol, options: ClientOptions): Promise<ClientLink> {
   const validate = options.validate ?? false;
-  const hello: Record<string, unknown> = { type: "handshake" };
+  const hello: Record<string, unknown> = { type: 'handshake' };
   if (options.token !== undefined) hello.token = options.token;
   const { transport, handshake } = await ClientTransport.open({
     url: options.url ?? protocol.defaultUrl,
@@ -145,11 +160,14 @@ async function openOnce(protocol: ClientProtocol, options: ClientOptions): Promi
 export type TopicTypes<TM> = { [T in keyof TM]: { params: unknown; result: unknown } };
 
 /** A connected client; generated/<v>/client.ts extends it with one typed method per topic. */
-export class ClientSession<TM extends TopicTypes<TM> = Record<string, { params: unknown; result: unknown }>, HS extends HandshakeInfo = HandshakeInfo> {
+export class ClientSession<
+  TM extends TopicTypes<TM> = Record<string, { params: unknown; result: unknown }>,
+  HS extends HandshakeInfo = HandshakeInfo,
+> {
   private link!: ClientLink;
   /** The advertised topics; undefined when the handshake had no capabilities list (nothing is refused then). */
   private advertised: ReadonlySet<string> | undefined;
-  private current: ConnectionState = "open";
+  private current: ConnectionState = 'open';
   private userClosed = false;
   private readonly stateListeners = new Set<(e: ConnectionStateEvent) => void>();
   private readonly frameListeners = new Set<(text: string) => void>();
@@ -201,12 +219,12 @@ export class ClientSession<TM extends TopicTypes<TM> = Record<string, { params: 
 
   /** "open", "reconnecting" (only with `reconnect`) or "closed". */
   get state(): ConnectionState {
-    if (this.current === "open" && this.link.transport.isClosed && !this.link.reconnect) return "closed";
+    if (this.current === 'open' && this.link.transport.isClosed && !this.link.reconnect) return 'closed';
     return this.current;
   }
 
   get isClosed(): boolean {
-    return this.state === "closed";
+    return this.state === 'closed';
   }
 
   /** Resolves once the client is closed for good (with `reconnect`: closed by you, or given up). */
@@ -225,14 +243,25 @@ export class ClientSession<TM extends TopicTypes<TM> = Record<string, { params: 
    * for a topic the server did not advertise), IdeaTimeoutError, IdeaClosedError, IdeaValidationError
    * or the signal's reason. While reconnecting it first waits for the new connection (within its timeout).
    */
-  request<T extends keyof TM & string>(topic: T, params: TM[T]["params"], options?: RequestOptions): Promise<TM[T]["result"]> {
-    if (this.current === "reconnecting") return this.afterReconnect(topic, params, options);
+  request<T extends keyof TM & string>(
+    topic: T,
+    params: TM[T]['params'],
+    options?: RequestOptions,
+  ): Promise<TM[T]['result']> {
+    if (this.current === 'reconnecting') return this.afterReconnect(topic, params, options);
     // A closed connection says so first (the transport rejects with IdeaClosedError).
     if (this.advertised !== undefined && !this.advertised.has(topic) && !this.link.transport.isClosed) {
       const version = String(this.link.handshake.version);
-      return Promise.reject(new IdeaProtocolError("UNKNOWN_TOPIC", `${topic} is not among the capabilities of the server (protocol ${version}); not sent`, topic, ""));
+      return Promise.reject(
+        new IdeaProtocolError(
+          'UNKNOWN_TOPIC',
+          `${topic} is not among the capabilities of the server (protocol ${version}); not sent`,
+          topic,
+          '',
+        ),
+      );
     }
-    return this.link.transport.request(topic, params, options) as Promise<TM[T]["result"]>;
+    return this.link.transport.request(topic, params, options) as Promise<TM[T]['result']>;
   }
 
   /** Sends a raw text frame (conformance tests). Answers are visible through onFrame. */
@@ -256,7 +285,7 @@ export class ClientSession<TM extends TopicTypes<TM> = Record<string, { params: 
   /** Closes the connection (and stops reconnecting); pending requests reject with IdeaClosedError. */
   close(): Promise<void> {
     this.userClosed = true;
-    if (this.current === "reconnecting") this.finish(new IdeaClosedError("client closed while reconnecting"));
+    if (this.current === 'reconnecting') this.finish(new IdeaClosedError('client closed while reconnecting'));
     return this.link.transport.close().then(() => (this.link.reconnect ? this.finalClosed : undefined));
   }
 
@@ -283,20 +312,23 @@ export class ClientSession<TM extends TopicTypes<TM> = Record<string, { params: 
   }
 
   private linkClosed(link: ClientLink): void {
-    if (link !== this.link || this.current !== "open") return;
+    if (link !== this.link || this.current !== 'open') return;
     const reconnect = link.reconnect;
     if (!reconnect || this.userClosed) return this.finish();
-    void this.reconnectLoop(reconnect, new IdeaClosedError("connection lost"));
+    void this.reconnectLoop(reconnect, new IdeaClosedError('connection lost'));
   }
 
   private async reconnectLoop(r: Reconnector, cause: Error): Promise<void> {
-    this.current = "reconnecting";
+    this.current = 'reconnecting';
     let error = cause;
     for (let attempt = 1; attempt <= r.policy.maxAttempts; attempt++) {
-      this.emit({ state: "reconnecting", attempt, error });
+      this.emit({ state: 'reconnecting', attempt, error });
       await new Promise<void>((resolve) => {
         const t = setTimeout(resolve, backoffDelay(r.policy, attempt));
-        this.wake = () => { clearTimeout(t); resolve(); };
+        this.wake = () => {
+          clearTimeout(t);
+          resolve();
+        };
       });
       this.wake = undefined;
       if (this.userClosed) return;
@@ -307,9 +339,9 @@ export class ClientSession<TM extends TopicTypes<TM> = Record<string, { params: 
           await next.transport.close();
           return;
         }
-        this.current = "open";
+        this.current = 'open';
         this.useLink(next);
-        this.emit({ state: "open", attempt });
+        this.emit({ state: 'open', attempt });
         for (const w of this.waiters) w.ready();
         this.waiters.clear();
         return;
@@ -322,32 +354,48 @@ export class ClientSession<TM extends TopicTypes<TM> = Record<string, { params: 
 
   /** Closed for good: waiting requests reject, listeners hear it once. */
   private finish(reason?: Error): void {
-    if (this.current === "closed") return;
-    this.current = "closed";
+    if (this.current === 'closed') return;
+    this.current = 'closed';
     this.wake?.();
-    for (const w of this.waiters) w.fail(reason ?? new IdeaClosedError("connection closed"));
+    for (const w of this.waiters) w.fail(reason ?? new IdeaClosedError('connection closed'));
     this.waiters.clear();
-    this.emit({ state: "closed", attempt: 0, ...(reason ? { error: reason } : {}) });
+    this.emit({ state: 'closed', attempt: 0, ...(reason ? { error: reason } : {}) });
     this.markFinalClosed();
   }
 
   /** A request made while reconnecting: sent on the new link, within the time it had. */
-  private afterReconnect<T extends keyof TM & string>(topic: T, params: TM[T]["params"], options?: RequestOptions): Promise<TM[T]["result"]> {
+  private afterReconnect<T extends keyof TM & string>(
+    topic: T,
+    params: TM[T]['params'],
+    options?: RequestOptions,
+  ): Promise<TM[T]['result']> {
     const started = performance.now();
     const timeoutMs = options?.timeoutMs ?? this.link.reconnect?.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const signal = options?.signal;
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise<void>((resolve, reject) => {
       const waiter = {
-        ready: () => { cleanup(); resolve(); },
-        fail: (e: Error) => { cleanup(); reject(e); },
+        ready: () => {
+          cleanup();
+          resolve();
+        },
+        fail: (e: Error) => {
+          cleanup();
+          reject(e);
+        },
       };
-      const timer = setTimeout(() => waiter.fail(new IdeaTimeoutError(`no connection to the server within ${timeoutMs} ms (reconnecting)`, topic, "")), timeoutMs);
+      const timer = setTimeout(
+        () =>
+          waiter.fail(
+            new IdeaTimeoutError(`no connection to the server within ${timeoutMs} ms (reconnecting)`, topic, ''),
+          ),
+        timeoutMs,
+      );
       const onAbort = () => waiter.fail(signal!.reason as Error);
-      signal?.addEventListener("abort", onAbort, { once: true });
+      signal?.addEventListener('abort', onAbort, { once: true });
       const cleanup = () => {
         clearTimeout(timer);
-        signal?.removeEventListener("abort", onAbort);
+        signal?.removeEventListener('abort', onAbort);
         this.waiters.delete(waiter);
       };
       this.waiters.add(waiter);

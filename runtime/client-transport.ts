@@ -2,10 +2,10 @@
 // requests and matches replies by requestId, with per-request timeouts and AbortSignals. One
 // transport is one connection; client-session.ts adds the handshake's meaning (versions,
 // capabilities, schema checks) and generated/<v>/client.ts the types and per-topic methods.
-import { WebSocket as NodeWebSocket } from "ws";
-import { IdeaClosedError, IdeaProtocolError, IdeaTimeoutError, IdeaValidationError } from "./client-errors.js";
-import { frameText } from "./frame-text.js";
-import { corkPerTick } from "./tick-cork.js";
+import { WebSocket as NodeWebSocket } from 'ws';
+import { IdeaClosedError, IdeaProtocolError, IdeaTimeoutError, IdeaValidationError } from './client-errors.js';
+import { frameText } from './frame-text.js';
+import { corkPerTick } from './tick-cork.js';
 
 /** The WHATWG-style socket surface used here (`ws` and the global WebSocket both have it). */
 export interface WebSocketLike {
@@ -61,7 +61,7 @@ interface Pending {
 function parseObject(text: string): Record<string, unknown> | undefined {
   try {
     const v: unknown = JSON.parse(text);
-    return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
   } catch {
     return undefined;
   }
@@ -111,7 +111,7 @@ export class ClientTransport {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        if (socket.readyState <= OPEN) socket.close(1000, "handshake failed");
+        if (socket.readyState <= OPEN) socket.close(1000, 'handshake failed');
         reject(err);
       };
       const timer = setTimeout(
@@ -121,13 +121,14 @@ export class ClientTransport {
       socket.onopen = () => socket.send(options.handshakeFrame);
       socket.onerror = (ev) => {
         const detail = (ev as { message?: string; error?: Error }).message ?? (ev as { error?: Error }).error?.message;
-        fail(new IdeaClosedError(`cannot connect to ${options.url}${detail ? `: ${detail}` : ""}`));
+        fail(new IdeaClosedError(`cannot connect to ${options.url}${detail ? `: ${detail}` : ''}`));
       };
       let replied = false;
       socket.onclose = (ev) => {
         transport.onSocketClose(ev.code, ev.reason);
         // Once the reply is in, its verdict decides (a refusal is followed by the server's close).
-        if (!replied) fail(new IdeaClosedError(`connection closed during handshake (${ev.code} ${ev.reason})`, ev.code, ev.reason));
+        if (!replied)
+          fail(new IdeaClosedError(`connection closed during handshake (${ev.code} ${ev.reason})`, ev.code, ev.reason));
       };
       socket.onmessage = (ev) => {
         // No onFrame listener can exist yet: they are added on the transport open() resolves with.
@@ -189,11 +190,11 @@ export class ClientTransport {
         resolve,
         reject,
         cleanup: () => {
-          signal?.removeEventListener("abort", onAbort);
+          signal?.removeEventListener('abort', onAbort);
           this.pending.delete(requestId);
         },
       };
-      signal?.addEventListener("abort", onAbort, { once: true });
+      signal?.addEventListener('abort', onAbort, { once: true });
       this.pending.set(requestId, entry);
       if (entry.deadline < this.timerAt) this.armTimer(entry.deadline);
       try {
@@ -228,7 +229,7 @@ export class ClientTransport {
 
   /** Sends text as-is (conformance tests use it for malformed frames). */
   sendRaw(text: string): void {
-    if (this.socket.readyState !== OPEN) throw new IdeaClosedError("connection is not open");
+    if (this.socket.readyState !== OPEN) throw new IdeaClosedError('connection is not open');
     this.socket.send(text);
   }
 
@@ -240,7 +241,7 @@ export class ClientTransport {
 
   /** Closes the connection (1000); pending requests reject with IdeaClosedError. */
   close(): Promise<void> {
-    if (!this.closedError && this.socket.readyState <= OPEN) this.socket.close(1000, "client closing");
+    if (!this.closedError && this.socket.readyState <= OPEN) this.socket.close(1000, 'client closing');
     return this.closedPromise;
   }
 
@@ -253,7 +254,7 @@ export class ClientTransport {
       }
     }
     const msg = parseObject(text);
-    if (!msg || typeof msg.requestId !== "string") return;
+    if (!msg || typeof msg.requestId !== 'string') return;
     const entry = this.pending.get(msg.requestId);
     if (!entry) return; // late reply to a timed-out or aborted request, or not ours
     entry.cleanup();
@@ -265,14 +266,14 @@ export class ClientTransport {
     const error = msg.error as { code?: unknown; message?: unknown } | undefined;
     if (error !== undefined && error !== null) {
       entry.reject(
-        new IdeaProtocolError(String(error.code), String(error.message), String(msg.topic ?? ""), msg.requestId),
+        new IdeaProtocolError(String(error.code), String(error.message), String(msg.topic ?? ''), msg.requestId),
       );
     } else entry.resolve(msg.result);
   }
 
   private onSocketClose(code: number, reason: string): void {
     if (this.closedError) return;
-    this.closedError = new IdeaClosedError(`connection closed (${code}${reason ? ` ${reason}` : ""})`, code, reason);
+    this.closedError = new IdeaClosedError(`connection closed (${code}${reason ? ` ${reason}` : ''})`, code, reason);
     clearTimeout(this.timer);
     this.timer = undefined;
     this.timerAt = Infinity;

@@ -7,15 +7,15 @@
 //
 // Which server serves a folder (the per-user registry first, these keys second) is decided in
 // runtime/locate.ts.
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { parseJsonc } from "./jsonc.js";
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseJsonc } from './jsonc.js';
 
 /** The settings keys, as existing clients read them. */
-export const DISCOVERY_KEYS = { port: "idea.server.port", token: "idea.server.authToken" } as const;
+export const DISCOVERY_KEYS = { port: 'idea.server.port', token: 'idea.server.authToken' } as const;
 
 /** Servers bind loopback only (runtime/ws-server.ts); discovered ports are reached here. */
-export const DISCOVERY_HOST = "127.0.0.1";
+export const DISCOVERY_HOST = '127.0.0.1';
 
 export interface Discovered {
   /** Which source found it, e.g. "workspace settings". */
@@ -38,11 +38,11 @@ export function serverUrl(port: number): string {
 
 /** <workspace>/.vscode/settings.json */
 export function workspaceSettingsFile(workspace: string): string {
-  return join(workspace, ".vscode", "settings.json");
+  return join(workspace, '.vscode', 'settings.json');
 }
 
 export function isPort(v: unknown): v is number {
-  return typeof v === "number" && Number.isInteger(v) && v >= 1 && v <= 65535;
+  return typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= 65535;
 }
 
 /**
@@ -51,26 +51,31 @@ export function isPort(v: unknown): v is number {
  */
 export function parseDiscoveryKeys(text: string): { port?: number; token?: string } {
   const v = parseJsonc(text);
-  if (typeof v !== "object" || v === null || Array.isArray(v)) throw new Error("settings.json is not a JSON object");
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error('settings.json is not a JSON object');
   const port = (v as Record<string, unknown>)[DISCOVERY_KEYS.port];
   const token = (v as Record<string, unknown>)[DISCOVERY_KEYS.token];
   return {
     ...(isPort(port) ? { port } : {}),
-    ...(typeof token === "string" && token.length > 0 ? { token } : {}),
+    ...(typeof token === 'string' && token.length > 0 ? { token } : {}),
   };
 }
 
 /** The workspace's .vscode/settings.json: what existing IDEA clients read. */
 export const workspaceSettingsSource: DiscoverySource = {
-  name: "workspace settings",
+  name: 'workspace settings',
   find(workspace) {
     let keys: { port?: number; token?: string };
     try {
-      keys = parseDiscoveryKeys(readFileSync(workspaceSettingsFile(workspace), "utf8"));
+      keys = parseDiscoveryKeys(readFileSync(workspaceSettingsFile(workspace), 'utf8'));
     } catch {
       return undefined; // no file, unreadable or half-written
     }
     if (keys.port === undefined) return undefined;
-    return { source: "workspace settings", port: keys.port, url: serverUrl(keys.port), ...(keys.token ? { token: keys.token } : {}) };
+    return {
+      source: 'workspace settings',
+      port: keys.port,
+      url: serverUrl(keys.port),
+      ...(keys.token ? { token: keys.token } : {}),
+    };
   },
 };

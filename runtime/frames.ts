@@ -1,7 +1,7 @@
 // The frame validators of one protocol version, as one table (generated/<v>/frames.ts fills it), and
 // the one reading of a server's frames that the client, the server session and the conformance runner
 // share: which schema a frame is held to, and a one-line description of what is wrong with it.
-import { describeValidationError, type SchemaError } from "./validation-message.js";
+import { describeValidationError, type SchemaError } from './validation-message.js';
 
 /** An ajv standalone validator: checks only, never modifies the value. */
 export type Validate = ((data: unknown) => boolean) & { errors?: readonly SchemaError[] | null };
@@ -28,7 +28,7 @@ export function problemOf(validate: Validate, value: unknown, root: string): str
 
 /** A JSON object (not null, not an array): what every frame and result must be. */
 export function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /**
@@ -36,12 +36,12 @@ export function isObject(v: unknown): v is Record<string, unknown> {
  * conforms to `frames`, else what is wrong, labelled ("handshake failure: error.code must be …").
  */
 export function handshakeReplyProblem(frames: FrameValidators, reply: unknown): string | undefined {
-  if (!isObject(reply)) return "handshake reply is not a JSON object";
-  if ("error" in reply) {
-    const p = problemOf(frames.handshakeFailure, reply, "");
+  if (!isObject(reply)) return 'handshake reply is not a JSON object';
+  if ('error' in reply) {
+    const p = problemOf(frames.handshakeFailure, reply, '');
     return p === undefined ? undefined : `handshake failure: ${p}`;
   }
-  const p = problemOf(frames.handshakeSuccess, reply, "");
+  const p = problemOf(frames.handshakeSuccess, reply, '');
   return p === undefined ? undefined : `handshake: ${p}`;
 }
 
@@ -49,17 +49,21 @@ export function handshakeReplyProblem(frames: FrameValidators, reply: unknown): 
  * A response to a request for `topic`: the error envelope, or the success envelope and then the
  * topic's result. A success for a topic the version does not define is a problem too.
  */
-export function responseProblem(frames: FrameValidators, topic: string, msg: Record<string, unknown>): string | undefined {
-  const to = topic === "" ? "" : ` to ${topic}`;
-  if ("error" in msg) {
-    const p = problemOf(frames.responseError, msg, "");
+export function responseProblem(
+  frames: FrameValidators,
+  topic: string,
+  msg: Record<string, unknown>,
+): string | undefined {
+  const to = topic === '' ? '' : ` to ${topic}`;
+  if ('error' in msg) {
+    const p = problemOf(frames.responseError, msg, '');
     return p === undefined ? undefined : `error response${to}: ${p}`;
   }
-  const envelope = problemOf(frames.responseSuccess, msg, "");
+  const envelope = problemOf(frames.responseSuccess, msg, '');
   if (envelope !== undefined) return `response${to}: ${envelope}`;
   const validate = frames.results.get(topic);
   if (!validate) return `response for a topic protocol ${frames.version} does not define: ${topic}`;
-  const p = problemOf(validate, msg.result, "result");
+  const p = problemOf(validate, msg.result, 'result');
   return p === undefined ? undefined : `result of ${topic}: ${p}`;
 }
 
@@ -72,9 +76,9 @@ export function serverFrameProblem(frames: FrameValidators, text: string): strin
   try {
     frame = JSON.parse(text);
   } catch {
-    return "frame is not JSON";
+    return 'frame is not JSON';
   }
-  if (!isObject(frame)) return "frame is not a JSON object";
-  if (frame.type === "handshake") return handshakeReplyProblem(frames, frame) ?? null;
-  return responseProblem(frames, typeof frame.topic === "string" ? frame.topic : "", frame) ?? null;
+  if (!isObject(frame)) return 'frame is not a JSON object';
+  if (frame.type === 'handshake') return handshakeReplyProblem(frames, frame) ?? null;
+  return responseProblem(frames, typeof frame.topic === 'string' ? frame.topic : '', frame) ?? null;
 }

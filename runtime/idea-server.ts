@@ -2,9 +2,9 @@
 // loopback ws binding (ws-server.ts, with admission.ts's limits), token auth, and an entry in the
 // per-user registry (registry.ts) once listening. It knows nothing of VS Code: the extension is this
 // plus its handlers and settings, and so are the test servers.
-import { registerServer, type Registration } from "./registry.js";
-import { ServerSession, type ServerProtocol, type ServerSessionOptions } from "./server-session.js";
-import { startWebSocketServer, type SessionLike, type WebSocketServerOptions } from "./ws-server.js";
+import { registerServer, type Registration } from './registry.js';
+import { ServerSession, type ServerProtocol, type ServerSessionOptions } from './server-session.js';
+import { startWebSocketServer, type SessionLike, type WebSocketServerOptions } from './ws-server.js';
 
 /** One accepted connection, as handler and session factories see it. */
 export interface IdeaConnection {
@@ -14,10 +14,16 @@ export interface IdeaConnection {
 }
 
 /** What the server sets on every session beyond handlers, auth and workspaces. */
-export type IdeaSessionSettings<H, T extends string = string> = Omit<ServerSessionOptions<H, T>, "handlers" | "auth" | "workspaces" | "send" | "close">;
+export type IdeaSessionSettings<H, T extends string = string> = Omit<
+  ServerSessionOptions<H, T>,
+  'handlers' | 'auth' | 'workspaces' | 'send' | 'close'
+>;
 
 export interface IdeaServerOptions<H extends object, T extends string = string>
-  extends Pick<WebSocketServerOptions, "port" | "portAttempts" | "maxPayload" | "limits" | "onRefused" | "onClientsChanged"> {
+  extends Pick<
+    WebSocketServerOptions,
+    'port' | 'portAttempts' | 'maxPayload' | 'limits' | 'onRefused' | 'onClientsChanged'
+  > {
   /** The version served: a generated `SERVER_PROTOCOL` (generated/<v>/server.ts). */
   protocol: ServerProtocol<H>;
   /** The handlers of one connection, asked once per connection (per-client wrapping goes here). */
@@ -58,9 +64,11 @@ export interface RunningIdeaServer {
   close(): Promise<void>;
 }
 
-export async function createIdeaServer<H extends object, T extends string = string>(options: IdeaServerOptions<H, T>): Promise<RunningIdeaServer> {
+export async function createIdeaServer<H extends object, T extends string = string>(
+  options: IdeaServerOptions<H, T>,
+): Promise<RunningIdeaServer> {
   const { protocol, auth, workspaces, session: settings } = options;
-  const host = options.host ?? "127.0.0.1";
+  const host = options.host ?? '127.0.0.1';
   let connections = 0;
   const ws = await startWebSocketServer({
     host,
@@ -81,10 +89,12 @@ export async function createIdeaServer<H extends object, T extends string = stri
         close: io.close,
         admit: io.admit,
       };
-      return options.createSession ? options.createSession(sessionOptions, connection) : new ServerSession<H, T>(protocol, sessionOptions);
+      return options.createSession
+        ? options.createSession(sessionOptions, connection)
+        : new ServerSession<H, T>(protocol, sessionOptions);
     },
   });
-  const url = `ws://${host.includes(":") ? `[${host}]` : host}:${ws.port}`;
+  const url = `ws://${host.includes(':') ? `[${host}]` : host}:${ws.port}`;
   try {
     options.onListening?.({ port: ws.port, url });
   } catch (e) {

@@ -23,8 +23,15 @@ export function parseJsonc(text: string): unknown {
       let j = i + 1;
       for (;;) {
         while (j < n && /\s/.test(text[j]!)) j++;
-        if (text[j] === '/' && text[j + 1] === '/') { while (j < n && text[j] !== '\n') j++; continue; }
-        if (text[j] === '/' && text[j + 1] === '*') { const e = text.indexOf('*/', j + 2); j = e < 0 ? n : e + 2; continue; }
+        if (text[j] === '/' && text[j + 1] === '/') {
+          while (j < n && text[j] !== '\n') j++;
+          continue;
+        }
+        if (text[j] === '/' && text[j + 1] === '*') {
+          const e = text.indexOf('*/', j + 2);
+          j = e < 0 ? n : e + 2;
+          continue;
+        }
         break;
       }
       if (text[j] !== '}' && text[j] !== ']') out += c;

@@ -1,9 +1,9 @@
 // Loopback-only policy: the server binds to loopback, and refuses upgrades whose Host header is not a
 // loopback name (DNS rebinding) or whose Origin is a non-loopback web page (browser pages). Also the
 // probe clients use to tell whether a port accepts connections (a loopback one unless told otherwise).
-import { connect } from "node:net";
+import { connect } from 'node:net';
 
-const LOOPBACK_NAMES = new Set(["127.0.0.1", "localhost", "::1"]);
+const LOOPBACK_NAMES = new Set(['127.0.0.1', 'localhost', '::1']);
 
 /** A host to bind to: 127.0.0.1, ::1 or localhost. */
 export function isLoopbackAddress(host: string): boolean {
@@ -47,7 +47,7 @@ export function isAllowedOrigin(origin: string | undefined): boolean {
 }
 
 /** True when something accepts a TCP connection on host:port (default 127.0.0.1) within timeoutMs. */
-export function isPortOpen(port: number, timeoutMs = 1000, host = "127.0.0.1"): Promise<boolean> {
+export function isPortOpen(port: number, timeoutMs = 1000, host = '127.0.0.1'): Promise<boolean> {
   return new Promise((res) => {
     const sock = connect({ port, host });
     const done = (open: boolean) => {
@@ -55,7 +55,7 @@ export function isPortOpen(port: number, timeoutMs = 1000, host = "127.0.0.1"): 
       res(open);
     };
     sock.setTimeout(timeoutMs, () => done(false));
-    sock.once("connect", () => done(true));
-    sock.once("error", () => done(false));
+    sock.once('connect', () => done(true));
+    sock.once('error', () => done(false));
   });
 }

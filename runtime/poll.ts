@@ -22,11 +22,11 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
     if (signal?.aborted) return resolve();
     const done = () => {
       clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
+      signal?.removeEventListener('abort', done);
       resolve();
     };
     const timer = setTimeout(done, ms);
-    signal?.addEventListener("abort", done, { once: true });
+    signal?.addEventListener('abort', done, { once: true });
   });
 }
 
@@ -36,9 +36,12 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
  * are cut short to it) or the signal aborted. `check` is always called at least once; its errors
  * propagate.
  */
-export async function poll<T>(check: () => T | undefined | Promise<T | undefined>, opts: PollOptions): Promise<T | undefined> {
+export async function poll<T>(
+  check: () => T | undefined | Promise<T | undefined>,
+  opts: PollOptions,
+): Promise<T | undefined> {
   const deadline = opts.deadline ?? Date.now() + (opts.timeoutMs ?? 0);
-  if (opts.deadline === undefined && opts.timeoutMs === undefined) throw new Error("poll needs timeoutMs or deadline");
+  if (opts.deadline === undefined && opts.timeoutMs === undefined) throw new Error('poll needs timeoutMs or deadline');
   const factor = opts.backoff ?? 2;
   const max = opts.maxIntervalMs ?? 500;
   let wait = opts.intervalMs ?? 50;

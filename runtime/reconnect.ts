@@ -26,7 +26,7 @@ export interface ReconnectOptions {
   endpoint?: () => Endpoint | Promise<Endpoint>;
 }
 
-export type ConnectionState = "open" | "reconnecting" | "closed";
+export type ConnectionState = 'open' | 'reconnecting' | 'closed';
 
 /** A state change: `attempt` and `error` describe the last failed attempt while reconnecting. */
 export interface ConnectionStateEvent {
@@ -48,7 +48,8 @@ export interface ReconnectPolicy {
 
 function bounded(v: number | undefined, fallback: number, min: number, max: number, what: string): number {
   if (v === undefined) return fallback;
-  if (typeof v !== "number" || Number.isNaN(v) || v < min || v > max) throw new RangeError(`reconnect.${what} must be a number in [${min}, ${max}], got ${String(v)}`);
+  if (typeof v !== 'number' || Number.isNaN(v) || v < min || v > max)
+    throw new RangeError(`reconnect.${what} must be a number in [${min}, ${max}], got ${String(v)}`);
   return v;
 }
 
@@ -56,14 +57,14 @@ function bounded(v: number | undefined, fallback: number, min: number, max: numb
 export function reconnectPolicy(option: boolean | ReconnectOptions | undefined): ReconnectPolicy | undefined {
   if (option === undefined || option === false) return undefined;
   const o = option === true ? {} : option;
-  const initialDelayMs = bounded(o.initialDelayMs, 100, 0, 3_600_000, "initialDelayMs");
-  const maxDelayMs = bounded(o.maxDelayMs, Math.max(5_000, initialDelayMs), initialDelayMs, 3_600_000, "maxDelayMs");
+  const initialDelayMs = bounded(o.initialDelayMs, 100, 0, 3_600_000, 'initialDelayMs');
+  const maxDelayMs = bounded(o.maxDelayMs, Math.max(5_000, initialDelayMs), initialDelayMs, 3_600_000, 'maxDelayMs');
   return {
     initialDelayMs,
     maxDelayMs,
-    factor: bounded(o.factor, 2, 1, 100, "factor"),
-    jitter: bounded(o.jitter, 0.2, 0, 1, "jitter"),
-    maxAttempts: o.maxAttempts === undefined ? Infinity : bounded(o.maxAttempts, Infinity, 1, Infinity, "maxAttempts"),
+    factor: bounded(o.factor, 2, 1, 100, 'factor'),
+    jitter: bounded(o.jitter, 0.2, 0, 1, 'jitter'),
+    maxAttempts: o.maxAttempts === undefined ? Infinity : bounded(o.maxAttempts, Infinity, 1, Infinity, 'maxAttempts'),
     ...(o.endpoint ? { endpoint: o.endpoint } : {}),
   };
 }

@@ -9,12 +9,24 @@
 //   only (no symlinks), at most 64 KiB each;
 // - the token is kept here (the settings-file token is optional: idea.server.exposeToken).
 // Readers clean stale entries: a dead pid, or a port nobody accepts connections on.
-import { randomBytes } from "node:crypto";
-import { chmodSync, closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
-import { homedir } from "node:os";
-import { join } from "node:path";
-import { isPort, serverUrl } from "./discovery.js";
-import { isPortOpen } from "./loopback.js";
+import { randomBytes } from 'node:crypto';
+import {
+  chmodSync,
+  closeSync,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { isPort, serverUrl } from './discovery.js';
+import { isPortOpen } from './loopback.js';
 
 export const REGISTRY_FORMAT = 1;
 const MAX_ENTRY_BYTES = 64 * 1024;
@@ -42,15 +54,16 @@ export interface RegistryEntry {
 /** `IDEA_REGISTRY_DIR`, else ~/.idea-protocol/servers. */
 export function registryDir(env: NodeJS.ProcessEnv = process.env): string {
   const dir = env.IDEA_REGISTRY_DIR;
-  return dir && dir.trim() ? dir : join(homedir(), ".idea-protocol", "servers");
+  return dir && dir.trim() ? dir : join(homedir(), '.idea-protocol', 'servers');
 }
 
-const uid = (): number | undefined => (typeof process.getuid === "function" ? process.getuid() : undefined);
+const uid = (): number | undefined => (typeof process.getuid === 'function' ? process.getuid() : undefined);
 
 /** Why `path` is not private to this user, or undefined when it is. */
-function notPrivate(path: string, kind: "directory" | "file"): string | undefined {
+function notPrivate(path: string, kind: 'directory' | 'file'): string | undefined {
   const st = lstatSync(path);
-  if (kind === "directory" ? !st.isDirectory() : !st.isFile()) return `not a ${kind === "directory" ? "directory" : "regular file"}`;
+  if (kind === 'directory' ? !st.isDirectory() : !st.isFile())
+    return `not a ${kind === 'directory' ? 'directory' : 'regular file'}`;
   const me = uid();
   if (me !== undefined && st.uid !== me) return `owned by uid ${st.uid}, not ${me}`;
   if ((st.mode & 0o077) !== 0) return `mode ${(st.mode & 0o777).toString(8)} lets others in`;
@@ -60,8 +73,8 @@ function notPrivate(path: string, kind: "directory" | "file"): string | undefine
 /** Creates the directory 0700 (a looser one of ours is tightened); throws if it is someone else's. */
 export function ensureRegistryDir(dir = registryDir()): string {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const problem = notPrivate(dir, "directory");
-  if (problem?.startsWith("mode")) chmodSync(dir, 0o700);
+  const problem = notPrivate(dir, 'directory');
+  if (problem?.startsWith('mode')) chmodSync(dir, 0o700);
   else if (problem) throw new Error(`IDEA registry ${dir} is ${problem}; refusing to use it`);
   return dir;
 }
@@ -74,10 +87,10 @@ export function entryFileName(pid: number, port: number): string {
 export function writeRegistryEntry(entry: RegistryEntry, dir = registryDir()): string {
   ensureRegistryDir(dir);
   const file = join(dir, entryFileName(entry.pid, entry.port));
-  const tmp = join(dir, `.${entryFileName(entry.pid, entry.port)}.${randomBytes(4).toString("hex")}.tmp`);
-  const fd = openSync(tmp, "wx", 0o600);
+  const tmp = join(dir, `.${entryFileName(entry.pid, entry.port)}.${randomBytes(4).toString('hex')}.tmp`);
+  const fd = openSync(tmp, 'wx', 0o600);
   try {
-    writeSync(fd, JSON.stringify(entry, null, 2) + "\n");
+    writeSync(fd, JSON.stringify(entry, null, 2) + '\n');
     fsyncSync(fd);
   } finally {
     closeSync(fd);
@@ -98,12 +111,20 @@ export function removeRegistryEntry(pid: number, port: number, dir = registryDir
 /** A registered server for as long as it runs: update its folders, remove it on stop. */
 export interface Registration {
   readonly file: string;
-  update(change: Partial<Pick<RegistryEntry, "workspaces" | "token" | "authRequired">>): void;
+  update(change: Partial<Pick<RegistryEntry, 'workspaces' | 'token' | 'authRequired'>>): void;
   remove(): void;
 }
 
-export function registerServer(entry: Omit<RegistryEntry, "registry" | "url" | "startedAt"> & { startedAt?: string }, dir = registryDir()): Registration {
-  let current: RegistryEntry = { registry: REGISTRY_FORMAT, url: serverUrl(entry.port), startedAt: new Date().toISOString(), ...entry };
+export function registerServer(
+  entry: Omit<RegistryEntry, 'registry' | 'url' | 'startedAt'> & { startedAt?: string },
+  dir = registryDir(),
+): Registration {
+  let current: RegistryEntry = {
+    registry: REGISTRY_FORMAT,
+    url: serverUrl(entry.port),
+    startedAt: new Date().toISOString(),
+    ...entry,
+  };
   const file = writeRegistryEntry(current, dir);
   let removed = false;
   return {
@@ -121,7 +142,7 @@ export function registerServer(entry: Omit<RegistryEntry, "registry" | "url" | "
 }
 
 function isStringArray(v: unknown): v is string[] {
-  return Array.isArray(v) && v.every((x) => typeof x === "string" && x.length > 0);
+  return Array.isArray(v) && v.every((x) => typeof x === 'string' && x.length > 0);
 }
 
 /** The entry in `text`, or why it is not one. */
@@ -130,19 +151,20 @@ export function parseRegistryEntry(text: string): RegistryEntry | string {
   try {
     v = JSON.parse(text);
   } catch {
-    return "not JSON";
+    return 'not JSON';
   }
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return "not a JSON object";
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return 'not a JSON object';
   const e = v as Record<string, unknown>;
   if (e.registry !== REGISTRY_FORMAT) return `registry format ${String(e.registry)} is not ${REGISTRY_FORMAT}`;
-  if (!(typeof e.pid === "number" && Number.isSafeInteger(e.pid) && e.pid > 0)) return "pid is not a positive integer";
-  if (!isPort(e.port)) return "port is not an integer 1–65535";
+  if (!(typeof e.pid === 'number' && Number.isSafeInteger(e.pid) && e.pid > 0)) return 'pid is not a positive integer';
+  if (!isPort(e.port)) return 'port is not an integer 1–65535';
   if (e.url !== serverUrl(e.port)) return `url is not ${serverUrl(e.port)}`; // loopback only, whatever the file says
-  if (typeof e.protocolVersion !== "string") return "protocolVersion is not a string";
-  if (!isStringArray(e.workspaces)) return "workspaces is not a list of paths";
-  if (e.token !== undefined && (typeof e.token !== "string" || e.token.length === 0)) return "token is not a non-empty string";
-  if (typeof e.authRequired !== "boolean") return "authRequired is not a boolean";
-  if (typeof e.startedAt !== "string") return "startedAt is not a string";
+  if (typeof e.protocolVersion !== 'string') return 'protocolVersion is not a string';
+  if (!isStringArray(e.workspaces)) return 'workspaces is not a list of paths';
+  if (e.token !== undefined && (typeof e.token !== 'string' || e.token.length === 0))
+    return 'token is not a non-empty string';
+  if (typeof e.authRequired !== 'boolean') return 'authRequired is not a boolean';
+  if (typeof e.startedAt !== 'string') return 'startedAt is not a string';
   return e as unknown as RegistryEntry;
 }
 
@@ -151,7 +173,7 @@ export function pidAlive(pid: number): boolean {
     process.kill(pid, 0);
     return true;
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM"; // alive, someone else's
+    return (e as NodeJS.ErrnoException).code === 'EPERM'; // alive, someone else's
   }
 }
 
@@ -181,16 +203,16 @@ export async function listRegisteredServers(options: ListOptions = {}): Promise<
   } catch {
     return out;
   }
-  const dirProblem = notPrivate(dir, "directory");
+  const dirProblem = notPrivate(dir, 'directory');
   if (dirProblem) {
     out.ignored.push({ file: dir, reason: `registry directory ${dirProblem}` });
     return out;
   }
   const candidates: { entry: RegistryEntry; file: string }[] = [];
-  for (const name of names.filter((n) => n.endsWith(".json") && !n.startsWith(".")).sort()) {
+  for (const name of names.filter((n) => n.endsWith('.json') && !n.startsWith('.')).sort()) {
     const file = join(dir, name);
     try {
-      const problem = notPrivate(file, "file");
+      const problem = notPrivate(file, 'file');
       if (problem) {
         out.ignored.push({ file, reason: problem });
         continue;
@@ -199,8 +221,8 @@ export async function listRegisteredServers(options: ListOptions = {}): Promise<
         out.ignored.push({ file, reason: `larger than ${MAX_ENTRY_BYTES} bytes` });
         continue;
       }
-      const parsed = parseRegistryEntry(readFileSync(file, "utf8"));
-      if (typeof parsed === "string") out.ignored.push({ file, reason: parsed });
+      const parsed = parseRegistryEntry(readFileSync(file, 'utf8'));
+      if (typeof parsed === 'string') out.ignored.push({ file, reason: parsed });
       else candidates.push({ entry: parsed, file });
     } catch (e) {
       out.ignored.push({ file, reason: (e as Error).message });

@@ -22,9 +22,9 @@
 //   ctx.signal aborted.
 // Params defaults: validators never touch the wire object; the session fills the params schema's
 // top-level defaults into a copy before calling the handler (the handler's params type says so).
-import { isObject, type FrameValidators, type Validate } from "./frames.js";
-import { tokensEqual } from "./token.js";
-import { describeValidationError } from "./validation-message.js";
+import { isObject, type FrameValidators, type Validate } from './frames.js';
+import { tokensEqual } from './token.js';
+import { describeValidationError } from './validation-message.js';
 
 /** Params as a handler receives them: the keys with a schema default are always present. */
 export type WithDefaults<P, K extends keyof P> = Omit<P, K> & { [Q in K]-?: Exclude<P[Q], undefined> };
@@ -38,7 +38,7 @@ export interface RequestContext<T extends string = string> {
 
 /** Thrown by a handler to answer with a specific code (e.g. INVALID_REQUEST for a bad path). */
 export class ProtocolError<Code extends string = string> extends Error {
-  override readonly name = "ProtocolError";
+  override readonly name = 'ProtocolError';
   constructor(
     readonly code: Code,
     message: string,
@@ -101,7 +101,7 @@ export class ServerProtocol<H> {
       const validateParams = frames.params.get(topic);
       const validateResult = frames.results.get(topic);
       if (!validateParams || !validateResult) throw new Error(`protocol ${this.version}: no validators for ${topic}`);
-      const defaults = Object.entries(r.defaults).map(([k, v]) => [k, v, typeof v === "object" && v !== null] as const);
+      const defaults = Object.entries(r.defaults).map(([k, v]) => [k, v, typeof v === 'object' && v !== null] as const);
       this.routes.set(topic, { topic, method: r.method, validateParams, validateResult, defaults });
     }
     this.topics = [...this.routes.keys()];
@@ -145,7 +145,7 @@ export interface ServerSessionOptions<H, T extends string = string> {
   onHandlerError?(error: unknown, topic: T, requestId: string): void;
 }
 
-export type SessionState = "awaiting-handshake" | "open" | "closed";
+export type SessionState = 'awaiting-handshake' | 'open' | 'closed';
 
 type AnyHandler = (params: unknown, ctx: RequestContext) => Promise<unknown>;
 type Parsed = { ok: true; value: unknown } | { ok: false };
@@ -158,7 +158,7 @@ function parseJson(text: string): Parsed {
   }
 }
 
-function withDefaults(params: Record<string, unknown>, defaults: Route<unknown>["defaults"]): Record<string, unknown> {
+function withDefaults(params: Record<string, unknown>, defaults: Route<unknown>['defaults']): Record<string, unknown> {
   const out: Record<string, unknown> = { ...params };
   for (const [key, value, isObj] of defaults) {
     if (out[key] === undefined) out[key] = isObj ? structuredClone(value) : value;
@@ -169,7 +169,7 @@ function withDefaults(params: Record<string, unknown>, defaults: Route<unknown>[
 class InvalidResultError extends Error {}
 
 export class ServerSession<H extends object, T extends string = string> {
-  private current: SessionState = "awaiting-handshake";
+  private current: SessionState = 'awaiting-handshake';
   /** Running requests (handler not settled); reset by onClose, which drops their answers. */
   private inFlight = 0;
   private readonly maxInFlight: number;
@@ -189,9 +189,9 @@ export class ServerSession<H extends object, T extends string = string> {
     const ms = options.handshakeTimeoutMs;
     if (ms !== undefined && ms > 0) {
       this.handshakeTimer = setTimeout(() => {
-        if (this.current !== "awaiting-handshake") return;
+        if (this.current !== 'awaiting-handshake') return;
         try {
-          this.refuse("INVALID_REQUEST", `no handshake within ${ms} ms`, CLOSE_PROTOCOL_ERROR);
+          this.refuse('INVALID_REQUEST', `no handshake within ${ms} ms`, CLOSE_PROTOCOL_ERROR);
         } catch {
           // the transport is gone already
         }
@@ -214,14 +214,14 @@ export class ServerSession<H extends object, T extends string = string> {
   /** Topics this session serves: those with a handler, in the topic index's order. */
   get capabilities(): T[] {
     const handlers = this.options.handlers as Record<string, unknown>;
-    return this.protocol.topics.filter((t) => typeof handlers[this.protocol.route(t)!.method] === "function") as T[];
+    return this.protocol.topics.filter((t) => typeof handlers[this.protocol.route(t)!.method] === 'function') as T[];
   }
 
   /** Feeds one incoming text frame. Never throws. */
   onFrame(text: string): void {
     try {
-      if (this.current === "awaiting-handshake") this.onHandshakeFrame(text);
-      else if (this.current === "open") this.onRequestFrame(text);
+      if (this.current === 'awaiting-handshake') this.onHandshakeFrame(text);
+      else if (this.current === 'open') this.onRequestFrame(text);
     } catch {
       // Only a throwing send/close callback can get here; there is nobody left to tell.
     }
@@ -230,25 +230,29 @@ export class ServerSession<H extends object, T extends string = string> {
   /** The connection is gone: drop pending answers and abort ctx.signal. */
   onClose(): void {
     clearTimeout(this.handshakeTimer);
-    if (this.current === "closed") return;
-    this.current = "closed";
+    if (this.current === 'closed') return;
+    this.current = 'closed';
     this.inFlight = 0;
-    const reason = new Error("connection closed");
+    const reason = new Error('connection closed');
     for (const controller of this.running) controller.abort(reason);
     this.running.clear();
   }
 
   private onHandshakeFrame(text: string): void {
     const parsed = parseJson(text);
-    if (!parsed.ok || !isObject(parsed.value) || parsed.value.type !== "handshake") {
-      const what = !parsed.ok ? "not JSON" : !isObject(parsed.value) ? "not a JSON object" : 'no "type":"handshake"';
-      this.refuse("INVALID_REQUEST", `first frame must be a handshake (${what})`, CLOSE_PROTOCOL_ERROR);
+    if (!parsed.ok || !isObject(parsed.value) || parsed.value.type !== 'handshake') {
+      const what = !parsed.ok ? 'not JSON' : !isObject(parsed.value) ? 'not a JSON object' : 'no "type":"handshake"';
+      this.refuse('INVALID_REQUEST', `first frame must be a handshake (${what})`, CLOSE_PROTOCOL_ERROR);
       return;
     }
     const hello = parsed.value;
     const { validateHandshake } = this.protocol;
     if (!validateHandshake(hello)) {
-      this.refuse("INVALID_REQUEST", `invalid handshake: ${describeValidationError(validateHandshake.errors, "")}`, CLOSE_PROTOCOL_ERROR);
+      this.refuse(
+        'INVALID_REQUEST',
+        `invalid handshake: ${describeValidationError(validateHandshake.errors, '')}`,
+        CLOSE_PROTOCOL_ERROR,
+      );
       return;
     }
     let required = false;
@@ -257,12 +261,12 @@ export class ServerSession<H extends object, T extends string = string> {
       required = auth.required;
       if (required) {
         const given = hello.token;
-        if (typeof given !== "string" || given === "") {
-          this.refuse("UNAUTHORIZED", "a token is required", CLOSE_UNAUTHORIZED);
+        if (typeof given !== 'string' || given === '') {
+          this.refuse('UNAUTHORIZED', 'a token is required', CLOSE_UNAUTHORIZED);
           return;
         }
-        if (auth.token === undefined || auth.token === "" || !tokensEqual(auth.token, given)) {
-          this.refuse("UNAUTHORIZED", "invalid token", CLOSE_UNAUTHORIZED);
+        if (auth.token === undefined || auth.token === '' || !tokensEqual(auth.token, given)) {
+          this.refuse('UNAUTHORIZED', 'invalid token', CLOSE_UNAUTHORIZED);
           return;
         }
       }
@@ -271,10 +275,10 @@ export class ServerSession<H extends object, T extends string = string> {
     try {
       full = this.options.admit?.();
     } catch {
-      full = "the server could not admit the connection";
+      full = 'the server could not admit the connection';
     }
     if (full !== undefined) {
-      this.refuse("HANDLER_ERROR", full, CLOSE_TRY_AGAIN_LATER);
+      this.refuse('HANDLER_ERROR', full, CLOSE_TRY_AGAIN_LATER);
       return;
     }
     let workspaces: string[];
@@ -283,44 +287,60 @@ export class ServerSession<H extends object, T extends string = string> {
     } catch {
       workspaces = [];
     }
-    this.current = "open";
+    this.current = 'open';
     clearTimeout(this.handshakeTimer);
     const reply = this.protocol.auth
-      ? { type: "handshake", version: this.protocol.version, authRequired: required, capabilities: this.capabilities, workspaces }
-      : { type: "handshake", version: this.protocol.version, capabilities: this.capabilities, workspaces };
+      ? {
+          type: 'handshake',
+          version: this.protocol.version,
+          authRequired: required,
+          capabilities: this.capabilities,
+          workspaces,
+        }
+      : { type: 'handshake', version: this.protocol.version, capabilities: this.capabilities, workspaces };
     this.options.send(JSON.stringify(reply));
   }
 
   private refuse(code: string, message: string, closeCode: number): void {
-    this.options.send(JSON.stringify({ type: "handshake", error: { code, message } }));
+    this.options.send(JSON.stringify({ type: 'handshake', error: { code, message } }));
     this.onClose();
     this.options.close(closeCode, message);
   }
 
   private onRequestFrame(text: string): void {
     const parsed = parseJson(text);
-    if (!parsed.ok) return this.sendError("", "", "PARSE_ERROR", "frame is not valid JSON");
+    if (!parsed.ok) return this.sendError('', '', 'PARSE_ERROR', 'frame is not valid JSON');
     const msg = parsed.value;
-    if (!isObject(msg)) return this.sendError("", "", "PARSE_ERROR", "frame is not a JSON object");
-    const topic = typeof msg.topic === "string" ? msg.topic : "";
-    const requestId = typeof msg.requestId === "string" ? msg.requestId : "";
-    if (msg.type === "handshake" && msg.topic === undefined) {
-      return this.sendError(topic, requestId, "INVALID_REQUEST", "handshake already completed");
+    if (!isObject(msg)) return this.sendError('', '', 'PARSE_ERROR', 'frame is not a JSON object');
+    const topic = typeof msg.topic === 'string' ? msg.topic : '';
+    const requestId = typeof msg.requestId === 'string' ? msg.requestId : '';
+    if (msg.type === 'handshake' && msg.topic === undefined) {
+      return this.sendError(topic, requestId, 'INVALID_REQUEST', 'handshake already completed');
     }
     const { validateRequest } = this.protocol;
     if (!validateRequest(msg)) {
-      return this.sendError(topic, requestId, "INVALID_REQUEST", describeValidationError(validateRequest.errors, ""));
+      return this.sendError(topic, requestId, 'INVALID_REQUEST', describeValidationError(validateRequest.errors, ''));
     }
     const route = this.protocol.route(topic);
-    if (!route || typeof this.options.handlers[route.method] !== "function") {
-      return this.sendError(topic, requestId, "UNKNOWN_TOPIC", `unknown topic: ${topic}`);
+    if (!route || typeof this.options.handlers[route.method] !== 'function') {
+      return this.sendError(topic, requestId, 'UNKNOWN_TOPIC', `unknown topic: ${topic}`);
     }
     const raw = msg.params === undefined ? {} : msg.params;
     if (!route.validateParams(raw)) {
-      return this.sendError(topic, requestId, "INVALID_REQUEST", describeValidationError(route.validateParams.errors, "params"));
+      return this.sendError(
+        topic,
+        requestId,
+        'INVALID_REQUEST',
+        describeValidationError(route.validateParams.errors, 'params'),
+      );
     }
     if (this.inFlight >= this.maxInFlight) {
-      return this.sendError(topic, requestId, "HANDLER_ERROR", `too many requests in flight (limit ${this.maxInFlight})`);
+      return this.sendError(
+        topic,
+        requestId,
+        'HANDLER_ERROR',
+        `too many requests in flight (limit ${this.maxInFlight})`,
+      );
     }
     void this.run(topic as T, requestId, route, withDefaults(raw as Record<string, unknown>, route.defaults));
   }
@@ -328,7 +348,7 @@ export class ServerSession<H extends object, T extends string = string> {
   private async run(topic: T, requestId: string, route: Route<H>, params: Record<string, unknown>): Promise<void> {
     let controller: AbortController | undefined;
     const running = this.running;
-    const isClosed = () => this.current === "closed";
+    const isClosed = () => this.current === 'closed';
     const ctx: RequestContext<T> = {
       topic,
       requestId,
@@ -336,7 +356,7 @@ export class ServerSession<H extends object, T extends string = string> {
         if (!controller) {
           controller = new AbortController();
           // Read after the connection closed: born aborted, like the eager controller would be.
-          if (isClosed()) controller.abort(new Error("connection closed"));
+          if (isClosed()) controller.abort(new Error('connection closed'));
           else running.add(controller);
         }
         return controller.signal;
@@ -347,9 +367,11 @@ export class ServerSession<H extends object, T extends string = string> {
     try {
       const handler = this.options.handlers[route.method] as unknown as AnyHandler;
       const result = await handler.call(this.options.handlers, params, ctx);
-      if (!isObject(result)) throw new InvalidResultError("handler returned no result object");
+      if (!isObject(result)) throw new InvalidResultError('handler returned no result object');
       if (this.options.validateResults && !route.validateResult(result)) {
-        throw new InvalidResultError(`handler returned an invalid result: ${describeValidationError(route.validateResult.errors, "result")}`);
+        throw new InvalidResultError(
+          `handler returned an invalid result: ${describeValidationError(route.validateResult.errors, 'result')}`,
+        );
       }
       frame = JSON.stringify({ topic, requestId, result });
     } catch (err) {
@@ -363,13 +385,13 @@ export class ServerSession<H extends object, T extends string = string> {
       frame =
         err instanceof ProtocolError
           ? errorFrame(topic, requestId, err.code, err.message)
-          : errorFrame(topic, requestId, "HANDLER_ERROR", err instanceof Error ? err.message : String(err));
+          : errorFrame(topic, requestId, 'HANDLER_ERROR', err instanceof Error ? err.message : String(err));
     } finally {
       // After onClose the count is already 0 and the set empty.
-      if (this.current !== "closed") this.inFlight--;
+      if (this.current !== 'closed') this.inFlight--;
       if (controller) running.delete(controller);
     }
-    if (this.current !== "open") return;
+    if (this.current !== 'open') return;
     try {
       this.options.send(frame);
     } catch {

@@ -15,7 +15,7 @@ interface Corkable {
 
 function socketOf(ws: object): Corkable | undefined {
   const sock = (ws as { _socket?: unknown })._socket;
-  return sock && typeof (sock as Corkable).cork === "function" && typeof (sock as Corkable).uncork === "function"
+  return sock && typeof (sock as Corkable).cork === 'function' && typeof (sock as Corkable).uncork === 'function'
     ? (sock as Corkable)
     : undefined;
 }

@@ -12,22 +12,23 @@ export interface SchemaError {
 /** "/matches/0/line" under root "result" → "result.matches[0].line". */
 export function fieldPath(root: string, instancePath: string): string {
   let out = root;
-  for (const raw of instancePath.split("/").slice(1)) {
-    const seg = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+  for (const raw of instancePath.split('/').slice(1)) {
+    const seg = raw.replace(/~1/g, '/').replace(/~0/g, '~');
     if (/^\d+$/.test(seg)) out += `[${seg}]`;
-    else out += out === "" ? seg : `.${seg}`;
+    else out += out === '' ? seg : `.${seg}`;
   }
   return out;
 }
 
-const isUnion = (e: SchemaError) => e.keyword === "anyOf" || e.keyword === "oneOf";
+const isUnion = (e: SchemaError) => e.keyword === 'anyOf' || e.keyword === 'oneOf';
 
 function branchesOf(summary: SchemaError, all: readonly SchemaError[]): SchemaError[] {
   const p = summary.instancePath;
   return all.filter((b) => b !== summary && (b.instancePath === p || b.instancePath.startsWith(`${p}/`)));
 }
 
-const isTypeMiss = (b: SchemaError, summary: SchemaError) => b.keyword === "type" && b.instancePath === summary.instancePath;
+const isTypeMiss = (b: SchemaError, summary: SchemaError) =>
+  b.keyword === 'type' && b.instancePath === summary.instancePath;
 
 /**
  * The error worth reporting. ajv lists a union's branch errors before its summary; when exactly one
@@ -43,15 +44,15 @@ function decisiveError(errors: readonly SchemaError[]): SchemaError {
 
 function describeOne(e: SchemaError, all: readonly SchemaError[]): string {
   switch (e.keyword) {
-    case "enum":
-      return `must be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`;
-    case "const":
+    case 'enum':
+      return `must be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'const':
       return `must be ${JSON.stringify(e.params.allowedValue)}`;
-    case "anyOf":
-    case "oneOf": {
+    case 'anyOf':
+    case 'oneOf': {
       const branches = branchesOf(e, all);
       if (branches.length > 0 && branches.every((b) => isTypeMiss(b, e))) {
-        return `must be ${[...new Set(branches.map((b) => String(b.params.type)))].join(" or ")}`;
+        return `must be ${[...new Set(branches.map((b) => String(b.params.type)))].join(' or ')}`;
       }
       return e.message ?? `must match a schema in ${e.keyword}`;
     }
@@ -65,18 +66,18 @@ function describeOne(e: SchemaError, all: readonly SchemaError[]): string {
  * message, whose top-level fields are then named bare: "requestId is required").
  */
 export function describeValidationError(errors: readonly SchemaError[] | null | undefined, root: string): string {
-  if (!errors || errors.length === 0) return `${root || "message"} is invalid`;
+  if (!errors || errors.length === 0) return `${root || 'message'} is invalid`;
   const e = decisiveError(errors);
   const path = fieldPath(root, e.instancePath);
-  const child = (name: unknown) => (path === "" ? String(name) : `${path}.${String(name)}`);
-  if (e.keyword === "required") return `${child(e.params.missingProperty)} is required`;
+  const child = (name: unknown) => (path === '' ? String(name) : `${path}.${String(name)}`);
+  if (e.keyword === 'required') return `${child(e.params.missingProperty)} is required`;
   if (isUnion(e)) {
     // "At least one of" rules: every branch only missed a property.
     const branches = branchesOf(e, errors);
-    if (branches.length > 0 && branches.every((b) => b.keyword === "required" && b.instancePath === e.instancePath)) {
-      return `${branches.map((b) => child(b.params.missingProperty)).join(" or ")} is required`;
+    if (branches.length > 0 && branches.every((b) => b.keyword === 'required' && b.instancePath === e.instancePath)) {
+      return `${branches.map((b) => child(b.params.missingProperty)).join(' or ')} is required`;
     }
   }
-  if (e.keyword === "additionalProperties") return `${child(e.params.additionalProperty)} is not allowed`;
-  return `${path || root || "message"} ${describeOne(e, errors)}`;
+  if (e.keyword === 'additionalProperties') return `${child(e.params.additionalProperty)} is not allowed`;
+  return `${path || root || 'message'} ${describeOne(e, errors)}`;
 }

@@ -19,15 +19,22 @@
 // counted against the client cap (64 silent tokenless sockets would lock every client out); they are
 // bounded by the pending cap. A session that never calls `admit` is admitted, or closed with 1013 when
 // full, right after its handshake.
-import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { Socket } from "node:net";
-import type { Duplex } from "node:stream";
-import { WebSocketServer, WebSocket } from "ws";
-import { DEFAULT_ADMISSION_LIMITS, HandshakeThrottle, PendingSockets, Progress, type AdmissionLimits, type DropReason } from "./admission.js";
-import { frameText } from "./frame-text.js";
-import { isAllowedOrigin, isLoopbackAddress, isLoopbackHost } from "./loopback.js";
-import { CLOSE_TRY_AGAIN_LATER } from "./server-session.js";
-import { corkPerTick } from "./tick-cork.js";
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, WebSocket } from 'ws';
+import {
+  DEFAULT_ADMISSION_LIMITS,
+  HandshakeThrottle,
+  PendingSockets,
+  Progress,
+  type AdmissionLimits,
+  type DropReason,
+} from './admission.js';
+import { frameText } from './frame-text.js';
+import { isAllowedOrigin, isLoopbackAddress, isLoopbackHost } from './loopback.js';
+import { CLOSE_TRY_AGAIN_LATER } from './server-session.js';
+import { corkPerTick } from './tick-cork.js';
 
 /** What a session exposes to the transport. */
 export interface SessionLike {
@@ -35,7 +42,7 @@ export interface SessionLike {
   /** The connection is gone (either side closed it): abort pending work. */
   onClose(): void;
   /** The protocol state (the generated ServerSession has it): admission counts a socket as pending until "open". */
-  readonly state?: "awaiting-handshake" | "open" | "closed";
+  readonly state?: 'awaiting-handshake' | 'open' | 'closed';
 }
 
 /** What the transport gives a session. */
@@ -65,7 +72,7 @@ export interface WebSocketServerOptions {
   /** Admission limits; each defaults to DEFAULT_ADMISSION_LIMITS. */
   limits?: Partial<AdmissionLimits>;
   /** A socket was refused or dropped by admission control (for logs). */
-  onRefused?(reason: DropReason | "too-many-clients"): void;
+  onRefused?(reason: DropReason | 'too-many-clients'): void;
 }
 
 export interface RunningWebSocketServer {
@@ -85,15 +92,15 @@ export const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
 function listen(server: Server, host: string, port: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const onError = (err: Error) => {
-      server.off("listening", onListening);
+      server.off('listening', onListening);
       reject(err);
     };
     const onListening = () => {
-      server.off("error", onError);
+      server.off('error', onError);
       resolve();
     };
-    server.once("error", onError);
-    server.once("listening", onListening);
+    server.once('error', onError);
+    server.once('listening', onListening);
     server.listen(port, host);
   });
 }
@@ -113,7 +120,7 @@ export async function startWebSocketServer(options: WebSocketServerOptions): Pro
   const clients = new Set<WebSocket>(); // past the handshake
   const sockets = new Set<WebSocket>(); // every upgraded socket, for close()
   const changed = () => options.onClientsChanged?.(clients.size);
-  const refused = (reason: DropReason | "too-many-clients") => {
+  const refused = (reason: DropReason | 'too-many-clients') => {
     try {
       options.onRefused?.(reason);
     } catch {
@@ -128,19 +135,19 @@ export async function startWebSocketServer(options: WebSocketServerOptions): Pro
 
   const onConnection = (socket: Socket) => {
     pending.add(socket);
-    socket.once("close", () => pending.delete(socket));
+    socket.once('close', () => pending.delete(socket));
   };
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    socket.on("error", () => socket.destroy());
+    socket.on('error', () => socket.destroy());
     pending.advance(req.socket, Progress.Upgrading);
     if (!isLoopbackHost(req.headers.host) || !isAllowedOrigin(req.headers.origin)) {
-      refuse(socket, "403 Forbidden");
+      refuse(socket, '403 Forbidden');
       return;
     }
     if (clients.size >= limits.maxClients) {
-      refused("too-many-clients");
-      refuse(socket, "503 Service Unavailable");
+      refused('too-many-clients');
+      refuse(socket, '503 Service Unavailable');
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws) => accept(ws, req));
@@ -155,10 +162,10 @@ export async function startWebSocketServer(options: WebSocketServerOptions): Pro
     let full = false;
     const admit = (): string | undefined => {
       if (clients.has(ws)) return undefined;
-      if (ws.readyState !== WebSocket.OPEN) return "connection closed";
+      if (ws.readyState !== WebSocket.OPEN) return 'connection closed';
       if (clients.size >= limits.maxClients) {
         full = true;
-        refused("too-many-clients");
+        refused('too-many-clients');
         return `too many clients connected (limit ${limits.maxClients}); try again later`;
       }
       pending.delete(socket);
@@ -180,8 +187,8 @@ export async function startWebSocketServer(options: WebSocketServerOptions): Pro
       },
       close: (code, reason) => {
         // Close reasons are limited to 123 bytes by the WebSocket protocol.
-        const bytes = Buffer.from(reason, "utf8");
-        ws.close(code, bytes.length <= 123 ? reason : bytes.subarray(0, 120).toString("utf8"));
+        const bytes = Buffer.from(reason, 'utf8');
+        ws.close(code, bytes.length <= 123 ? reason : bytes.subarray(0, 120).toString('utf8'));
       },
       admit,
       remoteAddress: req.socket.remoteAddress,
@@ -190,7 +197,7 @@ export async function startWebSocketServer(options: WebSocketServerOptions): Pro
     try {
       session = options.createSession(io);
     } catch {
-      ws.close(1011, "session setup failed");
+      ws.close(1011, 'session setup failed');
     }
     if (session && session.state === undefined) admitOrClose();
     // Frames that arrive while the first one waits for a handshake permit, in order.
@@ -199,12 +206,12 @@ export async function startWebSocketServer(options: WebSocketServerOptions): Pro
     const evaluateFirst = (text: string) => {
       session!.onFrame(text);
       const state = session!.state;
-      throttle.settle(state === "closed" && !full);
-      if (state === "open") admitOrClose();
+      throttle.settle(state === 'closed' && !full);
+      if (state === 'open') admitOrClose();
     };
     const deliver = (text: string) => {
       if (!session || full) return;
-      if (session.state !== "awaiting-handshake") return session.onFrame(text);
+      if (session.state !== 'awaiting-handshake') return session.onFrame(text);
       pending.advance(socket, Progress.Handshaking);
       if (held) return void held.push(text);
       if (throttle.tryPermit()) return evaluateFirst(text);
@@ -212,19 +219,19 @@ export async function startWebSocketServer(options: WebSocketServerOptions): Pro
       void throttle.permit(gone.signal).then(() => {
         const frames = held ?? [];
         held = undefined;
-        if (gone.signal.aborted || session?.state !== "awaiting-handshake") return throttle.settle(false);
+        if (gone.signal.aborted || session?.state !== 'awaiting-handshake') return throttle.settle(false);
         evaluateFirst(frames.shift()!);
         for (const f of frames) deliver(f);
       });
     };
     // ws reports protocol violations (oversize frame → 1009, bad UTF-8 → 1007) as 'error' and
     // closes the socket itself; the listener only keeps the process alive.
-    ws.on("error", () => undefined);
-    ws.on("message", (data) => {
+    ws.on('error', () => undefined);
+    ws.on('message', (data) => {
       // Text frames are the protocol; binary frames are decoded as UTF-8 text too (lenient).
       deliver(frameText(data));
     });
-    ws.on("close", () => {
+    ws.on('close', () => {
       gone.abort();
       sockets.delete(ws);
       pending.delete(socket);
@@ -237,27 +244,27 @@ export async function startWebSocketServer(options: WebSocketServerOptions): Pro
   let bound = 0;
   for (let i = 0; i < attempts; i++) {
     const candidate = createServer((_req, res) => {
-      res.writeHead(426, { "Content-Type": "text/plain", Connection: "close" }).end("WebSocket only\n");
+      res.writeHead(426, { 'Content-Type': 'text/plain', Connection: 'close' }).end('WebSocket only\n');
     });
     try {
       await listen(candidate, host, options.port + i);
       server = candidate;
       const addr = candidate.address();
-      bound = typeof addr === "object" && addr ? addr.port : options.port + i;
+      bound = typeof addr === 'object' && addr ? addr.port : options.port + i;
       break;
     } catch (err) {
       candidate.close();
-      if ((err as NodeJS.ErrnoException).code !== "EADDRINUSE") throw err;
+      if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
     }
   }
   if (!server) {
     const last = options.port + attempts - 1;
     const err = new Error(`ports ${options.port}–${last} on ${host} are all in use`) as NodeJS.ErrnoException;
-    err.code = "EADDRINUSE";
+    err.code = 'EADDRINUSE';
     throw err;
   }
-  server.on("connection", onConnection);
-  server.on("upgrade", onUpgrade);
+  server.on('connection', onConnection);
+  server.on('upgrade', onUpgrade);
   const httpServer = server;
 
   return {

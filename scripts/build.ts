@@ -7,7 +7,18 @@
 // (file, packed size, files) is printed and, with --json <file>, written as JSON. --watch rebuilds the
 // selected bundles on change (the extension while developing it).
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,15 +56,33 @@ export interface Target {
   output?: () => string;
 }
 
-const EXTENSION_MANIFEST = () => JSON.parse(readFileSync(join(ROOT, 'extension', 'package.json'), 'utf8')) as { publisher: string; name: string; version: string };
+const EXTENSION_MANIFEST = () =>
+  JSON.parse(readFileSync(join(ROOT, 'extension', 'package.json'), 'utf8')) as {
+    publisher: string;
+    name: string;
+    version: string;
+  };
 /** extension/dist/<name>-<version>.vsix */
-export const vsixPath = () => { const m = EXTENSION_MANIFEST(); return join(ROOT, 'extension', 'dist', `${m.name}-${m.version}.vsix`); };
+export const vsixPath = () => {
+  const m = EXTENSION_MANIFEST();
+  return join(ROOT, 'extension', 'dist', `${m.name}-${m.version}.vsix`);
+};
 
 // VS Code loads `main` with require(); the .vsix ships no node_modules, so ws, diff and the generated
 // dispatcher are inside. The regex worker thread is a second bundle beside it, loaded by file name.
 export const EXTENSION_BUNDLES = {
-  main: { entry: 'extension/src/extension.ts', outfile: 'extension/dist/extension.cjs', format: 'cjs', external: ['vscode'] },
-  regexWorker: { entry: 'extension/src/search/regex-worker.ts', outfile: 'extension/dist/regex-worker.cjs', format: 'cjs', external: ['vscode'] },
+  main: {
+    entry: 'extension/src/extension.ts',
+    outfile: 'extension/dist/extension.cjs',
+    format: 'cjs',
+    external: ['vscode'],
+  },
+  regexWorker: {
+    entry: 'extension/src/search/regex-worker.ts',
+    outfile: 'extension/dist/regex-worker.cjs',
+    format: 'cjs',
+    external: ['vscode'],
+  },
 } satisfies Record<string, Bundle>;
 const extensionBundles: Bundle[] = Object.values(EXTENSION_BUNDLES);
 
@@ -61,42 +90,71 @@ export const TARGETS = {
   extension: { bundles: extensionBundles },
   // `idea`: CommonJS, one file (start-up reads one file), the params schemas of its protocol version
   // embedded as __IDEA_SPEC__ (src/commands.ts derives the subcommands from them at run time).
-  cli: { pkg: 'cli', bundles: [{ entry: 'cli/src/bin.ts', outfile: 'cli/dist/idea.cjs', format: 'cjs', bin: true, with: cliSpec }] },
+  cli: {
+    pkg: 'cli',
+    bundles: [{ entry: 'cli/src/bin.ts', outfile: 'cli/dist/idea.cjs', format: 'cjs', bin: true, with: cliSpec }],
+  },
   // `idea-mcp`: the MCP SDK, ws, the generated client and tool tables inside.
-  mcp: { pkg: 'mcp', clean: ['mcp/dist'], bundles: [{ entry: 'mcp/src/cli.ts', outfile: 'mcp/dist/idea-mcp.mjs', format: 'esm', bin: true }] },
+  mcp: {
+    pkg: 'mcp',
+    clean: ['mcp/dist'],
+    bundles: [{ entry: 'mcp/src/cli.ts', outfile: 'mcp/dist/idea-mcp.mjs', format: 'esm', bin: true }],
+  },
   // `idea-conformance`: fixtures, workspace builder, reporters, recorder and the generated validators
   // inside, the protocol text its reports link to beside it. `--launch` starts our extension from a
   // clone (livehost/), so the packaged bin says so instead of carrying a VS Code launcher.
   conformance: {
-    pkg: 'conformance', clean: ['conformance/dist'],
-    bundles: [{
-      entry: 'conformance/cli.ts', outfile: 'conformance/dist/idea-conformance.mjs', format: 'esm', bin: true,
-      with: async () => ({
-        define: { __IDEA_PACKAGED__: 'true' },
-        plugins: [cloneOnly(/^\.\/launch$/, ['runWithLaunch'],
-          '--launch starts our extension in a live VS Code and needs a clone of idea-kit. With this package: install the extension (.vsix) in VS Code, build a fixture workspace (idea-conformance workspace <dir>), open it, then run --workspace <dir> [--url … --token …]')],
-      }),
-    }],
+    pkg: 'conformance',
+    clean: ['conformance/dist'],
+    bundles: [
+      {
+        entry: 'conformance/cli.ts',
+        outfile: 'conformance/dist/idea-conformance.mjs',
+        format: 'esm',
+        bin: true,
+        with: async () => ({
+          define: { __IDEA_PACKAGED__: 'true' },
+          plugins: [
+            cloneOnly(
+              /^\.\/launch$/,
+              ['runWithLaunch'],
+              '--launch starts our extension in a live VS Code and needs a clone of idea-kit. With this package: install the extension (.vsix) in VS Code, build a fixture workspace (idea-conformance workspace <dir>), open it, then run --workspace <dir> [--url … --token …]',
+            ),
+          ],
+        }),
+      },
+    ],
     // The served version's reference (spec/served.json), where the reports' clause links point.
-    after: () => cpSync(join(ROOT, 'generated', versionFolder(servedVersion(join(ROOT, 'spec'))), 'protocol.md'), join(ROOT, 'conformance', 'dist', 'protocol.md')),
+    after: () =>
+      cpSync(
+        join(ROOT, 'generated', versionFolder(servedVersion(join(ROOT, 'spec'))), 'protocol.md'),
+        join(ROOT, 'conformance', 'dist', 'protocol.md'),
+      ),
   },
   // `idea-spec`, with a copy of the published spec beside it (dist/spec/), which it works on when the
   // working directory is not a spec repository of its own.
   'spec-tools': {
-    pkg: 'spec-tools', clean: ['spec-tools/dist'],
+    pkg: 'spec-tools',
+    clean: ['spec-tools/dist'],
     bundles: [{ entry: 'spec-tools/cli.ts', outfile: 'spec-tools/dist/idea-spec.mjs', format: 'esm', bin: true }],
     after: () => cpSync(join(ROOT, 'spec'), join(ROOT, 'spec-tools', 'dist', 'spec'), { recursive: true }),
   },
   // @idea-kit/protocol: tsc compiles generated/ and runtime/ (tsconfig.build.json: ESM, .d.ts, maps); the
   // ajv standalone validators (already ESM JavaScript) are copied beside their .d.ts, each version's
   // JSON Schemas to schemas/<v>/ and its protocol.md to docs/<v>/.
-  protocol: { pkg: 'packages/protocol', clean: ['packages/protocol/dist', 'packages/protocol/schemas', 'packages/protocol/docs'], after: buildProtocol },
+  protocol: {
+    pkg: 'packages/protocol',
+    clean: ['packages/protocol/dist', 'packages/protocol/schemas', 'packages/protocol/docs'],
+    after: buildProtocol,
+  },
   // The extension as users install it.
   vsix: { bundles: extensionBundles, after: packVsix, output: () => vsixPath() },
 } satisfies Record<string, Target>;
 
 export type TargetName = keyof typeof TARGETS;
-const GROUPS: Record<string, TargetName[]> = { packages: ['protocol', 'conformance', 'spec-tools', 'cli', 'mcp', 'vsix'] };
+const GROUPS: Record<string, TargetName[]> = {
+  packages: ['protocol', 'conformance', 'spec-tools', 'cli', 'mcp', 'vsix'],
+};
 
 /** The one set of esbuild options; a row adds its entry, output, format and externals (and, through `with`, defines and plugins). */
 export function bundleOptions(b: Bundle): BuildOptions {
@@ -112,7 +170,12 @@ export function bundleOptions(b: Bundle): BuildOptions {
     // bufferutil/utf-8-validate are optional native speed-ups that ws requires lazily.
     external: ['bufferutil', 'utf-8-validate', ...(b.external ?? [])],
     // Bundled CommonJS dependencies call require(): give an ESM bundle one.
-    banner: b.format === 'esm' ? { js: "import { createRequire as __ideaCreateRequire } from 'node:module'; const require = __ideaCreateRequire(import.meta.url);" } : undefined,
+    banner:
+      b.format === 'esm'
+        ? {
+            js: "import { createRequire as __ideaCreateRequire } from 'node:module'; const require = __ideaCreateRequire(import.meta.url);",
+          }
+        : undefined,
     // A bin ships no sources, and for a minified bundle the map is as large as the code.
     ...(b.bin ? { minify: true, legalComments: 'none' } : { sourcemap: true }),
     logLevel: 'warning',
@@ -128,10 +191,12 @@ export async function esbuildOptions(b: Bundle): Promise<BuildOptions> {
 export async function buildTarget(name: TargetName): Promise<string> {
   const t: Target = TARGETS[name];
   for (const dir of t.clean ?? []) rmSync(join(ROOT, dir), { recursive: true, force: true });
-  await Promise.all((t.bundles ?? []).map(async (b) => {
-    await build(await esbuildOptions(b));
-    if (b.bin) asBin(join(ROOT, b.outfile));
-  }));
+  await Promise.all(
+    (t.bundles ?? []).map(async (b) => {
+      await build(await esbuildOptions(b));
+      if (b.bin) asBin(join(ROOT, b.outfile));
+    }),
+  );
   t.after?.();
   if (t.pkg) copyFileSync(join(ROOT, 'LICENSE'), join(ROOT, t.pkg, 'LICENSE'));
   return t.output?.() ?? join(ROOT, t.bundles?.[0]?.outfile ?? t.pkg!);
@@ -151,7 +216,9 @@ function cloneOnly(filter: RegExp, names: string[], message: string): Plugin {
     setup(b) {
       b.onResolve({ filter }, (args) => ({ path: args.path, namespace: 'clone-only' }));
       b.onLoad({ filter: /.*/, namespace: 'clone-only' }, () => ({
-        contents: `const fail = () => { throw new Error(${JSON.stringify(message)}); };\n` + names.map((n) => `export const ${n} = fail;\n`).join(''),
+        contents:
+          `const fail = () => { throw new Error(${JSON.stringify(message)}); };\n` +
+          names.map((n) => `export const ${n} = fail;\n`).join(''),
         loader: 'js',
       }));
     },
@@ -173,8 +240,12 @@ async function cliSpec(): Promise<{ define: Record<string, string>; plugins: Plu
     name: 'other-versions-left-out',
     setup(b) {
       b.onResolve({ filter: /^\.\/v[\d.]+\/frames\.js$/ }, (args) =>
-        args.path === `./v${PROTOCOL_VERSION}/frames.js` ? undefined : { path: args.path, namespace: 'left-out' });
-      b.onLoad({ filter: /.*/, namespace: 'left-out' }, () => ({ contents: 'export const FRAMES = undefined;', loader: 'js' }));
+        args.path === `./v${PROTOCOL_VERSION}/frames.js` ? undefined : { path: args.path, namespace: 'left-out' },
+      );
+      b.onLoad({ filter: /.*/, namespace: 'left-out' }, () => ({
+        contents: 'export const FRAMES = undefined;',
+        loader: 'js',
+      }));
     },
   };
   return { define: { __IDEA_SPEC__: JSON.stringify(spec) }, plugins: [otherVersionsLeftOut] };
@@ -182,25 +253,38 @@ async function cliSpec(): Promise<{ define: Record<string, string>; plugins: Plu
 
 function buildProtocol(): void {
   const here = join(ROOT, 'packages', 'protocol');
-  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(here, 'tsconfig.build.json')], { stdio: 'inherit' });
+  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(here, 'tsconfig.build.json')], {
+    stdio: 'inherit',
+  });
   const versions = readdirSync(join(ROOT, 'generated')).filter((n) => /^v\d+\.\d+\.\d+$/.test(n));
   for (const v of versions) {
-    for (const f of ['validators.js', 'validators.d.ts']) cpSync(join(ROOT, 'generated', v, f), join(here, 'dist', 'generated', v, f));
+    for (const f of ['validators.js', 'validators.d.ts'])
+      cpSync(join(ROOT, 'generated', v, f), join(here, 'dist', 'generated', v, f));
     cpSync(join(ROOT, 'generated', v, 'protocol.md'), join(here, 'docs', v, 'protocol.md'));
     cpSync(join(ROOT, 'spec', v), join(here, 'schemas', v), { recursive: true, filter: (src) => !src.endsWith('.md') });
   }
-  for (const f of ['index.schema.json', 'releases.json']) if (existsSync(join(ROOT, 'spec', f))) cpSync(join(ROOT, 'spec', f), join(here, 'schemas', f));
+  for (const f of ['index.schema.json', 'releases.json'])
+    if (existsSync(join(ROOT, 'spec', f))) cpSync(join(ROOT, 'spec', f), join(here, 'schemas', f));
   mkdirSync(join(here, 'dist'), { recursive: true });
 }
 
 /** vsce packs what extension/.vscodeignore lets through (the bundles, manifest, README). */
 function packVsix(): void {
   const vsce = join(dirname(require.resolve('@vscode/vsce/package.json')), 'vsce');
-  execFileSync(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '-o', vsixPath()],
-    { cwd: join(ROOT, 'extension'), stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(
+    process.execPath,
+    [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '-o', vsixPath()],
+    { cwd: join(ROOT, 'extension'), stdio: ['ignore', 'ignore', 'inherit'] },
+  );
 }
 
-interface Artefact { name: string; file: string; size: number; unpackedSize?: number; files?: number }
+interface Artefact {
+  name: string;
+  file: string;
+  size: number;
+  unpackedSize?: number;
+  files?: number;
+}
 
 /** npm pack of every selected package into `dest`, plus a copy of the .vsix when it was built. */
 function pack(names: TargetName[], dest: string): Artefact[] {
@@ -209,8 +293,20 @@ function pack(names: TargetName[], dest: string): Artefact[] {
   for (const n of names) {
     const pkg: string | undefined = (TARGETS[n] as Target).pkg;
     if (!pkg) continue;
-    const [info] = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', dest], { cwd: join(ROOT, pkg), encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }));
-    out.push({ name: info.name, file: join(dest, info.filename), size: info.size, unpackedSize: info.unpackedSize, files: info.entryCount });
+    const [info] = JSON.parse(
+      execFileSync('npm', ['pack', '--json', '--pack-destination', dest], {
+        cwd: join(ROOT, pkg),
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'inherit'],
+      }),
+    );
+    out.push({
+      name: info.name,
+      file: join(dest, info.filename),
+      size: info.size,
+      unpackedSize: info.unpackedSize,
+      files: info.entryCount,
+    });
   }
   if (names.includes('vsix')) {
     const copy = join(dest, `${EXTENSION_MANIFEST().name}-${EXTENSION_MANIFEST().version}.vsix`);
@@ -220,19 +316,30 @@ function pack(names: TargetName[], dest: string): Artefact[] {
   return out;
 }
 
-const vsixArtefact = (file: string): Artefact => ({ name: `${EXTENSION_MANIFEST().publisher}.${EXTENSION_MANIFEST().name} (.vsix)`, file, size: statSync(file).size });
+const vsixArtefact = (file: string): Artefact => ({
+  name: `${EXTENSION_MANIFEST().publisher}.${EXTENSION_MANIFEST().name} (.vsix)`,
+  file,
+  size: statSync(file).size,
+});
 
 async function main(): Promise<void> {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { pack: { type: 'string' }, json: { type: 'string' }, watch: { type: 'boolean' } } });
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: { pack: { type: 'string' }, json: { type: 'string' }, watch: { type: 'boolean' } },
+  });
   const names = [...new Set(positionals.flatMap((p) => GROUPS[p] ?? [p]))];
   const unknown = names.filter((n) => !(n in TARGETS));
   if (names.length === 0 || unknown.length > 0) {
-    console.error(`usage: build.ts <target|group>... [--watch] [--pack <dir>] [--json <file>]\n  targets: ${Object.keys(TARGETS).join(' ')}; groups: ${Object.keys(GROUPS).join(' ')}${unknown.length ? `\n  unknown: ${unknown.join(' ')}` : ''}`);
+    console.error(
+      `usage: build.ts <target|group>... [--watch] [--pack <dir>] [--json <file>]\n  targets: ${Object.keys(TARGETS).join(' ')}; groups: ${Object.keys(GROUPS).join(' ')}${unknown.length ? `\n  unknown: ${unknown.join(' ')}` : ''}`,
+    );
     process.exit(2);
   }
   const targets = names as TargetName[];
   if (values.watch) {
-    for (const n of targets) for (const b of (TARGETS[n] as Target).bundles ?? []) await (await context({ ...(await esbuildOptions(b)), logLevel: 'info' })).watch();
+    for (const n of targets)
+      for (const b of (TARGETS[n] as Target).bundles ?? [])
+        await (await context({ ...(await esbuildOptions(b)), logLevel: 'info' })).watch();
     return;
   }
   // One after another: the packages' builds share two cores with everything else, and the log reads in order.
@@ -240,9 +347,15 @@ async function main(): Promise<void> {
     const out = await buildTarget(n);
     console.log(`${n} → ${out.slice(ROOT.length + 1)}`);
   }
-  const artefacts = values.pack ? pack(targets, resolve(values.pack)) : targets.includes('vsix') ? [vsixArtefact(vsixPath())] : [];
+  const artefacts = values.pack
+    ? pack(targets, resolve(values.pack))
+    : targets.includes('vsix')
+      ? [vsixArtefact(vsixPath())]
+      : [];
   for (const a of artefacts) {
-    process.stdout.write(`${a.name.padEnd(32)} ${(a.size / 1024).toFixed(1).padStart(8)} kB${a.files ? `  ${a.files} files, ${(a.unpackedSize! / 1024).toFixed(0)} kB unpacked` : ''}  ${a.file}\n`);
+    process.stdout.write(
+      `${a.name.padEnd(32)} ${(a.size / 1024).toFixed(1).padStart(8)} kB${a.files ? `  ${a.files} files, ${(a.unpackedSize! / 1024).toFixed(0)} kB unpacked` : ''}  ${a.file}\n`,
+    );
   }
   if (values.json) writeFileSync(values.json, JSON.stringify(artefacts, null, 2) + '\n');
 }

@@ -29,13 +29,19 @@ for (const record of log.split('\x1e')) {
   const lines = message.trimEnd().split('\n');
   const subject = lines[0] ?? '';
   const isMerge = parents.trim().includes(' ');
-  if (subject.length > MAX_SUBJECT) problems.push(`${hash.slice(0, 7)} subject is ${subject.length} > ${MAX_SUBJECT} characters: ${subject}`);
+  if (subject.length > MAX_SUBJECT)
+    problems.push(`${hash.slice(0, 7)} subject is ${subject.length} > ${MAX_SUBJECT} characters: ${subject}`);
   const body = lines.slice(1).join('\n').trim();
-  if (!isMerge && (lines[1] !== undefined && lines[1] !== '')) problems.push(`${hash.slice(0, 7)} needs a blank line after the subject`);
+  if (!isMerge && lines[1] !== undefined && lines[1] !== '')
+    problems.push(`${hash.slice(0, 7)} needs a blank line after the subject`);
   if (!isMerge && body === '') problems.push(`${hash.slice(0, 7)} has no body saying why: ${subject}`);
 }
 if (problems.length > 0) {
-  console.error(`check-commits: ${problems.length} problem(s) in ${count} commits since ${RULE_SINCE}:\n  ${problems.join('\n  ')}`);
+  console.error(
+    `check-commits: ${problems.length} problem(s) in ${count} commits since ${RULE_SINCE}:\n  ${problems.join('\n  ')}`,
+  );
   process.exit(1);
 }
-console.log(`check-commits: ${count} commits since ${RULE_SINCE}, subjects ≤ ${MAX_SUBJECT} characters, each with a body`);
+console.log(
+  `check-commits: ${count} commits since ${RULE_SINCE}, subjects ≤ ${MAX_SUBJECT} characters, each with a body`,
+);

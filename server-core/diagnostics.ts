@@ -3,7 +3,10 @@
 const SEVERITY_NAMES = ['error', 'warning', 'information', 'hint'] as const;
 type SeverityName = (typeof SEVERITY_NAMES)[number];
 
-interface Rng { start: { line: number; character: number }; end: { line: number; character: number } }
+interface Rng {
+  start: { line: number; character: number };
+  end: { line: number; character: number };
+}
 export interface RawDiagnostic {
   range: Rng;
   severity: number;
@@ -33,7 +36,10 @@ export function codeOf(code: RawDiagnostic['code']): string | null {
 export function toWireDiagnostic(filePath: string, d: RawDiagnostic): WireDiagnostic {
   return {
     filePath,
-    line: d.range.start.line, character: d.range.start.character, endLine: d.range.end.line, endCharacter: d.range.end.character,
+    line: d.range.start.line,
+    character: d.range.start.character,
+    endLine: d.range.end.line,
+    endCharacter: d.range.end.character,
     severity: SEVERITY_NAMES[d.severity] ?? 'error',
     message: d.message,
     source: d.source ?? null,

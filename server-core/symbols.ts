@@ -3,15 +3,55 @@
 
 /** vscode.SymbolKind values in order (File = 0 … TypeParameter = 25), lower-cased as on the wire. */
 const SYMBOL_KIND_NAMES = [
-  'file', 'module', 'namespace', 'package', 'class', 'method', 'property', 'field', 'constructor', 'enum',
-  'interface', 'function', 'variable', 'constant', 'string', 'number', 'boolean', 'array', 'object', 'key',
-  'null', 'enummember', 'struct', 'event', 'operator', 'typeparameter',
+  'file',
+  'module',
+  'namespace',
+  'package',
+  'class',
+  'method',
+  'property',
+  'field',
+  'constructor',
+  'enum',
+  'interface',
+  'function',
+  'variable',
+  'constant',
+  'string',
+  'number',
+  'boolean',
+  'array',
+  'object',
+  'key',
+  'null',
+  'enummember',
+  'struct',
+  'event',
+  'operator',
+  'typeparameter',
 ] as const;
 
-interface Pos { line: number; character: number }
-interface Rng { start: Pos; end: Pos }
-export interface TreeSymbol { name: string; kind: number; range: Rng; selectionRange: Rng; children?: TreeSymbol[] }
-export interface FlatSymbol { name: string; kind: number; containerName?: string; location: { range: Rng } }
+interface Pos {
+  line: number;
+  character: number;
+}
+interface Rng {
+  start: Pos;
+  end: Pos;
+}
+export interface TreeSymbol {
+  name: string;
+  kind: number;
+  range: Rng;
+  selectionRange: Rng;
+  children?: TreeSymbol[];
+}
+export interface FlatSymbol {
+  name: string;
+  kind: number;
+  containerName?: string;
+  location: { range: Rng };
+}
 
 export interface WireSymbol {
   name: string;
@@ -38,18 +78,28 @@ export function flattenSymbols(symbols: readonly (TreeSymbol | FlatSymbol)[]): W
   const walk = (s: TreeSymbol | FlatSymbol, parent: string | null) => {
     if (isTree(s)) {
       out.push({
-        name: s.name, kind: kindName(s.kind),
-        line: s.range.start.line, character: s.range.start.character, endLine: s.range.end.line, endCharacter: s.range.end.character,
-        selectionLine: s.selectionRange.start.line, selectionCharacter: s.selectionRange.start.character,
+        name: s.name,
+        kind: kindName(s.kind),
+        line: s.range.start.line,
+        character: s.range.start.character,
+        endLine: s.range.end.line,
+        endCharacter: s.range.end.character,
+        selectionLine: s.selectionRange.start.line,
+        selectionCharacter: s.selectionRange.start.character,
         containerName: parent,
       });
       for (const c of byPosition(s.children ?? [])) walk(c, s.name);
     } else {
       const r = s.location.range;
       out.push({
-        name: s.name, kind: kindName(s.kind),
-        line: r.start.line, character: r.start.character, endLine: r.end.line, endCharacter: r.end.character,
-        selectionLine: r.start.line, selectionCharacter: r.start.character,
+        name: s.name,
+        kind: kindName(s.kind),
+        line: r.start.line,
+        character: r.start.character,
+        endLine: r.end.line,
+        endCharacter: r.end.character,
+        selectionLine: r.start.line,
+        selectionCharacter: r.start.character,
         containerName: s.containerName ? s.containerName : null,
       });
     }
@@ -78,7 +128,12 @@ export function innermostContaining(symbols: readonly TreeSymbol[], pos: Pos): T
     (r.end.line > pos.line || (r.end.line === pos.line && r.end.character >= pos.character));
   let best: TreeSymbol | undefined;
   const walk = (list: readonly TreeSymbol[]) => {
-    for (const s of list) if (contains(s.range)) { best = s; walk(s.children ?? []); return; }
+    for (const s of list)
+      if (contains(s.range)) {
+        best = s;
+        walk(s.children ?? []);
+        return;
+      }
   };
   walk(symbols);
   return best;

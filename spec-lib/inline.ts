@@ -3,9 +3,9 @@
 // tool and type bundles replace each `$ref` by a name of their own. The walk itself is shared: which
 // keys hold subschemas (keywords.ts), that data is copied as written, where a `$ref` leads
 // (refs.ts resolveRef, relative to the document holding it) and that a cycle of `$ref`s is an error.
-import { resolveRef, type RefTarget } from "./refs";
-import { subschemaKind } from "./keywords";
-import { isObject, type Json, type JsonObject, type Spec } from "./spec";
+import { resolveRef, type RefTarget } from './refs';
+import { subschemaKind } from './keywords';
+import { isObject, type Json, type JsonObject, type Spec } from './spec';
 
 export interface SchemaVisitor {
   /** Keys left out of every schema object (annotations the caller has no use for). */
@@ -27,19 +27,20 @@ export function visitSchema(spec: Spec, file: string, node: Json, visitor: Schem
 }
 
 function visit(spec: Spec, file: string, node: Json, v: SchemaVisitor, chain: readonly string[]): Json {
-  if (typeof node === "boolean") return v.bool ? v.bool(node) : node;
+  if (typeof node === 'boolean') return v.bool ? v.bool(node) : node;
   if (!isObject(node)) return node;
   const sub = (x: Json): Json => visit(spec, file, x, v, chain);
   const own: JsonObject = {};
   for (const [k, x] of Object.entries(node)) {
     if (v.drop?.has(k)) continue;
     const kind = subschemaKind(k);
-    if (kind === "schema") own[k] = sub(x);
-    else if (kind === "list" && Array.isArray(x)) own[k] = x.map(sub);
-    else if (kind === "map" && isObject(x)) own[k] = Object.fromEntries(Object.entries(x).map(([name, s]) => [name, sub(s)]));
+    if (kind === 'schema') own[k] = sub(x);
+    else if (kind === 'list' && Array.isArray(x)) own[k] = x.map(sub);
+    else if (kind === 'map' && isObject(x))
+      own[k] = Object.fromEntries(Object.entries(x).map(([name, s]) => [name, sub(s)]));
     else own[k] = x;
   }
-  if (typeof node.$ref !== "string") return v.object(own, node);
+  if (typeof node.$ref !== 'string') return v.object(own, node);
   const ref = node.$ref;
   const target = resolveRef(spec, file, ref);
   const inline = (): Json => {
@@ -51,7 +52,7 @@ function visit(spec: Spec, file: string, node: Json, v: SchemaVisitor, chain: re
 }
 
 /** Keys the plain inlining drops: they would re-base references or only document. */
-const INLINE_DROPS: ReadonlySet<string> = new Set(["$schema", "$id", "examples"]);
+const INLINE_DROPS: ReadonlySet<string> = new Set(['$schema', '$id', 'examples']);
 
 /**
  * `node` with every `$ref` replaced by its target, recursively: the target's keywords first, the

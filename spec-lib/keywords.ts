@@ -9,15 +9,36 @@
 
 /** Keywords whose value is one schema. */
 export const SCHEMA_KEYWORDS: ReadonlySet<string> = new Set([
-  "items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames",
-  "unevaluatedItems", "unevaluatedProperties", "contentSchema",
+  'items',
+  'additionalProperties',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+  'contentSchema',
 ]);
 /** Keywords whose value is a list of schemas. */
-export const SCHEMA_LIST_KEYWORDS: ReadonlySet<string> = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
+export const SCHEMA_LIST_KEYWORDS: ReadonlySet<string> = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
 /** Keywords whose value maps names to schemas (the keys are names, not keywords). */
-export const SCHEMA_MAP_KEYWORDS: ReadonlySet<string> = new Set(["properties", "patternProperties", "dependentSchemas", "$defs", "definitions"]);
+export const SCHEMA_MAP_KEYWORDS: ReadonlySet<string> = new Set([
+  'properties',
+  'patternProperties',
+  'dependentSchemas',
+  '$defs',
+  'definitions',
+]);
 
 /** How `key` holds subschemas, or undefined for data. */
-export function subschemaKind(key: string): "schema" | "list" | "map" | undefined {
-  return SCHEMA_KEYWORDS.has(key) ? "schema" : SCHEMA_LIST_KEYWORDS.has(key) ? "list" : SCHEMA_MAP_KEYWORDS.has(key) ? "map" : undefined;
+export function subschemaKind(key: string): 'schema' | 'list' | 'map' | undefined {
+  return SCHEMA_KEYWORDS.has(key)
+    ? 'schema'
+    : SCHEMA_LIST_KEYWORDS.has(key)
+      ? 'list'
+      : SCHEMA_MAP_KEYWORDS.has(key)
+        ? 'map'
+        : undefined;
 }

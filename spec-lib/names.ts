@@ -1,12 +1,12 @@
 // Naming rules shared by every generator, so a schema has the same name in types, validators and docs.
-import type { Spec } from "./spec";
+import type { Spec } from './spec';
 
 export function pascalCase(s: string): string {
   return s
     .split(/[^A-Za-z0-9]+/)
     .filter(Boolean)
     .map((w) => w[0]!.toUpperCase() + w.slice(1))
-    .join("");
+    .join('');
 }
 
 /** A root schema that becomes one exported type and one validator. */
@@ -31,7 +31,7 @@ export function rootSchemas(spec: Spec): RootSchema[] {
   };
   for (const [key, path] of Object.entries(spec.index.messages)) {
     const title = spec.byPath.get(path)!.schema.title;
-    add(typeof title === "string" && /^[A-Za-z_]\w*$/.test(title) ? title : pascalCase(key), path);
+    add(typeof title === 'string' && /^[A-Za-z_]\w*$/.test(title) ? title : pascalCase(key), path);
   }
   for (const t of spec.index.topics) {
     add(`${t.typeName}Params`, t.params);

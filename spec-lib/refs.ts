@@ -1,8 +1,8 @@
 // $ref resolution across the schema documents of one version: `resolveRef` (any JSON pointer, for
 // the diff and the tools) and `RefResolver`, which also names every referable definition (root
 // schemas and $defs entries) so the generated types, validators and docs agree on one name each.
-import { pascalCase, rootSchemas, type RootSchema } from "./names";
-import { ID_BASE, isObject, type Json, type JsonSchema, type Spec } from "./spec";
+import { pascalCase, rootSchemas, type RootSchema } from './names';
+import { ID_BASE, isObject, type Json, type JsonSchema, type Spec } from './spec';
 
 /** The target of a $ref: the document holding it, the JSON pointer inside it ("" = the root) and the node. */
 export interface RefTarget {
@@ -19,16 +19,16 @@ export interface RefTarget {
 export function resolveRef(spec: Spec, fromPath: string, ref: string): RefTarget {
   const base = `${ID_BASE}${spec.folder}/`;
   const url = new URL(ref, base + fromPath);
-  const doc = url.href.split("#")[0]!;
+  const doc = url.href.split('#')[0]!;
   if (!doc.startsWith(base)) throw new Error(`${spec.folder}/${fromPath}: $ref ${ref} leaves version ${spec.version}`);
   const path = doc.slice(base.length);
   const target = spec.byPath.get(path);
   if (!target) throw new Error(`${spec.folder}/${fromPath}: $ref ${ref}: ${path} not found`);
-  let pointer = decodeURIComponent(url.hash.replace(/^#/, ""));
-  if (pointer === "/") pointer = "";
+  let pointer = decodeURIComponent(url.hash.replace(/^#/, ''));
+  if (pointer === '/') pointer = '';
   let node: Json | undefined = target.schema;
-  for (const raw of pointer ? pointer.replace(/^\//, "").split("/") : []) {
-    const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+  for (const raw of pointer ? pointer.replace(/^\//, '').split('/') : []) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
     node = Array.isArray(node) ? node[Number(key)] : isObject(node) ? node[key] : undefined;
     if (node === undefined) throw new Error(`${spec.folder}/${fromPath}: $ref ${ref}: no ${pointer} in ${path}`);
   }
@@ -58,10 +58,10 @@ export class RefResolver {
     for (const doc of spec.docs) {
       const defs = doc.schema.$defs as Record<string, JsonSchema> | undefined;
       if (!defs) continue;
-      const docName = pascalCase(doc.path.replace(/\.schema\.json$/, "").replace(/^.*\//, ""));
+      const docName = pascalCase(doc.path.replace(/\.schema\.json$/, '').replace(/^.*\//, ''));
       for (const key of Object.keys(defs).sort()) {
         const def = defs[key]!;
-        let name = typeof def.title === "string" && /^[A-Za-z_]\w*$/.test(def.title) ? def.title : pascalCase(key);
+        let name = typeof def.title === 'string' && /^[A-Za-z_]\w*$/.test(def.title) ? def.title : pascalCase(key);
         if (taken.has(name)) name = docName + pascalCase(key);
         if (taken.has(name)) throw new Error(`${spec.folder}/${doc.path}: cannot name $defs/${key} uniquely`);
         taken.add(name);
@@ -85,7 +85,9 @@ export class RefResolver {
   named(at: RefTarget, what = `to ${at.path}#${at.pointer}`): Target {
     const target = this.targets.get(`${this.spec.byPath.get(at.path)!.id}#${at.pointer}`);
     if (!target) {
-      throw new Error(`${this.spec.folder}: unsupported $ref ${what}: refs must point at a root schema or a $defs entry`);
+      throw new Error(
+        `${this.spec.folder}: unsupported $ref ${what}: refs must point at a root schema or a $defs entry`,
+      );
     }
     return target;
   }
@@ -93,7 +95,7 @@ export class RefResolver {
   /** Follows $ref chains of a schema node (siblings of $ref are ignored here). */
   deref(schema: JsonSchema, baseId: string): { schema: JsonSchema; baseId: string } {
     let cur = { schema, baseId };
-    for (let i = 0; i < 32 && typeof cur.schema.$ref === "string"; i++) {
+    for (let i = 0; i < 32 && typeof cur.schema.$ref === 'string'; i++) {
       const t = this.resolve(cur.schema.$ref, cur.baseId);
       cur = { schema: t.schema, baseId: t.baseId };
     }

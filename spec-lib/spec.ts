@@ -1,10 +1,10 @@
 // The spec library: one spec version folder (spec/v<version>/) loaded and checked — the topic index,
 // every schema document, the folder's hash — for codegen, spec-tools and the spec tests alike.
 // Version strings live in ./version (dependency-free), $ref resolution in ./refs.
-import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative, sep } from "node:path";
-import { compareVersions, isVersion, normalizeVersion, versionFolder, type Version } from "./version";
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { compareVersions, isVersion, normalizeVersion, versionFolder, type Version } from './version';
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 export type JsonObject = { [k: string]: Json };
@@ -43,13 +43,13 @@ export interface SpecIndex {
 /** One clause of spec/<v>/clauses.json: what the conformance suite enforces, by layer. */
 export interface ClauseEntry {
   id: string;
-  layer: "text" | "reading" | "hardening";
+  layer: 'text' | 'reading' | 'hardening';
   since: string;
   title: string;
   text: string;
   why?: string;
   topic?: string;
-  level?: "must" | "should";
+  level?: 'must' | 'should';
 }
 
 export interface SchemaDoc {
@@ -81,9 +81,9 @@ export interface Spec {
 }
 
 /** The version's conformance clauses: documentation (rendered into protocol.md), no validation. */
-export const CLAUSES_FILE = "clauses.json";
+export const CLAUSES_FILE = 'clauses.json';
 
-const CLAUSE_PREFIX = { text: "T", reading: "R", hardening: "H" } as const;
+const CLAUSE_PREFIX = { text: 'T', reading: 'R', hardening: 'H' } as const;
 
 /** Checks clauses.json's shape: ids unique, each id's letter matching its layer, every field present. */
 function readClauses(folder: string, raw: unknown): ClauseEntry[] {
@@ -92,21 +92,26 @@ function readClauses(folder: string, raw: unknown): ClauseEntry[] {
   const seen = new Set<string>();
   return list.map((c: ClauseEntry, i) => {
     const where = `${folder}/clauses.json clauses[${i}]`;
-    if (!c || typeof c !== "object") throw new Error(`${where}: not an object`);
+    if (!c || typeof c !== 'object') throw new Error(`${where}: not an object`);
     if (!(c.layer in CLAUSE_PREFIX)) throw new Error(`${where}: layer must be text, reading or hardening`);
-    if (typeof c.id !== "string" || !new RegExp(`^${CLAUSE_PREFIX[c.layer]}[0-9]+$`).test(c.id)) throw new Error(`${where}: id ${JSON.stringify(c.id)} must be ${CLAUSE_PREFIX[c.layer]}<n> for a ${c.layer} clause`);
+    if (typeof c.id !== 'string' || !new RegExp(`^${CLAUSE_PREFIX[c.layer]}[0-9]+$`).test(c.id))
+      throw new Error(
+        `${where}: id ${JSON.stringify(c.id)} must be ${CLAUSE_PREFIX[c.layer]}<n> for a ${c.layer} clause`,
+      );
     if (seen.has(c.id)) throw new Error(`${where}: duplicate id ${c.id}`);
     seen.add(c.id);
-    for (const k of ["since", "title", "text"] as const) if (typeof c[k] !== "string" || !c[k]) throw new Error(`${where} (${c.id}): ${k} is required`);
-    if (c.layer === "reading" && !c.why) throw new Error(`${where} (${c.id}): a reading says why the text needed one ("why")`);
+    for (const k of ['since', 'title', 'text'] as const)
+      if (typeof c[k] !== 'string' || !c[k]) throw new Error(`${where} (${c.id}): ${k} is required`);
+    if (c.layer === 'reading' && !c.why)
+      throw new Error(`${where} (${c.id}): a reading says why the text needed one ("why")`);
     return c;
   });
 }
 
 /** The version's hand-written changelog summary (Markdown), inside the folder so it is frozen with it. */
-export const SUMMARY_FILE = "SUMMARY.md";
+export const SUMMARY_FILE = 'SUMMARY.md';
 
-export const ID_BASE = "https://idea-protocol.invalid/spec/";
+export const ID_BASE = 'https://idea-protocol.invalid/spec/';
 
 /** The `$id` of the schema at `path` (relative to the version folder) of `version`. */
 export function schemaId(version: string, path: string): string {
@@ -121,7 +126,7 @@ export function versionDir(specRoot: string, version: string): string {
 export function specVersions(specRoot: string): Version[] {
   if (!existsSync(specRoot)) return [];
   return readdirSync(specRoot)
-    .filter((name) => name.startsWith("v") && isVersion(name) && statSync(join(specRoot, name)).isDirectory())
+    .filter((name) => name.startsWith('v') && isVersion(name) && statSync(join(specRoot, name)).isDirectory())
     .map(normalizeVersion)
     .sort(compareVersions);
 }
@@ -133,7 +138,7 @@ export function listFiles(dir: string): string[] {
     for (const name of readdirSync(d)) {
       const p = join(d, name);
       if (statSync(p).isDirectory()) walk(p);
-      else out.push(relative(dir, p).split(sep).join("/"));
+      else out.push(relative(dir, p).split(sep).join('/'));
     }
   };
   walk(dir);
@@ -141,7 +146,7 @@ export function listFiles(dir: string): string[] {
 }
 
 export function readJson(path: string): Json {
-  const text = readFileSync(path, "utf8");
+  const text = readFileSync(path, 'utf8');
   try {
     return JSON.parse(text) as Json;
   } catch (err) {
@@ -150,7 +155,7 @@ export function readJson(path: string): Json {
 }
 
 export function isObject(x: unknown): x is JsonObject {
-  return typeof x === "object" && x !== null && !Array.isArray(x);
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
 }
 
 /** The repository's JSON formatting: two-space indentation and a final newline. */
@@ -158,7 +163,7 @@ export function formatJson(x: unknown): string {
   return `${JSON.stringify(x, null, 2)}\n`;
 }
 
-const sha256 = (data: string | Buffer) => createHash("sha256").update(data).digest("hex");
+const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
 
 /**
  * The hash of a version folder: sha256 of its `sha256sum` listing in path order, CRLF read as LF (a
@@ -166,19 +171,19 @@ const sha256 = (data: string | Buffer) => createHash("sha256").update(data).dige
  *   (cd spec/v0.1.3 && find . -type f -printf '%P\n' | LC_ALL=C sort | xargs sha256sum) | sha256sum
  */
 export function hashFolder(dir: string): string {
-  return hashFiles(new Map(listFiles(dir).map((rel) => [rel, readFileSync(join(dir, rel), "utf8")])));
+  return hashFiles(new Map(listFiles(dir).map((rel) => [rel, readFileSync(join(dir, rel), 'utf8')])));
 }
 
 /** hashFolder of a folder's files given as path (relative, "/"-separated) → text, e.g. read from git. */
 export function hashFiles(files: ReadonlyMap<string, string>): string {
   const entries = [...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return sha256(entries.map(([rel, text]) => `${sha256(text.replace(/\r\n/g, "\n"))}  ${rel}\n`).join(""));
+  return sha256(entries.map(([rel, text]) => `${sha256(text.replace(/\r\n/g, '\n'))}  ${rel}\n`).join(''));
 }
 
 function checkIndex(index: Json, where: string): asserts index is JsonObject {
   const ok =
     isObject(index) &&
-    typeof index.version === "string" &&
+    typeof index.version === 'string' &&
     Array.isArray(index.topics) &&
     Array.isArray(index.errorCodes) &&
     isObject(index.messages) &&
@@ -191,11 +196,13 @@ export function loadSpec(specRoot: string, version: string): Spec {
   const v = normalizeVersion(version);
   const folder = versionFolder(v);
   const dir = join(specRoot, folder);
-  if (!existsSync(join(dir, "index.json"))) {
-    throw new Error(`no spec for version ${v} at ${dir} (versions present: ${specVersions(specRoot).join(", ") || "none"})`);
+  if (!existsSync(join(dir, 'index.json'))) {
+    throw new Error(
+      `no spec for version ${v} at ${dir} (versions present: ${specVersions(specRoot).join(', ') || 'none'})`,
+    );
   }
   const files = listFiles(dir);
-  const texts = new Map(files.map((rel) => [rel, readFileSync(join(dir, rel), "utf8")]));
+  const texts = new Map(files.map((rel) => [rel, readFileSync(join(dir, rel), 'utf8')]));
   const parse = (rel: string): Json => {
     try {
       return JSON.parse(texts.get(rel)!) as Json;
@@ -203,28 +210,42 @@ export function loadSpec(specRoot: string, version: string): Spec {
       throw new Error(`${folder}/${rel}: invalid JSON (${err instanceof Error ? err.message : String(err)})`);
     }
   };
-  const rawIndex = parse("index.json");
+  const rawIndex = parse('index.json');
   checkIndex(rawIndex, `${folder}/index.json`);
   const index = rawIndex as unknown as SpecIndex;
-  if (index.version !== v) throw new Error(`${folder}/index.json: version is ${JSON.stringify(index.version)}, the folder says ${v}`);
+  if (index.version !== v)
+    throw new Error(`${folder}/index.json: version is ${JSON.stringify(index.version)}, the folder says ${v}`);
 
   const docs: SchemaDoc[] = [];
   for (const path of files) {
-    if (!path.endsWith(".schema.json")) continue;
+    if (!path.endsWith('.schema.json')) continue;
     const schema = parse(path);
     if (!isObject(schema)) throw new Error(`${folder}/${path}: a schema document must be a JSON object`);
     const id = schemaId(v, path);
-    if (schema.$id !== id) throw new Error(`${folder}/${path}: $id is ${JSON.stringify(schema.$id)}, expected ${JSON.stringify(id)}`);
+    if (schema.$id !== id)
+      throw new Error(`${folder}/${path}: $id is ${JSON.stringify(schema.$id)}, expected ${JSON.stringify(id)}`);
     docs.push({ path, id, schema });
   }
   const byPath = new Map(docs.map((d) => [d.path, d]));
   const byId = new Map(docs.map((d) => [d.id, d]));
   for (const t of index.topics) {
-    for (const p of [t.params, t.result]) if (!byPath.has(p)) throw new Error(`${folder}: ${t.topic} refers to missing ${p}`);
+    for (const p of [t.params, t.result])
+      if (!byPath.has(p)) throw new Error(`${folder}: ${t.topic} refers to missing ${p}`);
   }
   for (const [key, p] of Object.entries(index.messages)) {
     if (!byPath.has(p)) throw new Error(`${folder}: message ${key} refers to missing ${p}`);
   }
   const clauses = texts.has(CLAUSES_FILE) ? readClauses(folder, parse(CLAUSES_FILE)) : [];
-  return { version: v, folder, dir, index, docs, byPath, byId, hash: hashFiles(texts), summary: texts.get(SUMMARY_FILE)?.trim() || undefined, clauses };
+  return {
+    version: v,
+    folder,
+    dir,
+    index,
+    docs,
+    byPath,
+    byId,
+    hash: hashFiles(texts),
+    summary: texts.get(SUMMARY_FILE)?.trim() || undefined,
+    clauses,
+  };
 }

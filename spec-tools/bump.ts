@@ -6,7 +6,18 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { readReleases } from '@idea-kit/spec-lib/releases';
-import { formatJson, ID_BASE, isObject, listFiles, loadSpec, schemaId, specVersions, SUMMARY_FILE, versionDir, type Json } from '@idea-kit/spec-lib/spec';
+import {
+  formatJson,
+  ID_BASE,
+  isObject,
+  listFiles,
+  loadSpec,
+  schemaId,
+  specVersions,
+  SUMMARY_FILE,
+  versionDir,
+  type Json,
+} from '@idea-kit/spec-lib/spec';
 import { compareVersions, nextPatch, normalizeVersion, versionFolder } from '@idea-kit/spec-lib/version';
 import { codegenMissing, regenerate } from './regenerate';
 import { specDir } from './spec-repo';
@@ -36,9 +47,14 @@ export async function bump(root: string, opts: BumpOptions = {}): Promise<BumpRe
   if (compareVersions(version, from) <= 0) throw new Error(`v${version} is not newer than the latest version v${from}`);
   if (existsSync(versionDir(spec, version))) throw new Error(`spec/v${version} already exists`);
   const released = readReleases(spec).releases;
-  if (released.some((r) => r.version === version)) throw new Error(`v${version} is in spec/releases.json already (its folder is missing: restore it, a release is never undone)`);
+  if (released.some((r) => r.version === version))
+    throw new Error(
+      `v${version} is in spec/releases.json already (its folder is missing: restore it, a release is never undone)`,
+    );
   if (!opts.force && !released.some((r) => r.version === from)) {
-    throw new Error(`v${from} is not released yet: edit it, or record its release first (idea-spec release ${from}); --force bumps anyway`);
+    throw new Error(
+      `v${from} is not released yet: edit it, or record its release first (idea-spec release ${from}); --force bumps anyway`,
+    );
   }
   const missing = opts.codegen !== false ? codegenMissing(root) : undefined;
   if (missing) throw new Error(missing); // before the copy: a failing bump writes nothing
@@ -61,7 +77,8 @@ export async function bump(root: string, opts: BumpOptions = {}): Promise<BumpRe
   loadSpec(spec, version); // the copy must load as the new version ($ids, index version)
   const log = opts.log ?? (() => {});
   log(`copied spec/v${from} → spec/v${version} ($ids and version changed; nothing else)\n`);
-  if (mentions.length > 0) log(`still naming ${from} (review by hand; since values are left alone on purpose):\n  ${mentions.join('\n  ')}\n`);
+  if (mentions.length > 0)
+    log(`still naming ${from} (review by hand; since values are left alone on purpose):\n  ${mentions.join('\n  ')}\n`);
   for (const line of regenerate(root, version, { codegen: opts.codegen !== false })) log(`${line}\n`);
   return { version, from, mentions };
 }
@@ -94,9 +111,11 @@ function mentionsOf(doc: Json, from: string): string[] {
   const out: string[] = [];
   const walk = (x: Json, at: string, key: string): void => {
     if (typeof x === 'string') {
-      if (key !== 'since' && (x === from || mention.test(x))) out.push(`${at || '/'}: ${JSON.stringify(x.length > 60 ? `${x.slice(0, 57)}...` : x)}`);
+      if (key !== 'since' && (x === from || mention.test(x)))
+        out.push(`${at || '/'}: ${JSON.stringify(x.length > 60 ? `${x.slice(0, 57)}...` : x)}`);
     } else if (Array.isArray(x)) x.forEach((y, i) => walk(y, `${at}/${i}`, key));
-    else if (isObject(x)) for (const [k, v] of Object.entries(x)) walk(v, `${at}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`, k);
+    else if (isObject(x))
+      for (const [k, v] of Object.entries(x)) walk(v, `${at}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`, k);
   };
   walk(doc, '', '');
   return out;

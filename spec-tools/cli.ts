@@ -106,7 +106,8 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
   }
   const [command, ...rest] = args.positional;
   const root = flag(args, 'root') ?? defaultRoot();
-  if (command !== undefined && WRITERS.has(command) && !(command === 'changelog' && args.flags.has('check'))) writableRoot(root, command);
+  if (command !== undefined && WRITERS.has(command) && !(command === 'changelog' && args.flags.has('check')))
+    writableRoot(root, command);
   const spec = specDir(root);
   switch (command) {
     case 'diff': {
@@ -121,7 +122,12 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
       return failsAt(report.changes, failOnRaw) ? 1 : 0;
     }
     case 'bump': {
-      const result = await bump(root, { version: rest[0], codegen: !args.flags.has('no-codegen'), force: args.flags.has('force'), log: out });
+      const result = await bump(root, {
+        version: rest[0],
+        codegen: !args.flags.has('no-codegen'),
+        force: args.flags.has('force'),
+        log: out,
+      });
       out(`created spec/v${result.version} from v${result.from}\n`);
       return 0;
     }
@@ -148,7 +154,11 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
       const reason = flag(args, 'reason');
       if (reason === undefined) throw new UsageError('amend needs --reason "…"');
       const codegen = codegenWanted(args, root);
-      const { entry, amendment } = amendRelease(spec, rest[0]!, { reason, allowSemantic: args.flags.has('allow-semantic'), date: flag(args, 'date') });
+      const { entry, amendment } = amendRelease(spec, rest[0]!, {
+        reason,
+        allowSemantic: args.flags.has('allow-semantic'),
+        date: flag(args, 'date'),
+      });
       out(`amended ${entry.version}: sha256 ${amendment.previousSha256} → ${entry.sha256}\n`);
       for (const line of regenerate(root, entry.version, { codegen })) out(`${line}\n`);
       return 0;
@@ -174,12 +184,17 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
 }
 
 // Run as a program (also through npm's bin link, hence realpath), not when imported by the tests.
-if (process.argv[1] !== undefined && realpathSync(resolve(process.argv[1])) === realpathSync(fileURLToPath(import.meta.url))) {
+if (
+  process.argv[1] !== undefined &&
+  realpathSync(resolve(process.argv[1])) === realpathSync(fileURLToPath(import.meta.url))
+) {
   main(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (err: unknown) => {
       const usage = err instanceof UsageError;
-      process.stderr.write(`idea-spec: ${err instanceof Error ? err.message : String(err)}\n${usage ? `\n${USAGE}\n` : ''}`);
+      process.stderr.write(
+        `idea-spec: ${err instanceof Error ? err.message : String(err)}\n${usage ? `\n${USAGE}\n` : ''}`,
+      );
       process.exit(2);
     },
   );

@@ -4,7 +4,13 @@
 // kept anywhere but releases.json.
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { newestRelease, readReleases, releasesPath, RELEASES_DESCRIPTION, type Releases } from '@idea-kit/spec-lib/releases';
+import {
+  newestRelease,
+  readReleases,
+  releasesPath,
+  RELEASES_DESCRIPTION,
+  type Releases,
+} from '@idea-kit/spec-lib/releases';
 import { formatJson, hashFolder, isObject, readJson, specVersions, versionDir } from '@idea-kit/spec-lib/spec';
 import { compareVersions, normalizeVersion } from '@idea-kit/spec-lib/version';
 import { checkReleasesHistory } from './release-history';
@@ -44,7 +50,10 @@ export function checkFrozen(specRoot: string, opts: { history?: boolean } = {}):
     const actual = hashFolder(dir);
     if (actual !== r.sha256) {
       const amended = r.amendments?.length ? ` (amended ${r.amendments.length}x; only the latest hash counts)` : '';
-      problems.push({ version: r.version, message: `spec/v${r.version} changed after its release (sha256 ${actual}, recorded ${r.sha256}${amended}): released versions are frozen; revert it (git diff -- spec/v${r.version}) and make the change in a new version (idea-spec bump), or, for a correction of its text, record it with idea-spec amend ${r.version} --reason "…"` });
+      problems.push({
+        version: r.version,
+        message: `spec/v${r.version} changed after its release (sha256 ${actual}, recorded ${r.sha256}${amended}): released versions are frozen; revert it (git diff -- spec/v${r.version}) and make the change in a new version (idea-spec bump), or, for a correction of its text, record it with idea-spec amend ${r.version} --reason "…"`,
+      });
     }
   }
   const newest = newestRelease(all);
@@ -57,8 +66,16 @@ export function checkFrozen(specRoot: string, opts: { history?: boolean } = {}):
     const date = isObject(index) ? index.released : undefined;
     if (date === undefined) continue;
     const r = released.get(v);
-    if (!r) problems.push({ version: v, message: `spec/v${v}/index.json says released ${JSON.stringify(date)}, but release dates live in spec/releases.json only: remove it (idea-spec release records the date)` });
-    else if (date !== r.released) problems.push({ version: v, message: `spec/v${v}/index.json says released ${JSON.stringify(date)}, spec/releases.json ${r.released}` });
+    if (!r)
+      problems.push({
+        version: v,
+        message: `spec/v${v}/index.json says released ${JSON.stringify(date)}, but release dates live in spec/releases.json only: remove it (idea-spec release records the date)`,
+      });
+    else if (date !== r.released)
+      problems.push({
+        version: v,
+        message: `spec/v${v}/index.json says released ${JSON.stringify(date)}, spec/releases.json ${r.released}`,
+      });
   }
   const notes: string[] = [];
   if (opts.history !== false) {

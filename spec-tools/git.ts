@@ -11,7 +11,12 @@ export interface GitResult {
 }
 
 export function git(cwd: string, args: string[], input?: string): GitResult {
-  const r = spawnSync('git', [...DISARMING_ARGS, ...args], { cwd, input, env: disarmedEnv(), maxBuffer: 256 * 1024 * 1024 });
+  const r = spawnSync('git', [...DISARMING_ARGS, ...args], {
+    cwd,
+    input,
+    env: disarmedEnv(),
+    maxBuffer: 256 * 1024 * 1024,
+  });
   if (r.error) return { ok: false, stdout: Buffer.alloc(0), stderr: r.error.message };
   return { ok: r.status === 0, stdout: r.stdout, stderr: r.stderr.toString('utf8').trim() };
 }

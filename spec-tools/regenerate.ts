@@ -8,7 +8,8 @@ import { updateChangelog } from './changelog';
 
 /** Why `root` has no codegen to run, or undefined when it has one. Commands ask before writing anything. */
 export function codegenMissing(root: string): string | undefined {
-  if (existsSync(join(root, 'codegen', 'src', 'cli.ts')) && existsSync(join(root, 'node_modules', 'tsx'))) return undefined;
+  if (existsSync(join(root, 'codegen', 'src', 'cli.ts')) && existsSync(join(root, 'node_modules', 'tsx')))
+    return undefined;
   return `${root} has no codegen to run (codegen/src/cli.ts and node_modules/tsx, as in an installed clone of idea-kit): run it there, or pass --no-codegen (then regenerate the code your own way)`;
 }
 
@@ -16,10 +17,19 @@ export function codegenMissing(root: string): string | undefined {
 function runCodegen(root: string, version: string): void {
   const missing = codegenMissing(root);
   if (missing) throw new Error(missing);
-  const r = spawnSync(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(root, 'codegen', 'src', 'cli.ts'), '--version', version], {
-    cwd: root,
-    encoding: 'utf8',
-  });
+  const r = spawnSync(
+    process.execPath,
+    [
+      join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'),
+      join(root, 'codegen', 'src', 'cli.ts'),
+      '--version',
+      version,
+    ],
+    {
+      cwd: root,
+      encoding: 'utf8',
+    },
+  );
   if (r.status !== 0) throw new Error(`codegen for v${version} failed (exit ${r.status}):\n${r.stdout}${r.stderr}`);
 }
 

@@ -20,7 +20,10 @@ export function checkReleasesHistory(specRoot: string, current: Releases): Histo
   const why = notInGit(specRoot);
   if (why) return { problems: [], summary: `spec/releases.json history: check skipped (${why})` };
   const commits = commitsTouching(specRoot, 'releases.json');
-  const docs = readObjects(specRoot, commits.map((c) => `${c}:./releases.json`));
+  const docs = readObjects(
+    specRoot,
+    commits.map((c) => `${c}:./releases.json`),
+  );
   const now = new Map(current.releases.map((r) => [r.version, r]));
   const problems: FrozenProblem[] = [];
   const reported = new Set<string>();
@@ -50,15 +53,24 @@ export function checkReleasesHistory(specRoot: string, current: Releases): Histo
 function checkEntry(was: Release, now: Release | undefined, at: string, problem: (v: string, m: string) => void): void {
   const v = was.version;
   if (!now) {
-    problem(v, `${v} was released (${at}) and its entry is gone from spec/releases.json: a release is never undone (restore the entry; correct the folder with idea-spec amend)`);
+    problem(
+      v,
+      `${v} was released (${at}) and its entry is gone from spec/releases.json: a release is never undone (restore the entry; correct the folder with idea-spec amend)`,
+    );
     return;
   }
   if (now.released !== was.released) {
-    problem(v, `${v}'s release date changed from ${was.released} (${at}) to ${now.released}: release dates are never rewritten`);
+    problem(
+      v,
+      `${v}'s release date changed from ${was.released} (${at}) to ${now.released}: release dates are never rewritten`,
+    );
   }
   const known = new Set([now.sha256, ...(now.amendments ?? []).map((a) => a.previousSha256)]);
   if (!known.has(was.sha256)) {
-    problem(v, `${v} was released with sha256 ${was.sha256} (${at}); spec/releases.json now says ${now.sha256} without an amendment recording it: change a released folder only with idea-spec amend`);
+    problem(
+      v,
+      `${v} was released with sha256 ${was.sha256} (${at}); spec/releases.json now says ${now.sha256} without an amendment recording it: change a released folder only with idea-spec amend`,
+    );
   }
   // Every amendment ever recorded stays, unchanged and in order. Amendments recorded on two branches
   // interleave when they merge, so those of one commit need only be a subsequence of today's.
@@ -84,7 +96,10 @@ export function releasedContents(specRoot: string, version: string, sha256: stri
   const folder = versionFolder(version);
   for (const commit of commitsTouching(specRoot, folder)) {
     const paths = filesAt(specRoot, commit, folder);
-    const texts = readObjects(specRoot, paths.map((p) => `${commit}:./${folder}/${p}`));
+    const texts = readObjects(
+      specRoot,
+      paths.map((p) => `${commit}:./${folder}/${p}`),
+    );
     if (texts.some((t) => t === undefined)) continue;
     const files = new Map(paths.map((p, i) => [p, texts[i]!]));
     if (hashFiles(files) === sha256) return files;

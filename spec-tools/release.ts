@@ -7,7 +7,16 @@ import { dirname, join } from 'node:path';
 import { SCHEMA_MAP_KEYWORDS } from '@idea-kit/spec-lib/keywords';
 import { assertSpecClean } from '@idea-kit/spec-lib/lint';
 import { readReleases, type Amendment, type Release } from '@idea-kit/spec-lib/releases';
-import { CLAUSES_FILE, isObject, listFiles, loadSpec, readJson, SUMMARY_FILE, type Json, type Spec } from '@idea-kit/spec-lib/spec';
+import {
+  CLAUSES_FILE,
+  isObject,
+  listFiles,
+  loadSpec,
+  readJson,
+  SUMMARY_FILE,
+  type Json,
+  type Spec,
+} from '@idea-kit/spec-lib/spec';
 import { normalizeVersion, versionFolder } from '@idea-kit/spec-lib/version';
 import { diffVersions } from './diff/version-diff';
 import { formatReport } from './diff/format';
@@ -18,7 +27,8 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 function dateOrToday(date: string | undefined): string {
   const d = date ?? new Date().toISOString().slice(0, 10);
-  if (!DATE.test(d) || Number.isNaN(Date.parse(d))) throw new Error(`not a date: ${JSON.stringify(d)} (expected YYYY-MM-DD)`);
+  if (!DATE.test(d) || Number.isNaN(Date.parse(d)))
+    throw new Error(`not a date: ${JSON.stringify(d)} (expected YYYY-MM-DD)`);
   return d;
 }
 
@@ -35,10 +45,16 @@ export function recordRelease(specRoot: string, version: string, opts: { date?: 
   const existing = all.releases.find((r) => r.version === v);
   if (existing) {
     const same = existing.sha256 === spec.hash;
-    throw new Error(`v${v} is already released (${existing.released})${same ? '' : ' with other contents: released versions are frozen; record a correction of its text with idea-spec amend'}`);
+    throw new Error(
+      `v${v} is already released (${existing.released})${same ? '' : ' with other contents: released versions are frozen; record a correction of its text with idea-spec amend'}`,
+    );
   }
-  if (spec.index.released !== undefined) throw new Error(`spec/v${v}/index.json has "released": remove it, the date goes to spec/releases.json only`);
-  if (!spec.summary) throw new Error(`spec/v${v}/${SUMMARY_FILE} is missing or empty: write the version's summary for the changelog first (a few lines of Markdown)`);
+  if (spec.index.released !== undefined)
+    throw new Error(`spec/v${v}/index.json has "released": remove it, the date goes to spec/releases.json only`);
+  if (!spec.summary)
+    throw new Error(
+      `spec/v${v}/${SUMMARY_FILE} is missing or empty: write the version's summary for the changelog first (a few lines of Markdown)`,
+    );
   const entry: Release = { version: v, released: dateOrToday(opts.date), sha256: spec.hash };
   writeReleases(specRoot, { ...all, releases: [...all.releases, entry] });
   return entry;
@@ -96,24 +112,35 @@ function semanticChanges(released: Spec, now: Spec): string[] {
  * the old one, which is kept with the date and reason. Unless `allowSemantic`, the released contents
  * are looked up in git by their recorded hash and anything beyond annotations is refused.
  */
-export function amendRelease(specRoot: string, version: string, opts: AmendOptions): { entry: Release; amendment: Amendment } {
+export function amendRelease(
+  specRoot: string,
+  version: string,
+  opts: AmendOptions,
+): { entry: Release; amendment: Amendment } {
   const v = normalizeVersion(version);
   const reason = opts.reason.trim();
-  if (!reason) throw new Error('amend needs --reason "…" (why the released text is corrected; it goes into the changelog)');
+  if (!reason)
+    throw new Error('amend needs --reason "…" (why the released text is corrected; it goes into the changelog)');
   const all = readReleases(specRoot);
   const entry = all.releases.find((r) => r.version === v);
-  if (!entry) throw new Error(`v${v} is not released: edit spec/v${v} directly (amend is for released, frozen versions)`);
+  if (!entry)
+    throw new Error(`v${v} is not released: edit spec/v${v} directly (amend is for released, frozen versions)`);
   const now = loadSpec(specRoot, v);
-  if (now.hash === entry.sha256) throw new Error(`spec/v${v} is unchanged since its release (sha256 ${entry.sha256}): nothing to amend`);
+  if (now.hash === entry.sha256)
+    throw new Error(`spec/v${v} is unchanged since its release (sha256 ${entry.sha256}): nothing to amend`);
   assertSpecClean(specRoot, now); // an amendment codegen would refuse is never recorded
   if (!opts.allowSemantic) {
     const files = releasedContents(specRoot, v, entry.sha256);
     if (!files) {
-      throw new Error(`cannot check that only annotations of v${v} change: no commit has spec/v${v} at its recorded sha256 ${entry.sha256} (not in git?); --allow-semantic records the amendment without that check`);
+      throw new Error(
+        `cannot check that only annotations of v${v} change: no commit has spec/v${v} at its recorded sha256 ${entry.sha256} (not in git?); --allow-semantic records the amendment without that check`,
+      );
     }
     const changes = withReleasedCopy(v, files, (released) => semanticChanges(released, now));
     if (changes.length > 0) {
-      throw new Error(`the amendment of v${v} changes more than annotations (description, title, examples, $comment):\n  ${changes.join('\n  ')}\nA change of the protocol belongs in a new version (idea-spec bump); --allow-semantic records it as an amendment anyway`);
+      throw new Error(
+        `the amendment of v${v} changes more than annotations (description, title, examples, $comment):\n  ${changes.join('\n  ')}\nA change of the protocol belongs in a new version (idea-spec bump); --allow-semantic records it as an amendment anyway`,
+      );
     }
   }
   const amendment: Amendment = { date: dateOrToday(opts.date), reason, previousSha256: entry.sha256 };
@@ -136,4 +163,3 @@ function withReleasedCopy<T>(version: string, files: Map<string, string>, fn: (s
     rmSync(root, { recursive: true, force: true });
   }
 }
-

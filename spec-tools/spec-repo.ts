@@ -39,7 +39,9 @@ export function writableRoot(root: string, command: string): string {
     // not there (yet): judged by the name given
   }
   if ([resolve(root), real].some((p) => p.split(sep).includes('node_modules'))) {
-    throw new Error(`idea-spec ${command} writes to the spec repository, and ${root} is inside node_modules (an installed package's copy of the spec): run it in your spec repository (a folder holding spec/releases.json) or pass --root <dir>`);
+    throw new Error(
+      `idea-spec ${command} writes to the spec repository, and ${root} is inside node_modules (an installed package's copy of the spec): run it in your spec repository (a folder holding spec/releases.json) or pass --root <dir>`,
+    );
   }
   return root;
 }

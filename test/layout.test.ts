@@ -28,13 +28,17 @@ describe('test layout', () => {
   });
 
   it('test/<folder> mirrors a source folder', () => {
-    const folders = readdirSync(join(ROOT, 'test')).filter((n) => statSync(join(ROOT, 'test', n)).isDirectory() && !NOT_A_SOURCE_FOLDER.has(n));
+    const folders = readdirSync(join(ROOT, 'test')).filter(
+      (n) => statSync(join(ROOT, 'test', n)).isDirectory() && !NOT_A_SOURCE_FOLDER.has(n),
+    );
     expect(folders.filter((n) => !statSync(join(ROOT, n), { throwIfNoEntry: false })?.isDirectory())).toEqual([]);
   });
 
   it('bench/ imports no test file', () => {
     const importsTest = /(?:from\s+|import\()\s*['"][./]*\/test\//;
-    const wrong = files(join(ROOT, 'bench'), (f) => /\.[cm]?[tj]s$/.test(f)).filter((f) => importsTest.test(readFileSync(f, 'utf8'))).map((f) => relative(ROOT, f));
+    const wrong = files(join(ROOT, 'bench'), (f) => /\.[cm]?[tj]s$/.test(f))
+      .filter((f) => importsTest.test(readFileSync(f, 'utf8')))
+      .map((f) => relative(ROOT, f));
     expect(wrong).toEqual([]);
   });
 });

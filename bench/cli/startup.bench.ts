@@ -45,7 +45,12 @@ const server = await startBenchServer({
   handlers: {
     ...constantHandlers(),
     async editFind({ pattern }) {
-      return { matches: [{ filePath: join(server.workspace!, 'src', 'a.ts'), line: 3, character: 2, lineText: `  ${pattern}` }], totalCount: 1 };
+      return {
+        matches: [
+          { filePath: join(server.workspace!, 'src', 'a.ts'), line: 3, character: 2, lineText: `  ${pattern}` },
+        ],
+        totalCount: 1,
+      };
     },
   },
 });
@@ -58,7 +63,10 @@ try {
   delete env.IDEA_TOKEN;
   const bare = ['-e', 'process.stdout.write("x\\n")'];
   const find = [cli, 'find', 'needle'];
-  for (let i = 0; i < 3; i++) { await timed(bare, cwd, env); await timed(find, cwd, env); } // warm the page cache
+  for (let i = 0; i < 3; i++) {
+    await timed(bare, cwd, env);
+    await timed(find, cwd, env);
+  } // warm the page cache
   const b: { outputMs: number; exitMs: number }[] = [];
   const c: { outputMs: number; exitMs: number }[] = [];
   for (let i = 0; i < RUNS; i++) {
@@ -72,12 +80,34 @@ try {
   const cliExit = p50(c.map((x) => x.exitMs));
   const overhead = cliOut - bareOut;
   console.log(`idea find, warm server, median of ${RUNS} interleaved runs (${machineLine()}):`);
-  console.log(`  to output: idea ${cliOut.toFixed(1)} ms · bare node -e ${bareOut.toFixed(1)} ms → overhead ${overhead.toFixed(1)} ms (target ≤ ${TARGET_MS} ms) ${overhead <= TARGET_MS ? 'OK' : 'OVER'}`);
-  console.log(`  to exit:   idea ${cliExit.toFixed(1)} ms · bare node -e ${bareExit.toFixed(1)} ms → overhead ${(cliExit - bareExit).toFixed(1)} ms`);
+  console.log(
+    `  to output: idea ${cliOut.toFixed(1)} ms · bare node -e ${bareOut.toFixed(1)} ms → overhead ${overhead.toFixed(1)} ms (target ≤ ${TARGET_MS} ms) ${overhead <= TARGET_MS ? 'OK' : 'OVER'}`,
+  );
+  console.log(
+    `  to exit:   idea ${cliExit.toFixed(1)} ms · bare node -e ${bareExit.toFixed(1)} ms → overhead ${(cliExit - bareExit).toFixed(1)} ms`,
+  );
   const rows: BenchRow[] = [
-    { metric: 'idea find, process start → output (baseline: bare node -e printing a line)', value: cliOut, unit: 'ms', baseline: bareOut, ratio: cliOut / bareOut },
-    { metric: 'idea find start-up overhead over bare node, to output', value: overhead, unit: 'ms', target: `≤ ${TARGET_MS} ms`, ok: overhead <= TARGET_MS },
-    { metric: 'idea find, process start → exit (baseline: bare node -e)', value: cliExit, unit: 'ms', baseline: bareExit, ratio: cliExit / bareExit },
+    {
+      metric: 'idea find, process start → output (baseline: bare node -e printing a line)',
+      value: cliOut,
+      unit: 'ms',
+      baseline: bareOut,
+      ratio: cliOut / bareOut,
+    },
+    {
+      metric: 'idea find start-up overhead over bare node, to output',
+      value: overhead,
+      unit: 'ms',
+      target: `≤ ${TARGET_MS} ms`,
+      ok: overhead <= TARGET_MS,
+    },
+    {
+      metric: 'idea find, process start → exit (baseline: bare node -e)',
+      value: cliExit,
+      unit: 'ms',
+      baseline: bareExit,
+      ratio: cliExit / bareExit,
+    },
   ];
   const out = jsonOutArg();
   if (out) writeFileSync(out, JSON.stringify({ name: 'cli', rows } satisfies BenchResult, null, 2));

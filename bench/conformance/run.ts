@@ -14,11 +14,19 @@ import { CONFORMANCE_DIR, loadCases } from '../../conformance/lib/load';
 import { HOST_USER_SETTINGS } from '../../conformance/launch';
 import { FALLBACK_SETTLE_MS, runSuite } from '../../conformance/lib/run';
 import { targetFor } from '../../conformance/lib/session';
-import { buildFixtureWorkspace, resetFixtureWorkspace, resetFixtureWorkspaceDetailed } from '../../conformance/workspace';
+import {
+  buildFixtureWorkspace,
+  resetFixtureWorkspace,
+  resetFixtureWorkspaceDetailed,
+} from '../../conformance/workspace';
 
 const { values } = parseArgs({
   options: {
-    runs: { type: 'string' }, json: { type: 'string' }, concurrency: { type: 'string' }, settle: { type: 'string' }, 'settle-timeout': { type: 'string' },
+    runs: { type: 'string' },
+    json: { type: 'string' },
+    concurrency: { type: 'string' },
+    settle: { type: 'string' },
+    'settle-timeout': { type: 'string' },
     'no-old-policy': { type: 'boolean' },
   },
 });
@@ -39,21 +47,37 @@ const fmt = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 try {
   const t0 = performance.now();
   buildFixtureWorkspace(dir);
-  const host = await launchHost({ workspace: dir, extensionDevPath: join(REPO_ROOT, 'extension'), userSettings: HOST_USER_SETTINGS });
+  const host = await launchHost({
+    workspace: dir,
+    extensionDevPath: join(REPO_ROOT, 'extension'),
+    userSettings: HOST_USER_SETTINGS,
+  });
   const launched = performance.now();
   const loads: number[] = [];
   /** One suite run; `oldPolicy`: resets through git with a fixed settle, as the runner did before issue 11. */
   const run = async (concurrency?: number, oldPolicy = false) => {
     resetFixtureWorkspace(dir);
     const s = await runSuite({
-      target: targetFor(host.url, host.token, dir), cases, expectedFailures, concurrency: concurrency ?? concurrencyOpt,
+      target: targetFor(host.url, host.token, dir),
+      cases,
+      expectedFailures,
+      concurrency: concurrency ?? concurrencyOpt,
       ...(oldPolicy
-        ? { reset: () => resetFixtureWorkspace(dir, { forceGit: true }), settleMs: FALLBACK_SETTLE_MS, settleTimeoutMs: 0 }
+        ? {
+            reset: () => resetFixtureWorkspace(dir, { forceGit: true }),
+            settleMs: FALLBACK_SETTLE_MS,
+            settleTimeoutMs: 0,
+          }
         : { reset: () => resetFixtureWorkspaceDetailed(dir), settleMs, settleTimeoutMs }),
     });
     loads.push(loadavg()[0]!);
     for (const r of s.results.filter((x) => x.verdict !== 'pass' && !x.expectedFailure)) {
-      console.error(`  [${r.verdict}] ${r.id}: ${r.reason ?? ''}\n${r.checks.filter((c) => !c.ok).map((c) => c.detail).join('\n')}`);
+      console.error(
+        `  [${r.verdict}] ${r.id}: ${r.reason ?? ''}\n${r.checks
+          .filter((c) => !c.ok)
+          .map((c) => c.detail)
+          .join('\n')}`,
+      );
     }
     for (const w of s.warnings) console.error(`  warning: ${w}`);
     return { ms: s.durationMs, pass: s.counts.pass, total: s.results.length, ok: s.ok };
@@ -89,26 +113,62 @@ try {
       passCounts: all.map((r) => `${r.pass}/${r.total}`),
       loadAverages: loads.map((l) => Number(l.toFixed(2))),
     };
-    console.log(`conformance suite, ${cases.length} cases, against our extension in a live VS Code (code-server + headless Chromium)`);
-    console.log(`  cold run (build workspace + launch + suite + teardown): ${fmt(coldTotal)}  (launch ${fmt(figures.launchMs)}, suite ${fmt(cold.ms)}, teardown ${fmt(teardownMs)})`);
-    console.log(`  warm suite: ${warm.map((w) => fmt(w.ms)).join(', ')}  → best ${fmt(best)}, ${(best / TARGET_MS).toFixed(2)}× the ${TARGET_MS / 1000} s target (${best <= TARGET_MS ? 'met' : 'NOT met'})`);
-    console.log(`  baseline, warm suite one case at a time: ${fmt(sequential.ms)}  → the concurrent pool is ${(sequential.ms / best).toFixed(2)}× faster`);
-    if (old) console.log(`  before: warm suite with the old policy (reset through git + fixed ${FALLBACK_SETTLE_MS} ms settle): ${fmt(old.ms)}  → ${(old.ms / best).toFixed(2)}× slower`);
+    console.log(
+      `conformance suite, ${cases.length} cases, against our extension in a live VS Code (code-server + headless Chromium)`,
+    );
+    console.log(
+      `  cold run (build workspace + launch + suite + teardown): ${fmt(coldTotal)}  (launch ${fmt(figures.launchMs)}, suite ${fmt(cold.ms)}, teardown ${fmt(teardownMs)})`,
+    );
+    console.log(
+      `  warm suite: ${warm.map((w) => fmt(w.ms)).join(', ')}  → best ${fmt(best)}, ${(best / TARGET_MS).toFixed(2)}× the ${TARGET_MS / 1000} s target (${best <= TARGET_MS ? 'met' : 'NOT met'})`,
+    );
+    console.log(
+      `  baseline, warm suite one case at a time: ${fmt(sequential.ms)}  → the concurrent pool is ${(sequential.ms / best).toFixed(2)}× faster`,
+    );
+    if (old)
+      console.log(
+        `  before: warm suite with the old policy (reset through git + fixed ${FALLBACK_SETTLE_MS} ms settle): ${fmt(old.ms)}  → ${(old.ms / best).toFixed(2)}× slower`,
+      );
     console.log(`  load average (1 min) after each run: ${figures.loadAverages.join(', ')} (2 cores, shared machine)`);
-    console.log(`  verdicts: ${figures.passCounts.join(', ')} passed${figures.allPassed ? ` (all green; ${expectedFailures.size} listed expected failure(s))` : ' (NOT all green)'}`);
+    console.log(
+      `  verdicts: ${figures.passCounts.join(', ')} passed${figures.allPassed ? ` (all green; ${expectedFailures.size} listed expected failure(s))` : ' (NOT all green)'}`,
+    );
     // The bench contract (bench/README.md): one row per figure; bench/run.ts prints them.
     emit({
       name: 'conformance',
       rows: [
-        { metric: `cold run: build workspace + launch host + suite + teardown (${cases.length} cases)`, value: figures.coldTotalMs, unit: 'ms', target: `≤ ${COLD_TARGET_MS} ms`, ok: figures.coldTotalMs <= COLD_TARGET_MS },
+        {
+          metric: `cold run: build workspace + launch host + suite + teardown (${cases.length} cases)`,
+          value: figures.coldTotalMs,
+          unit: 'ms',
+          target: `≤ ${COLD_TARGET_MS} ms`,
+          ok: figures.coldTotalMs <= COLD_TARGET_MS,
+        },
         { metric: 'live host launch (part of the cold run)', value: figures.launchMs, unit: 'ms' },
         { metric: 'cold suite (tsserver and git caches cold)', value: cold.ms, unit: 'ms' },
         {
           metric: `warm suite, best of ${warm.length} (baseline: same host, one case at a time)`,
-          value: best, unit: 'ms', baseline: sequential.ms, target: `≤ ${TARGET_MS} ms`, ok: best <= TARGET_MS,
+          value: best,
+          unit: 'ms',
+          baseline: sequential.ms,
+          target: `≤ ${TARGET_MS} ms`,
+          ok: best <= TARGET_MS,
         },
-        ...(old ? [{ metric: `warm suite, best of ${warm.length} (baseline: same host, the old policy: resets through git + fixed ${FALLBACK_SETTLE_MS} ms settle)`, value: best, unit: 'ms', baseline: old.ms }] : []),
-        { metric: 'load average (1 min), highest after any run (2 cores)', value: Number(Math.max(...loads).toFixed(2)), unit: '' },
+        ...(old
+          ? [
+              {
+                metric: `warm suite, best of ${warm.length} (baseline: same host, the old policy: resets through git + fixed ${FALLBACK_SETTLE_MS} ms settle)`,
+                value: best,
+                unit: 'ms',
+                baseline: old.ms,
+              },
+            ]
+          : []),
+        {
+          metric: 'load average (1 min), highest after any run (2 cores)',
+          value: Number(Math.max(...loads).toFixed(2)),
+          unit: '',
+        },
         {
           metric: `cases passing, worst of the ${all.length} runs`,
           value: Math.min(...all.map((r) => r.pass)),

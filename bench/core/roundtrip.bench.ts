@@ -13,7 +13,13 @@ import { startServerWorker } from './servers';
 const BLOCKS = Number(process.env.BENCH_BLOCKS ?? 20);
 const PER_BLOCK = Number(process.env.BENCH_PER_BLOCK ?? 1000);
 const TOPIC = '/app/vscode/edit/find' as const;
-const PARAMS = { pattern: 'searchText', include: '**/*.ts', exclude: '**/node_modules/**', isRegex: false, isCaseSensitive: false };
+const PARAMS = {
+  pattern: 'searchText',
+  include: '**/*.ts',
+  exclude: '**/node_modules/**',
+  isRegex: false,
+  isCaseSensitive: false,
+};
 
 async function ideaRoundTrips(client: IdeaClient, n: number): Promise<Float64Array> {
   const lat = new Float64Array(n);
@@ -48,14 +54,20 @@ async function main(): Promise<void> {
     // Rotate the order so no side always runs first after a pause.
     for (let j = 0; j < sides.length; j++) {
       const [name, run] = sides[(k + j) % sides.length]!;
-      samples.get(name)!.push(...await run(PER_BLOCK));
+      samples.get(name)!.push(...(await run(PER_BLOCK)));
     }
   }
   const j = summarize(samples.get('json')!);
-  const e = summarize(samples.get('echo')!), a = summarize(samples.get('idea')!), c = summarize(samples.get('checked')!);
+  const e = summarize(samples.get('echo')!),
+    a = summarize(samples.get('idea')!),
+    c = summarize(samples.get('checked')!);
   const us = (ms: number) => ms * 1000;
   const row = (metric: string, v: number, base: number, target?: number): BenchRow => ({
-    metric, value: us(v), unit: 'µs', baseline: us(base), ratio: v / base,
+    metric,
+    value: us(v),
+    unit: 'µs',
+    baseline: us(base),
+    ratio: v / base,
     ...(target ? { target: `≤ ${target.toFixed(2)}×`, ok: v / base <= target } : {}),
   });
   emit({
@@ -70,7 +82,10 @@ async function main(): Promise<void> {
       { metric: 'samples per side', value: a.n, unit: 'round trips' },
     ],
   });
-  await client.close(); await clientChecked.close(); sock.close(); jsock.close();
+  await client.close();
+  await clientChecked.close();
+  sock.close();
+  jsock.close();
   await Promise.all([idea.stop(), ideaChecked.stop(), echo.stop(), json.stop()]);
 }
 

@@ -4,9 +4,21 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { constantHandlers, exampleResults, startBenchServer } from '../lib/server';
 import { startEchoServer } from '../lib/echo';
 
-const { kind, validateResults, topic } = workerData as { kind: 'echo' | 'json' | 'idea'; validateResults?: boolean; topic?: string };
-const srv = kind === 'echo' ? await startEchoServer()
-  : kind === 'json' ? await startEchoServer(exampleResults().get(topic!))
-  : await startBenchServer({ handlers: constantHandlers(), validateResults: !!validateResults });
+const { kind, validateResults, topic } = workerData as {
+  kind: 'echo' | 'json' | 'idea';
+  validateResults?: boolean;
+  topic?: string;
+};
+const srv =
+  kind === 'echo'
+    ? await startEchoServer()
+    : kind === 'json'
+      ? await startEchoServer(exampleResults().get(topic!))
+      : await startBenchServer({ handlers: constantHandlers(), validateResults: !!validateResults });
 parentPort!.postMessage({ url: srv.url });
-parentPort!.on('message', async (m) => { if (m === 'close') { await srv.close(); process.exit(0); } });
+parentPort!.on('message', async (m) => {
+  if (m === 'close') {
+    await srv.close();
+    process.exit(0);
+  }
+});

@@ -20,7 +20,11 @@ function perItem<T>(items: T[], fn: (x: T) => unknown): number {
     let n = 0;
     const t0 = nowMs();
     let t = t0;
-    while (t - t0 < MIN_MS) { for (const x of items) if (fn(x)) sink++; n += items.length; t = nowMs(); }
+    while (t - t0 < MIN_MS) {
+      for (const x of items) if (fn(x)) sink++;
+      n += items.length;
+      t = nowMs();
+    }
     best = Math.min(best, ((t - t0) * 1000) / n);
   }
   if (sink < 0) console.log(sink);
@@ -35,17 +39,26 @@ function validateFrame(msg: any): boolean {
 
 const valid = validRequests().map((f) => JSON.stringify(f));
 // Only those the validators refuse: a mutation can land on a field that accepts it (unknown params are ignored).
-const bad = mutatedRequests().filter((f) => !validateFrame(f)).map((f) => JSON.stringify(f));
+const bad = mutatedRequests()
+  .filter((f) => !validateFrame(f))
+  .map((f) => JSON.stringify(f));
 const results = [...exampleResults()].map(([topic, r]) => ({ topic, text: JSON.stringify(r) }));
 
 const rows: BenchRow[] = [];
 const row = (metric: string, texts: string[], check: (m: any, i: number) => boolean) => {
   const parsed = texts.map((t) => JSON.parse(t));
   const parse = perItem(texts, (t) => JSON.parse(t));
-  const val = perItem(parsed.map((m, i) => [m, i] as const), ([m, i]) => check(m, i));
+  const val = perItem(
+    parsed.map((m, i) => [m, i] as const),
+    ([m, i]) => check(m, i),
+  );
   rows.push({ metric, value: val, unit: 'µs/frame', baseline: parse, ratio: val / parse });
 };
 row(`valid requests, envelope + params (${valid.length} topics)`, valid, (m) => validateFrame(m));
 row(`mutated requests, refused (${bad.length})`, bad, (m) => validateFrame(m));
-row(`example results (${results.length} topics)`, results.map((r) => r.text), (m, i) => resultV.get(results[i]!.topic)!(m));
+row(
+  `example results (${results.length} topics)`,
+  results.map((r) => r.text),
+  (m, i) => resultV.get(results[i]!.topic)!(m),
+);
 emit({ name: 'validator cost vs JSON.parse of the same frame', rows });

@@ -14,8 +14,11 @@ const t0 = performance.now();
 let out: Record<string, unknown>;
 try {
   const r = await searchText({
-    rg: process.env.IDEA_RG ?? 'rg', folders: [{ root: folder!, selection: { excludes: [], useIgnoreFiles: true } }],
-    match: { pattern: 'needle', isRegex: mode === 'regex', isCaseSensitive: false }, dirty: [], maxMatches: 5000,
+    rg: process.env.IDEA_RG ?? 'rg',
+    folders: [{ root: folder!, selection: { excludes: [], useIgnoreFiles: true } }],
+    match: { pattern: 'needle', isRegex: mode === 'regex', isCaseSensitive: false },
+    dirty: [],
+    maxMatches: 5000,
   });
   out = { ms: performance.now() - t0, totalCount: r.totalCount };
 } catch (e) {

@@ -16,7 +16,10 @@ import { emit, type BenchRow } from '../lib/contract';
 import { nowMs } from '../lib/stats';
 
 const argv = process.argv.slice(2);
-const num = (name: string, dflt: number) => { const i = argv.indexOf(name); return i >= 0 ? Number(argv[i + 1]) : dflt; };
+const num = (name: string, dflt: number) => {
+  const i = argv.indexOf(name);
+  return i >= 0 ? Number(argv[i + 1]) : dflt;
+};
 const RUNS = num('--runs', 3);
 const MB = num('--mb', 40);
 const here = dirname(fileURLToPath(import.meta.url));
@@ -24,7 +27,11 @@ const here = dirname(fileURLToPath(import.meta.url));
 function rgDirect(cwd: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const t0 = nowMs();
-    const child = spawn('rg', ['--no-config', '--ignore-case', '--fixed-strings', '--line-number', '--no-heading', 'needle', '.'], { cwd, stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn(
+      'rg',
+      ['--no-config', '--ignore-case', '--fixed-strings', '--line-number', '--no-heading', 'needle', '.'],
+      { cwd, stdio: ['ignore', 'pipe', 'ignore'] },
+    );
     child.stdout.on('data', () => undefined);
     child.on('error', reject);
     child.on('close', () => resolve(nowMs() - t0));
@@ -39,25 +46,47 @@ async function main(): Promise<void> {
     spawnSync('mkdir', ['-p', dir]);
     // One line of MB megabytes with a match every ~4 KB (≈10,000 matches), plus an ordinary file.
     const unit = 'x'.repeat(4090) + ' needle ';
-    writeFileSync(join(dir, 'big.txt'), 'first line\n' + unit.repeat(Math.ceil((MB * 1e6) / unit.length)) + '\nlast needle line\n');
+    writeFileSync(
+      join(dir, 'big.txt'),
+      'first line\n' + unit.repeat(Math.ceil((MB * 1e6) / unit.length)) + '\nlast needle line\n',
+    );
     writeFileSync(join(dir, 'small.txt'), 'a needle here\n');
     const probe = join(base, 'probe.mjs');
-    await build({ entryPoints: [join(here, 'huge-line-probe.ts')], outfile: probe, bundle: true, format: 'esm', platform: 'node', target: 'node20', logLevel: 'error' });
+    await build({
+      entryPoints: [join(here, 'huge-line-probe.ts')],
+      outfile: probe,
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      logLevel: 'error',
+    });
     const worker = join(ROOT, EXTENSION_BUNDLES.regexWorker.outfile);
     const run = (folder: string, mode: string, max: number) => {
       const r = spawnSync(process.execPath, [probe, folder, mode, String(max), worker], { encoding: 'utf8' });
       if (r.status !== 0) throw new Error(`probe failed: ${r.stderr}`);
-      return JSON.parse(r.stdout.trim().split('\n').pop()!) as { ms: number; totalCount?: number; error?: string; maxRssMB: number };
+      return JSON.parse(r.stdout.trim().split('\n').pop()!) as {
+        ms: number;
+        totalCount?: number;
+        error?: string;
+        maxRssMB: number;
+      };
     };
     const empty = join(base, 'empty');
     spawnSync('mkdir', ['-p', empty]);
-    const floor = Math.min(...Array.from({ length: RUNS }, () => run(empty, 'regex', LIMIT_RANGES.maxLineBytes.dflt).maxRssMB));
+    const floor = Math.min(
+      ...Array.from({ length: RUNS }, () => run(empty, 'regex', LIMIT_RANGES.maxLineBytes.dflt).maxRssMB),
+    );
     const rg: number[] = [];
     for (let i = 0; i < RUNS; i++) rg.push(await rgDirect(dir));
     const rgMs = Math.min(...rg);
     const rows: BenchRow[] = [];
     const cases = [
-      { name: `literal, default limit ${LIMIT_RANGES.maxLineBytes.dflt >> 20} MiB (answers an error)`, mode: 'literal', max: LIMIT_RANGES.maxLineBytes.dflt },
+      {
+        name: `literal, default limit ${LIMIT_RANGES.maxLineBytes.dflt >> 20} MiB (answers an error)`,
+        mode: 'literal',
+        max: LIMIT_RANGES.maxLineBytes.dflt,
+      },
       { name: 'literal, limit raised to 64 MiB', mode: 'literal', max: 64 << 20 },
       { name: 'regex, limit raised to 64 MiB', mode: 'regex', max: 64 << 20 },
     ];
@@ -65,8 +94,19 @@ async function main(): Promise<void> {
       const rs = Array.from({ length: RUNS }, () => run(dir, c.mode, c.max));
       const best = rs.reduce((a, b) => (a.ms <= b.ms ? a : b));
       console.error(`[huge-line] ${c.name}: ${best.error ? `error "${best.error}"` : `${best.totalCount} matches`}`);
-      rows.push({ metric: `edit/find engine on a ${MB} MB line, ${c.name}: time (baseline rg direct)`, value: best.ms, unit: 'ms', baseline: rgMs, ratio: best.ms / rgMs });
-      rows.push({ metric: `edit/find engine on a ${MB} MB line, ${c.name}: peak RSS (baseline idle probe)`, value: Math.max(...rs.map((r) => r.maxRssMB)), unit: 'MB', baseline: floor });
+      rows.push({
+        metric: `edit/find engine on a ${MB} MB line, ${c.name}: time (baseline rg direct)`,
+        value: best.ms,
+        unit: 'ms',
+        baseline: rgMs,
+        ratio: best.ms / rgMs,
+      });
+      rows.push({
+        metric: `edit/find engine on a ${MB} MB line, ${c.name}: peak RSS (baseline idle probe)`,
+        value: Math.max(...rs.map((r) => r.maxRssMB)),
+        unit: 'MB',
+        baseline: floor,
+      });
     }
     emit({ name: 'extension huge line', rows });
   } finally {
@@ -74,4 +114,7 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((e) => { console.error(e); process.exit(1); });
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -28,7 +28,8 @@ export function checkBenchResult(x: unknown): string | undefined {
     if (typeof o.metric !== 'string') return `rows[${i}].metric is not a string`;
     if (typeof o.value !== 'number' || !Number.isFinite(o.value)) return `rows[${i}].value is not a finite number`;
     if (typeof o.unit !== 'string') return `rows[${i}].unit is not a string`;
-    for (const k of ['baseline', 'ratio'] as const) if (o[k] !== undefined && typeof o[k] !== 'number') return `rows[${i}].${k} is not a number`;
+    for (const k of ['baseline', 'ratio'] as const)
+      if (o[k] !== undefined && typeof o[k] !== 'number') return `rows[${i}].${k} is not a number`;
     if (o.target !== undefined && typeof o.target !== 'string') return `rows[${i}].target is not a string`;
     if (o.ok !== undefined && typeof o.ok !== 'boolean') return `rows[${i}].ok is not a boolean`;
   }
@@ -44,8 +45,11 @@ export function jsonOutArg(argv = process.argv.slice(2)): string | undefined {
 /** Prints the rows and, when run with `--json <file>`, writes them there. */
 export function emit(result: BenchResult): void {
   for (const r of result.rows) {
-    const extra = r.baseline !== undefined ? `  (baseline ${fmt(r.baseline)}, ratio ${fmt(r.ratio ?? r.value / r.baseline)})` : '';
-    console.log(`[${result.name}] ${r.metric}: ${fmt(r.value)} ${r.unit}${extra}${r.target ? `  target ${r.target}${r.ok === false ? ' MISSED' : ''}` : ''}`);
+    const extra =
+      r.baseline !== undefined ? `  (baseline ${fmt(r.baseline)}, ratio ${fmt(r.ratio ?? r.value / r.baseline)})` : '';
+    console.log(
+      `[${result.name}] ${r.metric}: ${fmt(r.value)} ${r.unit}${extra}${r.target ? `  target ${r.target}${r.ok === false ? ' MISSED' : ''}` : ''}`,
+    );
   }
   const out = jsonOutArg();
   if (out) writeFileSync(out, JSON.stringify(result, null, 2));

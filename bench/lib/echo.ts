@@ -4,7 +4,10 @@ import { WebSocket, WebSocketServer } from 'ws';
 import type { AddressInfo } from 'node:net';
 import { nowMs } from './stats';
 
-export interface EchoServer { url: string; close(): Promise<void> }
+export interface EchoServer {
+  url: string;
+  close(): Promise<void>;
+}
 
 /**
  * `reply` undefined: echo every frame byte for byte. Otherwise the "JSON floor": parse the frame and
@@ -12,22 +15,37 @@ export interface EchoServer { url: string; close(): Promise<void> }
  */
 export async function startEchoServer(reply?: unknown): Promise<EchoServer> {
   const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: false });
-  wss.on('connection', (ws) => ws.on('message', (data, isBinary) => {
-    if (reply === undefined) { ws.send(data, { binary: isBinary }); return; }
-    const m = JSON.parse(data.toString());
-    ws.send(JSON.stringify({ topic: m.topic, requestId: m.requestId, result: reply }));
-  }));
-  await new Promise<void>((resolve, reject) => { wss.once('listening', resolve); wss.once('error', reject); });
+  wss.on('connection', (ws) =>
+    ws.on('message', (data, isBinary) => {
+      if (reply === undefined) {
+        ws.send(data, { binary: isBinary });
+        return;
+      }
+      const m = JSON.parse(data.toString());
+      ws.send(JSON.stringify({ topic: m.topic, requestId: m.requestId, result: reply }));
+    }),
+  );
+  await new Promise<void>((resolve, reject) => {
+    wss.once('listening', resolve);
+    wss.once('error', reject);
+  });
   const { port } = wss.address() as AddressInfo;
   return {
     url: `ws://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => { for (const c of wss.clients) c.terminate(); wss.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const c of wss.clients) c.terminate();
+        wss.close(() => resolve());
+      }),
   };
 }
 
 export async function openSocket(url: string): Promise<WebSocket> {
   const ws = new WebSocket(url, { perMessageDeflate: false });
-  await new Promise<void>((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject); });
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', resolve);
+    ws.once('error', reject);
+  });
   return ws;
 }
 
@@ -39,7 +57,10 @@ export async function echoRoundTrips(ws: WebSocket, frame: string, n: number): P
   ws.on('message', onMessage);
   for (let i = 0; i < n; i++) {
     const t0 = nowMs();
-    await new Promise<void>((resolve) => { resolveOne = resolve; ws.send(frame); });
+    await new Promise<void>((resolve) => {
+      resolveOne = resolve;
+      ws.send(frame);
+    });
     lat[i] = nowMs() - t0;
   }
   ws.off('message', onMessage);
@@ -54,7 +75,10 @@ export async function jsonRoundTrips(ws: WebSocket, topic: string, params: unkno
   ws.on('message', onMessage);
   for (let i = 0; i < n; i++) {
     const t0 = nowMs();
-    await new Promise((resolve) => { resolveOne = resolve; ws.send(JSON.stringify({ topic, requestId: crypto.randomUUID(), params })); });
+    await new Promise((resolve) => {
+      resolveOne = resolve;
+      ws.send(JSON.stringify({ topic, requestId: crypto.randomUUID(), params }));
+    });
     lat[i] = nowMs() - t0;
   }
   ws.off('message', onMessage);
@@ -62,18 +86,35 @@ export async function jsonRoundTrips(ws: WebSocket, topic: string, params: unkno
 }
 
 /** Pipelined echo: keeps `window` frames in flight on each socket until `total` replies arrived. Returns req/s. */
-export async function echoThroughput(sockets: WebSocket[], frame: string, total: number, window: number): Promise<number> {
+export async function echoThroughput(
+  sockets: WebSocket[],
+  frame: string,
+  total: number,
+  window: number,
+): Promise<number> {
   const per = Math.ceil(total / sockets.length);
   const t0 = nowMs();
-  await Promise.all(sockets.map((ws) => new Promise<void>((resolve) => {
-    let sent = 0, got = 0;
-    const onMessage = () => {
-      got++;
-      if (sent < per) { sent++; ws.send(frame); }
-      if (got === per) { ws.off('message', onMessage); resolve(); }
-    };
-    ws.on('message', onMessage);
-    for (; sent < Math.min(window, per); sent++) ws.send(frame);
-  })));
+  await Promise.all(
+    sockets.map(
+      (ws) =>
+        new Promise<void>((resolve) => {
+          let sent = 0,
+            got = 0;
+          const onMessage = () => {
+            got++;
+            if (sent < per) {
+              sent++;
+              ws.send(frame);
+            }
+            if (got === per) {
+              ws.off('message', onMessage);
+              resolve();
+            }
+          };
+          ws.on('message', onMessage);
+          for (; sent < Math.min(window, per); sent++) ws.send(frame);
+        }),
+    ),
+  );
   return (per * sockets.length) / ((nowMs() - t0) / 1000);
 }

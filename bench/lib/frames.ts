@@ -10,14 +10,29 @@ import { exampleParams, INDEX_TOPICS } from './server';
 
 const SPEC_DIR = fileURLToPath(new URL('../../spec/v0.1.6/', import.meta.url));
 
-export interface Frame { topic: string; requestId: string; params: unknown }
+export interface Frame {
+  topic: string;
+  requestId: string;
+  params: unknown;
+}
 
 export function validRequests(): Frame[] {
   return [...exampleParams()].map(([topic, params]) => ({ topic, requestId: crypto.randomUUID(), params }));
 }
 
 /** A value of another JSON type than `v`. */
-const otherType = (v: unknown): unknown => (typeof v === 'string' ? 7 : typeof v === 'number' ? 'seven' : typeof v === 'boolean' ? 'true' : Array.isArray(v) ? {} : v === null ? [] : []);
+const otherType = (v: unknown): unknown =>
+  typeof v === 'string'
+    ? 7
+    : typeof v === 'number'
+      ? 'seven'
+      : typeof v === 'boolean'
+        ? 'true'
+        : Array.isArray(v)
+          ? {}
+          : v === null
+            ? []
+            : [];
 
 export function mutatedRequests(): Frame[] {
   const out: Frame[] = [];
@@ -31,11 +46,18 @@ export function mutatedRequests(): Frame[] {
       if (typeof v === 'string') out.push(frame({ ...p, [k]: v + 'x'.repeat(1024) }));
       if (Array.isArray(v) && v.length) out.push(frame({ ...p, [k]: [...v, ...Array(100).fill(v[0])] }));
     }
-    for (const k of required) { const { [k]: _, ...rest } = p; out.push(frame(rest)); }
+    for (const k of required) {
+      const { [k]: _, ...rest } = p;
+      out.push(frame(rest));
+    }
     let deep: unknown = 1;
     for (let i = 0; i < 50; i++) deep = { a: deep };
     out.push(frame({ ...p, nested: deep }), frame([p]));
-    out.push({ requestId: crypto.randomUUID(), params: p } as Frame, { ...frame(p), topic: '' }, { ...frame(p), requestId: 42 as unknown as string });
+    out.push(
+      { requestId: crypto.randomUUID(), params: p } as Frame,
+      { ...frame(p), topic: '' },
+      { ...frame(p), requestId: 42 as unknown as string },
+    );
   }
   return out;
 }

@@ -3,6 +3,8 @@ import { cpus, totalmem, release } from 'node:os';
 
 export function machineLine(): string {
   const c = cpus();
-  return `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC · ${c.length}× ${c[0]?.model.trim() ?? 'cpu'} · ` +
-    `${Math.round(totalmem() / 2 ** 30)} GiB · Linux ${release()} · Node ${process.version}`;
+  return (
+    `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC · ${c.length}× ${c[0]?.model.trim() ?? 'cpu'} · ` +
+    `${Math.round(totalmem() / 2 ** 30)} GiB · Linux ${release()} · Node ${process.version}`
+  );
 }

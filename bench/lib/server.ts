@@ -24,7 +24,13 @@ export function generatedValidator(name: string): Validate {
   return v as Validate;
 }
 
-interface IndexTopic { topic: string; method: string; typeName: string; params: string; result: string }
+interface IndexTopic {
+  topic: string;
+  method: string;
+  typeName: string;
+  params: string;
+  result: string;
+}
 /** The topic index of the spec version the benches serve. */
 export const INDEX_TOPICS: IndexTopic[] = JSON.parse(readFileSync(join(SPEC_DIR, 'index.json'), 'utf8')).topics;
 
@@ -48,17 +54,26 @@ export function exampleParams(): Map<string, Record<string, unknown>> {
 /** Cheapest possible handlers: each topic answers its spec example, unchanged. */
 export function constantHandlers(): Handlers {
   const r = exampleResults();
-  return Object.fromEntries(INDEX_TOPICS.map((t) => [t.method, () => Promise.resolve(r.get(t.topic))])) as unknown as Handlers;
+  return Object.fromEntries(
+    INDEX_TOPICS.map((t) => [t.method, () => Promise.resolve(r.get(t.topic))]),
+  ) as unknown as Handlers;
 }
 
-export interface MemorySession { session: ServerSession; sent: string[] }
+export interface MemorySession {
+  session: ServerSession;
+  sent: string[];
+}
 
 /** A session with no socket: frames in through onFrame, out into `sent`. */
 export function memorySession(opts: Partial<ServerSessionOptions> = {}): MemorySession {
   const sent: string[] = [];
   const session = new ServerSession({
-    handlers: constantHandlers(), auth: { required: true, token: TOKEN }, workspaces: () => WORKSPACES,
-    send: (f) => sent.push(f), close: () => undefined, ...opts,
+    handlers: constantHandlers(),
+    auth: { required: true, token: TOKEN },
+    workspaces: () => WORKSPACES,
+    send: (f) => sent.push(f),
+    close: () => undefined,
+    ...opts,
   });
   return { session, sent };
 }
@@ -79,23 +94,48 @@ export interface BenchServer {
  * `registered`, it serves a fresh temp workspace and is entered in a registry folder of its own, so
  * a client finds it as it finds VS Code.
  */
-export async function startBenchServer(opts: Partial<ServerSessionOptions> & { registered?: boolean } = {}): Promise<BenchServer> {
+export async function startBenchServer(
+  opts: Partial<ServerSessionOptions> & { registered?: boolean } = {},
+): Promise<BenchServer> {
   const { registered, ...sessionOpts } = opts;
   const base = registered ? mkdtempSync(join(tmpdir(), 'idea-bench-server-')) : undefined;
   const workspaces = base ? [join(base, 'ws')] : WORKSPACES;
   const server = await startWebSocketServer({
-    host: '127.0.0.1', port: 0,
-    createSession: (io) => new ServerSession({
-      handlers: constantHandlers(), auth: { required: true, token: TOKEN }, workspaces: () => workspaces,
-      send: io.send, close: io.close, ...sessionOpts,
-    }),
+    host: '127.0.0.1',
+    port: 0,
+    createSession: (io) =>
+      new ServerSession({
+        handlers: constantHandlers(),
+        auth: { required: true, token: TOKEN },
+        workspaces: () => workspaces,
+        send: io.send,
+        close: io.close,
+        ...sessionOpts,
+      }),
   });
   if (!base) return { url: `ws://127.0.0.1:${server.port}`, close: () => server.close() };
   const registry = join(base, 'registry');
   mkdirSync(workspaces[0]!, { recursive: true });
-  const reg = registerServer({ pid: process.pid, port: server.port, protocolVersion: PROTOCOL_VERSION, workspaces, token: TOKEN, authRequired: true, ide: 'bench' }, registry);
+  const reg = registerServer(
+    {
+      pid: process.pid,
+      port: server.port,
+      protocolVersion: PROTOCOL_VERSION,
+      workspaces,
+      token: TOKEN,
+      authRequired: true,
+      ide: 'bench',
+    },
+    registry,
+  );
   return {
-    url: `ws://127.0.0.1:${server.port}`, workspace: workspaces[0], registry,
-    async close() { reg.remove(); await server.close(); rmSync(base, { recursive: true, force: true }); },
+    url: `ws://127.0.0.1:${server.port}`,
+    workspace: workspaces[0],
+    registry,
+    async close() {
+      reg.remove();
+      await server.close();
+      rmSync(base, { recursive: true, force: true });
+    },
   };
 }

@@ -9,7 +9,14 @@ export function percentile(sample: ArrayLike<number>, p: number): number {
   return sorted[rank]!;
 }
 
-export interface Summary { n: number; p50: number; p90: number; p99: number; max: number; mean: number }
+export interface Summary {
+  n: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  mean: number;
+}
 
 export function summarize(sample: ArrayLike<number>): Summary {
   const n = sample.length;

@@ -26,7 +26,13 @@ import { startServerWorker } from '../core/servers';
 const BLOCKS = Number(process.env.BENCH_BLOCKS ?? 10);
 const PER_BLOCK = Number(process.env.BENCH_PER_BLOCK ?? 300);
 const TOPIC = '/app/vscode/edit/find' as const;
-const PARAMS = { pattern: 'searchText', include: '**/*.ts', exclude: '**/node_modules/**', isRegex: false, isCaseSensitive: false };
+const PARAMS = {
+  pattern: 'searchText',
+  include: '**/*.ts',
+  exclude: '**/node_modules/**',
+  isRegex: false,
+  isCaseSensitive: false,
+};
 const ROOT = join(import.meta.dirname, '..', '..');
 
 async function timed(n: number, once: () => Promise<unknown>): Promise<Float64Array> {
@@ -46,15 +52,27 @@ async function mcpCall(client: Client): Promise<void> {
 
 /** A child process echoing lines: the floor of one stdio round trip (two pipe hops, two wake-ups). */
 function pipeEcho(): { child: ChildProcess; roundTrip: (line: string) => Promise<void> } {
-  const child = spawn(process.execPath, ['-e', 'process.stdin.pipe(process.stdout)'], { stdio: ['pipe', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, ['-e', 'process.stdin.pipe(process.stdout)'], {
+    stdio: ['pipe', 'pipe', 'ignore'],
+  });
   let waiting: (() => void) | undefined;
   let buf = '';
   child.stdout!.on('data', (c: Buffer) => {
     buf += c.toString();
     const i = buf.indexOf('\n');
-    if (i >= 0) { buf = buf.slice(i + 1); waiting?.(); }
+    if (i >= 0) {
+      buf = buf.slice(i + 1);
+      waiting?.();
+    }
   });
-  return { child, roundTrip: (line) => new Promise<void>((res) => { waiting = res; child.stdin!.write(line); }) };
+  return {
+    child,
+    roundTrip: (line) =>
+      new Promise<void>((res) => {
+        waiting = res;
+        child.stdin!.write(line);
+      }),
+  };
 }
 
 async function main(): Promise<void> {
@@ -63,10 +81,14 @@ async function main(): Promise<void> {
   const typed: IdeaClient = await connect({ url: server.url, token: TOKEN, validate: true });
 
   const stdio = new Client({ name: 'bench-stdio', version: '1' });
-  await stdio.connect(new StdioClientTransport({
-    command: process.execPath, args: [join(ROOT, 'mcp/dist/idea-mcp.mjs'), '--url', server.url],
-    env: { ...process.env, IDEA_TOKEN: TOKEN } as Record<string, string>, stderr: 'ignore',
-  }));
+  await stdio.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [join(ROOT, 'mcp/dist/idea-mcp.mjs'), '--url', server.url],
+      env: { ...process.env, IDEA_TOKEN: TOKEN } as Record<string, string>,
+      stderr: 'ignore',
+    }),
+  );
   const conn = new IdeaConnection({ url: server.url, token: TOKEN });
   const [a, b] = InMemoryTransport.createLinkedPair();
   const mcpServer = createMcpServer(conn);
@@ -76,7 +98,9 @@ async function main(): Promise<void> {
   for (const c of [stdio, memory]) await c.listTools(); // the SDK client then checks structuredContent against outputSchema
 
   const echo = pipeEcho();
-  const line = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'edit_find', arguments: PARAMS } }) + '\n';
+  const line =
+    JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'edit_find', arguments: PARAMS } }) +
+    '\n';
   const sides: [string, (n: number) => Promise<Float64Array>][] = [
     ['typed', (n) => timed(n, () => typed.request(TOPIC, PARAMS))],
     ['pipe', (n) => timed(n, () => echo.roundTrip(line))],
@@ -88,14 +112,20 @@ async function main(): Promise<void> {
   for (let k = 0; k < BLOCKS; k++) {
     for (let j = 0; j < sides.length; j++) {
       const [name, run] = sides[(k + j) % sides.length]!;
-      samples.get(name)!.push(...await run(PER_BLOCK));
+      samples.get(name)!.push(...(await run(PER_BLOCK)));
     }
   }
-  const t = summarize(samples.get('typed')!), s = summarize(samples.get('stdio')!), m = summarize(samples.get('memory')!);
+  const t = summarize(samples.get('typed')!),
+    s = summarize(samples.get('stdio')!),
+    m = summarize(samples.get('memory')!);
   const p = summarize(samples.get('pipe')!);
   const us = (ms: number) => ms * 1000;
   const row = (metric: string, v: number, base: number, target?: number): BenchRow => ({
-    metric, value: us(v), unit: 'µs', baseline: us(base), ratio: v / base,
+    metric,
+    value: us(v),
+    unit: 'µs',
+    baseline: us(base),
+    ratio: v / base,
     ...(target ? { target: `≤ ${target.toFixed(2)}×`, ok: v / base <= target } : {}),
   });
   emit({
@@ -109,7 +139,11 @@ async function main(): Promise<void> {
       { metric: 'samples per side', value: t.n, unit: 'calls' },
     ],
   });
-  await stdio.close(); await memory.close(); await mcpServer.close(); await conn.close(); await typed.close();
+  await stdio.close();
+  await memory.close();
+  await mcpServer.close();
+  await conn.close();
+  await typed.close();
   echo.child.kill();
   await server.stop();
 }

@@ -3,8 +3,24 @@
 import { memorySession, TOKEN, flush } from '../lib/server';
 const m = memorySession({ validateResults: true });
 m.session.onFrame(JSON.stringify({ type: 'handshake', token: TOKEN }));
-const frame = JSON.stringify({ topic: '/app/vscode/edit/find', requestId: crypto.randomUUID(), params: { pattern: 'searchText', include: '**/*.ts', exclude: '**/node_modules/**', isRegex: false, isCaseSensitive: false } });
+const frame = JSON.stringify({
+  topic: '/app/vscode/edit/find',
+  requestId: crypto.randomUUID(),
+  params: {
+    pattern: 'searchText',
+    include: '**/*.ts',
+    exclude: '**/node_modules/**',
+    isRegex: false,
+    isCaseSensitive: false,
+  },
+});
 for (let r = 0; r < 10; r++) {
   const N = 100000;
-  for (let i = 0; i < N; i++) { m.session.onFrame(frame); if (i % 1000 === 999) { await flush(); m.sent.length = 0; } }
+  for (let i = 0; i < N; i++) {
+    m.session.onFrame(frame);
+    if (i % 1000 === 999) {
+      await flush();
+      m.sent.length = 0;
+    }
+  }
 }

@@ -1,11 +1,14 @@
 // Command-line parsing: argv → what to do. Pure (no I/O); every mistake is a UsageError (exit 2)
 // naming the flag or argument.
-import { findCommand, GLOBAL_FLAGS, PARAM_ALIASES, type CommandSpec, type ParamSpec } from "./commands";
+import { findCommand, GLOBAL_FLAGS, PARAM_ALIASES, type CommandSpec, type ParamSpec } from './commands';
 
 export class UsageError extends Error {
-  override readonly name = "UsageError";
+  override readonly name = 'UsageError';
   /** The command the mistake was made in (its help is pointed to). */
-  constructor(message: string, readonly command?: CommandSpec) {
+  constructor(
+    message: string,
+    readonly command?: CommandSpec,
+  ) {
     super(message);
   }
 }
@@ -20,11 +23,11 @@ export interface GlobalOptions {
 }
 
 export type Invocation =
-  | { kind: "topic"; command: CommandSpec; params: Record<string, unknown>; globals: GlobalOptions }
-  | { kind: "call"; topic: string; command?: CommandSpec; params: Record<string, unknown>; globals: GlobalOptions }
-  | { kind: "servers"; globals: GlobalOptions }
-  | { kind: "help"; command?: CommandSpec; globals: GlobalOptions }
-  | { kind: "version"; globals: GlobalOptions };
+  | { kind: 'topic'; command: CommandSpec; params: Record<string, unknown>; globals: GlobalOptions }
+  | { kind: 'call'; topic: string; command?: CommandSpec; params: Record<string, unknown>; globals: GlobalOptions }
+  | { kind: 'servers'; globals: GlobalOptions }
+  | { kind: 'help'; command?: CommandSpec; globals: GlobalOptions }
+  | { kind: 'version'; globals: GlobalOptions };
 
 interface Flag {
   name: string;
@@ -32,7 +35,7 @@ interface Flag {
 }
 
 /** How split() reads a token starting with "-": a flag without value, one taking the next word, an alias, or unknown. */
-type FlagKind = { kind: "valueless" } | { kind: "value" } | { kind: "alias"; flag: Flag } | { kind: "unknown" };
+type FlagKind = { kind: 'valueless' } | { kind: 'value' } | { kind: 'alias'; flag: Flag } | { kind: 'unknown' };
 
 /** Splits argv into flags (`--x v`, `--x=v`, aliases) and positionals, as `kindOf` says each flag is read. */
 function split(argv: readonly string[], kindOf: (name: string) => FlagKind): { flags: Flag[]; words: string[] } {
@@ -40,26 +43,27 @@ function split(argv: readonly string[], kindOf: (name: string) => FlagKind): { f
   const words: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
-    if (a === "--") {
+    if (a === '--') {
       words.push(...argv.slice(i + 1));
       break;
     }
-    if (a === "-h") {
-      flags.push({ name: "--help" });
+    if (a === '-h') {
+      flags.push({ name: '--help' });
       continue;
     }
-    const eq = a.indexOf("=");
+    const eq = a.indexOf('=');
     const k = kindOf(eq > 0 ? a.slice(0, eq) : a);
-    if (k.kind === "alias" && eq < 0) {
+    if (k.kind === 'alias' && eq < 0) {
       flags.push(k.flag);
       continue;
     }
-    if (!a.startsWith("--")) {
+    if (!a.startsWith('--')) {
       words.push(a);
       continue;
     }
     if (eq > 0) flags.push({ name: a.slice(0, eq), value: a.slice(eq + 1) });
-    else if (k.kind === "valueless" || k.kind === "unknown") flags.push({ name: a }); // an unknown one is refused by name, its value never eaten
+    else if (k.kind === 'valueless' || k.kind === 'unknown')
+      flags.push({ name: a }); // an unknown one is refused by name, its value never eaten
     else {
       const v = argv[i + 1];
       if (v === undefined) throw new UsageError(`${a} needs a value`);
@@ -72,15 +76,27 @@ function split(argv: readonly string[], kindOf: (name: string) => FlagKind): { f
 
 /** The usage error for a flag `cmd` does not have, naming the flags it may have meant. */
 function unknownFlag(name: string, cmd: CommandSpec): UsageError {
-  const word = name.replace(/^-+/, "").replace(/^no-/, "");
-  const close = (f: string) => f.includes(word) || word.includes(f) || f.split("-").some((seg) => seg.length >= 4 && (word.startsWith(seg) || seg.startsWith(word)));
+  const word = name.replace(/^-+/, '').replace(/^no-/, '');
+  const close = (f: string) =>
+    f.includes(word) ||
+    word.includes(f) ||
+    f.split('-').some((seg) => seg.length >= 4 && (word.startsWith(seg) || seg.startsWith(word)));
   const near = word.length < 3 ? [] : cmd.params.map((p) => p.flag).filter((f) => close(f.slice(2)));
-  return new UsageError(`unknown flag ${name} for '${cmd.name}'${near.length ? ` (did you mean ${near.join(" or ")}?)` : ""}`, cmd);
+  return new UsageError(
+    `unknown flag ${name} for '${cmd.name}'${near.length ? ` (did you mean ${near.join(' or ')}?)` : ''}`,
+    cmd,
+  );
 }
 
-const GLOBAL_VALUELESS = new Set(["--json", "--color", "--no-color", "--help", "--version"]);
+const GLOBAL_VALUELESS = new Set(['--json', '--color', '--no-color', '--help', '--version']);
 
-function takeGlobals(flags: Flag[]): { globals: GlobalOptions; help: boolean; version: boolean; params?: string; rest: Flag[] } {
+function takeGlobals(flags: Flag[]): {
+  globals: GlobalOptions;
+  help: boolean;
+  version: boolean;
+  params?: string;
+  rest: Flag[];
+} {
   const globals: GlobalOptions = { json: false };
   let help = false;
   let version = false;
@@ -88,20 +104,38 @@ function takeGlobals(flags: Flag[]): { globals: GlobalOptions; help: boolean; ve
   const rest: Flag[] = [];
   for (const f of flags) {
     switch (f.name) {
-      case "--json": globals.json = true; break;
-      case "--color": globals.color = true; break;
-      case "--no-color": globals.color = false; break;
-      case "--help": help = true; break;
-      case "--version": version = true; break;
-      case "--url": globals.url = f.value; break;
-      case "--token": globals.token = f.value; break;
-      case "--params": params = f.value; break;
-      case "--timeout": {
-        if (!/^\d+$/.test(f.value ?? "") || Number(f.value) < 1) throw new UsageError(`--timeout expects milliseconds (a positive integer), got '${f.value}'`);
+      case '--json':
+        globals.json = true;
+        break;
+      case '--color':
+        globals.color = true;
+        break;
+      case '--no-color':
+        globals.color = false;
+        break;
+      case '--help':
+        help = true;
+        break;
+      case '--version':
+        version = true;
+        break;
+      case '--url':
+        globals.url = f.value;
+        break;
+      case '--token':
+        globals.token = f.value;
+        break;
+      case '--params':
+        params = f.value;
+        break;
+      case '--timeout': {
+        if (!/^\d+$/.test(f.value ?? '') || Number(f.value) < 1)
+          throw new UsageError(`--timeout expects milliseconds (a positive integer), got '${f.value}'`);
         globals.timeoutMs = Number(f.value);
         break;
       }
-      default: rest.push(f);
+      default:
+        rest.push(f);
     }
   }
   return { globals, help, version, ...(params !== undefined ? { params } : {}), rest };
@@ -109,23 +143,26 @@ function takeGlobals(flags: Flag[]): { globals: GlobalOptions; help: boolean; ve
 
 function convert(p: ParamSpec, raw: string, cmd: CommandSpec, label: string): unknown {
   switch (p.type) {
-    case "string":
+    case 'string':
       break;
-    case "boolean": {
-      if (raw === "true") return true;
-      if (raw === "false") return false;
+    case 'boolean': {
+      if (raw === 'true') return true;
+      if (raw === 'false') return false;
       throw new UsageError(`${label} is true or false, got '${raw}'`, cmd);
     }
-    case "integer":
-    case "number": {
-      const ok = p.type === "integer" ? /^-?\d+$/.test(raw) : raw.trim() !== "" && Number.isFinite(Number(raw));
-      if (!ok) throw new UsageError(`${label} expects ${p.type === "integer" ? "an integer" : "a number"}, got '${raw}'`, cmd);
+    case 'integer':
+    case 'number': {
+      const ok = p.type === 'integer' ? /^-?\d+$/.test(raw) : raw.trim() !== '' && Number.isFinite(Number(raw));
+      if (!ok)
+        throw new UsageError(`${label} expects ${p.type === 'integer' ? 'an integer' : 'a number'}, got '${raw}'`, cmd);
       const n = Number(raw);
-      if (p.minimum !== undefined && n < p.minimum) throw new UsageError(`${label} must be ≥ ${p.minimum}, got ${raw}`, cmd);
-      if (p.enum && !p.enum.includes(n)) throw new UsageError(`${label} must be one of ${p.enum.join(", ")}, got ${raw}`, cmd);
+      if (p.minimum !== undefined && n < p.minimum)
+        throw new UsageError(`${label} must be ≥ ${p.minimum}, got ${raw}`, cmd);
+      if (p.enum && !p.enum.includes(n))
+        throw new UsageError(`${label} must be one of ${p.enum.join(', ')}, got ${raw}`, cmd);
       return n;
     }
-    case "json": {
+    case 'json': {
       try {
         return JSON.parse(raw);
       } catch {
@@ -133,7 +170,8 @@ function convert(p: ParamSpec, raw: string, cmd: CommandSpec, label: string): un
       }
     }
   }
-  if (p.enum && !p.enum.includes(raw)) throw new UsageError(`${label} must be one of ${p.enum.join(", ")}, got '${raw}'`, cmd);
+  if (p.enum && !p.enum.includes(raw))
+    throw new UsageError(`${label} must be one of ${p.enum.join(', ')}, got '${raw}'`, cmd);
   return raw;
 }
 
@@ -143,7 +181,7 @@ export function paramLabel(p: ParamSpec): string {
 }
 
 export function positionalName(p: ParamSpec): string {
-  return p.name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase();
+  return p.name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase();
 }
 
 /** Params of `cmd` from its flags and positionals (types, enums and minimums checked; the rest is the schema's job). */
@@ -153,61 +191,66 @@ function paramsOf(cmd: CommandSpec, flags: readonly Flag[], words: readonly stri
   for (const f of flags) {
     let p = cmd.params.find((q) => q.flag === f.name);
     let value = f.value;
-    if (!p && f.name.startsWith("--no-")) {
-      p = cmd.params.find((q) => q.flag === `--${f.name.slice(5)}` && q.type === "boolean");
+    if (!p && f.name.startsWith('--no-')) {
+      p = cmd.params.find((q) => q.flag === `--${f.name.slice(5)}` && q.type === 'boolean');
       if (p) {
         if (value !== undefined) throw new UsageError(`${f.name} takes no value`, cmd);
-        value = "false";
+        value = 'false';
       }
     }
     if (!p) throw unknownFlag(f.name, cmd);
-    if (value === undefined) value = "true"; // a boolean flag given alone
+    if (value === undefined) value = 'true'; // a boolean flag given alone
     const list = collected.get(p) ?? [];
     if (list.length > 0 && !p.repeatable) throw new UsageError(`${p.flag} given twice`, cmd);
     list.push(convert(p, value, cmd, p.flag));
     collected.set(p, list);
   }
   if (words.length > cmd.positionals.length && cmd.positionals.at(-1)?.repeatable !== true) {
-    const extra = words.slice(cmd.positionals.length).join(" ");
-    throw new UsageError(`'${cmd.name}' takes ${cmd.positionals.length === 0 ? "no arguments" : `at most ${cmd.positionals.length} argument(s) (${cmd.positionals.map(positionalName).join(" ")})`}; unexpected: ${extra}`, cmd);
+    const extra = words.slice(cmd.positionals.length).join(' ');
+    throw new UsageError(
+      `'${cmd.name}' takes ${cmd.positionals.length === 0 ? 'no arguments' : `at most ${cmd.positionals.length} argument(s) (${cmd.positionals.map(positionalName).join(' ')})`}; unexpected: ${extra}`,
+      cmd,
+    );
   }
   words.forEach((w, i) => {
     const extra = i >= cmd.positionals.length; // only for a last positional that takes a list
     const p = cmd.positionals[extra ? cmd.positionals.length - 1 : i]!;
-    if (!extra && collected.has(p)) throw new UsageError(`${positionalName(p)} given both as an argument and as ${p.flag}`, cmd);
+    if (!extra && collected.has(p))
+      throw new UsageError(`${positionalName(p)} given both as an argument and as ${p.flag}`, cmd);
     collected.set(p, [...(extra ? collected.get(p)! : []), convert(p, w, cmd, positionalName(p))]);
   });
-  for (const [p, values] of collected) params[p.name] = p.repeatable && !(values.length === 1 && p.acceptsScalar) ? values : values[0];
+  for (const [p, values] of collected)
+    params[p.name] = p.repeatable && !(values.length === 1 && p.acceptsScalar) ? values : values[0];
   return params;
 }
 
 /** How each flag of `cmd` (and the CLI's own) is read; without a command, any other flag takes a value. */
 function flagKinds(cmd: CommandSpec | undefined): (name: string) => FlagKind {
   return (name) => {
-    if (GLOBAL_VALUELESS.has(name)) return { kind: "valueless" };
-    if ((GLOBAL_FLAGS as readonly string[]).includes(name)) return { kind: "value" };
-    if (!cmd) return { kind: name.startsWith("--") ? "value" : "unknown" };
-    const own = cmd.params.find((p) => p.flag === name || (p.type === "boolean" && `--no-${p.flag.slice(2)}` === name));
-    if (own) return { kind: own.type === "boolean" ? "valueless" : "value" }; // a param's own flag wins over an alias
+    if (GLOBAL_VALUELESS.has(name)) return { kind: 'valueless' };
+    if ((GLOBAL_FLAGS as readonly string[]).includes(name)) return { kind: 'value' };
+    if (!cmd) return { kind: name.startsWith('--') ? 'value' : 'unknown' };
+    const own = cmd.params.find((p) => p.flag === name || (p.type === 'boolean' && `--no-${p.flag.slice(2)}` === name));
+    if (own) return { kind: own.type === 'boolean' ? 'valueless' : 'value' }; // a param's own flag wins over an alias
     for (const p of cmd.params) {
-      const alias = p.type === "boolean" ? PARAM_ALIASES[p.name]?.find((a) => a.flag === name) : undefined;
-      if (alias) return { kind: "alias", flag: { name: p.flag, value: alias.value } };
+      const alias = p.type === 'boolean' ? PARAM_ALIASES[p.name]?.find((a) => a.flag === name) : undefined;
+      if (alias) return { kind: 'alias', flag: { name: p.flag, value: alias.value } };
     }
-    return { kind: "unknown" };
+    return { kind: 'unknown' };
   };
 }
 
 /** The words naming the command: argv after any leading global flags, up to the next flag. */
 function commandWords(argv: readonly string[]): string[] {
   let i = 0;
-  while (i < argv.length && argv[i]!.startsWith("-") && argv[i] !== "--") {
+  while (i < argv.length && argv[i]!.startsWith('-') && argv[i] !== '--') {
     const a = argv[i]!;
-    const name = a.includes("=") ? a.slice(0, a.indexOf("=")) : a;
-    if (!(GLOBAL_FLAGS as readonly string[]).includes(name) && a !== "-h") return [];
-    i += a.includes("=") || GLOBAL_VALUELESS.has(name) || a === "-h" ? 1 : 2;
+    const name = a.includes('=') ? a.slice(0, a.indexOf('=')) : a;
+    if (!(GLOBAL_FLAGS as readonly string[]).includes(name) && a !== '-h') return [];
+    i += a.includes('=') || GLOBAL_VALUELESS.has(name) || a === '-h' ? 1 : 2;
   }
   const words: string[] = [];
-  for (; i < argv.length && !argv[i]!.startsWith("-") && words.length < 2; i++) words.push(argv[i]!);
+  for (; i < argv.length && !argv[i]!.startsWith('-') && words.length < 2; i++) words.push(argv[i]!);
   return words;
 }
 
@@ -220,28 +263,34 @@ export function parseArgs(argv: readonly string[], cmds: readonly CommandSpec[])
   // so that its boolean flags are known to take no value.
   const leading = commandWords(argv);
   const special = leading[0];
-  const found = special === "call" || special === "servers" || special === "help" ? undefined : findCommand(cmds, leading.slice(0, 2));
+  const found =
+    special === 'call' || special === 'servers' || special === 'help'
+      ? undefined
+      : findCommand(cmds, leading.slice(0, 2));
   const { flags, words } = split(argv, flagKinds(found?.command));
   const { globals, help, version, params: paramsJson, rest } = takeGlobals(flags);
-  if (version) return { kind: "version", globals };
+  if (version) return { kind: 'version', globals };
   if (words.length === 0) {
-    if (help || rest.length === 0) return { kind: "help", globals };
-    throw new UsageError(`no command given (flags ${rest.map((f) => f.name).join(", ")})`);
+    if (help || rest.length === 0) return { kind: 'help', globals };
+    throw new UsageError(`no command given (flags ${rest.map((f) => f.name).join(', ')})`);
   }
   const head = words[0]!;
-  if (head === "help") {
+  if (head === 'help') {
     const target = findCommand(cmds, words.slice(1, 3));
-    return { kind: "help", ...(target ? { command: target.command } : {}), globals };
+    return { kind: 'help', ...(target ? { command: target.command } : {}), globals };
   }
-  if (head === "servers") {
-    if (help) return { kind: "help", globals };
+  if (head === 'servers') {
+    if (help) return { kind: 'help', globals };
     if (words.length > 1 || rest.length > 0) throw new UsageError(`'servers' takes no arguments besides --json`);
-    return { kind: "servers", globals };
+    return { kind: 'servers', globals };
   }
-  if (head === "call") {
-    if (help) return { kind: "help", globals };
+  if (head === 'call') {
+    if (help) return { kind: 'help', globals };
     const topic = words[1];
-    if (!topic || words.length > 2) throw new UsageError("usage: idea call TOPIC [--params JSON]  (e.g. idea call /app/vscode/edit/find --params '{\"pattern\":\"TODO\"}')");
+    if (!topic || words.length > 2)
+      throw new UsageError(
+        'usage: idea call TOPIC [--params JSON]  (e.g. idea call /app/vscode/edit/find --params \'{"pattern":"TODO"}\')',
+      );
     if (rest.length > 0) throw new UsageError(`'call' takes its params as --params JSON, not ${rest[0]!.name}`);
     let params: unknown = {};
     if (paramsJson !== undefined) {
@@ -251,16 +300,25 @@ export function parseArgs(argv: readonly string[], cmds: readonly CommandSpec[])
         throw new UsageError(`--params is not JSON: ${(e as Error).message}`);
       }
     }
-    if (typeof params !== "object" || params === null || Array.isArray(params)) throw new UsageError("--params must be a JSON object");
+    if (typeof params !== 'object' || params === null || Array.isArray(params))
+      throw new UsageError('--params must be a JSON object');
     const known = findCommand(cmds, [topic]);
     const full = known ? known.command.topic : topic;
-    if (!full.startsWith("/")) throw new UsageError(`unknown topic '${topic}' (give the full topic, e.g. /app/vscode/edit/find)`);
-    return { kind: "call", topic: full, ...(known ? { command: known.command } : {}), params: params as Record<string, unknown>, globals };
+    if (!full.startsWith('/'))
+      throw new UsageError(`unknown topic '${topic}' (give the full topic, e.g. /app/vscode/edit/find)`);
+    return {
+      kind: 'call',
+      topic: full,
+      ...(known ? { command: known.command } : {}),
+      params: params as Record<string, unknown>,
+      globals,
+    };
   }
-  if (!found) throw new UsageError(`unknown command '${words.slice(0, 2).join(" ")}' (idea --help lists them)`);
-  if (help) return { kind: "help", command: found.command, globals };
-  if (paramsJson !== undefined) throw new UsageError(`--params belongs to 'idea call'; '${found.command.name}' takes flags`, found.command);
+  if (!found) throw new UsageError(`unknown command '${words.slice(0, 2).join(' ')}' (idea --help lists them)`);
+  if (help) return { kind: 'help', command: found.command, globals };
+  if (paramsJson !== undefined)
+    throw new UsageError(`--params belongs to 'idea call'; '${found.command.name}' takes flags`, found.command);
   // The command words are the first words of argv that are not flags; drop them.
   const params = paramsOf(found.command, rest, words.slice(found.used));
-  return { kind: "topic", command: found.command, params, globals };
+  return { kind: 'topic', command: found.command, params, globals };
 }

@@ -1,13 +1,13 @@
 // Entry point of the compiled CLI (cli/dist/idea.cjs). The spec it derives its commands from is
 // embedded by scripts/build.ts as __IDEA_SPEC__.
-import { run } from "./main";
-import type { SpecBundle } from "./spec";
+import { run } from './main';
+import type { SpecBundle } from './spec';
 
 declare const __IDEA_SPEC__: SpecBundle;
 
 // `idea find x | head -1`: a reader that went away is not an error.
-process.stdout.on("error", (e: NodeJS.ErrnoException) => {
-  if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
   throw e;
 });
 

@@ -7,9 +7,9 @@
 // - each param is a flag, camelCase → kebab-case (`isRegex` → `--is-regex`); the required scalar
 //   params are also positional arguments, in the schema's `required` order (`idea find PATTERN`,
 //   `idea definition FILE LINE CHARACTER`).
-import type { JsonSchema, SpecBundle, TopicSpec } from "./spec";
+import type { JsonSchema, SpecBundle, TopicSpec } from './spec';
 
-type ScalarType = "string" | "integer" | "number" | "boolean";
+type ScalarType = 'string' | 'integer' | 'number' | 'boolean';
 
 export interface ParamSpec {
   /** The params field, e.g. "maxCount". */
@@ -17,7 +17,7 @@ export interface ParamSpec {
   /** The flag, e.g. "--max-count". */
   flag: string;
   /** Scalar type of a value; "json" when the schema is not a scalar (the flag then takes JSON). */
-  type: ScalarType | "json";
+  type: ScalarType | 'json';
   /** The flag may be repeated, collecting an array (schema: array of scalars). */
   repeatable: boolean;
   /** A single occurrence is sent as a scalar (schema allows one); else as a one-element array. */
@@ -49,50 +49,69 @@ export interface CommandSpec {
 }
 
 /** The spec's type of a file path a client gives (defs FilePath), known by its title once inlined. */
-const FILE_PATH_TITLE = "FilePath";
+const FILE_PATH_TITLE = 'FilePath';
 
 /**
  * Short and familiar spellings (grep's) of params, by field name: the flag, and the value it stands
  * for. Derived per field, never per topic: any topic with such a field gets them.
  */
 export const PARAM_ALIASES: Readonly<Record<string, readonly { flag: string; value: string }[]>> = {
-  isRegex: [{ flag: "-E", value: "true" }, { flag: "--regex", value: "true" }],
-  isCaseSensitive: [{ flag: "-i", value: "false" }, { flag: "--ignore-case", value: "false" }],
+  isRegex: [
+    { flag: '-E', value: 'true' },
+    { flag: '--regex', value: 'true' },
+  ],
+  isCaseSensitive: [
+    { flag: '-i', value: 'false' },
+    { flag: '--ignore-case', value: 'false' },
+  ],
 };
 
 /** Flags the CLI itself takes; a params field may not collide with them. */
-export const GLOBAL_FLAGS = ["--json", "--url", "--token", "--timeout", "--color", "--no-color", "--help", "--params", "--version"] as const;
+export const GLOBAL_FLAGS = [
+  '--json',
+  '--url',
+  '--token',
+  '--timeout',
+  '--color',
+  '--no-color',
+  '--help',
+  '--params',
+  '--version',
+] as const;
 
-const TOPIC_PREFIX = "/app/vscode/";
+const TOPIC_PREFIX = '/app/vscode/';
 
 export function kebab(name: string): string {
-  return name.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase();
+  return name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
 }
 
 /** How names are compared: case and "-" ignored. */
 function normName(s: string): string {
-  return s.replace(/-/g, "").toLowerCase();
+  return s.replace(/-/g, '').toLowerCase();
 }
 
-const SCALARS: readonly string[] = ["string", "integer", "number", "boolean"];
+const SCALARS: readonly string[] = ['string', 'integer', 'number', 'boolean'];
 
 function scalarOf(s: JsonSchema | undefined): ScalarType | undefined {
   if (!s) return undefined;
-  if (typeof s.type === "string" && SCALARS.includes(s.type)) return s.type as ScalarType;
-  if (s.type === undefined && Array.isArray(s.enum) && s.enum.length > 0 && s.enum.every((v) => typeof v === "string")) return "string";
+  if (typeof s.type === 'string' && SCALARS.includes(s.type)) return s.type as ScalarType;
+  if (s.type === undefined && Array.isArray(s.enum) && s.enum.length > 0 && s.enum.every((v) => typeof v === 'string'))
+    return 'string';
   return undefined;
 }
 
 /** Type, repeatability and enum of one property schema. */
-function shapeOf(s: JsonSchema): Pick<ParamSpec, "type" | "repeatable" | "acceptsScalar" | "enum" | "minimum" | "file"> {
+function shapeOf(
+  s: JsonSchema,
+): Pick<ParamSpec, 'type' | 'repeatable' | 'acceptsScalar' | 'enum' | 'minimum' | 'file'> {
   const scalar = scalarOf(s);
   const pick = (x: JsonSchema) => ({
     ...(Array.isArray(x.enum) ? { enum: x.enum as (string | number)[] } : {}),
-    ...(typeof x.minimum === "number" ? { minimum: x.minimum } : {}),
+    ...(typeof x.minimum === 'number' ? { minimum: x.minimum } : {}),
     file: x.title === FILE_PATH_TITLE,
   });
   if (scalar) return { type: scalar, repeatable: false, acceptsScalar: true, ...pick(s) };
-  const arrayItems = (x: JsonSchema) => (x.type === "array" ? scalarOf(x.items as JsonSchema | undefined) : undefined);
+  const arrayItems = (x: JsonSchema) => (x.type === 'array' ? scalarOf(x.items as JsonSchema | undefined) : undefined);
   const items = arrayItems(s);
   if (items) return { type: items, repeatable: true, acceptsScalar: false, ...pick(s.items as JsonSchema) };
   // anyOf/oneOf of a scalar and an array of the same scalar: one value or several.
@@ -100,42 +119,45 @@ function shapeOf(s: JsonSchema): Pick<ParamSpec, "type" | "repeatable" | "accept
   if (Array.isArray(alts) && alts.length === 2) {
     const one = alts.find((a) => scalarOf(a));
     const many = alts.find((a) => arrayItems(a));
-    if (one && many && scalarOf(one) === arrayItems(many)) return { type: scalarOf(one)!, repeatable: true, acceptsScalar: true, ...pick(one) };
+    if (one && many && scalarOf(one) === arrayItems(many))
+      return { type: scalarOf(one)!, repeatable: true, acceptsScalar: true, ...pick(one) };
   }
-  return { type: "json", repeatable: false, acceptsScalar: true, file: false };
+  return { type: 'json', repeatable: false, acceptsScalar: true, file: false };
 }
 
 function commandOf(t: TopicSpec, actionCount: Map<string, number>): CommandSpec {
   if (!t.topic.startsWith(TOPIC_PREFIX)) throw new Error(`topic ${t.topic} does not start with ${TOPIC_PREFIX}`);
   const name = t.topic.slice(TOPIC_PREFIX.length);
-  const parts = name.split("/");
-  if (parts.length !== 2 || parts.some((p) => !p)) throw new Error(`topic ${t.topic} is not ${TOPIC_PREFIX}<category>/<action>`);
+  const parts = name.split('/');
+  if (parts.length !== 2 || parts.some((p) => !p))
+    throw new Error(`topic ${t.topic} is not ${TOPIC_PREFIX}<category>/<action>`);
   const [category, action] = parts as [string, string];
   const props = (t.params.properties ?? {}) as Record<string, JsonSchema>;
   const required = Array.isArray(t.params.required) ? (t.params.required as string[]) : [];
   const params: ParamSpec[] = Object.entries(props).map(([field, s]) => {
     const flag = `--${kebab(field)}`;
-    if ((GLOBAL_FLAGS as readonly string[]).includes(flag)) throw new Error(`${t.topic}: param ${field} collides with the CLI's own flag ${flag}`);
+    if ((GLOBAL_FLAGS as readonly string[]).includes(flag))
+      throw new Error(`${t.topic}: param ${field} collides with the CLI's own flag ${flag}`);
     return {
       name: field,
       flag,
       ...shapeOf(s),
       ...(s.default !== undefined ? { default: s.default } : {}),
       required: required.includes(field),
-      description: typeof s.description === "string" ? s.description : "",
+      description: typeof s.description === 'string' ? s.description : '',
     };
   });
   let n = 0;
   const positionals: ParamSpec[] = [];
   for (const field of required) {
     const p = params.find((q) => q.name === field);
-    if (p && p.type !== "json" && p.type !== "boolean" && !p.repeatable) {
+    if (p && p.type !== 'json' && p.type !== 'boolean' && !p.repeatable) {
       p.position = n++;
       positionals.push(p);
     }
   }
   // Files are what one names on a command line: the one optional file param, when there is exactly one.
-  const files = params.filter((p) => p.file && !p.required && p.type === "string");
+  const files = params.filter((p) => p.file && !p.required && p.type === 'string');
   if (files.length === 1) {
     files[0]!.position = n++;
     positionals.push(files[0]!);
@@ -157,7 +179,7 @@ function commandOf(t: TopicSpec, actionCount: Map<string, number>): CommandSpec 
 export function commandsFromSpec(spec: SpecBundle): CommandSpec[] {
   const actionCount = new Map<string, number>();
   for (const t of spec.topics) {
-    const action = normName(t.topic.split("/").pop() ?? "");
+    const action = normName(t.topic.split('/').pop() ?? '');
     actionCount.set(action, (actionCount.get(action) ?? 0) + 1);
   }
   const cmds = spec.topics.map((t) => commandOf(t, actionCount));
@@ -168,14 +190,17 @@ export function commandsFromSpec(spec: SpecBundle): CommandSpec[] {
 }
 
 /** The command `words` name, and how many words it took (0 when none). */
-export function findCommand(cmds: readonly CommandSpec[], words: readonly string[]): { command: CommandSpec; used: number } | undefined {
+export function findCommand(
+  cmds: readonly CommandSpec[],
+  words: readonly string[],
+): { command: CommandSpec; used: number } | undefined {
   const [a, b] = words.map(normName);
   if (a !== undefined && b !== undefined) {
     const c = cmds.find((x) => normName(x.category) === a && normName(x.action) === b);
     if (c) return { command: c, used: 2 };
   }
   if (a === undefined) return undefined;
-  const full = a.startsWith(normName(TOPIC_PREFIX)) ? a.slice(normName(TOPIC_PREFIX).length) : a.replace(/^\//, "");
+  const full = a.startsWith(normName(TOPIC_PREFIX)) ? a.slice(normName(TOPIC_PREFIX).length) : a.replace(/^\//, '');
   const c = cmds.find((x) => normName(x.name) === full || (x.alias !== undefined && normName(x.alias) === a));
   return c ? { command: c, used: 1 } : undefined;
 }

@@ -2,17 +2,17 @@
 // Exit codes: 0 ok, 1 protocol error (code on stderr), 2 usage, 3 no server. The token is never
 // printed: every token in use (given, from $IDEA_TOKEN, or found in the registry) is replaced by ***
 // in everything written, errors and results alike (a result could quote .vscode/settings.json).
-import { realpathSync } from "node:fs";
-import { NoServerError, NotLoopbackError, pickServer, resolveEndpoint, type Endpoint } from "../../runtime/locate";
-import { listRegisteredServers, registryDir, type RegistryEntry } from "../../runtime/registry";
-import { parseArgs, UsageError, type GlobalOptions, type Invocation } from "./args";
-import { commandsFromSpec, type CommandSpec } from "./commands";
-import { formatResult } from "@idea-kit/result-text/format";
-import { commandHelp, emptyResultHint, mainHelp } from "./help";
-import { connect, FRAMES, IdeaClosedError, IdeaProtocolError, IdeaTimeoutError } from "./protocol";
-import { version as PACKAGE_VERSION } from "../package.json";
-import type { SpecBundle } from "./spec";
-import { checkParams } from "./validate";
+import { realpathSync } from 'node:fs';
+import { NoServerError, NotLoopbackError, pickServer, resolveEndpoint, type Endpoint } from '../../runtime/locate';
+import { listRegisteredServers, registryDir, type RegistryEntry } from '../../runtime/registry';
+import { parseArgs, UsageError, type GlobalOptions, type Invocation } from './args';
+import { commandsFromSpec, type CommandSpec } from './commands';
+import { formatResult } from '@idea-kit/result-text/format';
+import { commandHelp, emptyResultHint, mainHelp } from './help';
+import { connect, FRAMES, IdeaClosedError, IdeaProtocolError, IdeaTimeoutError } from './protocol';
+import { version as PACKAGE_VERSION } from '../package.json';
+import type { SpecBundle } from './spec';
+import { checkParams } from './validate';
 
 export const EXIT = { ok: 0, protocol: 1, usage: 2, noServer: 3 } as const;
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -66,7 +66,7 @@ async function request(topic: string, params: Record<string, unknown>, g: Global
 function colorOf(g: GlobalOptions, io: Io): boolean {
   if (g.color !== undefined) return g.color;
   if (io.env.NO_COLOR) return false;
-  if (io.env.FORCE_COLOR && io.env.FORCE_COLOR !== "0") return true;
+  if (io.env.FORCE_COLOR && io.env.FORCE_COLOR !== '0') return true;
   return io.stdoutIsTTY;
 }
 
@@ -79,7 +79,7 @@ function realCwd(cwd: string): string {
 }
 
 /** A registry entry as shown: everything but the token. */
-function shown(e: RegistryEntry): Omit<RegistryEntry, "token"> {
+function shown(e: RegistryEntry): Omit<RegistryEntry, 'token'> {
   const { token: _token, ...rest } = e;
   return rest;
 }
@@ -89,10 +89,18 @@ async function servers(g: GlobalOptions, io: RunIo): Promise<number> {
   const listing = await listRegisteredServers({ dir });
   const serving = pickServer(realCwd(io.cwd), listing.servers)?.entry;
   if (g.json) {
-    io.stdout(JSON.stringify(listing.servers.map((e) => ({ ...shown(e), servesCwd: e === serving })), null, 2) + "\n");
+    io.stdout(
+      JSON.stringify(
+        listing.servers.map((e) => ({ ...shown(e), servesCwd: e === serving })),
+        null,
+        2,
+      ) + '\n',
+    );
   } else {
     for (const e of listing.servers) {
-      io.stdout(`${e === serving ? "*" : " "} ${e.url}  pid ${e.pid}  protocol ${e.protocolVersion}${e.ide ? `  ${e.ide}` : ""}  ${e.workspaces.join(", ") || "(no folder open)"}\n`);
+      io.stdout(
+        `${e === serving ? '*' : ' '} ${e.url}  pid ${e.pid}  protocol ${e.protocolVersion}${e.ide ? `  ${e.ide}` : ''}  ${e.workspaces.join(', ') || '(no folder open)'}\n`,
+      );
     }
   }
   for (const s of listing.stale) io.stderr(`idea: removed a stale entry for ${s.entry.url}: ${s.reason}\n`);
@@ -106,24 +114,26 @@ async function servers(g: GlobalOptions, io: RunIo): Promise<number> {
 
 async function execute(inv: Invocation, cmds: readonly CommandSpec[], spec: SpecBundle, io: RunIo): Promise<number> {
   switch (inv.kind) {
-    case "help":
-      io.stdout((inv.command ? commandHelp(inv.command) : mainHelp(cmds, spec.version)) + "\n");
+    case 'help':
+      io.stdout((inv.command ? commandHelp(inv.command) : mainHelp(cmds, spec.version)) + '\n');
       return EXIT.ok;
-    case "version":
+    case 'version':
       io.stdout(`idea ${PACKAGE_VERSION} (IDEA protocol ${spec.version})\n`);
       return EXIT.ok;
-    case "servers":
+    case 'servers':
       return servers(inv.globals, io);
-    case "topic":
-    case "call": {
-      const topic = inv.kind === "topic" ? inv.command.topic : inv.topic;
+    case 'topic':
+    case 'call': {
+      const topic = inv.kind === 'topic' ? inv.command.topic : inv.topic;
       checkParams(FRAMES.params.get(topic), inv.params, inv.command);
       const result = await request(topic, inv.params, inv.globals, io);
-      const text = inv.globals.json ? JSON.stringify(result, null, 2) : formatResult(topic, result, { color: colorOf(inv.globals, io), cwd: realCwd(io.cwd) });
-      if (text !== "") io.stdout(text + "\n");
-      else if (inv.kind === "topic" && !inv.globals.json) {
+      const text = inv.globals.json
+        ? JSON.stringify(result, null, 2)
+        : formatResult(topic, result, { color: colorOf(inv.globals, io), cwd: realCwd(io.cwd) });
+      if (text !== '') io.stdout(text + '\n');
+      else if (inv.kind === 'topic' && !inv.globals.json) {
         const hint = emptyResultHint(inv.command, inv.params);
-        if (hint) io.stderr(hint + "\n");
+        if (hint) io.stderr(hint + '\n');
       }
       return EXIT.ok;
     }
@@ -134,13 +144,13 @@ async function execute(inv: Invocation, cmds: readonly CommandSpec[], spec: Spec
 export async function run(argv: readonly string[], spec: SpecBundle, io: Io): Promise<number> {
   const cmds = commandsFromSpec(spec);
   const secrets = new Set<string>();
-  const scrub = (text: string) => [...secrets].reduce((t, s) => t.split(s).join("***"), text);
+  const scrub = (text: string) => [...secrets].reduce((t, s) => t.split(s).join('***'), text);
   const err = (text: string) => io.stderr(scrub(text));
   const rio: RunIo = { ...io, stdout: (t) => io.stdout(scrub(t)), stderr: err, secret: (t) => void secrets.add(t) };
   if (io.env.IDEA_TOKEN) secrets.add(io.env.IDEA_TOKEN);
-  const tokenArg = argv.findIndex((a) => a === "--token" || a.startsWith("--token="));
+  const tokenArg = argv.findIndex((a) => a === '--token' || a.startsWith('--token='));
   if (tokenArg >= 0) {
-    const t = argv[tokenArg]!.startsWith("--token=") ? argv[tokenArg]!.slice(8) : argv[tokenArg + 1];
+    const t = argv[tokenArg]!.startsWith('--token=') ? argv[tokenArg]!.slice(8) : argv[tokenArg + 1];
     if (t) secrets.add(t);
   }
   try {
@@ -148,7 +158,9 @@ export async function run(argv: readonly string[], spec: SpecBundle, io: Io): Pr
     return await execute(inv, cmds, spec, rio);
   } catch (e) {
     if (e instanceof UsageError) {
-      err(`idea: ${e.message}\n${e.command ? `(idea ${e.command.name} --help lists its flags)` : "(idea --help lists the commands)"}\n`);
+      err(
+        `idea: ${e.message}\n${e.command ? `(idea ${e.command.name} --help lists its flags)` : '(idea --help lists the commands)'}\n`,
+      );
       return EXIT.usage;
     }
     if (e instanceof NoServer) {

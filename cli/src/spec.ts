@@ -2,9 +2,9 @@
 // inlined (so flags can be derived without a resolver at run time). Read from spec/<version>/ through
 // the spec library (spec-lib/spec.ts, inline.ts) by the build (scripts/build.ts embeds it in the bundle)
 // and by tests (any spec folder, scratch ones included); the bundle itself never loads a spec.
-import { basename, dirname } from "node:path";
-import { inlineRefs } from "@idea-kit/spec-lib/inline";
-import { loadSpec } from "@idea-kit/spec-lib/spec";
+import { basename, dirname } from 'node:path';
+import { inlineRefs } from '@idea-kit/spec-lib/inline';
+import { loadSpec } from '@idea-kit/spec-lib/spec';
 
 export type JsonSchema = { [key: string]: unknown };
 

@@ -1,20 +1,20 @@
 // Bundles every schema of a version into one root (`definitions` keyed by name, each $ref replaced by
 // its target's name), the input json-schema-to-typescript needs to declare each type exactly once.
-import { fieldDocLines, type FieldHistory } from "./field-history";
-import { visitSchema, type SchemaVisitor } from "@idea-kit/spec-lib/inline";
-import type { RefResolver } from "@idea-kit/spec-lib/refs";
-import { isObject, type Json, type JsonSchema } from "@idea-kit/spec-lib/spec";
+import { fieldDocLines, type FieldHistory } from './field-history';
+import { visitSchema, type SchemaVisitor } from '@idea-kit/spec-lib/inline';
+import type { RefResolver } from '@idea-kit/spec-lib/refs';
+import { isObject, type Json, type JsonSchema } from '@idea-kit/spec-lib/spec';
 
 /** Keywords that only matter to documents or docs, not to the TypeScript shape. */
-const DROPPED = new Set(["$schema", "$id", "$defs", "examples", "$comment"]);
+const DROPPED = new Set(['$schema', '$id', '$defs', 'examples', '$comment']);
 
 function isPresenceOnly(branch: unknown): boolean {
-  if (typeof branch !== "object" || branch === null) return false;
+  if (typeof branch !== 'object' || branch === null) return false;
   return Object.entries(branch).every(
     ([k, v]) =>
-      k === "required" ||
-      k === "description" ||
-      (k === "properties" && Object.values(v as object).every((p) => p === true)),
+      k === 'required' ||
+      k === 'description' ||
+      (k === 'properties' && Object.values(v as object).every((p) => p === true)),
   );
 }
 
@@ -32,23 +32,25 @@ function typesVisitor(refs: RefResolver, history: FieldHistory): SchemaVisitor {
       const out: JsonSchema = own;
       // anyOf/oneOf of bare `required` lists ("at least one of fromId/toId") only constrain presence:
       // the validators enforce it; as types they would only produce `{ fromId: unknown } | …` noise.
-      for (const k of ["anyOf", "oneOf"]) if (Array.isArray(node[k]) && (node[k] as unknown[]).every(isPresenceOnly)) delete out[k];
+      for (const k of ['anyOf', 'oneOf'])
+        if (Array.isArray(node[k]) && (node[k] as unknown[]).every(isPresenceOnly)) delete out[k];
       // Types are closed on purpose: the wire accepts extra fields (validators keep the schema's
       // additionalProperties), but typed code gets no `[k: string]: unknown` index signatures.
-      if (out.additionalProperties === true && "properties" in node) delete out.additionalProperties;
+      if (out.additionalProperties === true && 'properties' in node) delete out.additionalProperties;
       // A property: what the maintainer wrote beside it (a description next to a `$ref` included) plus
       // `@default` and `@since` become its JSDoc, also on a `$ref` (which is the target's name).
       if (isObject(node.properties) && isObject(out.properties)) {
         for (const [name, written] of Object.entries(node.properties)) {
           const p = out.properties[name];
           if (!isObject(written) || !isObject(p)) continue;
-          const description = typeof written.description === "string" ? written.description : "";
-          const doc = fieldDocLines(description, written.default, history.sinceOf(written)).join("\n");
-          if (doc !== "") p.description = doc;
+          const description = typeof written.description === 'string' ? written.description : '';
+          const doc = fieldDocLines(description, written.default, history.sinceOf(written)).join('\n');
+          if (doc !== '') p.description = doc;
         }
       }
       // A bare object (no properties) is a map: say so, or the type would be `{}`.
-      if (out.type === "object" && !("properties" in out) && !("additionalProperties" in out)) out.additionalProperties = true;
+      if (out.type === 'object' && !('properties' in out) && !('additionalProperties' in out))
+        out.additionalProperties = true;
       return out as Json;
     },
   };
@@ -62,5 +64,5 @@ export function bundleForTypes(refs: RefResolver, history: FieldHistory, rootTit
     def.title = t.name;
     definitions[t.name] = def;
   }
-  return { title: rootTitle, type: "object", additionalProperties: false, properties: {}, definitions };
+  return { title: rootTitle, type: 'object', additionalProperties: false, properties: {}, definitions };
 }

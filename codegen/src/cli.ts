@@ -4,16 +4,23 @@
 // generated/conformance-fixture.ts (the fixture types, when the fixture schema exists). --check writes nothing: it exits 1 and names every file that
 // differs, is missing, or should not be there. It first tries the manifests (hashes only); --full
 // always regenerates in memory and compares.
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { FIXTURE_TYPES_FILE, fixtureTypesConfirmed } from "./gen-fixture-types";
-import { CURRENT_FILE, generateCurrentFile, generateLatestFile, generateVersionsFile, LATEST_FILE, VERSIONS_FILE } from "./gen-versions";
-import { earlierSpecsHash, manifestConfirms } from "./manifest";
-import { releaseOf } from "@idea-kit/spec-lib/releases";
-import { SERVED_FILE, servedVersion } from "@idea-kit/spec-lib/served";
-import { loadSpec, specVersions } from "@idea-kit/spec-lib/spec";
-import { compareVersions, versionFolder } from "@idea-kit/spec-lib/version";
-import { annotationsHash } from "./annotations";
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { FIXTURE_TYPES_FILE, fixtureTypesConfirmed } from './gen-fixture-types';
+import {
+  CURRENT_FILE,
+  generateCurrentFile,
+  generateLatestFile,
+  generateVersionsFile,
+  LATEST_FILE,
+  VERSIONS_FILE,
+} from './gen-versions';
+import { earlierSpecsHash, manifestConfirms } from './manifest';
+import { releaseOf } from '@idea-kit/spec-lib/releases';
+import { SERVED_FILE, servedVersion } from '@idea-kit/spec-lib/served';
+import { loadSpec, specVersions } from '@idea-kit/spec-lib/spec';
+import { compareVersions, versionFolder } from '@idea-kit/spec-lib/version';
+import { annotationsHash } from './annotations';
 
 interface Args {
   specRoot: string;
@@ -26,7 +33,14 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { specRoot: "spec", outRoot: "generated", versions: undefined, fixtureSchema: "conformance/fixture.schema.json", check: false, full: false };
+  const args: Args = {
+    specRoot: 'spec',
+    outRoot: 'generated',
+    versions: undefined,
+    fixtureSchema: 'conformance/fixture.schema.json',
+    check: false,
+    full: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = () => {
@@ -34,19 +48,26 @@ function parseArgs(argv: string[]): Args {
       if (v === undefined) throw new Error(`${a} needs a value`);
       return v;
     };
-    if (a === "--check") args.check = true;
-    else if (a === "--full") args.full = true;
-    else if (a === "--spec") args.specRoot = value();
-    else if (a === "--out") args.outRoot = value();
-    else if (a === "--fixture-schema") args.fixtureSchema = value();
-    else if (a === "--version") (args.versions ??= []).push(versionFolder(value()));
-    else throw new Error(`unknown argument ${a} (use --version X, --check, --full, --spec DIR, --out DIR, --fixture-schema FILE)`);
+    if (a === '--check') args.check = true;
+    else if (a === '--full') args.full = true;
+    else if (a === '--spec') args.specRoot = value();
+    else if (a === '--out') args.outRoot = value();
+    else if (a === '--fixture-schema') args.fixtureSchema = value();
+    else if (a === '--version') (args.versions ??= []).push(versionFolder(value()));
+    else
+      throw new Error(
+        `unknown argument ${a} (use --version X, --check, --full, --spec DIR, --out DIR, --fixture-schema FILE)`,
+      );
   }
   return args;
 }
 
 function filesIn(dir: string): string[] {
-  return existsSync(dir) ? readdirSync(dir).filter((f) => statSync(join(dir, f)).isFile()).sort() : [];
+  return existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => statSync(join(dir, f)).isFile())
+        .sort()
+    : [];
 }
 
 export async function run(argv: string[]): Promise<number> {
@@ -75,8 +96,8 @@ export async function run(argv: string[]): Promise<number> {
   const sharedProblems = (): string[] =>
     [...shared].flatMap(([name, content]) => {
       const path = join(outRoot, name);
-      const old = existsSync(path) ? readFileSync(path, "utf8") : undefined;
-      return old === content ? [] : [`${old === undefined ? "missing" : "differs"}: ${join(args.outRoot, name)}`];
+      const old = existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+      return old === content ? [] : [`${old === undefined ? 'missing' : 'differs'}: ${join(args.outRoot, name)}`];
     });
   const fixtureSchema = existsSync(resolve(args.fixtureSchema)) ? resolve(args.fixtureSchema) : undefined;
   if (args.check && !args.full && extraDirs.length === 0 && !strayCurrent) {
@@ -86,18 +107,20 @@ export async function run(argv: string[]): Promise<number> {
     const earlier = (v: string) => earlierSpecsHash(all.filter(([f]) => compareVersions(f, v) < 0));
     const annotations = annotationsHash(specRoot);
     const confirmed =
-      versions.every((v) => manifestConfirms(join(outRoot, v), hashOf(v), earlier(v), releaseOf(specRoot, v)?.released, annotations)) &&
+      versions.every((v) =>
+        manifestConfirms(join(outRoot, v), hashOf(v), earlier(v), releaseOf(specRoot, v)?.released, annotations),
+      ) &&
       sharedProblems().length === 0 &&
       (!fixtureSchema || fixtureTypesConfirmed(join(outRoot, FIXTURE_TYPES_FILE), fixtureSchema, args.fixtureSchema));
     if (confirmed) {
-      console.log(`generated code is up to date (${versions.join(", ")}; manifests)`);
+      console.log(`generated code is up to date (${versions.join(', ')}; manifests)`);
       return 0;
     }
   }
   // Loaded only now: the fast path above needs no schema compiler.
-  const { generateVersion } = await import("./generate");
+  const { generateVersion } = await import('./generate');
   if (fixtureSchema) {
-    const { generateFixtureTypes } = await import("./gen-fixture-types");
+    const { generateFixtureTypes } = await import('./gen-fixture-types');
     shared.set(FIXTURE_TYPES_FILE, await generateFixtureTypes(fixtureSchema, args.fixtureSchema));
   }
   const problems: string[] = [];
@@ -108,9 +131,9 @@ export async function run(argv: string[]): Promise<number> {
     const present = filesIn(dir);
     for (const [name, content] of files) {
       const path = join(dir, name);
-      const old = existsSync(path) ? readFileSync(path, "utf8") : undefined;
+      const old = existsSync(path) ? readFileSync(path, 'utf8') : undefined;
       if (old === content) continue;
-      if (args.check) problems.push(`${old === undefined ? "missing" : "differs"}: ${join(args.outRoot, v, name)}`);
+      if (args.check) problems.push(`${old === undefined ? 'missing' : 'differs'}: ${join(args.outRoot, v, name)}`);
       else {
         mkdirSync(dir, { recursive: true });
         writeFileSync(path, content);
@@ -127,7 +150,7 @@ export async function run(argv: string[]): Promise<number> {
   else {
     for (const [name, content] of shared) {
       const path = join(outRoot, name);
-      if (existsSync(path) && readFileSync(path, "utf8") === content) continue;
+      if (existsSync(path) && readFileSync(path, 'utf8') === content) continue;
       mkdirSync(outRoot, { recursive: true });
       writeFileSync(path, content);
       written++;
@@ -137,15 +160,16 @@ export async function run(argv: string[]): Promise<number> {
   if (strayCurrent) problems.push(`extra: ${join(args.outRoot, CURRENT_FILE)} (no ${SERVED_FILE} in ${args.specRoot})`);
   if (args.check) {
     if (problems.length > 0) {
-      console.error(`generated code is out of date (run \`npm run codegen\`):\n  ${problems.join("\n  ")}`);
+      console.error(`generated code is out of date (run \`npm run codegen\`):\n  ${problems.join('\n  ')}`);
       return 1;
     }
-    console.log(`generated code is up to date (${versions.join(", ")})`);
+    console.log(`generated code is up to date (${versions.join(', ')})`);
     return 0;
   }
   for (const p of problems) console.warn(`warning: ${p}`);
-  if (served && !releaseOf(specRoot, served)) console.warn(`note: spec/served.json serves ${served}, which spec/releases.json does not list as released`);
-  console.log(`codegen: ${versions.join(", ")} → ${args.outRoot} (${written} file(s) written)`);
+  if (served && !releaseOf(specRoot, served))
+    console.warn(`note: spec/served.json serves ${served}, which spec/releases.json does not list as released`);
+  console.log(`codegen: ${versions.join(', ')} → ${args.outRoot} (${written} file(s) written)`);
   return 0;
 }
 

@@ -2,9 +2,9 @@
 // the first spec/<v>/ whose schema document has a property at the same JSON pointer. It is worth
 // saying only when the field is younger than the object holding it (a field as old as its schema
 // is covered by the topic's or message's own `since`).
-import { schemaNodes } from "@idea-kit/spec-lib/schema-walk";
-import { loadSpec, specVersions, type JsonSchema, type Spec } from "@idea-kit/spec-lib/spec";
-import { compareVersions } from "@idea-kit/spec-lib/version";
+import { schemaNodes } from '@idea-kit/spec-lib/schema-walk';
+import { loadSpec, specVersions, type JsonSchema, type Spec } from '@idea-kit/spec-lib/spec';
+import { compareVersions } from '@idea-kit/spec-lib/version';
 
 /** Where a schema node sits: document path and JSON pointer. */
 export interface NodeLocation {
@@ -53,9 +53,9 @@ export class FieldHistory {
 
 /** A property's annotations as documentation lines: its description, `@default`, `@since`. */
 export function fieldDocLines(description: string, def: unknown, since: string | undefined): string[] {
-  const lines = description === "" ? [] : [description];
+  const lines = description === '' ? [] : [description];
   // "*/" would end the JSDoc comment; "*\/" is the same JSON value ("\/" is a JSON escape of "/").
-  if (def !== undefined) lines.push(`@default ${JSON.stringify(def).replace(/\*\//g, "*\\/")}`);
+  if (def !== undefined) lines.push(`@default ${JSON.stringify(def).replace(/\*\//g, '*\\/')}`);
   if (since !== undefined) lines.push(`@since ${since}`);
   return lines;
 }

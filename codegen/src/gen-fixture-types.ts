@@ -2,23 +2,23 @@
 // conformance/fixture.schema.json, so the runner's types cannot drift from the format it validates.
 // The header carries the hashes of the schema, of the generator and of the body: the fast `--check`
 // path confirms the file from them without loading json-schema-to-typescript.
-import { existsSync, readFileSync } from "node:fs";
-import { sha256 } from "../../runtime/hash";
-import { generatorHash } from "./manifest";
+import { existsSync, readFileSync } from 'node:fs';
+import { sha256 } from '../../runtime/hash';
+import { generatorHash } from './manifest';
 
-export const FIXTURE_TYPES_FILE = "conformance-fixture.ts";
+export const FIXTURE_TYPES_FILE = 'conformance-fixture.ts';
 
 type Schema = { [k: string]: unknown };
 
 /** A union ($defs entry with oneOf) that also restates its branches' discriminator: for types, the bare union. */
 function unionsOnly(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(unionsOnly);
-  if (node === null || typeof node !== "object") return node;
+  if (node === null || typeof node !== 'object') return node;
   const out: Schema = {};
   const isUnion = Array.isArray((node as Schema).oneOf);
   for (const [k, v] of Object.entries(node as Schema)) {
-    if (isUnion && (k === "properties" || k === "required" || k === "type" || k === "discriminator")) continue;
-    out[k] = k === "enum" || k === "const" ? v : unionsOnly(v);
+    if (isUnion && (k === 'properties' || k === 'required' || k === 'type' || k === 'discriminator')) continue;
+    out[k] = k === 'enum' || k === 'const' ? v : unionsOnly(v);
   }
   return out;
 }
@@ -28,30 +28,33 @@ function header(schemaRel: string, schemaHash: string): string {
 }
 
 export async function generateFixtureTypes(schemaPath: string, schemaRel: string): Promise<string> {
-  const { compile } = await import("json-schema-to-typescript");
-  const { layout } = await import("./gen-types");
-  const text = readFileSync(schemaPath, "utf8");
+  const { compile } = await import('json-schema-to-typescript');
+  const { layout } = await import('./gen-types');
+  const text = readFileSync(schemaPath, 'utf8');
   const schema = unionsOnly(JSON.parse(text)) as Schema;
-  const ts = await compile(schema as never, "FixtureCase", {
-    bannerComment: "",
+  const ts = await compile(schema as never, 'FixtureCase', {
+    bannerComment: '',
     additionalProperties: false,
     declareExternallyReferenced: true,
     strictIndexSignatures: true,
     format: false,
   });
   const body = [
-    "// Types of one conformance fixture case (conformance/lib/load.ts validates every case file against the",
-    "// schema before the runner sees it). Expected values are `unknown`: JSON with match rules.",
-    "",
+    '// Types of one conformance fixture case (conformance/lib/load.ts validates every case file against the',
+    '// schema before the runner sees it). Expected values are `unknown`: JSON with match rules.',
+    '',
     layout(ts),
-    "",
-  ].join("\n");
+    '',
+  ].join('\n');
   return `${header(schemaRel, sha256(text))}\n// body sha256:${sha256(body)}\n${body}`;
 }
 
 /** True when `file` was generated from this schema by this generator and its body is unedited. */
 export function fixtureTypesConfirmed(file: string, schemaPath: string, schemaRel: string): boolean {
   if (!existsSync(file)) return false;
-  const [first, second, ...rest] = readFileSync(file, "utf8").split("\n");
-  return first === header(schemaRel, sha256(readFileSync(schemaPath))) && second === `// body sha256:${sha256(rest.join("\n"))}`;
+  const [first, second, ...rest] = readFileSync(file, 'utf8').split('\n');
+  return (
+    first === header(schemaRel, sha256(readFileSync(schemaPath))) &&
+    second === `// body sha256:${sha256(rest.join('\n'))}`
+  );
 }

@@ -6,10 +6,10 @@
 // lines). Each root schema is therefore emitted as its own section, a closure holding everything it
 // uses, with those names renumbered from 0 in order of appearance: a change to one schema changes
 // only the sections of the schemas that contain it.
-import type { Ajv2020 } from "ajv/dist/2020";
-import standaloneCode from "ajv/dist/standalone";
-import { createStrictAjv, specAjv } from "@idea-kit/spec-lib/lint";
-import type { RefResolver } from "@idea-kit/spec-lib/refs";
+import type { Ajv2020 } from 'ajv/dist/2020';
+import standaloneCode from 'ajv/dist/standalone';
+import { createStrictAjv, specAjv } from '@idea-kit/spec-lib/lint';
+import type { RefResolver } from '@idea-kit/spec-lib/refs';
 
 /** ajv code options of the generator: ESM source kept for standalone output. */
 export function createGeneratorAjv(): Ajv2020 {
@@ -18,7 +18,8 @@ export function createGeneratorAjv(): Ajv2020 {
 }
 
 /** Prefixes of ajv's module-level (instance-wide) names; function-local names restart per function. */
-const MODULE_NAME = /("(?:[^"\\\n]|\\.)*"|\/\*[\s\S]*?\*\/)|\b(validate|schema|func|pattern|formats|keyword|obj|wrapper|root)(\d+)\b/g;
+const MODULE_NAME =
+  /("(?:[^"\\\n]|\\.)*"|\/\*[\s\S]*?\*\/)|\b(validate|schema|func|pattern|formats|keyword|obj|wrapper|root)(\d+)\b/g;
 
 /** Renumbers ajv's module-level names of one section from 0, in order of first appearance. */
 export function renumber(code: string): string {
@@ -44,14 +45,14 @@ export function renumber(code: string): string {
  */
 export function generateValidators(refs: RefResolver, ajv: Ajv2020 = specAjv(refs.spec, createGeneratorAjv())): string {
   const sections = refs.roots.map((r) => {
-    const raw = standaloneCode(ajv, { [r.validator]: r.id }).replace(/^"use strict";\n?/, "");
+    const raw = standaloneCode(ajv, { [r.validator]: r.id }).replace(/^"use strict";\n?/, '');
     const code = renumber(raw);
-    const exported = new RegExp(`^export const ${r.validator} = (validate\\d+);\\n`, "m").exec(code);
+    const exported = new RegExp(`^export const ${r.validator} = (validate\\d+);\\n`, 'm').exec(code);
     if (!exported) throw new Error(`validators: no export of ${r.validator} in ajv's output`);
-    const body = code.replace(exported[0], "").trim();
+    const body = code.replace(exported[0], '').trim();
     return `// ${r.name}: ${r.path}\nexport const ${r.validator} = (() => {\n${body}\nreturn ${exported[1]};\n})();`;
   });
-  return esmImports(sections.join("\n\n"));
+  return esmImports(sections.join('\n\n'));
 }
 
 /**
@@ -65,17 +66,17 @@ function esmImports(code: string): string {
   const body = code.replace(/require\("([^"]+)"\)\.(\w+)/g, (_m, mod: string, prop: string) => {
     let name = modules.get(mod);
     if (name === undefined) {
-      const base = `dep_${mod.replace(/^.*\//, "").replace(/\W/g, "_")}`;
+      const base = `dep_${mod.replace(/^.*\//, '').replace(/\W/g, '_')}`;
       name = [...modules.values()].includes(base) ? `${base}_${modules.size}` : base;
       modules.set(mod, name);
     }
     return `pick(${name}, ${JSON.stringify(prop)})`;
   });
-  if (/\brequire\(/.test(body)) throw new Error("validators: unexpected require() left in ajv output");
+  if (/\brequire\(/.test(body)) throw new Error('validators: unexpected require() left in ajv output');
   if (modules.size === 0) return body;
   const imports = [...modules]
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([m, name]) => `import ${name} from ${JSON.stringify(/\.[cm]?js$/.test(m) ? m : `${m}.js`)};`);
   const pick = 'const pick = (m, k) => (m !== null && typeof m === "object" && k in m ? m[k] : m);';
-  return [...imports, pick, "", body].join("\n");
+  return [...imports, pick, '', body].join('\n');
 }

@@ -1,18 +1,18 @@
 // Generates the files of one spec version in memory: file name → content. The spec lint runs first,
 // so a schema the tests would reject fails here, with the file, JSON pointer and rule.
-import { FieldHistory } from "./field-history";
-import { generateTypeDeclarations } from "./gen-types";
-import { createGeneratorAjv, generateValidators } from "./gen-validators";
-import { assertSpecClean } from "@idea-kit/spec-lib/lint";
-import { buildModel } from "./model";
-import { RefResolver } from "@idea-kit/spec-lib/refs";
-import { render } from "./render";
-import { buildManifest, earlierSpecsHash, MANIFEST } from "./manifest";
-import { releaseOf } from "@idea-kit/spec-lib/releases";
-import { loadSpec } from "@idea-kit/spec-lib/spec";
-import { GENERATED_FILES } from "./files";
-import { loadTopicAnnotations } from "./annotations";
-import { generateMcpTools, MCP_TOOLS_FILE } from "./gen-mcp-tools";
+import { FieldHistory } from './field-history';
+import { generateTypeDeclarations } from './gen-types';
+import { createGeneratorAjv, generateValidators } from './gen-validators';
+import { assertSpecClean } from '@idea-kit/spec-lib/lint';
+import { buildModel } from './model';
+import { RefResolver } from '@idea-kit/spec-lib/refs';
+import { render } from './render';
+import { buildManifest, earlierSpecsHash, MANIFEST } from './manifest';
+import { releaseOf } from '@idea-kit/spec-lib/releases';
+import { loadSpec } from '@idea-kit/spec-lib/spec';
+import { GENERATED_FILES } from './files';
+import { loadTopicAnnotations } from './annotations';
+import { generateMcpTools, MCP_TOOLS_FILE } from './gen-mcp-tools';
 
 /** `version`: "0.1.6" or "v0.1.6". The release date shown comes from spec/releases.json. */
 export async function generateVersion(specRoot: string, version: string): Promise<Map<string, string>> {
@@ -28,10 +28,13 @@ export async function generateVersion(specRoot: string, version: string): Promis
   for (const file of GENERATED_FILES) {
     if (file === MANIFEST) continue;
     if (file === MCP_TOOLS_FILE) out.set(file, generateMcpTools(refs, annotations, model.tsHeader));
-    else if (file === "validators.js") out.set(file, render(file, { ...model, code: generateValidators(refs, ajv) }));
+    else if (file === 'validators.js') out.set(file, render(file, { ...model, code: generateValidators(refs, ajv) }));
     else out.set(file, render(file, model));
   }
-  out.set(MANIFEST, buildManifest(spec.folder, spec.hash, earlierSpecsHash(history.earlier), released, annotations.hash, out));
+  out.set(
+    MANIFEST,
+    buildManifest(spec.folder, spec.hash, earlierSpecsHash(history.earlier), released, annotations.hash, out),
+  );
   return out;
 }
-export { GENERATED_FILES } from "./files";
+export { GENERATED_FILES } from './files';

@@ -47,7 +47,10 @@ export function clauseAnchor(id: string): string {
 }
 
 /** What clause links point at: repository-relative in a clone; from the package, the absolute path of its own copy. */
-const LINKED_DOC = typeof __IDEA_PACKAGED__ !== 'undefined' && __IDEA_PACKAGED__ ? fileURLToPath(new URL('./protocol.md', import.meta.url)) : PROTOCOL_MD;
+const LINKED_DOC =
+  typeof __IDEA_PACKAGED__ !== 'undefined' && __IDEA_PACKAGED__
+    ? fileURLToPath(new URL('./protocol.md', import.meta.url))
+    : PROTOCOL_MD;
 
 export function clauseLink(id: string): string {
   return `${LINKED_DOC}#${clauseAnchor(id)}`;
@@ -55,8 +58,12 @@ export function clauseLink(id: string): string {
 
 /** `core,security` → profiles; throws on an unknown name. */
 export function parseProfiles(list: string): Profile[] {
-  const out = list.split(',').map((s) => s.trim()).filter(Boolean);
-  for (const p of out) if (!PROFILES.includes(p as Profile)) throw new Error(`unknown profile "${p}" (known: ${PROFILES.join(', ')})`);
+  const out = list
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const p of out)
+    if (!PROFILES.includes(p as Profile)) throw new Error(`unknown profile "${p}" (known: ${PROFILES.join(', ')})`);
   if (out.length === 0) throw new Error('--profile needs at least one of ' + PROFILES.join(', '));
   return out as Profile[];
 }

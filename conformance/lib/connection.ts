@@ -40,7 +40,10 @@ export class Connection {
     });
     ws.on('close', (code, reason) => {
       this.closed = { code, reason: reason.toString('utf8') };
-      this.traffic.push({ direction: 'closed', text: `code ${code}${this.closed.reason ? ` ${this.closed.reason}` : ''}` });
+      this.traffic.push({
+        direction: 'closed',
+        text: `code ${code}${this.closed.reason ? ` ${this.closed.reason}` : ''}`,
+      });
       this.push({ kind: 'close', ...this.closed });
     });
     ws.on('error', () => undefined); // surfaced as close
@@ -48,7 +51,11 @@ export class Connection {
 
   static open(url: string, opts: ConnectOptions = {}): Promise<Connection> {
     return new Promise((resolve, reject) => {
-      const ws = new WebSocket(url, { headers: opts.headers, maxPayload: opts.maxPayload ?? 64 * 1024 * 1024, handshakeTimeout: opts.timeoutMs ?? 10_000 });
+      const ws = new WebSocket(url, {
+        headers: opts.headers,
+        maxPayload: opts.maxPayload ?? 64 * 1024 * 1024,
+        handshakeTimeout: opts.timeoutMs ?? 10_000,
+      });
       const conn = new Connection(ws);
       ws.once('open', () => resolve(conn));
       ws.once('unexpected-response', (_req, res) => {
@@ -100,8 +107,14 @@ export class Connection {
   close(): Promise<void> {
     return new Promise((resolve) => {
       if (this.ws.readyState === WebSocket.CLOSED) return resolve();
-      const t = setTimeout(() => { this.ws.terminate(); resolve(); }, 1000);
-      this.ws.once('close', () => { clearTimeout(t); resolve(); });
+      const t = setTimeout(() => {
+        this.ws.terminate();
+        resolve();
+      }, 1000);
+      this.ws.once('close', () => {
+        clearTimeout(t);
+        resolve();
+      });
       this.ws.close(1000);
     });
   }

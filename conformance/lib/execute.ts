@@ -9,7 +9,17 @@ import type { FrameChecker } from './schema-check';
 import { compareVersions } from '@idea-kit/spec-lib/version';
 import { isPortOpen } from '../../runtime/loopback';
 import { spokenVersion, topicSince } from './topics';
-import type { CaseResult, Check, ExchangeCase, Expectation, LoadedCase, RequestCase, RequestStep, SetupStep, TransportCase } from './types';
+import type {
+  CaseResult,
+  Check,
+  ExchangeCase,
+  Expectation,
+  LoadedCase,
+  RequestCase,
+  RequestStep,
+  SetupStep,
+  TransportCase,
+} from './types';
 import { transcriptOf } from './transcript';
 import { bindFrom, substitute, type Vars } from './vars';
 
@@ -46,7 +56,10 @@ const DEFAULT_TIMEOUT = 15_000;
  * to succeed for the case to be judged at all.
  */
 class Abort extends Error {
-  constructor(readonly check: Check, readonly setup = false) {
+  constructor(
+    readonly check: Check,
+    readonly setup = false,
+  ) {
     super(check.detail ?? check.name);
   }
 }
@@ -60,23 +73,42 @@ class CaseContext {
   vars: Vars;
   /** Transport cases: what was sent, for the reports. */
   sent: string | undefined;
-  constructor(readonly target: Target, readonly timeoutMs: number, private readonly schemas: FrameChecker) {
+  constructor(
+    readonly target: Target,
+    readonly timeoutMs: number,
+    private readonly schemas: FrameChecker,
+  ) {
     this.vars = { ...target.vars };
   }
 
   async open(headers?: Readonly<Record<string, string | undefined>>): Promise<Connection> {
-    const given = headers && Object.fromEntries(Object.entries(headers).filter((e): e is [string, string] => e[1] !== undefined));
+    const given =
+      headers && Object.fromEntries(Object.entries(headers).filter((e): e is [string, string] => e[1] !== undefined));
     const c = await Connection.open(this.target.url, { headers: given, timeoutMs: this.timeoutMs });
     this.connections.push(c);
     return c;
   }
 
   async handshake(conn: Connection): Promise<void> {
-    conn.send(this.target.token === undefined ? { type: 'handshake' } : { type: 'handshake', token: this.target.token });
+    conn.send(
+      this.target.token === undefined ? { type: 'handshake' } : { type: 'handshake', token: this.target.token },
+    );
     const got = await conn.next(this.timeoutMs);
     const frame = got?.kind === 'frame' ? safeParse(got.text) : undefined;
-    const ok = typeof frame === 'object' && frame !== null && (frame as Record<string, unknown>).type === 'handshake' && !('error' in frame);
-    if (!ok) throw new Abort({ name: 'setup: handshake', ok: false, detail: `handshake with the valid token failed: ${describeIncoming(got)}` }, true);
+    const ok =
+      typeof frame === 'object' &&
+      frame !== null &&
+      (frame as Record<string, unknown>).type === 'handshake' &&
+      !('error' in frame);
+    if (!ok)
+      throw new Abort(
+        {
+          name: 'setup: handshake',
+          ok: false,
+          detail: `handshake with the valid token failed: ${describeIncoming(got)}`,
+        },
+        true,
+      );
     this.ownFrames.set(conn, conn.received.length);
     this.ownTraffic.set(conn, conn.traffic.length);
   }
@@ -86,13 +118,21 @@ class CaseContext {
    * Sends one request and waits for the response with the same requestId. `setup`: the step prepares
    * the case, so anything short of the expected response makes the case an error naming the step.
    */
-  async request(conn: Connection, step: RequestStep, label: string, expect: Expectation | undefined, setup: boolean, prefer?: { spec: string; expect: Expectation }): Promise<unknown> {
+  async request(
+    conn: Connection,
+    step: RequestStep,
+    label: string,
+    expect: Expectation | undefined,
+    setup: boolean,
+    prefer?: { spec: string; expect: Expectation },
+  ): Promise<unknown> {
     const req = substitute(step.request, this.vars);
     const name = setup ? `${label} (${req.topic})` : label;
     const requestId = randomUUID();
     conn.send({ topic: req.topic, requestId, params: req.params ?? {} });
     const got = await conn.next(this.timeoutMs);
-    if (got?.kind !== 'frame') throw new Abort({ name, ok: false, detail: `no response to ${req.topic}: ${describeIncoming(got)}` }, setup);
+    if (got?.kind !== 'frame')
+      throw new Abort({ name, ok: false, detail: `no response to ${req.topic}: ${describeIncoming(got)}` }, setup);
     const frame = safeParse(got.text);
     if (expect) {
       const outcome = match(substitute(expectedFrame(req.topic, requestId, expect), this.vars), frame);
@@ -102,7 +142,13 @@ class CaseContext {
       // A preference is judged only where the answer conforms: otherwise the failure says it all.
       if (prefer && outcome.ok) {
         const p = match(substitute(expectedFrame(req.topic, requestId, prefer.expect), this.vars), frame);
-        this.checks.push({ name: `preference (${prefer.spec})`, ok: p.ok, level: 'should', clause: prefer.spec, detail: p.ok ? undefined : renderMismatch(p, label) });
+        this.checks.push({
+          name: `preference (${prefer.spec})`,
+          ok: p.ok,
+          level: 'should',
+          clause: prefer.spec,
+          detail: p.ok ? undefined : renderMismatch(p, label),
+        });
       }
     }
     const bound = bindFrom(frame, step.bind);
@@ -114,7 +160,11 @@ class CaseContext {
   writeFile(path: string, content: string): void {
     const abs = resolve(this.target.workspaceDir, substitute(path, this.vars));
     const rel = relative(this.target.workspaceDir, abs);
-    if (rel.startsWith('..') || isAbsolute(rel)) throw new Abort({ name: 'setup: writeFile', ok: false, detail: `writeFile outside the workspace: ${path}` }, true);
+    if (rel.startsWith('..') || isAbsolute(rel))
+      throw new Abort(
+        { name: 'setup: writeFile', ok: false, detail: `writeFile outside the workspace: ${path}` },
+        true,
+      );
     mkdirSync(dirname(abs), { recursive: true });
     writeFileSync(abs, substitute(content, this.vars));
   }
@@ -135,8 +185,10 @@ class CaseContext {
         else problems.set(p, { frames: [n], example: text });
       });
     }
-    const detail = [...problems].map(([p, { frames, example }]) =>
-      `  • ${frames.length === 1 ? 'frame' : 'frames'} ${frames.join(', ')} (schemas of ${this.schemas.version}): ${p}\n    ${example.length > 300 ? example.slice(0, 300) + '…' : example}`);
+    const detail = [...problems].map(
+      ([p, { frames, example }]) =>
+        `  • ${frames.length === 1 ? 'frame' : 'frames'} ${frames.join(', ')} (schemas of ${this.schemas.version}): ${p}\n    ${example.length > 300 ? example.slice(0, 300) + '…' : example}`,
+    );
     return { name: 'schema', ok: problems.size === 0, detail: detail.length ? detail.join('\n') : undefined };
   }
 
@@ -146,7 +198,10 @@ class CaseContext {
 
   /** For the reports: the case's frames, the token and its prefix (protocol cases send both) redacted. */
   transcript(): Pick<CaseResult, 'transcript' | 'transcriptOmitted'> {
-    const { entries, omitted } = transcriptOf(this.connections.map((c) => ({ traffic: c.traffic, own: this.ownTraffic.get(c) })), [this.target.token ?? '', this.target.vars.tokenPrefix ?? '']);
+    const { entries, omitted } = transcriptOf(
+      this.connections.map((c) => ({ traffic: c.traffic, own: this.ownTraffic.get(c) })),
+      [this.target.token ?? '', this.target.vars.tokenPrefix ?? ''],
+    );
     return entries.length ? { transcript: entries, ...(omitted ? { transcriptOmitted: omitted } : {}) } : {};
   }
 }
@@ -169,7 +224,12 @@ function describeIncoming(i: { kind: string; text?: string; code?: number } | un
 function expectedFrame(topic: string, requestId: string, e: Expectation): unknown {
   if ('anyOf' in e) return { $oneOf: e.anyOf.map((x) => expectedFrame(topic, requestId, x)) };
   if ('result' in e) return { topic, requestId, result: e.result, error: { $absent: true } };
-  return { topic, requestId, error: { code: e.error.code, message: e.error.message ?? { $type: 'string' } }, result: { $absent: true } };
+  return {
+    topic,
+    requestId,
+    error: { code: e.error.code, message: e.error.message ?? { $type: 'string' } },
+    result: { $absent: true },
+  };
 }
 
 async function runSetup(ctx: CaseContext, conn: Connection, steps: SetupStep[]): Promise<void> {
@@ -189,12 +249,22 @@ function substituteOrAbort<T>(value: T, vars: Vars, step: string): T {
   }
 }
 
-async function openForCase(ctx: CaseContext, headers?: Readonly<Record<string, string | undefined>>): Promise<Connection> {
+async function openForCase(
+  ctx: CaseContext,
+  headers?: Readonly<Record<string, string | undefined>>,
+): Promise<Connection> {
   try {
     return await ctx.open(headers);
   } catch (err) {
     if (err instanceof UpgradeRefusedError) throw err;
-    throw new Abort({ name: 'setup: connect', ok: false, detail: `could not connect to ${ctx.target.url}: ${(err as Error).message}` }, true);
+    throw new Abort(
+      {
+        name: 'setup: connect',
+        ok: false,
+        detail: `could not connect to ${ctx.target.url}: ${(err as Error).message}`,
+      },
+      true,
+    );
   }
 }
 
@@ -216,32 +286,58 @@ async function runExchangeCase(ctx: CaseContext, c: ExchangeCase): Promise<void>
     else if ('sendText' in step) conn.sendText(substitute(step.sendText, ctx.vars));
     else if ('expect' in step) {
       const got = await conn.next(ctx.timeoutMs);
-      if (got?.kind !== 'frame') throw new Abort({ name: label, ok: false, detail: `expected a frame, ${describeIncoming(got)}` });
+      if (got?.kind !== 'frame')
+        throw new Abort({ name: label, ok: false, detail: `expected a frame, ${describeIncoming(got)}` });
       const frame = safeParse(got.text);
       const outcome = match(substitute(step.expect, ctx.vars), frame);
-      ctx.checks.push({ name: label, ok: outcome.ok, detail: outcome.ok ? undefined : renderMismatch(outcome, 'frame') });
+      ctx.checks.push({
+        name: label,
+        ok: outcome.ok,
+        detail: outcome.ok ? undefined : renderMismatch(outcome, 'frame'),
+      });
       const bound = bindFrom(frame, step.bind);
       Object.assign(ctx.vars, bound.vars);
     } else if ('expectUnordered' in step) {
       const frames: unknown[] = [];
       for (let k = 0; k < step.expectUnordered.length; k++) {
         const got = await conn.next(ctx.timeoutMs);
-        if (got?.kind !== 'frame') throw new Abort({ name: label, ok: false, detail: `expected ${step.expectUnordered.length} frames, got ${k}; then ${describeIncoming(got)}` });
+        if (got?.kind !== 'frame')
+          throw new Abort({
+            name: label,
+            ok: false,
+            detail: `expected ${step.expectUnordered.length} frames, got ${k}; then ${describeIncoming(got)}`,
+          });
         frames.push(safeParse(got.text));
       }
       const outcome = match(substitute({ $unordered: step.expectUnordered }, ctx.vars), frames);
-      ctx.checks.push({ name: label, ok: outcome.ok, detail: outcome.ok ? undefined : renderMismatch(outcome, 'frames') });
+      ctx.checks.push({
+        name: label,
+        ok: outcome.ok,
+        detail: outcome.ok ? undefined : renderMismatch(outcome, 'frames'),
+      });
     } else if ('expectClose' in step) {
       const got = await conn.next(ctx.timeoutMs);
       if (got?.kind !== 'close') {
-        ctx.checks.push({ name: label, ok: false, detail: `expected the server to close the connection, ${describeIncoming(got)}` });
+        ctx.checks.push({
+          name: label,
+          ok: false,
+          detail: `expected the server to close the connection, ${describeIncoming(got)}`,
+        });
         continue;
       }
       const outcome = match(step.expectClose.code ?? { $type: 'integer' }, got.code);
-      ctx.checks.push({ name: label, ok: outcome.ok, detail: outcome.ok ? undefined : `close code: ${outcome.problems.join('; ')}` });
+      ctx.checks.push({
+        name: label,
+        ok: outcome.ok,
+        detail: outcome.ok ? undefined : `close code: ${outcome.problems.join('; ')}`,
+      });
     } else if ('expectSilence' in step) {
       const got = await conn.next(step.expectSilence);
-      ctx.checks.push({ name: label, ok: got === undefined, detail: got ? `expected no frame for ${step.expectSilence} ms, ${describeIncoming(got)}` : undefined });
+      ctx.checks.push({
+        name: label,
+        ok: got === undefined,
+        detail: got ? `expected no frame for ${step.expectSilence} ms, ${describeIncoming(got)}` : undefined,
+      });
     }
   }
 }
@@ -257,12 +353,19 @@ function externalAddresses(): string[] {
 function versionClaimCheck(run: RunContext): Check {
   const { version: announced, capabilities } = run.server;
   const { newestTopic } = spokenVersion(announced, capabilities);
-  if (!/^\d+\.\d+\.\d+$/.test(announced)) return { name: 'version claim', ok: false, detail: `the handshake's version ${JSON.stringify(announced)} is not a protocol version` };
+  if (!/^\d+\.\d+\.\d+$/.test(announced))
+    return {
+      name: 'version claim',
+      ok: false,
+      detail: `the handshake's version ${JSON.stringify(announced)} is not a protocol version`,
+    };
   if (!newestTopic) return { name: 'version claim', ok: true };
   const newer = capabilities.filter((t) => compareVersions(topicSince(t) ?? '0.0.0', announced) > 0);
   return {
-    name: 'version claim', ok: false,
-    detail: `the handshake announces ${announced}, but the server serves ${newer.map((t) => `${t} (since ${topicSince(t)})`).join(', ')}: it speaks at least ${newestTopic.since}` +
+    name: 'version claim',
+    ok: false,
+    detail:
+      `the handshake announces ${announced}, but the server serves ${newer.map((t) => `${t} (since ${topicSince(t)})`).join(', ')}: it speaks at least ${newestTopic.since}` +
       ` (cases and schemas were applied by ${run.version}; --assume-version overrides)`,
   };
 }
@@ -280,15 +383,23 @@ async function runTransportCase(ctx: CaseContext, c: TransportCase, run: RunCont
     ctx.sent = `WebSocket upgrade to ${ctx.target.url} with headers ${JSON.stringify(headers)}`;
     try {
       const conn = await ctx.open(headers);
-      conn.send(ctx.target.token === undefined ? { type: 'handshake' } : { type: 'handshake', token: ctx.target.token });
+      conn.send(
+        ctx.target.token === undefined ? { type: 'handshake' } : { type: 'handshake', token: ctx.target.token },
+      );
       const got = await conn.next(ctx.timeoutMs);
       const frame = got?.kind === 'frame' ? (safeParse(got.text) as Record<string, unknown>) : undefined;
-      outcome = frame && frame.type === 'handshake' && !('error' in frame) ? 'accepted' : `refused (${describeIncoming(got)})`;
+      outcome =
+        frame && frame.type === 'handshake' && !('error' in frame) ? 'accepted' : `refused (${describeIncoming(got)})`;
     } catch (err) {
-      outcome = err instanceof UpgradeRefusedError ? `refused (HTTP ${err.status})` : `refused (${(err as Error).message})`;
+      outcome =
+        err instanceof UpgradeRefusedError ? `refused (HTTP ${err.status})` : `refused (${(err as Error).message})`;
     }
     const ok = outcome.startsWith(c.expect);
-    ctx.checks.push({ name: 'transport', ok, detail: ok ? undefined : `expected the connection to be ${c.expect}, it was ${outcome}` });
+    ctx.checks.push({
+      name: 'transport',
+      ok,
+      detail: ok ? undefined : `expected the connection to be ${c.expect}, it was ${outcome}`,
+    });
     return undefined;
   }
   if (c.action === 'loopback-only') {
@@ -298,7 +409,13 @@ async function runTransportCase(ctx: CaseContext, c: TransportCase, run: RunCont
     const open: string[] = [];
     ctx.sent = `TCP connections to port ${port} on ${addrs.join(', ')}`;
     for (const a of addrs) if (await isPortOpen(port, 1000, a)) open.push(a);
-    ctx.checks.push({ name: 'transport', ok: open.length === 0, detail: open.length ? `port ${port} accepts connections on non-loopback addresses: ${open.join(', ')}` : undefined });
+    ctx.checks.push({
+      name: 'transport',
+      ok: open.length === 0,
+      detail: open.length
+        ? `port ${port} accepts connections on non-loopback addresses: ${open.join(', ')}`
+        : undefined,
+    });
     return undefined;
   }
   if (c.action === 'in-flight-bound') {
@@ -315,7 +432,13 @@ async function runTransportCase(ctx: CaseContext, c: TransportCase, run: RunCont
   let got = await conn.next(ctx.timeoutMs);
   while (got?.kind === 'frame') got = await conn.next(ctx.timeoutMs); // a reply before the close is tolerated
   const ok = got?.kind === 'close' && got.code === c.expectCloseCode;
-  ctx.checks.push({ name: 'transport', ok, detail: ok ? undefined : `expected close ${c.expectCloseCode} after a ${c.bytes}-byte frame, ${describeIncoming(got)}` });
+  ctx.checks.push({
+    name: 'transport',
+    ok,
+    detail: ok
+      ? undefined
+      : `expected close ${c.expectCloseCode} after a ${c.bytes}-byte frame, ${describeIncoming(got)}`,
+  });
   return undefined;
 }
 
@@ -323,7 +446,10 @@ async function runTransportCase(ctx: CaseContext, c: TransportCase, run: RunCont
  * H9: `count` copies of one request at once. Every one must be answered exactly once, some (those over
  * the server's bound) with the refusal, and the connection must still serve the request afterwards.
  */
-async function inFlightBound(ctx: CaseContext, c: Extract<TransportCase, { action: 'in-flight-bound' }>): Promise<void> {
+async function inFlightBound(
+  ctx: CaseContext,
+  c: Extract<TransportCase, { action: 'in-flight-bound' }>,
+): Promise<void> {
   const req = substituteOrAbort(c.request, ctx.vars, 'request variables');
   ctx.sent = `${c.count} ${req.topic} requests at once after the handshake, then one more`;
   const conn = await openForCase(ctx);
@@ -333,14 +459,25 @@ async function inFlightBound(ctx: CaseContext, c: Extract<TransportCase, { actio
     ids.add(`in-flight-${i}`);
     conn.send({ topic: req.topic, requestId: `in-flight-${i}`, params: req.params ?? {} });
   }
-  const refusal = substitute({ topic: req.topic, requestId: { $type: 'string' }, error: { code: c.expectRefusal.code, message: c.expectRefusal.message ?? { $type: 'string' } } }, ctx.vars);
+  const refusal = substitute(
+    {
+      topic: req.topic,
+      requestId: { $type: 'string' },
+      error: { code: c.expectRefusal.code, message: c.expectRefusal.message ?? { $type: 'string' } },
+    },
+    ctx.vars,
+  );
   let refused = 0;
   let firstOther: string | undefined;
   const strays: string[] = [];
   while (ids.size > 0) {
     const got = await conn.next(ctx.timeoutMs);
     if (got?.kind !== 'frame') {
-      throw new Abort({ name: 'answers', ok: false, detail: `${c.count - ids.size} of ${c.count} requests answered, then ${describeIncoming(got)}` });
+      throw new Abort({
+        name: 'answers',
+        ok: false,
+        detail: `${c.count - ids.size} of ${c.count} requests answered, then ${describeIncoming(got)}`,
+      });
     }
     const frame = safeParse(got.text) as { requestId?: unknown; error?: unknown } | undefined;
     const id = typeof frame?.requestId === 'string' ? frame.requestId : '';
@@ -352,10 +489,20 @@ async function inFlightBound(ctx: CaseContext, c: Extract<TransportCase, { actio
     if (match(refusal, frame).ok) refused++;
     else if (frame && 'error' in frame) firstOther ??= got.text;
   }
-  ctx.checks.push({ name: 'every request answered once', ok: strays.length === 0, detail: strays.length ? `answers to no outstanding request (a repeated or unknown requestId): ${strays.join('\n')}` : undefined });
   ctx.checks.push({
-    name: 'bound', ok: refused > 0,
-    detail: refused > 0 ? undefined : `none of ${c.count} requests sent at once was refused as over a bound on requests in flight (expected ${JSON.stringify(c.expectRefusal)})${firstOther ? `; an other error: ${firstOther}` : ''}`,
+    name: 'every request answered once',
+    ok: strays.length === 0,
+    detail: strays.length
+      ? `answers to no outstanding request (a repeated or unknown requestId): ${strays.join('\n')}`
+      : undefined,
+  });
+  ctx.checks.push({
+    name: 'bound',
+    ok: refused > 0,
+    detail:
+      refused > 0
+        ? undefined
+        : `none of ${c.count} requests sent at once was refused as over a bound on requests in flight (expected ${JSON.stringify(c.expectRefusal)})${firstOther ? `; an other error: ${firstOther}` : ''}`,
   });
   await ctx.request(conn, { request: req }, 'afterwards', { result: { $type: 'object' } }, false);
 }
@@ -368,12 +515,25 @@ export function caseTopic(c: LoadedCase['case']): string | undefined {
 }
 
 /** The result of a case that did not run (skip or unimplemented). */
-export function notRun(lc: LoadedCase, verdict: 'skip' | 'unimplemented', reason: string, extra: Partial<CaseResult> = {}): CaseResult {
+export function notRun(
+  lc: LoadedCase,
+  verdict: 'skip' | 'unimplemented',
+  reason: string,
+  extra: Partial<CaseResult> = {},
+): CaseResult {
   return { ...baseOf(lc), verdict, reason, checks: [], durationMs: 0, frames: 0, ...extra };
 }
 
 function baseOf(lc: LoadedCase) {
-  return { id: lc.case.id, file: lc.file, topic: lc.topic, description: lc.case.description, clause: lc.clause.id, profile: lc.profile, level: lc.level };
+  return {
+    id: lc.case.id,
+    file: lc.file,
+    topic: lc.topic,
+    description: lc.case.description,
+    clause: lc.clause.id,
+    profile: lc.profile,
+    level: lc.level,
+  };
 }
 
 /** fail when a must check failed (a should case has none), warn when only should checks did. */
@@ -388,7 +548,15 @@ export async function executeCase(lc: LoadedCase, target: Target, run: RunContex
   const started = performance.now();
   const base = baseOf(lc);
   const badRules = unknownRuleKeys(c);
-  if (badRules.length) return { ...base, verdict: 'error', reason: `fixture uses unknown match rules: ${badRules.join(', ')}`, checks: [], durationMs: 0, frames: 0 };
+  if (badRules.length)
+    return {
+      ...base,
+      verdict: 'error',
+      reason: `fixture uses unknown match rules: ${badRules.join(', ')}`,
+      checks: [],
+      durationMs: 0,
+      frames: 0,
+    };
   const ctx = new CaseContext(target, c.timeoutMs ?? DEFAULT_TIMEOUT, run.schemas);
   let skipReason: string | undefined;
   let setupError: Check | undefined;
@@ -407,12 +575,37 @@ export async function executeCase(lc: LoadedCase, target: Target, run: RunContex
   const sent = { ...(ctx.sent ? { sent: ctx.sent } : {}), ...ctx.transcript() };
   if (setupError) {
     // The case could not be set up: its own checks are not judged.
-    return { ...base, ...sent, verdict: 'error', reason: `${setupError.name} failed: ${firstLine(setupError.detail ?? '')}`, checks: [setupError], durationMs, frames: ctx.frames };
+    return {
+      ...base,
+      ...sent,
+      verdict: 'error',
+      reason: `${setupError.name} failed: ${firstLine(setupError.detail ?? '')}`,
+      checks: [setupError],
+      durationMs,
+      frames: ctx.frames,
+    };
   }
-  if (skipReason) return { ...base, ...sent, verdict: 'skip', reason: skipReason, checks: ctx.checks, durationMs, frames: ctx.frames };
+  if (skipReason)
+    return {
+      ...base,
+      ...sent,
+      verdict: 'skip',
+      reason: skipReason,
+      checks: ctx.checks,
+      durationMs,
+      frames: ctx.frames,
+    };
   ctx.checks.push(ctx.schemaCheck());
   const failed = ctx.checks.filter((k) => !k.ok);
-  return { ...base, ...sent, verdict: verdictOf(lc.level, ctx.checks), reason: failed.length ? failed.map((f) => f.name).join(', ') + ' failed' : undefined, checks: ctx.checks, durationMs, frames: ctx.frames };
+  return {
+    ...base,
+    ...sent,
+    verdict: verdictOf(lc.level, ctx.checks),
+    reason: failed.length ? failed.map((f) => f.name).join(', ') + ' failed' : undefined,
+    checks: ctx.checks,
+    durationMs,
+    frames: ctx.frames,
+  };
 }
 
 function firstLine(s: string): string {

@@ -21,7 +21,9 @@ export function fixturesFor(version: string): string {
   const root = join(CONFORMANCE_DIR, 'fixtures');
   let folders: string[] = [];
   try {
-    folders = readdirSync(root).filter((n) => n.startsWith('v') && isVersion(n) && compareVersions(n, version) <= 0).sort(compareVersions);
+    folders = readdirSync(root)
+      .filter((n) => n.startsWith('v') && isVersion(n) && compareVersions(n, version) <= 0)
+      .sort(compareVersions);
   } catch {
     // no fixtures folder: the exact path, for the error that loading it gives
   }
@@ -60,25 +62,42 @@ export function parseCase(text: string, file: string): LoadedCase {
   const { $schema: _ignored, ...c } = raw as unknown as FixtureCase & { $schema?: string };
   const area = c.id.split('/')[0]!;
   const folder = file.split(/[\\/]/).slice(-2, -1)[0];
-  if (folder !== undefined && folder !== '.' && folder !== area) throw new FixtureError(`${file}: id ${c.id} must start with its folder name "${folder}/"`);
+  if (folder !== undefined && folder !== '.' && folder !== area)
+    throw new FixtureError(`${file}: id ${c.id} must start with its folder name "${folder}/"`);
   const fc = c as FixtureCase;
   const clause = CLAUSES.get(fc.spec);
   if (!clause) throw new FixtureError(`${file}: spec "${fc.spec}" names no clause of ${CLAUSES_JSON}`);
-  if (fc.kind === 'request' && fc.prefer && !CLAUSES.has(fc.prefer.spec)) throw new FixtureError(`${file}: prefer.spec "${fc.prefer.spec}" names no clause of ${CLAUSES_JSON}`);
+  if (fc.kind === 'request' && fc.prefer && !CLAUSES.has(fc.prefer.spec))
+    throw new FixtureError(`${file}: prefer.spec "${fc.prefer.spec}" names no clause of ${CLAUSES_JSON}`);
   const clauseLevel = levelOf(clause);
-  if (fc.level === 'must' && clauseLevel === 'should') throw new FixtureError(`${file}: level "must" above its clause ${clause.id} (a ${clause.layer}: should)`);
+  if (fc.level === 'must' && clauseLevel === 'should')
+    throw new FixtureError(`${file}: level "must" above its clause ${clause.id} (a ${clause.layer}: should)`);
   const sent = sentTopics(fc);
   return {
-    case: fc, file, topic: caseTopic(fc), area, clause, profile: profileOf(clause), level: fc.level ?? clauseLevel,
-    needs: [...new Set(sent.filter(isKnownTopic))], needsAdvertised: sent.some((t) => /\$\{advertised\.\d+\}/.test(t)),
+    case: fc,
+    file,
+    topic: caseTopic(fc),
+    area,
+    clause,
+    profile: profileOf(clause),
+    level: fc.level ?? clauseLevel,
+    needs: [...new Set(sent.filter(isKnownTopic))],
+    needsAdvertised: sent.some((t) => /\$\{advertised\.\d+\}/.test(t)),
   };
 }
 
 /** The topics a case sends requests to (its own, its setup's and follow-ups', its raw frames'). */
 function sentTopics(c: FixtureCase): string[] {
-  if (c.kind === 'request') return [c.request, ...(c.setup ?? []).map((s) => ('request' in s ? s.request : undefined)), ...(c.then ?? []).map((s) => s.request)].flatMap((r) => (r ? [r.topic] : []));
+  if (c.kind === 'request')
+    return [
+      c.request,
+      ...(c.setup ?? []).map((s) => ('request' in s ? s.request : undefined)),
+      ...(c.then ?? []).map((s) => s.request),
+    ].flatMap((r) => (r ? [r.topic] : []));
   if (c.kind === 'exchange') {
-    const frames = c.steps.flatMap((s) => ('send' in s && s.send && typeof s.send === 'object' ? [(s.send as { topic?: unknown }).topic] : []));
+    const frames = c.steps.flatMap((s) =>
+      'send' in s && s.send && typeof s.send === 'object' ? [(s.send as { topic?: unknown }).topic] : [],
+    );
     return [c.topic, ...frames].filter((t): t is string => typeof t === 'string');
   }
   return c.action === 'in-flight-bound' ? [c.request.topic] : [];

@@ -38,8 +38,25 @@ function isRule(v: unknown): v is Obj {
   return keys.length > 0 && keys.every((k) => k.startsWith('$'));
 }
 
-const RULE_KEYS = new Set(['$type', '$match', '$flags', '$any', '$absent', '$oneOf', '$unordered', '$contains', '$each',
-  '$length', '$minLength', '$maxLength', '$exact', '$gte', '$lte', '$lines', '$subsequences']);
+const RULE_KEYS = new Set([
+  '$type',
+  '$match',
+  '$flags',
+  '$any',
+  '$absent',
+  '$oneOf',
+  '$unordered',
+  '$contains',
+  '$each',
+  '$length',
+  '$minLength',
+  '$maxLength',
+  '$exact',
+  '$gte',
+  '$lte',
+  '$lines',
+  '$subsequences',
+]);
 
 /** Rule keys that are not known (a typo in a fixture must not silently match everything). */
 export function unknownRuleKeys(expected: unknown, path = '$'): string[] {
@@ -122,18 +139,23 @@ function matchRule(e: Obj, act: unknown, path: string): MatchOutcome {
   }
   if ('$match' in e) {
     if (typeof act !== 'string') fail(`expected a string matching /${String(e.$match)}/, got ${typeOf(act)}`);
-    else if (!new RegExp(String(e.$match), (e.$flags as string) ?? '').test(act)) fail(`${JSON.stringify(act)} does not match /${String(e.$match)}/`);
+    else if (!new RegExp(String(e.$match), (e.$flags as string) ?? '').test(act))
+      fail(`${JSON.stringify(act)} does not match /${String(e.$match)}/`);
   }
   if ('$oneOf' in e) {
     const alts = e.$oneOf as unknown[];
     if (!alts.some((a) => matchAt(a, act, path).ok)) fail(`matches none of ${JSON.stringify(alts)}`);
   }
-  if ('$gte' in e && !(typeof act === 'number' && act >= (e.$gte as number))) fail(`expected a number ≥ ${String(e.$gte)}, got ${JSON.stringify(act)}`);
-  if ('$lte' in e && !(typeof act === 'number' && act <= (e.$lte as number))) fail(`expected a number ≤ ${String(e.$lte)}, got ${JSON.stringify(act)}`);
+  if ('$gte' in e && !(typeof act === 'number' && act >= (e.$gte as number)))
+    fail(`expected a number ≥ ${String(e.$gte)}, got ${JSON.stringify(act)}`);
+  if ('$lte' in e && !(typeof act === 'number' && act <= (e.$lte as number)))
+    fail(`expected a number ≤ ${String(e.$lte)}, got ${JSON.stringify(act)}`);
   const len = lengthOf(act);
   if ('$length' in e && len !== e.$length) fail(`expected length ${String(e.$length)}, got ${len ?? typeOf(act)}`);
-  if ('$minLength' in e && !(len !== undefined && len >= (e.$minLength as number))) fail(`expected length ≥ ${String(e.$minLength)}, got ${len ?? typeOf(act)}`);
-  if ('$maxLength' in e && !(len !== undefined && len <= (e.$maxLength as number))) fail(`expected length ≤ ${String(e.$maxLength)}, got ${len ?? typeOf(act)}`);
+  if ('$minLength' in e && !(len !== undefined && len >= (e.$minLength as number)))
+    fail(`expected length ≥ ${String(e.$minLength)}, got ${len ?? typeOf(act)}`);
+  if ('$maxLength' in e && !(len !== undefined && len <= (e.$maxLength as number)))
+    fail(`expected length ≤ ${String(e.$maxLength)}, got ${len ?? typeOf(act)}`);
   if ('$lines' in e) {
     if (typeof act !== 'string') fail(`expected text, got ${typeOf(act)}`);
     else {
@@ -175,7 +197,8 @@ function matchRule(e: Obj, act: unknown, path: string): MatchOutcome {
       pairs.forEach((p, i) => {
         if (p < 0) fail(`no element matches expected[${i}] ${JSON.stringify(describe(want[i]))}`);
       });
-      if (exact && rest.length > 0 && want.length !== act.length) fail(`expected ${want.length} elements, got ${act.length}`);
+      if (exact && rest.length > 0 && want.length !== act.length)
+        fail(`expected ${want.length} elements, got ${act.length}`);
       expectedView = [...pairs.map((p, i) => (p >= 0 ? act[p] : describe(want[i]))), ...(exact ? [] : rest)];
       actualView = [...pairs.filter((p) => p >= 0).map((p) => act[p]), ...rest];
     }
@@ -185,9 +208,15 @@ function matchRule(e: Obj, act: unknown, path: string): MatchOutcome {
       let from = 0;
       for (const want of group) {
         let at = -1;
-        for (let i = from; i < act.length; i++) if (matchAt(want, act[i], path).ok) { at = i; break; }
+        for (let i = from; i < act.length; i++)
+          if (matchAt(want, act[i], path).ok) {
+            at = i;
+            break;
+          }
         if (at < 0) {
-          fail(`${JSON.stringify(describe(want))} does not appear after ${JSON.stringify(describe(group[0]))} (expected order ${JSON.stringify(group.map(describe))})`);
+          fail(
+            `${JSON.stringify(describe(want))} does not appear after ${JSON.stringify(describe(group[0]))} (expected order ${JSON.stringify(group.map(describe))})`,
+          );
           break;
         }
         from = at + 1;
@@ -202,14 +231,26 @@ function matchRule(e: Obj, act: unknown, path: string): MatchOutcome {
 function matchAt(exp: unknown, act: unknown, path: string, exactObject = false): MatchOutcome {
   if (isRule(exp)) return matchRule(exp, act, path);
   if (Array.isArray(exp)) {
-    if (!Array.isArray(act)) return { ok: false, problems: [`${path}: expected an array, got ${typeOf(act)}`], expectedView: describe(exp), actualView: act };
+    if (!Array.isArray(act))
+      return {
+        ok: false,
+        problems: [`${path}: expected an array, got ${typeOf(act)}`],
+        expectedView: describe(exp),
+        actualView: act,
+      };
     const problems: string[] = [];
     const ev: unknown[] = [];
     const av: unknown[] = [];
     const n = Math.max(exp.length, act.length);
     for (let i = 0; i < n; i++) {
-      if (i >= exp.length) { av.push(act[i]); continue; }
-      if (i >= act.length) { ev.push(describe(exp[i])); continue; }
+      if (i >= exp.length) {
+        av.push(act[i]);
+        continue;
+      }
+      if (i >= act.length) {
+        ev.push(describe(exp[i]));
+        continue;
+      }
       const r = matchAt(exp[i], act[i], `${path}[${i}]`);
       problems.push(...r.problems);
       ev.push(r.expectedView);
@@ -219,7 +260,13 @@ function matchAt(exp: unknown, act: unknown, path: string, exactObject = false):
     return { ok: problems.length === 0, problems, expectedView: ev, actualView: av };
   }
   if (isObj(exp)) {
-    if (!isObj(act)) return { ok: false, problems: [`${path}: expected an object, got ${typeOf(act)}`], expectedView: describe(exp), actualView: act };
+    if (!isObj(act))
+      return {
+        ok: false,
+        problems: [`${path}: expected an object, got ${typeOf(act)}`],
+        expectedView: describe(exp),
+        actualView: act,
+      };
     const problems: string[] = [];
     const ev: Obj = {};
     const av: Obj = {};
@@ -227,10 +274,18 @@ function matchAt(exp: unknown, act: unknown, path: string, exactObject = false):
       const p = `${path}.${k}`;
       const present = Object.prototype.hasOwnProperty.call(act, k);
       if (isRule(e) && '$absent' in e) {
-        if (present) { problems.push(`${p}: expected to be absent`); ev[k] = '<absent>'; av[k] = act[k]; }
+        if (present) {
+          problems.push(`${p}: expected to be absent`);
+          ev[k] = '<absent>';
+          av[k] = act[k];
+        }
         continue;
       }
-      if (!present) { problems.push(`${p}: missing`); ev[k] = describe(e); continue; }
+      if (!present) {
+        problems.push(`${p}: missing`);
+        ev[k] = describe(e);
+        continue;
+      }
       const r = matchAt(e, act[k], p);
       problems.push(...r.problems);
       ev[k] = r.expectedView;
@@ -238,13 +293,21 @@ function matchAt(exp: unknown, act: unknown, path: string, exactObject = false):
     }
     if (exactObject) {
       for (const k of Object.keys(act)) {
-        if (!(k in exp)) { problems.push(`${path}.${k}: unexpected field`); av[k] = act[k]; }
+        if (!(k in exp)) {
+          problems.push(`${path}.${k}: unexpected field`);
+          av[k] = act[k];
+        }
       }
     }
     return { ok: problems.length === 0, problems, expectedView: ev, actualView: av };
   }
   const ok = Object.is(exp, act) || (typeof exp === 'number' && exp === act);
-  return { ok, problems: ok ? [] : [`${path}: expected ${JSON.stringify(exp)}, got ${JSON.stringify(act)}`], expectedView: exp, actualView: act };
+  return {
+    ok,
+    problems: ok ? [] : [`${path}: expected ${JSON.stringify(exp)}, got ${JSON.stringify(act)}`],
+    expectedView: exp,
+    actualView: act,
+  };
 }
 
 export function match(expected: unknown, actual: unknown): MatchOutcome {
@@ -255,7 +318,9 @@ export function match(expected: unknown, actual: unknown): MatchOutcome {
 export function renderMismatch(outcome: MatchOutcome, label = 'response'): string {
   const a = JSON.stringify(outcome.expectedView, null, 2) ?? 'undefined';
   const b = JSON.stringify(outcome.actualView, null, 2) ?? 'undefined';
-  const patch = createTwoFilesPatch(`expected ${label}`, `actual ${label}`, a + '\n', b + '\n', undefined, undefined, { context: 3 });
+  const patch = createTwoFilesPatch(`expected ${label}`, `actual ${label}`, a + '\n', b + '\n', undefined, undefined, {
+    context: 3,
+  });
   const body = patch.split('\n').slice(2).join('\n'); // drop the "Index:"/"====" header lines
   return `${outcome.problems.map((p) => `  • ${p}`).join('\n')}\n${body}`.trimEnd();
 }

@@ -55,19 +55,28 @@ interface ReportCase {
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const str = (v: unknown, max = 2000): string | undefined => (typeof v === 'string' ? (v.length > max ? `${v.slice(0, max)}…` : v) : undefined);
+const str = (v: unknown, max = 2000): string | undefined =>
+  typeof v === 'string' ? (v.length > max ? `${v.slice(0, max)}…` : v) : undefined;
 
 /** The cases of one JSON report (idea-conformance --reporter json), or an error naming what is wrong. */
 function casesOf(report: unknown, file: string): ReportCase[] {
-  if (!isObj(report) || !Array.isArray(report.cases)) throw new Error(`${file}: not an idea-conformance JSON report (no "cases" list)`);
+  if (!isObj(report) || !Array.isArray(report.cases))
+    throw new Error(`${file}: not an idea-conformance JSON report (no "cases" list)`);
   return report.cases.map((c, k) => {
     const id = isObj(c) ? str(c.id, 300) : undefined;
     const verdict = isObj(c) ? c.verdict : undefined;
-    if (!isObj(c) || !id || !VERDICTS.includes(verdict as Verdict)) throw new Error(`${file}: cases[${k}] has no id or no known verdict`);
+    if (!isObj(c) || !id || !VERDICTS.includes(verdict as Verdict))
+      throw new Error(`${file}: cases[${k}] has no id or no known verdict`);
     const reason = str(c.reason);
     return {
-      id, clause: str(c.clause, 40) ?? '?', description: str(c.description) ?? '',
-      cell: { verdict: verdict as Verdict, ...(c.expectedFailure === true ? { expectedFailure: true } : {}), ...(reason ? { reason } : {}) },
+      id,
+      clause: str(c.clause, 40) ?? '?',
+      description: str(c.description) ?? '',
+      cell: {
+        verdict: verdict as Verdict,
+        ...(c.expectedFailure === true ? { expectedFailure: true } : {}),
+        ...(reason ? { reason } : {}),
+      },
     };
   });
 }
@@ -85,7 +94,8 @@ function columnName(input: MatrixInput): string {
 /** Clauses in the order of clauses.json, unknown ones after, by id. */
 function clauseOrder(a: string, b: string): number {
   const order = [...CLAUSES.keys()];
-  const ia = order.indexOf(a), ib = order.indexOf(b);
+  const ia = order.indexOf(a),
+    ib = order.indexOf(b);
   if (ia >= 0 && ib >= 0) return ia - ib;
   if (ia >= 0 || ib >= 0) return ia >= 0 ? -1 : 1;
   return a.localeCompare(b, 'en', { numeric: true });
@@ -95,26 +105,45 @@ export function buildMatrix(inputs: readonly MatrixInput[]): Matrix {
   const parsed = inputs.map((i) => casesOf(i.report, i.file));
   const names = inputs.map(columnName);
   // Two reports of the same implementation (e.g. before and after a change): their files tell them apart.
-  const unique = names.map((n, k) => (names.indexOf(n) !== names.lastIndexOf(n) ? `${n} (${basename(inputs[k]!.file)})` : n)).map((n, k, all) => (all.indexOf(n) !== k ? `${n} #${k + 1}` : n));
+  const unique = names
+    .map((n, k) => (names.indexOf(n) !== names.lastIndexOf(n) ? `${n} (${basename(inputs[k]!.file)})` : n))
+    .map((n, k, all) => (all.indexOf(n) !== k ? `${n} #${k + 1}` : n));
   const columns = inputs.map((input, k): MatrixColumn => {
     const r = input.report as Record<string, unknown>;
     const counts = Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Record<Verdict, number>;
     for (const c of parsed[k]!) counts[c.cell.verdict]++;
     const serverVersion = isObj(r.server) ? str(r.server.version, 40) : undefined;
     const startedAt = str(r.startedAt, 40);
-    return { name: unique[k]!, file: input.file, ok: typeof r.ok === 'boolean' ? r.ok : undefined, counts, ...(serverVersion ? { serverVersion } : {}), ...(startedAt ? { startedAt } : {}) };
+    return {
+      name: unique[k]!,
+      file: input.file,
+      ok: typeof r.ok === 'boolean' ? r.ok : undefined,
+      counts,
+      ...(serverVersion ? { serverVersion } : {}),
+      ...(startedAt ? { startedAt } : {}),
+    };
   });
   const rows = new Map<string, MatrixRow & { clause: string }>();
   parsed.forEach((cases, k) => {
     for (const c of cases) {
       let row = rows.get(c.id);
-      if (!row) rows.set(c.id, (row = { id: c.id, clause: c.clause, description: c.description, cells: new Array<MatrixCell | undefined>(inputs.length).fill(undefined) }));
+      if (!row)
+        rows.set(
+          c.id,
+          (row = {
+            id: c.id,
+            clause: c.clause,
+            description: c.description,
+            cells: new Array<MatrixCell | undefined>(inputs.length).fill(undefined),
+          }),
+        );
       row.cells[k] = c.cell;
     }
   });
   const groups = new Map<string, MatrixGroup>();
   for (const { clause, ...row } of rows.values()) {
-    if (!groups.has(clause)) groups.set(clause, { clause, ...(CLAUSES.get(clause) ? { title: CLAUSES.get(clause)!.title } : {}), rows: [] });
+    if (!groups.has(clause))
+      groups.set(clause, { clause, ...(CLAUSES.get(clause) ? { title: CLAUSES.get(clause)!.title } : {}), rows: [] });
     groups.get(clause)!.rows.push(row);
   }
   return { columns, groups: [...groups.values()].sort((a, b) => clauseOrder(a.clause, b.clause)) };

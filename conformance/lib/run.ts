@@ -60,7 +60,10 @@ export const FALLBACK_SETTLE_MS = 300;
 const ADVERTISED_VARS = 10;
 
 /** The version the run applies cases and schemas by: assumed, or the newest of the announced one and its topics'. */
-function runVersion(server: ServerInfo, assumeVersion?: string): { version: string; source: 'assumed' | 'announced' | 'topics' } {
+function runVersion(
+  server: ServerInfo,
+  assumeVersion?: string,
+): { version: string; source: 'assumed' | 'announced' | 'topics' } {
   if (assumeVersion) return { version: assumeVersion, source: 'assumed' };
   const { version, newestTopic } = spokenVersion(server.version, server.capabilities);
   return { version, source: newestTopic ? 'topics' : 'announced' };
@@ -79,25 +82,49 @@ async function probeServer(url: string, token: string | undefined, timeoutMs = 1
     if (got?.kind !== 'frame') throw new Error(`no handshake reply from ${url}`);
     const h = JSON.parse(got.text) as Partial<ServerInfo> & { error?: { code: string; message: string } };
     if (h.error) throw new Error(`handshake refused by ${url}: ${h.error.code} ${h.error.message}`);
-    return { version: String(h.version), authRequired: h.authRequired === true, capabilities: Array.isArray(h.capabilities) ? h.capabilities : [], workspaces: Array.isArray(h.workspaces) ? h.workspaces : [] };
+    return {
+      version: String(h.version),
+      authRequired: h.authRequired === true,
+      capabilities: Array.isArray(h.capabilities) ? h.capabilities : [],
+      workspaces: Array.isArray(h.workspaces) ? h.workspaces : [],
+    };
   } finally {
     await conn.close();
   }
 }
 
-async function emit<K extends keyof Reporter>(reporters: Reporter[], hook: K, ...args: Parameters<NonNullable<Reporter[K]>>): Promise<void> {
+async function emit<K extends keyof Reporter>(
+  reporters: Reporter[],
+  hook: K,
+  ...args: Parameters<NonNullable<Reporter[K]>>
+): Promise<void> {
   for (const r of reporters) await (r[hook] as ((...a: unknown[]) => unknown) | undefined)?.apply(r, args);
 }
 
 /** Why a case does not run against this server, or undefined when it does. */
-function notApplicable(lc: LoadedCase, run: RunContext, served: ReadonlySet<string>, required: ReadonlySet<string>, canReset: boolean): CaseResult | undefined {
-  if (compareVersions(lc.case.since, run.version) > 0) return notRun(lc, 'skip', `not applicable: since ${lc.case.since}, the server speaks ${run.version}`);
+function notApplicable(
+  lc: LoadedCase,
+  run: RunContext,
+  served: ReadonlySet<string>,
+  required: ReadonlySet<string>,
+  canReset: boolean,
+): CaseResult | undefined {
+  if (compareVersions(lc.case.since, run.version) > 0)
+    return notRun(lc, 'skip', `not applicable: since ${lc.case.since}, the server speaks ${run.version}`);
   const missing = lc.needs.filter((t) => !served.has(t));
   if (missing.length) {
     const req = missing.some((t) => required.has(t));
-    return notRun(lc, 'unimplemented', `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not in the server's capabilities${req ? ' (required by --require-topics)' : ''}`, { missingTopics: missing, ...(req ? { required: true } : {}) });
+    return notRun(
+      lc,
+      'unimplemented',
+      `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not in the server's capabilities${req ? ' (required by --require-topics)' : ''}`,
+      { missingTopics: missing, ...(req ? { required: true } : {}) },
+    );
   }
-  if (lc.needsAdvertised && served.size === 0) return notRun(lc, 'unimplemented', 'the server advertises no topic of the protocol to send requests to', { missingTopics: [] });
+  if (lc.needsAdvertised && served.size === 0)
+    return notRun(lc, 'unimplemented', 'the server advertises no topic of the protocol to send requests to', {
+      missingTopics: [],
+    });
   if (lc.case.destructive && !canReset) return notRun(lc, 'skip', 'destructive case and no way to reset the workspace');
   return undefined;
 }
@@ -109,21 +136,37 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   const server = await probeServer(opts.target.url, opts.target.token);
   const { version, source } = runVersion(server, opts.assumeVersion);
   const profiles = opts.profiles ?? PROFILES;
-  const run: RunContext = { server, version, schemas: await frameCheckerFor(version), preferences: profiles.includes('readings') };
+  const run: RunContext = {
+    server,
+    version,
+    schemas: await frameCheckerFor(version),
+    preferences: profiles.includes('readings'),
+  };
   const servedList = server.capabilities.filter(isKnownTopic);
   const served = new Set(servedList);
   const required = new Set(opts.requireTopics ?? []);
   // Envelope, id and ordering cases send to the topics the server advertises, in turn.
   const target: Target = { ...opts.target, vars: { ...opts.target.vars } };
-  for (let k = 0; k < ADVERTISED_VARS && servedList.length; k++) target.vars[`advertised.${k}`] = servedList[k % servedList.length]!;
+  for (let k = 0; k < ADVERTISED_VARS && servedList.length; k++)
+    target.vars[`advertised.${k}`] = servedList[k % servedList.length]!;
   const warnings: string[] = [];
   if (!server.workspaces.includes(opts.target.workspaceDir)) {
-    warnings.push(`the server's workspaces (${server.workspaces.join(', ') || 'none'}) do not contain ${opts.target.workspaceDir}: open that folder in the server, or cases that read or write files will fail`);
+    warnings.push(
+      `the server's workspaces (${server.workspaces.join(', ') || 'none'}) do not contain ${opts.target.workspaceDir}: open that folder in the server, or cases that read or write files will fail`,
+    );
   }
   // Cases are independent: read-only ones go first so they share one concurrent pool.
   const cases = [...opts.cases.filter(isParallelSafe), ...opts.cases.filter((c) => !isParallelSafe(c))];
   const total = cases.length;
-  await emit(reporters, 'onRunStart', { url: opts.target.url, server, total, version, versionSource: source, profiles, warnings });
+  await emit(reporters, 'onRunStart', {
+    url: opts.target.url,
+    server,
+    total,
+    version,
+    versionSource: source,
+    profiles,
+    warnings,
+  });
   const results: CaseResult[] = new Array(total);
   const settleMs = opts.settleMs ?? 0;
   const settleTimeoutMs = opts.settleTimeoutMs ?? 3000;
@@ -146,7 +189,9 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
           warnings.push(`resets are waited for a fixed ${FALLBACK_SETTLE_MS} ms from now on: ${s.unusable}`);
           await sleep(FALLBACK_SETTLE_MS);
         } else if (!s.settled) {
-          warnings.push(`after the reset following ${lc.case.id}, the server did not show the restored files within ${settleTimeoutMs} ms: ${s.detail}; later resets are waited for a fixed ${FALLBACK_SETTLE_MS} ms`);
+          warnings.push(
+            `after the reset following ${lc.case.id}, the server did not show the restored files within ${settleTimeoutMs} ms: ${s.detail}; later resets are waited for a fixed ${FALLBACK_SETTLE_MS} ms`,
+          );
         }
       }
     } else if (report.changed && settleMs > 0) await sleep(settleMs);
@@ -202,18 +247,32 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   for (const [id] of opts.expectedFailures ?? []) {
     const r = results.find((x) => x.id === id);
     if (r?.verdict === 'pass') stale.push(`${id}: listed as an expected failure but passes`);
-    else if (!r && opts.allIds && !opts.allIds.has(id)) stale.push(`${id}: listed as an expected failure but no such case exists`);
+    else if (!r && opts.allIds && !opts.allIds.has(id))
+      stale.push(`${id}: listed as an expected failure but no such case exists`);
   }
   const counts = countVerdicts(results);
-  const byProfile = Object.fromEntries(profiles.map((p) => [p, countVerdicts(results.filter((r) => r.profile === p))])) as RunSummary['byProfile'];
+  const byProfile = Object.fromEntries(
+    profiles.map((p) => [p, countVerdicts(results.filter((r) => r.profile === p))]),
+  ) as RunSummary['byProfile'];
   // Reports list cases in the order of the fixture files, whatever order they ran in.
   const order = new Map(opts.cases.map((c, k) => [c.case.id, k]));
   results.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
   const summary: RunSummary = {
-    url: opts.target.url, server, ...(opts.implementation ? { implementation: opts.implementation } : {}), results, counts, stale, version, versionSource: source, profiles, byProfile, warnings,
+    url: opts.target.url,
+    server,
+    ...(opts.implementation ? { implementation: opts.implementation } : {}),
+    results,
+    counts,
+    stale,
+    version,
+    versionSource: source,
+    profiles,
+    byProfile,
+    warnings,
     scope: { served: servedList, known: KNOWN_TOPICS.length },
     ok: stale.length === 0 && results.every(isOkVerdict),
-    durationMs: Math.round(performance.now() - started), startedAt,
+    durationMs: Math.round(performance.now() - started),
+    startedAt,
   };
   await emit(reporters, 'onRunEnd', summary);
   return summary;

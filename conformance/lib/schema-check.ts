@@ -18,7 +18,11 @@ export interface FrameChecker {
 const checkers = new Map<string, Promise<FrameChecker>>();
 
 function checkerOf(frames: FrameValidators): FrameChecker {
-  return { version: frames.version, defines: (topic) => frames.results.has(topic), check: (text) => serverFrameProblem(frames, text) };
+  return {
+    version: frames.version,
+    defines: (topic) => frames.results.has(topic),
+    check: (text) => serverFrameProblem(frames, text),
+  };
 }
 
 /** The checker for a server that announced `version`; versions without generated code here fall back to the newest. */

@@ -60,7 +60,11 @@ export class SettleProbe {
     return this.gaveUp;
   }
 
-  constructor(private readonly url: string, private readonly token: string | undefined, private readonly workspaceDir: string) {}
+  constructor(
+    private readonly url: string,
+    private readonly token: string | undefined,
+    private readonly workspaceDir: string,
+  ) {}
 
   /** Waits until edit/find shows `files` as restored, at most `timeoutMs`. */
   async wait(files: readonly SettleFile[], timeoutMs: number): Promise<SettleResult> {
@@ -80,14 +84,22 @@ export class SettleProbe {
         this.gaveUp = got;
         return { settled: false, ms: ms(), probes, unusable: got };
       }
-      const seen = got.map((m) => `${relative(this.workspaceDir, m.filePath).split('\\').join('/')}\n${m.line}\n${m.lineText.trim()}`).sort().join('\n\n');
+      const seen = got
+        .map((m) => `${relative(this.workspaceDir, m.filePath).split('\\').join('/')}\n${m.line}\n${m.lineText.trim()}`)
+        .sort()
+        .join('\n\n');
       if (seen === want) return { settled: true, ms: ms(), probes };
       last = seen;
       if (performance.now() - started + pause > timeoutMs) {
         // Not again for every reset: a server whose answer never matches (for a reason of its own) would
         // cost the whole timeout each time. The runner falls back to the fixed wait.
         this.gaveUp = `it did not show the restored files within ${timeoutMs} ms once`;
-        return { settled: false, ms: ms(), probes, detail: `edit/find of ${include} still shows ${describeDiff(want, last)}` };
+        return {
+          settled: false,
+          ms: ms(),
+          probes,
+          detail: `edit/find of ${include} still shows ${describeDiff(want, last)}`,
+        };
       }
       await new Promise((r) => setTimeout(r, pause));
       pause = Math.min(pause * 2, 200);
@@ -99,26 +111,41 @@ export class SettleProbe {
     const conn = await this.connection(timeoutMs);
     if (typeof conn === 'string') return conn;
     const requestId = randomUUID();
-    conn.send({ topic: FIND_TOPIC, requestId, params: { pattern: '.+', isRegex: true, isCaseSensitive: true, include } });
+    conn.send({
+      topic: FIND_TOPIC,
+      requestId,
+      params: { pattern: '.+', isRegex: true, isCaseSensitive: true, include },
+    });
     for (;;) {
       const got = await conn.next(timeoutMs);
       if (got?.kind !== 'frame') {
         this.conn = undefined;
         return `no answer to the settle probe (${FIND_TOPIC}) within ${timeoutMs} ms`;
       }
-      let frame: { requestId?: unknown; result?: { matches?: unknown; totalCount?: unknown }; error?: { code?: unknown; message?: unknown } };
+      let frame: {
+        requestId?: unknown;
+        result?: { matches?: unknown; totalCount?: unknown };
+        error?: { code?: unknown; message?: unknown };
+      };
       try {
         frame = JSON.parse(got.text);
       } catch {
         continue;
       }
       if (frame.requestId !== requestId) continue;
-      if (frame.error) return `the server answered the settle probe (${FIND_TOPIC}) with ${String(frame.error.code)}: ${String(frame.error.message)}`;
+      if (frame.error)
+        return `the server answered the settle probe (${FIND_TOPIC}) with ${String(frame.error.code)}: ${String(frame.error.message)}`;
       const matches = frame.result?.matches;
-      if (!Array.isArray(matches) || matches.some((m) => typeof m?.filePath !== 'string' || typeof m?.line !== 'number' || typeof m?.lineText !== 'string')) {
+      if (
+        !Array.isArray(matches) ||
+        matches.some(
+          (m) => typeof m?.filePath !== 'string' || typeof m?.line !== 'number' || typeof m?.lineText !== 'string',
+        )
+      ) {
         return `the server's answer to the settle probe (${FIND_TOPIC}) has no usable matches`;
       }
-      if (typeof frame.result?.totalCount === 'number' && frame.result.totalCount > matches.length) return `the server truncated the settle probe's matches`;
+      if (typeof frame.result?.totalCount === 'number' && frame.result.totalCount > matches.length)
+        return `the server truncated the settle probe's matches`;
       return matches as FindMatch[];
     }
   }

@@ -6,7 +6,9 @@ import { compareVersions } from '@idea-kit/spec-lib/version';
 export const KNOWN_TOPICS: readonly string[] = TOPICS.map((t) => t.topic);
 const SINCE = new Map<string, string>(TOPICS.map((t) => [t.topic, t.since]));
 /** The newest version the suite knows (that of its newest topic). */
-const NEWEST = TOPICS.map((t) => t.since).sort(compareVersions).at(-1)!;
+const NEWEST = TOPICS.map((t) => t.since)
+  .sort(compareVersions)
+  .at(-1)!;
 
 export function isKnownTopic(topic: string): boolean {
   return SINCE.has(topic);
@@ -19,7 +21,10 @@ export function topicSince(topic: string): string | undefined {
 /** `edit/find` or `/app/vscode/edit/find` → the full topic; throws on a topic the suite does not know. */
 export function fullTopic(t: string): string {
   const full = t.startsWith('/app/vscode/') ? t : `/app/vscode/${t.replace(/^\//, '')}`;
-  if (!SINCE.has(full)) throw new Error(`unknown topic "${t}" (known: ${KNOWN_TOPICS.map((k) => k.replace('/app/vscode/', '')).join(', ')})`);
+  if (!SINCE.has(full))
+    throw new Error(
+      `unknown topic "${t}" (known: ${KNOWN_TOPICS.map((k) => k.replace('/app/vscode/', '')).join(', ')})`,
+    );
   return full;
 }
 
@@ -28,7 +33,10 @@ export function fullTopic(t: string): string {
  * introduced the topics it serves (a topic exists only from its version on). An announcement that is
  * not a version at all says nothing: the newest version is assumed (the version-claim case fails it).
  */
-export function spokenVersion(announced: string, capabilities: readonly string[]): { version: string; newestTopic?: { topic: string; since: string } } {
+export function spokenVersion(
+  announced: string,
+  capabilities: readonly string[],
+): { version: string; newestTopic?: { topic: string; since: string } } {
   let version = /^\d+\.\d+\.\d+$/.test(announced) ? announced : NEWEST;
   let newestTopic: { topic: string; since: string } | undefined;
   for (const t of capabilities) {

@@ -25,14 +25,27 @@ export function redact(text: string, secrets: readonly string[]): string {
 }
 
 /** `own`: per connection, how many leading traffic entries were the runner's own handshake. */
-export function transcriptOf(connections: readonly { traffic: readonly Traffic[]; own?: number }[], secrets: readonly string[]): { entries: TranscriptEntry[]; omitted: number } {
-  const all = connections.flatMap((c, k) => c.traffic.map((t, i) => ({ ...t, connection: k + 1, handshake: i < (c.own ?? 0) })));
+export function transcriptOf(
+  connections: readonly { traffic: readonly Traffic[]; own?: number }[],
+  secrets: readonly string[],
+): { entries: TranscriptEntry[]; omitted: number } {
+  const all = connections.flatMap((c, k) =>
+    c.traffic.map((t, i) => ({ ...t, connection: k + 1, handshake: i < (c.own ?? 0) })),
+  );
   const entries = all.slice(0, TRANSCRIPT_FRAMES).map((t): TranscriptEntry => {
     // Cut first (a frame may be megabytes), then redact; a secret cut in half at the end is dropped with the rest of the line.
     const cut = t.text.length > TRANSCRIPT_FRAME_CHARS;
     const head = cut ? t.text.slice(0, TRANSCRIPT_FRAME_CHARS) : t.text;
-    const text = cut ? redact(head.slice(0, head.length - Math.max(0, ...secrets.map((s) => JSON.stringify(s).length))), secrets) : redact(head, secrets);
-    return { connection: t.connection, direction: t.direction, text, ...(cut ? { length: t.text.length } : {}), ...(t.handshake ? { handshake: true as const } : {}) };
+    const text = cut
+      ? redact(head.slice(0, head.length - Math.max(0, ...secrets.map((s) => JSON.stringify(s).length))), secrets)
+      : redact(head, secrets);
+    return {
+      connection: t.connection,
+      direction: t.direction,
+      text,
+      ...(cut ? { length: t.text.length } : {}),
+      ...(t.handshake ? { handshake: true as const } : {}),
+    };
   });
   return { entries, omitted: all.length - entries.length };
 }

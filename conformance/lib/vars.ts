@@ -26,7 +26,8 @@ export function substitute<T>(value: T, vars: Vars, inRegex = false): T {
   if (Array.isArray(value)) return value.map((v) => substitute(v, vars, inRegex)) as T;
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[substituteString(k, vars, false)] = substitute(v, vars, inRegex || k === '$match');
+    for (const [k, v] of Object.entries(value))
+      out[substituteString(k, vars, false)] = substitute(v, vars, inRegex || k === '$match');
     return out as T;
   }
   return value;
@@ -46,12 +47,16 @@ export function readPath(value: unknown, path: string): unknown {
 }
 
 /** Applies a `bind` map to a response; returns the new variables or a problem. */
-export function bindFrom(frame: unknown, bind: Readonly<Record<string, string | undefined>> | undefined): { vars: Vars; problem?: string } {
+export function bindFrom(
+  frame: unknown,
+  bind: Readonly<Record<string, string | undefined>> | undefined,
+): { vars: Vars; problem?: string } {
   const vars: Vars = {};
   for (const [name, path] of Object.entries(bind ?? {})) {
     if (path === undefined) continue;
     const v = readPath(frame, path);
-    if (v === undefined || v === null || typeof v === 'object') return { vars, problem: `bind ${name}: ${path} is ${JSON.stringify(v)} in the response` };
+    if (v === undefined || v === null || typeof v === 'object')
+      return { vars, problem: `bind ${name}: ${path} is ${JSON.stringify(v)} in the response` };
     vars[name] = String(v);
   }
   return { vars };

@@ -36,7 +36,11 @@ export interface RecorderOptions {
 }
 
 /** Topics that change the workspace: their cases need a fresh workspace and a reset afterwards. */
-const WRITE_TOPICS = new Set(['/app/vscode/edit/replace', '/app/vscode/history/rollback', '/app/vscode/localhistory/rollback']);
+const WRITE_TOPICS = new Set([
+  '/app/vscode/edit/replace',
+  '/app/vscode/history/rollback',
+  '/app/vscode/localhistory/rollback',
+]);
 /** Result lists whose order the protocol fixes (newest first); every other list is recorded `$unordered`. */
 const ORDERED_LISTS = new Set(['entries']);
 
@@ -49,7 +53,9 @@ function clauseFor(topic: string, response: Record<string, unknown>): string {
 /** Top-level result lists become `$unordered` unless the protocol orders them. */
 function unorderLists(result: unknown): unknown {
   if (!result || typeof result !== 'object' || Array.isArray(result)) return result;
-  return Object.fromEntries(Object.entries(result).map(([k, v]) => [k, Array.isArray(v) && !ORDERED_LISTS.has(k) ? { $unordered: v } : v]));
+  return Object.fromEntries(
+    Object.entries(result).map(([k, v]) => [k, Array.isArray(v) && !ORDERED_LISTS.has(k) ? { $unordered: v } : v]),
+  );
 }
 
 export interface RunningRecorder {
@@ -87,12 +93,20 @@ export async function startRecorder(o: RecorderOptions): Promise<RunningRecorder
     const write = (topic: string, params: unknown, response: Record<string, unknown>) => {
       const code = 'error' in response ? (response.error as { code: string }).code : undefined;
       if (code === 'UNKNOWN_TOPIC' && !o.allowUnknownTopic) {
-        o.onSkip?.(`not recorded: UNKNOWN_TOPIC for ${topic} (the server does not serve it; allowUnknownTopic / --allow-unknown-topic records it)`);
+        o.onSkip?.(
+          `not recorded: UNKNOWN_TOPIC for ${topic} (the server does not serve it; allowUnknownTopic / --allow-unknown-topic records it)`,
+        );
         return;
       }
-      const area = topic.replace(/^\/app\/vscode\//, '').replace('/', '-').toLowerCase().replace(/[^a-z0-9-]/g, '') || 'protocol';
+      const area =
+        topic
+          .replace(/^\/app\/vscode\//, '')
+          .replace('/', '-')
+          .toLowerCase()
+          .replace(/[^a-z0-9-]/g, '') || 'protocol';
       const name = `${o.prefix ?? 'recorded'}-${String(++counter).padStart(3, '0')}`;
-      const expect = code !== undefined ? { error: { code } } : { result: unorderLists(generalize(response.result, ctx)) };
+      const expect =
+        code !== undefined ? { error: { code } } : { result: unorderLists(generalize(response.result, ctx)) };
       const writes = WRITE_TOPICS.has(topic);
       const dir = join(o.outDir, area);
       const file = join(dir, `${name}.json`);
@@ -120,7 +134,8 @@ export async function startRecorder(o: RecorderOptions): Promise<RunningRecorder
       try {
         const msg = JSON.parse(frameText(buf)) as Record<string, unknown>;
         if (msg.type === 'handshake' && typeof msg.token === 'string') ctx.token = msg.token;
-        else if (typeof msg.topic === 'string' && typeof msg.requestId === 'string') pending.set(msg.requestId, { topic: msg.topic, params: msg.params ?? {} });
+        else if (typeof msg.topic === 'string' && typeof msg.requestId === 'string')
+          pending.set(msg.requestId, { topic: msg.topic, params: msg.params ?? {} });
       } catch {
         // not JSON: forwarded as is, not recorded
       }
@@ -148,7 +163,8 @@ export async function startRecorder(o: RecorderOptions): Promise<RunningRecorder
     });
     const closeBoth = (code: number, reason: Buffer) => {
       const c = code === 1005 || code === 1006 ? 1000 : code;
-      for (const s of [client, upstream]) if (s.readyState === WebSocket.OPEN || s.readyState === WebSocket.CONNECTING) s.close(c, reason);
+      for (const s of [client, upstream])
+        if (s.readyState === WebSocket.OPEN || s.readyState === WebSocket.CONNECTING) s.close(c, reason);
     };
     upstream.on('close', closeBoth);
     client.on('close', closeBoth);

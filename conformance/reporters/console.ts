@@ -35,8 +35,15 @@ export class ConsoleReporter implements Reporter {
   }
 
   onRunStart(info: RunStartInfo): void {
-    const applied = info.versionSource === 'announced' ? '' : info.versionSource === 'assumed' ? `; applying ${info.version} (--assume-version)` : `; applying ${info.version}, the version of the topics it serves`;
-    this.out.write(`idea-conformance: ${info.total} cases against ${info.url} (server announces protocol ${info.server.version}${applied}; ${info.server.capabilities.length} topics; profiles ${info.profiles.join(', ')})\n`);
+    const applied =
+      info.versionSource === 'announced'
+        ? ''
+        : info.versionSource === 'assumed'
+          ? `; applying ${info.version} (--assume-version)`
+          : `; applying ${info.version}, the version of the topics it serves`;
+    this.out.write(
+      `idea-conformance: ${info.total} cases against ${info.url} (server announces protocol ${info.server.version}${applied}; ${info.server.capabilities.length} topics; profiles ${info.profiles.join(', ')})\n`,
+    );
     for (const w of info.warnings) this.out.write(`${this.paint(33, 'WARNING')}       ${w}\n`);
     this.warningsShown = info.warnings.length;
   }
@@ -55,12 +62,19 @@ export class ConsoleReporter implements Reporter {
     const xf = r.expectedFailure ? this.paint(90, ' (expected failure)') : '';
     if (!isFinding(r) && !this.opts.verbose) return;
     this.out.write(`${tag} ${r.id} ${this.paint(90, `${r.durationMs} ms`)}${xf}\n`);
-    if (isFinding(r)) for (const l of contextLines(r, this.opts.fixturesDir ?? DEFAULT_FIXTURES_SHOWN)) this.out.write(`              ${this.paint(90, l)}\n`);
+    if (isFinding(r))
+      for (const l of contextLines(r, this.opts.fixturesDir ?? DEFAULT_FIXTURES_SHOWN))
+        this.out.write(`              ${this.paint(90, l)}\n`);
     if (r.reason && r.verdict !== 'pass') this.out.write(`              ${r.reason}\n`);
     for (const c of r.checks.filter((k) => !k.ok)) {
       this.out.write(`              ✗ ${c.name}${c.level === 'should' ? ' (should)' : ''}\n`);
       for (const line of (c.detail ?? '').split('\n')) {
-        const colored = line.startsWith('+') && !line.startsWith('+++') ? this.paint(32, line) : line.startsWith('-') && !line.startsWith('---') ? this.paint(31, line) : line;
+        const colored =
+          line.startsWith('+') && !line.startsWith('+++')
+            ? this.paint(32, line)
+            : line.startsWith('-') && !line.startsWith('---')
+              ? this.paint(31, line)
+              : line;
         this.out.write(`                ${colored}\n`);
       }
     }
@@ -73,11 +87,19 @@ export class ConsoleReporter implements Reporter {
     for (const w of s.warnings.slice(this.warningsShown)) this.out.write(`${this.paint(33, 'WARNING')}       ${w}\n`); // raised during the run
     for (const st of s.stale) this.out.write(`${this.paint(31, 'STALE')}         ${st}\n`);
     const missing = new Map<string, number>();
-    for (const r of s.results) if (r.verdict === 'unimplemented') for (const t of r.missingTopics ?? []) missing.set(t, (missing.get(t) ?? 0) + 1);
-    if (missing.size) this.out.write(`\nnot served (cases unimplemented): ${[...missing].map(([t, n]) => `${t.replace('/app/vscode/', '')} (${n})`).join(', ')}\n`);
+    for (const r of s.results)
+      if (r.verdict === 'unimplemented')
+        for (const t of r.missingTopics ?? []) missing.set(t, (missing.get(t) ?? 0) + 1);
+    if (missing.size)
+      this.out.write(
+        `\nnot served (cases unimplemented): ${[...missing].map(([t, n]) => `${t.replace('/app/vscode/', '')} (${n})`).join(', ')}\n`,
+      );
     this.out.write('\n');
     for (const [p, pc] of Object.entries(s.byProfile)) {
-      if (pc) this.out.write(`${p.padEnd(9)} ${pc.pass} passed, ${pc.fail} failed, ${pc.warn} warnings, ${pc.error} errors, ${pc.skip} skipped, ${pc.unimplemented} unimplemented\n`);
+      if (pc)
+        this.out.write(
+          `${p.padEnd(9)} ${pc.pass} passed, ${pc.fail} failed, ${pc.warn} warnings, ${pc.error} errors, ${pc.skip} skipped, ${pc.unimplemented} unimplemented\n`,
+        );
     }
     this.out.write(
       `${s.results.length} cases in ${(s.durationMs / 1000).toFixed(1)} s: ` +

@@ -6,12 +6,14 @@ import type { Verdict } from '../lib/types';
 
 /** Text content: everything a server sends goes through here (or attr). Quotes stay: JSON frames are full of them. */
 export function esc(value: unknown): string {
-  return String(value)
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    // C0 controls but tab and newline show as their code (the page is not the place for them).
-    .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return (
+    String(value)
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      // C0 controls but tab and newline show as their code (the page is not the place for them).
+      .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  );
 }
 
 /** Attribute values (always written in double quotes). */
@@ -24,8 +26,22 @@ export function safeHref(href: string): string {
   return /^(?:[a-z][a-z0-9+.-]*:)/i.test(href) && !/^file:/i.test(href) ? '#' : attr(href);
 }
 
-export const VERDICT_LABEL: Record<Verdict, string> = { pass: 'pass', fail: 'fail', warn: 'warn', error: 'error', skip: 'skip', unimplemented: 'unimplemented' };
-export const VERDICT_ICON: Record<Verdict, string> = { pass: '✓', fail: '✗', warn: '!', error: '‼', skip: '–', unimplemented: '○' };
+export const VERDICT_LABEL: Record<Verdict, string> = {
+  pass: 'pass',
+  fail: 'fail',
+  warn: 'warn',
+  error: 'error',
+  skip: 'skip',
+  unimplemented: 'unimplemented',
+};
+export const VERDICT_ICON: Record<Verdict, string> = {
+  pass: '✓',
+  fail: '✗',
+  warn: '!',
+  error: '‼',
+  skip: '–',
+  unimplemented: '○',
+};
 
 /** A verdict badge: icon and word (never colour alone). */
 export function badge(v: Verdict, expected = false): string {

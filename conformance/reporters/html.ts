@@ -28,7 +28,8 @@ function countRow(rs: readonly CaseResult[]): string {
   return `<td class="n">${rs.length}</td>${VERDICTS.map((v) => `<td class="n${k[v] && v !== 'pass' ? ` v-${v}` : ''}">${k[v] || ''}</td>`).join('')}`;
 }
 
-const countHead = (first: string) => `<tr>${first}<th>cases</th>${VERDICTS.map((v) => `<th scope="col">${esc(v)}</th>`).join('')}</tr>`;
+const countHead = (first: string) =>
+  `<tr>${first}<th>cases</th>${VERDICTS.map((v) => `<th scope="col">${esc(v)}</th>`).join('')}</tr>`;
 
 function groupBy<K>(rs: readonly CaseResult[], key: (r: CaseResult) => K): Map<K, CaseResult[]> {
   const m = new Map<K, CaseResult[]>();
@@ -41,8 +42,11 @@ export const HTML_DETAIL_CHARS = 3000;
 
 function diffBlock(detail: string): string {
   const text = detail.length > HTML_DETAIL_CHARS ? detail.slice(0, HTML_DETAIL_CHARS) : detail;
-  const lines = text.split('\n').map((l) => (/^\+/.test(l) ? `<ins>${esc(l)}</ins>` : /^-/.test(l) ? `<del>${esc(l)}</del>` : esc(l)));
-  const cut = text === detail ? '' : `\n<span class="muted">… (${detail.length} characters; the JSON report has all)</span>`;
+  const lines = text
+    .split('\n')
+    .map((l) => (/^\+/.test(l) ? `<ins>${esc(l)}</ins>` : /^-/.test(l) ? `<del>${esc(l)}</del>` : esc(l)));
+  const cut =
+    text === detail ? '' : `\n<span class="muted">… (${detail.length} characters; the JSON report has all)</span>`;
   return `<pre>${lines.join('\n')}${cut}</pre>`;
 }
 
@@ -57,7 +61,7 @@ function transcriptBlock(r: CaseResult): string {
     const long = t.text.length > limit;
     const full = t.length ?? t.text.length;
     const note = long || t.length ? `<span class="muted"> … (${full} characters)</span>` : '';
-    return `<li><span class="muted">${t.handshake ? HANDSHAKE_ARROW[t.direction] : ARROW[t.direction] ?? esc(t.direction)}${r.transcript!.some((x) => x.connection > 1) ? ` #${t.connection}` : ''}</span><pre>${esc(long ? t.text.slice(0, limit) : t.text)}${note}</pre></li>`;
+    return `<li><span class="muted">${t.handshake ? HANDSHAKE_ARROW[t.direction] : (ARROW[t.direction] ?? esc(t.direction))}${r.transcript!.some((x) => x.connection > 1) ? ` #${t.connection}` : ''}</span><pre>${esc(long ? t.text.slice(0, limit) : t.text)}${note}</pre></li>`;
   });
   const more = r.transcriptOmitted ? `<p class="muted">${r.transcriptOmitted} more frames not kept.</p>` : '';
   return `<h4>frames</h4><ol class="transcript">${items.join('')}</ol>${more}`;
@@ -65,7 +69,10 @@ function transcriptBlock(r: CaseResult): string {
 
 function caseBlock(r: CaseResult, o: Required<HtmlOptions>): string {
   const c = CLAUSES.get(r.clause);
-  const checks = r.checks.map((k) => `<li><span class="${k.ok ? 'ok' : 'bad'}">${k.ok ? '✓' : '✗'}</span> ${esc(k.name)}${k.level === 'should' ? ' <span class="muted">(should)</span>' : ''}${!k.ok && k.detail ? diffBlock(k.detail) : ''}</li>`);
+  const checks = r.checks.map(
+    (k) =>
+      `<li><span class="${k.ok ? 'ok' : 'bad'}">${k.ok ? '✓' : '✗'}</span> ${esc(k.name)}${k.level === 'should' ? ' <span class="muted">(should)</span>' : ''}${!k.ok && k.detail ? diffBlock(k.detail) : ''}</li>`,
+  );
   const text = `${r.id} ${r.description} ${r.reason ?? ''}`.toLowerCase();
   return `<details class="case" id="case-${attr(r.id.replace(/[^A-Za-z0-9_-]/g, '-'))}" data-verdict="${attr(r.verdict)}" data-area="${attr(areaOf(r))}" data-profile="${attr(r.profile)}" data-text="${attr(text)}"${isFinding(r) ? ' open' : ''}>
 <summary>${badge(r.verdict, r.expectedFailure)} <code>${esc(r.id)}</code>${r.reason ? ` <span class="muted">— ${esc(r.reason)}</span>` : ''}</summary>
@@ -90,7 +97,10 @@ document.getElementById('close-all').addEventListener('click',function(){cs.forE
 apply()})();`;
 
 export function summaryToHtml(s: RunSummary, opts: HtmlOptions = {}): string {
-  const o: Required<HtmlOptions> = { fixturesDir: opts.fixturesDir ?? 'conformance/fixtures/v0.1.6', clauseHref: opts.clauseHref ?? clauseLink };
+  const o: Required<HtmlOptions> = {
+    fixturesDir: opts.fixturesDir ?? 'conformance/fixtures/v0.1.6',
+    clauseHref: opts.clauseHref ?? clauseLink,
+  };
   const rs = s.results;
   const impl = s.implementation;
   const title = `IDEA conformance: ${s.ok ? 'conformant' : 'not conformant'}${impl ? ` — ${impl.name}${impl.build ? ` in ${impl.build}` : ''}` : ''}`;
@@ -143,9 +153,15 @@ export function clauseHrefFrom(outFile: string): (id: string) => string {
 }
 
 export class HtmlReporter implements Reporter {
-  constructor(private readonly path: string, private readonly fixturesDir?: string) {}
+  constructor(
+    private readonly path: string,
+    private readonly fixturesDir?: string,
+  ) {}
   onRunEnd(s: RunSummary): void {
     mkdirSync(dirname(this.path), { recursive: true });
-    writeFileSync(this.path, summaryToHtml(s, { fixturesDir: this.fixturesDir, clauseHref: clauseHrefFrom(this.path) }));
+    writeFileSync(
+      this.path,
+      summaryToHtml(s, { fixturesDir: this.fixturesDir, clauseHref: clauseHrefFrom(this.path) }),
+    );
   }
 }

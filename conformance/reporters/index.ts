@@ -18,7 +18,12 @@ export interface ReporterOptions {
 }
 
 /** Without a path a file reporter writes into the current directory (where the state file goes too). */
-export const DEFAULT_REPORT_FILES = { json: 'conformance.json', junit: 'conformance.xml', markdown: 'conformance.md', html: 'conformance.html' } as const;
+export const DEFAULT_REPORT_FILES = {
+  json: 'conformance.json',
+  junit: 'conformance.xml',
+  markdown: 'conformance.md',
+  html: 'conformance.html',
+} as const;
 
 /** `--reporter <name>[:path]` → reporter. A new reporter is one file and one line here. */
 const REPORTERS: Readonly<Record<string, (o: ReporterOptions) => Reporter>> = {
@@ -31,7 +36,9 @@ const REPORTERS: Readonly<Record<string, (o: ReporterOptions) => Reporter>> = {
   markdown: (o) => {
     if (o.path) return new MarkdownReporter(o.path, false, o.fixturesDir);
     const summary = process.env.GITHUB_STEP_SUMMARY;
-    return summary ? new MarkdownReporter(summary, true, o.fixturesDir) : new MarkdownReporter(DEFAULT_REPORT_FILES.markdown, false, o.fixturesDir);
+    return summary
+      ? new MarkdownReporter(summary, true, o.fixturesDir)
+      : new MarkdownReporter(DEFAULT_REPORT_FILES.markdown, false, o.fixturesDir);
   },
 };
 

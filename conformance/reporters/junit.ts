@@ -10,7 +10,13 @@ import type { Reporter, RunSummary } from './types';
 function xmlEscape(s: string): string {
   // Characters XML 1.0 cannot carry at all are dropped; the five specials are escaped.
   // eslint-disable-next-line no-control-regex
-  return s.replace(/[^\u0009\u000A\u000D\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+  return s
+    .replace(/[^\u0009\u000A\u000D\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
 }
 
 /** How a case counts in JUnit: the same classification the console's verdict and exit code use. */
@@ -25,19 +31,31 @@ function junitKind(r: CaseResult): 'failure' | 'error' | 'skipped' | 'passed' {
 function caseXml(r: CaseResult, fixturesDir: string): string {
   const area = r.id.split('/')[0]!;
   const open = `    <testcase classname="${xmlEscape(`idea-conformance.${area}`)}" name="${xmlEscape(r.id)}" file="${xmlEscape(r.file)}" time="${(r.durationMs / 1000).toFixed(3)}"`;
-  const checks = r.checks.filter((c) => !c.ok).map((c) => `${c.name}${c.level === 'should' ? ' (should)' : ''}:\n${c.detail ?? ''}`).join('\n\n');
+  const checks = r.checks
+    .filter((c) => !c.ok)
+    .map((c) => `${c.name}${c.level === 'should' ? ' (should)' : ''}:\n${c.detail ?? ''}`)
+    .join('\n\n');
   const details = `${contextLines(r, fixturesDir).join('\n')}\n\n${checks}`.trim();
   const kind = junitKind(r);
-  if (kind === 'failure') return `${open}>\n      <failure message="${xmlEscape(r.reason ?? 'failed')}" type="${r.verdict}">${xmlEscape(details)}</failure>\n    </testcase>`;
-  if (kind === 'error') return `${open}>\n      <error message="${xmlEscape(r.reason ?? 'error')}" type="setup">${xmlEscape(details)}</error>\n    </testcase>`;
-  if (kind === 'skipped') return `${open}>\n      <skipped message="${xmlEscape(`${r.verdict}: ${r.reason ?? ''}`)}"/>\n    </testcase>`;
-  if (r.verdict === 'warn') return `${open}>\n      <system-out>${xmlEscape(`WARNING (should: allowed but not recommended): ${r.reason ?? ''}\n${details}`)}</system-out>\n    </testcase>`;
+  if (kind === 'failure')
+    return `${open}>\n      <failure message="${xmlEscape(r.reason ?? 'failed')}" type="${r.verdict}">${xmlEscape(details)}</failure>\n    </testcase>`;
+  if (kind === 'error')
+    return `${open}>\n      <error message="${xmlEscape(r.reason ?? 'error')}" type="setup">${xmlEscape(details)}</error>\n    </testcase>`;
+  if (kind === 'skipped')
+    return `${open}>\n      <skipped message="${xmlEscape(`${r.verdict}: ${r.reason ?? ''}`)}"/>\n    </testcase>`;
+  if (r.verdict === 'warn')
+    return `${open}>\n      <system-out>${xmlEscape(`WARNING (should: allowed but not recommended): ${r.reason ?? ''}\n${details}`)}</system-out>\n    </testcase>`;
   return `${open}/>`;
 }
 
 function countsOf(rs: CaseResult[]) {
   const k = rs.map(junitKind);
-  return { tests: rs.length, failures: k.filter((x) => x === 'failure').length, errors: k.filter((x) => x === 'error').length, skipped: k.filter((x) => x === 'skipped').length };
+  return {
+    tests: rs.length,
+    failures: k.filter((x) => x === 'failure').length,
+    errors: k.filter((x) => x === 'error').length,
+    skipped: k.filter((x) => x === 'skipped').length,
+  };
 }
 
 export function summaryToJUnit(s: RunSummary, fixturesDir = DEFAULT_FIXTURES_SHOWN): string {
@@ -59,7 +77,10 @@ export function summaryToJUnit(s: RunSummary, fixturesDir = DEFAULT_FIXTURES_SHO
 }
 
 export class JUnitReporter implements Reporter {
-  constructor(private readonly path: string, private readonly fixturesDir?: string) {}
+  constructor(
+    private readonly path: string,
+    private readonly fixturesDir?: string,
+  ) {}
   onRunEnd(s: RunSummary): void {
     mkdirSync(dirname(this.path), { recursive: true });
     writeFileSync(this.path, summaryToJUnit(s, this.fixturesDir));

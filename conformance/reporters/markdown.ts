@@ -8,7 +8,8 @@ const ICON = { pass: '✅', fail: '❌', warn: '⚠️', error: '💥', skip: '�
 
 export function summaryToMarkdown(s: RunSummary, fixturesDir = DEFAULT_FIXTURES_SHOWN): string {
   const c = s.counts;
-  const row = (name: string, k: Record<string, number>) => `| ${name} | ${k.pass} | ${k.fail} | ${k.warn} | ${k.error} | ${k.skip} | ${k.unimplemented} |`;
+  const row = (name: string, k: Record<string, number>) =>
+    `| ${name} | ${k.pass} | ${k.fail} | ${k.warn} | ${k.error} | ${k.skip} | ${k.unimplemented} |`;
   const lines = [
     `## IDEA conformance: ${s.ok ? 'conformant ✅' : 'not conformant ❌'}`,
     '',
@@ -28,20 +29,33 @@ export function summaryToMarkdown(s: RunSummary, fixturesDir = DEFAULT_FIXTURES_
   const areas = new Map<string, typeof s.results>();
   for (const r of s.results) areas.set(r.id.split('/')[0]!, [...(areas.get(r.id.split('/')[0]!) ?? []), r]);
   for (const [area, rs] of areas) {
-    const bad = rs.filter(isFinding).map((r) => `${r.expectedFailure ? '☑️' : ICON[r.verdict]} \`${r.id.slice(area.length + 1)}\`${r.expectedFailure ? ' (expected)' : ''}`).join(' ');
+    const bad = rs
+      .filter(isFinding)
+      .map(
+        (r) =>
+          `${r.expectedFailure ? '☑️' : ICON[r.verdict]} \`${r.id.slice(area.length + 1)}\`${r.expectedFailure ? ' (expected)' : ''}`,
+      )
+      .join(' ');
     const notRun = rs.filter((r) => !isFinding(r) && r.verdict !== 'pass').length;
-    lines.push(`| ${area} | ${rs.length} | ${rs.filter((r) => r.verdict === 'pass').length} | ${bad}${notRun ? `${bad ? ' ' : ''}(${notRun} not run)` : ''} |`);
+    lines.push(
+      `| ${area} | ${rs.length} | ${rs.filter((r) => r.verdict === 'pass').length} | ${bad}${notRun ? `${bad ? ' ' : ''}(${notRun} not run)` : ''} |`,
+    );
   }
   const failing = s.results.filter(isFinding);
   if (failing.length || s.stale.length) lines.push('', '### Details');
   for (const st of s.stale) lines.push('', `- ❌ stale expected failure: ${st}`);
   for (const r of failing) {
-    lines.push('', `<details><summary>${ICON[r.verdict]} <code>${r.id}</code>${r.expectedFailure ? ' (expected)' : ''}: ${r.reason ?? ''}</summary>`, '');
+    lines.push(
+      '',
+      `<details><summary>${ICON[r.verdict]} <code>${r.id}</code>${r.expectedFailure ? ' (expected)' : ''}: ${r.reason ?? ''}</summary>`,
+      '',
+    );
     const [desc, clause, fixture, sent] = contextLines(r, fixturesDir);
     lines.push(`${desc}  `, `${clause!.replace(/: (\S+)$/, ': [$1]($1)')}  `, `${fixture}${sent ? '  ' : ''}`);
     if (sent) lines.push(sent);
     lines.push('');
-    for (const k of r.checks.filter((x) => !x.ok)) lines.push('```diff', `# ${k.name}${k.level === 'should' ? ' (should)' : ''}`, k.detail ?? '', '```');
+    for (const k of r.checks.filter((x) => !x.ok))
+      lines.push('```diff', `# ${k.name}${k.level === 'should' ? ' (should)' : ''}`, k.detail ?? '', '```');
     lines.push('</details>');
   }
   return lines.join('\n') + '\n';
@@ -49,7 +63,11 @@ export function summaryToMarkdown(s: RunSummary, fixturesDir = DEFAULT_FIXTURES_
 
 export class MarkdownReporter implements Reporter {
   /** `append`: add to the file (GitHub's step summary is shared by steps). */
-  constructor(private readonly path: string, private readonly append = false, private readonly fixturesDir?: string) {}
+  constructor(
+    private readonly path: string,
+    private readonly append = false,
+    private readonly fixturesDir?: string,
+  ) {}
   onRunEnd(s: RunSummary): void {
     mkdirSync(dirname(this.path), { recursive: true });
     (this.append ? appendFileSync : writeFileSync)(this.path, summaryToMarkdown(s, this.fixturesDir));

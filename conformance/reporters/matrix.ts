@@ -9,13 +9,25 @@ const MD_ICON = { pass: '✅', fail: '❌', warn: '⚠️', error: '💥', skip:
 
 /** A Markdown table cell: one line, no pipes or markup from the report. */
 export function mdCell(text: string): string {
-  return text.replace(/[\r\n]+/g, ' ').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\|/g, '\\|').replace(/([`*_[\]])/g, '\\$1');
+  return text
+    .replace(/[\r\n]+/g, ' ')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/\|/g, '\\|')
+    .replace(/([`*_[\]])/g, '\\$1');
 }
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-const headline = (m: Matrix) => `${plural(m.columns.length, 'implementation', 'implementations')}, ${plural(m.groups.reduce((n, g) => n + g.rows.length, 0), 'case', 'cases')} in ${plural(m.groups.length, 'clause', 'clauses')}`;
+const headline = (m: Matrix) =>
+  `${plural(m.columns.length, 'implementation', 'implementations')}, ${plural(
+    m.groups.reduce((n, g) => n + g.rows.length, 0),
+    'case',
+    'cases',
+  )} in ${plural(m.groups.length, 'clause', 'clauses')}`;
 
-const mdVerdict = (c: MatrixCell | undefined) => (c ? `${MD_ICON[c.verdict]} ${c.verdict}${c.expectedFailure ? ' (expected)' : ''}` : '—');
+const mdVerdict = (c: MatrixCell | undefined) =>
+  c ? `${MD_ICON[c.verdict]} ${c.verdict}${c.expectedFailure ? ' (expected)' : ''}` : '—';
 
 export function matrixToMarkdown(m: Matrix): string {
   const cols = m.columns;
@@ -26,7 +38,10 @@ export function matrixToMarkdown(m: Matrix): string {
     '',
     `| implementation | verdict | ${VERDICTS.join(' | ')} | report |`,
     `|---|---|${VERDICTS.map(() => '---:').join('|')}|---|`,
-    ...cols.map((c) => `| ${mdCell(c.name)} | ${c.ok === undefined ? '?' : c.ok ? '✅ conformant' : '❌ not conformant'} | ${VERDICTS.map((v) => c.counts[v]).join(' | ')} | ${mdCell(c.file)} |`),
+    ...cols.map(
+      (c) =>
+        `| ${mdCell(c.name)} | ${c.ok === undefined ? '?' : c.ok ? '✅ conformant' : '❌ not conformant'} | ${VERDICTS.map((v) => c.counts[v]).join(' | ')} | ${mdCell(c.file)} |`,
+    ),
     '',
     `| case | ${cols.map((c) => mdCell(c.name)).join(' | ')} |`,
     `|---|${cols.map(() => '---').join('|')}|`,
@@ -35,7 +50,8 @@ export function matrixToMarkdown(m: Matrix): string {
     // Only clauses this suite knows get a link (and a title): a report's clause id is just text.
     const clause = g.title ? `[${mdCell(g.clause)}](${clauseLink(g.clause)})` : mdCell(g.clause);
     lines.push(`| **${clause}**${g.title ? ` ${mdCell(g.title)}` : ''} |${cols.map(() => ' ').join('|')}|`);
-    for (const r of g.rows) lines.push(`| \`${r.id.replace(/[`|\r\n]/g, '?')}\` | ${r.cells.map(mdVerdict).join(' | ')} |`);
+    for (const r of g.rows)
+      lines.push(`| \`${r.id.replace(/[`|\r\n]/g, '?')}\` | ${r.cells.map(mdVerdict).join(' | ')} |`);
   }
   return lines.join('\n') + '\n';
 }
@@ -56,7 +72,10 @@ export interface MatrixHtmlOptions {
 export function matrixToHtml(m: Matrix, opts: MatrixHtmlOptions = {}): string {
   const href = opts.clauseHref ?? clauseLink;
   const cols = m.columns;
-  const cell = (c: MatrixCell | undefined) => (c ? `<td${c.reason ? ` title="${attr(c.reason)}"` : ''}>${badge(c.verdict, c.expectedFailure)}</td>` : '<td class="muted">—</td>');
+  const cell = (c: MatrixCell | undefined) =>
+    c
+      ? `<td${c.reason ? ` title="${attr(c.reason)}"` : ''}>${badge(c.verdict, c.expectedFailure)}</td>`
+      : '<td class="muted">—</td>';
   const body = `<header><h1>IDEA conformance matrix</h1>
 <p>${headline(m)}; — = not in that report.</p>
 <div class="scroll"><table><thead><tr><th scope="col">implementation</th><th scope="col">verdict</th>${VERDICTS.map((v) => `<th scope="col">${v}</th>`).join('')}<th scope="col">report</th></tr></thead><tbody>
@@ -71,8 +90,14 @@ ${cols.map((c) => `<tr><th scope="row">${esc(c.name)}</th><td>${c.ok === undefin
 <output id="shown" aria-live="polite"></output>
 </form>
 <div class="scroll"><table class="matrix"><thead><tr><th scope="col">case</th>${cols.map((c) => `<th scope="col">${esc(c.name)}</th>`).join('')}</tr></thead>
-${m.groups.map((g) => `<tbody class="clause"><tr><th scope="rowgroup" colspan="${cols.length + 1}">${g.title ? `<a href="${safeHref(href(g.clause))}">${esc(g.clause)}</a> ${esc(g.title)}` : esc(g.clause)}</th></tr>
-${g.rows.map((r) => `<tr class="case" data-differs="${rowDiffers(r) ? 1 : 0}" data-allpass="${r.cells.every((c) => c?.verdict === 'pass') ? 1 : 0}" data-text="${attr(`${r.id} ${r.description}`.toLowerCase())}"><th scope="row"><code>${esc(r.id)}</code></th>${r.cells.map(cell).join('')}</tr>`).join('\n')}</tbody>`).join('\n')}
+${m.groups
+  .map(
+    (
+      g,
+    ) => `<tbody class="clause"><tr><th scope="rowgroup" colspan="${cols.length + 1}">${g.title ? `<a href="${safeHref(href(g.clause))}">${esc(g.clause)}</a> ${esc(g.title)}` : esc(g.clause)}</th></tr>
+${g.rows.map((r) => `<tr class="case" data-differs="${rowDiffers(r) ? 1 : 0}" data-allpass="${r.cells.every((c) => c?.verdict === 'pass') ? 1 : 0}" data-text="${attr(`${r.id} ${r.description}`.toLowerCase())}"><th scope="row"><code>${esc(r.id)}</code></th>${r.cells.map(cell).join('')}</tr>`).join('\n')}</tbody>`,
+  )
+  .join('\n')}
 </table></div>
 </main>`;
   return page('IDEA conformance matrix', body, SCRIPT);

@@ -54,7 +54,12 @@ export interface Reporter {
 /** Verdicts that do not fail the run: a warning, a skip, an unimplemented topic nobody required, an expected failure. */
 export function isOkVerdict(r: CaseResult): boolean {
   if (r.expectedFailure) return true;
-  return r.verdict === 'pass' || r.verdict === 'warn' || r.verdict === 'skip' || (r.verdict === 'unimplemented' && !r.required);
+  return (
+    r.verdict === 'pass' ||
+    r.verdict === 'warn' ||
+    r.verdict === 'skip' ||
+    (r.verdict === 'unimplemented' && !r.required)
+  );
 }
 
 /** "conformant on 2 of 13 topics (core, security)" — the scope a verdict holds for. */

@@ -1,6 +1,19 @@
 // Builds the fixture workspace deterministically: same content, authors and dates → same commit hashes.
 import { execFileSync } from 'node:child_process';
-import { closeSync, constants, fchmodSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fchmodSync,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  type Stats,
+} from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DISARMING_ARGS, disarmedEnv } from '../../runtime/git-disarm';
 import { BASE_TAG, commits, overlay, workspaceSettings, type FileSet } from './content';
@@ -27,16 +40,21 @@ export interface BuildOptions {
  * included, and nothing it plants there may run here (see restoreGitConfig).
  */
 export function git(dir: string, args: string[], env: Record<string, string> = {}): string {
-  return execFileSync('git', [...DISARMING_ARGS, '-c', 'core.autocrlf=false', '-c', 'commit.gpgsign=false', '-c', 'tag.gpgsign=false', ...args], {
-    cwd: dir,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: disarmedEnv({ GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', ...env }),
-  }).trim();
+  return execFileSync(
+    'git',
+    [...DISARMING_ARGS, '-c', 'core.autocrlf=false', '-c', 'commit.gpgsign=false', '-c', 'tag.gpgsign=false', ...args],
+    {
+      cwd: dir,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: disarmedEnv({ GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', ...env }),
+    },
+  ).trim();
 }
 
 /** The repository configuration of a fixture workspace: nothing that names a program. */
-const FIXTURE_GIT_CONFIG = '[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n\tlogallrefupdates = true\n';
+const FIXTURE_GIT_CONFIG =
+  '[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n\tlogallrefupdates = true\n';
 
 /**
  * Puts back the fixture's own .git/config before git reads the work tree: a server under test may have
@@ -45,7 +63,8 @@ const FIXTURE_GIT_CONFIG = '[core]\n\trepositoryformatversion = 0\n\tfilemode = 
  */
 export function restoreGitConfig(dir: string): void {
   const dotGit = join(dir, '.git');
-  if (!lstatSync(dotGit).isDirectory()) throw new NotAFixtureWorkspaceError(`${dotGit} is not a folder: not a fixture workspace`);
+  if (!lstatSync(dotGit).isDirectory())
+    throw new NotAFixtureWorkspaceError(`${dotGit} is not a folder: not a fixture workspace`);
   const tmp = join(dotGit, `config.idea-${process.pid}.tmp`);
   writeFileSync(tmp, FIXTURE_GIT_CONFIG);
   renameSync(tmp, join(dotGit, 'config'));
@@ -96,7 +115,11 @@ export function writeWorkspaceSettings(dir: string): void {
   const file = join(dir, '.vscode', 'settings.json');
   let current: Record<string, unknown> = {};
   if (lstatOrUndefined(file)?.isFile()) {
-    try { current = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>; } catch { current = {}; }
+    try {
+      current = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    } catch {
+      current = {};
+    }
   }
   writeInside(dir, '.vscode/settings.json', JSON.stringify({ ...current, ...workspaceSettings }, null, 2) + '\n');
 }
@@ -118,8 +141,12 @@ export function buildFixtureWorkspace(dirArg: string, opts: BuildOptions = {}): 
     for (const r of c.remove ?? []) git(dir, ['rm', '-q', '--', r]);
     git(dir, ['add', '--', ...Object.keys(c.files)]);
     git(dir, ['commit', '-q', '-m', c.message], {
-      GIT_AUTHOR_NAME: c.author.name, GIT_AUTHOR_EMAIL: c.author.email, GIT_AUTHOR_DATE: c.date,
-      GIT_COMMITTER_NAME: c.author.name, GIT_COMMITTER_EMAIL: c.author.email, GIT_COMMITTER_DATE: c.date,
+      GIT_AUTHOR_NAME: c.author.name,
+      GIT_AUTHOR_EMAIL: c.author.email,
+      GIT_AUTHOR_DATE: c.date,
+      GIT_COMMITTER_NAME: c.author.name,
+      GIT_COMMITTER_EMAIL: c.author.email,
+      GIT_COMMITTER_DATE: c.date,
     });
     hashes[c.name] = git(dir, ['rev-parse', 'HEAD']);
   }
@@ -156,7 +183,9 @@ export function readFixtureWorkspace(dirArg: string): FixtureWorkspaceInfo {
     listed = git(dir, ['rev-list', '--reverse', BASE_TAG]).split('\n').filter(Boolean);
   } catch {
     // git's own message ("not a git repository", "unknown revision") would not say what to do.
-    throw new NotAFixtureWorkspaceError(`${dir} is not a fixture workspace (no git tag ${BASE_TAG}): build one with \`idea-conformance workspace ${dirArg}\` and open it in the server`);
+    throw new NotAFixtureWorkspaceError(
+      `${dir} is not a fixture workspace (no git tag ${BASE_TAG}): build one with \`idea-conformance workspace ${dirArg}\` and open it in the server`,
+    );
   }
   commits.forEach((c, i) => {
     const h = listed[i];

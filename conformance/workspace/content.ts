@@ -165,20 +165,72 @@ export const gitignore = `node_modules/
 `;
 
 export const commits: CommitSpec[] = [
-  { name: 'initial', message: 'Initial commit: shapes and readme', author: ada, date: '2026-01-05T09:00:00+00:00',
-    files: { 'src/shapes.ts': shapesV1, 'README.md': readmeV1, 'tsconfig.json': tsconfig, '.gitignore': gitignore } },
-  { name: 'main', message: 'Add main entry point', author: grace, date: '2026-01-06T10:30:00+00:00',
-    files: { 'src/main.ts': mainTs.replace("import { describeShape } from './format';\n", '').replace('console.log(describeShape(large));\n', '').replace(', small.scale(2)', ''), 'src/config.ts': configV1 } },
-  { name: 'scale', message: 'Add Circle.scale', author: ada, date: '2026-01-07T11:00:00+00:00',
-    files: { 'src/shapes.ts': shapesV2, 'src/main.ts': mainTs.replace("import { describeShape } from './format';\n", '').replace('console.log(describeShape(large));\n', '') } },
-  { name: 'texts', message: 'Add text files for search', author: grace, date: '2026-01-08T12:15:00+00:00',
-    files: { 'text/search.txt': searchTxt, 'docs/release notes.md': releaseNotesV1, 'notes/journal.md': journalMd } },
-  { name: 'examples', message: 'Add format helpers and diagnostics examples', author: ada, date: '2026-01-09T13:45:00+00:00',
-    files: { 'src/format.ts': formatTs, 'src/main.ts': mainTs, 'src/broken.ts': brokenTs, 'src/unused.ts': unusedTs, 'src/config.ts': configV2 } },
-  { name: 'docs', message: 'Document shapes', author: grace, date: '2026-01-10T14:00:00+00:00',
-    files: { 'src/shapes.ts': shapesV3, 'README.md': readmeV2 } },
-  { name: 'notes', message: 'Update release notes', author: ada, date: '2026-01-11T15:20:00+00:00',
-    files: { 'docs/release notes.md': releaseNotesV2 } },
+  {
+    name: 'initial',
+    message: 'Initial commit: shapes and readme',
+    author: ada,
+    date: '2026-01-05T09:00:00+00:00',
+    files: { 'src/shapes.ts': shapesV1, 'README.md': readmeV1, 'tsconfig.json': tsconfig, '.gitignore': gitignore },
+  },
+  {
+    name: 'main',
+    message: 'Add main entry point',
+    author: grace,
+    date: '2026-01-06T10:30:00+00:00',
+    files: {
+      'src/main.ts': mainTs
+        .replace("import { describeShape } from './format';\n", '')
+        .replace('console.log(describeShape(large));\n', '')
+        .replace(', small.scale(2)', ''),
+      'src/config.ts': configV1,
+    },
+  },
+  {
+    name: 'scale',
+    message: 'Add Circle.scale',
+    author: ada,
+    date: '2026-01-07T11:00:00+00:00',
+    files: {
+      'src/shapes.ts': shapesV2,
+      'src/main.ts': mainTs
+        .replace("import { describeShape } from './format';\n", '')
+        .replace('console.log(describeShape(large));\n', ''),
+    },
+  },
+  {
+    name: 'texts',
+    message: 'Add text files for search',
+    author: grace,
+    date: '2026-01-08T12:15:00+00:00',
+    files: { 'text/search.txt': searchTxt, 'docs/release notes.md': releaseNotesV1, 'notes/journal.md': journalMd },
+  },
+  {
+    name: 'examples',
+    message: 'Add format helpers and diagnostics examples',
+    author: ada,
+    date: '2026-01-09T13:45:00+00:00',
+    files: {
+      'src/format.ts': formatTs,
+      'src/main.ts': mainTs,
+      'src/broken.ts': brokenTs,
+      'src/unused.ts': unusedTs,
+      'src/config.ts': configV2,
+    },
+  },
+  {
+    name: 'docs',
+    message: 'Document shapes',
+    author: grace,
+    date: '2026-01-10T14:00:00+00:00',
+    files: { 'src/shapes.ts': shapesV3, 'README.md': readmeV2 },
+  },
+  {
+    name: 'notes',
+    message: 'Update release notes',
+    author: ada,
+    date: '2026-01-11T15:20:00+00:00',
+    files: { 'docs/release notes.md': releaseNotesV2 },
+  },
 ];
 
 /** Files that exist in the fresh state but are not committed (ignored, untracked or modified). */

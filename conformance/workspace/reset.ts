@@ -11,7 +11,16 @@
 import { lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { applyOverlay, buildFixtureWorkspace, git, lstatOrUndefined, restoreGitConfig, stateFingerprint, writeInside, writeWorkspaceSettings } from './build';
+import {
+  applyOverlay,
+  buildFixtureWorkspace,
+  git,
+  lstatOrUndefined,
+  restoreGitConfig,
+  stateFingerprint,
+  writeInside,
+  writeWorkspaceSettings,
+} from './build';
 import { BASE_TAG, commits, gitignore, overlay, workspaceSettings } from './content';
 
 /** One file the reset wrote back or removed. */
@@ -50,7 +59,10 @@ function ignoreRules(text: string): { dirs: Set<string>; suffixes: string[] } {
     if (/^[\w.-]+\/$/.test(p)) dirs.add(p.slice(0, -1));
     else if (/^\*\.[\w-]+$/.test(p)) suffixes.push(p.slice(1));
     // Anything else would need git's full matcher: refuse here, so a change to content.ts shows up in the tests.
-    else throw new Error(`fixture .gitignore pattern ${JSON.stringify(p)} is not understood by the fast reset (conformance/workspace/reset.ts)`);
+    else
+      throw new Error(
+        `fixture .gitignore pattern ${JSON.stringify(p)} is not understood by the fast reset (conformance/workspace/reset.ts)`,
+      );
   }
   return { dirs, suffixes };
 }
@@ -76,8 +88,10 @@ interface FreshState {
   hidden: Set<string>;
 }
 
-const isIgnored = (ig: FreshState['ignore'], name: string, isDir: boolean) => (isDir && ig.dirs.has(name)) || ig.suffixes.some((s) => name.endsWith(s));
-const underIgnored = (ig: FreshState['ignore'], rel: string) => rel.split('/').some((seg, i, all) => isIgnored(ig, seg, i < all.length - 1));
+const isIgnored = (ig: FreshState['ignore'], name: string, isDir: boolean) =>
+  (isDir && ig.dirs.has(name)) || ig.suffixes.some((s) => name.endsWith(s));
+const underIgnored = (ig: FreshState['ignore'], rel: string) =>
+  rel.split('/').some((seg, i, all) => isIgnored(ig, seg, i < all.length - 1));
 
 let fresh: FreshState | undefined;
 function freshState(): FreshState {
@@ -113,7 +127,13 @@ function freshRepoState(): FreshRepo {
       const branch = /^ref: (refs\/heads\/[\w.-]+)\n$/.exec(headFile)?.[1];
       const index = indexEntries(readFileSync(join(dir, '.git', 'index')));
       if (!branch || index === undefined) throw new Error('unexpected layout of a freshly built fixture repository');
-      freshRepo = { headFile, branch, commit: readFileSync(join(dir, '.git', ...branch.split('/')), 'utf8').trim(), index, fingerprint: stateFingerprint(dir) };
+      freshRepo = {
+        headFile,
+        branch,
+        commit: readFileSync(join(dir, '.git', ...branch.split('/')), 'utf8').trim(),
+        index,
+        fingerprint: stateFingerprint(dir),
+      };
     } finally {
       rmSync(tmp, { recursive: true, force: true });
     }
@@ -225,7 +245,8 @@ function scanWorkTree(dir: string, st: FreshState): Scan {
         continue;
       }
       const abs = join(dir, path);
-      if ((lstatSync(abs).mode & 0o111) !== 0 || readFileSync(abs, 'utf8') !== want) scan.fixes.push({ path, text: want });
+      if ((lstatSync(abs).mode & 0o111) !== 0 || readFileSync(abs, 'utf8') !== want)
+        scan.fixes.push({ path, text: want });
     }
   };
   walk('');
@@ -238,7 +259,8 @@ function scanWorkTree(dir: string, st: FreshState): Scan {
   for (const [path, text] of st.ignoredFiles) {
     const s = lstatOrUndefined(join(dir, path));
     if (!foldersOnTheWay(dir, path) || (s && !s.isFile())) scan.odd.push(path);
-    else if (!s || (s.mode & 0o111) !== 0 || readFileSync(join(dir, path), 'utf8') !== text) scan.fixes.push({ path, text });
+    else if (!s || (s.mode & 0o111) !== 0 || readFileSync(join(dir, path), 'utf8') !== text)
+      scan.fixes.push({ path, text });
   }
   return scan;
 }
@@ -280,14 +302,20 @@ export function resetFixtureWorkspaceDetailed(dirArg: string, opts: ResetOptions
   const scan = scanWorkTree(dir, st);
   const restored: RestoredFile[] = [
     ...scan.fixes.map((f) => ({ path: f.path, text: f.text, searchable: searchable(st, f.path) })),
-    ...[...scan.odd, ...scan.unexpected].map((path) => ({ path, text: st.files.get(path) ?? st.ignoredFiles.get(path) ?? null, searchable: searchable(st, path) })),
+    ...[...scan.odd, ...scan.unexpected].map((path) => ({
+      path,
+      text: st.files.get(path) ?? st.ignoredFiles.get(path) ?? null,
+      searchable: searchable(st, path),
+    })),
   ];
   const repo = opts.forceGit ? 'unknown' : repoState(dir);
   if (repo === 'fresh' && scan.odd.length === 0 && scan.unexpected.length === 0) {
     for (const f of scan.fixes) writeInside(dir, f.path, f.text);
     const settings = settingsFresh(dir);
     if (!settings) writeWorkspaceSettings(dir);
-    return scan.fixes.length || !settings ? { changed: true, via: 'files', restored } : { changed: false, restored: [] };
+    return scan.fixes.length || !settings
+      ? { changed: true, via: 'files', restored }
+      : { changed: false, restored: [] };
   }
   // git decides. When the scan saw no difference of its own, git's view (the fingerprint) says whether anything changed.
   if (scan.fixes.length === 0 && scan.odd.length === 0 && stateFingerprint(dir) === freshFingerprint()) {
@@ -297,13 +325,21 @@ export function resetFixtureWorkspaceDetailed(dirArg: string, opts: ResetOptions
   git(dir, ['clean', '-q', '-fd']); // no -x: ignored files (.vscode/ with the server's keys) survive
   applyOverlay(dir);
   // An untracked file git keeps (its ignore rules, .git/info/exclude included, say so) was not removed.
-  return { changed: true, via: 'git', restored: restored.filter((f) => f.text !== null || !lstatOrUndefined(join(dir, f.path))) };
+  return {
+    changed: true,
+    via: 'git',
+    restored: restored.filter((f) => f.text !== null || !lstatOrUndefined(join(dir, f.path))),
+  };
 }
 
 /** A text search sees it: not git-ignored, not in a folder files.exclude hides, not a dotfile (search tools skip hidden files). */
 function searchable(st: FreshState, path: string): boolean {
   const segs = path.split('/');
-  return !underIgnored(st.ignore, path) && !segs.slice(0, -1).some((seg) => st.hidden.has(seg)) && !segs.some((seg) => seg.startsWith('.'));
+  return (
+    !underIgnored(st.ignore, path) &&
+    !segs.slice(0, -1).some((seg) => st.hidden.has(seg)) &&
+    !segs.some((seg) => seg.startsWith('.'))
+  );
 }
 
 /** resetFixtureWorkspaceDetailed, answering only whether anything had changed. */

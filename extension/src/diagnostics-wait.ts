@@ -30,7 +30,11 @@ export class DiagnosticsTracker implements vscode.Disposable {
 
   private nextEventOr(ms: number): Promise<void> {
     return new Promise((resolve) => {
-      const done = () => { clearTimeout(t); this.waiters.delete(done); resolve(); };
+      const done = () => {
+        clearTimeout(t);
+        this.waiters.delete(done);
+        resolve();
+      };
       const t = setTimeout(done, ms);
       this.waiters.add(done);
     });

@@ -6,7 +6,16 @@ import { LANGUAGE_TIMEOUT_MS } from './language-server';
 export function withTimeout<T>(p: Thenable<T>, ms: number, what: string): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const t = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
-    p.then((v) => { clearTimeout(t); resolve(v); }, (e: unknown) => { clearTimeout(t); reject(e instanceof Error ? e : new Error(String(e))); });
+    p.then(
+      (v) => {
+        clearTimeout(t);
+        resolve(v);
+      },
+      (e: unknown) => {
+        clearTimeout(t);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
   });
 }
 
@@ -21,7 +30,11 @@ export function openDocument(path: string): Promise<vscode.TextDocument> {
  */
 export async function showInTab(doc: vscode.TextDocument): Promise<boolean> {
   try {
-    await withTimeout(vscode.window.showTextDocument(doc, { preview: false, preserveFocus: true }), 5000, 'showing the document');
+    await withTimeout(
+      vscode.window.showTextDocument(doc, { preview: false, preserveFocus: true }),
+      5000,
+      'showing the document',
+    );
     return true;
   } catch {
     return false;
@@ -38,5 +51,7 @@ export function openDocumentOf(path: string): vscode.TextDocument | undefined {
  * read when the search gets to them: a queued request pins no copies.
  */
 export function dirtyDocuments(): { path: string; text: () => string }[] {
-  return vscode.workspace.textDocuments.filter((d) => d.isDirty && d.uri.scheme === 'file').map((d) => ({ path: d.uri.fsPath, text: () => d.getText() }));
+  return vscode.workspace.textDocuments
+    .filter((d) => d.isDirty && d.uri.scheme === 'file')
+    .map((d) => ({ path: d.uri.fsPath, text: () => d.getText() }));
 }

@@ -29,7 +29,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   };
   // A write the host was killed in the middle of is undone before any client can see the files.
   await recoverInterruptedWrites(stateDir, log);
-  log(`IDEA extension ${context.extension.packageJSON.version} in VS Code ${vscode.version}; ripgrep ${svc.rgPath}; local history ${historyHome}`);
+  log(
+    `IDEA extension ${context.extension.packageJSON.version} in VS Code ${vscode.version}; ripgrep ${svc.rgPath}; local history ${historyHome}`,
+  );
   context.subscriptions.push(watchLimitSettings(log), { dispose: disposeRegexPool });
   // User regular expressions run in worker threads; one is started now so the first search is warm.
   setRegexWorkerScript(context.asAbsolutePath('dist/regex-worker.cjs'));
@@ -42,12 +44,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const render = () => {
     const info = server?.info;
     status.text = info ? `$(radio-tower) IDEA :${info.port} · ${server!.clientCount}` : '$(circle-slash) IDEA off';
-    status.tooltip = info ? `IDEA server on ${info.url}, ${server!.clientCount} client(s). Click to copy connection info.` : 'IDEA server stopped';
+    status.tooltip = info
+      ? `IDEA server on ${info.url}, ${server!.clientCount} client(s). Click to copy connection info.`
+      : 'IDEA server stopped';
     status.show();
   };
 
   context.subscriptions.push(
-    output, tracker, server, status,
+    output,
+    tracker,
+    server,
+    status,
     server.onDidChange(render),
     vscode.commands.registerCommand('idea.server.start', async () => {
       const info = await server?.start();
@@ -60,7 +67,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand('idea.server.copyConnectionInfo', async () => {
       const info = server?.info;
       if (!info) return void vscode.window.showWarningMessage('IDEA server is not running');
-      await vscode.env.clipboard.writeText(JSON.stringify({ url: info.url, port: info.port, token: info.token, authRequired: info.authRequired }));
+      await vscode.env.clipboard.writeText(
+        JSON.stringify({ url: info.url, port: info.port, token: info.token, authRequired: info.authRequired }),
+      );
       void vscode.window.showInformationMessage('IDEA connection info copied');
     }),
   );

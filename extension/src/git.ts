@@ -23,7 +23,6 @@ const MAX_OUTPUT = 64 * 1024 * 1024;
 
 class GitError extends Error {}
 
-
 /** Every git process waits for a slot of the fair process limiter shared with rg (limits/process-slots.ts). */
 function run(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<Buffer> {
   return withProcessSlot(signal, () => spawnGit(cwd, args, env, signal));
@@ -39,7 +38,13 @@ function spawnGit(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv, 
       (err, stdout, stderr) => {
         // `diff --no-index` exits 1 when the files differ: that is an answer, not a failure.
         if (err && !(args[0] === 'diff' && args.includes('--no-index') && (err as { code?: unknown }).code === 1)) {
-          reject(new GitError(`git ${args[0]} failed: ${String(stderr || err.message).trim().slice(0, 2000)}`));
+          reject(
+            new GitError(
+              `git ${args[0]} failed: ${String(stderr || err.message)
+                .trim()
+                .slice(0, 2000)}`,
+            ),
+          );
         } else resolvePromise(stdout);
       },
     );
@@ -87,11 +92,18 @@ const RECORD = '\x1e';
 /** Commits that touched the file, newest first: position i (0-based) is the file's version index i+1. */
 export async function fileLog(repo: RepoFile, maxCount: number, skip = 0): Promise<Commit[]> {
   const out = await git(repo.root, [
-    'log', `--max-count=${maxCount}`, `--skip=${skip}`, '--no-color',
-    `--format=%H${FIELD}%an${FIELD}%ae${FIELD}%aI${FIELD}%B${RECORD}`, 'HEAD', '--', repo.rel,
+    'log',
+    `--max-count=${maxCount}`,
+    `--skip=${skip}`,
+    '--no-color',
+    `--format=%H${FIELD}%an${FIELD}%ae${FIELD}%aI${FIELD}%B${RECORD}`,
+    'HEAD',
+    '--',
+    repo.rel,
   ]).catch((e: Error) => {
     // A repository without any commit has no HEAD: the file simply has no history yet.
-    if (/does not have any commits|unknown revision|bad revision|ambiguous argument 'HEAD'/.test(e.message)) return Buffer.alloc(0);
+    if (/does not have any commits|unknown revision|bad revision|ambiguous argument 'HEAD'/.test(e.message))
+      return Buffer.alloc(0);
     throw e;
   });
   return out
@@ -101,7 +113,13 @@ export async function fileLog(repo: RepoFile, maxCount: number, skip = 0): Promi
     .filter((r) => r.length > 0)
     .map((r) => {
       const [hash = '', an = '', ae = '', ad = '', ...msg] = r.split(FIELD);
-      return { hash, authorName: an || null, authorEmail: ae || null, authorDate: ad || null, message: msg.join(FIELD).replace(/\s+$/, '') };
+      return {
+        hash,
+        authorName: an || null,
+        authorEmail: ae || null,
+        authorDate: ad || null,
+        message: msg.join(FIELD).replace(/\s+$/, ''),
+      };
     });
 }
 
@@ -144,7 +162,17 @@ export function blobAt(repo: RepoFile, hash: string): Promise<Buffer> {
  */
 export async function diffFile(repo: RepoFile, older: string, newer: string | null, reverse = false): Promise<string> {
   if (newer) {
-    const out = await git(repo.root, ['diff', '--no-color', '--no-ext-diff', '--no-textconv', '--end-of-options', older, newer, '--', repo.rel]);
+    const out = await git(repo.root, [
+      'diff',
+      '--no-color',
+      '--no-ext-diff',
+      '--no-textconv',
+      '--end-of-options',
+      older,
+      newer,
+      '--',
+      repo.rel,
+    ]);
     return out.toString('utf8');
   }
   const committed = await blobAt(repo, older).catch(() => null); // the file may not exist in that commit
@@ -161,15 +189,31 @@ async function diffBytes(rel: string, from: Uint8Array | null, to: Uint8Array | 
   const dir = await mkdtemp(join(tmpdir(), 'idea-diff-'));
   try {
     const paths: string[] = [];
-    for (const [name, bytes] of [['a', from], ['b', to]] as const) {
-      if (bytes === null) { paths.push('/dev/null'); continue; }
+    for (const [name, bytes] of [
+      ['a', from],
+      ['b', to],
+    ] as const) {
+      if (bytes === null) {
+        paths.push('/dev/null');
+        continue;
+      }
       await writeFile(join(dir, name), bytes);
       paths.push(name);
     }
     if (paths[0] === '/dev/null' && paths[1] === '/dev/null') return '';
     // No system, global or repository configuration: nothing can name a program to run.
-    const env = disarmedEnv({ GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_CEILING_DIRECTORIES: dirname(dir), HOME: dir, XDG_CONFIG_HOME: dir });
-    const out = await run(dir, ['diff', '--no-index', '--no-color', '--no-ext-diff', '--no-textconv', '--', ...paths], env);
+    const env = disarmedEnv({
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_CONFIG_GLOBAL: '/dev/null',
+      GIT_CEILING_DIRECTORIES: dirname(dir),
+      HOME: dir,
+      XDG_CONFIG_HOME: dir,
+    });
+    const out = await run(
+      dir,
+      ['diff', '--no-index', '--no-color', '--no-ext-diff', '--no-textconv', '--', ...paths],
+      env,
+    );
     return relabel(out.toString('utf8'), rel, from, to);
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -187,7 +231,8 @@ function relabel(diff: string, rel: string, from: unknown, to: unknown): string 
     if (l.startsWith('diff --git ')) lines[i] = `diff --git ${a} ${b}`;
     else if (l.startsWith('--- ') && l !== '--- /dev/null') lines[i] = `--- ${a}`;
     else if (l.startsWith('+++ ') && l !== '+++ /dev/null') lines[i] = `+++ ${b}`;
-    else if (l.startsWith('Binary files ')) lines[i] = `Binary files ${from === null ? '/dev/null' : a} and ${to === null ? '/dev/null' : b} differ`;
+    else if (l.startsWith('Binary files '))
+      lines[i] = `Binary files ${from === null ? '/dev/null' : a} and ${to === null ? '/dev/null' : b} differ`;
   }
   return lines.join('\n');
 }
@@ -195,6 +240,18 @@ function relabel(diff: string, rel: string, from: unknown, to: unknown): string 
 /** A path as git prints it with core.quotepath=off: quoted, C-style, only when it holds `"`, `\\` or control characters. */
 function quotePath(p: string): string {
   if (!/["\\\x00-\x1f\x7f]/.test(p)) return p;
-  const named: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\x07': '\\a', '\b': '\\b', '\t': '\\t', '\n': '\\n', '\v': '\\v', '\f': '\\f', '\r': '\\r' };
-  return '"' + p.replace(/["\\\x00-\x1f\x7f]/g, (c) => named[c] ?? '\\' + c.charCodeAt(0).toString(8).padStart(3, '0')) + '"';
+  const named: Record<string, string> = {
+    '"': '\\"',
+    '\\': '\\\\',
+    '\x07': '\\a',
+    '\b': '\\b',
+    '\t': '\\t',
+    '\n': '\\n',
+    '\v': '\\v',
+    '\f': '\\f',
+    '\r': '\\r',
+  };
+  return (
+    '"' + p.replace(/["\\\x00-\x1f\x7f]/g, (c) => named[c] ?? '\\' + c.charCodeAt(0).toString(8).padStart(3, '0')) + '"'
+  );
 }

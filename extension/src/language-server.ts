@@ -15,16 +15,23 @@ const RETRY = { intervalMs: 50, maxIntervalMs: 500 } as const;
  * before that, an empty answer only means "not ready yet". Bounded by `timeoutMs`; retries back off.
  */
 export async function untilAnswered<T>(
-  call: () => Thenable<T>, useful: (r: T) => boolean, uri: vscode.Uri, signal?: AbortSignal, timeoutMs = LANGUAGE_TIMEOUT_MS,
+  call: () => Thenable<T>,
+  useful: (r: T) => boolean,
+  uri: vscode.Uri,
+  signal?: AbortSignal,
+  timeoutMs = LANGUAGE_TIMEOUT_MS,
 ): Promise<T> {
   let last!: T;
-  const settled = await poll(async () => {
-    last = await call();
-    if (useful(last)) return { answer: last };
-    // The server is up: one more call settles whether the empty answer was a startup artefact.
-    if (await languageServerAnswers(uri)) return { answer: await call() };
-    return undefined;
-  }, { timeoutMs, signal, ...RETRY });
+  const settled = await poll(
+    async () => {
+      last = await call();
+      if (useful(last)) return { answer: last };
+      // The server is up: one more call settles whether the empty answer was a startup artefact.
+      if (await languageServerAnswers(uri)) return { answer: await call() };
+      return undefined;
+    },
+    { timeoutMs, signal, ...RETRY },
+  );
   return settled ? settled.answer : last;
 }
 
@@ -40,20 +47,32 @@ async function languageServerAnswers(uri: vscode.Uri): Promise<boolean> {
 
 /** Resolves once languageServerAnswers(uri), or when the bound passes or the signal aborts. */
 export async function languageServerReady(uri: vscode.Uri, signal?: AbortSignal): Promise<void> {
-  await poll(async () => ((await languageServerAnswers(uri)) ? true : undefined), { timeoutMs: LANGUAGE_TIMEOUT_MS, signal, ...RETRY });
+  await poll(async () => ((await languageServerAnswers(uri)) ? true : undefined), {
+    timeoutMs: LANGUAGE_TIMEOUT_MS,
+    signal,
+    ...RETRY,
+  });
 }
 
 /** Document symbols, retried until the provider answers (bounded). */
-export async function documentSymbols(uri: vscode.Uri, signal?: AbortSignal): Promise<(vscode.DocumentSymbol | vscode.SymbolInformation)[]> {
+export async function documentSymbols(
+  uri: vscode.Uri,
+  signal?: AbortSignal,
+): Promise<(vscode.DocumentSymbol | vscode.SymbolInformation)[]> {
   let last: unknown;
-  const found = await poll(async () => {
-    try {
-      last = await vscode.commands.executeCommand('vscode.executeDocumentSymbolProvider', uri);
-    } catch {
-      last = undefined;
-    }
-    return Array.isArray(last) && last.length > 0 ? (last as (vscode.DocumentSymbol | vscode.SymbolInformation)[]) : undefined;
-  }, { timeoutMs: LANGUAGE_TIMEOUT_MS, signal, ...RETRY });
+  const found = await poll(
+    async () => {
+      try {
+        last = await vscode.commands.executeCommand('vscode.executeDocumentSymbolProvider', uri);
+      } catch {
+        last = undefined;
+      }
+      return Array.isArray(last) && last.length > 0
+        ? (last as (vscode.DocumentSymbol | vscode.SymbolInformation)[])
+        : undefined;
+    },
+    { timeoutMs: LANGUAGE_TIMEOUT_MS, signal, ...RETRY },
+  );
   return found ?? (Array.isArray(last) ? (last as vscode.DocumentSymbol[]) : []);
 }
 

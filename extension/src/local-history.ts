@@ -2,7 +2,19 @@
 // holds entries.json ({version, resource, entries: [{id, source?, timestamp}]}) and one file per entry.
 // The same file may have several folders (a file:// resource on desktop, vscode-remote://host:port/ on
 // code-server, one per port): all of them are merged. Pure Node, no vscode import.
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { extname, join, sep } from 'node:path';
 import { realpathOfNearestAncestor } from './path-guard';
 

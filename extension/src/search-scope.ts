@@ -13,11 +13,16 @@ export function searchFolders(include: string, exclude: string | undefined, mode
       const filesExclude = vscode.workspace.getConfiguration('files', f.uri).get('exclude');
       const searchCfg = vscode.workspace.getConfiguration('search', f.uri);
       // fs/findFiles follows workspace.findFiles: files.exclude only, ignore files not consulted.
-      const excludes = mode === 'search' ? enabledGlobs(filesExclude, searchCfg.get('exclude')) : enabledGlobs(filesExclude);
+      const excludes =
+        mode === 'search' ? enabledGlobs(filesExclude, searchCfg.get('exclude')) : enabledGlobs(filesExclude);
       if (exclude) excludes.push(exclude);
       return {
         root: f.uri.fsPath,
-        selection: { include: include || undefined, excludes, useIgnoreFiles: mode === 'search' && searchCfg.get<boolean>('useIgnoreFiles', true) },
+        selection: {
+          include: include || undefined,
+          excludes,
+          useIgnoreFiles: mode === 'search' && searchCfg.get<boolean>('useIgnoreFiles', true),
+        },
       };
     });
 }

@@ -35,7 +35,13 @@ function admissionLimits(cfg: vscode.WorkspaceConfiguration): AdmissionLimits {
 }
 
 /** Where the running server listens and the token it wants (the status bar, copyConnectionInfo). */
-export interface ServerEndpoint { host: string; port: number; url: string; token: string; authRequired: boolean }
+export interface ServerEndpoint {
+  host: string;
+  port: number;
+  url: string;
+  token: string;
+  authRequired: boolean;
+}
 
 /** A machine/application-scoped setting as the user (not a workspace) set it. */
 function userValue<T>(cfg: vscode.WorkspaceConfiguration, key: string, fallback: T): T {
@@ -54,7 +60,10 @@ export class IdeaServer implements vscode.Disposable {
   readonly onDidChange = this.changed.event;
   private readonly folderWatch: vscode.Disposable;
 
-  constructor(private readonly handlers: Handlers, private readonly log: (m: string) => void) {
+  constructor(
+    private readonly handlers: Handlers,
+    private readonly log: (m: string) => void,
+  ) {
     // Clients pick the window whose folders contain their directory: keep the entry's folders current.
     this.folderWatch = vscode.workspace.onDidChangeWorkspaceFolders(() => {
       try {
@@ -65,12 +74,18 @@ export class IdeaServer implements vscode.Disposable {
     });
   }
 
-  get info(): ServerEndpoint | undefined { return this.current; }
-  get clientCount(): number { return this.clients; }
+  get info(): ServerEndpoint | undefined {
+    return this.current;
+  }
+  get clientCount(): number {
+    return this.clients;
+  }
 
   start(): Promise<ServerEndpoint | undefined> {
     if (this.current) return Promise.resolve(this.current);
-    this.starting ??= this.doStart().finally(() => { this.starting = undefined; });
+    this.starting ??= this.doStart().finally(() => {
+      this.starting = undefined;
+    });
     return this.starting;
   }
 
@@ -95,7 +110,10 @@ export class IdeaServer implements vscode.Disposable {
         maxPayload: MAX_FRAME_BYTES,
         limits,
         onRefused: (reason) => refusals.count(reason),
-        onClientsChanged: (n) => { this.clients = n; this.changed.fire(); },
+        onClientsChanged: (n) => {
+          this.clients = n;
+          this.changed.fire();
+        },
         // Each connection is its own client for the fair limiters (processes, regex workers).
         handlers: (connection) => handlersForClient(this.handlers, `connection-${connection.id}`, this.requests),
         auth: { required: authRequired, token },
@@ -103,7 +121,8 @@ export class IdeaServer implements vscode.Disposable {
         session: {
           // A polite INVALID_REQUEST a second before the binding drops a silent socket outright.
           handshakeTimeoutMs: Math.max(250, limits.pendingDeadlineMs - 1000),
-          onHandlerError: (e, topic, id) => this.log(`${topic} ${id}: ${e instanceof Error ? e.stack ?? e.message : String(e)}`),
+          onHandlerError: (e, topic, id) =>
+            this.log(`${topic} ${id}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`),
         },
         // The entry holds the token whatever idea.server.exposeToken says: the file is 0600 in a 0700 folder.
         registry: { ide: `${vscode.env.appName} ${vscode.version}` },
@@ -117,15 +136,19 @@ export class IdeaServer implements vscode.Disposable {
     } catch (e) {
       this.current = undefined;
       const err = e as NodeJS.ErrnoException;
-      const msg = err.code === 'EADDRINUSE'
-        ? `IDEA server: ports ${port}–${port + TRANSPORT.portAttempts - 1} are all in use; set idea.server.port to a free port.`
-        : `IDEA server could not start: ${err.message}`;
+      const msg =
+        err.code === 'EADDRINUSE'
+          ? `IDEA server: ports ${port}–${port + TRANSPORT.portAttempts - 1} are all in use; set idea.server.port to a free port.`
+          : `IDEA server could not start: ${err.message}`;
       this.log(msg);
       void vscode.window.showErrorMessage(msg);
       return undefined;
     }
     const { registryError } = this.running;
-    if (registryError) this.log(`could not register in ${registryDir()}: ${registryError.message} (clients can still use .vscode/settings.json)`);
+    if (registryError)
+      this.log(
+        `could not register in ${registryDir()}: ${registryError.message} (clients can still use .vscode/settings.json)`,
+      );
     else this.log(`registered in ${registryDir()}`);
     this.changed.fire();
     return this.current;
@@ -150,7 +173,9 @@ export class IdeaServer implements vscode.Disposable {
       (outcome) => {
         if (outcome === 'added') this.log(`listed ${file} in the repository's info/exclude (it holds the token)`);
         if (outcome === 'tracked') {
-          this.log(`WARNING: ${file} is tracked by git, so the token written there shows in git diff and may be committed; set idea.server.exposeToken to false or stop tracking the file`);
+          this.log(
+            `WARNING: ${file} is tracked by git, so the token written there shows in git diff and may be committed; set idea.server.exposeToken to false or stop tracking the file`,
+          );
         }
       },
       (e: Error) => this.log(`could not keep ${file} out of git: ${e.message}`),

@@ -21,12 +21,16 @@ function escapeRe(s: string): string {
 export function setSettingsKeys(text: string, values: Record<string, Value>): string {
   if (text.trim() === '') return JSON.stringify(values, null, 2) + '\n';
   const parsed = parseJsonc(text);
-  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('settings.json is not a JSON object');
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new Error('settings.json is not a JSON object');
   let out = text;
   const missing: [string, Value][] = [];
   for (const [key, value] of Object.entries(values)) {
-    const re = new RegExp(`("${escapeRe(key)}"\\s*:\\s*)("(?:[^"\\\\]|\\\\.)*"|-?\\d+(?:\\.\\d+)?(?:[eE][+-]?\\d+)?|true|false|null)`);
-    if (key in (parsed as object) && re.test(out)) out = out.replace(re, (_m, head: string) => head + JSON.stringify(value));
+    const re = new RegExp(
+      `("${escapeRe(key)}"\\s*:\\s*)("(?:[^"\\\\]|\\\\.)*"|-?\\d+(?:\\.\\d+)?(?:[eE][+-]?\\d+)?|true|false|null)`,
+    );
+    if (key in (parsed as object) && re.test(out))
+      out = out.replace(re, (_m, head: string) => head + JSON.stringify(value));
     else missing.push([key, value]);
   }
   if (missing.length > 0) {
@@ -88,15 +92,27 @@ export async function keepOutOfGit(file: string): Promise<GitExcludeOutcome> {
   }
   const rel = relative(top, file).split(sep).join('/');
   if (rel.startsWith('../') || isAbsolute(rel)) return 'not-a-repository';
-  const tracked = await git(top, ['ls-files', '--error-unmatch', '--', rel]).then(() => true, () => false);
+  const tracked = await git(top, ['ls-files', '--error-unmatch', '--', rel]).then(
+    () => true,
+    () => false,
+  );
   if (tracked) return 'tracked';
   // check-ignore refuses literal pathspecs (the wrapper's default); rel is our own fixed path.
-  const ignored = await git(top, ['--no-literal-pathspecs', 'check-ignore', '-q', '--', rel]).then(() => true, () => false);
+  const ignored = await git(top, ['--no-literal-pathspecs', 'check-ignore', '-q', '--', rel]).then(
+    () => true,
+    () => false,
+  );
   if (ignored) return 'already-ignored';
-  const excludeFile = resolve(top, (await git(top, ['rev-parse', '--git-path', 'info/exclude'])).toString('utf8').trim());
+  const excludeFile = resolve(
+    top,
+    (await git(top, ['rev-parse', '--git-path', 'info/exclude'])).toString('utf8').trim(),
+  );
   const existing = await readFile(excludeFile, 'utf8').catch(() => '');
   mkdirSync(dirname(excludeFile), { recursive: true });
   const line = `/${rel.replace(/([*?[\\!#])/g, '\\$1')}`;
-  await appendFile(excludeFile, `${existing === '' || existing.endsWith('\n') ? '' : '\n'}# written by the IDEA extension: this file holds its token\n${line}\n`);
+  await appendFile(
+    excludeFile,
+    `${existing === '' || existing.endsWith('\n') ? '' : '\n'}# written by the IDEA extension: this file holds its token\n${line}\n`,
+  );
   return 'added';
 }

@@ -19,15 +19,22 @@ const TS_LANGUAGES = new Set(['typescript', 'typescriptreact', 'javascript', 'ja
 export async function semanticServerReady(doc: vscode.TextDocument, signal?: AbortSignal): Promise<void> {
   if (!TS_LANGUAGES.has(doc.languageId)) return;
   const end = Date.now() + LANGUAGE_TIMEOUT_MS;
-  await poll(async () => {
-    try {
-      await withTimeout(vscode.commands.executeCommand('typescript.tsserverRequest', 'semanticDiagnosticsSync', { file: doc.uri }), Math.max(1, end - Date.now()), 'tsserver');
-      return true;
-    } catch (e) {
-      // Only "command not found" (extension still activating) is worth retrying.
-      return /not found/i.test((e as Error).message) ? undefined : true;
-    }
-  }, { deadline: end, signal, intervalMs: 50, maxIntervalMs: 500 });
+  await poll(
+    async () => {
+      try {
+        await withTimeout(
+          vscode.commands.executeCommand('typescript.tsserverRequest', 'semanticDiagnosticsSync', { file: doc.uri }),
+          Math.max(1, end - Date.now()),
+          'tsserver',
+        );
+        return true;
+      } catch (e) {
+        // Only "command not found" (extension still activating) is worth retrying.
+        return /not found/i.test((e as Error).message) ? undefined : true;
+      }
+    },
+    { deadline: end, signal, intervalMs: 50, maxIntervalMs: 500 },
+  );
 }
 
 /**
@@ -40,8 +47,15 @@ export async function tsDiagnosticsCount(doc: vscode.TextDocument, signal?: Abor
   await semanticServerReady(doc, signal);
   try {
     const kinds = ['syntacticDiagnosticsSync', 'semanticDiagnosticsSync', 'suggestionDiagnosticsSync'];
-    const answers = await Promise.all(kinds.map((k) =>
-      withTimeout(vscode.commands.executeCommand<{ body?: unknown }>('typescript.tsserverRequest', k, { file: doc.uri }), LANGUAGE_TIMEOUT_MS, 'tsserver')));
+    const answers = await Promise.all(
+      kinds.map((k) =>
+        withTimeout(
+          vscode.commands.executeCommand<{ body?: unknown }>('typescript.tsserverRequest', k, { file: doc.uri }),
+          LANGUAGE_TIMEOUT_MS,
+          'tsserver',
+        ),
+      ),
+    );
     let n = 0;
     for (const a of answers) {
       if (!a || !Array.isArray(a.body)) return undefined;

@@ -15,7 +15,11 @@ function writeReadySignal(folder, port, token) {
   const dir = path.join(folder, '.vscode');
   const file = path.join(dir, 'settings.json');
   let settings = {};
-  try { settings = JSON.parse(fs.readFileSync(file, 'utf8')); } catch { /* absent or JSONC: start fresh */ }
+  try {
+    settings = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    /* absent or JSONC: start fresh */
+  }
   settings['idea.server.port'] = port;
   settings['idea.server.authToken'] = token;
   fs.mkdirSync(dir, { recursive: true });
@@ -54,7 +58,8 @@ function activate(context) {
     try {
       const u = new URL(req.url || '/', 'http://127.0.0.1');
       const auth = Buffer.from(String(req.headers.authorization || ''));
-      if (auth.length !== expected.length || !crypto.timingSafeEqual(auth, expected)) return send(res, 401, { error: 'bad token' });
+      if (auth.length !== expected.length || !crypto.timingSafeEqual(auth, expected))
+        return send(res, 401, { error: 'bad token' });
       if (req.method !== 'GET' || u.pathname !== '/ping') return send(res, 404, { error: 'not found' });
       const body = {
         ok: true,

@@ -4,14 +4,14 @@
 // The VS Code window is the one whose workspace folder contains --cwd (default: the working folder),
 // found through the per-user registry; or give --url ws://127.0.0.1:7200 (token in IDEA_TOKEN). Server and
 // token follow the rule all our clients share (runtime/locate.ts resolveEndpoint).
-import { randomBytes } from "node:crypto";
-import { resolve } from "node:path";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { checkLoopbackUrl } from "../../runtime/locate";
-import { IdeaConnection, type ConnectionOptions } from "./connection";
-import { startHttpServer } from "./http";
-import { createMcpServer } from "./server";
-import { version as PACKAGE_VERSION } from "../package.json";
+import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { checkLoopbackUrl } from '../../runtime/locate';
+import { IdeaConnection, type ConnectionOptions } from './connection';
+import { startHttpServer } from './http';
+import { createMcpServer } from './server';
+import { version as PACKAGE_VERSION } from '../package.json';
 
 const USAGE = `usage: idea-mcp [--http [--port N] [--host 127.0.0.1]] [--cwd DIR] [--url ws://127.0.0.1:PORT] [--registry DIR] [--timeout MS]
        idea-mcp --help | --version
@@ -24,19 +24,19 @@ export const DEFAULT_HTTP_PORT = 7300;
 
 interface Args extends ConnectionOptions {
   /** --help / --version: print and exit 0, nothing else. */
-  info?: "help" | "version";
+  info?: 'help' | 'version';
   http: boolean;
   port: number;
   host: string;
 }
 
 export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Args {
-  const args: Args = { http: false, port: DEFAULT_HTTP_PORT, host: "127.0.0.1", cwd: process.cwd() };
+  const args: Args = { http: false, port: DEFAULT_HTTP_PORT, host: '127.0.0.1', cwd: process.cwd() };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = () => {
       const v = argv[++i];
-      if (v === undefined || v.startsWith("--")) throw new Error(`${a} needs a value\n${USAGE}`);
+      if (v === undefined || v.startsWith('--')) throw new Error(`${a} needs a value\n${USAGE}`);
       return v;
     };
     const int = (what: string, min: number, max: number) => {
@@ -44,21 +44,21 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
       if (!Number.isInteger(v) || v < min || v > max) throw new Error(`${what} must be an integer in [${min}, ${max}]`);
       return v;
     };
-    if (a === "--http") args.http = true;
-    else if (a === "--stdio") args.http = false;
-    else if (a === "--port") args.port = int("--port", 0, 65535);
-    else if (a === "--host") args.host = value();
-    else if (a === "--cwd") args.cwd = resolve(value());
-    else if (a === "--url") args.url = value();
-    else if (a === "--registry") args.registry = resolve(value());
-    else if (a === "--timeout") args.timeoutMs = int("--timeout", 1, 3_600_000);
-    else if (a === "--help" || a === "-h") return { ...args, info: "help" };
-    else if (a === "--version") return { ...args, info: "version" };
+    if (a === '--http') args.http = true;
+    else if (a === '--stdio') args.http = false;
+    else if (a === '--port') args.port = int('--port', 0, 65535);
+    else if (a === '--host') args.host = value();
+    else if (a === '--cwd') args.cwd = resolve(value());
+    else if (a === '--url') args.url = value();
+    else if (a === '--registry') args.registry = resolve(value());
+    else if (a === '--timeout') args.timeoutMs = int('--timeout', 1, 3_600_000);
+    else if (a === '--help' || a === '-h') return { ...args, info: 'help' };
+    else if (a === '--version') return { ...args, info: 'version' };
     else throw new Error(`unknown argument ${a}\n${USAGE}`);
   }
   // Refused here, before any connection: a token is never sent off this machine.
-  if (args.url !== undefined) checkLoopbackUrl(args.url, "--url");
-  else if (env.IDEA_URL) checkLoopbackUrl(env.IDEA_URL, "IDEA_URL");
+  if (args.url !== undefined) checkLoopbackUrl(args.url, '--url');
+  else if (env.IDEA_URL) checkLoopbackUrl(env.IDEA_URL, 'IDEA_URL');
   args.env = env;
   return args;
 }
@@ -66,7 +66,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   if (args.info) {
-    process.stdout.write(args.info === "help" ? `${USAGE}\n` : `idea-mcp ${PACKAGE_VERSION}\n`);
+    process.stdout.write(args.info === 'help' ? `${USAGE}\n` : `idea-mcp ${PACKAGE_VERSION}\n`);
     return;
   }
   const conn = new IdeaConnection(args);
@@ -74,14 +74,19 @@ async function main(): Promise<void> {
   let stop: () => Promise<void>;
   if (args.http) {
     const fromEnv = process.env.IDEA_MCP_TOKEN;
-    const token = fromEnv ?? randomBytes(24).toString("base64url");
-    const http = await startHttpServer({ port: args.port, host: args.host, token, createServer: () => createMcpServer(conn) });
-    log(`listening on ${http.url}${fromEnv ? " (token from IDEA_MCP_TOKEN)" : `, token ${token}`}`);
+    const token = fromEnv ?? randomBytes(24).toString('base64url');
+    const http = await startHttpServer({
+      port: args.port,
+      host: args.host,
+      token,
+      createServer: () => createMcpServer(conn),
+    });
+    log(`listening on ${http.url}${fromEnv ? ' (token from IDEA_MCP_TOKEN)' : `, token ${token}`}`);
     stop = () => http.close();
   } else {
     const server = createMcpServer(conn);
     await server.connect(new StdioServerTransport());
-    process.stdin.once("end", () => void shutdown());
+    process.stdin.once('end', () => void shutdown());
     stop = () => server.close();
   }
   let stopping = false;
@@ -92,11 +97,11 @@ async function main(): Promise<void> {
     await conn.close();
     process.exit(0);
   };
-  process.once("SIGINT", () => void shutdown());
-  process.once("SIGTERM", () => void shutdown());
+  process.once('SIGINT', () => void shutdown());
+  process.once('SIGTERM', () => void shutdown());
   // Connect early so the first tools/list is quick; a missing window is reported by the tools.
   conn.get().then(
-    (c) => log(`connected to ${c.handshake.version} server (${c.handshake.workspaces.join(", ")})`),
+    (c) => log(`connected to ${c.handshake.version} server (${c.handshake.workspaces.join(', ')})`),
     (e: unknown) => log(e instanceof Error ? e.message : String(e)),
   );
 }

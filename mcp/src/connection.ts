@@ -4,9 +4,9 @@
 // window comes back on a new port with a new token, so the endpoint is located anew before each attempt.
 // When the reconnection gives up, the next call locates again from scratch, and says plainly when no
 // window serves the folder.
-import { connect, type IdeaClient } from "../../generated/current";
-import type { ConnectionStateEvent, Endpoint } from "../../runtime/reconnect";
-import { resolveEndpoint } from "../../runtime/locate";
+import { connect, type IdeaClient } from '../../generated/current';
+import type { ConnectionStateEvent, Endpoint } from '../../runtime/reconnect';
+import { resolveEndpoint } from '../../runtime/locate';
 
 export interface ConnectionOptions {
   /** The folder whose VS Code window serves the tools (default: the process's working folder). */
@@ -26,7 +26,7 @@ export interface ConnectionOptions {
 }
 
 export class NoWindowError extends Error {
-  override readonly name = "NoWindowError";
+  override readonly name = 'NoWindowError';
 }
 
 export class IdeaConnection {
@@ -39,18 +39,24 @@ export class IdeaConnection {
 
   /** Where the server is now, by the rule every client follows (flag > environment > registry > settings). */
   async endpoint(): Promise<Endpoint> {
-    const { url, token } = await resolveEndpoint({ url: this.options.url, token: this.options.token, cwd: this.options.cwd ?? process.cwd(), registry: this.options.registry, ...(this.options.env ? { env: this.options.env } : {}) });
+    const { url, token } = await resolveEndpoint({
+      url: this.options.url,
+      token: this.options.token,
+      cwd: this.options.cwd ?? process.cwd(),
+      registry: this.options.registry,
+      ...(this.options.env ? { env: this.options.env } : {}),
+    });
     return { url, ...(token !== undefined ? { token } : {}) };
   }
 
   /** The client while it is open or reconnecting, without connecting. */
   get current(): IdeaClient | undefined {
-    return this.client && this.client.state !== "closed" ? this.client : undefined;
+    return this.client && this.client.state !== 'closed' ? this.client : undefined;
   }
 
   /** The connected client, connecting first when there is none. Rejects with NoWindowError when no window serves the folder. */
   async get(): Promise<IdeaClient> {
-    if (this.closed) throw new Error("the MCP server is shutting down");
+    if (this.closed) throw new Error('the MCP server is shutting down');
     const c = this.current;
     if (c) return c;
     this.opening ??= this.open().finally(() => (this.opening = undefined));
@@ -80,12 +86,17 @@ export class IdeaConnection {
       ...first,
       timeoutMs: this.options.timeoutMs ?? 30_000,
       validate: true,
-      reconnect: { initialDelayMs: 200, maxDelayMs: 2_000, maxAttempts: this.options.maxAttempts ?? 30, endpoint: () => this.endpoint() },
+      reconnect: {
+        initialDelayMs: 200,
+        maxDelayMs: 2_000,
+        maxAttempts: this.options.maxAttempts ?? 30,
+        endpoint: () => this.endpoint(),
+      },
     });
     this.client = client;
     client.onStateChange((e: ConnectionStateEvent) => {
-      if (e.state === "open") this.emit(client);
-      else if (e.state === "closed" && this.client === client) this.emit(undefined);
+      if (e.state === 'open') this.emit(client);
+      else if (e.state === 'closed' && this.client === client) this.emit(undefined);
     });
     this.emit(client);
     return client;

@@ -4,11 +4,16 @@ function messages(body: unknown): unknown[] {
 }
 
 function hasMethod(m: unknown, method?: string): boolean {
-  return typeof m === "object" && m !== null && typeof (m as { method?: unknown }).method === "string" && (method === undefined || (m as { method: string }).method === method);
+  return (
+    typeof m === 'object' &&
+    m !== null &&
+    typeof (m as { method?: unknown }).method === 'string' &&
+    (method === undefined || (m as { method: string }).method === method)
+  );
 }
 
 export function isInitializeRequest(body: unknown): boolean {
-  return messages(body).some((m) => hasMethod(m, "initialize"));
+  return messages(body).some((m) => hasMethod(m, 'initialize'));
 }
 
 export function isRequest(body: unknown): boolean {

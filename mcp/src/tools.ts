@@ -2,12 +2,18 @@
 // (generated/<v>/mcp-tools.ts): the version the connected server announced, filtered to the topics it
 // advertises. The result goes back as structuredContent unchanged, with a text rendering for people;
 // IDEA protocol errors become tool errors that carry the code.
-import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
-import type { McpToolDefinition } from "../../generated/current";
-import { loadMcpTools } from "../../generated/versions";
-import { CURRENT_VERSION, IdeaClosedError, IdeaProtocolError, IdeaTimeoutError, type IdeaClient } from "../../generated/current";
-import { NoWindowError, type IdeaConnection } from "./connection";
-import { resultText } from "./text";
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { McpToolDefinition } from '../../generated/current';
+import { loadMcpTools } from '../../generated/versions';
+import {
+  CURRENT_VERSION,
+  IdeaClosedError,
+  IdeaProtocolError,
+  IdeaTimeoutError,
+  type IdeaClient,
+} from '../../generated/current';
+import { NoWindowError, type IdeaConnection } from './connection';
+import { resultText } from './text';
 
 // Each version's table is loaded once: a dynamic import per call costs more than the whole round trip.
 const tables = new Map<string, Promise<readonly McpToolDefinition[] | undefined>>();
@@ -28,8 +34,8 @@ function asMcpTool(d: McpToolDefinition): Tool {
     name: d.name,
     title: d.title,
     description: d.description,
-    inputSchema: d.inputSchema as Tool["inputSchema"],
-    outputSchema: d.outputSchema as Tool["outputSchema"],
+    inputSchema: d.inputSchema as Tool['inputSchema'],
+    outputSchema: d.outputSchema as Tool['outputSchema'],
     annotations: { ...d.annotations },
   };
 }
@@ -50,14 +56,22 @@ export async function listTools(conn: IdeaConnection): Promise<Tool[]> {
 }
 
 export class UnknownToolError extends Error {
-  override readonly name = "UnknownToolError";
+  override readonly name = 'UnknownToolError';
 }
 
 function toolError(text: string, code?: string): CallToolResult {
-  return { isError: true, content: [{ type: "text", text }], ...(code ? { _meta: { "idea-kit/errorCode": code } } : {}) };
+  return {
+    isError: true,
+    content: [{ type: 'text', text }],
+    ...(code ? { _meta: { 'idea-kit/errorCode': code } } : {}),
+  };
 }
 
-export async function callTool(conn: IdeaConnection, name: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
+export async function callTool(
+  conn: IdeaConnection,
+  name: string,
+  args: Record<string, unknown> | undefined,
+): Promise<CallToolResult> {
   const known = (await toolTable(CURRENT_VERSION))!;
   let client: IdeaClient;
   try {
@@ -69,12 +83,16 @@ export async function callTool(conn: IdeaConnection, name: string, args: Record<
   const tool = (await toolsFor(client)).find((t) => t.name === name);
   if (!tool) {
     if (known.some((t) => t.name === name)) {
-      return toolError(`UNKNOWN_TOPIC: the VS Code window's IDEA server (protocol ${client.handshake.version}) does not offer ${name}`, "UNKNOWN_TOPIC");
+      return toolError(
+        `UNKNOWN_TOPIC: the VS Code window's IDEA server (protocol ${client.handshake.version}) does not offer ${name}`,
+        'UNKNOWN_TOPIC',
+      );
     }
     throw new UnknownToolError(`unknown tool: ${name}`);
   }
   // The IDEA server checks the params against the same schema (INVALID_REQUEST names the problem).
-  const send = (c: IdeaClient) => c.request(tool.topic as never, (args ?? {}) as never) as Promise<Record<string, unknown>>;
+  const send = (c: IdeaClient) =>
+    c.request(tool.topic as never, (args ?? {}) as never) as Promise<Record<string, unknown>>;
   try {
     let result: Record<string, unknown>;
     try {
@@ -85,7 +103,7 @@ export async function callTool(conn: IdeaConnection, name: string, args: Record<
       if (!(e instanceof IdeaClosedError) || !tool.annotations.idempotentHint) throw e;
       result = await send(await conn.get());
     }
-    return { content: [{ type: "text", text: resultText(tool.topic, result) }], structuredContent: result };
+    return { content: [{ type: 'text', text: resultText(tool.topic, result) }], structuredContent: result };
   } catch (e) {
     if (e instanceof IdeaProtocolError) return toolError(`${e.code}: ${e.message}`, e.code);
     if (e instanceof IdeaTimeoutError) return toolError(`timed out: ${e.message}`);

@@ -11,10 +11,14 @@ export function isFormat(x: string): x is Format {
 
 export function formatReport(report: DiffReport, format: Format, failOn: Level = 'ERR'): string {
   switch (format) {
-    case 'text': return formatText(report);
-    case 'markdown': return formatMarkdown(report);
-    case 'json': return `${JSON.stringify({ ...report, summary: countByLevel(report.changes) }, null, 2)}\n`;
-    case 'junit': return formatJunit(report, failOn);
+    case 'text':
+      return formatText(report);
+    case 'markdown':
+      return formatMarkdown(report);
+    case 'json':
+      return `${JSON.stringify({ ...report, summary: countByLevel(report.changes) }, null, 2)}\n`;
+    case 'junit':
+      return formatJunit(report, failOn);
   }
 }
 
@@ -66,7 +70,10 @@ function formatMarkdown(report: DiffReport): string {
 
 /** Escapes Markdown outside code spans; code spans (from the diff's messages) are kept verbatim. */
 function md(s: string): string {
-  return s.split(/(`[^`]*`)/).map((part, i) => (i % 2 === 1 ? part : part.replace(/([\\*_<>|[\]])/g, '\\$1'))).join('');
+  return s
+    .split(/(`[^`]*`)/)
+    .map((part, i) => (i % 2 === 1 ? part : part.replace(/([\\*_<>|[\]])/g, '\\$1')))
+    .join('');
 }
 
 function xml(s: string): string {
@@ -90,7 +97,12 @@ function formatJunit(report: DiffReport, failOn: Level = 'ERR'): string {
     if (failing(c.level)) {
       const failure = `      <failure type="${c.level}" message="${xml(c.message)}"`;
       lines.push(`${open}>`, uses ? `${failure}>${xml(uses)}</failure>` : `${failure}/>`, '    </testcase>');
-    } else lines.push(`${open}>`, `      <system-out>${xml(uses ? `${c.message}\n${uses}` : c.message)}</system-out>`, '    </testcase>');
+    } else
+      lines.push(
+        `${open}>`,
+        `      <system-out>${xml(uses ? `${c.message}\n${uses}` : c.message)}</system-out>`,
+        '    </testcase>',
+      );
   }
   lines.push('  </testsuite>', '</testsuites>');
   return `${lines.join('\n')}\n`;
@@ -100,6 +112,11 @@ const RANK: Record<Level, number> = { ERR: 0, WARN: 1, INFO: 2 };
 
 /** Most severe first, then by location and path, so output is stable across runs. */
 function sortChanges(changes: readonly Change[]): Change[] {
-  return [...changes].sort((a, b) =>
-    RANK[a.level] - RANK[b.level] || a.location.localeCompare(b.location) || a.path.localeCompare(b.path) || a.kind.localeCompare(b.kind));
+  return [...changes].sort(
+    (a, b) =>
+      RANK[a.level] - RANK[b.level] ||
+      a.location.localeCompare(b.location) ||
+      a.path.localeCompare(b.path) ||
+      a.kind.localeCompare(b.kind),
+  );
 }

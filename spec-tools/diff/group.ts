@@ -25,7 +25,7 @@ export function groupByDef(changes: readonly SchemaChange[]): Change[] {
       g.uses.push({ level: c.level, kind: c.kind, location: c.location, path: c.path, message: c.message });
     }
   }
-  return out.map((x) => ('uses' in x && 'detail' in x ? groupChange(x) : x as Change));
+  return out.map((x) => ('uses' in x && 'detail' in x ? groupChange(x) : (x as Change)));
 }
 
 interface Group {
@@ -36,13 +36,17 @@ interface Group {
 }
 
 function groupChange(g: Group): Change {
-  const uses = [...g.uses].sort((a, b) =>
-    levelRank(b.level) - levelRank(a.level) || a.location.localeCompare(b.location) || a.path.localeCompare(b.path));
+  const uses = [...g.uses].sort(
+    (a, b) =>
+      levelRank(b.level) - levelRank(a.level) || a.location.localeCompare(b.location) || a.path.localeCompare(b.path),
+  );
   const top = uses[0]!;
   // Each use's message is "<detail>: <consequence>"; the group says the detail once, with the
   // consequence of its most severe use, and how many uses have each level when they differ.
   const consequence = top.message.startsWith(`${g.detail}: `) ? top.message.slice(g.detail.length + 2) : '';
-  const levels = (['ERR', 'WARN', 'INFO'] as const).map((l) => [l, uses.filter((u) => u.level === l).length] as const).filter(([, n]) => n > 0);
+  const levels = (['ERR', 'WARN', 'INFO'] as const)
+    .map((l) => [l, uses.filter((u) => u.level === l).length] as const)
+    .filter(([, n]) => n > 0);
   const count = `${uses.length} use${uses.length === 1 ? '' : 's'}${levels.length > 1 ? `: ${levels.map(([l, n]) => `${n} ${l}`).join(', ')}` : ''}`;
   const message = `${g.detail}${consequence ? `: ${consequence}` : ''} (${count})`;
   return { level: top.level, kind: top.kind, location: g.name, path: g.path, message, uses };

@@ -5,8 +5,16 @@ import { isObject, type Json, type JsonObject } from '@idea-kit/spec-lib/spec';
 export type Schema = JsonObject;
 
 export const ANNOTATIONS = new Set([
-  '$id', '$schema', '$comment', '$defs', 'definitions', '$anchor', 'title', 'description',
-  'markdownDescription', 'examples',
+  '$id',
+  '$schema',
+  '$comment',
+  '$defs',
+  'definitions',
+  '$anchor',
+  'title',
+  'description',
+  'markdownDescription',
+  'examples',
 ]);
 
 /** Key under which a prose condition ("Required when the server requires auth.") is kept. JSON Schema
@@ -24,10 +32,28 @@ export const TYPE_KEYWORDS: Record<TypeKey, readonly string[]> = {
   boolean: [],
   number: ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'],
   string: ['minLength', 'maxLength', 'pattern', 'format', 'contentEncoding', 'contentMediaType', 'contentSchema'],
-  array: ['items', 'prefixItems', 'minItems', 'maxItems', 'uniqueItems', 'contains', 'minContains', 'maxContains', 'unevaluatedItems'],
+  array: [
+    'items',
+    'prefixItems',
+    'minItems',
+    'maxItems',
+    'uniqueItems',
+    'contains',
+    'minContains',
+    'maxContains',
+    'unevaluatedItems',
+  ],
   object: [
-    'properties', 'required', 'additionalProperties', 'patternProperties', 'propertyNames', 'minProperties',
-    'maxProperties', 'dependentRequired', 'dependentSchemas', 'unevaluatedProperties',
+    'properties',
+    'required',
+    'additionalProperties',
+    'patternProperties',
+    'propertyNames',
+    'minProperties',
+    'maxProperties',
+    'dependentRequired',
+    'dependentSchemas',
+    'unevaluatedProperties',
   ],
 };
 
@@ -53,7 +79,10 @@ export function canonical(x: Json | undefined): string {
   if (x === undefined) return 'undefined';
   if (Array.isArray(x)) return `[${x.map(canonical).join(',')}]`;
   if (isObject(x)) {
-    return `{${Object.keys(x).sort().map((k) => `${JSON.stringify(k)}:${canonical(x[k])}`).join(',')}}`;
+    return `{${Object.keys(x)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(x[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(x);
 }

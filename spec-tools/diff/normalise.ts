@@ -14,7 +14,16 @@
 // Children are normalised before their parent (inline.ts builds bottom-up), so every function here
 // may assume normalised subschemas.
 import { isObject, type Json } from '@idea-kit/spec-lib/spec';
-import { canonical, KEYWORD_TYPE, REQUIRED_WHEN, typeKey, typeOfValue, TYPE_KEYWORDS, type Schema, type TypeKey } from './keywords';
+import {
+  canonical,
+  KEYWORD_TYPE,
+  REQUIRED_WHEN,
+  typeKey,
+  typeOfValue,
+  TYPE_KEYWORDS,
+  type Schema,
+  type TypeKey,
+} from './keywords';
 
 /** A schema reached through `$ref`: the target's name, the target alone, and the keywords next to
  *  the `$ref` at this use. The diff uses it to report a change of the target once, under its name. */
@@ -172,8 +181,18 @@ export function mergeSchemas(parts: Schema[]): Schema | null {
       } else if (k === 'enum' && Array.isArray(have) && Array.isArray(v)) {
         const keep = new Set(v.map(canonical));
         out[k] = have.filter((x) => keep.has(canonical(x)));
-      } else if ((k === 'minimum' || k === 'exclusiveMinimum' || LOWER.has(k)) && typeof have === 'number' && typeof v === 'number') out[k] = Math.max(have, v);
-      else if ((k === 'maximum' || k === 'exclusiveMaximum' || UPPER.has(k)) && typeof have === 'number' && typeof v === 'number') out[k] = Math.min(have, v);
+      } else if (
+        (k === 'minimum' || k === 'exclusiveMinimum' || LOWER.has(k)) &&
+        typeof have === 'number' &&
+        typeof v === 'number'
+      )
+        out[k] = Math.max(have, v);
+      else if (
+        (k === 'maximum' || k === 'exclusiveMaximum' || UPPER.has(k)) &&
+        typeof have === 'number' &&
+        typeof v === 'number'
+      )
+        out[k] = Math.min(have, v);
       else return null;
     }
   }
@@ -237,17 +256,28 @@ function normaliseTypeAndEnum(s: Schema): void {
   if (types.includes('number')) types = types.filter((t) => t !== 'integer');
   types.sort();
   if (types.length > 0) s.type = types.length === 1 ? types[0]! : types;
-  const only = (t: string, all: Json[]) => types.length === 1 && types[0] === t && all.every((x) => seen.has(canonical(x)));
+  const only = (t: string, all: Json[]) =>
+    types.length === 1 && types[0] === t && all.every((x) => seen.has(canonical(x)));
   if (only('null', [null]) || only('boolean', [true, false])) delete s.enum;
 }
 
 /** Type keys a (normalised) schema allows, or null when it allows every type. */
 function typeKeysOf(s: Schema): Set<TypeKey> | null {
   if (Array.isArray(s.anyOf) && isTypedUnion(s.anyOf)) {
-    return new Set(s.anyOf.filter(isObject).flatMap((b) => typeList(b.type).map(typeKey).filter((k): k is TypeKey => k !== undefined)));
+    return new Set(
+      s.anyOf.filter(isObject).flatMap((b) =>
+        typeList(b.type)
+          .map(typeKey)
+          .filter((k): k is TypeKey => k !== undefined),
+      ),
+    );
   }
   if (s.type === undefined) return null;
-  return new Set(typeList(s.type).map(typeKey).filter((k): k is TypeKey => k !== undefined));
+  return new Set(
+    typeList(s.type)
+      .map(typeKey)
+      .filter((k): k is TypeKey => k !== undefined),
+  );
 }
 
 function isTypedUnion(branches: Json[]): boolean {
@@ -293,7 +323,12 @@ function typedAlternatives(s: Schema): { common: Schema; branches: Schema[] } | 
         const both = mergeSchemas([typed, b]);
         if (both !== null && isNothing(both)) continue;
         if (both === null) {
-          if (typeof b.type === 'string' && typed.type !== undefined && intersectTypes([b.type], typeList(typed.type)).length === 0) continue;
+          if (
+            typeof b.type === 'string' &&
+            typed.type !== undefined &&
+            intersectTypes([b.type], typeList(typed.type)).length === 0
+          )
+            continue;
           return null;
         }
         distributed.push(both);
@@ -345,7 +380,8 @@ function tidyBranches(branches: Schema[]): Schema[] {
   }
   const out: Schema[] = [];
   for (const [, group] of [...byKey].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const isEnumOnly = (b: Schema) => Array.isArray(b.enum) && Object.keys(b).every((k) => k === 'type' || k === 'enum');
+    const isEnumOnly = (b: Schema) =>
+      Array.isArray(b.enum) && Object.keys(b).every((k) => k === 'type' || k === 'enum');
     const isPlain = (b: Schema) => Object.keys(b).length === 1;
     let kept = group;
     if (group.some(isPlain)) kept = group.filter((b) => !isEnumOnly(b));
@@ -353,7 +389,10 @@ function tidyBranches(branches: Schema[]): Schema[] {
     if (enums.length > 1) {
       const values = enums.flatMap((b) => b.enum as Json[]);
       const types = [...new Set(enums.flatMap((b) => typeList(b.type)))];
-      kept = [...kept.filter((b) => !isEnumOnly(b)), normaliseSchema({ type: types.length === 1 ? types[0]! : types, enum: values })];
+      kept = [
+        ...kept.filter((b) => !isEnumOnly(b)),
+        normaliseSchema({ type: types.length === 1 ? types[0]! : types, enum: values }),
+      ];
     }
     const seen = new Set<string>();
     for (const b of kept.sort((x, y) => (canonical(x) < canonical(y) ? -1 : 1))) {
@@ -369,7 +408,10 @@ function tidyBranches(branches: Schema[]): Schema[] {
 
 function normaliseBounds(s: Schema): void {
   const integer = s.type === 'integer';
-  for (const [incl, excl, lower] of [['minimum', 'exclusiveMinimum', true], ['maximum', 'exclusiveMaximum', false]] as const) {
+  for (const [incl, excl, lower] of [
+    ['minimum', 'exclusiveMinimum', true],
+    ['maximum', 'exclusiveMaximum', false],
+  ] as const) {
     const i = typeof s[incl] === 'number' ? (s[incl] as number) : undefined;
     const e = typeof s[excl] === 'number' ? (s[excl] as number) : undefined;
     if (i === undefined && e === undefined) continue;
@@ -378,7 +420,8 @@ function normaliseBounds(s: Schema): void {
     // The tighter bound; at equal values the exclusive one.
     const useExcl = e !== undefined && (i === undefined || (lower ? e >= i : e <= i));
     const v = useExcl ? e! : i!;
-    if (integer) s[incl] = lower ? (useExcl ? Math.floor(v) + 1 : Math.ceil(v)) : (useExcl ? Math.ceil(v) - 1 : Math.floor(v));
+    if (integer)
+      s[incl] = lower ? (useExcl ? Math.floor(v) + 1 : Math.ceil(v)) : useExcl ? Math.ceil(v) - 1 : Math.floor(v);
     else s[useExcl ? excl : incl] = v;
   }
 }

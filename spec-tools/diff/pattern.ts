@@ -57,9 +57,29 @@ type Node =
 const MAX_CP = 0x10ffff;
 const set = (...ranges: Range[]): Node => ({ t: 'set', ranges: tidy(ranges) });
 const DIGIT: Range[] = [[0x30, 0x39]];
-const WORD: Range[] = [[0x30, 0x39], [0x41, 0x5a], [0x5f, 0x5f], [0x61, 0x7a]];
-const SPACE: Range[] = [[0x09, 0x0d], [0x20, 0x20], [0xa0, 0xa0], [0x1680, 0x1680], [0x2000, 0x200a], [0x2028, 0x2029], [0x202f, 0x202f], [0x205f, 0x205f], [0x3000, 0x3000], [0xfeff, 0xfeff]];
-const LINE_END: Range[] = [[0x0a, 0x0a], [0x0d, 0x0d], [0x2028, 0x2029]];
+const WORD: Range[] = [
+  [0x30, 0x39],
+  [0x41, 0x5a],
+  [0x5f, 0x5f],
+  [0x61, 0x7a],
+];
+const SPACE: Range[] = [
+  [0x09, 0x0d],
+  [0x20, 0x20],
+  [0xa0, 0xa0],
+  [0x1680, 0x1680],
+  [0x2000, 0x200a],
+  [0x2028, 0x2029],
+  [0x202f, 0x202f],
+  [0x205f, 0x205f],
+  [0x3000, 0x3000],
+  [0xfeff, 0xfeff],
+];
+const LINE_END: Range[] = [
+  [0x0a, 0x0a],
+  [0x0d, 0x0d],
+  [0x2028, 0x2029],
+];
 const ANY_CHAR: Range[] = [[0, MAX_CP]];
 
 function tidy(ranges: Range[]): Range[] {
@@ -115,11 +135,16 @@ function anchorToFull(n: Node): Node {
 
 function hasAnchor(n: Node): boolean {
   switch (n.t) {
-    case 'anchor': return true;
-    case 'seq': return n.items.some(hasAnchor);
-    case 'alt': return n.options.some(hasAnchor);
-    case 'rep': return hasAnchor(n.node);
-    default: return false;
+    case 'anchor':
+      return true;
+    case 'seq':
+      return n.items.some(hasAnchor);
+    case 'alt':
+      return n.options.some(hasAnchor);
+    case 'rep':
+      return hasAnchor(n.node);
+    default:
+      return false;
   }
 }
 
@@ -175,9 +200,12 @@ class Parser {
   private atom(): Node {
     const c = this.s[this.pos++];
     switch (c) {
-      case '^': return { t: 'anchor', end: false };
-      case '$': return { t: 'anchor', end: true };
-      case '.': return set(...complement(LINE_END));
+      case '^':
+        return { t: 'anchor', end: false };
+      case '$':
+        return { t: 'anchor', end: true };
+      case '.':
+        return set(...complement(LINE_END));
       case '(': {
         if (this.peek() === '?') {
           if (this.s[this.pos + 1] !== ':') throw new Unsupported(); // lookarounds, named groups
@@ -187,9 +215,18 @@ class Parser {
         if (this.s[this.pos++] !== ')') throw new Unsupported();
         return inner;
       }
-      case '[': return this.charClass();
-      case '\\': return set(...this.escape(false));
-      case undefined: case ')': case '*': case '+': case '?': case '{': case '|': throw new Unsupported();
+      case '[':
+        return this.charClass();
+      case '\\':
+        return set(...this.escape(false));
+      case undefined:
+      case ')':
+      case '*':
+      case '+':
+      case '?':
+      case '{':
+      case '|':
+        throw new Unsupported();
       default: {
         const cp = this.s.codePointAt(this.pos - 1)!;
         if (cp > 0xffff) this.pos++;
@@ -208,7 +245,8 @@ class Parser {
       if (this.peek() === '-' && this.s[this.pos + 1] !== ']' && this.pos + 1 < this.s.length) {
         this.pos++;
         const hi = this.classAtom();
-        if (lo.length !== 1 || hi.length !== 1 || lo[0]![0] !== lo[0]![1] || hi[0]![0] !== hi[0]![1]) throw new Unsupported();
+        if (lo.length !== 1 || hi.length !== 1 || lo[0]![0] !== lo[0]![1] || hi[0]![0] !== hi[0]![1])
+          throw new Unsupported();
         if (hi[0]![0] < lo[0]![0]) throw new Unsupported();
         ranges.push([lo[0]![0], hi[0]![0]]);
       } else ranges.push(...lo);
@@ -229,25 +267,42 @@ class Parser {
     const c = this.s[this.pos++];
     const one = (cp: number): Range[] => [[cp, cp]];
     switch (c) {
-      case 'd': return DIGIT;
-      case 'D': return complement(DIGIT);
-      case 'w': return WORD;
-      case 'W': return complement(WORD);
-      case 's': return SPACE;
-      case 'S': return complement(SPACE);
-      case 't': return one(9);
-      case 'n': return one(10);
-      case 'v': return one(11);
-      case 'f': return one(12);
-      case 'r': return one(13);
-      case '0': return one(0);
-      case 'x': case 'u': {
-        const m = c === 'x' ? /^[0-9a-fA-F]{2}/.exec(this.s.slice(this.pos)) : /^(?:[0-9a-fA-F]{4}|\{[0-9a-fA-F]+\})/.exec(this.s.slice(this.pos));
+      case 'd':
+        return DIGIT;
+      case 'D':
+        return complement(DIGIT);
+      case 'w':
+        return WORD;
+      case 'W':
+        return complement(WORD);
+      case 's':
+        return SPACE;
+      case 'S':
+        return complement(SPACE);
+      case 't':
+        return one(9);
+      case 'n':
+        return one(10);
+      case 'v':
+        return one(11);
+      case 'f':
+        return one(12);
+      case 'r':
+        return one(13);
+      case '0':
+        return one(0);
+      case 'x':
+      case 'u': {
+        const m =
+          c === 'x'
+            ? /^[0-9a-fA-F]{2}/.exec(this.s.slice(this.pos))
+            : /^(?:[0-9a-fA-F]{4}|\{[0-9a-fA-F]+\})/.exec(this.s.slice(this.pos));
         if (!m) throw new Unsupported();
         this.pos += m[0].length;
         return one(parseInt(m[0].replace(/[{}]/g, ''), 16));
       }
-      case undefined: throw new Unsupported();
+      case undefined:
+        throw new Unsupported();
       default:
         // Escaped punctuation is the character itself; letters and digits are classes, backreferences
         // or boundaries outside the subset (\b inside a class is a backspace).
@@ -279,10 +334,19 @@ function contains(big: Node, small: Node): boolean {
     if (!r && j < ys.length && nullable(ys[j]!)) r = f(i, j + 1);
     if (!r && i < xs.length && j < ys.length && containsItem(ys[j]!, xs[i]!)) r = f(i + 1, j + 1);
     const y = ys[j];
-    if (!r && i < xs.length && y?.t === 'rep' && y.min === 0 && y.max === Infinity && containsItem({ ...y, min: 0 }, xs[i]!)) r = f(i + 1, j);
+    if (
+      !r &&
+      i < xs.length &&
+      y?.t === 'rep' &&
+      y.min === 0 &&
+      y.max === Infinity &&
+      containsItem({ ...y, min: 0 }, xs[i]!)
+    )
+      r = f(i + 1, j);
     // An alternation may match several xs elements at once: abc within (abc|x).
     if (y?.t === 'alt') {
-      for (let k = i + 2; !r && k <= xs.length; k++) r = contains(y, { t: 'seq', items: xs.slice(i, k) }) && f(k, j + 1);
+      for (let k = i + 2; !r && k <= xs.length; k++)
+        r = contains(y, { t: 'seq', items: xs.slice(i, k) }) && f(k, j + 1);
     }
     memo.set(key, r);
     return r;
@@ -304,10 +368,14 @@ function containsItem(y: Node, x: Node): boolean {
 
 function nullable(n: Node): boolean {
   switch (n.t) {
-    case 'rep': return n.min === 0 || nullable(n.node);
-    case 'seq': return n.items.every(nullable);
-    case 'alt': return n.options.some(nullable);
-    default: return false;
+    case 'rep':
+      return n.min === 0 || nullable(n.node);
+    case 'seq':
+      return n.items.every(nullable);
+    case 'alt':
+      return n.options.some(nullable);
+    default:
+      return false;
   }
 }
 
@@ -317,7 +385,28 @@ function rangesWithin(small: Range[], big: Range[]): boolean {
 
 // ---- witnesses ------------------------------------------------------------------------------------
 
-const PROBES = ['', 'a', 'abc', 'A', 'Z', '0', '7', '123', '-', '_', ' ', '/', '\\', '.', '*', 'C:/', 'x-y', 'a b', '0000000', 'ffffffff'];
+const PROBES = [
+  '',
+  'a',
+  'abc',
+  'A',
+  'Z',
+  '0',
+  '7',
+  '123',
+  '-',
+  '_',
+  ' ',
+  '/',
+  '\\',
+  '.',
+  '*',
+  'C:/',
+  'x-y',
+  'a b',
+  '0000000',
+  'ffffffff',
+];
 const MAX_WITNESSES = 2000;
 
 /** Strings to try: probes, strings built from the pattern, and each with a character added or dropped. */
@@ -325,7 +414,17 @@ function candidates(n: Node | null): string[] {
   const base = [...PROBES, ...(n ? generate(n, 48) : [])];
   const out = new Set<string>();
   for (const w of base) {
-    for (const v of [w, `x${w}`, `${w}x`, `-${w}`, `${w}0`, w.slice(1), w.slice(0, -1), `${w}${w.slice(-1)}`, `${w} `]) {
+    for (const v of [
+      w,
+      `x${w}`,
+      `${w}x`,
+      `-${w}`,
+      `${w}0`,
+      w.slice(1),
+      w.slice(0, -1),
+      `${w}${w.slice(-1)}`,
+      `${w} `,
+    ]) {
       out.add(v);
       if (out.size >= MAX_WITNESSES) return [...out];
     }
@@ -335,7 +434,8 @@ function candidates(n: Node | null): string[] {
 
 function generate(n: Node, cap: number): string[] {
   switch (n.t) {
-    case 'anchor': return [''];
+    case 'anchor':
+      return [''];
     case 'set': {
       const picks = new Set<number>();
       for (const [a, b] of n.ranges.slice(0, 3)) {
@@ -344,18 +444,30 @@ function generate(n: Node, cap: number): string[] {
       }
       const last = n.ranges.at(-1);
       if (last) picks.add(last[0]);
-      return [...picks].filter((cp) => cp < 0xd800 || cp > 0xdfff).slice(0, 4).map((cp) => String.fromCodePoint(cp));
+      return [...picks]
+        .filter((cp) => cp < 0xd800 || cp > 0xdfff)
+        .slice(0, 4)
+        .map((cp) => String.fromCodePoint(cp));
     }
     case 'alt': {
       // Round robin, so every alternative is represented however small the cap.
       const gens = n.options.map((o) => generate(o, cap));
       const out: string[] = [];
-      for (let i = 0; out.length < cap && gens.some((g) => i < g.length); i++) for (const g of gens) if (i < g.length) out.push(g[i]!);
+      for (let i = 0; out.length < cap && gens.some((g) => i < g.length); i++)
+        for (const g of gens) if (i < g.length) out.push(g[i]!);
       return out.slice(0, cap);
     }
     case 'rep': {
       const inner = generate(n.node, 4);
-      const counts = [...new Set([n.min, n.min + 1, Number.isFinite(n.max) ? n.max : n.min + 2, Math.max(0, n.min - 1), Number.isFinite(n.max) ? n.max + 1 : n.min + 3])];
+      const counts = [
+        ...new Set([
+          n.min,
+          n.min + 1,
+          Number.isFinite(n.max) ? n.max : n.min + 2,
+          Math.max(0, n.min - 1),
+          Number.isFinite(n.max) ? n.max + 1 : n.min + 3,
+        ]),
+      ];
       const out: string[] = [];
       for (const k of counts) if (k <= 200) for (const w of inner) out.push(w.repeat(k));
       return out.slice(0, cap);

@@ -53,18 +53,53 @@ const CONSEQUENCE: Record<Direction, Record<Effect, string>> = {
 
 const LOWER_BOUNDS = ['minLength', 'minItems', 'minProperties'];
 const UPPER_BOUNDS = ['maxLength', 'maxItems', 'maxProperties'];
-const NUMBER_BOUNDS = [['minimum', 'exclusiveMinimum', true], ['maximum', 'exclusiveMaximum', false]] as const;
+const NUMBER_BOUNDS = [
+  ['minimum', 'exclusiveMinimum', true],
+  ['maximum', 'exclusiveMaximum', false],
+] as const;
 /** Constraints compared as a whole: added narrows, removed widens, altered changes. */
 const OPAQUE = [
-  'uniqueItems', 'not', 'dependentRequired', 'dependentSchemas',
-  'patternProperties', 'propertyNames', 'unevaluatedProperties', 'unevaluatedItems', 'contains',
-  'minContains', 'maxContains', 'prefixItems', 'contentEncoding', 'contentMediaType',
+  'uniqueItems',
+  'not',
+  'dependentRequired',
+  'dependentSchemas',
+  'patternProperties',
+  'propertyNames',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'contains',
+  'minContains',
+  'maxContains',
+  'prefixItems',
+  'contentEncoding',
+  'contentMediaType',
 ];
 const HANDLED = new Set([
-  'type', 'enum', 'const', 'default', 'deprecated', 'readOnly', 'writeOnly', 'properties', 'required',
-  'additionalProperties', 'items', REQUIRED_WHEN, 'anyOf', 'oneOf', 'allOf', 'if', 'then', 'else',
-  ...LOWER_BOUNDS, ...UPPER_BOUNDS, ...OPAQUE, ...NUMBER_BOUNDS.flat().filter((k) => typeof k === 'string'),
-  'pattern', 'format', 'multipleOf',
+  'type',
+  'enum',
+  'const',
+  'default',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  'properties',
+  'required',
+  'additionalProperties',
+  'items',
+  REQUIRED_WHEN,
+  'anyOf',
+  'oneOf',
+  'allOf',
+  'if',
+  'then',
+  'else',
+  ...LOWER_BOUNDS,
+  ...UPPER_BOUNDS,
+  ...OPAQUE,
+  ...NUMBER_BOUNDS.flat().filter((k) => typeof k === 'string'),
+  'pattern',
+  'format',
+  'multipleOf',
 ]);
 
 type Schema = JsonObject;
@@ -87,11 +122,14 @@ function show(x: Json | undefined): string {
 /** Long constraints (conditionals, unions) abbreviated for one-line messages; a one-value enum (the
  *  normal form of `const`) is shown as `const`, an enum without the type it implies. */
 function brief(x: Json | undefined, max = 100): string {
-  const s = x === undefined ? '' : JSON.stringify(x, (_k, v: Json) => {
-    if (!isObject(v) || !Array.isArray(v.enum)) return v;
-    const { enum: values, type: _t, ...rest } = v;
-    return values.length === 1 ? { const: values[0]!, ...rest } : { enum: values, ...rest };
-  });
+  const s =
+    x === undefined
+      ? ''
+      : JSON.stringify(x, (_k, v: Json) => {
+          if (!isObject(v) || !Array.isArray(v.enum)) return v;
+          const { enum: values, type: _t, ...rest } = v;
+          return values.length === 1 ? { const: values[0]!, ...rest } : { enum: values, ...rest };
+        });
   return x === undefined ? show(x) : `\`${s.length > max ? `${s.slice(0, max - 1)}…` : s}\``;
 }
 
@@ -140,7 +178,12 @@ class SchemaDiff {
     this.annotations(a, b, path);
     for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
       if (HANDLED.has(k) || ANNOTATIONS.has(k) || canonical(a[k]) === canonical(b[k])) continue;
-      this.emit('WARN', 'keyword-changed', path, `keyword "${k}" changed from ${show(a[k])} to ${show(b[k])}: not classified, review by hand`);
+      this.emit(
+        'WARN',
+        'keyword-changed',
+        path,
+        `keyword "${k}" changed from ${show(a[k])} to ${show(b[k])}: not classified, review by hand`,
+      );
     }
   }
 
@@ -213,8 +256,10 @@ class SchemaDiff {
     const ta = typeSet(a);
     const tb = typeSet(b);
     if (ta === null && tb === null) return;
-    if (ta === null) return this.effect('narrowed', 'type-narrowed', path, `type constrained to ${[...tb!].join(' | ')}`);
-    if (tb === null) return this.effect('widened', 'type-widened', path, `type constraint ${[...ta].join(' | ')} removed`);
+    if (ta === null)
+      return this.effect('narrowed', 'type-narrowed', path, `type constrained to ${[...tb!].join(' | ')}`);
+    if (tb === null)
+      return this.effect('widened', 'type-widened', path, `type constraint ${[...ta].join(' | ')} removed`);
     const added = [...tb].filter((t) => !covers(ta, t));
     const removed = [...ta].filter((t) => !covers(tb, t));
     if (added.length === 0 && removed.length === 0) return;
@@ -233,20 +278,37 @@ class SchemaDiff {
     const owned = this.ctx.isIndexOwnedEnum;
     if (owned && owned([...(va ?? []), ...(vb ?? [])])) return;
     if (va === null) return this.effect('narrowed', 'enum-added', path, `restricted to ${vb!.map(show).join(', ')}`);
-    if (vb === null) return this.effect('widened', 'enum-removed', path, `no longer restricted to ${va.map(show).join(', ')}`);
+    if (vb === null)
+      return this.effect('widened', 'enum-removed', path, `no longer restricted to ${va.map(show).join(', ')}`);
     const ka = new Set(va.map(canonical));
     const kb = new Set(vb.map(canonical));
     const added = vb.filter((v) => !ka.has(canonical(v)));
     const removed = va.filter((v) => !kb.has(canonical(v)));
-    if (added.length > 0) this.effect('widened', 'enum-value-added', path, `new value${added.length > 1 ? 's' : ''} ${added.map(show).join(', ')}`);
-    if (removed.length > 0) this.effect('narrowed', 'enum-value-removed', path, `value${removed.length > 1 ? 's' : ''} ${removed.map(show).join(', ')} removed`);
+    if (added.length > 0)
+      this.effect(
+        'widened',
+        'enum-value-added',
+        path,
+        `new value${added.length > 1 ? 's' : ''} ${added.map(show).join(', ')}`,
+      );
+    if (removed.length > 0)
+      this.effect(
+        'narrowed',
+        'enum-value-removed',
+        path,
+        `value${removed.length > 1 ? 's' : ''} ${removed.map(show).join(', ')} removed`,
+      );
   }
 
   private bounds(a: Schema, b: Schema, path: string): void {
     // minimum/exclusiveMinimum (and the maxima) as one bound each: the normaliser keeps one of them.
     for (const [incl, excl, lower] of NUMBER_BOUNDS) {
-      const bound = (s: Schema) => (typeof s[excl] === 'number' ? { v: s[excl], excl: true, key: excl }
-        : typeof s[incl] === 'number' ? { v: s[incl], excl: false, key: incl } : undefined);
+      const bound = (s: Schema) =>
+        typeof s[excl] === 'number'
+          ? { v: s[excl], excl: true, key: excl }
+          : typeof s[incl] === 'number'
+            ? { v: s[incl], excl: false, key: incl }
+            : undefined;
       const x = bound(a);
       const y = bound(b);
       if (x?.v === y?.v && x?.excl === y?.excl) continue;
@@ -260,7 +322,10 @@ class SchemaDiff {
       }
       this.effect(effect, effect === 'narrowed' ? 'bound-tightened' : 'bound-relaxed', path, what);
     }
-    for (const [keys, lower] of [[LOWER_BOUNDS, true], [UPPER_BOUNDS, false]] as const) {
+    for (const [keys, lower] of [
+      [LOWER_BOUNDS, true],
+      [UPPER_BOUNDS, false],
+    ] as const) {
       for (const k of keys) {
         const x = a[k];
         const y = b[k];
@@ -269,8 +334,9 @@ class SchemaDiff {
         if (x === undefined) effect = 'narrowed';
         else if (y === undefined) effect = 'widened';
         else if (typeof x !== 'number' || typeof y !== 'number') effect = 'changed';
-        else effect = (y > x) === lower ? 'narrowed' : 'widened';
-        const kind = effect === 'narrowed' ? 'bound-tightened' : effect === 'widened' ? 'bound-relaxed' : 'bound-changed';
+        else effect = y > x === lower ? 'narrowed' : 'widened';
+        const kind =
+          effect === 'narrowed' ? 'bound-tightened' : effect === 'widened' ? 'bound-relaxed' : 'bound-changed';
         this.effect(effect, kind, path, `${k} ${show(x)} → ${show(y)}`);
       }
     }
@@ -289,20 +355,38 @@ class SchemaDiff {
       const inA = name in pa || ra.has(name);
       const inB = name in pb || rb.has(name);
       // Messages start with a detail that does not depend on the direction (see emit()).
-      const say = (level: Level, kind: string, detail: string, consequence: string) => this.emit(level, kind, p, `${detail}: ${consequence}`, detail);
+      const say = (level: Level, kind: string, detail: string, consequence: string) =>
+        this.emit(level, kind, p, `${detail}: ${consequence}`, detail);
       if (!inA && inB) {
         const detail = rb.has(name) ? 'new required field' : 'new optional field';
         const condition = conditionOf(pb[name]);
-        if (request && rb.has(name)) say('ERR', 'param-required-added', detail, 'existing clients do not send it, so the server rejects their requests');
+        if (request && rb.has(name))
+          say(
+            'ERR',
+            'param-required-added',
+            detail,
+            'existing clients do not send it, so the server rejects their requests',
+          );
         else if (request && condition) {
-          say('WARN', 'param-conditionally-required-added', `${detail}, but "${condition}"`, 'servers in that configuration refuse existing clients, which do not send it');
+          say(
+            'WARN',
+            'param-conditionally-required-added',
+            `${detail}, but "${condition}"`,
+            'servers in that configuration refuse existing clients, which do not send it',
+          );
         } else if (request) say('INFO', 'param-optional-added', detail, 'existing clients may omit it');
         else say('INFO', 'field-added', detail, 'existing clients ignore it');
         continue;
       }
       if (inA && !inB) {
         const detail = ra.has(name) ? 'required field removed' : 'optional field removed';
-        if (request && closedB) say('ERR', 'param-removed', detail, 'unknown fields are refused: the server rejects existing clients that send it');
+        if (request && closedB)
+          say(
+            'ERR',
+            'param-removed',
+            detail,
+            'unknown fields are refused: the server rejects existing clients that send it',
+          );
         else if (request) say('WARN', 'param-removed', detail, 'the server ignores it when existing clients send it');
         else if (ra.has(name)) say('ERR', 'field-removed', detail, 'existing clients rely on it');
         else say('WARN', 'field-removed', detail, 'existing clients reading it get nothing');
@@ -310,7 +394,13 @@ class SchemaDiff {
       }
       if (ra.has(name) && !rb.has(name)) {
         if (request) say('INFO', 'param-made-optional', 'no longer required', 'existing clients send it anyway');
-        else say('ERR', 'field-made-optional', 'no longer required', 'no longer always present, and existing clients rely on it');
+        else
+          say(
+            'ERR',
+            'field-made-optional',
+            'no longer required',
+            'no longer always present, and existing clients rely on it',
+          );
       } else if (!ra.has(name) && rb.has(name)) {
         if (request) say('ERR', 'param-made-required', 'now required', 'existing clients that omit it are rejected');
         else say('INFO', 'field-made-required', 'now required', 'now always present');
@@ -318,7 +408,12 @@ class SchemaDiff {
       const wasConditional = conditionOf(pa[name]);
       const isConditional = conditionOf(pb[name]);
       if (request && !rb.has(name) && isConditional && isConditional !== wasConditional) {
-        say('WARN', 'param-conditionally-required', `now "${isConditional}"`, 'servers in that configuration refuse existing clients that omit it');
+        say(
+          'WARN',
+          'param-conditionally-required',
+          `now "${isConditional}"`,
+          'servers in that configuration refuse existing clients that omit it',
+        );
       }
       this.compare(asSchema(pa[name]), asSchema(pb[name]), p);
     }
@@ -333,7 +428,13 @@ class SchemaDiff {
     }
     if (x === false && open(y)) {
       // Extra fields in a response are ignorable by convention, but strict validators of the old schema reject them.
-      if (this.ctx.direction === 'response') return this.emit('WARN', 'opened', path, 'unknown fields now allowed: clients validating strictly against the old schema reject them');
+      if (this.ctx.direction === 'response')
+        return this.emit(
+          'WARN',
+          'opened',
+          path,
+          'unknown fields now allowed: clients validating strictly against the old schema reject them',
+        );
       return this.effect('widened', 'opened', path, 'unknown fields now allowed');
     }
     if (isObject(x) && isObject(y)) return this.compare(x, y, join(path, '*'));
@@ -345,7 +446,8 @@ class SchemaDiff {
     const ib = b.items;
     if (Array.isArray(ia) || Array.isArray(ib)) return this.opaque('items', ia, ib, path);
     if (ia === undefined) return this.effect('narrowed', 'items-constrained', join(path, '[]'), 'items constrained');
-    if (ib === undefined) return this.effect('widened', 'items-unconstrained', join(path, '[]'), 'items no longer constrained');
+    if (ib === undefined)
+      return this.effect('widened', 'items-unconstrained', join(path, '[]'), 'items no longer constrained');
     this.compare(asSchema(ia), asSchema(ib), join(path, '[]'));
   }
 
@@ -360,9 +462,12 @@ class SchemaDiff {
     const examples = [
       r.oldInNew.witness !== undefined ? `${show(r.oldInNew.witness)} no longer matches` : '',
       r.newInOld.witness !== undefined ? `${show(r.newInOld.witness)} now matches` : '',
-    ].filter(Boolean).join(', ');
+    ]
+      .filter(Boolean)
+      .join(', ');
     const what = `pattern ${show(x)} → ${show(y)}${examples ? ` (${examples})` : ''}`;
-    const kind = (e: Effect) => (e === 'narrowed' ? 'pattern-tightened' : e === 'widened' ? 'pattern-relaxed' : 'constraint-changed');
+    const kind = (e: Effect) =>
+      e === 'narrowed' ? 'pattern-tightened' : e === 'widened' ? 'pattern-relaxed' : 'constraint-changed';
     if (narrows !== null && widens !== null) {
       const e: Effect = narrows && widens ? 'changed' : narrows ? 'narrowed' : 'widened';
       return this.effect(e, kind(e), path, what);
@@ -374,20 +479,38 @@ class SchemaDiff {
       const e: Effect = breaking === request ? 'narrowed' : 'widened';
       return this.effect(e, kind(e), path, what);
     }
-    const question = request ? 'still allows every value existing clients may send' : 'allows only values existing clients expect';
-    this.emit('WARN', 'pattern-undecided', path, `${what}: whether the new pattern ${question} cannot be decided mechanically; review by hand`, what);
+    const question = request
+      ? 'still allows every value existing clients may send'
+      : 'allows only values existing clients expect';
+    this.emit(
+      'WARN',
+      'pattern-undecided',
+      path,
+      `${what}: whether the new pattern ${question} cannot be decided mechanically; review by hand`,
+      what,
+    );
   }
 
   private format(x: Json | undefined, y: Json | undefined, path: string): void {
     if (typeof x !== 'string' || typeof y !== 'string' || x === y) return this.opaque('format', x, y, path);
     const e = formatChange(x, y);
-    this.effect(e, e === 'narrowed' ? 'format-narrowed' : e === 'widened' ? 'format-widened' : 'constraint-changed', path, `format ${show(x)} → ${show(y)}`);
+    this.effect(
+      e,
+      e === 'narrowed' ? 'format-narrowed' : e === 'widened' ? 'format-widened' : 'constraint-changed',
+      path,
+      `format ${show(x)} → ${show(y)}`,
+    );
   }
 
   private multipleOf(x: Json | undefined, y: Json | undefined, path: string): void {
     if (typeof x !== 'number' || typeof y !== 'number' || x === y) return this.opaque('multipleOf', x, y, path);
     const e: Effect = Number.isInteger(y / x) ? 'narrowed' : Number.isInteger(x / y) ? 'widened' : 'changed';
-    this.effect(e, e === 'narrowed' ? 'bound-tightened' : e === 'widened' ? 'bound-relaxed' : 'constraint-changed', path, `multipleOf ${show(x)} → ${show(y)}`);
+    this.effect(
+      e,
+      e === 'narrowed' ? 'bound-tightened' : e === 'widened' ? 'bound-relaxed' : 'constraint-changed',
+      path,
+      `multipleOf ${show(x)} → ${show(y)}`,
+    );
   }
 
   /** anyOf / oneOf, each compared on its own. anyOf: branches only in the new schema widen, branches
@@ -409,8 +532,10 @@ class SchemaDiff {
         }
         const exclusive = k === 'oneOf';
         const list = (xs: Json[]) => `alternative${xs.length > 1 ? 's' : ''} ${xs.map((x) => brief(x)).join(', ')}`;
-        if (onlyB.length > 0) this.effect(exclusive ? 'changed' : 'widened', 'union-branch-added', path, `${k} ${list(onlyB)} added`);
-        if (onlyA.length > 0) this.effect(exclusive ? 'changed' : 'narrowed', 'union-branch-removed', path, `${k} ${list(onlyA)} removed`);
+        if (onlyB.length > 0)
+          this.effect(exclusive ? 'changed' : 'widened', 'union-branch-added', path, `${k} ${list(onlyB)} added`);
+        if (onlyA.length > 0)
+          this.effect(exclusive ? 'changed' : 'narrowed', 'union-branch-removed', path, `${k} ${list(onlyA)} removed`);
         continue;
       }
       if (ua === null) this.effect('narrowed', 'constraint-added', path, `new constraint ${k} ${brief(ub!)}`);
@@ -427,11 +552,26 @@ class SchemaDiff {
     const key = canonical(stripAnnotations(plain));
     const idx = union.findIndex((br) => canonical(br) === key);
     if (idx < 0 || Object.keys(withoutUnion(stripAnnotations(ua === null ? b : a))).length > 0) return false;
-    const others = union.filter((_, i) => i !== idx).map((x) => brief(x)).join(', ');
+    const others = union
+      .filter((_, i) => i !== idx)
+      .map((x) => brief(x))
+      .join(', ');
     // In a oneOf a value that also matches another branch is refused: not a pure widening.
     const exclusive = (ua === null ? b : a).oneOf !== undefined;
-    if (ua === null) this.effect(exclusive ? 'changed' : 'widened', 'union-branch-added', path, `now also allows ${others}${exclusive ? ' (oneOf: values matching two branches are refused)' : ''}`);
-    else this.effect(exclusive ? 'changed' : 'narrowed', 'union-branch-removed', path, `no longer allows ${others}${exclusive ? ' (was oneOf)' : ''}`);
+    if (ua === null)
+      this.effect(
+        exclusive ? 'changed' : 'widened',
+        'union-branch-added',
+        path,
+        `now also allows ${others}${exclusive ? ' (oneOf: values matching two branches are refused)' : ''}`,
+      );
+    else
+      this.effect(
+        exclusive ? 'changed' : 'narrowed',
+        'union-branch-removed',
+        path,
+        `no longer allows ${others}${exclusive ? ' (was oneOf)' : ''}`,
+      );
     return true;
   }
 
@@ -454,7 +594,8 @@ class SchemaDiff {
   private opaque(keyword: string, x: Json | undefined, y: Json | undefined, path: string): void {
     if (canonical(x) === canonical(y)) return;
     if (x === undefined) this.effect('narrowed', 'constraint-added', path, `new ${keyword} constraint ${brief(y)}`);
-    else if (y === undefined) this.effect('widened', 'constraint-removed', path, `${keyword} constraint ${brief(x)} removed`);
+    else if (y === undefined)
+      this.effect('widened', 'constraint-removed', path, `${keyword} constraint ${brief(x)} removed`);
     else this.effect('changed', 'constraint-changed', path, `${keyword} ${brief(x)} → ${brief(y)}`);
   }
 
@@ -463,12 +604,18 @@ class SchemaDiff {
     if (canonical(a.default) !== canonical(b.default)) {
       // A new default for a param that clients omit changes what those requests do.
       const level: Level = request && a.default !== undefined ? 'WARN' : 'INFO';
-      this.emit(level, 'default-changed', path, `default ${show(a.default)} → ${show(b.default)}${level === 'WARN' ? ': requests that omit it behave differently' : ''}`);
+      this.emit(
+        level,
+        'default-changed',
+        path,
+        `default ${show(a.default)} → ${show(b.default)}${level === 'WARN' ? ': requests that omit it behave differently' : ''}`,
+      );
     }
     if (a.deprecated !== true && b.deprecated === true) this.emit('INFO', 'deprecated', path, 'deprecated');
     if (a.deprecated === true && b.deprecated !== true) this.emit('INFO', 'undeprecated', path, 'no longer deprecated');
     for (const k of ['readOnly', 'writeOnly']) {
-      if (canonical(a[k]) !== canonical(b[k])) this.emit('INFO', 'annotation-changed', path, `${k} ${show(a[k])} → ${show(b[k])}`);
+      if (canonical(a[k]) !== canonical(b[k]))
+        this.emit('INFO', 'annotation-changed', path, `${k} ${show(a[k])} → ${show(b[k])}`);
     }
   }
 }
@@ -486,7 +633,9 @@ function typeSet(s: Schema): Set<string> | null {
 }
 
 function isTypedAnyOf(s: Schema): boolean {
-  return Array.isArray(s.anyOf) && s.anyOf.length > 0 && s.anyOf.every((b) => isObject(b) && typeof b.type === 'string');
+  return (
+    Array.isArray(s.anyOf) && s.anyOf.length > 0 && s.anyOf.every((b) => isObject(b) && typeof b.type === 'string')
+  );
 }
 
 interface Alternatives {

@@ -35,12 +35,21 @@ function diffTransport(a: SpecVersion, b: SpecVersion, emit: (c: Change) => void
   const tb = b.index.transport;
   const location = 'transport';
   if (ta.defaultPort !== tb.defaultPort) {
-    emit({ level: 'ERR', kind: 'default-port-changed', location, path: 'defaultPort',
-      message: `default port ${ta.defaultPort} → ${tb.defaultPort}: existing clients look for the server on the old port` });
+    emit({
+      level: 'ERR',
+      kind: 'default-port-changed',
+      location,
+      path: 'defaultPort',
+      message: `default port ${ta.defaultPort} → ${tb.defaultPort}: existing clients look for the server on the old port`,
+    });
   }
   if (ta.portAttempts !== tb.portAttempts) {
     const more = tb.portAttempts > ta.portAttempts;
-    emit({ level: more ? 'WARN' : 'INFO', kind: 'port-attempts-changed', location, path: 'portAttempts',
+    emit({
+      level: more ? 'WARN' : 'INFO',
+      kind: 'port-attempts-changed',
+      location,
+      path: 'portAttempts',
       message: more
         ? `port attempts ${ta.portAttempts} → ${tb.portAttempts}: when the default port is taken the server now listens on a later one (up to ${tb.defaultPort + tb.portAttempts - 1}); clients must read the bound port (idea.server.port in .vscode/settings.json) instead of assuming ${tb.defaultPort}`
         : `port attempts ${ta.portAttempts} → ${tb.portAttempts}: the server tries fewer ports`,
@@ -48,8 +57,13 @@ function diffTransport(a: SpecVersion, b: SpecVersion, emit: (c: Change) => void
   }
   for (const k of new Set([...Object.keys(ta), ...Object.keys(tb)])) {
     if (k === 'defaultPort' || k === 'portAttempts' || canonical(ta[k]) === canonical(tb[k])) continue;
-    emit({ level: 'WARN', kind: 'transport-changed', location, path: k,
-      message: `${k} ${JSON.stringify(ta[k])} → ${JSON.stringify(tb[k])}: not classified, review by hand` });
+    emit({
+      level: 'WARN',
+      kind: 'transport-changed',
+      location,
+      path: k,
+      message: `${k} ${JSON.stringify(ta[k])} → ${JSON.stringify(tb[k])}: not classified, review by hand`,
+    });
   }
 }
 
@@ -58,17 +72,33 @@ function diffErrorCodes(a: SpecVersion, b: SpecVersion, emit: (c: Change) => voi
   const cb = new Set(b.index.errorCodes.map((e) => e.code));
   for (const e of b.index.errorCodes) {
     if (!ca.has(e.code)) {
-      emit({ level: 'WARN', kind: 'error-code-added', location: 'error codes', path: e.code,
-        message: `new error code ${e.code}${e.description ? ` (${e.description.replace(/\.$/, '')})` : ''}: clients must handle it` });
+      emit({
+        level: 'WARN',
+        kind: 'error-code-added',
+        location: 'error codes',
+        path: e.code,
+        message: `new error code ${e.code}${e.description ? ` (${e.description.replace(/\.$/, '')})` : ''}: clients must handle it`,
+      });
     }
   }
   const since = new Map(b.index.errorCodes.map((e) => [e.code, e.since]));
   for (const e of a.index.errorCodes) {
     if (!cb.has(e.code)) {
-      emit({ level: 'INFO', kind: 'error-code-removed', location: 'error codes', path: e.code,
-        message: `error code ${e.code} is no longer returned` });
+      emit({
+        level: 'INFO',
+        kind: 'error-code-removed',
+        location: 'error codes',
+        path: e.code,
+        message: `error code ${e.code} is no longer returned`,
+      });
     } else if (since.get(e.code) !== e.since) {
-      emit({ level: 'WARN', kind: 'since-changed', location: 'error codes', path: e.code, message: sinceMessage(e.since, since.get(e.code)) });
+      emit({
+        level: 'WARN',
+        kind: 'since-changed',
+        location: 'error codes',
+        path: e.code,
+        message: sinceMessage(e.since, since.get(e.code)),
+      });
     }
   }
 }
@@ -83,8 +113,13 @@ function diffMessages(a: SpecVersion, b: SpecVersion, emit: (c: Change) => void)
     if (pa === undefined || pb === undefined) {
       // A whole new message kind from the server is something clients must be ready for.
       const level = pa === undefined ? (direction === 'response' ? 'WARN' : 'INFO') : 'ERR';
-      emit({ level, kind: pa === undefined ? 'message-added' : 'message-removed', location, path: '',
-        message: pa === undefined ? `new message ${name}` : `message ${name} removed` });
+      emit({
+        level,
+        kind: pa === undefined ? 'message-added' : 'message-removed',
+        location,
+        path: '',
+        message: pa === undefined ? `new message ${name}` : `message ${name} removed`,
+      });
       continue;
     }
     diffSchemaFiles(a, pa, b, pb, direction, location, emit);
@@ -96,15 +131,25 @@ function diffTopics(a: SpecVersion, b: SpecVersion, emit: (c: Change) => void): 
   const tb = new Map(b.index.topics.map((t) => [t.topic, t]));
   for (const t of b.index.topics) {
     if (!ta.has(t.topic)) {
-      emit({ level: 'INFO', kind: 'topic-added', location: `topic ${t.topic}`, path: '',
-        message: `new topic ${t.topic} (${t.method})${t.description ? `: ${t.description}` : ''}` });
+      emit({
+        level: 'INFO',
+        kind: 'topic-added',
+        location: `topic ${t.topic}`,
+        path: '',
+        message: `new topic ${t.topic} (${t.method})${t.description ? `: ${t.description}` : ''}`,
+      });
     }
   }
   for (const t of a.index.topics) {
     const n = tb.get(t.topic);
     if (!n) {
-      emit({ level: 'ERR', kind: 'topic-removed', location: `topic ${t.topic}`, path: '',
-        message: `topic ${t.topic} removed: existing clients calling it get UNKNOWN_TOPIC` });
+      emit({
+        level: 'ERR',
+        kind: 'topic-removed',
+        location: `topic ${t.topic}`,
+        path: '',
+        message: `topic ${t.topic} removed: existing clients calling it get UNKNOWN_TOPIC`,
+      });
       continue;
     }
     diffTopic(a, t, b, n, emit);
@@ -118,28 +163,53 @@ function sinceMessage(from: string | undefined, to: string | undefined): string 
 
 function diffTopic(a: SpecVersion, t: TopicEntry, b: SpecVersion, n: TopicEntry, emit: (c: Change) => void): void {
   const location = `topic ${t.topic}`;
-  if (t.since !== n.since) emit({ level: 'WARN', kind: 'since-changed', location, path: 'since', message: sinceMessage(t.since, n.since) });
+  if (t.since !== n.since)
+    emit({ level: 'WARN', kind: 'since-changed', location, path: 'since', message: sinceMessage(t.since, n.since) });
   for (const key of ['method', 'typeName'] as const) {
     if (t[key] !== n[key]) {
-      emit({ level: 'WARN', kind: 'generated-name-changed', location, path: key,
-        message: `${key} ${t[key]} → ${n[key]}: the wire is unchanged but code using the generated API must be renamed` });
+      emit({
+        level: 'WARN',
+        kind: 'generated-name-changed',
+        location,
+        path: key,
+        message: `${key} ${t[key]} → ${n[key]}: the wire is unchanged but code using the generated API must be renamed`,
+      });
     }
   }
   const ea = new Set(t.errors);
   const eb = new Set(n.errors);
   for (const code of n.errors) {
-    if (!ea.has(code)) emit({ level: 'WARN', kind: 'topic-error-added', location, path: code, message: `may now fail with ${code}: clients must handle it` });
+    if (!ea.has(code))
+      emit({
+        level: 'WARN',
+        kind: 'topic-error-added',
+        location,
+        path: code,
+        message: `may now fail with ${code}: clients must handle it`,
+      });
   }
   for (const code of t.errors) {
-    if (!eb.has(code)) emit({ level: 'INFO', kind: 'topic-error-removed', location, path: code, message: `no longer fails with ${code}` });
+    if (!eb.has(code))
+      emit({
+        level: 'INFO',
+        kind: 'topic-error-removed',
+        location,
+        path: code,
+        message: `no longer fails with ${code}`,
+      });
   }
   diffSchemaFiles(a, t.params, b, n.params, 'request', `${location} params`, emit);
   diffSchemaFiles(a, t.result, b, n.result, 'response', `${location} result`, emit);
 }
 
 function diffSchemaFiles(
-  a: SpecVersion, pa: string, b: SpecVersion, pb: string,
-  direction: Direction, location: string, emit: (c: Change) => void,
+  a: SpecVersion,
+  pa: string,
+  b: SpecVersion,
+  pb: string,
+  direction: Direction,
+  location: string,
+  emit: (c: Change) => void,
 ): void {
   const load = (s: SpecVersion, p: string): Json => {
     const doc = s.byPath.get(p)?.schema;

@@ -49,19 +49,22 @@ export function deriveVersion(base: Spec, facts: VersionFacts, released: string)
   const codes = index.errorCodes.map((e) => e.code);
   const errorCode = obj(files.get(index.messages.errorCode!), 'error-code schema');
   errorCode.enum = codes;
-  if (Array.isArray(errorCode.examples)) errorCode.examples = errorCode.examples.filter((c) => codes.includes(c as string));
+  if (Array.isArray(errorCode.examples))
+    errorCode.examples = errorCode.examples.filter((c) => codes.includes(c as string));
 
   if (before(v, AUTH_SINCE)) withoutAuth(files, index.messages);
   const defs = obj(clone(schemaAt('defs.schema.json')!), 'defs.schema.json');
   if (before(v, RELATIVE_PATHS_SINCE)) {
     absoluteFilePaths(defs);
-    for (const doc of files.values()) rewriteDescriptions(doc, (d) => d.replaceAll('(absolute or relative to the workspace root)', '(absolute path)'));
+    for (const doc of files.values())
+      rewriteDescriptions(doc, (d) => d.replaceAll('(absolute or relative to the workspace root)', '(absolute path)'));
   }
   if (v === HISTORY_DIFF_RESTRICTED) restrictHistoryDiff(files);
   files.set('defs.schema.json', pruneDefs(defs, [...files.values()]));
 
   const out = new Map<string, Json>([['index.json', rewriteVersion(index as unknown as JsonObject, base.version, v)]]);
-  for (const [p, doc] of [...files].sort(([a], [b]) => a.localeCompare(b))) out.set(p, rewriteVersion(doc, base.version, v));
+  for (const [p, doc] of [...files].sort(([a], [b]) => a.localeCompare(b)))
+    out.set(p, rewriteVersion(doc, base.version, v));
   return out;
 }
 
@@ -77,7 +80,8 @@ function withoutAuth(files: Map<string, Json>, messages: Record<string, string>)
   if (Array.isArray(ok.examples)) ok.examples = ok.examples.map((e) => omit(e, 'authRequired'));
 
   const fail = obj(files.get(messages.handshakeFailure!), 'handshake failure');
-  fail.description = 'Server\'s answer to a refused handshake (a first frame that is not a handshake: INVALID_REQUEST). The server then closes the connection.';
+  fail.description =
+    "Server's answer to a refused handshake (a first frame that is not a handshake: INVALID_REQUEST). The server then closes the connection.";
   fail.examples = [{ type: 'handshake', error: { code: 'INVALID_REQUEST', message: 'Expected a handshake' } }];
 }
 
@@ -86,9 +90,11 @@ function absoluteFilePaths(defs: JsonObject): void {
   const all = obj(defs.$defs, '$defs');
   const filePath = obj(all.FilePath, 'FilePath');
   const absolute = obj(all.AbsolutePath, 'AbsolutePath');
-  filePath.description = 'An absolute file path given by a client. Paths outside every workspace folder are refused with INVALID_REQUEST.';
+  filePath.description =
+    'An absolute file path given by a client. Paths outside every workspace folder are refused with INVALID_REQUEST.';
   filePath.pattern = absolute.pattern!;
-  if (Array.isArray(filePath.examples)) filePath.examples = filePath.examples.filter((e) => typeof e === 'string' && e.startsWith('/'));
+  if (Array.isArray(filePath.examples))
+    filePath.examples = filePath.examples.filter((e) => typeof e === 'string' && e.startsWith('/'));
 }
 
 /** In 0.1.4, fromIndex=0 (given, or omitted and so defaulting to 0) works only with toIndex=1. */
@@ -96,16 +102,16 @@ function restrictHistoryDiff(files: Map<string, Json>): void {
   const params = files.get('topics/history-diff.params.schema.json');
   if (!isObject(params)) throw new Error('derive: history-diff params missing in 0.1.4');
   const said = typeof params.description === 'string' ? params.description.replace(', any pair allowed', '') : '';
-  params.description = `${said} In this version fromIndex=0 (given or defaulted) works only with toIndex=1 (HEAD).`.trim();
+  params.description =
+    `${said} In this version fromIndex=0 (given or defaulted) works only with toIndex=1 (HEAD).`.trim();
   params.if = {
-    anyOf: [
-      { properties: { fromIndex: { const: 0 } }, required: ['fromIndex'] },
-      { not: { required: ['fromIndex'] } },
-    ],
+    anyOf: [{ properties: { fromIndex: { const: 0 } }, required: ['fromIndex'] }, { not: { required: ['fromIndex'] } }],
   };
   params.then = { properties: { toIndex: { const: 1 } } };
   if (Array.isArray(params.examples)) {
-    params.examples = params.examples.filter((e) => !isObject(e) || e.fromIndex === undefined || e.fromIndex !== 0 || e.toIndex === 1);
+    params.examples = params.examples.filter(
+      (e) => !isObject(e) || e.fromIndex === undefined || e.fromIndex !== 0 || e.toIndex === 1,
+    );
   }
 }
 

@@ -10,12 +10,29 @@ export interface VersionFacts {
 export const HISTORY_BASE = '0.1.6';
 
 export const HISTORY: readonly VersionFacts[] = [
-  { version: '0.1.0', summary: 'WebSocket server on port 7200; handshake without token; topics edit/find, edit/replace, nav/definition, nav/references.' },
+  {
+    version: '0.1.0',
+    summary:
+      'WebSocket server on port 7200; handshake without token; topics edit/find, edit/replace, nav/definition, nav/references.',
+  },
   { version: '0.1.1', summary: 'No wire change (packaging and timing fixes).' },
-  { version: '0.1.2', summary: 'New topics diag/list and nav/symbols; relative filePaths resolve against the workspace root.' },
-  { version: '0.1.3', summary: 'Token auth (handshake token, authRequired, UNAUTHORIZED); port auto-increment on conflict (up to 10 ports).' },
-  { version: '0.1.4', summary: 'New topics history/list, history/diff (fromIndex=0 only with toIndex=1) and fs/findFiles.' },
-  { version: '0.1.5', summary: 'New topic history/rollback (filePath, toIndex; result filePath, toRef, restoredIndex).' },
+  {
+    version: '0.1.2',
+    summary: 'New topics diag/list and nav/symbols; relative filePaths resolve against the workspace root.',
+  },
+  {
+    version: '0.1.3',
+    summary:
+      'Token auth (handshake token, authRequired, UNAUTHORIZED); port auto-increment on conflict (up to 10 ports).',
+  },
+  {
+    version: '0.1.4',
+    summary: 'New topics history/list, history/diff (fromIndex=0 only with toIndex=1) and fs/findFiles.',
+  },
+  {
+    version: '0.1.5',
+    summary: 'New topic history/rollback (filePath, toIndex; result filePath, toRef, restoredIndex).',
+  },
   { version: '0.1.6', summary: 'New topics localhistory/list, localhistory/diff and localhistory/rollback.' },
 ];
 

@@ -13,7 +13,8 @@ export function writeHistory(specRoot: string, opts: { force?: boolean } = {}): 
     if (facts.version === HISTORY_BASE) continue;
     const dir = versionDir(specRoot, facts.version);
     const release = releaseOf(specRoot, facts.version);
-    if (!release) throw new Error(`v${facts.version} has no entry in spec/releases.json (its release date comes from there)`);
+    if (!release)
+      throw new Error(`v${facts.version} has no entry in spec/releases.json (its release date comes from there)`);
     if (!opts.force) {
       log.push(`skip v${facts.version}: released (frozen); --force rewrites it`);
       continue;

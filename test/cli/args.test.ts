@@ -24,53 +24,113 @@ function usage(argv: string[]): string {
 describe('parseArgs', () => {
   it('positionals and flags make the same params; values typed by the schema', () => {
     expect(params(['find', 'TODO'])).toEqual({ pattern: 'TODO' });
-    expect(params(['edit/find', '--pattern', 'TODO', '--include=src/**', '--is-regex'])).toEqual({ pattern: 'TODO', include: 'src/**', isRegex: true });
+    expect(params(['edit/find', '--pattern', 'TODO', '--include=src/**', '--is-regex'])).toEqual({
+      pattern: 'TODO',
+      include: 'src/**',
+      isRegex: true,
+    });
     expect(params(['definition', 'src/a.ts', '4', '10'])).toEqual({ filePath: 'src/a.ts', line: 4, character: 10 });
-    expect(params(['nav', 'definition', '--line', '4', '--file-path', 'a.ts', '--character', '0'])).toEqual({ filePath: 'a.ts', line: 4, character: 0 });
+    expect(params(['nav', 'definition', '--line', '4', '--file-path', 'a.ts', '--character', '0'])).toEqual({
+      filePath: 'a.ts',
+      line: 4,
+      character: 0,
+    });
     expect(params(['history', 'list', 'a.ts', '--max-count', '5'])).toEqual({ filePath: 'a.ts', maxCount: 5 });
-    expect(params(['references', 'a.ts', '1', '2', '--no-include-declaration'])).toEqual({ filePath: 'a.ts', line: 1, character: 2, includeDeclaration: false });
-    expect(params(['references', 'a.ts', '1', '2', '--include-declaration=false'])).toEqual({ filePath: 'a.ts', line: 1, character: 2, includeDeclaration: false });
+    expect(params(['references', 'a.ts', '1', '2', '--no-include-declaration'])).toEqual({
+      filePath: 'a.ts',
+      line: 1,
+      character: 2,
+      includeDeclaration: false,
+    });
+    expect(params(['references', 'a.ts', '1', '2', '--include-declaration=false'])).toEqual({
+      filePath: 'a.ts',
+      line: 1,
+      character: 2,
+      includeDeclaration: false,
+    });
     expect(params(['find', '--', '--not-a-flag'])).toEqual({ pattern: '--not-a-flag' });
   });
 
   it('a repeatable flag collects an array; once, it is sent as the schema allows', () => {
-    expect(params(['diag', 'list', '--file-path', 'a.ts', '--file-path', 'b.ts'])).toEqual({ filePath: ['a.ts', 'b.ts'] });
-    expect(params(['diag', 'list', '--file-path', 'a.ts', '--severity', 'error'])).toEqual({ filePath: 'a.ts', severity: 'error' });
+    expect(params(['diag', 'list', '--file-path', 'a.ts', '--file-path', 'b.ts'])).toEqual({
+      filePath: ['a.ts', 'b.ts'],
+    });
+    expect(params(['diag', 'list', '--file-path', 'a.ts', '--severity', 'error'])).toEqual({
+      filePath: 'a.ts',
+      severity: 'error',
+    });
     expect(params(['diag', 'list'])).toEqual({});
   });
 
   it('files are arguments wherever the topic has a file param: an optional one last, all the remaining words when it takes a list', () => {
     expect(params(['diag', 'list', 'src/app.ts'])).toEqual({ filePath: 'src/app.ts' });
-    expect(params(['diag', 'list', 'a.ts', 'b.ts', '--severity', 'error'])).toEqual({ filePath: ['a.ts', 'b.ts'], severity: 'error' });
+    expect(params(['diag', 'list', 'a.ts', 'b.ts', '--severity', 'error'])).toEqual({
+      filePath: ['a.ts', 'b.ts'],
+      severity: 'error',
+    });
     expect(params(['symbols', 'src/app.ts'])).toEqual({ filePath: 'src/app.ts' });
-    expect(usage(['diag', 'list', 'a.ts', '--file-path', 'b.ts'])).toBe('FILE_PATH given both as an argument and as --file-path');
+    expect(usage(['diag', 'list', 'a.ts', '--file-path', 'b.ts'])).toBe(
+      'FILE_PATH given both as an argument and as --file-path',
+    );
     // The file params are found by the spec's FilePath type, not by name: every topic with one takes it as an argument.
-    for (const c of CMDS) for (const p of c.params.filter((q) => q.file && q.type === 'string')) expect(c.positionals, `${c.name} ${p.name}`).toContain(p);
+    for (const c of CMDS)
+      for (const p of c.params.filter((q) => q.file && q.type === 'string'))
+        expect(c.positionals, `${c.name} ${p.name}`).toContain(p);
   });
 
   it("grep's spellings: -E/--regex for --is-regex, -i/--ignore-case for --no-is-case-sensitive; other unknown flags are named, with the flag meant", () => {
     expect(params(['find', '-E', 'a.b'])).toEqual({ pattern: 'a.b', isRegex: true });
     expect(params(['find', 'a.b', '--regex'])).toEqual({ pattern: 'a.b', isRegex: true });
-    expect(params(['replace', 'a', 'b', '-E', '-i'])).toEqual({ pattern: 'a', replacement: 'b', isRegex: true, isCaseSensitive: false });
+    expect(params(['replace', 'a', 'b', '-E', '-i'])).toEqual({
+      pattern: 'a',
+      replacement: 'b',
+      isRegex: true,
+      isCaseSensitive: false,
+    });
     expect(params(['find', 'x', '--ignore-case'])).toEqual({ pattern: 'x', isCaseSensitive: false });
     expect(params(['find', '--include', '-E', 'x'])).toEqual({ pattern: 'x', include: '-E' }); // a flag's value stays a value
     expect(params(['definition', 'a.ts', '1', '2'])).toEqual({ filePath: 'a.ts', line: 1, character: 2 });
     expect(usage(['find', 'x', '--regexp'])).toBe("unknown flag --regexp for 'edit/find' (did you mean --is-regex?)");
-    expect(usage(['find', '--case-sensitive', 'x'])).toBe("unknown flag --case-sensitive for 'edit/find' (did you mean --is-case-sensitive?)");
-    expect(usage(['symbols', 'a.ts', '-E'])).toBe("'nav/symbols' takes at most 1 argument(s) (FILE_PATH); unexpected: -E"); // no isRegex there
+    expect(usage(['find', '--case-sensitive', 'x'])).toBe(
+      "unknown flag --case-sensitive for 'edit/find' (did you mean --is-case-sensitive?)",
+    );
+    expect(usage(['symbols', 'a.ts', '-E'])).toBe(
+      "'nav/symbols' takes at most 1 argument(s) (FILE_PATH); unexpected: -E",
+    ); // no isRegex there
   });
 
   it('global flags anywhere, before or after the command', () => {
-    const inv = parse(['--url', 'ws://127.0.0.1:7201', '--json', 'find', 'x', '--timeout', '500', '--no-color', '--token=t']) as Extract<Invocation, { kind: 'topic' }>;
+    const inv = parse([
+      '--url',
+      'ws://127.0.0.1:7201',
+      '--json',
+      'find',
+      'x',
+      '--timeout',
+      '500',
+      '--no-color',
+      '--token=t',
+    ]) as Extract<Invocation, { kind: 'topic' }>;
     expect(inv.command.name).toBe('edit/find');
     expect(inv.globals).toEqual({ json: true, url: 'ws://127.0.0.1:7201', timeoutMs: 500, color: false, token: 't' });
     expect(inv.params).toEqual({ pattern: 'x' });
   });
 
   it('call, servers, help, version', () => {
-    expect(parse(['call', '/app/vscode/edit/find', '--params', '{"pattern":"x"}'])).toMatchObject({ kind: 'call', topic: '/app/vscode/edit/find', params: { pattern: 'x' } });
-    expect(parse(['call', 'history/list', '--params', '{}'])).toMatchObject({ kind: 'call', topic: '/app/vscode/history/list' });
-    expect(parse(['call', '/app/vscode/new/topic'])).toMatchObject({ kind: 'call', topic: '/app/vscode/new/topic', params: {} });
+    expect(parse(['call', '/app/vscode/edit/find', '--params', '{"pattern":"x"}'])).toMatchObject({
+      kind: 'call',
+      topic: '/app/vscode/edit/find',
+      params: { pattern: 'x' },
+    });
+    expect(parse(['call', 'history/list', '--params', '{}'])).toMatchObject({
+      kind: 'call',
+      topic: '/app/vscode/history/list',
+    });
+    expect(parse(['call', '/app/vscode/new/topic'])).toMatchObject({
+      kind: 'call',
+      topic: '/app/vscode/new/topic',
+      params: {},
+    });
     expect(parse(['servers', '--json'])).toMatchObject({ kind: 'servers', globals: { json: true } });
     expect(parse([])).toMatchObject({ kind: 'help' });
     expect(parse(['history', 'diff', '--help'])).toMatchObject({ kind: 'help', command: { name: 'history/diff' } });
@@ -82,7 +142,9 @@ describe('parseArgs', () => {
     expect(usage(['history', 'list', 'a.ts', '--max-count', 'x'])).toBe("--max-count expects an integer, got 'x'");
     expect(usage(['history', 'list', 'a.ts', '--max-count', '0'])).toBe('--max-count must be ≥ 1, got 0');
     expect(usage(['definition', 'a.ts', '1.5', '0'])).toBe("LINE expects an integer, got '1.5'");
-    expect(usage(['diag', 'list', '--severity', 'fatal'])).toBe("--severity must be one of error, warning, information, hint, all, got 'fatal'");
+    expect(usage(['diag', 'list', '--severity', 'fatal'])).toBe(
+      "--severity must be one of error, warning, information, hint, all, got 'fatal'",
+    );
     expect(usage(['find', 'x', '--is-regex=maybe'])).toBe("--is-regex is true or false, got 'maybe'");
     expect(usage(['find', 'x', '--frobnicate', '1'])).toBe("unknown flag --frobnicate for 'edit/find'");
     expect(usage(['find', 'x', 'y'])).toBe("'edit/find' takes at most 1 argument(s) (PATTERN); unexpected: y");

@@ -35,11 +35,16 @@ function idea(args: string[], opts: { cwd?: string; env?: Record<string, string>
   delete env.IDEA_TOKEN;
   if (opts.env?.IDEA_TOKEN) env.IDEA_TOKEN = opts.env.IDEA_TOKEN;
   return new Promise((resolve) => {
-    execFile(process.execPath, [cli, ...args], { cwd: opts.cwd ?? ws.dir, env, timeout: 90_000 }, (err, stdout, stderr) => {
-      printed.push(stdout, stderr);
-      const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [cli, ...args],
+      { cwd: opts.cwd ?? ws.dir, env, timeout: 90_000 },
+      (err, stdout, stderr) => {
+        printed.push(stdout, stderr);
+        const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -82,10 +87,16 @@ describe('idea: read-only topics, text and --json', () => {
   it('find and findFiles: grep-like lines, JSON exactly the result', async () => {
     const text = await ok(['find', 'needle', '--include', 'docs/**']);
     expect(text).toMatch(/^docs\/release notes\.md:\d+:\d+: .*needle/m);
-    expect(await json(['edit/find', '--pattern', 'needle', '--include', 'docs/**'])).toEqual(await client.editFind({ pattern: 'needle', include: 'docs/**' }));
-    expect(await json(['call', '/app/vscode/edit/find', '--params', '{"pattern":"needle","include":"docs/**"}'])).toEqual(await client.editFind({ pattern: 'needle', include: 'docs/**' }));
+    expect(await json(['edit/find', '--pattern', 'needle', '--include', 'docs/**'])).toEqual(
+      await client.editFind({ pattern: 'needle', include: 'docs/**' }),
+    );
+    expect(
+      await json(['call', '/app/vscode/edit/find', '--params', '{"pattern":"needle","include":"docs/**"}']),
+    ).toEqual(await client.editFind({ pattern: 'needle', include: 'docs/**' }));
     expect(await ok(['findFiles', 'shapes'])).toBe('src/shapes.ts\n');
-    expect(await json(['fs', 'find-files', 'shapes', '--max-results', '5'])).toEqual(await client.fsFindFiles({ query: 'shapes', maxResults: 5 }));
+    expect(await json(['fs', 'find-files', 'shapes', '--max-results', '5'])).toEqual(
+      await client.fsFindFiles({ query: 'shapes', maxResults: 5 }),
+    );
   });
 
   it('definition and references: path:line:col 1-based, the definition with its code', async () => {
@@ -93,23 +104,32 @@ describe('idea: read-only topics, text and --json', () => {
     const text = await ok(['definition', 'src/main.ts', '7', String(c)]);
     expect(text.split('\n')[0]).toBe('src/shapes.ts:24:1');
     expect(text.split('\n')[1]).toBe('    export function totalArea(shapes: Shape[]): number {');
-    expect(await json(['nav', 'definition', 'src/main.ts', '7', String(c)])).toEqual(await client.navDefinition({ filePath: 'src/main.ts', line: 7, character: c }));
+    expect(await json(['nav', 'definition', 'src/main.ts', '7', String(c)])).toEqual(
+      await client.navDefinition({ filePath: 'src/main.ts', line: 7, character: c }),
+    );
     const refs = await ok(['references', 'src/main.ts', '7', String(c)]);
-    expect(refs.trim().split('\n')).toEqual(expect.arrayContaining(['src/main.ts:8:' + String(c - 1), 'src/shapes.ts:24:17']));
-    expect(await json(['references', 'src/main.ts', '7', String(c), '--no-include-declaration']))
-      .toEqual(await client.navReferences({ filePath: 'src/main.ts', line: 7, character: c, includeDeclaration: false }));
+    expect(refs.trim().split('\n')).toEqual(
+      expect.arrayContaining(['src/main.ts:8:' + String(c - 1), 'src/shapes.ts:24:17']),
+    );
+    expect(await json(['references', 'src/main.ts', '7', String(c), '--no-include-declaration'])).toEqual(
+      await client.navReferences({ filePath: 'src/main.ts', line: 7, character: c, includeDeclaration: false }),
+    );
   });
 
   it('diag list: tsc-like lines; symbols: an outline', async () => {
     const diag = await ok(['diag', 'list', '--file-path', 'src/broken.ts', '--file-path', 'src/unused.ts']);
     expect(diag).toContain("src/broken.ts:4:7: error ts 2322: Type 'string' is not assignable to type 'number'.");
     expect(diag).toMatch(/^src\/unused\.ts:2:9: warning ts 6133: /m);
-    expect(await json(['diag/list', '--file-path', 'src/broken.ts', '--severity', 'error'])).toEqual(await client.diagList({ filePath: 'src/broken.ts', severity: 'error' }));
+    expect(await json(['diag/list', '--file-path', 'src/broken.ts', '--severity', 'error'])).toEqual(
+      await client.diagList({ filePath: 'src/broken.ts', severity: 'error' }),
+    );
     const outline = await ok(['symbols', 'src/shapes.ts']);
     expect(outline).toMatch(/^class Circle {2}13:14$/m);
     expect(outline).toMatch(/^ {2}method scale {2}19:\d+$/m);
     expect(outline).toMatch(/^function totalArea {2}24:\d+$/m);
-    expect(await json(['nav/symbols', 'src/shapes.ts', '--query', 'area'])).toEqual(await client.navSymbols({ filePath: 'src/shapes.ts', query: 'area' }));
+    expect(await json(['nav/symbols', 'src/shapes.ts', '--query', 'area'])).toEqual(
+      await client.navSymbols({ filePath: 'src/shapes.ts', query: 'area' }),
+    );
   });
 
   it('history list as a table, history diff coloured', async () => {
@@ -117,19 +137,27 @@ describe('idea: read-only topics, text and --json', () => {
     expect(table[0]).toMatch(/^INDEX +COMMIT +DATE +AUTHOR +MESSAGE$/);
     expect(table).toHaveLength(4);
     expect(table[3]).toMatch(new RegExp(`^3 +${ws.commits.initial!.slice(0, 7)} +2026-01-05 +Ada Lovelace +`));
-    expect(await json(['history/list', 'src/shapes.ts', '--max-count', '2'])).toEqual(await client.historyList({ filePath: 'src/shapes.ts', maxCount: 2 }));
+    expect(await json(['history/list', 'src/shapes.ts', '--max-count', '2'])).toEqual(
+      await client.historyList({ filePath: 'src/shapes.ts', maxCount: 2 }),
+    );
     const diff = await ok(['history', 'diff', 'src/shapes.ts', '--from-index', '2', '--to-index', '3', '--color']);
     expect(diff).toContain('\x1b[36m@@');
     expect(diff).toMatch(/\x1b\[3[12]m[-+]/);
-    expect(await json(['history', 'diff', 'src/shapes.ts', '--from-index', '2', '--to-index', '3']))
-      .toEqual(await client.historyDiff({ filePath: 'src/shapes.ts', fromIndex: 2, toIndex: 3 }));
+    expect(await json(['history', 'diff', 'src/shapes.ts', '--from-index', '2', '--to-index', '3'])).toEqual(
+      await client.historyDiff({ filePath: 'src/shapes.ts', fromIndex: 2, toIndex: 3 }),
+    );
   });
 });
 
 describe('idea: writing topics say what they changed', () => {
   it('replace, then local history list, diff and rollback', async () => {
-    expect(await ok(['replace', 'draft-0', 'draft-1', '--include', 'notes/**'])).toBe('replaced 1 occurrence in 1 file:\n  notes/journal.md\n');
-    expect(await json(['edit', 'replace', 'draft-1', 'draft-2', '--include', 'notes/**'])).toEqual({ replacedCount: 1, affectedFiles: [join(ws.dir, 'notes/journal.md')] });
+    expect(await ok(['replace', 'draft-0', 'draft-1', '--include', 'notes/**'])).toBe(
+      'replaced 1 occurrence in 1 file:\n  notes/journal.md\n',
+    );
+    expect(await json(['edit', 'replace', 'draft-1', 'draft-2', '--include', 'notes/**'])).toEqual({
+      replacedCount: 1,
+      affectedFiles: [join(ws.dir, 'notes/journal.md')],
+    });
     expect(await ok(['replace', 'zzz-not-there', 'x'])).toBe('nothing replaced: no match\n');
 
     const list = await client.localhistoryList({ filePath: 'notes/journal.md' });
@@ -140,19 +168,29 @@ describe('idea: writing topics say what they changed', () => {
     expect(await json(['localhistory/list', 'notes/journal.md'])).toEqual(list);
     const diff = await ok(['localhistory', 'diff', 'notes/journal.md', '--from-id', older!.id, '--to-id', newest!.id]);
     expect(diff).toMatch(/-status: draft-1\n\+status: draft-2/);
-    expect(await json(['localhistory', 'diff', 'notes/journal.md', '--from-id', older!.id]))
-      .toEqual(await client.localhistoryDiff({ filePath: 'notes/journal.md', fromId: older!.id }));
-    expect(await ok(['localhistory', 'rollback', 'notes/journal.md', older!.id]))
-      .toBe(`restored notes/journal.md to local history entry ${older!.id} (${older!.timestampLabel}) and saved it to disk\n`);
-    expect(await json(['localhistory', 'rollback', 'notes/journal.md', '--to-id', older!.id]))
-      .toEqual({ filePath: join(ws.dir, 'notes/journal.md'), restoredId: older!.id, restoredLabel: older!.timestampLabel });
+    expect(await json(['localhistory', 'diff', 'notes/journal.md', '--from-id', older!.id])).toEqual(
+      await client.localhistoryDiff({ filePath: 'notes/journal.md', fromId: older!.id }),
+    );
+    expect(await ok(['localhistory', 'rollback', 'notes/journal.md', older!.id])).toBe(
+      `restored notes/journal.md to local history entry ${older!.id} (${older!.timestampLabel}) and saved it to disk\n`,
+    );
+    expect(await json(['localhistory', 'rollback', 'notes/journal.md', '--to-id', older!.id])).toEqual({
+      filePath: join(ws.dir, 'notes/journal.md'),
+      restoredId: older!.id,
+      restoredLabel: older!.timestampLabel,
+    });
   });
 
   it('history rollback', async () => {
     const initial = ws.commits.initial!;
-    expect(await ok(['history', 'rollback', 'src/shapes.ts', '3']))
-      .toBe(`restored src/shapes.ts to commit ${initial.slice(0, 7)} (history index 3) and saved it to disk\n`);
-    expect(await json(['history/rollback', 'src/shapes.ts', '--to-index', '3'])).toEqual({ filePath: join(ws.dir, 'src/shapes.ts'), toRef: initial, restoredIndex: 3 });
+    expect(await ok(['history', 'rollback', 'src/shapes.ts', '3'])).toBe(
+      `restored src/shapes.ts to commit ${initial.slice(0, 7)} (history index 3) and saved it to disk\n`,
+    );
+    expect(await json(['history/rollback', 'src/shapes.ts', '--to-index', '3'])).toEqual({
+      filePath: join(ws.dir, 'src/shapes.ts'),
+      toRef: initial,
+      restoredIndex: 3,
+    });
   });
 });
 
@@ -177,7 +215,9 @@ describe('idea: exit codes', () => {
 
 describe('idea: two windows on two folders', () => {
   it('the CLI run inside each folder talks to its own window; servers marks it', async () => {
-    expect(await ok(['find', 'needle'], { cwd: join(dirB, 'src') })).toBe(`${join(dirB, 'notes.txt')}:1:12: bravo-only needle\n`);
+    expect(await ok(['find', 'needle'], { cwd: join(dirB, 'src') })).toBe(
+      `${join(dirB, 'notes.txt')}:1:12: bravo-only needle\n`,
+    );
     expect(await ok(['find', 'bravo-only'], { cwd: join(ws.dir, 'src') })).toBe('');
     expect(await idea(['find', 'bravo-only', '--url', hostB.url], { cwd: ws.dir })) // token from the registry entry of that url
       .toEqual({ code: 0, stdout: `${join(dirB, 'notes.txt')}:1:1: bravo-only needle\n`, stderr: '' });
@@ -195,7 +235,10 @@ describe('idea: the token is never printed', () => {
     const r = await idea(['symbols', 'src/nope.ts', '--url', hostA.url, '--token', hostA.token]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^idea: HANDLER_ERROR: /);
-    const viaEnv = await idea(['find', 'needle', '--url', hostB.url, '--json'], { cwd: base, env: { IDEA_TOKEN: hostB.token, IDEA_REGISTRY_DIR: join(base, 'nowhere') } });
+    const viaEnv = await idea(['find', 'needle', '--url', hostB.url, '--json'], {
+      cwd: base,
+      env: { IDEA_TOKEN: hostB.token, IDEA_REGISTRY_DIR: join(base, 'nowhere') },
+    });
     expect([viaEnv.code, viaEnv.stderr]).toEqual([0, '']);
     expect(JSON.parse(viaEnv.stdout).matches).toHaveLength(1);
     expect(printed.length).toBeGreaterThan(40);

@@ -9,20 +9,53 @@ describe('commands derived from the spec', () => {
   it('one per topic of the index, named by the topic, with an alias only where the action is unique', () => {
     expect(CMDS.map((c) => c.topic)).toEqual(TOPICS.map((t) => t.topic));
     expect(CMDS.map((c) => c.name)).toContain('fs/findFiles');
-    const aliases = CMDS.filter((c) => c.alias).map((c) => c.alias).sort();
+    const aliases = CMDS.filter((c) => c.alias)
+      .map((c) => c.alias)
+      .sort();
     expect(aliases).toEqual(['definition', 'find', 'findFiles', 'references', 'replace', 'symbols']);
   });
 
   it('flags carry the schema: type, default, enum (through $ref), minimum, required, description', () => {
     const find = cmd('edit/find');
-    expect(find.params.map((p) => p.flag)).toEqual(['--pattern', '--include', '--exclude', '--is-regex', '--is-case-sensitive']);
-    expect(find.params.find((p) => p.name === 'isRegex')).toMatchObject({ type: 'boolean', default: false, required: false });
-    expect(find.params.find((p) => p.name === 'include')).toMatchObject({ type: 'string', default: '**/*', description: 'Files to search (default: **/*)' });
-    expect(cmd('history/list').params.find((p) => p.name === 'maxCount')).toMatchObject({ type: 'integer', minimum: 1, default: 20 });
-    expect(cmd('diag/list').params.find((p) => p.name === 'severity')).toMatchObject({ type: 'string', enum: ['error', 'warning', 'information', 'hint', 'all'], default: 'all' });
+    expect(find.params.map((p) => p.flag)).toEqual([
+      '--pattern',
+      '--include',
+      '--exclude',
+      '--is-regex',
+      '--is-case-sensitive',
+    ]);
+    expect(find.params.find((p) => p.name === 'isRegex')).toMatchObject({
+      type: 'boolean',
+      default: false,
+      required: false,
+    });
+    expect(find.params.find((p) => p.name === 'include')).toMatchObject({
+      type: 'string',
+      default: '**/*',
+      description: 'Files to search (default: **/*)',
+    });
+    expect(cmd('history/list').params.find((p) => p.name === 'maxCount')).toMatchObject({
+      type: 'integer',
+      minimum: 1,
+      default: 20,
+    });
+    expect(cmd('diag/list').params.find((p) => p.name === 'severity')).toMatchObject({
+      type: 'string',
+      enum: ['error', 'warning', 'information', 'hint', 'all'],
+      default: 'all',
+    });
     // anyOf [FilePath, FilePath[]]: one value or several
-    expect(cmd('diag/list').params.find((p) => p.name === 'filePath')).toMatchObject({ type: 'string', repeatable: true, acceptsScalar: true, required: false });
-    expect(cmd('nav/definition').params.find((p) => p.name === 'line')).toMatchObject({ type: 'integer', minimum: 0, required: true });
+    expect(cmd('diag/list').params.find((p) => p.name === 'filePath')).toMatchObject({
+      type: 'string',
+      repeatable: true,
+      acceptsScalar: true,
+      required: false,
+    });
+    expect(cmd('nav/definition').params.find((p) => p.name === 'line')).toMatchObject({
+      type: 'integer',
+      minimum: 0,
+      required: true,
+    });
   });
 
   it('the required scalar params are positional, in the schema order', () => {
@@ -48,10 +81,16 @@ describe('commands derived from the spec', () => {
 
   it('refuses a param that would shadow a flag of the CLI itself', () => {
     const topic = { ...SPEC.topics[0]!, params: { type: 'object', properties: { json: { type: 'boolean' } } } };
-    expect(() => commandsFromSpec({ version: 'x', topics: [topic] })).toThrow(/param json collides with the CLI's own flag --json/);
+    expect(() => commandsFromSpec({ version: 'x', topics: [topic] })).toThrow(
+      /param json collides with the CLI's own flag --json/,
+    );
   });
 
   it('kebab-cases camelCase', () => {
-    expect([kebab('isCaseSensitive'), kebab('filePath'), kebab('query')]).toEqual(['is-case-sensitive', 'file-path', 'query']);
+    expect([kebab('isCaseSensitive'), kebab('filePath'), kebab('query')]).toEqual([
+      'is-case-sensitive',
+      'file-path',
+      'query',
+    ]);
   });
 });

@@ -24,17 +24,25 @@ export interface FakeServer {
  * Handlers answering from the workspace's point of view; topics not given fail with INVALID_REQUEST.
  * `protocol`: an older version's generated SERVER_PROTOCOL, to serve (and announce) that version.
  */
-export async function startFakeServer(handlers: Partial<Handlers> = {}, opts: { protocol?: ServerProtocol<never> } = {}): Promise<FakeServer> {
+export async function startFakeServer(
+  handlers: Partial<Handlers> = {},
+  opts: { protocol?: ServerProtocol<never> } = {},
+): Promise<FakeServer> {
   const base = mkdtempSync(join(tmpdir(), 'idea-cli-fake-'));
   const workspace = join(base, 'ws');
   const registry = join(base, 'registry');
   const received: FakeServer['received'] = [];
-  const all = Object.fromEntries(TOPICS.map((t) => [t.method, async (params: unknown) => {
-    received.push({ topic: t.topic, params });
-    const h = (handlers as Record<string, (p: unknown) => Promise<unknown>>)[t.method];
-    if (!h) throw new ProtocolError('INVALID_REQUEST', `the fake server has no ${t.topic}`);
-    return h(params);
-  }])) as unknown as Handlers;
+  const all = Object.fromEntries(
+    TOPICS.map((t) => [
+      t.method,
+      async (params: unknown) => {
+        received.push({ topic: t.topic, params });
+        const h = (handlers as Record<string, (p: unknown) => Promise<unknown>>)[t.method];
+        if (!h) throw new ProtocolError('INVALID_REQUEST', `the fake server has no ${t.topic}`);
+        return h(params);
+      },
+    ]),
+  ) as unknown as Handlers;
   mkdirSync(workspace, { recursive: true });
   const server = await createIdeaServer({
     // An older version's handlers are those of v0.1.6 it has (same methods, fewer topics).

@@ -13,7 +13,10 @@ let srv: FakeServer;
 beforeAll(async () => {
   srv = await startFakeServer({
     async editFind({ pattern }): Promise<EditFindResult> {
-      return { matches: [{ filePath: join(srv.workspace, 'src/a.ts'), line: 2, character: 4, lineText: `  x ${pattern}` }], totalCount: 3 };
+      return {
+        matches: [{ filePath: join(srv.workspace, 'src/a.ts'), line: 2, character: 4, lineText: `  x ${pattern}` }],
+        totalCount: 3,
+      };
     },
     async navSymbols() {
       throw new ProtocolError('INVALID_REQUEST', `no such file (token was ${FAKE_TOKEN})`);
@@ -41,12 +44,18 @@ describe('idea, in-process against a registered server', () => {
   it('finds the server serving the cwd, sends the params, prints grep-like lines relative to the cwd', async () => {
     const r = await idea(['find', 'needle', '--include', 'src/**', '--is-regex']);
     expect(r).toEqual({ code: 0, stdout: 'a.ts:3:5:   x needle\n(showing 1 of 3 matches)\n', stderr: '' });
-    expect(srv.received.at(-1)).toEqual({ topic: '/app/vscode/edit/find', params: { pattern: 'needle', include: 'src/**', isRegex: true, isCaseSensitive: false } });
+    expect(srv.received.at(-1)).toEqual({
+      topic: '/app/vscode/edit/find',
+      params: { pattern: 'needle', include: 'src/**', isRegex: true, isCaseSensitive: false },
+    });
   });
 
   it('--json prints exactly the result; call takes any topic', async () => {
     const r = await idea(['edit/find', '--pattern', 'x', '--json']);
-    expect(JSON.parse(r.stdout)).toEqual({ matches: [{ filePath: join(srv.workspace, 'src/a.ts'), line: 2, character: 4, lineText: '  x x' }], totalCount: 3 });
+    expect(JSON.parse(r.stdout)).toEqual({
+      matches: [{ filePath: join(srv.workspace, 'src/a.ts'), line: 2, character: 4, lineText: '  x x' }],
+      totalCount: 3,
+    });
     const c = await idea(['call', '/app/vscode/edit/find', '--params', '{"pattern":"x"}', '--json']);
     expect(c.stdout).toBe(r.stdout);
   });
@@ -64,11 +73,18 @@ describe('idea, in-process against a registered server', () => {
     const before = srv.received.length;
     const r = await idea(['history', 'list', 'a.ts', '--max-count', 'many']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe("idea: --max-count expects an integer, got 'many'\n(idea history/list --help lists its flags)\n");
+    expect(r.stderr).toBe(
+      "idea: --max-count expects an integer, got 'many'\n(idea history/list --help lists its flags)\n",
+    );
     expect((await idea(['localhistory', 'diff', 'a.ts'])).stderr).toMatch(/^idea: give --from-id or --to-id\n/);
-    expect((await idea(['nav', 'definition', 'a.ts', '1'])).stderr).toMatch(/^idea: missing CHARACTER \(--character\)\n/);
+    expect((await idea(['nav', 'definition', 'a.ts', '1'])).stderr).toMatch(
+      /^idea: missing CHARACTER \(--character\)\n/,
+    );
     expect((await idea(['frobnicate'])).code).toBe(2);
-    expect(await idea(['find', 'x', '--url', 'ws://example.com:7200'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/^idea: --url must be a loopback WebSocket url/) });
+    expect(await idea(['find', 'x', '--url', 'ws://example.com:7200'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^idea: --url must be a loopback WebSocket url/),
+    });
     expect(srv.received.length).toBe(before);
   });
 
@@ -85,28 +101,44 @@ describe('idea, in-process against a registered server', () => {
 
   it('--url takes the token from $IDEA_TOKEN or from the registry entry of that url', async () => {
     expect((await idea(['find', 'x', '--url', srv.url], { cwd: '/' })).code).toBe(0);
-    expect((await idea(['find', 'x', '--url', srv.url], { cwd: '/', env: { IDEA_TOKEN: FAKE_TOKEN, IDEA_REGISTRY_DIR: '/nonexistent' } })).code).toBe(0);
-    expect((await idea(['find', 'x', '--url', srv.url], { cwd: '/', env: { IDEA_REGISTRY_DIR: '/nonexistent' } })).stderr).toMatch(/UNAUTHORIZED/);
+    expect(
+      (
+        await idea(['find', 'x', '--url', srv.url], {
+          cwd: '/',
+          env: { IDEA_TOKEN: FAKE_TOKEN, IDEA_REGISTRY_DIR: '/nonexistent' },
+        })
+      ).code,
+    ).toBe(0);
+    expect(
+      (await idea(['find', 'x', '--url', srv.url], { cwd: '/', env: { IDEA_REGISTRY_DIR: '/nonexistent' } })).stderr,
+    ).toMatch(/UNAUTHORIZED/);
   });
 
-  it('follows the clients\' one rule: $IDEA_TOKEN beats the registry, --token beats $IDEA_TOKEN, $IDEA_URL is loopback only', async () => {
+  it("follows the clients' one rule: $IDEA_TOKEN beats the registry, --token beats $IDEA_TOKEN, $IDEA_URL is loopback only", async () => {
     expect((await idea(['find', 'x'], { env: { IDEA_TOKEN: 'not-the-token-at-all' } })).stderr).toMatch(/UNAUTHORIZED/);
-    expect((await idea(['find', 'x', '--token', FAKE_TOKEN], { env: { IDEA_TOKEN: 'not-the-token-at-all' } })).code).toBe(0);
+    expect(
+      (await idea(['find', 'x', '--token', FAKE_TOKEN], { env: { IDEA_TOKEN: 'not-the-token-at-all' } })).code,
+    ).toBe(0);
     expect((await idea(['find', 'x'], { cwd: '/', env: { IDEA_URL: srv.url } })).code).toBe(0);
-    expect(await idea(['find', 'x'], { env: { IDEA_URL: 'ws://example.com:7200' } })).toMatchObject({ code: 2, stderr: expect.stringMatching(/^idea: IDEA_URL must be a loopback WebSocket url/) });
+    expect(await idea(['find', 'x'], { env: { IDEA_URL: 'ws://example.com:7200' } })).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^idea: IDEA_URL must be a loopback WebSocket url/),
+    });
   });
 
   it('servers lists the registry without the token, marking the one serving the cwd', async () => {
     const r = await idea(['servers']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(new RegExp(`^\\* ${srv.url}  pid ${process.pid}  protocol 0\\.1\\.6  fake  ${srv.workspace}\\n$`));
+    expect(r.stdout).toMatch(
+      new RegExp(`^\\* ${srv.url}  pid ${process.pid}  protocol 0\\.1\\.6  fake  ${srv.workspace}\\n$`),
+    );
     const j = JSON.parse((await idea(['servers', '--json'], { cwd: '/' })).stdout);
     expect(j).toEqual([expect.objectContaining({ url: srv.url, servesCwd: false, workspaces: [srv.workspace] })]);
     expect(JSON.stringify(j)).not.toContain(FAKE_TOKEN);
     expect((await idea(['servers'], { env: { IDEA_REGISTRY_DIR: '/nonexistent' } })).code).toBe(3);
   });
 
-  it('help: the commands, and a command\'s flags with types, enums and defaults', async () => {
+  it("help: the commands, and a command's flags with types, enums and defaults", async () => {
     const h = await idea(['--help']);
     expect(h.code).toBe(0);
     expect(h.stdout).toContain('history list FILE_PATH [flags]');
@@ -117,16 +149,25 @@ describe('idea, in-process against a registered server', () => {
   });
 
   it('diag list: files as arguments; with none named and nothing known, says why and what to do (stderr, exit 0)', async () => {
-    const diag = await startFakeServer({ async diagList() { return { diagnostics: [], totalCount: 0 }; } });
+    const diag = await startFakeServer({
+      async diagList() {
+        return { diagnostics: [], totalCount: 0 };
+      },
+    });
     try {
       const run = (argv: string[]) => idea(argv, { cwd: diag.workspace, env: { IDEA_REGISTRY_DIR: diag.registry } });
       const none = await run(['diag', 'list']);
       expect(none.code).toBe(0);
       expect(none.stdout).toBe('');
-      expect(none.stderr).toMatch(/^idea: nothing to show: without FILE_PATH, 'diag list' answers only from what the server already knows\.\n.*files never opened are not included.*\n  Name the files to look at: idea diag list FILE_PATH\.\.\.\n$/);
+      expect(none.stderr).toMatch(
+        /^idea: nothing to show: without FILE_PATH, 'diag list' answers only from what the server already knows\.\n.*files never opened are not included.*\n  Name the files to look at: idea diag list FILE_PATH\.\.\.\n$/,
+      );
       const named = await run(['diag', 'list', 'src/a.ts', 'src/b.ts']);
       expect(named).toEqual({ code: 0, stdout: '', stderr: '' }); // named and clean: nothing to say
-      expect(diag.received.map((r) => r.params)).toEqual([{ severity: 'all' }, { filePath: ['src/a.ts', 'src/b.ts'], severity: 'all' }]);
+      expect(diag.received.map((r) => r.params)).toEqual([
+        { severity: 'all' },
+        { filePath: ['src/a.ts', 'src/b.ts'], severity: 'all' },
+      ]);
       expect((await run(['diag', 'list', '--json'])).stderr).toBe('');
     } finally {
       await diag.close();

@@ -18,27 +18,56 @@ const NOT_BY_CASES: Record<string, string> = {
 };
 const protocolMd = readFileSync(new URL(`../../${PROTOCOL_MD}`, import.meta.url), 'utf8');
 
-const fixture = (over: Record<string, unknown>) => JSON.stringify({
-  id: 'protocol/x', description: 'x', spec: 'T9', since: '0.1.0', workspace: 'any', kind: 'exchange', handshake: 'auto',
-  steps: [{ send: { topic: '/app/vscode/nope', requestId: 'a', params: {} } }, { expect: { error: { code: 'UNKNOWN_TOPIC' } } }], ...over,
-});
+const fixture = (over: Record<string, unknown>) =>
+  JSON.stringify({
+    id: 'protocol/x',
+    description: 'x',
+    spec: 'T9',
+    since: '0.1.0',
+    workspace: 'any',
+    kind: 'exchange',
+    handshake: 'auto',
+    steps: [
+      { send: { topic: '/app/vscode/nope', requestId: 'a', params: {} } },
+      { expect: { error: { code: 'UNKNOWN_TOPIC' } } },
+    ],
+    ...over,
+  });
 
 describe('clauses', () => {
   it('a case citing a clause that does not exist is refused, naming the file', () => {
-    expect(() => parseCase(fixture({ spec: 'T99' }), 'protocol/x.json')).toThrow('protocol/x.json: spec "T99" names no clause of spec/v0.1.6/clauses.json');
+    expect(() => parseCase(fixture({ spec: 'T99' }), 'protocol/x.json')).toThrow(
+      'protocol/x.json: spec "T99" names no clause of spec/v0.1.6/clauses.json',
+    );
     expect(() => parseCase(fixture({ spec: 'Handshake' }), 'protocol/x.json')).toThrow(/\/spec must match pattern/);
-    expect(parseCase(fixture({}), 'protocol/x.json')).toMatchObject({ clause: { id: 'T9' }, profile: 'core', level: 'must' });
+    expect(parseCase(fixture({}), 'protocol/x.json')).toMatchObject({
+      clause: { id: 'T9' },
+      profile: 'core',
+      level: 'must',
+    });
   });
 
-  it('a case may not be must under a reading (should) clause, and gets its clause\'s level and profile', () => {
-    expect(() => parseCase(fixture({ spec: 'R5', level: 'must' }), 'protocol/x.json')).toThrow(/level "must" above its clause R5/);
-    expect(parseCase(fixture({ spec: 'R5' }), 'protocol/x.json')).toMatchObject({ profile: 'readings', level: 'should' });
+  it("a case may not be must under a reading (should) clause, and gets its clause's level and profile", () => {
+    expect(() => parseCase(fixture({ spec: 'R5', level: 'must' }), 'protocol/x.json')).toThrow(
+      /level "must" above its clause R5/,
+    );
+    expect(parseCase(fixture({ spec: 'R5' }), 'protocol/x.json')).toMatchObject({
+      profile: 'readings',
+      level: 'should',
+    });
     expect(parseCase(fixture({ spec: 'H2' }), 'protocol/x.json')).toMatchObject({ profile: 'security', level: 'must' });
   });
 
   it('every clause a client can observe is checked by at least one case; the others say where they are tested', () => {
-    const cited = new Set(cases.flatMap((lc) => [lc.clause.id, ...(lc.case.kind === 'request' && lc.case.prefer ? [lc.case.prefer.spec] : [])]));
-    const unchecked = [...CLAUSES.values()].filter((c) => !(c.id in NOT_BY_CASES) && !cited.has(c.id)).map((c) => `${c.id} ${c.title}`);
+    const cited = new Set(
+      cases.flatMap((lc) => [
+        lc.clause.id,
+        ...(lc.case.kind === 'request' && lc.case.prefer ? [lc.case.prefer.spec] : []),
+      ]),
+    );
+    const unchecked = [...CLAUSES.values()]
+      .filter((c) => !(c.id in NOT_BY_CASES) && !cited.has(c.id))
+      .map((c) => `${c.id} ${c.title}`);
     expect(unchecked).toEqual([]);
     // The list stays honest: a clause that gets a case leaves it.
     expect(Object.keys(NOT_BY_CASES).filter((id) => cited.has(id) || !CLAUSES.has(id))).toEqual([]);

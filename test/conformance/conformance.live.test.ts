@@ -22,28 +22,49 @@ const written: string[] = [];
 
 afterAll(() => {
   if (written.length === 0) return;
-  writeMatrix(buildMatrix(written.map((f) => readMatrixInput(f))), { markdown: `${REPORTS}matrix.md`, html: `${REPORTS}matrix.html` });
-});
-
-describe.each(HOST_NAMES.map((name) => hostBuild(name)))('conformance suite against our extension (live, $name host)', (build) => {
-  it(`passes every case on VS Code ${build.vscode} (code-server ${build.codeServer})`, { timeout: 240_000 }, async () => {
-    const cases = loadCases();
-    const names = build.name === 'oldest' ? ['conformance', 'conformance-oldest'] : [`conformance-${build.name}`];
-    // Relative to the repository root (vitest's cwd): the matrix shows it as the report's name.
-    const json = relative(process.cwd(), `${REPORTS}conformance-${build.name}.json`);
-    const reporters = [new ConsoleReporter({ stream: process.stderr }), ...names.flatMap((n) => [new JUnitReporter(`${REPORTS}${n}.xml`), new JsonReporter(`${REPORTS}${n}.json`)]),
-      // Once the report is written (before the teardown), this build has its column in the matrix.
-      new HtmlReporter(`${REPORTS}conformance-${build.name}.html`), { onRunEnd: () => void written.push(json) }];
-    const { summary } = await runWithLaunch({ vscode: build.name, cases, reporters,
-      expectedFailures: readExpectedFailures(new URL('../../conformance/expected-failures.json', import.meta.url).pathname), allIds: new Set(cases.map((c) => c.case.id)) });
-    expect(summary.implementation?.name).toMatch(/^idea-vscode \d+\.\d+\.\d+$/);
-    expect(summary.implementation?.build).toContain(`VS Code ${build.vscode} (`);
-    // Listed expected failures (conformance/expected-failures.json) are allowed; a listed case that passes is stale.
-    const notPassing = summary.results.filter((r) => r.verdict !== 'pass' && !r.expectedFailure).map((r) => `${r.verdict} ${r.id}: ${r.reason ?? ''}`);
-    expect(notPassing).toEqual([]);
-    expect(summary.stale).toEqual([]);
-    expect(summary.profiles).toEqual(['core', 'readings', 'security']);
-    expect(summary.scope.served).toHaveLength(13);
-    expect(summary.results).toHaveLength(cases.length);
+  writeMatrix(buildMatrix(written.map((f) => readMatrixInput(f))), {
+    markdown: `${REPORTS}matrix.md`,
+    html: `${REPORTS}matrix.html`,
   });
 });
+
+describe.each(HOST_NAMES.map((name) => hostBuild(name)))(
+  'conformance suite against our extension (live, $name host)',
+  (build) => {
+    it(`passes every case on VS Code ${build.vscode} (code-server ${build.codeServer})`, {
+      timeout: 240_000,
+    }, async () => {
+      const cases = loadCases();
+      const names = build.name === 'oldest' ? ['conformance', 'conformance-oldest'] : [`conformance-${build.name}`];
+      // Relative to the repository root (vitest's cwd): the matrix shows it as the report's name.
+      const json = relative(process.cwd(), `${REPORTS}conformance-${build.name}.json`);
+      const reporters = [
+        new ConsoleReporter({ stream: process.stderr }),
+        ...names.flatMap((n) => [new JUnitReporter(`${REPORTS}${n}.xml`), new JsonReporter(`${REPORTS}${n}.json`)]),
+        // Once the report is written (before the teardown), this build has its column in the matrix.
+        new HtmlReporter(`${REPORTS}conformance-${build.name}.html`),
+        { onRunEnd: () => void written.push(json) },
+      ];
+      const { summary } = await runWithLaunch({
+        vscode: build.name,
+        cases,
+        reporters,
+        expectedFailures: readExpectedFailures(
+          new URL('../../conformance/expected-failures.json', import.meta.url).pathname,
+        ),
+        allIds: new Set(cases.map((c) => c.case.id)),
+      });
+      expect(summary.implementation?.name).toMatch(/^idea-vscode \d+\.\d+\.\d+$/);
+      expect(summary.implementation?.build).toContain(`VS Code ${build.vscode} (`);
+      // Listed expected failures (conformance/expected-failures.json) are allowed; a listed case that passes is stale.
+      const notPassing = summary.results
+        .filter((r) => r.verdict !== 'pass' && !r.expectedFailure)
+        .map((r) => `${r.verdict} ${r.id}: ${r.reason ?? ''}`);
+      expect(notPassing).toEqual([]);
+      expect(summary.stale).toEqual([]);
+      expect(summary.profiles).toEqual(['core', 'readings', 'security']);
+      expect(summary.scope.served).toHaveLength(13);
+      expect(summary.results).toHaveLength(cases.length);
+    });
+  },
+);

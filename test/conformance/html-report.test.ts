@@ -19,7 +19,10 @@ import { startInTestServer, TEST_TOKEN } from './in-test-server';
 const REPORTS = new URL('../../reports/', import.meta.url).pathname;
 const HOSTILE = `</pre></details><script>window.__pwned=1</script><img src=x onerror="window.__pwned=2"><a href="javascript:window.__pwned=3">x</a>'"&amp;`;
 
-interface JsonReport { counts: Record<string, number>; cases: { id: string; verdict: string; profile: string }[] }
+interface JsonReport {
+  counts: Record<string, number>;
+  cases: { id: string; verdict: string; profile: string }[];
+}
 
 let tmp: string;
 let browser: Browser;
@@ -30,12 +33,24 @@ beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'conformance-html-'));
   const ws = buildFixtureWorkspace(join(tmp, 'ws')).dir;
   const all = loadCases();
-  const run = async (name: string, cases: typeof all, opts: Parameters<typeof startInTestServer>[2], implementation: { name: string; build?: string }) => {
+  const run = async (
+    name: string,
+    cases: typeof all,
+    opts: Parameters<typeof startInTestServer>[2],
+    implementation: { name: string; build?: string },
+  ) => {
     const server = await startInTestServer(ws, {}, opts);
     const files = { html: join(tmp, `${name}.html`), json: join(tmp, `${name}.json`) };
     try {
-      await runAgainstServer({ url: server.url, token: TEST_TOKEN, workspace: ws, cases, settleTimeoutMs: 0, implementation,
-        reporters: [createReporter(`html:${files.html}`), createReporter(`json:${files.json}`)] });
+      await runAgainstServer({
+        url: server.url,
+        token: TEST_TOKEN,
+        workspace: ws,
+        cases,
+        settleTimeoutMs: 0,
+        implementation,
+        reporters: [createReporter(`html:${files.html}`), createReporter(`json:${files.json}`)],
+      });
     } finally {
       await server.close();
     }
@@ -44,13 +59,33 @@ beforeAll(async () => {
   const full = await run('full', all, {}, { name: 'in-test server', build: 'idea-kit runtime session' });
   report = { html: full.html, json: JSON.parse(readFileSync(full.json, 'utf8')) as JsonReport };
   // A hostile server: its answers and error messages carry markup, and so does the name it is given.
-  const fail = async () => { throw new Error(HOSTILE); };
-  const h = await run('hostile', selectCases(all, { ids: ['history-list/*', 'fs-findfiles/*', 'protocol/*'] }), {
-    handlers: {
-      historyList: async () => ({ entries: [{ index: 1, hash: HOSTILE, shortHash: HOSTILE, message: HOSTILE, authorName: HOSTILE, authorEmail: HOSTILE, authorDate: HOSTILE }], totalCount: 1 }),
-      fsFindFiles: fail,
+  const fail = async () => {
+    throw new Error(HOSTILE);
+  };
+  const h = await run(
+    'hostile',
+    selectCases(all, { ids: ['history-list/*', 'fs-findfiles/*', 'protocol/*'] }),
+    {
+      handlers: {
+        historyList: async () => ({
+          entries: [
+            {
+              index: 1,
+              hash: HOSTILE,
+              shortHash: HOSTILE,
+              message: HOSTILE,
+              authorName: HOSTILE,
+              authorEmail: HOSTILE,
+              authorDate: HOSTILE,
+            },
+          ],
+          totalCount: 1,
+        }),
+        fsFindFiles: fail,
+      },
     },
-  }, { name: HOSTILE, build: HOSTILE });
+    { name: HOSTILE, build: HOSTILE },
+  );
   hostile = { html: h.html };
   browser = await launchChromium();
 }, 120_000);
@@ -64,7 +99,9 @@ async function open(file: string, width = 1200, height = 900): Promise<Page> {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   // Everything is inline: any request beyond the file itself is a bug.
-  page.on('request', (r) => { if (r.url() !== pathToFileURL(file).href) errors.push(`request ${r.url()}`); });
+  page.on('request', (r) => {
+    if (r.url() !== pathToFileURL(file).href) errors.push(`request ${r.url()}`);
+  });
   await page.goto(pathToFileURL(file).href);
   (page as Page & { errors: string[] }).errors = errors;
   return page;
@@ -89,15 +126,32 @@ describe('HTML report (headless Chromium)', () => {
 
   it('shows the same cases and counts as the JSON report of the run', async () => {
     const page = await open(report.html);
-    const dom = await inPage<unknown[]>(page, `[...document.querySelectorAll('details.case')].map((d) => ({ id: d.querySelector('summary code').textContent, verdict: d.dataset.verdict, profile: d.dataset.profile }))`);
+    const dom = await inPage<unknown[]>(
+      page,
+      `[...document.querySelectorAll('details.case')].map((d) => ({ id: d.querySelector('summary code').textContent, verdict: d.dataset.verdict, profile: d.dataset.profile }))`,
+    );
     expect(dom).toEqual(report.json.cases.map((c) => ({ id: c.id, verdict: c.verdict, profile: c.profile })));
     // The "all" row of the profile table: cases, then one column per verdict.
-    const all = await inPage<number[]>(page, `[...document.querySelectorAll('#by-profile + .scroll tbody tr:last-child td')].map((t) => Number(t.textContent || 0))`);
+    const all = await inPage<number[]>(
+      page,
+      `[...document.querySelectorAll('#by-profile + .scroll tbody tr:last-child td')].map((t) => Number(t.textContent || 0))`,
+    );
     const counts = report.json.counts;
-    expect(all).toEqual([report.json.cases.length, counts.pass, counts.fail, counts.warn, counts.error, counts.skip, counts.unimplemented]);
+    expect(all).toEqual([
+      report.json.cases.length,
+      counts.pass,
+      counts.fail,
+      counts.warn,
+      counts.error,
+      counts.skip,
+      counts.unimplemented,
+    ]);
     expect(counts.fail! + counts.pass!).toBeGreaterThan(100);
     // Each failing case shows its diff and the frames it exchanged; each has its clause link and fixture file.
-    const failing = await inPage<{ diff: boolean; frames: number; link: string; fixture: string }[]>(page, `[...document.querySelectorAll('details.case[data-verdict=fail]')].map((d) => ({ diff: !!d.querySelector('pre del, pre ins'), frames: d.querySelectorAll('ol.transcript li').length, link: d.querySelector('dl a').getAttribute('href'), fixture: d.querySelector('dl code').textContent }))`);
+    const failing = await inPage<{ diff: boolean; frames: number; link: string; fixture: string }[]>(
+      page,
+      `[...document.querySelectorAll('details.case[data-verdict=fail]')].map((d) => ({ diff: !!d.querySelector('pre del, pre ins'), frames: d.querySelectorAll('ol.transcript li').length, link: d.querySelector('dl a').getAttribute('href'), fixture: d.querySelector('dl code').textContent }))`,
+    );
     expect(failing.length).toBe(counts.fail);
     expect(failing.filter((f) => f.frames > 0)).toHaveLength(failing.length);
     expect(failing.filter((f) => f.diff).length).toBeGreaterThan(0);
@@ -117,15 +171,23 @@ describe('HTML report (headless Chromium)', () => {
     await page.uncheck('input[name=verdict][value=pass]');
     expect(await visibleCases(page)).toBe(total - counts.pass!);
     // A topic with cases on both sides of the verdict filter.
-    const area = [...new Set(cases.map((c) => c.id.split('/')[0]!))].find((a) => cases.some((c) => c.id.startsWith(`${a}/`) && c.verdict === 'pass') && cases.some((c) => c.id.startsWith(`${a}/`) && c.verdict !== 'pass'))!;
+    const area = [...new Set(cases.map((c) => c.id.split('/')[0]!))].find(
+      (a) =>
+        cases.some((c) => c.id.startsWith(`${a}/`) && c.verdict === 'pass') &&
+        cases.some((c) => c.id.startsWith(`${a}/`) && c.verdict !== 'pass'),
+    )!;
     await page.selectOption('select[name=area]', area);
-    expect(await visibleCases(page)).toBe(cases.filter((c) => c.id.startsWith(`${area}/`) && c.verdict !== 'pass').length);
+    expect(await visibleCases(page)).toBe(
+      cases.filter((c) => c.id.startsWith(`${area}/`) && c.verdict !== 'pass').length,
+    );
     expect(await visibleCases(page)).toBeGreaterThan(0);
     await page.click('button[type=reset]');
     await page.selectOption('select[name=profile]', 'security');
     expect(await visibleCases(page)).toBe(cases.filter((c) => c.profile === 'security').length);
     await page.fill('input[name=q]', 'oversize');
-    expect(await visibleCases(page)).toBe(cases.filter((c) => c.profile === 'security' && c.id.includes('oversize')).length);
+    expect(await visibleCases(page)).toBe(
+      cases.filter((c) => c.profile === 'security' && c.id.includes('oversize')).length,
+    );
     expect(await visibleCases(page)).toBeGreaterThan(0);
     await page.close();
   });
@@ -135,10 +197,23 @@ describe('HTML report (headless Chromium)', () => {
     const reached: string[] = [];
     for (let i = 0; i < 16; i++) {
       await page.keyboard.press('Tab');
-      reached.push(await inPage<string>(page, `(() => { const e = document.activeElement;
-        return e.tagName.toLowerCase() + (e.name ? '[' + e.name + (e.type === 'checkbox' ? '=' + e.value : '') + ']' : e.id ? '#' + e.id : ''); })()`));
+      reached.push(
+        await inPage<string>(
+          page,
+          `(() => { const e = document.activeElement;
+        return e.tagName.toLowerCase() + (e.name ? '[' + e.name + (e.type === 'checkbox' ? '=' + e.value : '') + ']' : e.id ? '#' + e.id : ''); })()`,
+        ),
+      );
     }
-    for (const want of ['input[verdict=pass]', 'input[verdict=fail]', 'select[area]', 'select[profile]', 'input[q]', 'button#open-all']) expect(reached).toContain(want);
+    for (const want of [
+      'input[verdict=pass]',
+      'input[verdict=fail]',
+      'select[area]',
+      'select[profile]',
+      'input[q]',
+      'button#open-all',
+    ])
+      expect(reached).toContain(want);
     // Back to the pass checkbox; its focus ring is drawn; Space toggles the filter.
     await page.focus('input[name=verdict][value=pass]');
     await page.keyboard.press('Shift+Tab');
@@ -161,7 +236,10 @@ describe('HTML report (headless Chromium)', () => {
 
   it('reads in a narrow window without scrolling sideways', async () => {
     const page = await open(report.html, 375, 800);
-    const widths = await inPage<{ page: number; view: number }>(page, '({ page: document.documentElement.scrollWidth, view: window.innerWidth })');
+    const widths = await inPage<{ page: number; view: number }>(
+      page,
+      '({ page: document.documentElement.scrollWidth, view: window.innerWidth })',
+    );
     expect(widths.page).toBeLessThanOrEqual(widths.view);
     await page.screenshot({ path: join(REPORTS, 'conformance-html-narrow.png') });
     await page.close();
@@ -171,14 +249,24 @@ describe('HTML report (headless Chromium)', () => {
     const html = readFileSync(hostile.html, 'utf8');
     expect(html).not.toContain('<script>window.__pwned');
     const page = await open(hostile.html);
-    const seen = await inPage<{ pwned?: number; scripts: number; imgs: number; jsLinks: number; text: string; cases: number }>(page, `({
+    const seen = await inPage<{
+      pwned?: number;
+      scripts: number;
+      imgs: number;
+      jsLinks: number;
+      text: string;
+      cases: number;
+    }>(
+      page,
+      `({
       pwned: window.__pwned,
       scripts: document.scripts.length,
       imgs: document.images.length,
       jsLinks: [...document.querySelectorAll('a')].filter((a) => (a.getAttribute('href') || '').startsWith('javascript:')).length,
       text: document.body.textContent || '',
       cases: document.querySelectorAll('details.case').length,
-    })`);
+    })`,
+    );
     expect(seen).toMatchObject({ pwned: undefined, scripts: 1, imgs: 0, jsLinks: 0 });
     // The markup is on the page as the text it was, in the header (the name) and in the frames and diffs.
     expect(seen.text.split(HOSTILE).length - 1).toBeGreaterThan(3);

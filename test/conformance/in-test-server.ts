@@ -37,9 +37,18 @@ function inside(root: string, p: string, flaws: Flaws): string {
 }
 
 export function globRe(glob: string): RegExp {
-  const re = glob.replace(/\{([^{}]*)\}/g, (_m, alts: string) => `\u0003${alts.split(',').join('\u0004')}\u0005`).replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*\*\//g, '\u0001').replace(/\*\*/g, '\u0002').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]')
-    .replace(/\u0001/g, '(?:.*/)?').replace(/\u0002/g, '.*')
-    .replace(/\u0003/g, '(?:').replace(/\u0004/g, '|').replace(/\u0005/g, ')');
+  const re = glob
+    .replace(/\{([^{}]*)\}/g, (_m, alts: string) => `\u0003${alts.split(',').join('\u0004')}\u0005`)
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*\*\//g, '\u0001')
+    .replace(/\*\*/g, '\u0002')
+    .replace(/\*/g, '[^/]*')
+    .replace(/\?/g, '[^/]')
+    .replace(/\u0001/g, '(?:.*/)?')
+    .replace(/\u0002/g, '.*')
+    .replace(/\u0003/g, '(?:')
+    .replace(/\u0004/g, '|')
+    .replace(/\u0005/g, ')');
   return new RegExp(`^${re}$`);
 }
 
@@ -60,11 +69,32 @@ function makeHandlers(root: string, flaws: Flaws = {}): Partial<Handlers> {
     ...stubs,
     async historyList({ filePath, maxCount }): Promise<HistoryListResult> {
       const rel = inside(root, filePath, flaws);
-      const out = execFileSync('git', ['log', `--max-count=${maxCount}`, '--format=%H%x00%an%x00%ae%x00%aI%x00%s', '--', rel], { cwd: root, encoding: 'utf8' });
-      const entries = out.split('\n').filter(Boolean).map((line, i) => {
-        const [hash, authorName, authorEmail, authorDate, message] = line.split('\u0000') as [string, string, string, string, string];
-        return { index: flaws.historyIndexOffByOne ? i : i + 1, hash, shortHash: hash.slice(0, 7), message, authorName, authorEmail, authorDate };
-      });
+      const out = execFileSync(
+        'git',
+        ['log', `--max-count=${maxCount}`, '--format=%H%x00%an%x00%ae%x00%aI%x00%s', '--', rel],
+        { cwd: root, encoding: 'utf8' },
+      );
+      const entries = out
+        .split('\n')
+        .filter(Boolean)
+        .map((line, i) => {
+          const [hash, authorName, authorEmail, authorDate, message] = line.split('\u0000') as [
+            string,
+            string,
+            string,
+            string,
+            string,
+          ];
+          return {
+            index: flaws.historyIndexOffByOne ? i : i + 1,
+            hash,
+            shortHash: hash.slice(0, 7),
+            message,
+            authorName,
+            authorEmail,
+            authorDate,
+          };
+        });
       return { entries, totalCount: entries.length };
     },
     async navDefinition() {
@@ -75,7 +105,10 @@ function makeHandlers(root: string, flaws: Flaws = {}): Partial<Handlers> {
       const inc = globRe(include);
       const exc = exclude ? globRe(exclude) : undefined;
       const files = walk(root)
-        .filter((rel) => inc.test(rel) && !exc?.test(rel) && rel.split('/').pop()!.toLowerCase().includes(query.toLowerCase()))
+        .filter(
+          (rel) =>
+            inc.test(rel) && !exc?.test(rel) && rel.split('/').pop()!.toLowerCase().includes(query.toLowerCase()),
+        )
         .slice(0, maxResults)
         .map((rel) => {
           const f = { fileName: rel.split('/').pop()!, filePath: join(root, rel), relativePath: rel };
@@ -101,11 +134,15 @@ export interface InTestServerOptions {
 export async function startInTestServer(root: string, flaws: Flaws = {}, opts: InTestServerOptions = {}) {
   const handlers = { ...makeHandlers(root, flaws), ...opts.handlers };
   for (const m of opts.without ?? []) delete handlers[m];
-  if (opts.only) for (const m of Object.keys(handlers) as (keyof Handlers)[]) if (!opts.only.includes(m)) delete handlers[m];
+  if (opts.only)
+    for (const m of Object.keys(handlers) as (keyof Handlers)[]) if (!opts.only.includes(m)) delete handlers[m];
   // v0.1.6's routes and schemas under another version's name: a server that misstates its version.
   const { spec } = SERVER_PROTOCOL;
-  const protocol = opts.version ? new ServerProtocol({ ...spec, frames: { ...spec.frames, version: opts.version } }) : SERVER_PROTOCOL;
-  const flawed = (f: string) => (f.startsWith('{"type"') ? f : f.replace('"code":"INVALID_REQUEST"', '"code":"HANDLER_ERROR"'));
+  const protocol = opts.version
+    ? new ServerProtocol({ ...spec, frames: { ...spec.frames, version: opts.version } })
+    : SERVER_PROTOCOL;
+  const flawed = (f: string) =>
+    f.startsWith('{"type"') ? f : f.replace('"code":"INVALID_REQUEST"', '"code":"HANDLER_ERROR"');
   const server = await createIdeaServer({
     protocol,
     port: 0,
@@ -124,8 +161,18 @@ export async function startInTestServer(root: string, flaws: Flaws = {}, opts: I
 
 /** Cases the in-test server can answer: protocol cases without other topics' results, history/list, fs/findFiles, transport security. */
 export const IN_TEST_SELECTION = [
-  'protocol/*', 'history-list/*', 'fs-findfiles/*',
-  'security/foreign-origin-refused', 'security/null-origin-refused', 'security/foreign-host-refused', 'security/no-origin-accepted',
-  'security/oversize-frame', 'security/oversize-before-handshake', 'security/loopback-only', 'security/in-flight-bound',
-  'security/path-escape-history-list', 'security/path-escape-dotdot-inside', 'security/git-option-injection-filepath',
+  'protocol/*',
+  'history-list/*',
+  'fs-findfiles/*',
+  'security/foreign-origin-refused',
+  'security/null-origin-refused',
+  'security/foreign-host-refused',
+  'security/no-origin-accepted',
+  'security/oversize-frame',
+  'security/oversize-before-handshake',
+  'security/loopback-only',
+  'security/in-flight-bound',
+  'security/path-escape-history-list',
+  'security/path-escape-dotdot-inside',
+  'security/git-option-injection-filepath',
 ];

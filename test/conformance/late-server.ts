@@ -11,16 +11,37 @@ const folder = realpathSync(process.argv[2]!);
 const server = createServer((s) => s.destroy());
 server.listen(0, '127.0.0.1', () => {
   const { port } = server.address() as { port: number };
-  setTimeout(() => {
-    const token = process.env.IDEA_LATE_TOKEN;
-    let reg: ReturnType<typeof registerServer> | undefined;
-    if (process.env.IDEA_LATE_VIA === 'settings') {
-      const file = workspaceSettingsFile(folder);
-      writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), [DISCOVERY_KEYS.port]: port, [DISCOVERY_KEYS.token]: token }, null, 2));
-    } else reg = registerServer({ pid: process.pid, port, protocolVersion: '0.1.6', workspaces: [folder], token, authRequired: true });
-    setTimeout(() => {
-      reg?.remove();
-      server.close();
-    }, Number(process.env.IDEA_LATE_LIFE_MS ?? 30_000));
-  }, Number(process.env.IDEA_LATE_MS ?? 3000));
+  setTimeout(
+    () => {
+      const token = process.env.IDEA_LATE_TOKEN;
+      let reg: ReturnType<typeof registerServer> | undefined;
+      if (process.env.IDEA_LATE_VIA === 'settings') {
+        const file = workspaceSettingsFile(folder);
+        writeFileSync(
+          file,
+          JSON.stringify(
+            { ...JSON.parse(readFileSync(file, 'utf8')), [DISCOVERY_KEYS.port]: port, [DISCOVERY_KEYS.token]: token },
+            null,
+            2,
+          ),
+        );
+      } else
+        reg = registerServer({
+          pid: process.pid,
+          port,
+          protocolVersion: '0.1.6',
+          workspaces: [folder],
+          token,
+          authRequired: true,
+        });
+      setTimeout(
+        () => {
+          reg?.remove();
+          server.close();
+        },
+        Number(process.env.IDEA_LATE_LIFE_MS ?? 30_000),
+      );
+    },
+    Number(process.env.IDEA_LATE_MS ?? 3000),
+  );
 });

@@ -43,7 +43,9 @@ describe('match rules', () => {
     expect(match({ $contains: [4] }, [1, 2, 3]).ok).toBe(false);
     expect(match({ $each: { $type: 'integer' }, $minLength: 2 }, [1, 2]).ok).toBe(true);
     expect(match({ $each: { $type: 'integer' }, $minLength: 3 }, [1, 2]).ok).toBe(false);
-    expect(match({ $each: { $type: 'integer' } }, [1, 'x']).problems).toEqual(['$[1]: expected type integer, got string']);
+    expect(match({ $each: { $type: 'integer' } }, [1, 'x']).problems).toEqual([
+      '$[1]: expected type integer, got string',
+    ]);
     expect(match({ $length: 0 }, []).ok).toBe(true);
   });
 
@@ -53,7 +55,17 @@ describe('match rules', () => {
     expect(match({ $lines: ['+new', '-old'] }, diff).ok).toBe(false);
     expect(match({ $lines: ['-ol'] }, diff).ok).toBe(false);
     const syms = [{ n: 'A' }, { n: 'a1', c: 'A' }, { n: 'B' }, { n: 'b1', c: 'B' }];
-    expect(match({ $subsequences: [[{ n: 'A' }, { c: 'A' }], [{ n: 'B' }, { c: 'B' }]] }, syms).ok).toBe(true);
+    expect(
+      match(
+        {
+          $subsequences: [
+            [{ n: 'A' }, { c: 'A' }],
+            [{ n: 'B' }, { c: 'B' }],
+          ],
+        },
+        syms,
+      ).ok,
+    ).toBe(true);
     expect(match({ $subsequences: [[{ c: 'A' }, { n: 'A' }]] }, syms).ok).toBe(false);
   });
 
@@ -62,7 +74,10 @@ describe('match rules', () => {
   });
 
   it('renders a diff that shows only the real differences', () => {
-    const out = match({ hash: { $match: '^[0-9a-f]{40}$' }, line: 3, items: { $unordered: [1, 2] } }, { hash: 'f'.repeat(40), line: 4, items: [2, 1] });
+    const out = match(
+      { hash: { $match: '^[0-9a-f]{40}$' }, line: 3, items: { $unordered: [1, 2] } },
+      { hash: 'f'.repeat(40), line: 4, items: [2, 1] },
+    );
     const text = renderMismatch(out, 'response');
     expect(text).toContain('$.line: expected 3, got 4');
     expect(text).toContain('-  "line": 3,');

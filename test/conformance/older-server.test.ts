@@ -13,7 +13,12 @@ import { runAgainstServer } from '../../conformance/lib/session';
 import { buildFixtureWorkspace } from '../../conformance/workspace';
 import { createIdeaServer, type RunningIdeaServer } from '../../runtime/idea-server';
 
-const V012_HANDSHAKE = JSON.stringify({ type: 'handshake', version: '0.1.2', capabilities: ['/app/vscode/diag/list'], workspaces: ['/w'] });
+const V012_HANDSHAKE = JSON.stringify({
+  type: 'handshake',
+  version: '0.1.2',
+  capabilities: ['/app/vscode/diag/list'],
+  workspaces: ['/w'],
+});
 
 describe('frame schemas follow the server version', () => {
   it('a v0.1.2 handshake is valid for v0.1.2 and invalid for v0.1.6 (no authRequired)', async () => {
@@ -34,7 +39,12 @@ describe('runner against a generated v0.1.2 server', () => {
   beforeAll(async () => {
     tmp = mkdtempSync(join(tmpdir(), 'conformance-v012-'));
     ws = buildFixtureWorkspace(join(tmp, 'ws')).dir;
-    server = await createIdeaServer({ protocol: SERVER_PROTOCOL, port: 0, handlers: () => ({}), workspaces: () => [ws] });
+    server = await createIdeaServer({
+      protocol: SERVER_PROTOCOL,
+      port: 0,
+      handlers: () => ({}),
+      workspaces: () => [ws],
+    });
   });
   afterAll(async () => {
     await server.close();
@@ -43,10 +53,28 @@ describe('runner against a generated v0.1.2 server', () => {
 
   it('passes the protocol cases that apply to 0.1.2 and skips the token cases, schema checks included', async () => {
     const all = loadCases();
-    const ids = ['protocol/unknown-topic', 'protocol/json-null-frame', 'protocol/missing-topic', 'protocol/handshake-bad-token'];
-    const summary = await runAgainstServer({ url: server.url, token: 'unused', workspace: ws, cases: selectCases(all, { ids }), allIds: new Set(all.map((c) => c.case.id)) });
+    const ids = [
+      'protocol/unknown-topic',
+      'protocol/json-null-frame',
+      'protocol/missing-topic',
+      'protocol/handshake-bad-token',
+    ];
+    const summary = await runAgainstServer({
+      url: server.url,
+      token: 'unused',
+      workspace: ws,
+      cases: selectCases(all, { ids }),
+      allIds: new Set(all.map((c) => c.case.id)),
+    });
     const verdicts = Object.fromEntries(summary.results.map((r) => [r.id, r.verdict]));
-    const failures = summary.results.filter((r) => r.verdict === 'fail').map((r) => r.checks.filter((c) => !c.ok).map((c) => `${r.id}: ${c.detail}`).join('\n'));
+    const failures = summary.results
+      .filter((r) => r.verdict === 'fail')
+      .map((r) =>
+        r.checks
+          .filter((c) => !c.ok)
+          .map((c) => `${r.id}: ${c.detail}`)
+          .join('\n'),
+      );
     expect(failures).toEqual([]);
     expect(verdicts).toEqual({
       'protocol/unknown-topic': 'pass',

@@ -30,7 +30,13 @@ describe('recorder', () => {
     const out = join(tmp, 'recorded');
     const hashes = new Map(Object.entries(info.commits).map(([n, h]) => [h, `commit.${n}`]));
     const skipped: string[] = [];
-    const rec = await startRecorder({ upstream: server.url, workspace: info.dir, outDir: out, hashes, onSkip: (w) => skipped.push(w) });
+    const rec = await startRecorder({
+      upstream: server.url,
+      workspace: info.dir,
+      outDir: out,
+      hashes,
+      onSkip: (w) => skipped.push(w),
+    });
     try {
       const direct = await Connection.open(server.url);
       const via = await Connection.open(rec.url);
@@ -65,7 +71,9 @@ describe('recorder', () => {
       expect(d.workspace).toBe('any'); // read-only topics
     }
     expect(docs.map((d) => d.spec)).toEqual(['T18', 'T21', 'T10']);
-    expect((docs[1]!.expect as { result: { files: unknown } }).result.files).toMatchObject({ $unordered: [{ fileName: 'journal.md' }] });
+    expect((docs[1]!.expect as { result: { files: unknown } }).result.files).toMatchObject({
+      $unordered: [{ fileName: 'journal.md' }],
+    });
     expect(Array.isArray((docs[0]!.expect as { result: { entries: unknown } }).result.entries)).toBe(true); // newest first: stays ordered
     for (const t of texts) {
       expect(t).not.toContain(TEST_TOKEN);
@@ -85,9 +93,29 @@ describe('recorder', () => {
 
   it('replaces volatile values by match rules', () => {
     const ctx = { workspace: '/w', hashes: new Map([['a'.repeat(40), 'commit.docs']]), token: 'tok-123' };
-    expect(generalize({ hash: 'a'.repeat(40), other: 'b'.repeat(40), timestamp: 1767225600000, timestampLabel: '2026-01-01 00:00:00', id: 'AbCd.md', path: '/w/x y.ts', authorDate: '2026-01-10T14:00:00+00:00', note: 'has tok-123 inside' }, ctx)).toEqual({
-      hash: '${commit.docs}', other: { $match: '^[0-9a-f]{40}$' }, timestamp: { $type: 'integer' }, timestampLabel: { $match: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$' },
-      id: { $type: 'string' }, path: '${workspace}/x y.ts', authorDate: { $match: '^2026-01-10T14:00:00' }, note: 'has ${token} inside',
+    expect(
+      generalize(
+        {
+          hash: 'a'.repeat(40),
+          other: 'b'.repeat(40),
+          timestamp: 1767225600000,
+          timestampLabel: '2026-01-01 00:00:00',
+          id: 'AbCd.md',
+          path: '/w/x y.ts',
+          authorDate: '2026-01-10T14:00:00+00:00',
+          note: 'has tok-123 inside',
+        },
+        ctx,
+      ),
+    ).toEqual({
+      hash: '${commit.docs}',
+      other: { $match: '^[0-9a-f]{40}$' },
+      timestamp: { $type: 'integer' },
+      timestampLabel: { $match: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$' },
+      id: { $type: 'string' },
+      path: '${workspace}/x y.ts',
+      authorDate: { $match: '^2026-01-10T14:00:00' },
+      note: 'has ${token} inside',
     });
   });
 });

@@ -23,7 +23,14 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 async function runWith(flaws: Flaws, expectedFailures?: Map<string, string>): Promise<RunSummary> {
   const server = await startInTestServer(ws, flaws);
   try {
-    return await runAgainstServer({ url: server.url, token: TEST_TOKEN, workspace: ws, cases, expectedFailures, allIds: new Set(all.map((c) => c.case.id)) });
+    return await runAgainstServer({
+      url: server.url,
+      token: TEST_TOKEN,
+      workspace: ws,
+      cases,
+      expectedFailures,
+      allIds: new Set(all.map((c) => c.case.id)),
+    });
   } finally {
     await server.close();
   }
@@ -34,17 +41,33 @@ const byId = (s: RunSummary, id: string) => {
   if (!r) throw new Error(`no result for ${id}`);
   return r;
 };
-const detail = (s: RunSummary, id: string) => byId(s, id).checks.filter((c) => !c.ok).map((c) => c.detail ?? '').join('\n');
+const detail = (s: RunSummary, id: string) =>
+  byId(s, id)
+    .checks.filter((c) => !c.ok)
+    .map((c) => c.detail ?? '')
+    .join('\n');
 
 describe('runner against a correct in-test server', () => {
   it('passes every selected case', async () => {
     expect(cases.length).toBeGreaterThan(40);
     const s = await runWith({});
-    const bad = s.results.filter((r) => r.verdict !== 'pass' && !(r.id === 'security/loopback-only' && r.verdict === 'skip'));
-    expect(bad.map((r) => `${r.id}: ${r.reason}\n${r.checks.filter((c) => !c.ok).map((c) => c.detail).join('\n')}`)).toEqual([]);
+    const bad = s.results.filter(
+      (r) => r.verdict !== 'pass' && !(r.id === 'security/loopback-only' && r.verdict === 'skip'),
+    );
+    expect(
+      bad.map(
+        (r) =>
+          `${r.id}: ${r.reason}\n${r.checks
+            .filter((c) => !c.ok)
+            .map((c) => c.detail)
+            .join('\n')}`,
+      ),
+    ).toEqual([]);
     expect(s.ok).toBe(true);
     // every case validated the frames it received against the spec schemas
-    expect(s.results.filter((r) => r.verdict === 'pass').every((r) => r.checks.some((c) => c.name === 'schema' && c.ok))).toBe(true);
+    expect(
+      s.results.filter((r) => r.verdict === 'pass').every((r) => r.checks.some((c) => c.name === 'schema' && c.ok)),
+    ).toBe(true);
   });
 });
 
@@ -52,9 +75,22 @@ describe('runner against deliberately wrong in-test servers', () => {
   it('an off-by-one history index fails exactly the cases that look at indices, with a readable diff', async () => {
     const s = await runWith({ historyIndexOffByOne: true });
     expect(s.ok).toBe(false);
-    const failed = s.results.filter((r) => r.verdict === 'fail').map((r) => r.id).sort();
+    const failed = s.results
+      .filter((r) => r.verdict === 'fail')
+      .map((r) => r.id)
+      .sort();
     // many-in-flight sends history/list too: its schema check sees index 0 (minimum 1)
-    expect(failed).toEqual(['history-list/absolute-path', 'history-list/file-history', 'history-list/max-count', 'history-list/name-with-space', 'history-list/readme', 'history-list/uncommitted-file', 'protocol/many-in-flight'].sort());
+    expect(failed).toEqual(
+      [
+        'history-list/absolute-path',
+        'history-list/file-history',
+        'history-list/max-count',
+        'history-list/name-with-space',
+        'history-list/readme',
+        'history-list/uncommitted-file',
+        'protocol/many-in-flight',
+      ].sort(),
+    );
     const d = detail(s, 'history-list/file-history');
     expect(d).toContain('$.result.entries[0].index: expected 1, got 0');
     expect(d).toContain('-        "index": 1,');
@@ -88,7 +124,9 @@ describe('runner against deliberately wrong in-test servers', () => {
   it('a server without a bound on requests in flight fails the in-flight case, saying none was refused', async () => {
     const s = await runWith({ noInFlightBound: true });
     expect(byId(s, 'security/in-flight-bound').verdict).toBe('fail');
-    expect(detail(s, 'security/in-flight-bound')).toContain('none of 1500 requests sent at once was refused as over a bound on requests in flight');
+    expect(detail(s, 'security/in-flight-bound')).toContain(
+      'none of 1500 requests sent at once was refused as over a bound on requests in flight',
+    );
   });
 
   it('expected failures turn failures into non-failing verdicts, and a listed case that passes is stale', async () => {

@@ -51,12 +51,26 @@ function laggingEditor(root: string, lagMs: number) {
     return view.get(rel)!;
   };
   const regex = (p: { pattern: string; isRegex?: boolean; isCaseSensitive?: boolean }) =>
-    new RegExp(p.isRegex ? p.pattern : p.pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), p.isCaseSensitive ? 'g' : 'gi');
-  const files = (include = '**/*') => walk(root).filter((rel) => globRe(include).test(rel) && !rel.startsWith('node_modules/'));
+    new RegExp(
+      p.isRegex ? p.pattern : p.pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+      p.isCaseSensitive ? 'g' : 'gi',
+    );
+  const files = (include = '**/*') =>
+    walk(root).filter((rel) => globRe(include).test(rel) && !rel.startsWith('node_modules/'));
   const handlers: Partial<Handlers> = {
     async editFind(p) {
-      const matches = files(p.include).flatMap((rel) => text(rel).split('\n').flatMap((lineText, line) =>
-        [...lineText.matchAll(regex(p))].map((m) => ({ filePath: join(root, rel), line, character: m.index!, lineText }))));
+      const matches = files(p.include).flatMap((rel) =>
+        text(rel)
+          .split('\n')
+          .flatMap((lineText, line) =>
+            [...lineText.matchAll(regex(p))].map((m) => ({
+              filePath: join(root, rel),
+              line,
+              character: m.index!,
+              lineText,
+            })),
+          ),
+      );
       return { matches, totalCount: matches.length };
     },
     async editReplace(p) {
@@ -88,7 +102,13 @@ async function twice(lagMs: number, settleTimeoutMs?: number, second = caseSensi
   const editor = laggingEditor(ws, lagMs);
   const server = await startInTestServer(ws, {}, { handlers: editor.handlers });
   try {
-    return await runAgainstServer({ url: server.url, token: TEST_TOKEN, workspace: ws, cases: [caseSensitive!, second!], settleTimeoutMs });
+    return await runAgainstServer({
+      url: server.url,
+      token: TEST_TOKEN,
+      workspace: ws,
+      cases: [caseSensitive!, second!],
+      settleTimeoutMs,
+    });
   } finally {
     editor.stop();
     await server.close();
@@ -112,7 +132,9 @@ describe('waiting for the server after a reset', () => {
     const s = await twice(1500, 100, literal);
     expect(s.results[0]!.settleMs).toBeLessThan(1000);
     expect(s.results[1]!.verdict).toBe('pass');
-    expect(s.warnings.join('\n')).toMatch(/after the reset following edit-replace\/case-sensitive, the server did not show the restored files within 100 ms: .*text\/search\.txt line 1/);
+    expect(s.warnings.join('\n')).toMatch(
+      /after the reset following edit-replace\/case-sensitive, the server did not show the restored files within 100 ms: .*text\/search\.txt line 1/,
+    );
     // Given up once, not paid again for every reset: the next one (after the case on another file) gets the fixed wait.
     expect(s.results[1]!.settleMs).toBeGreaterThanOrEqual(FALLBACK_SETTLE_MS - 5);
     expect(s.results[1]!.settleMs).toBeLessThan(1000);
@@ -129,7 +151,11 @@ describe('waiting for the server after a reset', () => {
     const editor = laggingEditor(ws, 0);
     const server = await startInTestServer(ws, {}, { handlers: editor.handlers });
     try {
-      const s = await runSuite({ target: targetFor(server.url, TEST_TOKEN, ws), cases: [caseSensitive!], reset: () => true });
+      const s = await runSuite({
+        target: targetFor(server.url, TEST_TOKEN, ws),
+        cases: [caseSensitive!],
+        reset: () => true,
+      });
       expect(s.results[0]!.settleMs).toBeGreaterThanOrEqual(FALLBACK_SETTLE_MS - 5);
     } finally {
       editor.stop();

@@ -16,7 +16,14 @@ describe('case transcripts', () => {
   it('bound frames and frames per case, marking the runner’s handshake and never leaking a cut secret', () => {
     const big = 'x'.repeat(TRANSCRIPT_FRAME_CHARS - 5) + token + 'y'.repeat(5000);
     const conns = [
-      { own: 2, traffic: [{ direction: 'sent' as const, text: `{"token":${JSON.stringify(token)}}` }, { direction: 'received' as const, text: '{"type":"handshake"}' }, { direction: 'sent' as const, text: big }] },
+      {
+        own: 2,
+        traffic: [
+          { direction: 'sent' as const, text: `{"token":${JSON.stringify(token)}}` },
+          { direction: 'received' as const, text: '{"type":"handshake"}' },
+          { direction: 'sent' as const, text: big },
+        ],
+      },
       { traffic: Array.from({ length: TRANSCRIPT_FRAMES }, () => ({ direction: 'received' as const, text: 'r' })) },
     ];
     const { entries, omitted } = transcriptOf(conns, [token, prefix]);

@@ -1,11 +1,25 @@
 // The runner resets the fixture workspace with git after destructive cases, in a folder the server
 // under test can write, .git/ included. Nothing a server plants there may run on the runner's machine:
 // not a hook, fsmonitor, a clean/smudge filter, textconv, diff.external or an included config file.
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildFixtureWorkspace, resetFixtureWorkspace, resetFixtureWorkspaceDetailed } from '../../conformance/workspace';
+import {
+  buildFixtureWorkspace,
+  resetFixtureWorkspace,
+  resetFixtureWorkspaceDetailed,
+} from '../../conformance/workspace';
 
 const tmp = mkdtempSync(join(tmpdir(), 'idea-fixture-hostile-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -16,11 +30,27 @@ function plant(dir: string, marker: string): void {
   chmodSync(prog, 0o755);
   const included = join(tmp, 'included.config');
   writeFileSync(included, `[core]\n\tfsmonitor = ${prog}\n`);
-  writeFileSync(join(dir, '.git', 'config'), [
-    '[core]', '\trepositoryformatversion = 0', '\tbare = false', `\tfsmonitor = ${prog}`, `\thooksPath = ${join(dir, '.git', 'hooks')}`,
-    '[filter "evil"]', `\tclean = ${prog}`, `\tsmudge = ${prog}`, '\trequired = true',
-    '[diff "evil"]', `\ttextconv = ${prog}`, '[diff]', `\texternal = ${prog}`, '[include]', `\tpath = ${included}`, '',
-  ].join('\n'));
+  writeFileSync(
+    join(dir, '.git', 'config'),
+    [
+      '[core]',
+      '\trepositoryformatversion = 0',
+      '\tbare = false',
+      `\tfsmonitor = ${prog}`,
+      `\thooksPath = ${join(dir, '.git', 'hooks')}`,
+      '[filter "evil"]',
+      `\tclean = ${prog}`,
+      `\tsmudge = ${prog}`,
+      '\trequired = true',
+      '[diff "evil"]',
+      `\ttextconv = ${prog}`,
+      '[diff]',
+      `\texternal = ${prog}`,
+      '[include]',
+      `\tpath = ${included}`,
+      '',
+    ].join('\n'),
+  );
   writeFileSync(join(dir, '.git', 'info', 'attributes'), '* filter=evil diff=evil\n');
   for (const hook of ['post-checkout', 'reference-transaction', 'pre-commit', 'post-index-change']) {
     writeFileSync(join(dir, '.git', 'hooks', hook), `#!/bin/sh\necho ${hook} >> ${marker}\n`);

@@ -3,7 +3,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFixtureWorkspace, readFixtureWorkspace, resetFixtureWorkspace, type FixtureWorkspaceInfo } from '../../conformance/workspace';
+import {
+  buildFixtureWorkspace,
+  readFixtureWorkspace,
+  resetFixtureWorkspace,
+  type FixtureWorkspaceInfo,
+} from '../../conformance/workspace';
 import { checkManifest } from '../../conformance/manifest';
 import { loadCases } from '../../conformance/lib/load';
 
@@ -33,9 +38,13 @@ describe('fixture workspace', () => {
     expect(lines('src/shapes.ts')[12]!.slice(13, 19)).toBe('Circle');
     expect(lines('src/main.ts')[7]!.slice(12, 21)).toBe('totalArea');
     expect(lines('text/search.txt')[4]).toBe('order-1234 order-5678 order-90');
-    const log = execFileSync('git', ['log', '--format=%s', '--', 'src/shapes.ts'], { cwd: a.dir, encoding: 'utf8' }).trim().split('\n');
+    const log = execFileSync('git', ['log', '--format=%s', '--', 'src/shapes.ts'], { cwd: a.dir, encoding: 'utf8' })
+      .trim()
+      .split('\n');
     expect(log).toEqual(['Document shapes', 'Add Circle.scale', 'Initial commit: shapes and readme']);
-    expect(execFileSync('git', ['status', '--porcelain'], { cwd: a.dir, encoding: 'utf8' })).toContain(' M src/config.ts');
+    expect(execFileSync('git', ['status', '--porcelain'], { cwd: a.dir, encoding: 'utf8' })).toContain(
+      ' M src/config.ts',
+    );
   });
 
   it('reset restores the fresh state, keeps the server keys in .vscode/settings.json, and is a no-op when fresh', () => {
@@ -49,7 +58,10 @@ describe('fixture workspace', () => {
     expect(lines('README.md')[0]).toBe('# Fixture project');
     expect(lines('src/config.ts')[2]).toBe('  verbose: true,');
     expect(() => readFileSync(join(a.dir, 'stray.txt'))).toThrow();
-    expect(JSON.parse(readFileSync(settings, 'utf8'))).toEqual({ 'idea.server.port': 7201, 'files.exclude': { '**/hidden': true } });
+    expect(JSON.parse(readFileSync(settings, 'utf8'))).toEqual({
+      'idea.server.port': 7201,
+      'files.exclude': { '**/hidden': true },
+    });
     expect(resetFixtureWorkspace(a.dir)).toBe(false);
   });
 });

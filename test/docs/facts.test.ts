@@ -8,7 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { loadCases } from '../../conformance/lib/load';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-const manifest = JSON.parse(readFileSync(join(ROOT, 'conformance/fixtures/v0.1.6/manifest.json'), 'utf8')) as { count: number; byArea: Record<string, number> };
+const manifest = JSON.parse(readFileSync(join(ROOT, 'conformance/fixtures/v0.1.6/manifest.json'), 'utf8')) as {
+  count: number;
+  byArea: Record<string, number>;
+};
 const cases = loadCases();
 
 /** The hand-written docs: tracked Markdown outside generated/ and the frozen spec folders; the changelog records history. */
@@ -19,13 +22,15 @@ const docs = execFileSync('git', ['ls-files', '*.md', '**/*.md'], { cwd: ROOT, e
 /** Lines of a doc, numbered, outside fenced code blocks (examples there are not claims). */
 function proseLines(file: string): [number, string][] {
   let fenced = false;
-  return readFileSync(join(ROOT, file), 'utf8').split('\n').flatMap((line, i): [number, string][] => {
-    if (/^\s*```/.test(line)) {
-      fenced = !fenced;
-      return [];
-    }
-    return fenced ? [] : [[i + 1, line]];
-  });
+  return readFileSync(join(ROOT, file), 'utf8')
+    .split('\n')
+    .flatMap((line, i): [number, string][] => {
+      if (/^\s*```/.test(line)) {
+        fenced = !fenced;
+        return [];
+      }
+      return fenced ? [] : [[i + 1, line]];
+    });
 }
 
 describe('conformance case counts in the docs', () => {
@@ -42,7 +47,8 @@ describe('conformance case counts in the docs', () => {
         if (/\b20\d\d-\d\d-\d\d\b/.test(line)) continue;
         for (const m of line.matchAll(/\b(\d[\d,]*) (?:conformance |fixture )?cases\b(?! carry)|\bCases \((\d+)\)/g)) {
           const said = Number((m[1] ?? m[2])!.replace(/,/g, ''));
-          if (said !== manifest.count) wrong.push(`${file}:${n}: says ${said}, there are ${manifest.count}: ${line.trim()}`);
+          if (said !== manifest.count)
+            wrong.push(`${file}:${n}: says ${said}, there are ${manifest.count}: ${line.trim()}`);
         }
       }
     }
@@ -51,26 +57,39 @@ describe('conformance case counts in the docs', () => {
 
   it('conformance/README.md counts each area and each profile as the fixtures do', () => {
     const readme = readFileSync(join(ROOT, 'conformance/README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('## Cases ('), readme.indexOf('\n## ', readme.indexOf('## Cases (') + 1));
+    const section = readme.slice(
+      readme.indexOf('## Cases ('),
+      readme.indexOf('\n## ', readme.indexOf('## Cases (') + 1),
+    );
     // Table cells `| area | n |`, and the one row that lists three areas as `a / -b / -c | x / y / z`.
     const stated: Record<string, number> = {};
     for (const m of section.matchAll(/\|\s*([a-z-]+(?: \/ -[a-z]+)*)\s*\|\s*(\d[\d /]*?)\s*\|/g)) {
       const names = m[1]!.split(' / ');
       const counts = m[2]!.split('/').map((x) => Number(x.trim()));
       const head = names[0]!.replace(/-[a-z]+$/, '');
-      names.forEach((name, i) => { stated[name.startsWith('-') ? head + name : name] = counts[i]!; });
+      names.forEach((name, i) => {
+        stated[name.startsWith('-') ? head + name : name] = counts[i]!;
+      });
     }
     expect(stated).toEqual(manifest.byArea);
 
-    const by = (profile: string, level?: string) => cases.filter((c) => c.profile === profile && (!level || c.level === level)).length;
+    const by = (profile: string, level?: string) =>
+      cases.filter((c) => c.profile === profile && (!level || c.level === level)).length;
     const prefer = cases.filter((c) => c.case.kind === 'request' && c.case.prefer).length;
     const sec = `${by('security')} security (${by('security', 'must')} must, ${by('security', 'should')} should)`;
-    expect(section).toContain(`By profile: ${by('core')} core (must), ${by('readings')} readings (should), ${sec}; ${prefer} cases carry an`);
+    expect(section).toContain(
+      `By profile: ${by('core')} core (must), ${by('readings')} readings (should), ${sec}; ${prefer} cases carry an`,
+    );
   });
 });
 
 /** Top-level folders of the repository. */
-const TOP = new Set(execFileSync('git', ['ls-files'], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter((f) => f.includes('/')).map((f) => f.split('/')[0]!));
+const TOP = new Set(
+  execFileSync('git', ['ls-files'], { cwd: ROOT, encoding: 'utf8' })
+    .split('\n')
+    .filter((f) => f.includes('/'))
+    .map((f) => f.split('/')[0]!),
+);
 
 describe('paths in the docs', () => {
   it('every relative link and every repository path in backticks names a file or folder that exists', () => {

@@ -46,7 +46,11 @@ async function client(notPid?: number): Promise<IdeaClient> {
     if (pid && pid !== notPid) {
       try {
         const s = parseJsonc(readFileSync(join(fx.ws.dir, '.vscode/settings.json'), 'utf8')) as Record<string, unknown>;
-        return await connect({ url: `ws://127.0.0.1:${s['idea.server.port']}`, token: String(s['idea.server.authToken']), timeoutMs: 2000 });
+        return await connect({
+          url: `ws://127.0.0.1:${s['idea.server.port']}`,
+          token: String(s['idea.server.authToken']),
+          timeoutMs: 2000,
+        });
       } catch {
         // the new host's server is not listening yet
       }
@@ -68,8 +72,15 @@ function state(path: string, oldBytes: Buffer, newBytes: Buffer): 'old' | 'new' 
 }
 
 it(`SIGKILL of the extension host during a replace never truncates, and recovery makes it all or nothing (${KILLS} kills)`, async () => {
-  const reset = () => { writeFileSync(big(), OLD_BIG); writeFileSync(small(), OLD_SMALL); };
-  const replace = (c: IdeaClient) => c.editReplace({ pattern: 'old line of a large file', replacement: 'NEW line of a large file', include: 'crash/**' }, { timeoutMs: 120_000 });
+  const reset = () => {
+    writeFileSync(big(), OLD_BIG);
+    writeFileSync(small(), OLD_SMALL);
+  };
+  const replace = (c: IdeaClient) =>
+    c.editReplace(
+      { pattern: 'old line of a large file', replacement: 'NEW line of a large file', include: 'crash/**' },
+      { timeoutMs: 120_000 },
+    );
 
   // Calibrate: how long one full replace takes here.
   reset();
@@ -86,7 +97,12 @@ it(`SIGKILL of the extension host during a replace never truncates, and recovery
     const pid = extensionHostPid()!;
     let answered = false;
     t0 = Date.now();
-    const pending = replace(c).then(() => { answered = true; }, () => undefined);
+    const pending = replace(c).then(
+      () => {
+        answered = true;
+      },
+      () => undefined,
+    );
     await new Promise((r) => setTimeout(r, Math.floor((i / KILLS) * full * 1.3)));
     process.kill(pid, 'SIGKILL');
     await pending;
@@ -97,11 +113,16 @@ it(`SIGKILL of the extension host during a replace never truncates, and recovery
     c = await client(pid); // the new host has run its start-up recovery before it listens
     const after = [state(small(), OLD_SMALL, NEW_SMALL), state(big(), OLD_BIG, NEW_BIG)];
     expect(new Set(after).size, `kill ${i}: after recovery ${after}`).toBe(1);
-    if (answered) { outcomes.answered++; expect(after[0], `kill ${i}: an answered replace was undone`).toBe('new'); }
+    if (answered) {
+      outcomes.answered++;
+      expect(after[0], `kill ${i}: an answered replace was undone`).toBe('new');
+    }
     outcomes[after[0] as 'old' | 'new']++;
     expect(readdirSync(join(fx.ws.dir, 'crash')).filter((n) => n.includes('.idea-tmp-'))).toEqual([]);
   }
   c.close();
-  console.log(`extension host SIGKILL: ${KILLS} kills over a ${full} ms replace of ${(OLD_BIG.length / 1e6).toFixed(1)} MB: ${JSON.stringify(outcomes)}`);
+  console.log(
+    `extension host SIGKILL: ${KILLS} kills over a ${full} ms replace of ${(OLD_BIG.length / 1e6).toFixed(1)} MB: ${JSON.stringify(outcomes)}`,
+  );
   expect(outcomes.old).toBeGreaterThan(0);
 }, 900_000);

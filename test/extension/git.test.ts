@@ -3,7 +3,15 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { blobAt, commitAtIndex, diffFile, fileCommitCount, fileLog, repoFileOf, resolveRef } from '../../extension/src/git';
+import {
+  blobAt,
+  commitAtIndex,
+  diffFile,
+  fileCommitCount,
+  fileLog,
+  repoFileOf,
+  resolveRef,
+} from '../../extension/src/git';
 
 let dir: string;
 const hashes: Record<string, string> = {};
@@ -11,7 +19,22 @@ function commit(name: string, files: Record<string, string | Buffer>, date: stri
   for (const [f, c] of Object.entries(files)) writeFileSync(join(dir, f), c);
   execFileSync('git', ['-C', dir, 'add', '-A']);
   const env = { ...process.env, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date };
-  execFileSync('git', ['-C', dir, '-c', 'user.name=Ada', '-c', 'user.email=ada@x.invalid', 'commit', '-q', '-m', `${name}\n\nbody of ${name}`], { env });
+  execFileSync(
+    'git',
+    [
+      '-C',
+      dir,
+      '-c',
+      'user.name=Ada',
+      '-c',
+      'user.email=ada@x.invalid',
+      'commit',
+      '-q',
+      '-m',
+      `${name}\n\nbody of ${name}`,
+    ],
+    { env },
+  );
   hashes[name] = execFileSync('git', ['-C', dir, 'rev-parse', 'HEAD']).toString().trim();
 }
 
@@ -38,7 +61,8 @@ describe('git wrapper', () => {
     expect(await commitAtIndex(repo, 2)).toBe(hashes.one);
     await expect(commitAtIndex(repo, 3)).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
     // Numbers git would misread (`--skip=1e+21` is 1) are refused, not mapped to another version.
-    for (const n of [1e21, 2 ** 53, 1.5, Number.MAX_VALUE]) await expect(commitAtIndex(repo, n)).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
+    for (const n of [1e21, 2 ** 53, 1.5, Number.MAX_VALUE])
+      await expect(commitAtIndex(repo, n)).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
   });
   it('reads exact committed bytes', async () => {
     const repo = await repoFileOf(join(dir, 'f.txt'));
@@ -77,7 +101,7 @@ describe('git is disarmed: a hostile repository configuration runs nothing', () 
   let repo: string;
   let marker: string;
   let shared: string;
-  const planted = () => existsSync(marker) ? readFileSync(marker, 'utf8') : '';
+  const planted = () => (existsSync(marker) ? readFileSync(marker, 'utf8') : '');
   beforeAll(() => {
     // The repository in a folder of its own, the planted program and its marker beside it (outside the work tree).
     outer = mkdtempSync(join(tmpdir(), 'idea-git-hostile-'));
@@ -95,11 +119,20 @@ describe('git is disarmed: a hostile repository configuration runs nothing', () 
     // Everything a repository's config can name as a program, some of it through an included file
     // that lives in the working tree (a client able to edit workspace files could write it).
     shared = join(repo, 'shared.gitconfig');
-    writeFileSync(shared, `[filter "evil"]\n\tclean = ${script} clean\n\tsmudge = ${script} smudge\n[diff "evil"]\n\ttextconv = ${script} textconv\n\tcommand = ${script} extdiff\n`);
+    writeFileSync(
+      shared,
+      `[filter "evil"]\n\tclean = ${script} clean\n\tsmudge = ${script} smudge\n[diff "evil"]\n\ttextconv = ${script} textconv\n\tcommand = ${script} extdiff\n`,
+    );
     for (const [k, v] of [
-      ['core.fsmonitor', script], ['core.hooksPath', join(repo, 'hooks')], ['core.pager', script],
-      ['diff.external', script], ['include.path', shared], ['log.showSignature', 'true'], ['gpg.program', script],
-    ]) execFileSync('git', ['-C', repo, 'config', k!, v!]);
+      ['core.fsmonitor', script],
+      ['core.hooksPath', join(repo, 'hooks')],
+      ['core.pager', script],
+      ['diff.external', script],
+      ['include.path', shared],
+      ['log.showSignature', 'true'],
+      ['gpg.program', script],
+    ])
+      execFileSync('git', ['-C', repo, 'config', k!, v!]);
   });
   afterAll(() => rmSync(outer, { recursive: true, force: true }));
 
@@ -146,11 +179,15 @@ describe('git waits for a slot of the shared process limiter', () => {
     configureLimits({ maxChildProcesses: 2 });
     try {
       const releases: (() => void)[] = [];
-      const holders = ['a', 'b'].map((id) => runAsClient(id, () => withProcessSlot(undefined, () => new Promise<void>((r) => releases.push(r)))));
+      const holders = ['a', 'b'].map((id) =>
+        runAsClient(id, () => withProcessSlot(undefined, () => new Promise<void>((r) => releases.push(r)))),
+      );
       await new Promise((r) => setTimeout(r, 20));
       expect(processSlotStats().active).toBe(2);
       let done = false;
-      const call = runAsClient('c', () => repoFileOf(join(dir, 'f.txt'))).then(() => { done = true; });
+      const call = runAsClient('c', () => repoFileOf(join(dir, 'f.txt'))).then(() => {
+        done = true;
+      });
       await new Promise((r) => setTimeout(r, 200));
       expect(done).toBe(false);
       expect(processSlotStats().queued).toBe(1);

@@ -31,7 +31,15 @@ beforeAll(async () => {
       marker = join(dir, '..', 'planted-program-ran.txt');
       const script = join(dir, '..', 'planted.sh');
       writeFileSync(script, `#!/bin/sh\necho "$0 $*" >> '${marker}'\ncat\n`, { mode: 0o755 });
-      for (const [k, v] of [['core.fsmonitor', script], ['core.pager', script], ['diff.external', script], ['log.showSignature', 'true'], ['gpg.program', script], ['filter.evil.clean', `${script} clean`], ['diff.evil.textconv', script]]) {
+      for (const [k, v] of [
+        ['core.fsmonitor', script],
+        ['core.pager', script],
+        ['diff.external', script],
+        ['log.showSignature', 'true'],
+        ['gpg.program', script],
+        ['filter.evil.clean', `${script} clean`],
+        ['diff.evil.textconv', script],
+      ]) {
         execFileSync('git', ['-C', dir, 'config', k!, v!]);
       }
       mkdirSync(join(dir, '.git', 'hooks'), { recursive: true });
@@ -39,7 +47,8 @@ beforeAll(async () => {
       writeFileSync(join(dir, '.gitattributes'), '*.ts filter=evil diff=evil\n');
       // Many files for the all-or-nothing replace; one large untracked file for "originals are kept".
       mkdirSync(join(dir, 'bulk'));
-      for (let i = 0; i < 60; i++) writeFileSync(join(dir, 'bulk', `f${String(i).padStart(4, '0')}.txt`), `bulk file ${i}\nmarker-alpha here\n`);
+      for (let i = 0; i < 60; i++)
+        writeFileSync(join(dir, 'bulk', `f${String(i).padStart(4, '0')}.txt`), `bulk file ${i}\nmarker-alpha here\n`);
       writeFileSync(join(dir, 'big-untracked.log'), 'line with marker-omega\n'.repeat(40_000)); // ~900 KB, over local history's 256 KB
     },
   });
@@ -59,7 +68,10 @@ describe('no code execution through edits or history', () => {
     expect(file('.vscode/settings.json').equals(settingsBefore)).toBe(true);
     // Un-exclude .git as an attacker with some other write access would, then try to plant a hook.
     const s = parseJsonc(settingsBefore.toString('utf8')) as Record<string, unknown>;
-    writeFileSync(join(fx.ws.dir, '.vscode/settings.json'), JSON.stringify({ ...s, 'files.exclude': { '**/.git': false }, 'search.exclude': {} }, null, 2));
+    writeFileSync(
+      join(fx.ws.dir, '.vscode/settings.json'),
+      JSON.stringify({ ...s, 'files.exclude': { '**/.git': false }, 'search.exclude': {} }, null, 2),
+    );
     const configBefore = file('.git/config');
     // VS Code picks the settings change up asynchronously; reading is allowed, so find shows when.
     const end = Date.now() + 20_000;
@@ -67,13 +79,20 @@ describe('no code execution through edits or history', () => {
       if (Date.now() > end) throw new Error('VS Code never applied the un-excluding settings');
       await new Promise((r) => setTimeout(r, 100));
     }
-    const attempt = await fx.client.editReplace({ pattern: 'fsmonitor = .*', replacement: 'fsmonitor = /bin/sh -c id', isRegex: true, include: '.git/**' });
+    const attempt = await fx.client.editReplace({
+      pattern: 'fsmonitor = .*',
+      replacement: 'fsmonitor = /bin/sh -c id',
+      isRegex: true,
+      include: '.git/**',
+    });
     expect(attempt.replacedCount).toBe(0);
     expect(file('.git/config').equals(configBefore)).toBe(true);
   });
   it('rollbacks refuse protected targets', async () => {
     expect(await errorCode(fx.client.historyRollback({ filePath: '.git/config', toIndex: 1 }))).toBe('INVALID_REQUEST');
-    expect(await errorCode(fx.client.localhistoryRollback({ filePath: '.vscode/settings.json', toId: 'AbCd.json' }))).toBe('INVALID_REQUEST');
+    expect(
+      await errorCode(fx.client.localhistoryRollback({ filePath: '.vscode/settings.json', toId: 'AbCd.json' })),
+    ).toBe('INVALID_REQUEST');
   });
   it('history topics run none of the programs the repository configures', async () => {
     writeFileSync(join(fx.ws.dir, 'src/shapes.ts'), `${file('src/shapes.ts').toString('utf8')}\n// local change\n`);
@@ -106,18 +125,31 @@ describe('replace is a transaction', () => {
     }, 1);
     let answer: string;
     try {
-      answer = await fx.client.editReplace({ pattern: 'marker-alpha', replacement: 'REPLACED', include: 'bulk/**' }).then(() => 'ok', (e: Error & { code?: string }) => `${e.code}: ${e.message}`);
+      answer = await fx.client
+        .editReplace({ pattern: 'marker-alpha', replacement: 'REPLACED', include: 'bulk/**' })
+        .then(
+          () => 'ok',
+          (e: Error & { code?: string }) => `${e.code}: ${e.message}`,
+        );
     } finally {
       clearInterval(writer);
     }
-    expect(answer).toMatch(/^HANDLER_ERROR: .*f0030\.txt changed on disk.*nothing was changed \(30 file\(s\) already written were restored\)/);
-    names.forEach((name, i) => { if (i !== 30) expect(file(`bulk/${name}`).equals(before[i]!), name).toBe(true); });
+    expect(answer).toMatch(
+      /^HANDLER_ERROR: .*f0030\.txt changed on disk.*nothing was changed \(30 file\(s\) already written were restored\)/,
+    );
+    names.forEach((name, i) => {
+      if (i !== 30) expect(file(`bulk/${name}`).equals(before[i]!), name).toBe(true);
+    });
     expect(file(`bulk/${names[30]}`).toString()).not.toContain('REPLACED');
     expect(readdirSync(join(fx.ws.dir, 'bulk')).filter((x) => x.includes('.idea-tmp-'))).toEqual([]);
   });
   it('keeps the original of a large untracked file in local history and can roll back to it', async () => {
     const original = file('big-untracked.log');
-    const r = await fx.client.editReplace({ pattern: 'marker-omega', replacement: 'changed', include: 'big-untracked.log' });
+    const r = await fx.client.editReplace({
+      pattern: 'marker-omega',
+      replacement: 'changed',
+      include: 'big-untracked.log',
+    });
     expect(r).toEqual({ replacedCount: 40_000, affectedFiles: [join(fx.ws.dir, 'big-untracked.log')] });
     const entries = (await fx.client.localhistoryList({ filePath: 'big-untracked.log' })).entries;
     const kept = entries.find((e) => e.source === 'IDEA: before edit/replace');
@@ -135,21 +167,49 @@ describe('limits', () => {
     });
   }
   const extensionHostFds = () => {
-    const pids = groupPids(fx.host.codeServerPid).filter((p) => { try { return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('extensionHost'); } catch { return false; } });
+    const pids = groupPids(fx.host.codeServerPid).filter((p) => {
+      try {
+        return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('extensionHost');
+      } catch {
+        return false;
+      }
+    });
     return pids.reduce((n, p) => n + readdirSync(`/proc/${p}/fd`).length, 0);
   };
 
-  it('a flood of 20,000 silent sockets leaves a real client served and the host\'s descriptors bounded', async () => {
+  it("a flood of 20,000 silent sockets leaves a real client served and the host's descriptors bounded", async () => {
     const fdsBefore = extensionHostFds();
     let peakFds = fdsBefore;
     const sockets: Socket[] = [];
-    const watch = setInterval(() => { peakFds = Math.max(peakFds, extensionHostFds()); }, 50);
+    const watch = setInterval(() => {
+      peakFds = Math.max(peakFds, extensionHostFds());
+    }, 50);
     // The real client is another process, as it would be: it does not wait behind this one's flood.
     const real = new Promise<{ latencies: number[]; errors: string[] }>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', join(dirname(fileURLToPath(import.meta.url)), 'support/real-client.ts'), fx.host.url, fx.host.token, '5', '400'], { stdio: ['ignore', 'pipe', 'inherit'] });
+      const child = spawn(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          join(dirname(fileURLToPath(import.meta.url)), 'support/real-client.ts'),
+          fx.host.url,
+          fx.host.token,
+          '5',
+          '400',
+        ],
+        { stdio: ['ignore', 'pipe', 'inherit'] },
+      );
       let out = '';
-      child.stdout.on('data', (c: Buffer) => { out += c.toString(); });
-      child.on('close', () => { try { resolve(JSON.parse(out)); } catch (e) { reject(e); } });
+      child.stdout.on('data', (c: Buffer) => {
+        out += c.toString();
+      });
+      child.on('close', () => {
+        try {
+          resolve(JSON.parse(out));
+        } catch (e) {
+          reject(e);
+        }
+      });
     });
     for (let wave = 0; wave < 20; wave++) {
       const batch = await Promise.all(Array.from({ length: 1000 }, silentSocket));
@@ -165,7 +225,9 @@ describe('limits', () => {
     // host never holds thousands of descriptors.
     expect(peakFds - fdsBefore).toBeLessThan(700);
     expect((await fx.client.fsFindFiles({ query: 'shapes' })).totalCount).toBe(1);
-    console.log(`flood: real client connect+request ${latencies.join(', ')} ms; extension host fds ${fdsBefore} → peak ${peakFds}`);
+    console.log(
+      `flood: real client connect+request ${latencies.join(', ')} ms; extension host fds ${fdsBefore} → peak ${peakFds}`,
+    );
   });
 
   it('refuses connections beyond idea.server.limits.maxClients with HTTP 503', async () => {
@@ -174,8 +236,14 @@ describe('limits', () => {
       while (clients.length < MAX_CLIENTS - 1) clients.push(await connect({ url: fx.host.url, token: fx.host.token }));
       const status = await new Promise<string>((resolve) => {
         const ws = new WebSocket(fx.host.url);
-        ws.once('unexpected-response', (_q, res) => { resolve(String(res.statusCode)); ws.terminate(); });
-        ws.once('open', () => { resolve('open'); ws.terminate(); });
+        ws.once('unexpected-response', (_q, res) => {
+          resolve(String(res.statusCode));
+          ws.terminate();
+        });
+        ws.once('open', () => {
+          resolve('open');
+          ws.terminate();
+        });
         ws.once('error', (e) => resolve(e.message));
       });
       expect(status).toBe('503');
@@ -193,28 +261,53 @@ describe('limits', () => {
     const t0 = Date.now();
     const codes: string[] = [];
     for (let b = 0; b < guesses / 50; b++) {
-      codes.push(...await Promise.all(Array.from({ length: 50 }, (_, i) => errorCode(connect({ url: fx.host.url, token: `guess-${b}-${i}`, timeoutMs: 30_000 })))));
+      codes.push(
+        ...(await Promise.all(
+          Array.from({ length: 50 }, (_, i) =>
+            errorCode(connect({ url: fx.host.url, token: `guess-${b}-${i}`, timeoutMs: 30_000 })),
+          ),
+        )),
+      );
     }
     const elapsed = Date.now() - t0;
-    expect(codes.every((c) => c === 'UNAUTHORIZED'), codes.find((c) => c !== 'UNAUTHORIZED')).toBe(true);
+    expect(
+      codes.every((c) => c === 'UNAUTHORIZED'),
+      codes.find((c) => c !== 'UNAUTHORIZED'),
+    ).toBe(true);
     // A burst of 20, then 40/s: about 4.5 s; unthrottled the host answers 200 guesses in well under 1 s.
     expect(elapsed).toBeGreaterThan(((guesses - 20) / GUESSES_PER_SECOND) * 1000 * 0.8);
     await new Promise((r) => setTimeout(r, 100));
     const ok = await connect({ url: fx.host.url, token: fx.host.token, timeoutMs: 10_000 });
     ok.close();
-    console.log(`token guessing: ${guesses} wrong tokens answered in ${elapsed} ms (${((guesses / elapsed) * 1000).toFixed(0)}/s)`);
+    console.log(
+      `token guessing: ${guesses} wrong tokens answered in ${elapsed} ms (${((guesses / elapsed) * 1000).toFixed(0)}/s)`,
+    );
   });
 });
 
 describe('token at rest and integers', () => {
   it('writes the settings file 0600 and keeps it out of git status', () => {
     expect(statSync(join(fx.ws.dir, '.vscode/settings.json')).mode & 0o777).toBe(0o600);
-    expect(execFileSync('git', ['-C', fx.ws.dir, '-c', 'core.fsmonitor=false', 'status', '--porcelain', '--untracked-files=all']).toString()).not.toContain('.vscode');
+    expect(
+      execFileSync('git', [
+        '-C',
+        fx.ws.dir,
+        '-c',
+        'core.fsmonitor=false',
+        'status',
+        '--porcelain',
+        '--untracked-files=all',
+      ]).toString(),
+    ).not.toContain('.vscode');
   });
   it('refuses an index git would misread instead of restoring another version', async () => {
     const before = file('src/shapes.ts');
-    expect(await errorCode(fx.client.historyRollback({ filePath: 'src/shapes.ts', toIndex: 1e21 }))).toBe('INVALID_REQUEST');
-    expect(await errorCode(fx.client.historyDiff({ filePath: 'src/shapes.ts', fromIndex: 1, toIndex: 1e21 }))).toBe('INVALID_REQUEST');
+    expect(await errorCode(fx.client.historyRollback({ filePath: 'src/shapes.ts', toIndex: 1e21 }))).toBe(
+      'INVALID_REQUEST',
+    );
+    expect(await errorCode(fx.client.historyDiff({ filePath: 'src/shapes.ts', fromIndex: 1, toIndex: 1e21 }))).toBe(
+      'INVALID_REQUEST',
+    );
     expect(file('src/shapes.ts').equals(before)).toBe(true);
   });
 });

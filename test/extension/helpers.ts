@@ -10,7 +10,6 @@ import { buildTarget } from '../../scripts/build';
 
 export const EXTENSION_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../extension');
 
-
 export interface LiveFixture {
   host: LiveHost;
   ws: FixtureWorkspaceInfo;
@@ -32,7 +31,12 @@ export async function startLiveFixture(opts: LiveFixtureOptions = {}): Promise<L
   const base = mkdtempSync(join(tmpdir(), 'idea-ext-live-'));
   const ws = buildFixtureWorkspace(join(base, 'ws'));
   prepare?.(ws.dir);
-  const host = await launchHost({ workspace: ws.dir, extensionDevPath: EXTENSION_DIR, userSettings, memorySampleMs: 500 });
+  const host = await launchHost({
+    workspace: ws.dir,
+    extensionDevPath: EXTENSION_DIR,
+    userSettings,
+    memorySampleMs: 500,
+  });
   let client: IdeaClient;
   try {
     client = await connect({ url: host.url, token: host.token, validate: true, timeoutMs: 60_000 });
@@ -41,7 +45,10 @@ export async function startLiveFixture(opts: LiveFixtureOptions = {}): Promise<L
     throw e;
   }
   return {
-    host, ws, client, base,
+    host,
+    ws,
+    client,
+    base,
     async close() {
       client.close();
       await host.close();

@@ -29,11 +29,25 @@ beforeAll(async () => {
       // A repository trying to raise the limits through its own settings: machine scope ignores it.
       const file = join(dir, '.vscode/settings.json');
       const s = JSON.parse(readFileSync(file, 'utf8'));
-      writeFileSync(file, JSON.stringify({ ...s, 'idea.server.limits.maxChildProcesses': 64, 'idea.server.limits.regexTimeBudgetMs': 600000, 'idea.server.limits.maxRequestsInFlight': 100000 }, null, 2));
+      writeFileSync(
+        file,
+        JSON.stringify(
+          {
+            ...s,
+            'idea.server.limits.maxChildProcesses': 64,
+            'idea.server.limits.regexTimeBudgetMs': 600000,
+            'idea.server.limits.maxRequestsInFlight': 100000,
+          },
+          null,
+          2,
+        ),
+      );
     },
   });
 });
-afterAll(async () => { await fx?.close(); });
+afterAll(async () => {
+  await fx?.close();
+});
 
 const client = () => connect({ url: fx.host.url, token: fx.host.token, timeoutMs: 180_000 });
 const now = () => performance.now();
@@ -55,14 +69,22 @@ async function victimWhile(busy: () => boolean, c: IdeaClient, minSamples = 10):
   return lat;
 }
 
-const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!; };
-const fmt = (xs: number[]) => `n=${xs.length} p50=${pct(xs, 50).toFixed(0)} p99=${pct(xs, 99).toFixed(0)} max=${Math.max(...xs).toFixed(0)} ms`;
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
+};
+const fmt = (xs: number[]) =>
+  `n=${xs.length} p50=${pct(xs, 50).toFixed(0)} p99=${pct(xs, 99).toFixed(0)} max=${Math.max(...xs).toFixed(0)} ms`;
 
 /** rg processes of the live host right now. */
 function rgProcesses(): number {
   let n = 0;
   for (const pid of treePids(fx.host.codeServerPid, processTable())) {
-    try { if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'rg') n++; } catch { /* gone */ }
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'rg') n++;
+    } catch {
+      /* gone */
+    }
   }
   return n;
 }
@@ -76,11 +98,21 @@ function sampleRg(): { stop(): { maxRg: number; peakPssMB: number } } {
     maxRg = Math.max(maxRg, rgProcesses());
     if (tick++ % 5 === 0) peakPssMB = Math.max(peakPssMB, sampleTreeMemory(fx.host.codeServerPid).pssMB);
   }, 50);
-  return { stop: () => { clearInterval(iv); return { maxRg, peakPssMB }; } };
+  return {
+    stop: () => {
+      clearInterval(iv);
+      return { maxRg, peakPssMB };
+    },
+  };
 }
 
 async function outcome(p: Promise<unknown>): Promise<{ ok: boolean; code?: string; message?: string }> {
-  try { await p; return { ok: true }; } catch (e) { return { ok: false, code: String((e as { code?: unknown }).code), message: (e as Error).message }; }
+  try {
+    await p;
+    return { ok: true };
+  } catch (e) {
+    return { ok: false, code: String((e as { code?: unknown }).code), message: (e as Error).message };
+  }
 }
 
 describe('regex with a deadline', () => {
@@ -91,10 +123,15 @@ describe('regex with a deadline', () => {
       for (const call of VICTIM_CALLS) await call(victim); // warm
       const t0 = now();
       let done = false;
-      const attack = outcome(attacker.editFind({ pattern: '(a+)+$(?<![^]x)', isRegex: true })).then((r) => { done = true; return { ...r, ms: now() - t0 }; });
+      const attack = outcome(attacker.editFind({ pattern: '(a+)+$(?<![^]x)', isRegex: true })).then((r) => {
+        done = true;
+        return { ...r, ms: now() - t0 };
+      });
       const lat = await victimWhile(() => !done, victim);
       const a = await attack;
-      console.log(`[limits.live] catastrophic regex answered after ${a.ms.toFixed(0)} ms: ${a.code} ${a.message}; victim ${fmt(lat)}`);
+      console.log(
+        `[limits.live] catastrophic regex answered after ${a.ms.toFixed(0)} ms: ${a.code} ${a.message}; victim ${fmt(lat)}`,
+      );
       expect(a).toMatchObject({ ok: false, code: 'HANDLER_ERROR' });
       expect(a.message).toMatch(new RegExp(`exceeded its time budget of ${BUDGET_MS} ms`));
       expect(a.ms).toBeLessThan(BUDGET_MS + 1500);
@@ -124,11 +161,17 @@ describe('unbounded work', () => {
       const rg = sampleRg();
       const t0 = now();
       let left = 1000;
-      const all = Array.from({ length: 1000 }, () => outcome(flood.editFind({ pattern: 'needle' })).finally(() => { left--; }));
+      const all = Array.from({ length: 1000 }, () =>
+        outcome(flood.editFind({ pattern: 'needle' })).finally(() => {
+          left--;
+        }),
+      );
       const lat = await victimWhile(() => left > 0, victim, 20);
       const results = await Promise.all(all);
       const { maxRg, peakPssMB } = rg.stop();
-      console.log(`[limits.live] 1,000 edit/find on one connection: ${results.filter((r) => r.ok).length} answered in ${((now() - t0) / 1000).toFixed(1)} s, max ${maxRg} rg at once, code-server tree peak PSS ${peakPssMB} MB; victim ${fmt(lat)}`);
+      console.log(
+        `[limits.live] 1,000 edit/find on one connection: ${results.filter((r) => r.ok).length} answered in ${((now() - t0) / 1000).toFixed(1)} s, max ${maxRg} rg at once, code-server tree peak PSS ${peakPssMB} MB; victim ${fmt(lat)}`,
+      );
       expect(results.filter((r) => !r.ok)).toEqual([]);
       expect(pct(lat, 99)).toBeLessThan(2000);
       expect(maxRg).toBeLessThanOrEqual(MAX_PROCESSES);
@@ -145,12 +188,20 @@ describe('unbounded work', () => {
       const rg = sampleRg();
       const t0 = now();
       let left = 4000;
-      const all = floods.flatMap((f) => Array.from({ length: 1000 }, () => outcome(f.fsFindFiles({ query: 'main' })).finally(() => { left--; })));
+      const all = floods.flatMap((f) =>
+        Array.from({ length: 1000 }, () =>
+          outcome(f.fsFindFiles({ query: 'main' })).finally(() => {
+            left--;
+          }),
+        ),
+      );
       const lat = await victimWhile(() => left > 0, victim, 20);
       const results = await Promise.all(all);
       const { maxRg, peakPssMB } = rg.stop();
       const refused = results.filter((r) => !r.ok);
-      console.log(`[limits.live] 4×1,000 fs/findFiles: ${results.length - refused.length} answered, ${refused.length} refused in ${((now() - t0) / 1000).toFixed(1)} s, max ${maxRg} rg at once, code-server tree peak PSS ${peakPssMB} MB; victim ${fmt(lat)}`);
+      console.log(
+        `[limits.live] 4×1,000 fs/findFiles: ${results.length - refused.length} answered, ${refused.length} refused in ${((now() - t0) / 1000).toFixed(1)} s, max ${maxRg} rg at once, code-server tree peak PSS ${peakPssMB} MB; victim ${fmt(lat)}`,
+      );
       expect(pct(lat, 99)).toBeLessThan(2000);
       expect(maxRg).toBeLessThanOrEqual(MAX_PROCESSES);
       expect(refused.length).toBeGreaterThan(0);

@@ -2,7 +2,14 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fileUriString, formatUtcLabel, historyHomeFromGlobalStorage, LocalHistory, resourcePath, vscodeStringHash } from '../../extension/src/local-history';
+import {
+  fileUriString,
+  formatUtcLabel,
+  historyHomeFromGlobalStorage,
+  LocalHistory,
+  resourcePath,
+  vscodeStringHash,
+} from '../../extension/src/local-history';
 
 let home: string;
 const file = '/work/proj/docs/release notes.md';
@@ -12,18 +19,37 @@ beforeAll(() => {
   mkdirSync(join(home, 'aaa'));
   writeFileSync(join(home, 'aaa/AbC1.md'), 'v1');
   writeFileSync(join(home, 'aaa/XyZ2.md'), 'v2');
-  writeFileSync(join(home, 'aaa/entries.json'), JSON.stringify({ version: 1, resource: fileUriString(file), entries: [
-    { id: 'AbC1.md', timestamp: 1000 }, { id: 'XyZ2.md', source: 'Workspace Edit', timestamp: 3000 }, { id: 'Gone.md', timestamp: 4000 },
-  ] }));
+  writeFileSync(
+    join(home, 'aaa/entries.json'),
+    JSON.stringify({
+      version: 1,
+      resource: fileUriString(file),
+      entries: [
+        { id: 'AbC1.md', timestamp: 1000 },
+        { id: 'XyZ2.md', source: 'Workspace Edit', timestamp: 3000 },
+        { id: 'Gone.md', timestamp: 4000 },
+      ],
+    }),
+  );
   // code-server-style folder (vscode-remote://host:port/) with one listed entry and one unlisted file.
   mkdirSync(join(home, 'bbb'));
   writeFileSync(join(home, 'bbb/QqQ3.md'), 'v3');
   writeFileSync(join(home, 'bbb/Unl4.md'), 'v4');
   utimesSync(join(home, 'bbb/Unl4.md'), 5, 5); // 5 s → timestamp 5000 ms
-  writeFileSync(join(home, 'bbb/entries.json'), JSON.stringify({ version: 1, resource: 'vscode-remote://127.0.0.1:8080/work/proj/docs/release%20notes.md', entries: [{ id: 'QqQ3.md', timestamp: 2000 }] }));
+  writeFileSync(
+    join(home, 'bbb/entries.json'),
+    JSON.stringify({
+      version: 1,
+      resource: 'vscode-remote://127.0.0.1:8080/work/proj/docs/release%20notes.md',
+      entries: [{ id: 'QqQ3.md', timestamp: 2000 }],
+    }),
+  );
   // Another file's history and junk.
   mkdirSync(join(home, 'ccc'));
-  writeFileSync(join(home, 'ccc/entries.json'), JSON.stringify({ version: 1, resource: 'file:///work/proj/other.md', entries: [] }));
+  writeFileSync(
+    join(home, 'ccc/entries.json'),
+    JSON.stringify({ version: 1, resource: 'file:///work/proj/other.md', entries: [] }),
+  );
   mkdirSync(join(home, 'ddd'));
   writeFileSync(join(home, 'ddd/entries.json'), '{not json');
 });
@@ -34,7 +60,10 @@ describe('local history reader', () => {
     const lh = new LocalHistory(home);
     const list = lh.list(file);
     expect(list.map((e) => [e.id, e.timestamp, e.source])).toEqual([
-      ['Unl4.md', 5000, undefined], ['XyZ2.md', 3000, 'Workspace Edit'], ['QqQ3.md', 2000, undefined], ['AbC1.md', 1000, undefined],
+      ['Unl4.md', 5000, undefined],
+      ['XyZ2.md', 3000, 'Workspace Edit'],
+      ['QqQ3.md', 2000, undefined],
+      ['AbC1.md', 1000, undefined],
     ]);
     expect(readFileSync(lh.find(file, 'QqQ3.md')!.location, 'utf8')).toBe('v3');
     expect(lh.find(file, 'Gone.md')).toBeUndefined();
@@ -58,16 +87,20 @@ describe('local history reader', () => {
     const uri = 'file:///work/proj/new%20file.ts';
     expect(fileUriString(p)).toBe(uri);
     expect(e.location).toBe(join(home, vscodeStringHash(uri).toString(16), e.id));
-    expect(JSON.parse(readFileSync(join(home, vscodeStringHash(uri).toString(16), 'entries.json'), 'utf8')).resource).toBe(uri);
+    expect(
+      JSON.parse(readFileSync(join(home, vscodeStringHash(uri).toString(16), 'entries.json'), 'utf8')).resource,
+    ).toBe(uri);
   });
   it('helpers: labels in UTC, resource paths, history home under any profile', () => {
     expect(formatUtcLabel(Date.UTC(2026, 2, 2, 9, 5, 7))).toBe('2026-03-02 09:05:07');
     expect(resourcePath('vscode-remote://127.0.0.1:8080/a/b%20c.ts')).toBe('/a/b c.ts');
     expect(resourcePath('untitled:Untitled-1')).toBeNull();
     expect(historyHomeFromGlobalStorage('/u/udd/User/globalStorage/idea-kit.idea-vscode')).toBe('/u/udd/User/History');
-    expect(historyHomeFromGlobalStorage('/u/udd/User/profiles/-5a1b/globalStorage/idea-kit.idea-vscode')).toBe('/u/udd/User/History');
+    expect(historyHomeFromGlobalStorage('/u/udd/User/profiles/-5a1b/globalStorage/idea-kit.idea-vscode')).toBe(
+      '/u/udd/User/History',
+    );
   });
-  it('computes VS Code\'s folder hash (known values from base/common/hash)', () => {
+  it("computes VS Code's folder hash (known values from base/common/hash)", () => {
     // stringHash("") = numberHash(149417, 0) = 149417; a signed 32-bit result renders with a minus sign.
     expect(vscodeStringHash('')).toBe(149417);
     expect(vscodeStringHash('a')).toBe((149417 * 31 + 97) | 0);

@@ -23,7 +23,12 @@ beforeAll(() => {
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
 const code = (f: () => unknown) => {
-  try { f(); return 'ok'; } catch (e) { return (e as { code?: string }).code; }
+  try {
+    f();
+    return 'ok';
+  } catch (e) {
+    return (e as { code?: string }).code;
+  }
 };
 
 describe('resolveWorkspacePath', () => {

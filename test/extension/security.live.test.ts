@@ -28,7 +28,10 @@ beforeAll(async () => {
     prepare: (dir) => {
       const file = join(dir, '.vscode/settings.json');
       const s = JSON.parse(readFileSync(file, 'utf8'));
-      writeFileSync(file, JSON.stringify({ ...s, 'idea.server.authEnabled': false, 'idea.server.authToken': 'repo-pinned' }, null, 2));
+      writeFileSync(
+        file,
+        JSON.stringify({ ...s, 'idea.server.authEnabled': false, 'idea.server.authToken': 'repo-pinned' }, null, 2),
+      );
     },
   });
   outside = mkdtempSync(join(tmpdir(), 'idea-outside-'));
@@ -46,8 +49,14 @@ afterAll(async () => {
 function rawConnect(headers: Record<string, string>): Promise<string> {
   return new Promise((resolve) => {
     const ws = new WebSocket(fx.host.url, { headers });
-    ws.once('open', () => { ws.close(); resolve('open'); });
-    ws.once('unexpected-response', (_req, res) => { resolve(String(res.statusCode)); ws.terminate(); });
+    ws.once('open', () => {
+      ws.close();
+      resolve('open');
+    });
+    ws.once('unexpected-response', (_req, res) => {
+      resolve(String(res.statusCode));
+      ws.terminate();
+    });
     ws.once('error', (e) => resolve(`error ${e.message}`));
   });
 }
@@ -57,10 +66,18 @@ function rawSession(frames: (string | Buffer)[], count: number): Promise<{ repli
   return new Promise((resolve) => {
     const ws = new WebSocket(fx.host.url);
     const replies: unknown[] = [];
-    const done = (closeCode?: number) => { resolve({ replies, closeCode }); ws.terminate(); };
-    ws.on('message', (m) => { replies.push(JSON.parse(String(m))); if (replies.length >= count) done(); });
+    const done = (closeCode?: number) => {
+      resolve({ replies, closeCode });
+      ws.terminate();
+    };
+    ws.on('message', (m) => {
+      replies.push(JSON.parse(String(m)));
+      if (replies.length >= count) done();
+    });
     ws.once('close', (code) => done(code));
-    ws.once('open', () => { for (const f of frames) ws.send(f); });
+    ws.once('open', () => {
+      for (const f of frames) ws.send(f);
+    });
   });
 }
 
@@ -68,7 +85,9 @@ describe('start-up', () => {
   it('falls back to the next port when the configured one is taken, and says so in settings.json', () => {
     expect(fx.host.port).toBeGreaterThan(blockedPort);
     expect(fx.host.port).toBeLessThan(blockedPort + 10);
-    expect(JSON.parse(readFileSync(join(fx.ws.dir, '.vscode/settings.json'), 'utf8'))['idea.server.port']).toBe(fx.host.port);
+    expect(JSON.parse(readFileSync(join(fx.ws.dir, '.vscode/settings.json'), 'utf8'))['idea.server.port']).toBe(
+      fx.host.port,
+    );
   });
   it('takes auth settings from the user, never from the workspace', async () => {
     expect(fx.host.token).toBe(USER_TOKEN);
@@ -81,13 +100,17 @@ describe('transport', () => {
   it('listens on the loopback address only', () => {
     // Every LISTEN socket on the server's port, from /proc/net/tcp{,6}: local address must be 127.0.0.1.
     const hexPort = fx.host.port.toString(16).toUpperCase().padStart(4, '0');
-    const rows = ['/proc/net/tcp', '/proc/net/tcp6'].flatMap((f) => (existsSync(f) ? readFileSync(f, 'utf8').split('\n').slice(1) : []))
-      .map((l) => l.trim().split(/\s+/)).filter((c) => c[1]?.endsWith(`:${hexPort}`) && c[3] === '0A');
+    const rows = ['/proc/net/tcp', '/proc/net/tcp6']
+      .flatMap((f) => (existsSync(f) ? readFileSync(f, 'utf8').split('\n').slice(1) : []))
+      .map((l) => l.trim().split(/\s+/))
+      .filter((c) => c[1]?.endsWith(`:${hexPort}`) && c[3] === '0A');
     expect(rows.map((c) => c[1])).toEqual([`0100007F:${hexPort}`]);
   });
   it('the runtime refuses to bind anywhere but loopback', async () => {
     for (const host of ['0.0.0.0', '::', '192.168.1.10']) {
-      await expect(startWebSocketServer({ host, port: 0, createSession: () => ({ onFrame() {}, onClose() {} }) })).rejects.toThrow(/non-loopback/);
+      await expect(
+        startWebSocketServer({ host, port: 0, createSession: () => ({ onFrame() {}, onClose() {} }) }),
+      ).rejects.toThrow(/non-loopback/);
     }
   });
   it('refuses browser origins and foreign Host headers (DNS rebinding), accepts loopback ones', async () => {
@@ -102,21 +125,37 @@ describe('transport', () => {
     expect(await errorCode(connect({ url: fx.host.url }))).toBe('UNAUTHORIZED');
   });
   it('never serves a request sent before the handshake', async () => {
-    const r = await rawSession([JSON.stringify({ topic: '/app/vscode/fs/findFiles', requestId: 'r1', params: { query: 'a' } })], 1);
+    const r = await rawSession(
+      [JSON.stringify({ topic: '/app/vscode/fs/findFiles', requestId: 'r1', params: { query: 'a' } })],
+      1,
+    );
     expect(r.replies[0]).toMatchObject({ type: 'handshake', error: { code: 'INVALID_REQUEST' } });
   });
   it('closes oversized frames with 1009 and survives garbage', async () => {
     const hello = JSON.stringify({ type: 'handshake', token: fx.host.token });
     const big = await rawSession([hello, Buffer.alloc(5 * 1024 * 1024, 0x61).toString()], 99);
     expect(big.closeCode).toBe(1009);
-    const junk = await rawSession([hello, 'not json', '[1,2]', JSON.stringify({ topic: '/app/vscode/nope', requestId: 'x', params: {} })], 4);
-    expect(junk.replies.slice(1).map((m) => (m as { error: { code: string } }).error.code)).toEqual(['PARSE_ERROR', 'PARSE_ERROR', 'UNKNOWN_TOPIC']);
+    const junk = await rawSession(
+      [hello, 'not json', '[1,2]', JSON.stringify({ topic: '/app/vscode/nope', requestId: 'x', params: {} })],
+      4,
+    );
+    expect(junk.replies.slice(1).map((m) => (m as { error: { code: string } }).error.code)).toEqual([
+      'PARSE_ERROR',
+      'PARSE_ERROR',
+      'UNKNOWN_TOPIC',
+    ]);
     expect((await fx.client.fsFindFiles({ query: 'shapes' })).totalCount).toBe(1);
   });
 });
 
 describe('workspace confinement', () => {
-  const escapes = (dir: () => string) => ['../outside.txt', '/etc/passwd', 'escape-link/secret-outside.txt', 'escape-file.txt', join(dir(), '..', 'x.ts')];
+  const escapes = (dir: () => string) => [
+    '../outside.txt',
+    '/etc/passwd',
+    'escape-link/secret-outside.txt',
+    'escape-file.txt',
+    join(dir(), '..', 'x.ts'),
+  ];
   it('refuses paths outside the workspace for every file topic, reads and writes alike', async () => {
     for (const filePath of escapes(() => fx.ws.dir)) {
       const c = fx.client;
@@ -147,8 +186,13 @@ describe('workspace confinement', () => {
   it('never lets a git ref become an option', async () => {
     const target = join(outside, 'git-output.txt');
     for (const ref of ['-p', `--output=${target}`, '--exec=touch /tmp/pwned']) {
-      expect(await errorCode(fx.client.historyDiff({ filePath: 'src/shapes.ts', fromRef: ref })), ref).toBe('INVALID_REQUEST');
-      expect(await errorCode(fx.client.historyDiff({ filePath: 'src/shapes.ts', fromRef: 'HEAD', toRef: ref })), ref).toBe('INVALID_REQUEST');
+      expect(await errorCode(fx.client.historyDiff({ filePath: 'src/shapes.ts', fromRef: ref })), ref).toBe(
+        'INVALID_REQUEST',
+      );
+      expect(
+        await errorCode(fx.client.historyDiff({ filePath: 'src/shapes.ts', fromRef: 'HEAD', toRef: ref })),
+        ref,
+      ).toBe('INVALID_REQUEST');
     }
     expect(existsSync(target)).toBe(false);
     // A file whose name looks like an option is just a file.

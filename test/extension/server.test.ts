@@ -8,7 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-interface Scoped { globalValue?: unknown; workspaceValue?: unknown; defaultValue?: unknown }
+interface Scoped {
+  globalValue?: unknown;
+  workspaceValue?: unknown;
+  defaultValue?: unknown;
+}
 const state = vi.hoisted(() => ({
   settings: {} as Record<string, { globalValue?: unknown; workspaceValue?: unknown; defaultValue?: unknown }>,
   folder: '',
@@ -18,9 +22,16 @@ const state = vi.hoisted(() => ({
 vi.mock('vscode', () => {
   class EventEmitter<T> {
     private listeners: ((e: T) => void)[] = [];
-    event = (l: (e: T) => void) => { this.listeners.push(l); return { dispose: () => undefined }; };
-    fire(e: T) { for (const l of this.listeners) l(e); }
-    dispose() { this.listeners = []; }
+    event = (l: (e: T) => void) => {
+      this.listeners.push(l);
+      return { dispose: () => undefined };
+    };
+    fire(e: T) {
+      for (const l of this.listeners) l(e);
+    }
+    dispose() {
+      this.listeners = [];
+    }
   }
   const getConfiguration = (section: string) => ({
     // Like VS Code: the effective value (workspace over user over default)...
@@ -35,12 +46,19 @@ vi.mock('vscode', () => {
     EventEmitter,
     workspace: {
       getConfiguration,
-      get workspaceFolders() { return [{ uri: { scheme: 'file', fsPath: state.folder } }]; },
+      get workspaceFolders() {
+        return [{ uri: { scheme: 'file', fsPath: state.folder } }];
+      },
       onDidChangeWorkspaceFolders: () => ({ dispose: () => undefined }),
     },
     env: { appName: 'Stand-in Code' },
     version: '1.100.3',
-    window: { showErrorMessage: (m: string) => { state.errors.push(m); return Promise.resolve(undefined); } },
+    window: {
+      showErrorMessage: (m: string) => {
+        state.errors.push(m);
+        return Promise.resolve(undefined);
+      },
+    },
   };
 });
 
@@ -51,13 +69,22 @@ const { listRegisteredServers } = await import('../../runtime/registry');
 const registry = () => join(state.folder, 'registry');
 
 const settingsFile = () => join(state.folder, '.vscode', 'settings.json');
-const set = (key: string, v: Scoped) => { state.settings[`idea.server.${key}`] = v; };
+const set = (key: string, v: Scoped) => {
+  state.settings[`idea.server.${key}`] = v;
+};
 let servers: InstanceType<typeof IdeaServer>[] = [];
 let blockers: Server[] = [];
-const make = () => { const s = new IdeaServer({} as never, () => undefined); servers.push(s); return s; };
+const make = () => {
+  const s = new IdeaServer({} as never, () => undefined);
+  servers.push(s);
+  return s;
+};
 const block = async (port: number) => {
   const b = createServer();
-  await new Promise<void>((r, j) => { b.once('error', j); b.listen(port, '127.0.0.1', () => r()); });
+  await new Promise<void>((r, j) => {
+    b.once('error', j);
+    b.listen(port, '127.0.0.1', () => r());
+  });
   blockers.push(b);
 };
 
@@ -86,7 +113,15 @@ describe('IdeaServer', () => {
     expect(written).toEqual({ 'idea.server.port': info!.port, 'idea.server.authToken': info!.token });
     expect(info!.token).toMatch(/^[0-9a-f-]{36}$/);
     const { servers: registered } = await listRegisteredServers({ dir: registry() });
-    expect(registered).toEqual([expect.objectContaining({ pid: process.pid, port: info!.port, token: info!.token, workspaces: [state.folder], ide: 'Stand-in Code 1.100.3' })]);
+    expect(registered).toEqual([
+      expect.objectContaining({
+        pid: process.pid,
+        port: info!.port,
+        token: info!.token,
+        workspaces: [state.folder],
+        ide: 'Stand-in Code 1.100.3',
+      }),
+    ]);
     const c = await connect({ url: info!.url, token: info!.token });
     expect(c.handshake.authRequired).toBe(true);
     c.close();
@@ -100,7 +135,11 @@ describe('IdeaServer', () => {
   it('reports, and does not hang, when all ten ports are taken', async () => {
     const p = state.settings['idea.server.port']!.defaultValue as number;
     const taken: number[] = [];
-    for (let i = 0; i < 10; i++) await block(p + i).then(() => taken.push(p + i), () => taken.push(p + i)); // already in use counts too
+    for (let i = 0; i < 10; i++)
+      await block(p + i).then(
+        () => taken.push(p + i),
+        () => taken.push(p + i),
+      ); // already in use counts too
     const info = await make().start();
     expect(info).toBeUndefined();
     expect(state.errors.join()).toMatch(/all in use/);
@@ -131,9 +170,15 @@ describe('IdeaServer', () => {
     await s.stop();
     // The server closed the connection (this server has no handlers: a request would be refused
     // locally as not advertised, so the close itself is what is awaited).
-    const closed = await Promise.race([c.closed.then(() => 'closed'), new Promise((r) => setTimeout(() => r('still open'), 5000))]);
+    const closed = await Promise.race([
+      c.closed.then(() => 'closed'),
+      new Promise((r) => setTimeout(() => r('still open'), 5000)),
+    ]);
     expect(closed).toBe('closed');
-    const after = await c.request('/app/vscode/fs/findFiles', { query: 'x' }, { timeoutMs: 5000 }).then(() => 'answered', (e: Error) => e.constructor.name);
+    const after = await c.request('/app/vscode/fs/findFiles', { query: 'x' }, { timeoutMs: 5000 }).then(
+      () => 'answered',
+      (e: Error) => e.constructor.name,
+    );
     expect(after).toBe('IdeaClosedError');
     expect(s.info).toBeUndefined();
     expect((await listRegisteredServers({ dir: registry(), probePorts: false, clean: false })).servers).toEqual([]);

@@ -23,20 +23,24 @@ afterAll(async () => {
 /** Polls `f` until it returns a value other than undefined (bounded); the last error is reported. */
 async function until<T>(what: string, f: () => Promise<T | undefined> | T | undefined, timeoutMs = 20_000): Promise<T> {
   let last: unknown;
-  const v = await poll(async () => {
-    try {
-      return await f();
-    } catch (e) {
-      last = e;
-      return undefined;
-    }
-  }, { timeoutMs, intervalMs: 25, maxIntervalMs: 250 });
+  const v = await poll(
+    async () => {
+      try {
+        return await f();
+      } catch (e) {
+        last = e;
+        return undefined;
+      }
+    },
+    { timeoutMs, intervalMs: 25, maxIntervalMs: 250 },
+  );
   if (v === undefined) throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
   return v;
 }
 
 const diskText = (rel: string) => readFileSync(join(fx.ws.dir, rel), 'utf8');
-const settings = () => parseJsonc(readFileSync(join(fx.ws.dir, '.vscode/settings.json'), 'utf8')) as Record<string, unknown>;
+const settings = () =>
+  parseJsonc(readFileSync(join(fx.ws.dir, '.vscode/settings.json'), 'utf8')) as Record<string, unknown>;
 
 describe('unsaved editor contents', () => {
   const FILE = 'text/search.txt';
@@ -47,12 +51,16 @@ describe('unsaved editor contents', () => {
     expect(before).not.toContain('zebracrossing');
     await fx.host.workbench.openFile(FILE);
     await fx.host.workbench.typeAtEnd(`\n${typed}`);
-    await until('the tab to show unsaved changes', async () => ((await fx.host.workbench.activeTabDirty()) ? true : undefined));
+    await until('the tab to show unsaved changes', async () =>
+      (await fx.host.workbench.activeTabDirty()) ? true : undefined,
+    );
 
     const path = join(fx.ws.dir, FILE);
     // Ctrl+End lands on the document's last line (index = number of newlines); Enter opens the next one.
     const typedLine = before.split('\n').length;
-    await until('the editor to show the typed line', async () => ((await fx.host.workbench.visibleEditorText()).includes(typed) ? true : undefined));
+    await until('the editor to show the typed line', async () =>
+      (await fx.host.workbench.visibleEditorText()).includes(typed) ? true : undefined,
+    );
     // The extension host learns of the keystrokes asynchronously, one change event per key: a find run
     // meanwhile sees a prefix of the line. Poll until it sees the whole line.
     const found = await until('find to see the whole typed line', async () => {
@@ -66,9 +74,15 @@ describe('unsaved editor contents', () => {
 
   it('edit/replace refuses a file with unsaved changes: the editor keeps them, the disk is untouched', async () => {
     const before = diskText(FILE);
-    const answer = await fx.client.editReplace({ pattern: 'zebracrossing', replacement: 'okapiwalk', include: 'text/**' })
-      .then(() => 'replaced', (e: Error & { code?: string }) => `${e.code}: ${e.message}`);
-    expect(answer).toMatch(/^HANDLER_ERROR: .*search\.txt has unsaved changes in the editor; save or revert them first\. Nothing was changed\.$/);
+    const answer = await fx.client
+      .editReplace({ pattern: 'zebracrossing', replacement: 'okapiwalk', include: 'text/**' })
+      .then(
+        () => 'replaced',
+        (e: Error & { code?: string }) => `${e.code}: ${e.message}`,
+      );
+    expect(answer).toMatch(
+      /^HANDLER_ERROR: .*search\.txt has unsaved changes in the editor; save or revert them first\. Nothing was changed\.$/,
+    );
     expect(diskText(FILE)).toBe(before);
     expect(await fx.host.workbench.activeTabDirty()).toBe(true);
     expect(await fx.host.workbench.visibleEditorText()).toContain(typed);
@@ -82,7 +96,9 @@ describe('unsaved editor contents', () => {
     const disk = diskText(FILE);
     expect(disk).toContain('okapiwalk unsaved');
     expect(disk).not.toContain('zebracrossing');
-    await until('the editor to show the replacement', async () => ((await fx.host.workbench.visibleEditorText()).includes('okapiwalk unsaved') ? true : undefined));
+    await until('the editor to show the replacement', async () =>
+      (await fx.host.workbench.visibleEditorText()).includes('okapiwalk unsaved') ? true : undefined,
+    );
     expect(await fx.host.workbench.activeTabDirty()).toBe(false);
     expect((await fx.client.editFind({ pattern: 'zebracrossing' })).totalCount).toBe(0);
   });
@@ -90,7 +106,8 @@ describe('unsaved editor contents', () => {
 
 // In order: the count starts at the fixture's one client; Start needs the server Stop stopped.
 describe('status bar and commands', () => {
-  const statusText = (n: number, port = fx.host.port) => fx.host.workbench.statusBarText(new RegExp(`IDEA :${port} · ${n}$`));
+  const statusText = (n: number, port = fx.host.port) =>
+    fx.host.workbench.statusBarText(new RegExp(`IDEA :${port} · ${n}$`));
 
   it('the status bar item shows the port and the number of connected clients', async () => {
     expect(await statusText(1)).toMatch(new RegExp(`IDEA :${fx.host.port} · 1`));
@@ -109,15 +126,30 @@ describe('status bar and commands', () => {
     await wb.page.evaluate<void>("navigator.clipboard.writeText('before')");
     expect(await wb.readClipboard()).toBe('before');
     await wb.runCommand('IDEA: Copy Connection Info');
-    const text = await until('the clipboard to change', async () => { const t = await wb.readClipboard(); return t !== 'before' ? t : undefined; });
-    expect(JSON.parse(text)).toEqual({ url: fx.host.url, port: fx.host.port, token: fx.host.token, authRequired: true });
+    const text = await until('the clipboard to change', async () => {
+      const t = await wb.readClipboard();
+      return t !== 'before' ? t : undefined;
+    });
+    expect(JSON.parse(text)).toEqual({
+      url: fx.host.url,
+      port: fx.host.port,
+      token: fx.host.token,
+      authRequired: true,
+    });
   });
 
   it('the running server is registered for its user: 0700 folder, 0600 entry, port, token and folder', async () => {
     const { servers, ignored } = await listRegisteredServers({ dir: fx.host.registryDir, clean: false });
     expect(ignored).toEqual([]);
     expect(servers).toHaveLength(1);
-    expect(servers[0]).toMatchObject({ port: fx.host.port, url: fx.host.url, token: fx.host.token, authRequired: true, protocolVersion: '0.1.6', workspaces: [...fx.client.handshake.workspaces] });
+    expect(servers[0]).toMatchObject({
+      port: fx.host.port,
+      url: fx.host.url,
+      token: fx.host.token,
+      authRequired: true,
+      protocolVersion: '0.1.6',
+      workspaces: [...fx.client.handshake.workspaces],
+    });
     expect(statSync(fx.host.registryDir).mode & 0o777).toBe(0o700);
     expect(statSync(join(fx.host.registryDir, `${servers[0]!.pid}-${fx.host.port}.json`)).mode & 0o777).toBe(0o600);
   });
@@ -126,12 +158,16 @@ describe('status bar and commands', () => {
     const client = await connect({ url: fx.host.url, token: fx.host.token });
     await fx.host.workbench.runCommand('IDEA: Stop Server');
     let closed = false;
-    void client.closed.then(() => { closed = true; });
+    void client.closed.then(() => {
+      closed = true;
+    });
     await until('the live connection to be closed by the server', () => (closed ? true : undefined));
     await until('the port to close', async () => ((await isPortOpen(fx.host.port, 300)) ? undefined : true));
     expect(await fx.host.workbench.statusBarText(/IDEA off/)).toMatch(/IDEA off$/);
     expect(await errorCode(connect({ url: fx.host.url, token: fx.host.token, timeoutMs: 3000 }))).not.toBe('no error');
-    expect((await listRegisteredServers({ dir: fx.host.registryDir, clean: false, probePorts: false })).servers).toEqual([]);
+    expect(
+      (await listRegisteredServers({ dir: fx.host.registryDir, clean: false, probePorts: false })).servers,
+    ).toEqual([]);
   });
 
   it('IDEA: Start Server listens again, with a fresh token written for clients', async () => {
@@ -144,7 +180,10 @@ describe('status bar and commands', () => {
     const port = s['idea.server.port'] as number;
     const token = s['idea.server.authToken'] as string;
     expect(typeof token).toBe('string');
-    const registered = await until('the registry entry', async () => (await listRegisteredServers({ dir: fx.host.registryDir })).servers[0]);
+    const registered = await until(
+      'the registry entry',
+      async () => (await listRegisteredServers({ dir: fx.host.registryDir })).servers[0],
+    );
     expect(registered).toMatchObject({ port, token });
     let client: IdeaClient | undefined;
     try {

@@ -18,7 +18,14 @@ function filesUnder(dir: string): string[] {
 
 function resolveRelative(from: string, spec: string): string | undefined {
   const base = resolve(dirname(from), spec);
-  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, `${base}.mts`, base.replace(/\.js$/, '.ts'), join(base, 'index.ts')]) {
+  for (const candidate of [
+    base,
+    `${base}.ts`,
+    `${base}.tsx`,
+    `${base}.mts`,
+    base.replace(/\.js$/, '.ts'),
+    join(base, 'index.ts'),
+  ]) {
     if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
   }
   return undefined;
@@ -34,7 +41,8 @@ function vscodeImporters(roots: string[]): string[] {
     if (seen.has(file)) continue;
     seen.add(file);
     for (const [, spec] of readFileSync(file, 'utf8').matchAll(SPECIFIER)) {
-      if (spec === 'vscode' || spec!.startsWith('vscode/')) bad.push([file, ...via].map((f) => relative(ROOT, f)).join(' ← '));
+      if (spec === 'vscode' || spec!.startsWith('vscode/'))
+        bad.push([file, ...via].map((f) => relative(ROOT, f)).join(' ← '));
       else if (spec!.startsWith('.')) {
         const next = resolveRelative(file, spec!);
         if (next) queue.push({ file: next, via: [file, ...via] });

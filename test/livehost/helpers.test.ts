@@ -1,6 +1,16 @@
 // Unit tests of the launcher's helpers (no VS Code started).
 import { spawn } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -20,7 +30,8 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe('parseJsonc', () => {
   it('drops comments and trailing commas but keeps comment-like text inside strings', () => {
-    const text = '\ufeff{\n  // line comment\n  "a": "http://x/*y*/", /* block */ "b": [1, 2, ], "c": "say \\"//hi\\"",\n}\n';
+    const text =
+      '\ufeff{\n  // line comment\n  "a": "http://x/*y*/", /* block */ "b": [1, 2, ], "c": "say \\"//hi\\"",\n}\n';
     expect(parseJsonc(text)).toEqual({ a: 'http://x/*y*/', b: [1, 2], c: 'say "//hi"' });
   });
   it('keeps commas followed by a comment and then a value', () => {
@@ -129,7 +140,10 @@ describe('user settings and extension link', () => {
     const exts = join(tmp, 'exts');
     mkdirSync(ext);
     mkdirSync(exts);
-    writeFileSync(join(ext, 'package.json'), JSON.stringify({ publisher: 'pub', name: 'n', version: '1.2.3', main: './main' }));
+    writeFileSync(
+      join(ext, 'package.json'),
+      JSON.stringify({ publisher: 'pub', name: 'n', version: '1.2.3', main: './main' }),
+    );
     writeFileSync(join(ext, 'main.js'), '');
     const linked = linkExtension(ext, exts);
     expect(linked.id).toBe('pub.n');
@@ -170,8 +184,11 @@ describe('process trees and memory', () => {
 describe('portOwnedByGroup', () => {
   it('tells whether a listening port belongs to a process group', async () => {
     const port = await freePort();
-    const child = spawn(process.execPath, ['-e', `require('net').createServer().listen(${port}, '127.0.0.1', () => console.log('up'))`],
-      { detached: true, stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn(
+      process.execPath,
+      ['-e', `require('net').createServer().listen(${port}, '127.0.0.1', () => console.log('up'))`],
+      { detached: true, stdio: ['ignore', 'pipe', 'ignore'] },
+    );
     try {
       await new Promise((r) => child.stdout!.once('data', r));
       expect(portOwnedByGroup(port, child.pid!)).toBe(true);
@@ -189,7 +206,9 @@ describe('portOwnedByGroup', () => {
 describe('finding the binaries', () => {
   it('points at scripts/install-host.sh when code-server or Chromium is missing, and honours overrides', () => {
     const empty = join(tmp, 'empty-cache');
-    expect(() => findCodeServer({ IDEA_KIT_CACHE: empty })).toThrow(/code-server-4\.100\.3.*run `bash scripts\/install-host\.sh`/);
+    expect(() => findCodeServer({ IDEA_KIT_CACHE: empty })).toThrow(
+      /code-server-4\.100\.3.*run `bash scripts\/install-host\.sh`/,
+    );
     const fake = join(tmp, 'fake-code-server');
     writeFileSync(fake, '#!/bin/sh\n');
     expect(findCodeServer({ IDEA_KIT_CACHE: empty, IDEA_CODE_SERVER: fake })).toBe(fake);

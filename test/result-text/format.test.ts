@@ -4,7 +4,13 @@ import { TOPICS } from '../../generated/current';
 
 const T = (a: string) => `/app/vscode/${a}`;
 const plain = (topic: string, result: unknown, cwd = '/ws') => formatResult(T(topic), result, { color: false, cwd });
-const loc = (filePath: string, line: number, character: number) => ({ filePath, line, character, endLine: line, endCharacter: character + 3 });
+const loc = (filePath: string, line: number, character: number) => ({
+  filePath,
+  line,
+  character,
+  endLine: line,
+  endCharacter: character + 3,
+});
 
 describe('formatResult', () => {
   it('has a formatter for every topic of the version', () => {
@@ -12,7 +18,13 @@ describe('formatResult', () => {
   });
 
   it('find: path:line:col: text, 1-based, relative inside cwd, absolute outside; a cut list says so', () => {
-    const r = { matches: [{ filePath: '/ws/src/a.ts', line: 0, character: 4, lineText: 'let needle' }, { filePath: '/other/b.ts', line: 9, character: 0, lineText: 'needle' }], totalCount: 5 };
+    const r = {
+      matches: [
+        { filePath: '/ws/src/a.ts', line: 0, character: 4, lineText: 'let needle' },
+        { filePath: '/other/b.ts', line: 9, character: 0, lineText: 'needle' },
+      ],
+      totalCount: 5,
+    };
     expect(plain('edit/find', r)).toBe('src/a.ts:1:5: let needle\n/other/b.ts:10:1: needle\n(showing 2 of 5 matches)');
     expect(formatResult(T('edit/find'), r, { color: false })).toMatch(/^\/ws\/src\/a\.ts:1:5: /);
     expect(plain('edit/find', { matches: [], totalCount: 0 })).toBe('');
@@ -20,55 +32,129 @@ describe('formatResult', () => {
 
   it('references, definition with its code, diagnostics like tsc', () => {
     expect(plain('nav/references', { locations: [loc('/ws/a.ts', 2, 3)], totalCount: 1 })).toBe('a.ts:3:4');
-    expect(plain('nav/definition', { locations: [{ ...loc('/ws/a.ts', 0, 0), code: 'function f() {\n}\n' }] })).toBe('a.ts:1:1\n    function f() {\n    }');
+    expect(plain('nav/definition', { locations: [{ ...loc('/ws/a.ts', 0, 0), code: 'function f() {\n}\n' }] })).toBe(
+      'a.ts:1:1\n    function f() {\n    }',
+    );
     expect(plain('nav/definition', { locations: [] })).toBe('no definition found');
-    const d = { ...loc('/ws/b.ts', 3, 6), severity: 'error', message: "Type 'string' is not assignable", source: 'ts', code: '2322' };
-    expect(plain('diag/list', { diagnostics: [d, { ...d, severity: 'hint', source: null, code: null, message: 'm' }], totalCount: 2 }))
-      .toBe("b.ts:4:7: error ts 2322: Type 'string' is not assignable\nb.ts:4:7: hint: m");
+    const d = {
+      ...loc('/ws/b.ts', 3, 6),
+      severity: 'error',
+      message: "Type 'string' is not assignable",
+      source: 'ts',
+      code: '2322',
+    };
+    expect(
+      plain('diag/list', {
+        diagnostics: [d, { ...d, severity: 'hint', source: null, code: null, message: 'm' }],
+        totalCount: 2,
+      }),
+    ).toBe("b.ts:4:7: error ts 2322: Type 'string' is not assignable\nb.ts:4:7: hint: m");
   });
 
   it('symbols as an outline nested by range', () => {
-    const s = (name: string, kind: string, line: number, endLine: number, character = 0) =>
-      ({ name, kind, line, character, endLine, endCharacter: 1, selectionLine: line, selectionCharacter: character + 6, containerName: null });
-    const r = { symbols: [s('Circle', 'class', 2, 10), s('area', 'method', 3, 5, 2), s('radius', 'property', 4, 4, 4), s('scale', 'method', 6, 8, 2), s('total', 'function', 12, 14)], totalCount: 5 };
-    expect(plain('nav/symbols', r)).toBe([
-      'class Circle  3:7',
-      '  method area  4:9',
-      '    property radius  5:11',
-      '  method scale  7:9',
-      'function total  13:7',
-    ].join('\n'));
+    const s = (name: string, kind: string, line: number, endLine: number, character = 0) => ({
+      name,
+      kind,
+      line,
+      character,
+      endLine,
+      endCharacter: 1,
+      selectionLine: line,
+      selectionCharacter: character + 6,
+      containerName: null,
+    });
+    const r = {
+      symbols: [
+        s('Circle', 'class', 2, 10),
+        s('area', 'method', 3, 5, 2),
+        s('radius', 'property', 4, 4, 4),
+        s('scale', 'method', 6, 8, 2),
+        s('total', 'function', 12, 14),
+      ],
+      totalCount: 5,
+    };
+    expect(plain('nav/symbols', r)).toBe(
+      [
+        'class Circle  3:7',
+        '  method area  4:9',
+        '    property radius  5:11',
+        '  method scale  7:9',
+        'function total  13:7',
+      ].join('\n'),
+    );
   });
 
   it('history list as a table; diffs coloured when asked', () => {
-    const e = (index: number, message: string, authorName: string | null) => ({ index, hash: 'a'.repeat(40), shortHash: 'aaaaaaa', message, authorName, authorEmail: null, authorDate: '2026-01-05T09:00:00Z' });
-    expect(plain('history/list', { entries: [e(1, 'docs: more\n\nbody', 'Grace Hopper'), e(2, 'initial', null)], totalCount: 2 })).toBe([
-      'INDEX  COMMIT   DATE        AUTHOR        MESSAGE',
-      '1      aaaaaaa  2026-01-05  Grace Hopper  docs: more',
-      '2      aaaaaaa  2026-01-05                initial',
-    ].join('\n'));
+    const e = (index: number, message: string, authorName: string | null) => ({
+      index,
+      hash: 'a'.repeat(40),
+      shortHash: 'aaaaaaa',
+      message,
+      authorName,
+      authorEmail: null,
+      authorDate: '2026-01-05T09:00:00Z',
+    });
+    expect(
+      plain('history/list', {
+        entries: [e(1, 'docs: more\n\nbody', 'Grace Hopper'), e(2, 'initial', null)],
+        totalCount: 2,
+      }),
+    ).toBe(
+      [
+        'INDEX  COMMIT   DATE        AUTHOR        MESSAGE',
+        '1      aaaaaaa  2026-01-05  Grace Hopper  docs: more',
+        '2      aaaaaaa  2026-01-05                initial',
+      ].join('\n'),
+    );
     const diff = { diff: '--- a/x\n+++ b/x\n@@ -1 +1 @@\n-old\n+new\n', fromRef: 'HEAD', toRef: 'working tree' };
     expect(plain('history/diff', diff)).toBe('HEAD → working tree\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-old\n+new');
     const colored = formatResult(T('history/diff'), diff, { color: true });
     expect(colored).toContain('\x1b[31m-old\x1b[0m');
     expect(colored).toContain('\x1b[32m+new\x1b[0m');
     expect(colored).toContain('\x1b[36m@@ -1 +1 @@\x1b[0m');
-    expect(plain('localhistory/diff', { diff: '', fromLabel: '2026-01-01 10:00:00', toLabel: 'current' })).toBe('2026-01-01 10:00:00 → current\n(no differences)');
+    expect(plain('localhistory/diff', { diff: '', fromLabel: '2026-01-01 10:00:00', toLabel: 'current' })).toBe(
+      '2026-01-01 10:00:00 → current\n(no differences)',
+    );
   });
 
   it('writing topics say what they changed', () => {
-    expect(plain('edit/replace', { replacedCount: 3, affectedFiles: ['/ws/a.ts', '/ws/b.ts'] })).toBe('replaced 3 occurrences in 2 files:\n  a.ts\n  b.ts');
-    expect(plain('edit/replace', { replacedCount: 1, affectedFiles: ['/ws/a.ts'] })).toBe('replaced 1 occurrence in 1 file:\n  a.ts');
+    expect(plain('edit/replace', { replacedCount: 3, affectedFiles: ['/ws/a.ts', '/ws/b.ts'] })).toBe(
+      'replaced 3 occurrences in 2 files:\n  a.ts\n  b.ts',
+    );
+    expect(plain('edit/replace', { replacedCount: 1, affectedFiles: ['/ws/a.ts'] })).toBe(
+      'replaced 1 occurrence in 1 file:\n  a.ts',
+    );
     expect(plain('edit/replace', { replacedCount: 0, affectedFiles: [] })).toBe('nothing replaced: no match');
-    expect(plain('history/rollback', { filePath: '/ws/a.ts', toRef: 'b'.repeat(40), restoredIndex: 2 })).toBe('restored a.ts to commit bbbbbbb (history index 2) and saved it to disk');
-    expect(plain('localhistory/rollback', { filePath: '/ws/a.ts', restoredId: 'AbCd.ts', restoredLabel: '2026-01-01 10:00:00' }))
-      .toBe('restored a.ts to local history entry AbCd.ts (2026-01-01 10:00:00) and saved it to disk');
+    expect(plain('history/rollback', { filePath: '/ws/a.ts', toRef: 'b'.repeat(40), restoredIndex: 2 })).toBe(
+      'restored a.ts to commit bbbbbbb (history index 2) and saved it to disk',
+    );
+    expect(
+      plain('localhistory/rollback', {
+        filePath: '/ws/a.ts',
+        restoredId: 'AbCd.ts',
+        restoredLabel: '2026-01-01 10:00:00',
+      }),
+    ).toBe('restored a.ts to local history entry AbCd.ts (2026-01-01 10:00:00) and saved it to disk');
   });
 
   it('lists: files one per line, local history as a table', () => {
-    expect(plain('fs/findFiles', { files: [{ fileName: 'a.ts', filePath: '/ws/src/a.ts', relativePath: 'src/a.ts' }], totalCount: 1 })).toBe('src/a.ts');
-    expect(plain('localhistory/list', { entries: [{ id: 'AbCd.ts', timestamp: 1, timestampLabel: '2026-01-01 10:00:00', source: 'Workspace Edit' }, { id: 'x.ts', timestamp: 0, timestampLabel: '2026-01-01 09:00:00' }], totalCount: 2 }))
-      .toBe('ID       SAVED                SOURCE\nAbCd.ts  2026-01-01 10:00:00  Workspace Edit\nx.ts     2026-01-01 09:00:00');
+    expect(
+      plain('fs/findFiles', {
+        files: [{ fileName: 'a.ts', filePath: '/ws/src/a.ts', relativePath: 'src/a.ts' }],
+        totalCount: 1,
+      }),
+    ).toBe('src/a.ts');
+    expect(
+      plain('localhistory/list', {
+        entries: [
+          { id: 'AbCd.ts', timestamp: 1, timestampLabel: '2026-01-01 10:00:00', source: 'Workspace Edit' },
+          { id: 'x.ts', timestamp: 0, timestampLabel: '2026-01-01 09:00:00' },
+        ],
+        totalCount: 2,
+      }),
+    ).toBe(
+      'ID       SAVED                SOURCE\nAbCd.ts  2026-01-01 10:00:00  Workspace Edit\nx.ts     2026-01-01 09:00:00',
+    );
   });
 
   it('a topic without a formatter, or a result of another shape, prints as JSON', () => {

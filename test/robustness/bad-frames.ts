@@ -8,15 +8,23 @@ import { randomUUID } from 'node:crypto';
 import { type Json, type Schema, SpecOracle, echoed } from './spec-oracle';
 
 export interface BadFrame {
-  kind: string;         // e.g. "params.wrong-type", used in failure messages and counts
-  text: string;         // the frame as sent
-  code: string;         // expected error code
-  topic: string;        // expected echoed topic
-  requestId: string;    // expected echoed requestId
+  kind: string; // e.g. "params.wrong-type", used in failure messages and counts
+  text: string; // the frame as sent
+  code: string; // expected error code
+  topic: string; // expected echoed topic
+  requestId: string; // expected echoed requestId
 }
 
 type JsonType = 'string' | 'integer' | 'number' | 'boolean' | 'null' | 'object' | 'array';
-const SAMPLE: Record<JsonType, Json> = { string: 'x', integer: 7, number: 1.5, boolean: true, null: null, object: {}, array: [] };
+const SAMPLE: Record<JsonType, Json> = {
+  string: 'x',
+  integer: 7,
+  number: 1.5,
+  boolean: true,
+  null: null,
+  object: {},
+  array: [],
+};
 
 function typeOfJson(v: unknown): JsonType {
   if (v === null) return 'null';
@@ -43,10 +51,18 @@ export class InstanceBuilder {
     const branches: Schema[] | undefined = s.oneOf ?? s.anyOf;
     if (branches) {
       const all = new Set<JsonType>();
-      for (const br of branches) { const t = this.allowedTypes(br, b); if (!t) return undefined; t.forEach((x) => all.add(x)); }
+      for (const br of branches) {
+        const t = this.allowedTypes(br, b);
+        if (!t) return undefined;
+        t.forEach((x) => all.add(x));
+      }
       return all;
     }
-    if (s.allOf) for (const br of s.allOf) { const t = this.allowedTypes(br, b); if (t) return t; }
+    if (s.allOf)
+      for (const br of s.allOf) {
+        const t = this.allowedTypes(br, b);
+        if (t) return t;
+      }
     return undefined;
   }
 
@@ -62,24 +78,32 @@ export class InstanceBuilder {
     if (branches) return this.valid(branches[0]!, b, depth + 1);
     if (s.allOf) {
       let out: Json = {};
-      for (const br of s.allOf) { const v = this.valid(br, b, depth + 1); out = typeof v === 'object' && v && !Array.isArray(v) && typeof out === 'object' && out ? { ...out, ...v } : v; }
+      for (const br of s.allOf) {
+        const v = this.valid(br, b, depth + 1);
+        out = typeof v === 'object' && v && !Array.isArray(v) && typeof out === 'object' && out ? { ...out, ...v } : v;
+      }
       return out;
     }
     const t: string = [s.type].flat()[0] ?? (s.properties ? 'object' : 'string');
     switch (t) {
       case 'object': {
         const out: Record<string, Json> = {};
-        for (const k of (s.required as string[] | undefined) ?? []) out[k] = this.valid(s.properties?.[k] ?? {}, b, depth + 1);
+        for (const k of (s.required as string[] | undefined) ?? [])
+          out[k] = this.valid(s.properties?.[k] ?? {}, b, depth + 1);
         return out;
       }
-      case 'array': return Array.from({ length: s.minItems ?? 0 }, () => this.valid(s.items ?? {}, b, depth + 1));
-      case 'integer': case 'number': {
+      case 'array':
+        return Array.from({ length: s.minItems ?? 0 }, () => this.valid(s.items ?? {}, b, depth + 1));
+      case 'integer':
+      case 'number': {
         if (typeof s.minimum === 'number') return s.minimum;
         if (typeof s.exclusiveMinimum === 'number') return Math.floor(s.exclusiveMinimum) + 1;
         return 0;
       }
-      case 'boolean': return false;
-      case 'null': return null;
+      case 'boolean':
+        return false;
+      case 'null':
+        return null;
       default: {
         if (s.format === 'uuid') return randomUUID();
         return 'a'.repeat(Math.max(1, s.minLength ?? 1));
@@ -117,7 +141,9 @@ export interface GenOptions {
 function deepText(depth: number, leaf = '1'): string {
   return '{"a":'.repeat(depth) + leaf + '}'.repeat(depth);
 }
-function deepArrayText(depth: number): string { return '['.repeat(depth) + ']'.repeat(depth); }
+function deepArrayText(depth: number): string {
+  return '['.repeat(depth) + ']'.repeat(depth);
+}
 
 /**
  * Every invalid frame of the catalogue, for frames sent after a successful handshake. The list is
@@ -143,10 +169,36 @@ export function generateBadFrames(o: SpecOracle, opts: GenOptions = {}): BadFram
     JSON.stringify({ topic, requestId: randomUUID(), params, ...extra });
 
   // 1. Not JSON / not an object.
-  for (const t of ['', ' ', '{', '}', '{"topic":', 'nul', 'undefined', "{'topic':'x'}", '{"a":1,}', '\u0000', '\ud800', 'NaN',
-    '{"topic":"/app/vscode/edit/find","requestId":"1"', '\u00ff\u00fe{}', '[' .repeat(50)]) add('frame.not-json', t, 'PARSE_ERROR');
-  for (const t of ['null', 'true', '0', '-1.5e300', '"string"', '[]', '[{"topic":"/app/vscode/edit/find"}]', deepArrayText(depth),
-    JSON.stringify('q'.repeat(hugeChars))]) add('frame.not-object', t, 'PARSE_ERROR');
+  for (const t of [
+    '',
+    ' ',
+    '{',
+    '}',
+    '{"topic":',
+    'nul',
+    'undefined',
+    "{'topic':'x'}",
+    '{"a":1,}',
+    '\u0000',
+    '\ud800',
+    'NaN',
+    '{"topic":"/app/vscode/edit/find","requestId":"1"',
+    '\u00ff\u00fe{}',
+    '['.repeat(50),
+  ])
+    add('frame.not-json', t, 'PARSE_ERROR');
+  for (const t of [
+    'null',
+    'true',
+    '0',
+    '-1.5e300',
+    '"string"',
+    '[]',
+    '[{"topic":"/app/vscode/edit/find"}]',
+    deepArrayText(depth),
+    JSON.stringify('q'.repeat(hugeChars)),
+  ])
+    add('frame.not-object', t, 'PARSE_ERROR');
 
   // 2. Envelope: topic/requestId missing or of the wrong type, params of the wrong type.
   const t0 = o.index.topics[0]!;
@@ -160,13 +212,34 @@ export function generateBadFrames(o: SpecOracle, opts: GenOptions = {}): BadFram
     add(`envelope.topic-${ty}`, req(v, p0), 'INVALID_REQUEST');
     add(`envelope.requestId-${ty}`, JSON.stringify({ topic: t0.topic, requestId: v, params: p0 }), 'INVALID_REQUEST');
   }
-  add('envelope.topic-huge-array', req(Array.from({ length: hugeItems }, (_, i) => i), p0), 'INVALID_REQUEST');
-  add('envelope.requestId-deep', `{"topic":${JSON.stringify(t0.topic)},"requestId":${deepText(depth)},"params":{}}`, 'INVALID_REQUEST');
+  add(
+    'envelope.topic-huge-array',
+    req(
+      Array.from({ length: hugeItems }, (_, i) => i),
+      p0,
+    ),
+    'INVALID_REQUEST',
+  );
+  add(
+    'envelope.requestId-deep',
+    `{"topic":${JSON.stringify(t0.topic)},"requestId":${deepText(depth)},"params":{}}`,
+    'INVALID_REQUEST',
+  );
 
   // 3. Unknown topics (well-formed otherwise).
   add('envelope.topic-empty', req('', p0), 'INVALID_REQUEST');
-  for (const t of ['/app/vscode/edit/nope', '/app/vscode/EDIT/find', `${t0.topic}/`, ` ${t0.topic}`, '/app/vscode/', 'edit/find',
-    '/app/vscode/edit/find\u0000', '/app/vscode/' + 'z'.repeat(hugeChars), '/app/vscode/__proto__/constructor', 'toString'])
+  for (const t of [
+    '/app/vscode/edit/nope',
+    '/app/vscode/EDIT/find',
+    `${t0.topic}/`,
+    ` ${t0.topic}`,
+    '/app/vscode/',
+    'edit/find',
+    '/app/vscode/edit/find\u0000',
+    '/app/vscode/' + 'z'.repeat(hugeChars),
+    '/app/vscode/__proto__/constructor',
+    'toString',
+  ])
     add('topic.unknown', req(t, p0), 'UNKNOWN_TOPIC');
 
   // 4. Per topic, everything derived from its params schema.
@@ -175,17 +248,25 @@ export function generateBadFrames(o: SpecOracle, opts: GenOptions = {}): BadFram
     const root = o.deref(o.schema(entry.params), baseId);
     const s = root.schema as Record<string, any>;
     const valid = b.valid(s, root.baseId) as Record<string, Json>;
-    if (o.validator(entry.params)(valid) !== true) throw new Error(`generator: cannot build valid params for ${entry.topic}: ${JSON.stringify(valid)}`);
+    if (o.validator(entry.params)(valid) !== true)
+      throw new Error(`generator: cannot build valid params for ${entry.topic}: ${JSON.stringify(valid)}`);
     const T = entry.topic;
-    for (const [ty, v] of Object.entries(SAMPLE)) if (ty !== 'object') add(`params.not-object`, req(T, v), 'INVALID_REQUEST');
+    for (const [ty, v] of Object.entries(SAMPLE))
+      if (ty !== 'object') add(`params.not-object`, req(T, v), 'INVALID_REQUEST');
     for (const k of (s.required as string[] | undefined) ?? []) {
       const { [k]: _gone, ...rest } = valid;
       add('params.missing-required', req(T, rest), 'INVALID_REQUEST');
     }
     if (s.additionalProperties === false || s.unevaluatedProperties === false) {
       add('params.unknown-field', req(T, { ...valid, zzUnknown: 1 }), 'INVALID_REQUEST');
-      add('params.unknown-field-deep', `{"topic":${JSON.stringify(T)},"requestId":"${randomUUID()}","params":${
-        JSON.stringify({ ...valid }).slice(0, -1)}${Object.keys(valid).length ? ',' : ''}"zzDeep":${deepText(depth)}}}`, 'INVALID_REQUEST');
+      add(
+        'params.unknown-field-deep',
+        `{"topic":${JSON.stringify(T)},"requestId":"${randomUUID()}","params":${JSON.stringify({ ...valid }).slice(
+          0,
+          -1,
+        )}${Object.keys(valid).length ? ',' : ''}"zzDeep":${deepText(depth)}}}`,
+        'INVALID_REQUEST',
+      );
     }
     for (const [k, ps] of Object.entries((s.properties ?? {}) as Record<string, Schema>)) {
       const allowed = b.allowedTypes(ps, root.baseId);
@@ -195,18 +276,36 @@ export function generateBadFrames(o: SpecOracle, opts: GenOptions = {}): BadFram
           add(`params.wrong-type`, req(T, { ...valid, [k]: v }), 'INVALID_REQUEST');
         }
         // Huge and deep values of a wrong type.
-        if (!allowed.has('string')) add('params.huge-string', req(T, { ...valid, [k]: 'h'.repeat(hugeChars) }), 'INVALID_REQUEST');
-        if (!allowed.has('array')) add('params.huge-array', req(T, { ...valid, [k]: Array.from({ length: hugeItems }, () => 'x') }), 'INVALID_REQUEST');
+        if (!allowed.has('string'))
+          add('params.huge-string', req(T, { ...valid, [k]: 'h'.repeat(hugeChars) }), 'INVALID_REQUEST');
+        if (!allowed.has('array'))
+          add(
+            'params.huge-array',
+            req(T, { ...valid, [k]: Array.from({ length: hugeItems }, () => 'x') }),
+            'INVALID_REQUEST',
+          );
         if (!allowed.has('object')) {
-          const body = JSON.stringify({ ...valid, [k]: 0 }).replace(`${JSON.stringify(k)}:0`, `${JSON.stringify(k)}:${deepText(depth)}`);
-          add('params.deep', `{"topic":${JSON.stringify(T)},"requestId":"${randomUUID()}","params":${body}}`, 'INVALID_REQUEST');
+          const body = JSON.stringify({ ...valid, [k]: 0 }).replace(
+            `${JSON.stringify(k)}:0`,
+            `${JSON.stringify(k)}:${deepText(depth)}`,
+          );
+          add(
+            'params.deep',
+            `{"topic":${JSON.stringify(T)},"requestId":"${randomUUID()}","params":${body}}`,
+            'INVALID_REQUEST',
+          );
         }
         if (allowed.has('array')) {
           // An array whose items are of the wrong type (e.g. diag/list filePath: string[]).
-          add('params.array-items-wrong', req(T, { ...valid, [k]: Array.from({ length: hugeItems }, (_, i) => i) }), 'INVALID_REQUEST');
+          add(
+            'params.array-items-wrong',
+            req(T, { ...valid, [k]: Array.from({ length: hugeItems }, (_, i) => i) }),
+            'INVALID_REQUEST',
+          );
         }
       }
-      for (const v of b.outOfRange(ps, root.baseId)) add('params.out-of-range', req(T, { ...valid, [k]: v }), 'INVALID_REQUEST');
+      for (const v of b.outOfRange(ps, root.baseId))
+        add('params.out-of-range', req(T, { ...valid, [k]: v }), 'INVALID_REQUEST');
     }
   }
   return frames;
@@ -222,8 +321,10 @@ export function validRequests(o: SpecOracle): { topic: string; params: Json }[] 
 function refersTo(schema: Schema, def: string): boolean {
   if (typeof schema !== 'object') return false;
   if (typeof schema.$ref === 'string' && schema.$ref.endsWith(`#/$defs/${def}`)) return true;
-  return [...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])].some((s: Schema) => refersTo(s, def)) ||
-    (schema.items !== undefined && refersTo(schema.items, def));
+  return (
+    [...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])].some((s: Schema) => refersTo(s, def)) ||
+    (schema.items !== undefined && refersTo(schema.items, def))
+  );
 }
 
 /**
@@ -234,7 +335,14 @@ function refersTo(schema: Schema, def: string): boolean {
  */
 export function semanticBadFrames(o: SpecOracle, workspace: string, insideFile: string): BadFrame[] {
   const b = new InstanceBuilder(o);
-  const outside = ['/etc/passwd', '../outside.ts', `${insideFile}/../../../etc/hosts`, `${workspace}/../escape.ts`, '/', '..'];
+  const outside = [
+    '/etc/passwd',
+    '../outside.ts',
+    `${insideFile}/../../../etc/hosts`,
+    `${workspace}/../escape.ts`,
+    '/',
+    '..',
+  ];
   const frames: BadFrame[] = [];
   for (const t of o.index.topics) {
     const root = o.deref(o.schema(t.params), o.idOf(t.params));
@@ -248,7 +356,8 @@ export function semanticBadFrames(o: SpecOracle, workspace: string, insideFile: 
     };
     for (const [k, ps] of props) {
       if (refersTo(ps, 'FilePath')) for (const p of outside) add('semantic.path-outside', { ...base, [k]: p });
-      if (refersTo(ps, 'LocalHistoryId')) add('semantic.unknown-local-history-id', { ...base, [k]: 'zz-no-such-entry.md' });
+      if (refersTo(ps, 'LocalHistoryId'))
+        add('semantic.unknown-local-history-id', { ...base, [k]: 'zz-no-such-entry.md' });
     }
   }
   return frames;

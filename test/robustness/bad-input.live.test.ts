@@ -25,27 +25,39 @@ const PROBES = [
 
 let fx: LiveFixture;
 let raw: RawClient;
-const gitState = (dir: string) => execFileSync('git', ['-C', dir, 'log', '--all', '--format=%H %D'], { encoding: 'utf8' })
-  + execFileSync('git', ['-C', dir, 'status', '--porcelain', '--untracked-files=all'], { encoding: 'utf8' });
+const gitState = (dir: string) =>
+  execFileSync('git', ['-C', dir, 'log', '--all', '--format=%H %D'], { encoding: 'utf8' }) +
+  execFileSync('git', ['-C', dir, 'status', '--porcelain', '--untracked-files=all'], { encoding: 'utf8' });
 
 beforeAll(async () => {
   fx = await startLiveFixture();
   raw = await RawClient.open(fx.host.url);
   expect((await raw.handshake(fx.host.token)).version).toBe(o.index.version);
 });
-afterAll(async () => { await raw?.close(); await fx?.close(); });
+afterAll(async () => {
+  await raw?.close();
+  await fx?.close();
+});
 
 async function exchange(text: string, requestId: string, what: string): Promise<any> {
   raw.send(text);
   // Errors for frames without a usable requestId echo "": those are answered in order, one at a time.
-  return raw.next((f) => f.requestId === requestId, 30_000).catch((e) => { throw new Error(`${what}: ${e.message}`); });
+  return raw
+    .next((f) => f.requestId === requestId, 30_000)
+    .catch((e) => {
+      throw new Error(`${what}: ${e.message}`);
+    });
 }
 
 describe('bad input against the live extension', () => {
   it('every bad frame gets the right error; the server keeps serving; nothing on disk changes', async () => {
     const dir = fx.ws.dir;
     const historyDir = join(fx.host.userDataDir, 'User', 'History');
-    const before = { tree: snapshotTree(dir), git: gitState(dir), history: existsSync(historyDir) ? snapshotTree(historyDir, []) : new Map() };
+    const before = {
+      tree: snapshotTree(dir),
+      git: gitState(dir),
+      history: existsSync(historyDir) ? snapshotTree(historyDir, []) : new Map(),
+    };
     // Every other generated frame (all categories, every topic) and every semantic one: a few hundred.
     const generated = generateBadFrames(o, { hugeChars: 256 * 1024 });
     const frames: BadFrame[] = [...generated.filter((_, i) => i % 2 === 0), ...semanticBadFrames(o, dir, INSIDE)];
@@ -54,18 +66,28 @@ describe('bad input against the live extension', () => {
     for (const [i, f] of frames.entries()) {
       const reply = await exchange(f.text, f.requestId, f.kind);
       const ok = validateResponseError(reply) && reply.error.code === f.code && reply.topic === f.topic;
-      if (!ok) wrong.push(`${f.kind}: expected ${f.code}, got ${JSON.stringify(reply).slice(0, 200)} for ${f.text.slice(0, 150)}`);
+      if (!ok)
+        wrong.push(
+          `${f.kind}: expected ${f.code}, got ${JSON.stringify(reply).slice(0, 200)} for ${f.text.slice(0, 150)}`,
+        );
       if (i % 10 === 9) {
-        const p = PROBES[(i / 10) % PROBES.length | 0]!;
+        const p = PROBES[((i / 10) % PROBES.length) | 0]!;
         const id = crypto.randomUUID();
         const r = await exchange(JSON.stringify({ ...p, requestId: id }), id, `probe ${p.topic}`);
-        if (!validateResponseSuccess(r)) wrong.push(`probe ${p.topic} after ${f.kind} failed: ${JSON.stringify(r).slice(0, 200)}`);
+        if (!validateResponseSuccess(r))
+          wrong.push(`probe ${p.topic} after ${f.kind} failed: ${JSON.stringify(r).slice(0, 200)}`);
       }
     }
-    console.log(`[bad-input.live] ${frames.length} bad frames (${frames.filter((f) => f.kind.startsWith('semantic')).length} semantic), ${wrong.length} wrong`);
+    console.log(
+      `[bad-input.live] ${frames.length} bad frames (${frames.filter((f) => f.kind.startsWith('semantic')).length} semantic), ${wrong.length} wrong`,
+    );
     expect(wrong).toEqual([]);
     expect(raw.isOpen).toBe(true);
-    const after = { tree: snapshotTree(dir), git: gitState(dir), history: existsSync(historyDir) ? snapshotTree(historyDir, []) : new Map() };
+    const after = {
+      tree: snapshotTree(dir),
+      git: gitState(dir),
+      history: existsSync(historyDir) ? snapshotTree(historyDir, []) : new Map(),
+    };
     expect(diffSnapshots(before.tree, after.tree)).toEqual([]);
     expect(after.git).toBe(before.git);
     expect(diffSnapshots(before.history, after.history)).toEqual([]);

@@ -28,11 +28,22 @@ const resultValidators = new Map(o.index.topics.map((t) => [t.topic, generatedVa
 // Anything thrown or rejected outside the session's own handling fails the test that caused it.
 const escaped: unknown[] = [];
 const onEscape = (e: unknown) => escaped.push(e);
-beforeAll(() => { process.on('uncaughtException', onEscape); process.on('unhandledRejection', onEscape); });
-afterAll(() => { process.off('uncaughtException', onEscape); process.off('unhandledRejection', onEscape); });
+beforeAll(() => {
+  process.on('uncaughtException', onEscape);
+  process.on('unhandledRejection', onEscape);
+});
+afterAll(() => {
+  process.off('uncaughtException', onEscape);
+  process.off('unhandledRejection', onEscape);
+});
 
 function gcOrNull(): (() => void) | null {
-  try { setFlagsFromString('--expose-gc'); return runInNewContext('gc') as () => void; } catch { return null; }
+  try {
+    setFlagsFromString('--expose-gc');
+    return runInNewContext('gc') as () => void;
+  } catch {
+    return null;
+  }
 }
 
 function openSession(): MemorySession {
@@ -79,8 +90,14 @@ describe('bad frames generated from the schemas', () => {
       const props = Object.keys((o.deref(o.schema(t.params), o.idOf(t.params)).schema as any).properties ?? {});
       const mine = frames.filter((f) => f.topic === t.topic && f.kind === 'params.wrong-type');
       for (const p of props) {
-        expect(mine.some((f) => JSON.stringify(JSON.parse(f.text).params[p]) !== JSON.stringify((valid.find((v) => v.topic === t.topic)!.params as any)[p])),
-          `${t.topic}: no wrong-type frame for params.${p}`).toBe(true);
+        expect(
+          mine.some(
+            (f) =>
+              JSON.stringify(JSON.parse(f.text).params[p]) !==
+              JSON.stringify((valid.find((v) => v.topic === t.topic)!.params as any)[p]),
+          ),
+          `${t.topic}: no wrong-type frame for params.${p}`,
+        ).toBe(true);
       }
     }
     expect(new Set(frames.map((f) => f.code))).toEqual(new Set(['PARSE_ERROR', 'INVALID_REQUEST', 'UNKNOWN_TOPIC']));
@@ -95,11 +112,16 @@ describe('bad frames generated from the schemas', () => {
       const f = frames[i % frames.length]!;
       checkError(await exchange(m, f.text, f.kind), f);
       await checkServes(m, i);
-      if (i === warm - 1) { gc?.(); heapAtWarm = process.memoryUsage().heapUsed; }
+      if (i === warm - 1) {
+        gc?.();
+        heapAtWarm = process.memoryUsage().heapUsed;
+      }
     }
     gc?.();
     const growth = process.memoryUsage().heapUsed - heapAtWarm;
-    console.log(`[bad-input] ${TOTAL} bad + ${TOTAL} valid frames; heap growth after warm-up ${(growth / 2 ** 20).toFixed(2)} MiB (gc ${gc ? 'exposed' : 'not exposed'})`);
+    console.log(
+      `[bad-input] ${TOTAL} bad + ${TOTAL} valid frames; heap growth after warm-up ${(growth / 2 ** 20).toFixed(2)} MiB (gc ${gc ? 'exposed' : 'not exposed'})`,
+    );
     // 8,000 frames after warm-up: a leak of even 500 bytes a frame would exceed 4 MiB.
     expect(growth).toBeLessThan(gc ? 4 * 2 ** 20 : 64 * 2 ** 20);
     expect(m.session.pendingRequests).toBe(0);
@@ -111,18 +133,36 @@ describe('bad frames generated from the schemas', () => {
   it('a first frame that is not a valid handshake is refused and closes; later frames are ignored', async () => {
     const firsts: { text: string; code: string; close: number }[] = [
       ...frames.map((f) => ({ text: f.text, code: 'INVALID_REQUEST', close: CLOSE_PROTOCOL_ERROR })),
-      ...valid.map((v) => ({ text: JSON.stringify({ topic: v.topic, requestId: randomUUID(), params: v.params }), code: 'INVALID_REQUEST', close: CLOSE_PROTOCOL_ERROR })),
+      ...valid.map((v) => ({
+        text: JSON.stringify({ topic: v.topic, requestId: randomUUID(), params: v.params }),
+        code: 'INVALID_REQUEST',
+        close: CLOSE_PROTOCOL_ERROR,
+      })),
       // Handshakes the handshake schema rejects: INVALID_REQUEST; valid ones with a bad token: UNAUTHORIZED.
-      ...[{ type: 'handshake', token: 123 }, { type: 'handshake', token: null }, { type: 'Handshake', token: TOKEN }, { type: ['handshake'] }]
-        .map((h) => ({ text: JSON.stringify(h), code: 'INVALID_REQUEST', close: CLOSE_PROTOCOL_ERROR })),
-      ...[{ type: 'handshake' }, { type: 'handshake', token: '' }, { type: 'handshake', token: TOKEN.toUpperCase() },
-        { type: 'handshake', token: TOKEN.slice(0, -1) }, { type: 'handshake', token: TOKEN + ' ' }, { type: 'handshake', token: 'x'.repeat(100_000) }]
-        .map((h) => ({ text: JSON.stringify(h), code: 'UNAUTHORIZED', close: CLOSE_UNAUTHORIZED })),
+      ...[
+        { type: 'handshake', token: 123 },
+        { type: 'handshake', token: null },
+        { type: 'Handshake', token: TOKEN },
+        { type: ['handshake'] },
+      ].map((h) => ({ text: JSON.stringify(h), code: 'INVALID_REQUEST', close: CLOSE_PROTOCOL_ERROR })),
+      ...[
+        { type: 'handshake' },
+        { type: 'handshake', token: '' },
+        { type: 'handshake', token: TOKEN.toUpperCase() },
+        { type: 'handshake', token: TOKEN.slice(0, -1) },
+        { type: 'handshake', token: TOKEN + ' ' },
+        { type: 'handshake', token: 'x'.repeat(100_000) },
+      ].map((h) => ({ text: JSON.stringify(h), code: 'UNAUTHORIZED', close: CLOSE_UNAUTHORIZED })),
     ];
     const validateHandshakeRequest = o.validator(o.index.messages.handshakeRequest!);
     for (const f of firsts) {
       // The expected code follows the handshake schema (independent Ajv), not the list above alone.
-      let parsed: unknown; try { parsed = JSON.parse(f.text); } catch { parsed = undefined; }
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(f.text);
+      } catch {
+        parsed = undefined;
+      }
       expect(f.code === 'UNAUTHORIZED', f.text.slice(0, 100)).toBe(validateHandshakeRequest(parsed) === true);
       const m = memorySession();
       m.session.onFrame(f.text);
@@ -166,12 +206,24 @@ describe('frame bounds of the ws binding', () => {
     try {
       const [a, b] = await Promise.all([RawClient.open(srv.url), RawClient.open(srv.url)]);
       for (const c of [a, b]) expect((await c.handshake(TOKEN)).version).toBe(o.index.version);
-      a.send(JSON.stringify({ topic: valid[0]!.topic, requestId: 'big', params: { ...(valid[0]!.params as object), pattern: 'p'.repeat(65 * 1024) } }));
+      a.send(
+        JSON.stringify({
+          topic: valid[0]!.topic,
+          requestId: 'big',
+          params: { ...(valid[0]!.params as object), pattern: 'p'.repeat(65 * 1024) },
+        }),
+      );
       expect((await a.closed).code).toBe(1009);
       b.send(JSON.stringify({ topic: valid[0]!.topic, requestId: 'after', params: valid[0]!.params }));
       expect((await b.next((f) => f.requestId === 'after')).result).toBeDefined();
       // Invalid UTF-8 in a text frame is a protocol violation: 1007, not a crash.
-      const bad = Sender.frame(Buffer.from([0xff, 0xfe, 0xfd]), { fin: true, opcode: 1, mask: true, readOnly: false, rsv1: false });
+      const bad = Sender.frame(Buffer.from([0xff, 0xfe, 0xfd]), {
+        fin: true,
+        opcode: 1,
+        mask: true,
+        readOnly: false,
+        rsv1: false,
+      });
       (b.ws as any)._socket.write(Buffer.concat(bad));
       expect((await b.closed).code).toBe(1007);
       await new Promise((r) => setTimeout(r, 50));
@@ -179,7 +231,9 @@ describe('frame bounds of the ws binding', () => {
       const c = await RawClient.open(srv.url);
       expect((await c.handshake(TOKEN)).version).toBe(o.index.version);
       await c.close();
-    } finally { await srv.close(); }
+    } finally {
+      await srv.close();
+    }
     expect(escaped).toEqual([]);
   });
 });

@@ -13,7 +13,12 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('bench contract', () => {
   it('accepts {name, rows[{metric, value, unit, baseline?, ratio?, target?, ok?}]} and nothing else', () => {
-    expect(checkBenchResult({ name: 'x', rows: [{ metric: 'm', value: 1, unit: 'ms', baseline: 2, ratio: 0.5, target: '< 3 ms', ok: true }] })).toBeUndefined();
+    expect(
+      checkBenchResult({
+        name: 'x',
+        rows: [{ metric: 'm', value: 1, unit: 'ms', baseline: 2, ratio: 0.5, target: '< 3 ms', ok: true }],
+      }),
+    ).toBeUndefined();
     expect(checkBenchResult({ name: 'x', rows: [] })).toBeUndefined();
     expect(checkBenchResult({ cases: 181, warmBestMs: 20_600 })).toMatch(/name/);
     expect(checkBenchResult({ name: 'x', rows: [{ metric: 'm', value: 'fast', unit: 'ms' }] })).toMatch(/value/);
@@ -24,9 +29,25 @@ describe('bench contract', () => {
   });
 
   it('finds bench/core first, then *.bench.ts per folder, else bench.ts/run.ts/index.ts; never lib/', () => {
-    const files = ['core/a.bench.ts', 'core/helper.ts', 'alpha/run.ts', 'alpha/x.ts', 'beta/b.bench.ts', 'beta/run.ts', 'lib/c.bench.ts', 'gamma/notes.md'];
-    for (const f of files) { mkdirSync(join(dir, f, '..'), { recursive: true }); writeFileSync(join(dir, f), ''); }
-    expect(findEntries(dir).map((e) => relative(dir, e))).toEqual(['core/a.bench.ts', 'alpha/run.ts', 'beta/b.bench.ts']);
+    const files = [
+      'core/a.bench.ts',
+      'core/helper.ts',
+      'alpha/run.ts',
+      'alpha/x.ts',
+      'beta/b.bench.ts',
+      'beta/run.ts',
+      'lib/c.bench.ts',
+      'gamma/notes.md',
+    ];
+    for (const f of files) {
+      mkdirSync(join(dir, f, '..'), { recursive: true });
+      writeFileSync(join(dir, f), '');
+    }
+    expect(findEntries(dir).map((e) => relative(dir, e))).toEqual([
+      'core/a.bench.ts',
+      'alpha/run.ts',
+      'beta/b.bench.ts',
+    ]);
   });
 
   it('percentiles by nearest rank', () => {

@@ -19,19 +19,37 @@ const others = valid.filter((v) => v.topic !== FIND);
 /** Rejects if `p` has not settled within `ms`: the "nothing hangs" guard. */
 function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let t: NodeJS.Timeout;
-  return Promise.race([p, new Promise<T>((_, rej) => { t = setTimeout(() => rej(new Error(`${what}: still pending after ${ms} ms`)), ms); })])
-    .finally(() => clearTimeout(t));
+  return Promise.race([
+    p,
+    new Promise<T>((_, rej) => {
+      t = setTimeout(() => rej(new Error(`${what}: still pending after ${ms} ms`)), ms);
+    }),
+  ]).finally(() => clearTimeout(t));
 }
-const settle = <T>(p: Promise<T>) => p.then((v) => ({ ok: true as const, v }), (e: unknown) => ({ ok: false as const, e }));
+const settle = <T>(p: Promise<T>) =>
+  p.then(
+    (v) => ({ ok: true as const, v }),
+    (e: unknown) => ({ ok: false as const, e }),
+  );
 
 const escaped: unknown[] = [];
 const onEscape = (e: unknown) => escaped.push(e);
-beforeAll(() => { process.on('uncaughtException', onEscape); process.on('unhandledRejection', onEscape); });
-afterAll(() => { process.off('uncaughtException', onEscape); process.off('unhandledRejection', onEscape); });
-afterEach(() => { expect(escaped).toEqual([]); });
+beforeAll(() => {
+  process.on('uncaughtException', onEscape);
+  process.on('unhandledRejection', onEscape);
+});
+afterAll(() => {
+  process.off('uncaughtException', onEscape);
+  process.off('unhandledRejection', onEscape);
+});
+afterEach(() => {
+  expect(escaped).toEqual([]);
+});
 
 const servers: TestServer[] = [];
-afterEach(async () => { await Promise.all(servers.splice(0).map((s) => s.close())); });
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
 async function server(opts: Parameters<typeof startTestServer>[0] = {}): Promise<TestServer> {
   const s = await startTestServer(opts);
   servers.push(s);
@@ -40,10 +58,18 @@ async function server(opts: Parameters<typeof startTestServer>[0] = {}): Promise
 
 describe('the server disappears mid-request', () => {
   it('closed by its owner: every pending request fails with IdeaClosedError, new ones fail at once', async () => {
-    const srv = await server({ handlers: trivialHandlers((topic, run) => (topic === FIND ? new Promise(() => {}) : run())) });
+    const srv = await server({
+      handlers: trivialHandlers((topic, run) => (topic === FIND ? new Promise(() => {}) : run())),
+    });
     const c = await connect({ url: srv.url, token: TOKEN, validate: true, timeoutMs: 60_000 });
     const pending = Array.from({ length: 25 }, () => settle(c.editFind(findParams)));
-    await within((async () => { while (srv.sessions[0]!.pendingRequests < 25) await flush(); })(), 5000, 'requests reaching the server');
+    await within(
+      (async () => {
+        while (srv.sessions[0]!.pendingRequests < 25) await flush();
+      })(),
+      5000,
+      'requests reaching the server',
+    );
     expect(c.inFlight).toBe(25);
     await srv.close();
     const results = await within(Promise.all(pending), 5000, 'pending requests after the server closed');
@@ -59,13 +85,25 @@ describe('the server disappears mid-request', () => {
   });
 
   it('killed outright (SIGKILL of the server process): pending requests fail with IdeaClosedError', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./fault-server.ts', import.meta.url)), '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', fileURLToPath(new URL('./fault-server.ts', import.meta.url)), '0'],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     try {
-      const port = await within(new Promise<number>((resolve, reject) => {
-        let out = '';
-        child.stdout!.on('data', (d) => { out += d; const m = /PORT (\d+)/.exec(out); if (m) resolve(Number(m[1])); });
-        child.once('exit', (code) => reject(new Error(`fault server exited (${code})`)));
-      }), 30_000, 'fault server start');
+      const port = await within(
+        new Promise<number>((resolve, reject) => {
+          let out = '';
+          child.stdout!.on('data', (d) => {
+            out += d;
+            const m = /PORT (\d+)/.exec(out);
+            if (m) resolve(Number(m[1]));
+          });
+          child.once('exit', (code) => reject(new Error(`fault server exited (${code})`)));
+        }),
+        30_000,
+        'fault server start',
+      );
       const c = await connect({ url: `ws://127.0.0.1:${port}`, token: TOKEN, validate: true, timeoutMs: 60_000 });
       // A round trip first, so the hanging requests below have certainly reached the server.
       await c.request(others[0]!.topic as any, others[0]!.params as any);
@@ -108,8 +146,19 @@ describe('slow and failing handlers', () => {
     const srv = await server({ handlers: trivialHandlers((topic, run) => (topic === FIND ? gate.then(run) : run())) });
     const c = await connect({ url: srv.url, token: TOKEN, validate: true });
     let slowDone = false;
-    const slow = c.editFind(findParams).then((r) => { slowDone = true; return r; });
-    const fast = await within(Promise.all(Array.from({ length: 200 }, (_, i) => c.request(others[i % others.length]!.topic as any, others[i % others.length]!.params as any))), 5000, 'fast requests behind a slow one');
+    const slow = c.editFind(findParams).then((r) => {
+      slowDone = true;
+      return r;
+    });
+    const fast = await within(
+      Promise.all(
+        Array.from({ length: 200 }, (_, i) =>
+          c.request(others[i % others.length]!.topic as any, others[i % others.length]!.params as any),
+        ),
+      ),
+      5000,
+      'fast requests behind a slow one',
+    );
     expect(fast.length).toBe(200);
     expect(slowDone).toBe(false);
     release();
@@ -119,11 +168,17 @@ describe('slow and failing handlers', () => {
 
   it('handlers that throw (sync, async, non-Error, ProtocolError) answer structured errors and nothing escapes', async () => {
     const throwers: Record<string, () => unknown> = {
-      '/app/vscode/edit/find': () => { throw new Error('boom sync'); },
+      '/app/vscode/edit/find': () => {
+        throw new Error('boom sync');
+      },
       '/app/vscode/edit/replace': () => Promise.reject(new Error('boom async')),
-      '/app/vscode/nav/definition': () => { throw 'a string, not an Error'; },
+      '/app/vscode/nav/definition': () => {
+        throw 'a string, not an Error';
+      },
       '/app/vscode/nav/references': () => Promise.reject(undefined),
-      '/app/vscode/diag/list': () => { throw new ProtocolError('INVALID_REQUEST', 'path outside the workspace'); },
+      '/app/vscode/diag/list': () => {
+        throw new ProtocolError('INVALID_REQUEST', 'path outside the workspace');
+      },
       '/app/vscode/nav/symbols': () => Promise.resolve(null),
       '/app/vscode/history/list': () => Promise.resolve({ entries: 'not an array', totalCount: -1 }),
     };
@@ -131,7 +186,10 @@ describe('slow and failing handlers', () => {
     const seen: unknown[] = [];
     const srv = await server({
       validateResults: true,
-      onHandlerError: (e) => { seen.push(e); throw new Error('a throwing logger must not matter either'); },
+      onHandlerError: (e) => {
+        seen.push(e);
+        throw new Error('a throwing logger must not matter either');
+      },
       handlers: trivialHandlers((topic, run) => (throwers[topic] ? (throwers[topic]!() as Promise<unknown>) : run())),
     });
     // A short timeout: a handler error that escapes instead of being answered fails fast, not at 30 s.
@@ -179,7 +237,13 @@ describe('a client that never handshakes', () => {
     expect(generatedValidator('HandshakeFailure')(reply)).toBe(true);
     expect(reply.error.code).toBe('INVALID_REQUEST');
     expect((await within(silent.closed, 2000, 'close after handshake timeout')).code).toBe(1002);
-    await within((async () => { while (srv.server.clientCount > 0) await new Promise((r) => setTimeout(r, 5)); })(), 2000, 'server dropping the silent client');
+    await within(
+      (async () => {
+        while (srv.server.clientCount > 0) await new Promise((r) => setTimeout(r, 5));
+      })(),
+      2000,
+      'server dropping the silent client',
+    );
     // A prompt client on the same server is unaffected.
     const c = await connect({ url: srv.url, token: TOKEN, validate: true });
     await new Promise((r) => setTimeout(r, 300));
@@ -193,24 +257,51 @@ describe('a client that vanishes', () => {
     const timersBefore = process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
     const signals: AbortSignal[] = [];
     // Handlers that would take a minute, but stop (and clear their timer) when ctx.signal aborts.
-    const slowHandlers = Object.fromEntries(o.index.topics.map((t) => [t.method, (_p: unknown, ctx: RequestContext) => {
-      signals.push(ctx.signal);
-      return new Promise((_, reject) => {
-        const timer = setTimeout(() => reject(new Error('too late')), 60_000);
-        ctx.signal.addEventListener('abort', () => { clearTimeout(timer); reject(ctx.signal.reason); }, { once: true });
-      });
-    }]));
+    const slowHandlers = Object.fromEntries(
+      o.index.topics.map((t) => [
+        t.method,
+        (_p: unknown, ctx: RequestContext) => {
+          signals.push(ctx.signal);
+          return new Promise((_, reject) => {
+            const timer = setTimeout(() => reject(new Error('too late')), 60_000);
+            ctx.signal.addEventListener(
+              'abort',
+              () => {
+                clearTimeout(timer);
+                reject(ctx.signal.reason);
+              },
+              { once: true },
+            );
+          });
+        },
+      ]),
+    );
     const srv2 = await server({ handlers: slowHandlers as any });
     const clients = await Promise.all(Array.from({ length: 5 }, () => RawClient.open(srv2.url)));
     for (const c of clients) await c.handshake(TOKEN);
-    for (const c of clients) for (const v of valid) c.send(JSON.stringify({ topic: v.topic, requestId: crypto.randomUUID(), params: v.params }));
-    await within((async () => { while (signals.length < 5 * valid.length) await new Promise((r) => setTimeout(r, 5)); })(), 5000, 'handlers starting');
+    for (const c of clients)
+      for (const v of valid)
+        c.send(JSON.stringify({ topic: v.topic, requestId: crypto.randomUUID(), params: v.params }));
+    await within(
+      (async () => {
+        while (signals.length < 5 * valid.length) await new Promise((r) => setTimeout(r, 5));
+      })(),
+      5000,
+      'handlers starting',
+    );
     expect(srv2.server.clientCount).toBe(5);
     expect(signals.some((s) => s.aborted)).toBe(false);
-    clients[0]!.close();           // polite close
+    clients[0]!.close(); // polite close
     for (const c of clients.slice(1)) c.terminate(); // vanished: TCP reset, no close frame
-    await within((async () => { while (srv2.server.clientCount > 0) await new Promise((r) => setTimeout(r, 5)); })(), 5000, 'server noticing the clients are gone');
-    await flush(); await flush();
+    await within(
+      (async () => {
+        while (srv2.server.clientCount > 0) await new Promise((r) => setTimeout(r, 5));
+      })(),
+      5000,
+      'server noticing the clients are gone',
+    );
+    await flush();
+    await flush();
     expect(signals.every((s) => s.aborted)).toBe(true);
     expect(srv2.sessions.map((s) => [s.state, s.pendingRequests])).toEqual(srv2.sessions.map(() => ['closed', 0]));
     const timersAfter = process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
@@ -218,10 +309,22 @@ describe('a client that vanishes', () => {
     // And the server still takes newcomers; their work is aborted when they leave, too.
     const c = await connect({ url: srv2.url, token: TOKEN, validate: true });
     const late = settle(c.request(others[0]!.topic as any, others[0]!.params as any));
-    await within((async () => { while (signals.length < 5 * valid.length + 1) await new Promise((r) => setTimeout(r, 5)); })(), 5000, 'newcomer served');
+    await within(
+      (async () => {
+        while (signals.length < 5 * valid.length + 1) await new Promise((r) => setTimeout(r, 5));
+      })(),
+      5000,
+      'newcomer served',
+    );
     await c.close();
     expect(((await late) as { e: unknown }).e).toBeInstanceOf(IdeaClosedError);
-    await within((async () => { while (srv2.server.clientCount > 0) await new Promise((r) => setTimeout(r, 5)); })(), 5000, 'newcomer gone');
+    await within(
+      (async () => {
+        while (srv2.server.clientCount > 0) await new Promise((r) => setTimeout(r, 5));
+      })(),
+      5000,
+      'newcomer gone',
+    );
     expect(signals.at(-1)!.aborted).toBe(true);
     expect(process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length).toBeLessThanOrEqual(timersBefore);
   });
@@ -233,7 +336,9 @@ describe('a client floods requests that do not finish', () => {
     // A handler that only ends when ctx.signal aborts (reading it gives each request its controller).
     const hang = (_p: unknown, ctx: RequestContext) => {
       signals.push(ctx.signal);
-      return new Promise((_, rej) => ctx.signal.addEventListener('abort', () => rej(ctx.signal.reason), { once: true }));
+      return new Promise((_, rej) =>
+        ctx.signal.addEventListener('abort', () => rej(ctx.signal.reason), { once: true }),
+      );
     };
     const srv2 = await server({ handlers: { editFind: hang } as any });
     const c = await connect({ url: srv2.url, token: TOKEN, validate: true, timeoutMs: 60_000 });
@@ -250,7 +355,13 @@ describe('a client floods requests that do not finish', () => {
     expect(signals).toHaveLength(1000);
     expect(c.inFlight).toBe(1000);
     await c.close();
-    await within((async () => { while (srv2.server.clientCount > 0) await flush(); })(), 5000, 'server noticing the client left');
+    await within(
+      (async () => {
+        while (srv2.server.clientCount > 0) await flush();
+      })(),
+      5000,
+      'server noticing the client left',
+    );
     expect(signals.every((s) => s.aborted)).toBe(true);
     expect(srv2.sessions[0]!.pendingRequests).toBe(0);
     await within(Promise.all(results.slice(0, 1000)), 5000, 'pending requests after the close');

@@ -3,7 +3,12 @@
 // real loopback ws server around the generated ServerSession.
 import { fileURLToPath } from 'node:url';
 import { createIdeaServer, type RunningIdeaServer } from '../../runtime/idea-server';
-import { SERVER_PROTOCOL, ServerSession, type Handlers, type ServerSessionOptions } from '../../generated/v0.1.6/server';
+import {
+  SERVER_PROTOCOL,
+  ServerSession,
+  type Handlers,
+  type ServerSessionOptions,
+} from '../../generated/v0.1.6/server';
 import * as validators from '../../generated/v0.1.6/validators';
 import { SpecOracle } from './spec-oracle';
 import { exampleResults, markedResult } from './results';
@@ -13,7 +18,9 @@ export const TOKEN = '3f2b8c1e-5d4a-4e7b-9c1a-2b3c4d5e6f70';
 export const WORKSPACES = ['/tmp/idea-robustness-ws'];
 
 let oracle: SpecOracle | undefined;
-export function spec(): SpecOracle { return (oracle ??= new SpecOracle(SPEC_DIR)); }
+export function spec(): SpecOracle {
+  return (oracle ??= new SpecOracle(SPEC_DIR));
+}
 
 type Validate = ((x: unknown) => boolean) & { errors?: unknown };
 /** The generated validator of a root schema by type name, e.g. "ResponseError" or "EditFindResult". */
@@ -24,7 +31,9 @@ export function generatedValidator(name: string): Validate {
 }
 
 /** Handlers for every topic of the index: answer with the spec's example result, marked with the params. */
-export function trivialHandlers(wrap?: (topic: string, run: () => Promise<unknown>, params: unknown) => Promise<unknown>): Handlers {
+export function trivialHandlers(
+  wrap?: (topic: string, run: () => Promise<unknown>, params: unknown) => Promise<unknown>,
+): Handlers {
   const o = spec();
   const examples = exampleResults(o);
   const out: Record<string, (p: unknown) => Promise<unknown>> = {};
@@ -78,13 +87,26 @@ export interface TestServer {
 }
 
 /** runtime/idea-server.ts on 127.0.0.1 (port 0 = any free port), every session kept in `sessions`. */
-export async function startTestServer(opts: Partial<Omit<ServerSessionOptions, 'send' | 'close'>> & { port?: number; maxPayload?: number } = {}): Promise<TestServer> {
+export async function startTestServer(
+  opts: Partial<Omit<ServerSessionOptions, 'send' | 'close'>> & { port?: number; maxPayload?: number } = {},
+): Promise<TestServer> {
   const sessions: ServerSession[] = [];
-  const { port = 0, maxPayload, handlers, auth = { required: true, token: TOKEN }, workspaces = () => WORKSPACES, ...session } = opts;
+  const {
+    port = 0,
+    maxPayload,
+    handlers,
+    auth = { required: true, token: TOKEN },
+    workspaces = () => WORKSPACES,
+    ...session
+  } = opts;
   const server = await createIdeaServer({
-    protocol: SERVER_PROTOCOL, port, maxPayload,
+    protocol: SERVER_PROTOCOL,
+    port,
+    maxPayload,
     handlers: () => handlers ?? trivialHandlers(),
-    auth, workspaces, session,
+    auth,
+    workspaces,
+    session,
     createSession: (o) => {
       const s = new ServerSession({ ...o, auth });
       sessions.push(s);

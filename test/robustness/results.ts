@@ -19,12 +19,19 @@ export function exampleResults(o: SpecOracle): Map<string, Record<string, Json>>
 export function marker(params: unknown): number {
   const s = JSON.stringify(params ?? {});
   let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) { h ^= s.charCodeAt(i); h = Math.imul(h, 0x01000193) >>> 0; }
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
   return h % 1_000_000;
 }
 
 /** The example result for `topic`, marked with the params when it has a totalCount. */
-export function markedResult(examples: Map<string, Record<string, Json>>, topic: string, params: unknown): Record<string, Json> {
+export function markedResult(
+  examples: Map<string, Record<string, Json>>,
+  topic: string,
+  params: unknown,
+): Record<string, Json> {
   const r = examples.get(topic);
   if (!r) throw new Error(`no example result for ${topic}`);
   return 'totalCount' in r ? { ...r, totalCount: marker(params) } : r;

@@ -9,8 +9,20 @@ import { join, relative } from 'node:path';
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 export type Schema = { [k: string]: any } | boolean;
 
-export interface TopicEntry { topic: string; method: string; typeName: string; params: string; result: string; errors?: string[] }
-export interface SpecIndex { version: string; messages: Record<string, string>; errorCodes: { code: string }[]; topics: TopicEntry[] }
+export interface TopicEntry {
+  topic: string;
+  method: string;
+  typeName: string;
+  params: string;
+  result: string;
+  errors?: string[];
+}
+export interface SpecIndex {
+  version: string;
+  messages: Record<string, string>;
+  errorCodes: { code: string }[];
+  topics: TopicEntry[];
+}
 
 const SPEC_BASE = (v: string) => `https://idea-protocol.invalid/spec/v${v}/`;
 
@@ -42,7 +54,9 @@ export class SpecOracle {
     }
   }
 
-  idOf(path: string): string { return new URL(path, this.base).href; }
+  idOf(path: string): string {
+    return new URL(path, this.base).href;
+  }
   schema(path: string): Schema {
     const s = this.byId.get(this.idOf(path));
     if (s === undefined) throw new Error(`no schema ${path}`);
@@ -52,7 +66,11 @@ export class SpecOracle {
   validator(path: string): ValidateFunction {
     const id = this.idOf(path);
     let v = this.compiled.get(id);
-    if (!v) { v = this.ajv.getSchema(id); if (!v) throw new Error(`no schema ${id}`); this.compiled.set(id, v); }
+    if (!v) {
+      v = this.ajv.getSchema(id);
+      if (!v) throw new Error(`no schema ${id}`);
+      this.compiled.set(id, v);
+    }
     return v;
   }
 
@@ -65,14 +83,18 @@ export class SpecOracle {
       let target = this.byId.get(docId);
       if (target === undefined) throw new Error(`unresolved $ref ${url.href}`);
       const frag = decodeURIComponent(url.hash.slice(1));
-      for (const part of frag.split('/').filter(Boolean)) target = (target as any)[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+      for (const part of frag.split('/').filter(Boolean))
+        target = (target as any)[part.replace(/~1/g, '/').replace(/~0/g, '~')];
       if (target === undefined) throw new Error(`unresolved $ref ${url.href}`);
-      schema = target; baseId = docId;
+      schema = target;
+      baseId = docId;
     }
     return { schema, baseId };
   }
 
-  topic(topic: string): TopicEntry | undefined { return this.index.topics.find((t) => t.topic === topic); }
+  topic(topic: string): TopicEntry | undefined {
+    return this.index.topics.find((t) => t.topic === topic);
+  }
 
   /**
    * The error code the spec prescribes for one text frame sent after a successful handshake, or
@@ -80,12 +102,17 @@ export class SpecOracle {
    */
   expectedCode(text: string): string | undefined {
     let msg: unknown;
-    try { msg = JSON.parse(text); } catch { return 'PARSE_ERROR'; }
+    try {
+      msg = JSON.parse(text);
+    } catch {
+      return 'PARSE_ERROR';
+    }
     if (typeof msg !== 'object' || msg === null || Array.isArray(msg)) return 'PARSE_ERROR';
     if (!this.validator(this.index.messages.request!)(msg)) {
       // A well-formed envelope except for an unknown topic is UNKNOWN_TOPIC, not INVALID_REQUEST.
       const m = msg as Record<string, unknown>;
-      if (typeof m.topic === 'string' && !this.topic(m.topic) && this.envelopeOkIgnoringTopic(m)) return 'UNKNOWN_TOPIC';
+      if (typeof m.topic === 'string' && !this.topic(m.topic) && this.envelopeOkIgnoringTopic(m))
+        return 'UNKNOWN_TOPIC';
       return 'INVALID_REQUEST';
     }
     const m = msg as { topic: string; params?: unknown };
@@ -99,14 +126,20 @@ export class SpecOracle {
     const known = this.index.topics[0]!.topic;
     const topicSchema = this.ajv.getSchema(`${this.idOf(this.index.messages.request!)}#/properties/topic`);
     if (!topicSchema) throw new Error('request schema has no properties.topic');
-    return topicSchema(m.topic) === true && this.validator(this.index.messages.request!)({ ...m, topic: known }) === true;
+    return (
+      topicSchema(m.topic) === true && this.validator(this.index.messages.request!)({ ...m, topic: known }) === true
+    );
   }
 }
 
 /** The topic and requestId an error reply must echo: the request's own when they were strings. */
 export function echoed(text: string): { topic: string; requestId: string } {
   let msg: any;
-  try { msg = JSON.parse(text); } catch { return { topic: '', requestId: '' }; }
+  try {
+    msg = JSON.parse(text);
+  } catch {
+    return { topic: '', requestId: '' };
+  }
   const obj = typeof msg === 'object' && msg !== null && !Array.isArray(msg);
   return {
     topic: obj && typeof msg.topic === 'string' ? msg.topic : '',

@@ -14,7 +14,8 @@ export function snapshotTree(dir: string, skip: string[] = ['.git']): Map<string
       const st = lstatSync(p);
       if (st.isDirectory()) walk(p);
       else if (st.isSymbolicLink()) out.set(rel, `link ${readlinkSync(p)}`);
-      else out.set(rel, `${(st.mode & 0o777).toString(8)} ${createHash('sha256').update(readFileSync(p)).digest('hex')}`);
+      else
+        out.set(rel, `${(st.mode & 0o777).toString(8)} ${createHash('sha256').update(readFileSync(p)).digest('hex')}`);
     }
   };
   walk(dir);
@@ -24,7 +25,9 @@ export function snapshotTree(dir: string, skip: string[] = ['.git']): Map<string
 /** Human-readable differences between two snapshots (empty when equal). */
 export function diffSnapshots(before: Map<string, string>, after: Map<string, string>): string[] {
   const out: string[] = [];
-  for (const [k, v] of before) if (!after.has(k)) out.push(`deleted ${k}`); else if (after.get(k) !== v) out.push(`changed ${k}`);
+  for (const [k, v] of before)
+    if (!after.has(k)) out.push(`deleted ${k}`);
+    else if (after.get(k) !== v) out.push(`changed ${k}`);
   for (const k of after.keys()) if (!before.has(k)) out.push(`created ${k}`);
   return out;
 }

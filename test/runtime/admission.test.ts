@@ -1,43 +1,50 @@
 // runtime/admission + its wiring in runtime/ws-server: pending sockets capped (oldest dropped) and
 // deadlined, connected clients capped (503), failed handshakes rate-limited, and a real client still
 // served while thousands of silent sockets arrive.
-import { connect as tcpConnect, type Socket } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
-import { WebSocket } from "ws";
-import { ServerSession } from "../../generated/v0.1.6/server";
-import { HandshakeThrottle, PendingSockets, Progress } from "../../runtime/admission";
-import { startWebSocketServer, type RunningWebSocketServer } from "../../runtime/ws-server";
+import { connect as tcpConnect, type Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { ServerSession } from '../../generated/v0.1.6/server';
+import { HandshakeThrottle, PendingSockets, Progress } from '../../runtime/admission';
+import { startWebSocketServer, type RunningWebSocketServer } from '../../runtime/ws-server';
 
-describe("PendingSockets", () => {
-  it("over the cap drops the oldest sockets, two event-loop turns after they arrived", async () => {
+describe('PendingSockets', () => {
+  it('over the cap drops the oldest sockets, two event-loop turns after they arrived', async () => {
     const dropped: [string, string][] = [];
     const p = new PendingSockets<string>({ maxPending: 3, pendingDeadlineMs: 1000 }, (s, r) => dropped.push([s, r]));
-    for (const s of ["a", "b", "c", "d", "e"]) p.add(s);
+    for (const s of ['a', 'b', 'c', 'd', 'e']) p.add(s);
     expect(dropped).toEqual([]); // not yet: a socket accepted in this burst may already have data waiting
     await new Promise((r) => setImmediate(() => setImmediate(r)));
-    expect(dropped).toEqual([["a", "evicted"], ["b", "evicted"]]);
+    expect(dropped).toEqual([
+      ['a', 'evicted'],
+      ['b', 'evicted'],
+    ]);
     expect(p.size).toBe(3);
-    expect(p.has("e")).toBe(true);
+    expect(p.has('e')).toBe(true);
     p.stop();
   });
-  it("drops sockets past their deadline, oldest first, and keeps young ones", () => {
+  it('drops sockets past their deadline, oldest first, and keeps young ones', () => {
     let now = 0;
     const dropped: string[] = [];
-    const p = new PendingSockets<string>({ maxPending: 10, pendingDeadlineMs: 100 }, (s) => dropped.push(s), () => now);
-    p.add("old");
+    const p = new PendingSockets<string>(
+      { maxPending: 10, pendingDeadlineMs: 100 },
+      (s) => dropped.push(s),
+      () => now,
+    );
+    p.add('old');
     now = 60;
-    p.add("young");
+    p.add('young');
     now = 120;
     p.sweep();
-    expect(dropped).toEqual(["old"]);
-    expect(p.has("young")).toBe(true);
-    p.delete("young");
+    expect(dropped).toEqual(['old']);
+    expect(p.has('young')).toBe(true);
+    p.delete('young');
     expect(p.size).toBe(0);
   });
 });
 
-describe("HandshakeThrottle", () => {
-  it("lets a burst through, then holds failures to the refill rate", () => {
+describe('HandshakeThrottle', () => {
+  it('lets a burst through, then holds failures to the refill rate', () => {
     let now = 0;
     const t = new HandshakeThrottle(3, 10, () => now);
     for (let i = 0; i < 3; i++) {
@@ -50,29 +57,35 @@ describe("HandshakeThrottle", () => {
     t.settle(true);
     expect(t.tryPermit()).toBe(false);
   });
-  it("returns the token of a successful handshake", () => {
+  it('returns the token of a successful handshake', () => {
     const t = new HandshakeThrottle(1, 1, () => 0);
     expect(t.tryPermit()).toBe(true);
     t.settle(false);
     expect(t.tryPermit()).toBe(true);
   });
-  it("serves waiters in order as tokens come back, skipping those that gave up", async () => {
+  it('serves waiters in order as tokens come back, skipping those that gave up', async () => {
     const t = new HandshakeThrottle(1, 50);
     expect(t.tryPermit()).toBe(true);
     t.settle(true);
     const order: string[] = [];
     const gaveUp = new AbortController();
-    void t.permit(gaveUp.signal).then(() => order.push("quitter"));
-    const a = t.permit().then(() => { order.push("a"); t.settle(true); });
-    const b = t.permit().then(() => { order.push("b"); t.settle(true); });
+    void t.permit(gaveUp.signal).then(() => order.push('quitter'));
+    const a = t.permit().then(() => {
+      order.push('a');
+      t.settle(true);
+    });
+    const b = t.permit().then(() => {
+      order.push('b');
+      t.settle(true);
+    });
     gaveUp.abort();
     await Promise.all([a, b]);
-    expect(order).toEqual(["a", "b"]);
+    expect(order).toEqual(['a', 'b']);
     expect(t.waiting).toBe(0);
   });
 });
 
-const TOKEN = "secret-token";
+const TOKEN = 'secret-token';
 const running: RunningWebSocketServer[] = [];
 const sockets: Socket[] = [];
 afterEach(async () => {
@@ -80,9 +93,9 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((s) => s.close()));
 });
 
-async function startServer(limits: Parameters<typeof startWebSocketServer>[0]["limits"], refusals: string[] = []) {
+async function startServer(limits: Parameters<typeof startWebSocketServer>[0]['limits'], refusals: string[] = []) {
   const server = await startWebSocketServer({
-    host: "127.0.0.1",
+    host: '127.0.0.1',
     port: 0,
     limits,
     onRefused: (r) => refusals.push(r),
@@ -105,35 +118,41 @@ function handshake(port: number, token: string): Promise<{ ok: boolean; detail: 
   const t0 = Date.now();
   return new Promise((resolve) => {
     const ws = new WebSocket(`ws://127.0.0.1:${port}`);
-    const done = (ok: boolean, detail: string) => { resolve({ ok, detail, ms: Date.now() - t0 }); ws.terminate(); };
-    ws.once("open", () => ws.send(JSON.stringify({ type: "handshake", token })));
-    ws.once("message", (m) => {
+    const done = (ok: boolean, detail: string) => {
+      resolve({ ok, detail, ms: Date.now() - t0 });
+      ws.terminate();
+    };
+    ws.once('open', () => ws.send(JSON.stringify({ type: 'handshake', token })));
+    ws.once('message', (m) => {
       const reply = JSON.parse(String(m)) as { error?: { code: string }; version?: string };
       done(!reply.error, reply.error?.code ?? `version ${reply.version}`);
     });
-    ws.once("unexpected-response", (_req, res) => done(false, `HTTP ${res.statusCode}`));
-    ws.once("error", (e) => done(false, `error ${e.message}`));
-    ws.once("close", (code) => done(false, `close ${code}`));
+    ws.once('unexpected-response', (_req, res) => done(false, `HTTP ${res.statusCode}`));
+    ws.once('error', (e) => done(false, `error ${e.message}`));
+    ws.once('close', (code) => done(false, `close ${code}`));
   });
 }
 
 function silentSocket(port: number): Promise<Socket> {
   return new Promise((resolve) => {
-    const s = tcpConnect(port, "127.0.0.1", () => resolve(s));
-    s.on("error", () => resolve(s));
+    const s = tcpConnect(port, '127.0.0.1', () => resolve(s));
+    s.on('error', () => resolve(s));
     sockets.push(s);
   });
 }
 
-describe("admission in the ws binding", () => {
-  it("a flood of silent sockets is capped and a real client is still served", async () => {
+describe('admission in the ws binding', () => {
+  it('a flood of silent sockets is capped and a real client is still served', async () => {
     const refusals: string[] = [];
     const server = await startServer({ maxPending: 32 }, refusals);
     let maxPending = 0;
-    const watch = setInterval(() => { maxPending = Math.max(maxPending, server.pendingCount); }, 1);
+    const watch = setInterval(() => {
+      maxPending = Math.max(maxPending, server.pendingCount);
+    }, 1);
     // Flood in waves while a real client connects in the middle of it.
     const flood = (async () => {
-      for (let wave = 0; wave < 10; wave++) await Promise.all(Array.from({ length: 200 }, () => silentSocket(server.port)));
+      for (let wave = 0; wave < 10; wave++)
+        await Promise.all(Array.from({ length: 200 }, () => silentSocket(server.port)));
     })();
     await new Promise((r) => setTimeout(r, 30));
     const real = await handshake(server.port, TOKEN);
@@ -144,46 +163,52 @@ describe("admission in the ws binding", () => {
     expect(maxPending).toBeLessThanOrEqual(4 * 32);
     await new Promise((r) => setImmediate(() => setImmediate(r)));
     expect(server.pendingCount).toBeLessThanOrEqual(32);
-    expect(refusals.filter((r) => r === "evicted").length).toBeGreaterThan(1000);
+    expect(refusals.filter((r) => r === 'evicted').length).toBeGreaterThan(1000);
     expect(server.clientCount).toBe(0); // the real client left
   });
 
-  it("drops a socket that does not complete the handshake within the deadline", async () => {
+  it('drops a socket that does not complete the handshake within the deadline', async () => {
     const refusals: string[] = [];
     const server = await startServer({ pendingDeadlineMs: 150 }, refusals);
     const s = await silentSocket(server.port);
-    const closedAt = await new Promise<number>((r) => { const t0 = Date.now(); s.once("close", () => r(Date.now() - t0)); });
+    const closedAt = await new Promise<number>((r) => {
+      const t0 = Date.now();
+      s.once('close', () => r(Date.now() - t0));
+    });
     expect(closedAt).toBeGreaterThanOrEqual(100);
     expect(closedAt).toBeLessThan(2000);
-    expect(refusals).toContain("deadline");
+    expect(refusals).toContain('deadline');
     // An upgraded but silent WebSocket is pending too.
     const ws = new WebSocket(`ws://127.0.0.1:${server.port}`);
-    const code = await new Promise<number>((r) => ws.once("close", (c) => r(c)));
+    const code = await new Promise<number>((r) => ws.once('close', (c) => r(c)));
     expect(code).toBe(1006);
   });
 
-  it("refuses upgrades beyond maxClients with 503 and admits again when one leaves", async () => {
+  it('refuses upgrades beyond maxClients with 503 and admits again when one leaves', async () => {
     const server = await startServer({ maxClients: 2 });
     const open: WebSocket[] = [];
     for (let i = 0; i < 2; i++) {
       const ws = new WebSocket(`ws://127.0.0.1:${server.port}`);
-      await new Promise<void>((r) => { ws.once("open", () => ws.send(JSON.stringify({ type: "handshake", token: TOKEN }))); ws.once("message", () => r()); });
+      await new Promise<void>((r) => {
+        ws.once('open', () => ws.send(JSON.stringify({ type: 'handshake', token: TOKEN })));
+        ws.once('message', () => r());
+      });
       open.push(ws);
     }
     expect(server.clientCount).toBe(2);
-    expect(await handshake(server.port, TOKEN)).toMatchObject({ ok: false, detail: "HTTP 503" });
+    expect(await handshake(server.port, TOKEN)).toMatchObject({ ok: false, detail: 'HTTP 503' });
     open[0]!.close();
     await new Promise((r) => setTimeout(r, 50));
     expect(await handshake(server.port, TOKEN)).toMatchObject({ ok: true });
     open[1]!.close();
   });
 
-  it("holds token guessing to the failed-handshake rate, then serves the right token", async () => {
+  it('holds token guessing to the failed-handshake rate, then serves the right token', async () => {
     const server = await startServer({ failedHandshakeBurst: 2, failedHandshakesPerSecond: 20, maxPending: 200 });
     const t0 = Date.now();
     const guesses = await Promise.all(Array.from({ length: 12 }, (_, i) => handshake(server.port, `guess-${i}`)));
     const elapsed = Date.now() - t0;
-    expect(guesses.every((g) => g.detail === "UNAUTHORIZED")).toBe(true);
+    expect(guesses.every((g) => g.detail === 'UNAUTHORIZED')).toBe(true);
     // 2 at once, then 10 more at 20/s: at least ~500 ms; unthrottled this takes a few ms.
     expect(elapsed).toBeGreaterThanOrEqual(400);
     await new Promise((r) => setTimeout(r, 150));
@@ -203,24 +228,24 @@ interface BurstClient {
 
 function burstClient(port: number, token: string): BurstClient {
   const ws = new WebSocket(`ws://127.0.0.1:${port}`);
-  let reply = "";
+  let reply = '';
   const opened = new Promise<boolean>((resolve) => {
-    ws.once("open", () => resolve(true));
-    ws.once("close", () => resolve(false));
-    ws.once("error", () => resolve(false));
+    ws.once('open', () => resolve(true));
+    ws.once('close', () => resolve(false));
+    ws.once('error', () => resolve(false));
   });
   const outcome = new Promise<string>((resolve) => {
-    ws.on("message", (m) => {
+    ws.on('message', (m) => {
       const r = JSON.parse(String(m)) as { error?: { code: string; message: string } };
-      reply = r.error ? `${r.error.code}: ${r.error.message}` : "ok";
-      if (!r.error) resolve("ok");
+      reply = r.error ? `${r.error.code}: ${r.error.message}` : 'ok';
+      if (!r.error) resolve('ok');
     });
-    ws.once("unexpected-response", (_req, res) => resolve(`HTTP ${res.statusCode}`));
-    ws.once("close", (code, why) => resolve(`${reply || "no reply"} / close ${code}${why.length ? ` ${why}` : ""}`));
-    ws.on("error", () => undefined);
+    ws.once('unexpected-response', (_req, res) => resolve(`HTTP ${res.statusCode}`));
+    ws.once('close', (code, why) => resolve(`${reply || 'no reply'} / close ${code}${why.length ? ` ${why}` : ''}`));
+    ws.on('error', () => undefined);
   });
-  const closed = new Promise<string>((resolve) => ws.once("close", (code, why) => resolve(`${code} ${why}`)));
-  return { ws, opened, outcome, closed, handshake: () => ws.send(JSON.stringify({ type: "handshake", token })) };
+  const closed = new Promise<string>((resolve) => ws.once('close', (code, why) => resolve(`${code} ${why}`)));
+  return { ws, opened, outcome, closed, handshake: () => ws.send(JSON.stringify({ type: 'handshake', token })) };
 }
 
 function tally(outcomes: string[]): Record<string, number> {
@@ -229,10 +254,11 @@ function tally(outcomes: string[]): Record<string, number> {
   return t;
 }
 
-describe("the client cap under a burst", () => {
-  const full = "HANDLER_ERROR: too many clients connected (limit 64); try again later / close 1013 too many clients connected (limit 64); try again later";
+describe('the client cap under a burst', () => {
+  const full =
+    'HANDLER_ERROR: too many clients connected (limit 64); try again later / close 1013 too many clients connected (limit 64); try again later';
 
-  it("200 clients upgraded first, then handshaking at once: 64 connected, the rest refused with a frame and 1013", async () => {
+  it('200 clients upgraded first, then handshaking at once: 64 connected, the rest refused with a frame and 1013', async () => {
     const refusals: string[] = [];
     // Every upgrade reaches the handshake, however slow a loaded machine is.
     const server = await startServer({ maxPending: 256, pendingDeadlineMs: 60_000 }, refusals);
@@ -243,22 +269,24 @@ describe("the client cap under a burst", () => {
       const outcomes = await Promise.all(clients.map((c) => c.outcome));
       expect(tally(outcomes)).toEqual({ ok: 64, [full]: 136 });
       expect(server.clientCount).toBe(64);
-      expect(refusals.filter((r) => r === "too-many-clients")).toHaveLength(136);
+      expect(refusals.filter((r) => r === 'too-many-clients')).toHaveLength(136);
       // Refusals for the cap are not failed guesses: the budget (20) is intact, a wrong token is answered at once.
       clients[0]!.ws.close();
       while (server.clientCount >= 64) await new Promise((r) => setTimeout(r, 10));
-      const guess = await handshake(server.port, "wrong");
-      expect(guess).toMatchObject({ ok: false, detail: "UNAUTHORIZED" });
+      const guess = await handshake(server.port, 'wrong');
+      expect(guess).toMatchObject({ ok: false, detail: 'UNAUTHORIZED' });
       expect(guess.ms).toBeLessThan(1000); // 136 spent tokens at 10/s would hold it ~12 s
     } finally {
       for (const c of clients) c.ws.terminate();
     }
   });
 
-  it("200 clients connecting and handshaking at once with default caps: never more than 64, every one answered", async () => {
+  it('200 clients connecting and handshaking at once with default caps: never more than 64, every one answered', async () => {
     const server = await startServer({ pendingDeadlineMs: 60_000 }); // the caps at their defaults; no deadline drops on a loaded machine
     let peak = 0;
-    const watch = setInterval(() => { peak = Math.max(peak, server.clientCount); }, 1);
+    const watch = setInterval(() => {
+      peak = Math.max(peak, server.clientCount);
+    }, 1);
     const clients = Array.from({ length: 200 }, () => burstClient(server.port, TOKEN));
     try {
       for (const c of clients) void c.opened.then((open) => open && c.handshake());
@@ -269,19 +297,26 @@ describe("the client cap under a burst", () => {
       expect(server.clientCount).toBe(64);
       expect(peak).toBeLessThanOrEqual(64);
       // The others: HTTP 503 at the upgrade, the handshake refusal above, or (over the 128 pending sockets) dropped.
-      for (const o of Object.keys(t)) expect(["ok", "HTTP 503", full, "no reply / close 1006"]).toContain(o);
+      for (const o of Object.keys(t)) expect(['ok', 'HTTP 503', full, 'no reply / close 1006']).toContain(o);
     } finally {
       clearInterval(watch);
       for (const c of clients) c.ws.terminate();
     }
   });
 
-  it("a session without admit (a custom one) is still held to the cap: closed 1013 after its handshake", async () => {
+  it('a session without admit (a custom one) is still held to the cap: closed 1013 after its handshake', async () => {
     const server = await startWebSocketServer({
-      host: "127.0.0.1",
+      host: '127.0.0.1',
       port: 0,
       limits: { maxClients: 2 },
-      createSession: (io) => new ServerSession({ handlers: {}, auth: { required: true, token: TOKEN }, workspaces: () => [], send: io.send, close: io.close }),
+      createSession: (io) =>
+        new ServerSession({
+          handlers: {},
+          auth: { required: true, token: TOKEN },
+          workspaces: () => [],
+          send: io.send,
+          close: io.close,
+        }),
     });
     running.push(server);
     const clients = Array.from({ length: 5 }, () => burstClient(server.port, TOKEN));
@@ -294,38 +329,38 @@ describe("the client cap under a burst", () => {
       const open = clients.filter((c) => c.ws.readyState === WebSocket.OPEN);
       expect(open).toHaveLength(2);
       const closes = await Promise.all(clients.filter((c) => !open.includes(c)).map((c) => c.closed));
-      expect(closes).toEqual(Array(3).fill("1013 too many clients connected (limit 2); try again later"));
+      expect(closes).toEqual(Array(3).fill('1013 too many clients connected (limit 2); try again later'));
     } finally {
       for (const c of clients) c.ws.terminate();
     }
   });
 });
 
-describe("PendingSockets by progress", () => {
-  it("a burst beyond four times the cap is trimmed at once (descriptors stay bounded)", () => {
+describe('PendingSockets by progress', () => {
+  it('a burst beyond four times the cap is trimmed at once (descriptors stay bounded)', () => {
     const dropped: string[] = [];
     const p = new PendingSockets<string>({ maxPending: 2, pendingDeadlineMs: 1000 }, (s) => dropped.push(s));
     for (let i = 0; i < 9; i++) p.add(`s${i}`);
-    expect(dropped).toEqual(["s0", "s1", "s2", "s3", "s4", "s5", "s6"]);
+    expect(dropped).toEqual(['s0', 's1', 's2', 's3', 's4', 's5', 's6']);
     p.stop();
   });
-  it("evicts sockets that sent nothing before those that asked to upgrade or sent a handshake", () => {
+  it('evicts sockets that sent nothing before those that asked to upgrade or sent a handshake', () => {
     const dropped: string[] = [];
     const p = new PendingSockets<string>({ maxPending: 3, pendingDeadlineMs: 1000 }, (s) => dropped.push(s));
-    p.add("real"); // oldest, but it talks
-    p.advance("real", Progress.Handshaking);
-    p.add("upgrading");
-    p.advance("upgrading", Progress.Upgrading);
+    p.add('real'); // oldest, but it talks
+    p.advance('real', Progress.Handshaking);
+    p.add('upgrading');
+    p.advance('upgrading', Progress.Upgrading);
     for (let i = 0; i < 5; i++) p.add(`silent-${i}`);
     p.trim();
-    expect(dropped).toEqual(["silent-0", "silent-1", "silent-2", "silent-3"]);
-    expect(p.has("real") && p.has("upgrading")).toBe(true);
+    expect(dropped).toEqual(['silent-0', 'silent-1', 'silent-2', 'silent-3']);
+    expect(p.has('real') && p.has('upgrading')).toBe(true);
     // With only talking sockets left, the least advanced goes first.
-    p.advance("silent-4", Progress.Handshaking);
-    p.add("late");
-    p.advance("late", Progress.Upgrading);
+    p.advance('silent-4', Progress.Handshaking);
+    p.add('late');
+    p.advance('late', Progress.Upgrading);
     p.trim();
-    expect(dropped.at(-1)).toBe("upgrading");
+    expect(dropped.at(-1)).toBe('upgrading');
     p.stop();
   });
 });

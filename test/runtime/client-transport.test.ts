@@ -1,8 +1,8 @@
 // Client transport edge cases against hand-written servers: handshake timeout, malformed handshake
 // replies, replies nobody asked for, throwing onFrame hooks, idempotent close.
-import { afterEach, describe, expect, it } from "vitest";
-import { connect, IdeaClosedError, IdeaValidationError } from "../../generated/v0.1.6/client";
-import { startWebSocketServer, type ConnectionIO, type RunningWebSocketServer } from "../../runtime/ws-server";
+import { afterEach, describe, expect, it } from 'vitest';
+import { connect, IdeaClosedError, IdeaValidationError } from '../../generated/v0.1.6/client';
+import { startWebSocketServer, type ConnectionIO, type RunningWebSocketServer } from '../../runtime/ws-server';
 
 const servers: RunningWebSocketServer[] = [];
 afterEach(async () => {
@@ -12,7 +12,7 @@ afterEach(async () => {
 /** A server whose sessions call `onFrame(text, io)` for each frame. */
 async function serve(onFrame: (text: string, io: ConnectionIO) => void): Promise<string> {
   const s = await startWebSocketServer({
-    host: "127.0.0.1",
+    host: '127.0.0.1',
     port: 0,
     createSession: (io) => ({ onFrame: (t) => onFrame(t, io), onClose: () => undefined }),
   });
@@ -20,10 +20,16 @@ async function serve(onFrame: (text: string, io: ConnectionIO) => void): Promise
   return `ws://127.0.0.1:${s.port}`;
 }
 
-const HELLO = JSON.stringify({ type: "handshake", version: "0.1.6", authRequired: false, capabilities: ["/app/vscode/diag/list"], workspaces: [] });
+const HELLO = JSON.stringify({
+  type: 'handshake',
+  version: '0.1.6',
+  authRequired: false,
+  capabilities: ['/app/vscode/diag/list'],
+  workspaces: [],
+});
 
-describe("client transport", () => {
-  it("rejects with IdeaClosedError when the server never answers the handshake", async () => {
+describe('client transport', () => {
+  it('rejects with IdeaClosedError when the server never answers the handshake', async () => {
     const url = await serve(() => undefined);
     const t0 = Date.now();
     const err = await connect({ url, timeoutMs: 150 }).catch((e: unknown) => e);
@@ -33,22 +39,22 @@ describe("client transport", () => {
   });
 
   it.each([
-    ["not JSON", "hello"],
-    ["an array", "[]"],
-    ["missing fields (validate: true)", JSON.stringify({ type: "handshake", version: "0.1.6" })],
-  ])("rejects a handshake reply that is %s with IdeaValidationError", async (_w, reply) => {
+    ['not JSON', 'hello'],
+    ['an array', '[]'],
+    ['missing fields (validate: true)', JSON.stringify({ type: 'handshake', version: '0.1.6' })],
+  ])('rejects a handshake reply that is %s with IdeaValidationError', async (_w, reply) => {
     const url = await serve((_t, io) => io.send(reply));
     await expect(connect({ url, validate: true })).rejects.toBeInstanceOf(IdeaValidationError);
   });
 
-  it("rejects with IdeaClosedError when the server closes during the handshake", async () => {
-    const url = await serve((_t, io) => io.close(1011, "going away"));
+  it('rejects with IdeaClosedError when the server closes during the handshake', async () => {
+    const url = await serve((_t, io) => io.close(1011, 'going away'));
     const err = await connect({ url }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(IdeaClosedError);
-    expect(err).toMatchObject({ closeCode: 1011, closeReason: "going away" });
+    expect(err).toMatchObject({ closeCode: 1011, closeReason: 'going away' });
   });
 
-  it("ignores replies nobody asked for and survives a throwing onFrame hook", async () => {
+  it('ignores replies nobody asked for and survives a throwing onFrame hook', async () => {
     let first = true;
     const url = await serve((text, io) => {
       if (first) {
@@ -57,14 +63,16 @@ describe("client transport", () => {
         return;
       }
       const req = JSON.parse(text) as { topic: string; requestId: string };
-      io.send(JSON.stringify({ topic: req.topic, requestId: "someone-else", result: {} }));
-      io.send("not json at all");
-      io.send(JSON.stringify({ topic: req.topic, requestId: req.requestId, result: { diagnostics: [], totalCount: 0 } }));
+      io.send(JSON.stringify({ topic: req.topic, requestId: 'someone-else', result: {} }));
+      io.send('not json at all');
+      io.send(
+        JSON.stringify({ topic: req.topic, requestId: req.requestId, result: { diagnostics: [], totalCount: 0 } }),
+      );
     });
     const c = await connect({ url });
     const seen: string[] = [];
     c.onFrame(() => {
-      throw new Error("hook bug");
+      throw new Error('hook bug');
     });
     c.onFrame((f) => seen.push(f));
     expect(await c.diagList()).toEqual({ diagnostics: [], totalCount: 0 });
@@ -72,6 +80,6 @@ describe("client transport", () => {
     await c.close();
     await c.close(); // idempotent
     expect(c.isClosed).toBe(true);
-    expect(() => c.sendRaw("x")).toThrow(IdeaClosedError);
+    expect(() => c.sendRaw('x')).toThrow(IdeaClosedError);
   });
 });

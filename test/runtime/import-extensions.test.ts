@@ -20,11 +20,15 @@ function extensionlessImports(text: string): string[] {
 
 describe('relative imports in what @idea-kit/protocol compiles', () => {
   it('the check sees an extensionless import', () => {
-    expect(extensionlessImports('import { a } from "./a";\nexport * from "../b.js";\nconst m = import("./c");\n')).toEqual(['./a', './c']);
+    expect(
+      extensionlessImports('import { a } from "./a";\nexport * from "../b.js";\nconst m = import("./c");\n'),
+    ).toEqual(['./a', './c']);
   });
 
   it.each(['runtime', 'generated'])('every relative import in %s/ names its .js file', (dir) => {
-    const bad = sources(dir).flatMap((f) => extensionlessImports(readFileSync(join(ROOT, f), 'utf8')).map((s) => `${f}: ${s}`));
+    const bad = sources(dir).flatMap((f) =>
+      extensionlessImports(readFileSync(join(ROOT, f), 'utf8')).map((s) => `${f}: ${s}`),
+    );
     expect(bad).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 // Loopback TCP listeners for registry/locate tests: a registered port must accept connections to count
 // as live. Each test file closes its listeners after every test.
-import { createServer, type Server } from "node:net";
-import { afterEach } from "vitest";
+import { createServer, type Server } from 'node:net';
+import { afterEach } from 'vitest';
 
 /** Returns `listening()` (a new listener's port) and `closeLast()`; listeners close after each test. */
 export function loopbackListeners(): { listening(): Promise<number>; closeLast(): Promise<void> } {
@@ -13,7 +13,7 @@ export function loopbackListeners(): { listening(): Promise<number>; closeLast()
     async listening() {
       const s = createServer();
       open.push(s);
-      await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
+      await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
       return (s.address() as { port: number }).port;
     },
     closeLast: () => new Promise<void>((r) => open.pop()!.close(() => r())),

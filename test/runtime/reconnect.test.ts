@@ -19,7 +19,12 @@ describe('backoff', () => {
   it('is off unless asked for, and refuses nonsense', () => {
     expect(reconnectPolicy(undefined)).toBeUndefined();
     expect(reconnectPolicy(false)).toBeUndefined();
-    expect(reconnectPolicy(true)).toMatchObject({ initialDelayMs: 100, maxDelayMs: 5000, factor: 2, maxAttempts: Infinity });
+    expect(reconnectPolicy(true)).toMatchObject({
+      initialDelayMs: 100,
+      maxDelayMs: 5000,
+      factor: 2,
+      maxAttempts: Infinity,
+    });
     expect(() => reconnectPolicy({ initialDelayMs: -1 })).toThrow(RangeError);
     expect(() => reconnectPolicy({ jitter: 2 })).toThrow(/jitter/);
     expect(() => reconnectPolicy({ initialDelayMs: 500, maxDelayMs: 100 })).toThrow(/maxDelayMs/);
@@ -51,13 +56,25 @@ describe('reconnect against a server that goes away and comes back', () => {
     let asked = 0;
     const events: ConnectionStateEvent['state'][] = [];
     const c = await connect({
-      url: first.url, token, validate: true,
-      reconnect: { initialDelayMs: 20, maxDelayMs: 50, endpoint: () => { asked++; return { url: `ws://127.0.0.1:${port}`, token }; } },
+      url: first.url,
+      token,
+      validate: true,
+      reconnect: {
+        initialDelayMs: 20,
+        maxDelayMs: 50,
+        endpoint: () => {
+          asked++;
+          return { url: `ws://127.0.0.1:${port}`, token };
+        },
+      },
     });
     clients.push(c);
     c.onStateChange((e) => events.push(e.state));
     hang = true;
-    const inFlight = c.editFind(findParams).then(() => 'answered', (e: unknown) => e);
+    const inFlight = c.editFind(findParams).then(
+      () => 'answered',
+      (e: unknown) => e,
+    );
     await new Promise((r) => setTimeout(r, 50));
     await first.close();
     servers.splice(servers.indexOf(first), 1);
@@ -94,7 +111,11 @@ describe('reconnect against a server that goes away and comes back', () => {
 
   it('gives up after maxAttempts: closed for good, waiting requests rejected, `closed` resolves', async () => {
     const s = await server();
-    const c = await connect({ url: s.url, token: TOKEN, reconnect: { initialDelayMs: 10, maxDelayMs: 10, maxAttempts: 3 } });
+    const c = await connect({
+      url: s.url,
+      token: TOKEN,
+      reconnect: { initialDelayMs: 10, maxDelayMs: 10, maxAttempts: 3 },
+    });
     const events: ConnectionStateEvent[] = [];
     c.onStateChange((e) => events.push(e));
     await s.close();
@@ -114,7 +135,18 @@ describe('reconnect against a server that goes away and comes back', () => {
   it('close() while reconnecting stops the attempts', async () => {
     const s = await server();
     let asked = 0;
-    const c = await connect({ url: s.url, token: TOKEN, reconnect: { initialDelayMs: 30, maxDelayMs: 30, endpoint: () => { asked++; return { url: s.url, token: TOKEN }; } } });
+    const c = await connect({
+      url: s.url,
+      token: TOKEN,
+      reconnect: {
+        initialDelayMs: 30,
+        maxDelayMs: 30,
+        endpoint: () => {
+          asked++;
+          return { url: s.url, token: TOKEN };
+        },
+      },
+    });
     await s.close();
     servers.length = 0;
     await new Promise((r) => setTimeout(r, 100));

@@ -1,13 +1,13 @@
 // runtime/tick-cork: every frame sent in one tick leaves in one socket write, on the server binding
 // (runtime/ws-server) and the client transport; nothing changes for sockets it cannot cork.
-import { Socket } from "node:net";
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { connect } from "../../generated/v0.1.6/client";
-import { ServerSession } from "../../generated/v0.1.6/server";
-import { corkPerTick } from "../../runtime/tick-cork";
-import { startWebSocketServer, type RunningWebSocketServer } from "../../runtime/ws-server";
+import { Socket } from 'node:net';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { connect } from '../../generated/v0.1.6/client';
+import { ServerSession } from '../../generated/v0.1.6/server';
+import { corkPerTick } from '../../runtime/tick-cork';
+import { startWebSocketServer, type RunningWebSocketServer } from '../../runtime/ws-server';
 
-const FIND = "/app/vscode/edit/find";
+const FIND = '/app/vscode/edit/find';
 const N = 50;
 const running: RunningWebSocketServer[] = [];
 afterEach(async () => {
@@ -17,30 +17,33 @@ afterEach(async () => {
 
 /** Counts the socket writes (what reaches the kernel: _write or _writev calls) of every net.Socket. */
 function countSocketWrites(): () => number {
-  const proto = Socket.prototype as unknown as { _write: (...a: unknown[]) => void; _writev: (...a: unknown[]) => void };
-  const w = vi.spyOn(proto, "_write");
-  const wv = vi.spyOn(proto, "_writev");
+  const proto = Socket.prototype as unknown as {
+    _write: (...a: unknown[]) => void;
+    _writev: (...a: unknown[]) => void;
+  };
+  const w = vi.spyOn(proto, '_write');
+  const wv = vi.spyOn(proto, '_writev');
   return () => w.mock.calls.length + wv.mock.calls.length;
 }
 
-describe("corkPerTick", () => {
-  it("corks once per tick and uncorks on the next tick", async () => {
+describe('corkPerTick', () => {
+  it('corks once per tick and uncorks on the next tick', async () => {
     const calls: string[] = [];
-    const ws = { _socket: { cork: () => calls.push("cork"), uncork: () => calls.push("uncork") } };
+    const ws = { _socket: { cork: () => calls.push('cork'), uncork: () => calls.push('uncork') } };
     const cork = corkPerTick(ws);
     cork();
     cork();
     cork();
-    expect(calls).toEqual(["cork"]);
+    expect(calls).toEqual(['cork']);
     await new Promise((r) => process.nextTick(r));
-    expect(calls).toEqual(["cork", "uncork"]);
+    expect(calls).toEqual(['cork', 'uncork']);
     cork();
-    expect(calls).toEqual(["cork", "uncork", "cork"]);
+    expect(calls).toEqual(['cork', 'uncork', 'cork']);
     await new Promise((r) => process.nextTick(r));
-    expect(calls).toEqual(["cork", "uncork", "cork", "uncork"]);
+    expect(calls).toEqual(['cork', 'uncork', 'cork', 'uncork']);
   });
 
-  it("does nothing for a socket it cannot cork (another WebSocket class, not connected yet)", async () => {
+  it('does nothing for a socket it cannot cork (another WebSocket class, not connected yet)', async () => {
     for (const ws of [{}, { _socket: null }, { _socket: { cork: 1 } }]) {
       const cork = corkPerTick(ws);
       expect(() => cork()).not.toThrow();
@@ -48,10 +51,10 @@ describe("corkPerTick", () => {
   });
 });
 
-describe("one socket write per tick", () => {
-  it("server: N replies produced in one tick leave in one write", async () => {
+describe('one socket write per tick', () => {
+  it('server: N replies produced in one tick leave in one write', async () => {
     const server = await startWebSocketServer({
-      host: "127.0.0.1",
+      host: '127.0.0.1',
       port: 0,
       createSession: (io) => ({
         onFrame: () => {
@@ -61,22 +64,22 @@ describe("one socket write per tick", () => {
       }),
     });
     running.push(server);
-    const { WebSocket } = await import("ws");
+    const { WebSocket } = await import('ws');
     const ws = new WebSocket(`ws://127.0.0.1:${server.port}`);
-    await new Promise((r) => ws.once("open", r));
+    await new Promise((r) => ws.once('open', r));
     let got = 0;
-    const all = new Promise<void>((r) => ws.on("message", () => ++got === N && r()));
+    const all = new Promise<void>((r) => ws.on('message', () => ++got === N && r()));
     const writes = countSocketWrites();
-    ws.send("burst");
+    ws.send('burst');
     await all;
     // One write for the client's frame, one for the N replies (N + 1 without the cork).
     expect(writes()).toBeLessThanOrEqual(3);
     ws.close();
   });
 
-  it("client: N requests made in one tick leave in one write, and all are answered", async () => {
+  it('client: N requests made in one tick leave in one write, and all are answered', async () => {
     const server = await startWebSocketServer({
-      host: "127.0.0.1",
+      host: '127.0.0.1',
       port: 0,
       createSession: (io) =>
         new ServerSession({
@@ -90,7 +93,7 @@ describe("one socket write per tick", () => {
     running.push(server);
     const client = await connect({ url: `ws://127.0.0.1:${server.port}` });
     const writes = countSocketWrites();
-    const answers = Promise.all(Array.from({ length: N }, () => client.editFind({ pattern: "x" })));
+    const answers = Promise.all(Array.from({ length: N }, () => client.editFind({ pattern: 'x' })));
     // Nothing has hit the socket within this tick; the requests go out together at its end.
     expect(writes()).toBe(0);
     expect(await answers).toHaveLength(N);

@@ -23,7 +23,8 @@ function everywhere(marker: Json): { [k: string]: Json } {
   for (const k of SCHEMA_KEYWORDS) s[k] = marker;
   for (const k of SCHEMA_LIST_KEYWORDS) s[k] = [marker];
   for (const k of SCHEMA_MAP_KEYWORDS) s[k] = { name: marker };
-  for (const k of ['default', 'enum', 'const', 'examples', 'x-data']) s[k] = k === 'enum' || k === 'examples' ? [marker] : marker;
+  for (const k of ['default', 'enum', 'const', 'examples', 'x-data'])
+    s[k] = k === 'enum' || k === 'examples' ? [marker] : marker;
   return s;
 }
 
@@ -54,8 +55,12 @@ describe('the schema walk', () => {
     expect(pointers.sort()).toEqual(expected.sort());
   });
 
-  it('a $ref\'s own keywords win over its target\'s, in the target\'s key order', () => {
-    const out = inlineRefs(spec, 'x.schema.json', { description: 'Mine.', $ref: 'defs.schema.json#/$defs/FilePath', minLength: 3 });
+  it("a $ref's own keywords win over its target's, in the target's key order", () => {
+    const out = inlineRefs(spec, 'x.schema.json', {
+      description: 'Mine.',
+      $ref: 'defs.schema.json#/$defs/FilePath',
+      minLength: 3,
+    });
     expect(out).toMatchObject({ type: 'string', description: 'Mine.', minLength: 3 });
     const target = inlineRefs(spec, 'x.schema.json', ref) as object;
     expect(Object.keys(out as object).slice(0, Object.keys(target).length)).toEqual(Object.keys(target));
@@ -71,13 +76,18 @@ describe('the schema walk', () => {
 
   it('hands a visitor each $ref with its target, leaving the rewrite to it', () => {
     const seen: string[] = [];
-    const out = visitSchema(spec, 'x.schema.json', { properties: { p: ref } }, {
-      object(own, _node, r) {
-        if (!r) return own;
-        seen.push(`${r.target.path}#${r.target.pointer}`);
-        return { ...own, $ref: 'renamed' };
+    const out = visitSchema(
+      spec,
+      'x.schema.json',
+      { properties: { p: ref } },
+      {
+        object(own, _node, r) {
+          if (!r) return own;
+          seen.push(`${r.target.path}#${r.target.pointer}`);
+          return { ...own, $ref: 'renamed' };
+        },
       },
-    });
+    );
     expect(seen).toEqual(['defs.schema.json#/$defs/FilePath']);
     expect(out).toEqual({ properties: { p: { $ref: 'renamed' } } });
   });

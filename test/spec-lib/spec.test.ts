@@ -15,18 +15,30 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe('versions', () => {
   it('order numerically in either form, and refuse what is not a version', () => {
-    expect(['0.1.10', 'v0.1.9', '1.0.0', '0.2.0', '0.1.2'].sort(compareVersions)).toEqual(['0.1.2', 'v0.1.9', '0.1.10', '0.2.0', '1.0.0']);
+    expect(['0.1.10', 'v0.1.9', '1.0.0', '0.2.0', '0.1.2'].sort(compareVersions)).toEqual([
+      '0.1.2',
+      'v0.1.9',
+      '0.1.10',
+      '0.2.0',
+      '1.0.0',
+    ]);
     expect(compareVersions('v0.1.6', '0.1.6')).toBe(0);
     expect(normalizeVersion('v00.1.06')).toBe('0.1.6');
     expect(nextPatch('0.1.9')).toBe('0.1.10');
     expect(versionFolder('0.1.6')).toBe('v0.1.6');
-    expect([isVersion('0.1'), isVersion('0.1.6-rc1'), isVersion('../0.1.6'), isVersion('v0.1.6')]).toEqual([false, false, false, true]);
+    expect([isVersion('0.1'), isVersion('0.1.6-rc1'), isVersion('../0.1.6'), isVersion('v0.1.6')]).toEqual([
+      false,
+      false,
+      false,
+      true,
+    ]);
     expect(() => compareVersions('0.1.6', '0.2')).toThrow(/not a protocol version: "0.2"/);
   });
 
   it('specVersions lists version folders in order and ignores everything else', () => {
     const root = join(tmp, 'listing');
-    for (const d of ['v0.1.10', 'v0.1.9', 'v1.0.0', 'v0.2.0', 'v0.1.2', 'drafts', 'v0.1']) mkdirSync(join(root, d), { recursive: true });
+    for (const d of ['v0.1.10', 'v0.1.9', 'v1.0.0', 'v0.2.0', 'v0.1.2', 'drafts', 'v0.1'])
+      mkdirSync(join(root, d), { recursive: true });
     writeFileSync(join(root, 'v0.3.0'), 'a file, not a folder');
     expect(specVersions(root)).toEqual(['0.1.2', '0.1.9', '0.1.10', '0.2.0', '1.0.0']);
   });
@@ -48,17 +60,27 @@ describe('loadSpec', () => {
   it('loads a version: index, schema documents by path and $id, the folder hash', () => {
     const s = loadSpec(SPEC, 'v0.1.6');
     expect([s.version, s.folder, s.index.version]).toEqual(['0.1.6', 'v0.1.6', '0.1.6']);
-    expect(s.byPath.get('topics/edit-find.params.schema.json')!.id).toBe('https://idea-protocol.invalid/spec/v0.1.6/topics/edit-find.params.schema.json');
+    expect(s.byPath.get('topics/edit-find.params.schema.json')!.id).toBe(
+      'https://idea-protocol.invalid/spec/v0.1.6/topics/edit-find.params.schema.json',
+    );
     expect(s.hash).toBe(hashFolder(join(SPEC, 'v0.1.6')));
   });
 
   it('names the file and the reason when a folder is malformed', () => {
     const id = copy('bad-id');
-    edit(id, 'topics/edit-find.params.schema.json', (d) => { d.$id = 'https://idea-protocol.invalid/spec/v0.1.5/topics/edit-find.params.schema.json'; });
-    expect(() => loadSpec(id, '0.1.6')).toThrow(/v0\.1\.6\/topics\/edit-find\.params\.schema\.json: \$id is .*v0\.1\.5.*expected/);
+    edit(id, 'topics/edit-find.params.schema.json', (d) => {
+      d.$id = 'https://idea-protocol.invalid/spec/v0.1.5/topics/edit-find.params.schema.json';
+    });
+    expect(() => loadSpec(id, '0.1.6')).toThrow(
+      /v0\.1\.6\/topics\/edit-find\.params\.schema\.json: \$id is .*v0\.1\.5.*expected/,
+    );
     const version = copy('bad-version');
-    edit(version, 'index.json', (d) => { d.version = '0.1.7'; });
-    expect(() => loadSpec(version, '0.1.6')).toThrow(/v0\.1\.6\/index\.json: version is "0\.1\.7", the folder says 0\.1\.6/);
+    edit(version, 'index.json', (d) => {
+      d.version = '0.1.7';
+    });
+    expect(() => loadSpec(version, '0.1.6')).toThrow(
+      /v0\.1\.6\/index\.json: version is "0\.1\.7", the folder says 0\.1\.6/,
+    );
     const json = copy('bad-json');
     writeFileSync(join(json, 'v0.1.6', 'defs.schema.json'), '{ nope');
     expect(() => loadSpec(json, '0.1.6')).toThrow(/v0\.1\.6\/defs\.schema\.json: invalid JSON/);
@@ -74,12 +96,18 @@ describe('resolveRef', () => {
     const t = resolveRef(s, from, '../defs.schema.json#/$defs/LineNumber');
     expect([t.path, t.pointer]).toEqual(['defs.schema.json', '/$defs/LineNumber']);
     expect(t.schema).toBe((s.byPath.get('defs.schema.json')!.schema.$defs as Record<string, unknown>).LineNumber);
-    expect(resolveRef(s, from, 'https://idea-protocol.invalid/spec/v0.1.6/defs.schema.json').schema).toBe(s.byPath.get('defs.schema.json')!.schema);
+    expect(resolveRef(s, from, 'https://idea-protocol.invalid/spec/v0.1.6/defs.schema.json').schema).toBe(
+      s.byPath.get('defs.schema.json')!.schema,
+    );
   });
 
   it('refuses refs leaving the version or naming nothing', () => {
-    expect(() => resolveRef(s, from, 'https://idea-protocol.invalid/spec/v0.1.5/defs.schema.json')).toThrow(/leaves version 0\.1\.6/);
+    expect(() => resolveRef(s, from, 'https://idea-protocol.invalid/spec/v0.1.5/defs.schema.json')).toThrow(
+      /leaves version 0\.1\.6/,
+    );
     expect(() => resolveRef(s, from, '../nope.schema.json')).toThrow(/nope\.schema\.json not found/);
-    expect(() => resolveRef(s, from, '../defs.schema.json#/$defs/Nope')).toThrow(/no \/\$defs\/Nope in defs\.schema\.json/);
+    expect(() => resolveRef(s, from, '../defs.schema.json#/$defs/Nope')).toThrow(
+      /no \/\$defs\/Nope in defs\.schema\.json/,
+    );
   });
 });

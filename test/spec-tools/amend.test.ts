@@ -17,7 +17,11 @@ let scratch: ReturnType<typeof scratchRepo> | undefined;
 afterEach(() => scratch?.dispose());
 
 const git = (cwd: string, ...args: string[]) => {
-  const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', '-c', 'commit.gpgsign=false', ...args], { cwd, encoding: 'utf8' });
+  const r = spawnSync(
+    'git',
+    ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', '-c', 'commit.gpgsign=false', ...args],
+    { cwd, encoding: 'utf8' },
+  );
   if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
 };
 
@@ -40,8 +44,13 @@ function edit(spec: string, rel: string, fn: (doc: any) => void): void {
 }
 
 const correctText = (spec: string) => {
-  edit(spec, 'index.json', (d) => { d.errorCodes.find((e: any) => e.code === 'INVALID_REQUEST').description += ' (corrected reading)'; });
-  edit(spec, 'topics/edit-find.params.schema.json', (d) => { d.properties.pattern.description = 'The text or regular expression to look for.'; d.examples.push({ pattern: 'FIXME' }); });
+  edit(spec, 'index.json', (d) => {
+    d.errorCodes.find((e: any) => e.code === 'INVALID_REQUEST').description += ' (corrected reading)';
+  });
+  edit(spec, 'topics/edit-find.params.schema.json', (d) => {
+    d.properties.pattern.description = 'The text or regular expression to look for.';
+    d.examples.push({ pattern: 'FIXME' });
+  });
 };
 
 describe('idea-spec amend', () => {
@@ -50,16 +59,27 @@ describe('idea-spec amend', () => {
     const before = releaseOf(spec, '0.1.6')!;
     correctText(spec);
     expect(checkFrozen(spec).problems.map((p) => p.version)).toEqual(['0.1.6']);
-    const { entry } = amendRelease(spec, '0.1.6', { reason: 'INVALID_REQUEST: corrected adopted reading', date: '2026-11-24' });
+    const { entry } = amendRelease(spec, '0.1.6', {
+      reason: 'INVALID_REQUEST: corrected adopted reading',
+      date: '2026-11-24',
+    });
     expect(entry).toEqual({
       ...before,
       sha256: hashFolder(join(spec, 'v0.1.6')),
-      amendments: [...(before.amendments ?? []), { date: '2026-11-24', reason: 'INVALID_REQUEST: corrected adopted reading', previousSha256: before.sha256 }],
+      amendments: [
+        ...(before.amendments ?? []),
+        { date: '2026-11-24', reason: 'INVALID_REQUEST: corrected adopted reading', previousSha256: before.sha256 },
+      ],
     });
     expect(releaseOf(spec, '0.1.6')).toEqual(entry);
-    expect(checkFrozen(spec)).toEqual({ problems: [], notes: ['spec/releases.json history: 1 committed version(s) checked'] });
+    expect(checkFrozen(spec)).toEqual({
+      problems: [],
+      notes: ['spec/releases.json history: 1 committed version(s) checked'],
+    });
     const changelog = renderChangelog(scratch!.root);
-    expect(changelog.slice(changelog.indexOf('## 0.1.6'), changelog.indexOf('## 0.1.5'))).toContain('- 2026-11-24: INVALID_REQUEST: corrected adopted reading');
+    expect(changelog.slice(changelog.indexOf('## 0.1.6'), changelog.indexOf('## 0.1.5'))).toContain(
+      '- 2026-11-24: INVALID_REQUEST: corrected adopted reading',
+    );
   });
 
   it('accepts the folder only at its latest recorded hash; a second amendment is appended', () => {
@@ -67,21 +87,30 @@ describe('idea-spec amend', () => {
     correctText(spec);
     const first = amendRelease(spec, '0.1.6', { reason: 'first', date: '2026-11-24' }).entry;
     git(scratch!.root, 'commit', '-qam', 'amend 0.1.6');
-    edit(spec, 'defs.schema.json', (d) => { d.description = 'Shared definitions.'; });
+    edit(spec, 'defs.schema.json', (d) => {
+      d.description = 'Shared definitions.';
+    });
     const second = amendRelease(spec, '0.1.6', { reason: 'second', date: '2026-11-25' }).entry;
-    expect(second.amendments!.slice(-2).map((a) => [a.reason, a.previousSha256])).toEqual([['first', first.amendments!.at(-1)!.previousSha256], ['second', first.sha256]]);
+    expect(second.amendments!.slice(-2).map((a) => [a.reason, a.previousSha256])).toEqual([
+      ['first', first.amendments!.at(-1)!.previousSha256],
+      ['second', first.sha256],
+    ]);
     expect(checkFrozen(spec).problems).toEqual([]);
     // Back to the contents first released: a recorded hash, but not the latest one.
     git(scratch!.root, 'checkout', '-q', 'HEAD~1', '--', 'spec/v0.1.6');
     expect(hashFolder(join(spec, 'v0.1.6'))).toBe(first.amendments!.at(-1)!.previousSha256);
-    expect(checkFrozen(spec).problems.map((p) => p.message)).toEqual([expect.stringContaining(`(amended ${second.amendments!.length}x; only the latest hash counts)`)]);
+    expect(checkFrozen(spec).problems.map((p) => p.message)).toEqual([
+      expect.stringContaining(`(amended ${second.amendments!.length}x; only the latest hash counts)`),
+    ]);
   });
 
   it('refuses changes beyond annotations, naming them, unless --allow-semantic', () => {
     const spec = committedSpec();
     const recorded = releaseOf(spec, '0.1.6')!.amendments;
     correctText(spec);
-    edit(spec, 'topics/history-list.params.schema.json', (d) => { d.properties.maxCount.minimum = 2; });
+    edit(spec, 'topics/history-list.params.schema.json', (d) => {
+      d.properties.maxCount.minimum = 2;
+    });
     writeFileSync(join(spec, 'v0.1.6', 'topics', 'notes.txt'), 'x\n');
     let message = '';
     try {
@@ -91,7 +120,9 @@ describe('idea-spec amend', () => {
     }
     expect(message).toContain('the amendment of v0.1.6 changes more than annotations');
     expect(message).toContain('file added: topics/notes.txt');
-    expect(message).toContain('topics/history-list.params.schema.json: changed beyond description/title/examples/$comment');
+    expect(message).toContain(
+      'topics/history-list.params.schema.json: changed beyond description/title/examples/$comment',
+    );
     expect(message).toMatch(/ERR +topic \/app\/vscode\/history\/list params › maxCount/); // the diff engine's verdict
     expect(message).not.toContain('edit-find'); // the annotation edits are fine
     expect(releaseOf(spec, '0.1.6')!.amendments).toEqual(recorded); // nothing recorded
@@ -102,7 +133,9 @@ describe('idea-spec amend', () => {
 
   it('refuses an annotation edit the spec lint refuses (a description naming another default)', () => {
     const spec = committedSpec();
-    edit(spec, 'topics/edit-find.params.schema.json', (d) => { d.properties.isRegex.description = 'Whether pattern is a regular expression (default: true).'; });
+    edit(spec, 'topics/edit-find.params.schema.json', (d) => {
+      d.properties.isRegex.description = 'Whether pattern is a regular expression (default: true).';
+    });
     const recorded = releaseOf(spec, '0.1.6')!.amendments;
     expect(() => amendRelease(spec, '0.1.6', { reason: 'typo' })).toThrow(/\[default-description\]/);
     expect(releaseOf(spec, '0.1.6')!.amendments).toEqual(recorded);
@@ -111,17 +144,23 @@ describe('idea-spec amend', () => {
   it('a SUMMARY.md may be added to a released version', () => {
     const spec = committedSpec();
     writeFileSync(join(spec, 'v0.1.6', 'SUMMARY.md'), 'Local history topics.\n');
-    expect(amendRelease(spec, '0.1.6', { reason: 'summary written', date: '2026-11-24' }).entry.sha256).toBe(hashFolder(join(spec, 'v0.1.6')));
+    expect(amendRelease(spec, '0.1.6', { reason: 'summary written', date: '2026-11-24' }).entry.sha256).toBe(
+      hashFolder(join(spec, 'v0.1.6')),
+    );
   });
 
   it('says why it cannot amend: nothing changed, not released, no reason, released contents not in git', () => {
     const spec = committedSpec();
-    expect(() => amendRelease(spec, '0.1.6', { reason: 'x' })).toThrow(/unchanged since its release .*nothing to amend/);
+    expect(() => amendRelease(spec, '0.1.6', { reason: 'x' })).toThrow(
+      /unchanged since its release .*nothing to amend/,
+    );
     expect(() => amendRelease(spec, '0.1.6', { reason: '  ' })).toThrow(/amend needs --reason/);
     expect(() => amendRelease(spec, '0.2.0', { reason: 'x' })).toThrow(/v0\.2\.0 is not released/);
     scratch!.dispose();
     const loose = committedSpec({ git: false });
     correctText(loose);
-    expect(() => amendRelease(loose, '0.1.6', { reason: 'x' })).toThrow(/no commit has spec\/v0\.1\.6 at its recorded sha256 .*--allow-semantic/);
+    expect(() => amendRelease(loose, '0.1.6', { reason: 'x' })).toThrow(
+      /no commit has spec\/v0\.1\.6 at its recorded sha256 .*--allow-semantic/,
+    );
   });
 });

@@ -20,7 +20,9 @@ let scratch: ReturnType<typeof scratchRepo>;
 
 async function run(args: string[]): Promise<{ code: number; out: string }> {
   let out = '';
-  const code = await main([...args, '--root', scratch.root], (s) => { out += s; });
+  const code = await main([...args, '--root', scratch.root], (s) => {
+    out += s;
+  });
   return { code, out };
 }
 
@@ -36,7 +38,10 @@ describe('a breaking edit in a fixture version', () => {
     const { code, out } = await run(['diff', '0.1.6', '0.1.7', '--format', 'json']);
     expect(code).toBe(1);
     type Use = { level: string; location: string; path: string };
-    const report = JSON.parse(out) as { changes: { level: string; kind: string; location: string; path: string; uses?: Use[] }[]; summary: { ERR: number } };
+    const report = JSON.parse(out) as {
+      changes: { level: string; kind: string; location: string; path: string; uses?: Use[] }[];
+      summary: { ERR: number };
+    };
     const errs = report.changes.filter((c) => c.level === 'ERR').map((c) => `${c.kind} ${c.location} ${c.path}`);
     expect(errs.sort()).toEqual([
       'bound-tightened topic /app/vscode/edit/find params pattern',
@@ -49,7 +54,9 @@ describe('a breaking edit in a fixture version', () => {
     expect(report.changes).toHaveLength(5);
     // Severity gained a value: reported once, under the $def, with the result field that uses it.
     const severity = report.changes.find((c) => c.location === '$defs/Severity');
-    expect(severity?.uses?.map((u) => `${u.level} ${u.location} ${u.path}`)).toEqual(['ERR topic /app/vscode/diag/list result diagnostics[].severity']);
+    expect(severity?.uses?.map((u) => `${u.level} ${u.location} ${u.path}`)).toEqual([
+      'ERR topic /app/vscode/diag/list result diagnostics[].severity',
+    ]);
     // SeverityFilter (params) did not change: diag/list params are untouched.
     expect(report.changes.filter((c) => c.location === 'topic /app/vscode/diag/list params')).toEqual([]);
   });
@@ -71,10 +78,14 @@ describe('a breaking edit in a fixture version', () => {
     try {
       await bump(clean.root, { version: '0.1.7', codegen: false });
       let out = '';
-      const code = await main(['diff', '0.1.6', '0.1.7', '--root', clean.root, '--fail-on', 'INFO'], (s) => { out += s; });
+      const code = await main(['diff', '0.1.6', '0.1.7', '--root', clean.root, '--fail-on', 'INFO'], (s) => {
+        out += s;
+      });
       expect(out).toContain('0 ERR, 0 WARN, 0 INFO');
       expect(code).toBe(0);
-      const index = JSON.parse(readFileSync(join(clean.root, 'spec', 'v0.1.7', 'index.json'), 'utf8')) as { version: string };
+      const index = JSON.parse(readFileSync(join(clean.root, 'spec', 'v0.1.7', 'index.json'), 'utf8')) as {
+        version: string;
+      };
       expect(index.version).toBe('0.1.7');
     } finally {
       clean.dispose();

@@ -24,13 +24,23 @@ const started = Date.now();
 
 async function idea(...args: string[]): Promise<{ code: number; out: string }> {
   let out = '';
-  const code = await main([...args, '--root', root], (s) => { out += s; });
+  const code = await main([...args, '--root', root], (s) => {
+    out += s;
+  });
   return { code, out };
 }
 const tsx = (...args: string[]) =>
-  spawnSync(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), ...args], { cwd: root, encoding: 'utf8', timeout: 120_000 });
+  spawnSync(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
 const git = (...args: string[]) => {
-  const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', '-c', 'commit.gpgsign=false', ...args], { cwd: root, encoding: 'utf8' });
+  const r = spawnSync(
+    'git',
+    ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', '-c', 'commit.gpgsign=false', ...args],
+    { cwd: root, encoding: 'utf8' },
+  );
   if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
 };
 const text = (rel: string) => readFileSync(join(root, rel), 'utf8');
@@ -45,7 +55,9 @@ const editJson = (rel: string, fn: (doc: any) => void) => {
  * embeds, the MCP tools listed without a window, the conformance defaults and the frame validators.
  */
 function programs(): Record<string, any> {
-  writeFileSync(join(root, 'probe.ts'), `
+  writeFileSync(
+    join(root, 'probe.ts'),
+    `
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
@@ -72,7 +84,8 @@ console.log(JSON.stringify({
   mcpMaxResults: 'maxResults' in (find.inputSchema.properties as object),
   conformance: { fixtures: relative('.', DEFAULT_FIXTURES), protocolMd: PROTOCOL_MD, clauses: CLAUSES_JSON, clauseCount: CLAUSES.size },
 }));
-`);
+`,
+  );
   const r = tsx('probe.ts');
   if (r.status !== 0) throw new Error(`probe: ${r.stderr}`);
   return JSON.parse(r.stdout);
@@ -84,8 +97,23 @@ const section = (changelog: string, version: string) => {
 };
 
 beforeAll(() => {
-  scratch = scratchRepo(['spec', 'codegen', 'runtime', 'generated', 'spec-tools', 'extension/src', 'cli', 'mcp/src', 'conformance',
-    'docs/CHANGELOG.md', 'package.json', 'tsconfig.json'], { nodeModules: true });
+  scratch = scratchRepo(
+    [
+      'spec',
+      'codegen',
+      'runtime',
+      'generated',
+      'spec-tools',
+      'extension/src',
+      'cli',
+      'mcp/src',
+      'conformance',
+      'docs/CHANGELOG.md',
+      'package.json',
+      'tsconfig.json',
+    ],
+    { nodeModules: true },
+  );
   root = scratch.root;
   cpSync(join(REPO, 'conformance', 'fixture.schema.json'), join(root, 'conformance', 'fixture.schema.json'));
   writeFileSync(join(root, '.gitignore'), 'node_modules\n');
@@ -116,14 +144,24 @@ describe('the maintainer workflow on a scratch copy', () => {
     expect(r.status, r.stderr).toBe(0);
     expect(text(`generated/v${v1}/types.ts`)).toMatch(/maxResults\?: number/);
     // A draft in spec/ is not served until spec/served.json says so.
-    expect(programs()).toMatchObject({ served: latest, extension: latest, cli: latest, cliEmbedded: latest, frames: latest, cliFlag: false, mcpMaxResults: false });
+    expect(programs()).toMatchObject({
+      served: latest,
+      extension: latest,
+      cli: latest,
+      cliEmbedded: latest,
+      frames: latest,
+      cliFlag: false,
+      mcpMaxResults: false,
+    });
   }, 120_000);
 
   it('4. diff: the edit alone, classified; the since values intact', async () => {
     const { code, out } = await idea('diff', latest, v1, '--format', 'json');
     expect(code).toBe(0);
     const report = JSON.parse(out) as { changes: { level: string; kind: string; location: string; path: string }[] };
-    expect(report.changes.map((c) => `${c.level} ${c.location} ${c.path}`)).toEqual(['INFO topic /app/vscode/edit/find params maxResults']);
+    expect(report.changes.map((c) => `${c.level} ${c.location} ${c.path}`)).toEqual([
+      'INFO topic /app/vscode/edit/find params maxResults',
+    ]);
     const since = (v: string) => loadSpec(spec, v).index.topics.map((t) => t.since);
     expect(since(v1)).toEqual(since(latest));
   });
@@ -131,7 +169,11 @@ describe('the maintainer workflow on a scratch copy', () => {
   it('5. changelog: unreleased, the summary still to write, the change listed', async () => {
     expect((await idea('changelog')).code).toBe(0);
     const entry = section(text('docs/CHANGELOG.md'), v1);
-    expect(entry).toMatch(new RegExp(`^## ${v1.replace(/\./g, '\\.')} — unreleased\\n\\n_No summary yet: write spec/v${v1.replace(/\./g, '\\.')}/SUMMARY\\.md before the release\\._`));
+    expect(entry).toMatch(
+      new RegExp(
+        `^## ${v1.replace(/\./g, '\\.')} — unreleased\\n\\n_No summary yet: write spec/v${v1.replace(/\./g, '\\.')}/SUMMARY\\.md before the release\\._`,
+      ),
+    );
     expect(entry).toContain('maxResults');
     expect(text(`generated/v${v1}/protocol.md`)).toContain(`# IDEA protocol ${v1}\n`);
   });
@@ -144,12 +186,16 @@ describe('the maintainer workflow on a scratch copy', () => {
     expect(releaseOf(spec, v1)).toMatchObject({ version: v1, released: '2026-12-01' });
     expect(loadSpec(spec, v1).index.released).toBeUndefined();
     expect(text(`generated/v${v1}/protocol.md`)).toContain(`# IDEA protocol ${v1} (2026-12-01)\n`);
-    expect(section(text('docs/CHANGELOG.md'), v1)).toMatch(new RegExp(`^## ${v1.replace(/\./g, '\\.')} — 2026-12-01\\n\\nedit/find takes \`maxResults\`\\.\\n`));
+    expect(section(text('docs/CHANGELOG.md'), v1)).toMatch(
+      new RegExp(`^## ${v1.replace(/\./g, '\\.')} — 2026-12-01\\n\\nedit/find takes \`maxResults\`\\.\\n`),
+    );
     expect((await idea('changelog', '--check')).code).toBe(0);
     // The fast drift check (manifests only) notices a release date the generated files do not show.
     expect(tsx('codegen/src/cli.ts', '--check').status).toBe(0);
     const releases = text('spec/releases.json');
-    editJson('spec/releases.json', (d) => { d.releases.find((r: any) => r.version === v1).released = '2026-12-03'; });
+    editJson('spec/releases.json', (d) => {
+      d.releases.find((r: any) => r.version === v1).released = '2026-12-03';
+    });
     const stale = tsx('codegen/src/cli.ts', '--check');
     writeFileSync(join(spec, 'releases.json'), releases);
     expect(stale.stderr).toContain(`differs: generated/v${v1}/protocol.md`);
@@ -159,7 +205,10 @@ describe('the maintainer workflow on a scratch copy', () => {
   }, 120_000);
 
   it('8. check-frozen: green with the history of releases.json; an edit of the released folder is caught', async () => {
-    expect(await idea('check-frozen')).toEqual({ code: 0, out: 'spec/releases.json history: 2 committed version(s) checked\nreleased versions unchanged\n' });
+    expect(await idea('check-frozen')).toEqual({
+      code: 0,
+      out: 'spec/releases.json history: 2 committed version(s) checked\nreleased versions unchanged\n',
+    });
     editJson(`spec/v${v1}/topics/edit-find.params.schema.json`, (d) => {
       d.properties.maxResults.description = 'Stop after this many matches (the rest are counted in totalCount).';
     });
@@ -170,10 +219,19 @@ describe('the maintainer workflow on a scratch copy', () => {
 
   it('9. amend: the corrected description is recorded, regenerated, and frozen again', async () => {
     const before = releaseOf(spec, v1)!.sha256;
-    const { code, out } = await idea('amend', v1, '--reason', 'maxResults: say where the rest is counted', '--date', '2026-12-02');
+    const { code, out } = await idea(
+      'amend',
+      v1,
+      '--reason',
+      'maxResults: say where the rest is counted',
+      '--date',
+      '2026-12-02',
+    );
     expect(code).toBe(0);
     expect(out).toContain(`amended ${v1}: sha256 ${before} → `);
-    expect(releaseOf(spec, v1)!.amendments).toEqual([{ date: '2026-12-02', reason: 'maxResults: say where the rest is counted', previousSha256: before }]);
+    expect(releaseOf(spec, v1)!.amendments).toEqual([
+      { date: '2026-12-02', reason: 'maxResults: say where the rest is counted', previousSha256: before },
+    ]);
     expect(text(`generated/v${v1}/protocol.md`)).toContain('the rest are counted in totalCount');
     expect(section(text('docs/CHANGELOG.md'), v1)).toContain('- 2026-12-02: maxResults: say where the rest is counted');
     expect((await idea('check-frozen')).code).toBe(0);
@@ -182,7 +240,9 @@ describe('the maintainer workflow on a scratch copy', () => {
   }, 120_000);
 
   it('10. serve it: one line and codegen, and every program follows', () => {
-    editJson('spec/served.json', (d) => { d.version = v1; });
+    editJson('spec/served.json', (d) => {
+      d.version = v1;
+    });
     const r = tsx('codegen/src/cli.ts');
     expect(r.status, r.stderr).toBe(0);
     const p = programs();
@@ -192,8 +252,16 @@ describe('the maintainer workflow on a scratch copy', () => {
     expect(p.mcpMaxResults).toBe(true);
     expect(p.framesProblem).toMatch(/maxResults/);
     // No cases are written for it yet: the suite runs the newest older version's (cumulative through `since`).
-    const cases = readdirSync(join(root, 'conformance', 'fixtures')).filter((f) => compareVersions(f, v1) < 0).sort(compareVersions).at(-1);
-    expect(p.conformance).toEqual({ fixtures: `conformance/fixtures/${cases}`, protocolMd: `generated/v${v1}/protocol.md`, clauses: `spec/v${v1}/clauses.json`, clauseCount: loadSpec(spec, v1).clauses.length });
+    const cases = readdirSync(join(root, 'conformance', 'fixtures'))
+      .filter((f) => compareVersions(f, v1) < 0)
+      .sort(compareVersions)
+      .at(-1);
+    expect(p.conformance).toEqual({
+      fixtures: `conformance/fixtures/${cases}`,
+      protocolMd: `generated/v${v1}/protocol.md`,
+      clauses: `spec/v${v1}/clauses.json`,
+      clauseCount: loadSpec(spec, v1).clauses.length,
+    });
     git('add', '-A');
     git('commit', '-q', '-m', `serve ${v1}`);
   }, 120_000);
@@ -209,7 +277,7 @@ describe('the maintainer workflow on a scratch copy', () => {
     expect(section(text('docs/CHANGELOG.md'), v2)).toContain('No wire changes.');
   }, 120_000);
 
-  it('12. the copy\'s own checks: codegen drift (full), check-frozen, changelog', async () => {
+  it("12. the copy's own checks: codegen drift (full), check-frozen, changelog", async () => {
     const drift = tsx('codegen/src/cli.ts', '--check', '--full');
     expect(drift.stderr).toBe('');
     expect(drift.status).toBe(0);

@@ -21,19 +21,26 @@ let next = '';
 let bumpOut = '';
 let bumpCode = -1;
 
-const node = (root: string, args: string[]) => spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8', timeout: 240_000 });
-const tsx = (root: string, args: string[]) => node(root, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), ...args]);
+const node = (root: string, args: string[]) =>
+  spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8', timeout: 240_000 });
+const tsx = (root: string, args: string[]) =>
+  node(root, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), ...args]);
 const read = (dir: string, rel: string) => JSON.parse(readFileSync(join(dir, rel), 'utf8')) as Json;
 
 beforeAll(async () => {
-  scratch = scratchRepo(['spec', 'codegen', 'runtime', 'generated', 'spec-tools', 'docs/CHANGELOG.md', 'package.json', 'tsconfig.json'], { nodeModules: true });
+  scratch = scratchRepo(
+    ['spec', 'codegen', 'runtime', 'generated', 'spec-tools', 'docs/CHANGELOG.md', 'package.json', 'tsconfig.json'],
+    { nodeModules: true },
+  );
   spec = join(scratch.root, 'spec');
   latest = specVersions(spec).at(-1)!;
   next = nextPatch(latest);
   // The workflow bumps from a released version; a repository whose newest version is still in the
   // works is bumped with --force here (what is tested is the copy, not the release rule).
   const force = isReleased(spec, latest) ? [] : ['--force'];
-  bumpCode = await main(['bump', '--root', scratch.root, ...force], (s) => { bumpOut += s; });
+  bumpCode = await main(['bump', '--root', scratch.root, ...force], (s) => {
+    bumpOut += s;
+  });
 }, 300_000);
 afterAll(() => scratch?.dispose());
 
@@ -76,18 +83,32 @@ describe('idea-spec bump (latest + 1) in a scratch copy', () => {
     expect(bumpOut).not.toMatch(/\/since:/);
   });
 
-  it('generates its code: the new protocol version, the topics\' own since', () => {
+  it("generates its code: the new protocol version, the topics' own since", () => {
     const gen = join(scratch.root, 'generated', `v${next}`);
-    expect(readFileSync(join(gen, 'topics.ts'), 'utf8')).toMatch(new RegExp(`PROTOCOL_VERSION\\b[^\\n]*"${next.replace(/\./g, '\\.')}"`));
+    expect(readFileSync(join(gen, 'topics.ts'), 'utf8')).toMatch(
+      new RegExp(`PROTOCOL_VERSION\\b[^\\n]*"${next.replace(/\./g, '\\.')}"`),
+    );
     const client = readFileSync(join(gen, 'client.ts'), 'utf8');
     for (const t of loadSpec(spec, latest).index.topics) expect(client).toContain(`\`${t.topic}\` (since ${t.since})`);
-    expect(readFileSync(join(gen, 'protocol.md'), 'utf8').split('\n').find((l) => l.startsWith('# '))).toBe(`# IDEA protocol ${next}`);
+    expect(
+      readFileSync(join(gen, 'protocol.md'), 'utf8')
+        .split('\n')
+        .find((l) => l.startsWith('# ')),
+    ).toBe(`# IDEA protocol ${next}`);
     expect(existsSync(join(gen, 'manifest.json'))).toBe(true);
   });
 
   it('the generated code typechecks', () => {
-    writeFileSync(join(scratch.root, 'tsconfig.bump.json'), JSON.stringify({ extends: './tsconfig.json', include: [`generated/v${next}`, 'runtime'] }));
-    const r = node(scratch.root, [join(scratch.root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.bump.json', '--noEmit']);
+    writeFileSync(
+      join(scratch.root, 'tsconfig.bump.json'),
+      JSON.stringify({ extends: './tsconfig.json', include: [`generated/v${next}`, 'runtime'] }),
+    );
+    const r = node(scratch.root, [
+      join(scratch.root, 'node_modules', 'typescript', 'bin', 'tsc'),
+      '-p',
+      'tsconfig.bump.json',
+      '--noEmit',
+    ]);
     expect(`${r.stdout}${r.stderr}`).toBe('');
     expect(r.status).toBe(0);
   }, 240_000);
@@ -102,13 +123,17 @@ describe('idea-spec bump (latest + 1) in a scratch copy', () => {
   it('drafts its changelog entry (unreleased, summary still to write, no wire change) and the changelog check passes', async () => {
     const text = readFileSync(join(scratch.root, 'docs', 'CHANGELOG.md'), 'utf8');
     const entry = text.slice(text.indexOf(`## ${next}`), text.indexOf(`## ${latest}`));
-    expect(entry).toBe(`## ${next} — unreleased\n\n_No summary yet: write spec/v${next}/SUMMARY.md before the release._\n\nNo wire changes.\n\n`);
+    expect(entry).toBe(
+      `## ${next} — unreleased\n\n_No summary yet: write spec/v${next}/SUMMARY.md before the release._\n\nNo wire changes.\n\n`,
+    );
     expect(await main(['changelog', '--check', '--root', scratch.root], () => {})).toBe(0);
   });
 
   it('refuses to bump again from the unreleased new version, or to an older version', async () => {
     await expect(main(['bump', '--root', scratch.root, '--no-codegen'], () => {})).rejects.toThrow(/not released yet/);
-    await expect(main(['bump', latest, '--root', scratch.root, '--no-codegen', '--force'], () => {})).rejects.toThrow(/not newer/);
+    await expect(main(['bump', latest, '--root', scratch.root, '--no-codegen', '--force'], () => {})).rejects.toThrow(
+      /not newer/,
+    );
   });
 
   it('refuses to recreate a version that spec/releases.json records (a release is never undone)', async () => {
@@ -116,8 +141,13 @@ describe('idea-spec bump (latest + 1) in a scratch copy', () => {
     try {
       const otherSpec = join(other.root, 'spec');
       const entries = readReleases(otherSpec).releases;
-      writeReleases(otherSpec, { description: '', releases: [...entries, { ...entries.at(-1)!, version: nextPatch(specVersions(otherSpec).at(-1)!) }] });
-      await expect(main(['bump', '--root', other.root, '--no-codegen', '--force'], () => {})).rejects.toThrow(/is in spec\/releases\.json already/);
+      writeReleases(otherSpec, {
+        description: '',
+        releases: [...entries, { ...entries.at(-1)!, version: nextPatch(specVersions(otherSpec).at(-1)!) }],
+      });
+      await expect(main(['bump', '--root', other.root, '--no-codegen', '--force'], () => {})).rejects.toThrow(
+        /is in spec\/releases\.json already/,
+      );
     } finally {
       other.dispose();
     }

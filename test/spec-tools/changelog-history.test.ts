@@ -45,7 +45,13 @@ describe('reconstructed history (spec/v0.1.0 … v0.1.5)', () => {
     const facts = older.map((f) => {
       const s = loadVersion(SPEC, f.version);
       const hs = s.byPath.get('messages/handshake-request.schema.json')!.schema.properties as Record<string, unknown>;
-      return [f.version, s.index.topics.length, s.index.transport.portAttempts, 'token' in hs, s.index.errorCodes.length];
+      return [
+        f.version,
+        s.index.topics.length,
+        s.index.transport.portAttempts,
+        'token' in hs,
+        s.index.errorCodes.length,
+      ];
     });
     expect(facts).toEqual([
       ['0.1.0', 4, 1, false, 4],
@@ -60,7 +66,8 @@ describe('reconstructed history (spec/v0.1.0 … v0.1.5)', () => {
   it('every $id carries its version', () => {
     for (const f of older) {
       const s = loadVersion(SPEC, f.version);
-      for (const { path, schema } of s.docs) expect(schema.$id).toBe(`https://idea-protocol.invalid/spec/v${f.version}/${path}`);
+      for (const { path, schema } of s.docs)
+        expect(schema.$id).toBe(`https://idea-protocol.invalid/spec/v${f.version}/${path}`);
     }
   });
 
@@ -74,12 +81,29 @@ describe('reconstructed history (spec/v0.1.0 … v0.1.5)', () => {
     const v014 = validator('0.1.4');
     const v015 = validator('0.1.5');
     const f = 'src/a.ts';
-    expect([{ filePath: f, fromIndex: 0, toIndex: 2 }, { filePath: f, toIndex: 3 }].map((p) => [v014(p), v015(p)])).toEqual([[false, true], [false, true]]);
-    expect([{ filePath: f, fromIndex: 0, toIndex: 1 }, { filePath: f, fromIndex: 2, toIndex: 5 }, { filePath: f }, { filePath: f, fromRef: 'a', toRef: 'b' }].every((p) => v014(p))).toBe(true);
+    expect(
+      [
+        { filePath: f, fromIndex: 0, toIndex: 2 },
+        { filePath: f, toIndex: 3 },
+      ].map((p) => [v014(p), v015(p)]),
+    ).toEqual([
+      [false, true],
+      [false, true],
+    ]);
+    expect(
+      [
+        { filePath: f, fromIndex: 0, toIndex: 1 },
+        { filePath: f, fromIndex: 2, toIndex: 5 },
+        { filePath: f },
+        { filePath: f, fromRef: 'a', toRef: 'b' },
+      ].every((p) => v014(p)),
+    ).toBe(true);
   });
 
   it('before 0.1.2 a client file path must be absolute', () => {
-    const defs = (v: string) => (readJson(join(SPEC, `v${v}`, 'defs.schema.json')) as { $defs: { FilePath: { pattern?: string } } }).$defs.FilePath;
+    const defs = (v: string) =>
+      (readJson(join(SPEC, `v${v}`, 'defs.schema.json')) as { $defs: { FilePath: { pattern?: string } } }).$defs
+        .FilePath;
     expect(defs('0.1.1').pattern).toBeDefined();
     expect(new RegExp(defs('0.1.1').pattern!).test('src/a.ts')).toBe(false);
     expect(defs('0.1.2').pattern).toBeUndefined();

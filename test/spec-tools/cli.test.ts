@@ -9,7 +9,9 @@ import { REPO } from './scratch';
 
 async function run(...args: string[]): Promise<{ code: number; out: string }> {
   let out = '';
-  const code = await main([...args, '--root', REPO], (s) => { out += s; });
+  const code = await main([...args, '--root', REPO], (s) => {
+    out += s;
+  });
   return { code, out };
 }
 
@@ -26,8 +28,18 @@ describe('idea-spec diff', () => {
     const text = (await run('diff', '0.1.2', '0.1.3')).out;
     expect(text.split('\n')[0]).toBe('idea-spec diff 0.1.2 → 0.1.3: 0 ERR, 3 WARN, 1 INFO');
     expect((await run('diff', '0.1.2', '0.1.3', '--format', 'markdown')).out).toContain('### Needs attention (WARN)');
-    const json = JSON.parse((await run('diff', '0.1.2', '0.1.3', '--format', 'json')).out) as { from: string; to: string; summary: unknown; changes: unknown[] };
-    expect([json.from, json.to, json.summary, json.changes.length]).toEqual(['0.1.2', '0.1.3', { ERR: 0, WARN: 3, INFO: 1 }, 4]);
+    const json = JSON.parse((await run('diff', '0.1.2', '0.1.3', '--format', 'json')).out) as {
+      from: string;
+      to: string;
+      summary: unknown;
+      changes: unknown[];
+    };
+    expect([json.from, json.to, json.summary, json.changes.length]).toEqual([
+      '0.1.2',
+      '0.1.3',
+      { ERR: 0, WARN: 3, INFO: 1 },
+      4,
+    ]);
     const junit = (await run('diff', '0.1.2', '0.1.3', '--format', 'junit', '--fail-on', 'WARN')).out;
     expect(junit).toMatch(/^<\?xml/);
     expect(junit.match(/<testcase /g)).toHaveLength(4);
@@ -54,7 +66,12 @@ describe('idea-spec diff', () => {
 
 describe('idea-spec checks on the repository', () => {
   it('check-frozen and changelog --check pass', async () => {
-    expect(await run('check-frozen')).toEqual({ code: 0, out: expect.stringMatching(/^spec\/releases\.json history: (\d+ committed version\(s\) checked|check skipped \(.*\))\nreleased versions unchanged\n$/) });
+    expect(await run('check-frozen')).toEqual({
+      code: 0,
+      out: expect.stringMatching(
+        /^spec\/releases\.json history: (\d+ committed version\(s\) checked|check skipped \(.*\))\nreleased versions unchanged\n$/,
+      ),
+    });
     expect((await run('changelog', '--check')).code).toBe(0);
   });
 });

@@ -13,8 +13,10 @@ import { copySpec } from './spec-copy';
 const SPEC = join(REPO, 'spec');
 const LATEST = loadSpec(SPEC, specVersions(SPEC).at(-1)!);
 
-
-interface Use { location: string; path: string }
+interface Use {
+  location: string;
+  path: string;
+}
 const at = (c: Use) => (c.path ? `${c.location} › ${c.path}` : c.location);
 /** Where a change is reported: its own place and, for a change grouped under a $def, its use sites. */
 const places = (c: Change) => [at(c), ...((c as { uses?: Use[] }).uses ?? []).map(at)];
@@ -54,7 +56,10 @@ describe('diff corpus', () => {
 
   it.each(CASES.map((k) => [`${k.area}: ${k.id}`, k] as const))('%s', (_name, k) => {
     const changes = runCase(k);
-    expect({ verdict: verdict(k, changes), reported: render(changes) }).toEqual({ verdict: 'right', reported: expect.anything() });
+    expect({ verdict: verdict(k, changes), reported: render(changes) }).toEqual({
+      verdict: 'right',
+      reported: expect.anything(),
+    });
   });
 
   it('figures', () => {

@@ -11,7 +11,8 @@ import { REPO } from './scratch';
 const SPEC = join(REPO, 'spec');
 const LATEST = loadSpec(SPEC, specVersions(SPEC).at(-1)!);
 const copy = (s: SpecVersion) => copySpec(s);
-const def = (s: SpecVersion, name: string) => (s.byPath.get('defs.schema.json')!.schema.$defs as JsonObject)[name] as JsonObject;
+const def = (s: SpecVersion, name: string) =>
+  (s.byPath.get('defs.schema.json')!.schema.$defs as JsonObject)[name] as JsonObject;
 
 function lineNumberTightened() {
   const b = copy(LATEST);
@@ -27,10 +28,15 @@ describe('grouping by $def', () => {
     expect([c!.level, c!.kind, c!.location, c!.path]).toEqual(['ERR', 'bound-tightened', '$defs/LineNumber', '']);
     expect(c!.uses!.length).toBeGreaterThan(5);
     expect(c!.uses!.filter((u) => u.level === 'ERR').map((u) => `${u.location} ${u.path}`)).toEqual([
-      'topic /app/vscode/nav/definition params line', 'topic /app/vscode/nav/references params line',
+      'topic /app/vscode/nav/definition params line',
+      'topic /app/vscode/nav/references params line',
     ]);
-    expect(c!.uses!.filter((u) => u.level !== 'ERR').every((u) => u.level === 'INFO' && u.location.endsWith(' result'))).toBe(true);
-    expect(c!.message).toMatch(/^minimum `0` → minimum `1`: the server now rejects values existing clients may send \(12 uses: 2 ERR, 10 INFO\)$/);
+    expect(
+      c!.uses!.filter((u) => u.level !== 'ERR').every((u) => u.level === 'INFO' && u.location.endsWith(' result')),
+    ).toBe(true);
+    expect(c!.message).toMatch(
+      /^minimum `0` → minimum `1`: the server now rejects values existing clients may send \(12 uses: 2 ERR, 10 INFO\)$/,
+    );
   });
 
   it('text, markdown, json and junit list the uses under the one change', () => {
@@ -42,21 +48,29 @@ describe('grouping by $def', () => {
     const md = formatReport(report, 'markdown');
     expect(md).toContain('- **$defs/LineNumber**: minimum');
     expect(md).toContain('\n  - INFO topic /app/vscode/edit/find result `matches[].line`\n');
-    const json = JSON.parse(formatReport(report, 'json')) as { summary: unknown; changes: { uses: { level: string; message: string }[] }[] };
+    const json = JSON.parse(formatReport(report, 'json')) as {
+      summary: unknown;
+      changes: { uses: { level: string; message: string }[] }[];
+    };
     expect(json.summary).toEqual({ ERR: 1, WARN: 0, INFO: 0 });
     expect(json.changes[0]!.uses[0]!.message).toMatch(/the server now rejects/);
     const junit = formatReport(report, 'junit');
     expect(junit.match(/<testcase /g)).toHaveLength(1);
-    expect(junit).toMatch(/<failure type="ERR" message="minimum [^"]*">ERR topic \/app\/vscode\/nav\/definition params › line: /);
+    expect(junit).toMatch(
+      /<failure type="ERR" message="minimum [^"]*">ERR topic \/app\/vscode\/nav\/definition params › line: /,
+    );
     expect(junit).toContain('INFO topic /app/vscode/edit/find result › matches[].line: ');
   });
 
   it('a change at a use site, next to the $ref, stays at that use', () => {
     const b = copy(LATEST);
-    const include = ((b.byPath.get('topics/edit-find.params.schema.json')!.schema.properties as JsonObject).include as JsonObject);
+    const include = (b.byPath.get('topics/edit-find.params.schema.json')!.schema.properties as JsonObject)
+      .include as JsonObject;
     include.default = '**';
     def(b, 'Glob').minLength = 1;
-    const cs = diffVersions(LATEST, b).changes.map((c) => `${c.level} ${c.location} ${c.path} ${c.uses?.length ?? '-'}`);
+    const cs = diffVersions(LATEST, b).changes.map(
+      (c) => `${c.level} ${c.location} ${c.path} ${c.uses?.length ?? '-'}`,
+    );
     expect(cs).toContain('WARN topic /app/vscode/edit/find params include -');
     expect(cs.filter((c) => c.includes('$defs/Glob'))).toHaveLength(1);
   });
@@ -73,5 +87,4 @@ describe('since', () => {
       `WARN since-changed topic ${LATEST.index.topics[0]!.topic} since`,
     ]);
   });
-
 });

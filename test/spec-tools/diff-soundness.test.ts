@@ -11,7 +11,15 @@ import type { Change } from '../../spec-tools/diff/types';
 import type { Spec as SpecVersion } from '@idea-kit/spec-lib/spec';
 import { isAjvBug, rng, schemaGen, VALUES } from './random-schema';
 
-const spec = { version: '9.9.9', folder: 'v9.9.9', dir: '', index: {}, docs: [], byPath: new Map(), byId: new Map() } as unknown as SpecVersion;
+const spec = {
+  version: '9.9.9',
+  folder: 'v9.9.9',
+  dir: '',
+  index: {},
+  docs: [],
+  byPath: new Map(),
+  byId: new Map(),
+} as unknown as SpecVersion;
 
 describe('diff soundness against ajv', () => {
   it('800 random edits: no change means the same values, INFO only means nothing breaks', () => {
@@ -38,13 +46,19 @@ describe('diff soundness against ajv', () => {
       const gained = VALUES.filter((_, j) => !valid[0]![j] && valid[1]![j]);
       for (const direction of ['request', 'response'] as const) {
         const cs: Change[] = [];
-        diffSchemas(inlineSchema(spec, 'x', a), inlineSchema(spec, 'x', b), { direction, location: 'x', emit: (c) => cs.push(c) });
+        diffSchemas(inlineSchema(spec, 'x', a), inlineSchema(spec, 'x', b), {
+          direction,
+          location: 'x',
+          emit: (c) => cs.push(c),
+        });
         checked++;
         if (cs.some((c) => c.kind === 'param-optional-added')) continue;
         const breaking = direction === 'request' ? lost : gained;
         const infoOnly = cs.length > 0 && cs.every((c) => c.level === 'INFO');
         if ((cs.length === 0 && (lost.length > 0 || gained.length > 0)) || (infoOnly && breaking.length > 0)) {
-          problems.push(`[${direction}] ${JSON.stringify(a)} → ${JSON.stringify(b)}: lost ${JSON.stringify(lost)}, gained ${JSON.stringify(gained)}, reported ${cs.map((c) => `${c.level} ${c.kind}`).join(', ') || 'nothing'}`);
+          problems.push(
+            `[${direction}] ${JSON.stringify(a)} → ${JSON.stringify(b)}: lost ${JSON.stringify(lost)}, gained ${JSON.stringify(gained)}, reported ${cs.map((c) => `${c.level} ${c.kind}`).join(', ') || 'nothing'}`,
+          );
         }
       }
     }

@@ -14,7 +14,9 @@ afterEach(() => scratch?.dispose());
 
 async function idea(root: string, ...args: string[]): Promise<{ code: number; out: string }> {
   let out = '';
-  const code = await main([...args, '--root', root], (s) => { out += s; });
+  const code = await main([...args, '--root', root], (s) => {
+    out += s;
+  });
   return { code, out };
 }
 
@@ -46,7 +48,7 @@ describe('idea-spec on a fork without our codegen', () => {
     expect(snapshot(root)).toBe(before);
     expect((await idea(root, 'bump', '--force', '--no-codegen')).out).toContain(`created spec/v${next}`);
 
-    writeFileSync(join(root, 'spec', `v${next}`, 'SUMMARY.md'), 'A fork\'s first version.\n');
+    writeFileSync(join(root, 'spec', `v${next}`, 'SUMMARY.md'), "A fork's first version.\n");
     before = snapshot(root);
     await expect(idea(root, 'release', next)).rejects.toThrow(/has no codegen to run.*--no-codegen/);
     expect(snapshot(root)).toBe(before);
@@ -59,10 +61,16 @@ describe('idea-spec on a fork without our codegen', () => {
     const index = join(root, 'spec', `v${next}`, 'defs.schema.json');
     writeFileSync(index, readFileSync(index, 'utf8').replace('"Shared definitions', '"The shared definitions'));
     before = snapshot(root);
-    await expect(idea(root, 'amend', next, '--reason', 'wording', '--allow-semantic')).rejects.toThrow(/has no codegen to run/);
+    await expect(idea(root, 'amend', next, '--reason', 'wording', '--allow-semantic')).rejects.toThrow(
+      /has no codegen to run/,
+    );
     expect(snapshot(root)).toBe(before);
-    expect((await idea(root, 'amend', next, '--reason', 'wording', '--allow-semantic', '--no-codegen')).out).toMatch(new RegExp(`^amended ${next.replace(/\./g, '\\.')}`));
-    expect(JSON.parse(readFileSync(join(root, 'spec', 'releases.json'), 'utf8')).releases.at(-1).amendments).toHaveLength(1);
+    expect((await idea(root, 'amend', next, '--reason', 'wording', '--allow-semantic', '--no-codegen')).out).toMatch(
+      new RegExp(`^amended ${next.replace(/\./g, '\\.')}`),
+    );
+    expect(
+      JSON.parse(readFileSync(join(root, 'spec', 'releases.json'), 'utf8')).releases.at(-1).amendments,
+    ).toHaveLength(1);
   }, 60_000);
 
   it('writes nothing inside node_modules: the writing commands refuse, diff and the checks still read', async () => {
@@ -72,7 +80,13 @@ describe('idea-spec on a fork without our codegen', () => {
     cpSync(join(REPO, 'spec'), join(installed, 'spec'), { recursive: true });
     const latest = specVersions(join(installed, 'spec')).at(-1)!;
     const before = snapshot(installed);
-    for (const args of [['bump', '--force', '--no-codegen'], ['changelog'], ['release', latest, '--no-codegen'], ['amend', latest, '--reason', 'x', '--no-codegen'], ['derive-history', '--force']]) {
+    for (const args of [
+      ['bump', '--force', '--no-codegen'],
+      ['changelog'],
+      ['release', latest, '--no-codegen'],
+      ['amend', latest, '--reason', 'x', '--no-codegen'],
+      ['derive-history', '--force'],
+    ]) {
       await expect(idea(installed, ...args), args.join(' ')).rejects.toThrow(/inside node_modules/);
     }
     expect(snapshot(installed)).toBe(before);

@@ -35,7 +35,7 @@ describe('frozen released versions', () => {
     expect(released).toEqual(expect.arrayContaining(['0.1.0', '0.1.1', '0.1.2', '0.1.3', '0.1.4', '0.1.5', '0.1.6']));
   });
 
-  it('the spec hash in a released version\'s generated headers is the sha256 it is frozen at', () => {
+  it("the spec hash in a released version's generated headers is the sha256 it is frozen at", () => {
     for (const r of readReleases(join(REPO, 'spec')).releases) {
       const header = readFileSync(join(REPO, 'generated', `v${r.version}`, 'topics.ts'), 'utf8').split('\n')[0]!;
       expect(header, r.version).toContain(`(spec hash sha256:${r.sha256})`);
@@ -64,12 +64,16 @@ describe('frozen released versions', () => {
   it('a missing released folder fails it', () => {
     const spec = scratchSpec();
     rmSync(join(spec, 'v0.1.1'), { recursive: true });
-    expect(checkFrozen(spec, { history: false }).problems.map((p) => p.message)).toEqual(['released version folder spec/v0.1.1 is missing']);
+    expect(checkFrozen(spec, { history: false }).problems.map((p) => p.message)).toEqual([
+      'released version folder spec/v0.1.1 is missing',
+    ]);
   });
 
   it('a release date outside releases.json fails it: on an unreleased version, or disagreeing with it', () => {
     const spec = scratchSpec();
-    editJson(join(spec, 'v0.1.2', 'index.json'), (d) => { d.released = '2026-03-09'; });
+    editJson(join(spec, 'v0.1.2', 'index.json'), (d) => {
+      d.released = '2026-03-09';
+    });
     expect(checkFrozen(spec, { history: false }).problems.map((p) => p.message)).toEqual([
       expect.stringContaining('changed after its release'),
       'spec/v0.1.2/index.json says released "2026-03-09", spec/releases.json 2026-03-02',
@@ -95,13 +99,19 @@ describe('idea-spec release', () => {
     return { spec, v: version };
   }
 
-  it('records the date (default today) and hash, and needs the version\'s SUMMARY.md first', async () => {
+  it("records the date (default today) and hash, and needs the version's SUMMARY.md first", async () => {
     const { spec, v } = await unreleased();
-    expect(() => recordRelease(spec, v)).toThrow(new RegExp(`spec/v${v.replace(/\./g, '\\.')}/SUMMARY\\.md is missing or empty`));
+    expect(() => recordRelease(spec, v)).toThrow(
+      new RegExp(`spec/v${v.replace(/\./g, '\\.')}/SUMMARY\\.md is missing or empty`),
+    );
     writeFileSync(join(spec, `v${v}`, 'SUMMARY.md'), 'Nothing new on the wire.\n');
     expect(() => recordRelease(spec, v, { date: '2026-13-45' })).toThrow(/not a date/);
     const entry = recordRelease(spec, v);
-    expect(entry).toEqual({ version: v, released: new Date().toISOString().slice(0, 10), sha256: hashFolder(join(spec, `v${v}`)) });
+    expect(entry).toEqual({
+      version: v,
+      released: new Date().toISOString().slice(0, 10),
+      sha256: hashFolder(join(spec, `v${v}`)),
+    });
     expect(checkFrozen(spec, { history: false }).problems).toEqual([]);
   });
 
@@ -118,15 +128,21 @@ describe('idea-spec release', () => {
   it('refuses a version the spec lint (which codegen runs) refuses', async () => {
     const { spec, v } = await unreleased();
     writeFileSync(join(spec, `v${v}`, 'SUMMARY.md'), 'x\n');
-    editJson(join(spec, `v${v}`, 'topics', 'edit-find.params.schema.json'), (d) => { delete d.examples; });
-    expect(() => recordRelease(spec, v)).toThrow(/spec lint: 1 problem\(s\)\n.*edit-find\.params\.schema\.json#\/examples: \[examples-count\]/);
+    editJson(join(spec, `v${v}`, 'topics', 'edit-find.params.schema.json'), (d) => {
+      delete d.examples;
+    });
+    expect(() => recordRelease(spec, v)).toThrow(
+      /spec lint: 1 problem\(s\)\n.*edit-find\.params\.schema\.json#\/examples: \[examples-count\]/,
+    );
     expect(readReleases(spec).releases.map((r) => r.version)).not.toContain(v);
   });
 
   it('refuses a version whose index.json carries a date of its own', async () => {
     const { spec, v } = await unreleased();
     writeFileSync(join(spec, `v${v}`, 'SUMMARY.md'), 'x\n');
-    editJson(join(spec, `v${v}`, 'index.json'), (d) => { d.released = '2026-04-01'; });
+    editJson(join(spec, `v${v}`, 'index.json'), (d) => {
+      d.released = '2026-04-01';
+    });
     expect(() => recordRelease(spec, v)).toThrow(/index\.json has "released": remove it/);
     expect(checkFrozen(spec, { history: false }).problems.map((p) => p.message)).toEqual([
       `spec/v${v}/index.json says released "2026-04-01", but release dates live in spec/releases.json only: remove it (idea-spec release records the date)`,
@@ -136,7 +152,11 @@ describe('idea-spec release', () => {
 
 describe('the git history of spec/releases.json', () => {
   const git = (cwd: string, ...args: string[]) => {
-    const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', '-c', 'commit.gpgsign=false', ...args], { cwd, encoding: 'utf8' });
+    const r = spawnSync(
+      'git',
+      ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', '-c', 'commit.gpgsign=false', ...args],
+      { cwd, encoding: 'utf8' },
+    );
     if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
   };
   function committedSpec(): string {
@@ -150,16 +170,26 @@ describe('the git history of spec/releases.json', () => {
 
   it('outside git the check says it was skipped', () => {
     const spec = scratchSpec();
-    expect(checkFrozen(spec)).toEqual({ problems: [], notes: ['spec/releases.json history: check skipped (not a git checkout)'] });
+    expect(checkFrozen(spec)).toEqual({
+      problems: [],
+      notes: ['spec/releases.json history: check skipped (not a git checkout)'],
+    });
   });
 
   it('a committed release can never disappear, even with its folder gone too', () => {
     const spec = committedSpec();
-    expect(checkFrozen(spec)).toEqual({ problems: [], notes: ['spec/releases.json history: 1 committed version(s) checked'] });
-    editJson(releasesPath(spec), (d) => { d.releases = d.releases.filter((r: any) => r.version !== '0.1.5'); });
+    expect(checkFrozen(spec)).toEqual({
+      problems: [],
+      notes: ['spec/releases.json history: 1 committed version(s) checked'],
+    });
+    editJson(releasesPath(spec), (d) => {
+      d.releases = d.releases.filter((r: any) => r.version !== '0.1.5');
+    });
     const { problems } = history(spec);
     expect(problems.map((p) => p.version)).toEqual(['0.1.5']);
-    expect(problems[0]!.message).toMatch(/^0\.1\.5 was released \(spec\/releases\.json in commit [0-9a-f]{10}\) and its entry is gone/);
+    expect(problems[0]!.message).toMatch(
+      /^0\.1\.5 was released \(spec\/releases\.json in commit [0-9a-f]{10}\) and its entry is gone/,
+    );
     // Committing the removal does not make it right: every committed version is checked.
     git(scratch!.root, 'commit', '-qam', 'drop 0.1.5');
     rmSync(join(spec, 'v0.1.5'), { recursive: true });
@@ -188,15 +218,24 @@ describe('the git history of spec/releases.json', () => {
     const amend = (reason: string, prev: string) => ({ date: '2026-11-24', reason, previousSha256: prev });
     const a = amend('first', 'a'.repeat(64));
     const b = amend('second', 'b'.repeat(64));
-    editJson(releasesPath(spec), (d) => { d.releases.find((x: any) => x.version === '0.1.2').amendments = [a, b]; });
+    editJson(releasesPath(spec), (d) => {
+      d.releases.find((x: any) => x.version === '0.1.2').amendments = [a, b];
+    });
     git(scratch!.root, 'commit', '-qam', 'two amendments');
     expect(history(spec).problems).toEqual([]);
-    const set = (list: unknown[]) => editJson(releasesPath(spec), (d) => { d.releases.find((x: any) => x.version === '0.1.2').amendments = list; });
+    const set = (list: unknown[]) =>
+      editJson(releasesPath(spec), (d) => {
+        d.releases.find((x: any) => x.version === '0.1.2').amendments = list;
+      });
     set([amend('from another branch', 'c'.repeat(64)), a, amend('also merged', 'd'.repeat(64)), b]);
     expect(history(spec).problems).toEqual([]);
     for (const bad of [[a], [b, a], [a, { ...b, reason: 'second, reworded' }]]) {
       set(bad);
-      expect(history(spec).problems.map((p) => p.message)).toEqual([expect.stringMatching(/^0\.1\.2's amendments \(.*\) were rewritten: an amendment is never changed, removed or reordered$/)]);
+      expect(history(spec).problems.map((p) => p.message)).toEqual([
+        expect.stringMatching(
+          /^0\.1\.2's amendments \(.*\) were rewritten: an amendment is never changed, removed or reordered$/,
+        ),
+      ]);
     }
   });
 });

@@ -31,10 +31,21 @@ describe('idea-spec diff over the real history', () => {
   it('0.1.0 → 0.1.6: nine new topics, relative paths, auth, ports; nothing breaking', () => {
     const cs = diff('0.1.0', '0.1.6');
     expect(cs.filter((c) => c.level === 'ERR')).toEqual([]);
-    expect(cs.filter((c) => c.kind === 'topic-added').map((c) => c.location).sort()).toEqual([
-      'topic /app/vscode/diag/list', 'topic /app/vscode/fs/findFiles', 'topic /app/vscode/history/diff',
-      'topic /app/vscode/history/list', 'topic /app/vscode/history/rollback', 'topic /app/vscode/localhistory/diff',
-      'topic /app/vscode/localhistory/list', 'topic /app/vscode/localhistory/rollback', 'topic /app/vscode/nav/symbols',
+    expect(
+      cs
+        .filter((c) => c.kind === 'topic-added')
+        .map((c) => c.location)
+        .sort(),
+    ).toEqual([
+      'topic /app/vscode/diag/list',
+      'topic /app/vscode/fs/findFiles',
+      'topic /app/vscode/history/diff',
+      'topic /app/vscode/history/list',
+      'topic /app/vscode/history/rollback',
+      'topic /app/vscode/localhistory/diff',
+      'topic /app/vscode/localhistory/list',
+      'topic /app/vscode/localhistory/rollback',
+      'topic /app/vscode/nav/symbols',
     ]);
     expect(lines(cs.filter((c) => c.kind !== 'topic-added'))).toEqual([
       'INFO constraint-removed $defs/FilePath',
@@ -54,7 +65,9 @@ describe('idea-spec diff over the real history', () => {
       'INFO topic-added topic /app/vscode/nav/symbols',
     ]);
     // One change of the FilePath $def, listed once with the two params it reaches.
-    expect(cs.find((c) => c.location === '$defs/FilePath')?.uses?.map((u) => `${u.level} ${u.location} ${u.path}`)).toEqual([
+    expect(
+      cs.find((c) => c.location === '$defs/FilePath')?.uses?.map((u) => `${u.level} ${u.location} ${u.path}`),
+    ).toEqual([
       'INFO topic /app/vscode/nav/definition params filePath',
       'INFO topic /app/vscode/nav/references params filePath',
     ]);

@@ -7,7 +7,15 @@ import { inlineSchema } from '../../spec-tools/diff/inline';
 import type { JsonObject, Spec as SpecVersion } from '@idea-kit/spec-lib/spec';
 import { isAjvBug, rng, schemaGen, VALUES } from './random-schema';
 
-const spec = { version: '9.9.9', folder: 'v9.9.9', dir: '', index: {}, docs: [], byPath: new Map(), byId: new Map() } as unknown as SpecVersion;
+const spec = {
+  version: '9.9.9',
+  folder: 'v9.9.9',
+  dir: '',
+  index: {},
+  docs: [],
+  byPath: new Map(),
+  byId: new Map(),
+} as unknown as SpecVersion;
 
 describe('normal form semantics', () => {
   it('600 random schemas allow exactly the same sample values after normalisation', () => {
@@ -23,7 +31,12 @@ describe('normal form semantics', () => {
         const after = ajv.compile(normal);
         const results = VALUES.map((v) => [before(v), after(v)] as const);
         results.forEach(([b, a], j) => {
-          expect({ original, normal, value: VALUES[j], valid: a }).toEqual({ original, normal, value: VALUES[j], valid: b });
+          expect({ original, normal, value: VALUES[j], valid: a }).toEqual({
+            original,
+            normal,
+            value: VALUES[j],
+            valid: b,
+          });
           checked++;
         });
       } catch (e) {

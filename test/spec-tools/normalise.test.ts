@@ -14,7 +14,15 @@ const DEFS = {
     Point: { type: 'object', properties: { x: { type: 'integer' }, y: { type: 'integer' } }, required: ['x', 'y'] },
   },
 };
-const spec = { version: '9.9.9', folder: 'v9.9.9', dir: '', index: {}, docs: [], byPath: new Map([['defs.schema.json', { path: 'defs.schema.json', id: '', schema: DEFS }]]), byId: new Map() } as unknown as SpecVersion;
+const spec = {
+  version: '9.9.9',
+  folder: 'v9.9.9',
+  dir: '',
+  index: {},
+  docs: [],
+  byPath: new Map([['defs.schema.json', { path: 'defs.schema.json', id: '', schema: DEFS }]]),
+  byId: new Map(),
+} as unknown as SpecVersion;
 const norm = (s: Json) => inlineSchema(spec, 'x.schema.json', s) as JsonObject;
 const same = (a: Json, b: Json) => canonical(norm(a)) === canonical(norm(b));
 
@@ -27,7 +35,9 @@ function diff(direction: Direction, a: Json, b: Json): string[] {
 describe('normaliser rules', () => {
   it('drops trivial keywords and sorts required', () => {
     expect(same({ type: 'object', required: ['b', 'a'] }, { type: 'object', required: ['a', 'b', 'a'] })).toBe(true);
-    expect(same({ type: 'object', required: [], additionalProperties: true, properties: {} }, { type: 'object' })).toBe(true);
+    expect(same({ type: 'object', required: [], additionalProperties: true, properties: {} }, { type: 'object' })).toBe(
+      true,
+    );
     expect(same({ type: 'string', minLength: 0 }, { type: 'string' })).toBe(true);
     expect(same({ type: 'array', items: true, minItems: 0, uniqueItems: false }, { type: 'array' })).toBe(true);
     expect(same({ type: 'array', minItems: 1 }, { type: 'array' })).toBe(false);
@@ -39,19 +49,38 @@ describe('normaliser rules', () => {
   });
 
   it('flattens allOf: a $ref wrapped in it, an object in parts, a base type plus added fields', () => {
-    expect(same({ allOf: [{ $ref: 'defs.schema.json#/$defs/Name' }] }, { $ref: 'defs.schema.json#/$defs/Name' })).toBe(true);
-    expect(same(
-      { type: 'object', allOf: [{ properties: { a: { type: 'string' } }, required: ['a'] }, { properties: { b: { type: 'integer' } } }] },
-      { type: 'object', properties: { a: { type: 'string' }, b: { type: 'integer' } }, required: ['a'] },
-    )).toBe(true);
-    const sub = { allOf: [{ $ref: 'defs.schema.json#/$defs/Point' }], properties: { z: { type: 'integer' } }, required: ['z'] };
+    expect(same({ allOf: [{ $ref: 'defs.schema.json#/$defs/Name' }] }, { $ref: 'defs.schema.json#/$defs/Name' })).toBe(
+      true,
+    );
+    expect(
+      same(
+        {
+          type: 'object',
+          allOf: [
+            { properties: { a: { type: 'string' } }, required: ['a'] },
+            { properties: { b: { type: 'integer' } } },
+          ],
+        },
+        { type: 'object', properties: { a: { type: 'string' }, b: { type: 'integer' } }, required: ['a'] },
+      ),
+    ).toBe(true);
+    const sub = {
+      allOf: [{ $ref: 'defs.schema.json#/$defs/Point' }],
+      properties: { z: { type: 'integer' } },
+      required: ['z'],
+    };
     expect(norm(sub).required).toEqual(['x', 'y', 'z']);
     expect(diff('response', { $ref: 'defs.schema.json#/$defs/Point' }, sub)).toEqual(['INFO field-added']);
     expect(diff('request', { $ref: 'defs.schema.json#/$defs/Point' }, sub)).toEqual(['ERR param-required-added']);
   });
 
   it('keeps allOf whose parts cannot merge (additionalProperties sees only its own part)', () => {
-    const parts: Json = { allOf: [{ properties: { a: { type: 'string' } }, additionalProperties: false }, { properties: { b: { type: 'string' } } }] };
+    const parts: Json = {
+      allOf: [
+        { properties: { a: { type: 'string' } }, additionalProperties: false },
+        { properties: { b: { type: 'string' } } },
+      ],
+    };
     expect(norm(parts).allOf).toHaveLength(2);
   });
 
@@ -65,7 +94,12 @@ describe('normaliser rules', () => {
     const list = { type: ['string', 'null'], minLength: 1 };
     expect(same(list, { anyOf: [{ type: 'null' }, { type: 'string', minLength: 1 }] })).toBe(true);
     expect(same(list, { oneOf: [{ type: 'string', minLength: 1 }, { type: 'null' }] })).toBe(true);
-    expect(same({ anyOf: [{ type: 'string' }, { anyOf: [{ type: 'null' }, { type: 'boolean' }] }] }, { type: ['boolean', 'null', 'string'] })).toBe(true);
+    expect(
+      same(
+        { anyOf: [{ type: 'string' }, { anyOf: [{ type: 'null' }, { type: 'boolean' }] }] },
+        { type: ['boolean', 'null', 'string'] },
+      ),
+    ).toBe(true);
   });
 
   it('a oneOf whose branches overlap is not an anyOf (exactly one must hold)', () => {
@@ -79,7 +113,9 @@ describe('normaliser rules', () => {
   });
 
   it('distributes the parent type over anyOf branches; a branch of another type vanishes', () => {
-    expect(same({ type: 'string', anyOf: [{ const: 'a' }, { const: 'b' }, { type: 'null' }] }, { enum: ['a', 'b'] })).toBe(true);
+    expect(
+      same({ type: 'string', anyOf: [{ const: 'a' }, { const: 'b' }, { type: 'null' }] }, { enum: ['a', 'b'] }),
+    ).toBe(true);
     expect(same({ type: 'string', anyOf: [{ const: 'a' }, { const: 1 }] }, { enum: ['a'] })).toBe(true);
     expect(same({ enum: ['a', 'b'], anyOf: [{ const: 'a' }, { const: 'c' }] }, { enum: ['a'] })).toBe(true);
     // Nothing left: the schema allows no value.
@@ -88,19 +124,28 @@ describe('normaliser rules', () => {
   });
 
   it('merges a single alternative into its parent', () => {
-    expect(same({ anyOf: [{ type: 'string', minLength: 1 }], default: 'x' }, { type: 'string', minLength: 1, default: 'x' })).toBe(true);
+    expect(
+      same({ anyOf: [{ type: 'string', minLength: 1 }], default: 'x' }, { type: 'string', minLength: 1, default: 'x' }),
+    ).toBe(true);
   });
 
   it('makes integer bounds inclusive; a number keeps the tighter of minimum and exclusiveMinimum', () => {
     expect(same({ type: 'integer', exclusiveMinimum: 0 }, { type: 'integer', minimum: 1 })).toBe(true);
     expect(same({ type: 'integer', exclusiveMaximum: 10 }, { type: 'integer', maximum: 9.5 })).toBe(true);
     expect(same({ type: 'number', exclusiveMinimum: 0 }, { type: 'number', minimum: 0 })).toBe(false);
-    expect(same({ type: 'number', minimum: 0, exclusiveMinimum: 0 }, { type: 'number', exclusiveMinimum: 0 })).toBe(true);
+    expect(same({ type: 'number', minimum: 0, exclusiveMinimum: 0 }, { type: 'number', exclusiveMinimum: 0 })).toBe(
+      true,
+    );
   });
 
   it('drops keywords of types the schema does not allow', () => {
     expect(same({ type: 'string', minimum: 3, items: { type: 'string' } }, { type: 'string' })).toBe(true);
-    expect(same({ type: ['string', 'array'], items: { type: 'string' } }, { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] })).toBe(true);
+    expect(
+      same(
+        { type: ['string', 'array'], items: { type: 'string' } },
+        { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
+      ),
+    ).toBe(true);
   });
 
   it('remembers which $def a node uses, through allOf and a single anyOf branch', () => {
@@ -108,6 +153,8 @@ describe('normaliser rules', () => {
     expect(name({ $ref: 'defs.schema.json#/$defs/Name' })).toBe('$defs/Name');
     expect(name({ allOf: [{ $ref: 'defs.schema.json#/$defs/Name' }], default: 'a' })).toBe('$defs/Name');
     expect(name({ anyOf: [{ $ref: 'defs.schema.json#/$defs/Name' }] })).toBe('$defs/Name');
-    expect(defUse(norm({ allOf: [{ $ref: 'defs.schema.json#/$defs/Name' }], default: 'a' }))?.site).toEqual({ default: 'a' });
+    expect(defUse(norm({ allOf: [{ $ref: 'defs.schema.json#/$defs/Name' }], default: 'a' }))?.site).toEqual({
+      default: 'a',
+    });
   });
 });

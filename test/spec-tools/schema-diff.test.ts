@@ -7,25 +7,46 @@ import { inlineSchema } from '../../spec-tools/diff/inline';
 import type { Json, Spec as SpecVersion } from '@idea-kit/spec-lib/spec';
 
 // The version diff compares inlined schemas (refs resolved, prose conditions extracted); so do these tests.
-const noRefs = { version: '0.0.0', folder: 'v0.0.0', dir: '', index: {}, docs: [], byPath: new Map(), byId: new Map() } as unknown as SpecVersion;
+const noRefs = {
+  version: '0.0.0',
+  folder: 'v0.0.0',
+  dir: '',
+  index: {},
+  docs: [],
+  byPath: new Map(),
+  byId: new Map(),
+} as unknown as SpecVersion;
 const inline = (s: Json) => inlineSchema(noRefs, 'x.schema.json', s);
 
 function diff(direction: Direction, a: Json, b: Json, isIndexOwnedEnum?: (v: Json[]) => boolean): Change[] {
   const out: Change[] = [];
-  diffSchemas(inline(a), inline(b), { direction, location: 'x', emit: (c) => out.push(c), ...(isIndexOwnedEnum ? { isIndexOwnedEnum } : {}) });
+  diffSchemas(inline(a), inline(b), {
+    direction,
+    location: 'x',
+    emit: (c) => out.push(c),
+    ...(isIndexOwnedEnum ? { isIndexOwnedEnum } : {}),
+  });
   return out;
 }
 
 const summary = (cs: Change[]) => cs.map((c) => `${c.level} ${c.kind} ${c.path}`);
 
-const obj = (properties: Record<string, Json>, required: string[] = [], extra: Record<string, Json> = {}): Json =>
-  ({ type: 'object', properties, required, ...extra });
+const obj = (properties: Record<string, Json>, required: string[] = [], extra: Record<string, Json> = {}): Json => ({
+  type: 'object',
+  properties,
+  required,
+  ...extra,
+});
 
 describe('schema diff, request direction (what a client sends)', () => {
   it('a new required param is ERR, a new optional one INFO', () => {
     const base = obj({ a: { type: 'string' } }, ['a']);
-    expect(summary(diff('request', base, obj({ a: { type: 'string' }, b: { type: 'string' } }, ['a', 'b'])))).toEqual(['ERR param-required-added b']);
-    expect(summary(diff('request', base, obj({ a: { type: 'string' }, b: { type: 'string' } }, ['a'])))).toEqual(['INFO param-optional-added b']);
+    expect(summary(diff('request', base, obj({ a: { type: 'string' }, b: { type: 'string' } }, ['a', 'b'])))).toEqual([
+      'ERR param-required-added b',
+    ]);
+    expect(summary(diff('request', base, obj({ a: { type: 'string' }, b: { type: 'string' } }, ['a'])))).toEqual([
+      'INFO param-optional-added b',
+    ]);
   });
 
   it('an optional field whose description says it is required under a condition is WARN', () => {
@@ -39,13 +60,33 @@ describe('schema diff, request direction (what a client sends)', () => {
     const e = (...v: string[]) => obj({ s: { type: 'string', enum: v } });
     expect(summary(diff('request', e('a', 'b'), e('a')))).toEqual(['ERR enum-value-removed s']);
     expect(summary(diff('request', e('a'), e('a', 'b')))).toEqual(['INFO enum-value-added s']);
-    expect(summary(diff('request', obj({ n: { type: 'number' } }), obj({ n: { type: 'integer' } })))).toEqual(['ERR type-narrowed n']);
-    expect(summary(diff('request', obj({ n: { type: 'integer' } }), obj({ n: { type: 'number' } })))).toEqual(['INFO type-widened n']);
-    expect(summary(diff('request', obj({ n: { type: 'integer', minimum: 0 } }), obj({ n: { type: 'integer', minimum: 1 } })))).toEqual(['ERR bound-tightened n']);
-    expect(summary(diff('request', obj({ n: { type: 'integer', maximum: 10 } }), obj({ n: { type: 'integer', maximum: 5 } })))).toEqual(['ERR bound-tightened n']);
-    expect(summary(diff('request', obj({ n: { type: 'integer', maximum: 5 } }), obj({ n: { type: 'integer' } })))).toEqual(['INFO bound-relaxed n']);
-    expect(summary(diff('request', obj({ s: { type: 'string' } }), obj({ s: { type: 'string', pattern: '^a' } })))).toEqual(['ERR constraint-added s']);
-    expect(summary(diff('request', obj({ s: { type: 'string', pattern: '^a' } }), obj({ s: { type: 'string', pattern: '^b' } })))).toEqual(['ERR constraint-changed s']);
+    expect(summary(diff('request', obj({ n: { type: 'number' } }), obj({ n: { type: 'integer' } })))).toEqual([
+      'ERR type-narrowed n',
+    ]);
+    expect(summary(diff('request', obj({ n: { type: 'integer' } }), obj({ n: { type: 'number' } })))).toEqual([
+      'INFO type-widened n',
+    ]);
+    expect(
+      summary(
+        diff('request', obj({ n: { type: 'integer', minimum: 0 } }), obj({ n: { type: 'integer', minimum: 1 } })),
+      ),
+    ).toEqual(['ERR bound-tightened n']);
+    expect(
+      summary(
+        diff('request', obj({ n: { type: 'integer', maximum: 10 } }), obj({ n: { type: 'integer', maximum: 5 } })),
+      ),
+    ).toEqual(['ERR bound-tightened n']);
+    expect(
+      summary(diff('request', obj({ n: { type: 'integer', maximum: 5 } }), obj({ n: { type: 'integer' } }))),
+    ).toEqual(['INFO bound-relaxed n']);
+    expect(
+      summary(diff('request', obj({ s: { type: 'string' } }), obj({ s: { type: 'string', pattern: '^a' } }))),
+    ).toEqual(['ERR constraint-added s']);
+    expect(
+      summary(
+        diff('request', obj({ s: { type: 'string', pattern: '^a' } }), obj({ s: { type: 'string', pattern: '^b' } })),
+      ),
+    ).toEqual(['ERR constraint-changed s']);
   });
 
   it('optional → required is ERR, required → optional INFO', () => {
@@ -70,17 +111,31 @@ describe('schema diff, request direction (what a client sends)', () => {
 
   it('a new conditional constraint is ERR, its removal INFO', () => {
     const plain = obj({ a: { type: 'integer' }, b: { type: 'integer' } });
-    const cond = { ...(plain as object), if: { properties: { a: { const: 0 } }, required: ['a'] }, then: { properties: { b: { const: 1 } } } } as Json;
+    const cond = {
+      ...(plain as object),
+      if: { properties: { a: { const: 0 } }, required: ['a'] },
+      then: { properties: { b: { const: 1 } } },
+    } as Json;
     expect(summary(diff('request', plain, cond))).toEqual(['ERR constraint-added ']);
     expect(summary(diff('request', cond, plain))).toEqual(['INFO constraint-removed ']);
   });
 
   it('a changed default is WARN for a param clients may omit', () => {
-    expect(summary(diff('request', obj({ n: { type: 'integer', default: 20 } }), obj({ n: { type: 'integer', default: 10 } })))).toEqual(['WARN default-changed n']);
+    expect(
+      summary(
+        diff('request', obj({ n: { type: 'integer', default: 20 } }), obj({ n: { type: 'integer', default: 10 } })),
+      ),
+    ).toEqual(['WARN default-changed n']);
   });
 
   it('annotations alone are no change', () => {
-    expect(diff('request', obj({ a: { type: 'string', description: 'x', title: 'A' } }), obj({ a: { type: 'string', description: 'y' } }))).toEqual([]);
+    expect(
+      diff(
+        'request',
+        obj({ a: { type: 'string', description: 'x', title: 'A' } }),
+        obj({ a: { type: 'string', description: 'y' } }),
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -94,7 +149,9 @@ describe('schema diff, response direction (what a server returns)', () => {
   it('a field made optional or nullable is ERR', () => {
     const p = { a: { type: 'string' } };
     expect(summary(diff('response', obj(p, ['a']), obj(p)))).toEqual(['ERR field-made-optional a']);
-    expect(summary(diff('response', obj(p, ['a']), obj({ a: { type: ['string', 'null'] } }, ['a'])))).toEqual(['ERR made-nullable a']);
+    expect(summary(diff('response', obj(p, ['a']), obj({ a: { type: ['string', 'null'] } }, ['a'])))).toEqual([
+      'ERR made-nullable a',
+    ]);
   });
 
   it('a removed field is ERR when it was required, WARN when optional; a new field INFO', () => {
@@ -106,7 +163,9 @@ describe('schema diff, response direction (what a server returns)', () => {
 
   it('looks into array items and nested objects', () => {
     const list = (kind: Json) => obj({ items: { type: 'array', items: obj({ kind }, ['kind']) } }, ['items']);
-    expect(summary(diff('response', list({ enum: ['a'] }), list({ enum: ['a', 'b'] })))).toEqual(['ERR enum-value-added items[].kind']);
+    expect(summary(diff('response', list({ enum: ['a'] }), list({ enum: ['a', 'b'] })))).toEqual([
+      'ERR enum-value-added items[].kind',
+    ]);
   });
 
   it('widening a union in a result is ERR (a null alternative reads as nullable, however it is spelled)', () => {
@@ -123,6 +182,8 @@ describe('schema diff, response direction (what a server returns)', () => {
   });
 
   it('an unknown keyword change is WARN for review, never silently dropped', () => {
-    expect(summary(diff('response', { type: 'string', 'x-foo': 1 }, { type: 'string', 'x-foo': 2 }))).toEqual(['WARN keyword-changed ']);
+    expect(summary(diff('response', { type: 'string', 'x-foo': 1 }, { type: 'string', 'x-foo': 2 }))).toEqual([
+      'WARN keyword-changed ',
+    ]);
   });
 });

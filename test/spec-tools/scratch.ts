@@ -12,7 +12,8 @@ export function scratchRepo(paths: string[], opts: { nodeModules?: boolean } = {
   const root = mkdtempSync(join(tmpdir(), 'idea-spec-'));
   for (const p of paths) {
     const from = join(REPO, p);
-    if (existsSync(from)) cpSync(from, join(root, p), { recursive: true, filter: (src) => !/[\\/](dist|out|node_modules)$/.test(src) });
+    if (existsSync(from))
+      cpSync(from, join(root, p), { recursive: true, filter: (src) => !/[\\/](dist|out|node_modules)$/.test(src) });
   }
   mkdirSync(join(root, 'docs'), { recursive: true });
   if (opts.nodeModules) symlinkSync(join(REPO, 'node_modules'), join(root, 'node_modules'), 'dir');

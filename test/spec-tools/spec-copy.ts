@@ -3,5 +3,12 @@ import type { Spec } from '@idea-kit/spec-lib/spec';
 
 export function copySpec(s: Spec, version = s.version): Spec {
   const docs = s.docs.map((d) => ({ ...d, schema: structuredClone(d.schema) }));
-  return { ...s, version, index: structuredClone(s.index), docs, byPath: new Map(docs.map((d) => [d.path, d])), byId: new Map(docs.map((d) => [d.id, d])) };
+  return {
+    ...s,
+    version,
+    index: structuredClone(s.index),
+    docs,
+    byPath: new Map(docs.map((d) => [d.path, d])),
+    byId: new Map(docs.map((d) => [d.id, d])),
+  };
 }

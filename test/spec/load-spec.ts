@@ -1,13 +1,13 @@
 // The spec tests' view of spec/<version>/: the same loader and the same strict ajv as the generator
 // and its lint (spec-lib/lint.ts), so the tests cannot accept or reject what codegen does not.
-import { dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import type { Ajv2020 } from "ajv/dist/2020";
-import { createStrictAjv, specAjv } from "@idea-kit/spec-lib/lint";
-import { ID_BASE, loadSpec, readJson as readSpecJson, specVersions } from "@idea-kit/spec-lib/spec";
-import { versionFolder } from "@idea-kit/spec-lib/version";
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Ajv2020 } from 'ajv/dist/2020';
+import { createStrictAjv, specAjv } from '@idea-kit/spec-lib/lint';
+import { ID_BASE, loadSpec, readJson as readSpecJson, specVersions } from '@idea-kit/spec-lib/spec';
+import { versionFolder } from '@idea-kit/spec-lib/version';
 
-export const SPEC_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../spec");
+export const SPEC_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../spec');
 
 /** Version folders ("v0.1.6"), oldest first. */
 export function versions(): string[] {

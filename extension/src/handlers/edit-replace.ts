@@ -25,16 +25,30 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 export function editReplace(svc: Services): Handlers['editReplace'] {
   return async (params, ctx) => {
-    const match: MatchOptions = { pattern: params.pattern, isRegex: params.isRegex, isCaseSensitive: params.isCaseSensitive };
+    const match: MatchOptions = {
+      pattern: params.pattern,
+      isRegex: params.isRegex,
+      isCaseSensitive: params.isCaseSensitive,
+    };
     const folders = searchFolders(params.include, params.exclude, 'search').map((f) => ({
       ...f,
       selection: { ...f.selection, excludes: [...f.selection.excludes, ...PROTECTED_GLOBS] },
     }));
-    const found = await searchText({ rg: svc.rgPath, folders, match, dirty: dirtyDocuments(), maxMatches: 0, signal: ctx.signal });
+    const found = await searchText({
+      rg: svc.rgPath,
+      folders,
+      match,
+      dirty: dirtyDocuments(),
+      maxMatches: 0,
+      signal: ctx.signal,
+    });
     buildRegExp(match); // INVALID_REQUEST for a malformed pattern even when no file was selected
     const paths = [...found.files].sort();
     // Refuse before reading anything: a protected target (a symlink into .git) or unsaved editor text.
-    checkWritable(svc, paths.map((path) => ({ path, target: realpathOfNearestAncestor(path) })));
+    checkWritable(
+      svc,
+      paths.map((path) => ({ path, target: realpathOfNearestAncestor(path) })),
+    );
 
     const writes: PlannedWrite[] = [];
     const affectedFiles: string[] = [];
@@ -46,13 +60,20 @@ export function editReplace(svc: Services): Handlers['editReplace'] {
       const target = realpathOfNearestAncestor(path);
       const before = await readFile(target);
       bytes += before.length;
-      if (bytes > MAX_REPLACE_BYTES) throw new ProtocolError('HANDLER_ERROR', `the replace would rewrite more than ${MAX_REPLACE_BYTES / 1024 / 1024} MB of files; narrow include/exclude. Nothing was changed.`);
+      if (bytes > MAX_REPLACE_BYTES)
+        throw new ProtocolError(
+          'HANDLER_ERROR',
+          `the replace would rewrite more than ${MAX_REPLACE_BYTES / 1024 / 1024} MB of files; narrow include/exclude. Nothing was changed.`,
+        );
       const hasBom = before.subarray(0, 3).equals(BOM);
       let text: string;
       try {
         text = utf8.decode(hasBom ? before.subarray(3) : before);
       } catch {
-        throw new ProtocolError('HANDLER_ERROR', `${path} is not UTF-8 text, which edit/replace rewrites only; exclude it. Nothing was changed.`);
+        throw new ProtocolError(
+          'HANDLER_ERROR',
+          `${path} is not UTF-8 text, which edit/replace rewrites only; exclude it. Nothing was changed.`,
+        );
       }
       const r = await replaceInText(match, params.replacement, text, { signal: ctx.signal, budget });
       if (r.count === 0) continue; // ripgrep's candidate lines are a superset of JavaScript's matches

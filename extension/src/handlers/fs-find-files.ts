@@ -14,14 +14,23 @@ export function fsFindFiles(svc: Services): Handlers['fsFindFiles'] {
     const needle = params.query.toLowerCase();
     const found: { fileName: string; filePath: string; relativePath: string }[] = [];
     for (const folder of searchFolders(params.include, params.exclude, 'files')) {
-      const problems = await rgListFiles(svc.rgPath, folder.root, folder.selection, (rel) => {
-        const name = basename(rel);
-        if (name.toLowerCase().includes(needle)) found.push({ fileName: name, filePath: join(folder.root, rel), relativePath: rel });
-      }, ctx.signal);
+      const problems = await rgListFiles(
+        svc.rgPath,
+        folder.root,
+        folder.selection,
+        (rel) => {
+          const name = basename(rel);
+          if (name.toLowerCase().includes(needle))
+            found.push({ fileName: name, filePath: join(folder.root, rel), relativePath: rel });
+        },
+        ctx.signal,
+      );
       // Like workspace.findFiles, the answer is what could be listed; what could not is logged, not hidden.
       for (const p of problems) svc.log(`findFiles: could not list ${join(folder.root, p.relPath)}: ${p.message}`);
     }
-    found.sort((a, b) => (a.relativePath < b.relativePath ? -1 : a.relativePath > b.relativePath ? 1 : a.filePath < b.filePath ? -1 : 1));
+    found.sort((a, b) =>
+      a.relativePath < b.relativePath ? -1 : a.relativePath > b.relativePath ? 1 : a.filePath < b.filePath ? -1 : 1,
+    );
     const files = found.slice(0, Math.min(params.maxResults, MAX_FIND_FILES));
     return { files, totalCount: files.length };
   };

@@ -20,18 +20,26 @@ export function historyDiff(svc: Services): Handlers['historyDiff'] {
   return async (params) => {
     const { real } = resolvePath(svc, params.filePath);
     const repo = await repoFileOf(real);
-    const indexMode = params.fromIndex !== undefined || params.toIndex !== undefined || (params.fromRef === undefined && params.toRef === undefined);
+    const indexMode =
+      params.fromIndex !== undefined ||
+      params.toIndex !== undefined ||
+      (params.fromRef === undefined && params.toRef === undefined);
     if (indexMode) {
       // Not schema defaults: an omitted side depends on the other (see the params description).
       const a = params.fromIndex ?? 0;
       const b = params.toIndex ?? 1;
-      if (b === 0) throw invalidRequest('toIndex 0: the working tree is only ever the from side (fromIndex 0, toIndex 1)');
-      if (a === 0 && b !== 1) throw invalidRequest(`fromIndex 0 (the working tree) compares with HEAD only: toIndex must be 1, got ${b}`);
+      if (b === 0)
+        throw invalidRequest('toIndex 0: the working tree is only ever the from side (fromIndex 0, toIndex 1)');
+      if (a === 0 && b !== 1)
+        throw invalidRequest(`fromIndex 0 (the working tree) compares with HEAD only: toIndex must be 1, got ${b}`);
       const older = Math.max(a, b);
       const newer = Math.min(a, b);
       const hashOf = async (i: number) => (i === 0 ? null : commitAtIndex(repo, i));
       const [olderHash, newerHash] = await Promise.all([hashOf(older), hashOf(newer)]);
-      const labels = { fromRef: sideLabel(a, a === older ? olderHash : newerHash), toRef: sideLabel(b, b === older ? olderHash : newerHash) };
+      const labels = {
+        fromRef: sideLabel(a, a === older ? olderHash : newerHash),
+        toRef: sideLabel(b, b === older ? olderHash : newerHash),
+      };
       if (older === newer) return { diff: '', ...labels };
       return { diff: await diffFile(repo, olderHash!, newerHash), ...labels };
     }

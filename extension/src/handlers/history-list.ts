@@ -12,8 +12,13 @@ export function historyList(svc: Services): Handlers['historyList'] {
     const repo = await repoFileOf(real);
     const commits = await fileLog(repo, Math.min(params.maxCount, MAX_HISTORY_COUNT));
     const entries = commits.map((c, i) => ({
-      index: i + 1, hash: c.hash, shortHash: c.hash.slice(0, 7), message: c.message,
-      authorName: c.authorName, authorEmail: c.authorEmail, authorDate: c.authorDate,
+      index: i + 1,
+      hash: c.hash,
+      shortHash: c.hash.slice(0, 7),
+      message: c.message,
+      authorName: c.authorName,
+      authorEmail: c.authorEmail,
+      authorDate: c.authorDate,
     }));
     return { entries, totalCount: entries.length };
   };

@@ -15,7 +15,11 @@ export function historyRollback(svc: Services): Handlers['historyRollback'] {
     const hash = await commitAtIndex(repo, params.toIndex);
     const bytes = await blobAt(repo, hash);
     const before = await readFile(real).catch(() => null);
-    await writeFiles(svc, [{ path, target: real, before, after: bytes }], { what: 'history/rollback', recordResult: false, backupSource: BACKUP_SOURCES.rollback });
+    await writeFiles(svc, [{ path, target: real, before, after: bytes }], {
+      what: 'history/rollback',
+      recordResult: false,
+      backupSource: BACKUP_SOURCES.rollback,
+    });
     svc.log(`history rollback: ${path} ← ${hash.slice(0, 7)} (index ${params.toIndex})`);
     // Reading 2: index 1 is named "HEAD" (its content is what HEAD holds), older versions by their hash.
     return { filePath: path, toRef: params.toIndex === 1 ? 'HEAD' : hash, restoredIndex: params.toIndex };

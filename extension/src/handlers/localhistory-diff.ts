@@ -12,7 +12,9 @@ export function localhistoryDiff(svc: Services): Handlers['localhistoryDiff'] {
     const { path } = resolvePath(svc, params.filePath);
     const side = async (id: string | undefined): Promise<{ text: string; label: string }> => {
       if (id === undefined) {
-        const text = await readFile(path, 'utf8').catch(() => { throw new Error(`cannot read ${path}`); });
+        const text = await readFile(path, 'utf8').catch(() => {
+          throw new Error(`cannot read ${path}`);
+        });
         return { text, label: 'current' };
       }
       const entry = svc.localHistory.find(path, id);
@@ -21,7 +23,10 @@ export function localhistoryDiff(svc: Services): Handlers['localhistoryDiff'] {
     };
     const from = await side(params.fromId);
     const to = await side(params.toId);
-    const diff = from.text === to.text ? '' : createTwoFilesPatch(path, path, from.text, to.text, from.label, to.label, { context: 3 });
+    const diff =
+      from.text === to.text
+        ? ''
+        : createTwoFilesPatch(path, path, from.text, to.text, from.label, to.label, { context: 3 });
     return { diff, fromLabel: from.label, toLabel: to.label };
   };
 }

@@ -7,7 +7,10 @@ export function localhistoryList(svc: Services): Handlers['localhistoryList'] {
   return async (params) => {
     const { path } = resolvePath(svc, params.filePath);
     const entries = svc.localHistory.list(path).map((e) => ({
-      id: e.id, timestamp: e.timestamp, timestampLabel: formatUtcLabel(e.timestamp), ...(e.source ? { source: e.source } : {}),
+      id: e.id,
+      timestamp: e.timestamp,
+      timestampLabel: formatUtcLabel(e.timestamp),
+      ...(e.source ? { source: e.source } : {}),
     }));
     return { entries, totalCount: entries.length };
   };

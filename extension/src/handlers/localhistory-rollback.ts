@@ -16,7 +16,11 @@ export function localhistoryRollback(svc: Services): Handlers['localhistoryRollb
     if (!entry) throw invalidRequest(`unknown local-history id for this file: ${params.toId}`);
     const bytes = await readFile(entry.location);
     const before = await readFile(real).catch(() => null);
-    await writeFiles(svc, [{ path, target: real, before, after: bytes }], { what: 'localhistory/rollback', recordResult: false, backupSource: BACKUP_SOURCES.rollback });
+    await writeFiles(svc, [{ path, target: real, before, after: bytes }], {
+      what: 'localhistory/rollback',
+      recordResult: false,
+      backupSource: BACKUP_SOURCES.rollback,
+    });
     svc.log(`local-history rollback: ${path} ← ${entry.id}`);
     return { filePath: path, restoredId: entry.id, restoredLabel: formatUtcLabel(entry.timestamp) };
   };

@@ -16,8 +16,11 @@ export function navDefinition(svc: Services): Handlers['navDefinition'] {
   return async (params, ctx) => {
     const { doc, uri, position } = await documentAt(svc, params.filePath, params.line, params.character);
     await semanticServerReady(doc, ctx.signal);
-    const call = () => vscode.commands.executeCommand<Def[] | undefined>('vscode.executeDefinitionProvider', uri, position);
-    const defs = hasNoLanguageServer(doc) ? await call() : await untilAnswered(call, (r) => Array.isArray(r) && r.length > 0, uri, ctx.signal);
+    const call = () =>
+      vscode.commands.executeCommand<Def[] | undefined>('vscode.executeDefinitionProvider', uri, position);
+    const defs = hasNoLanguageServer(doc)
+      ? await call()
+      : await untilAnswered(call, (r) => Array.isArray(r) && r.length > 0, uri, ctx.signal);
     const locations = [];
     for (const d of defs ?? []) {
       const target = 'targetUri' in d ? d.targetUri : d.uri;
@@ -27,9 +30,17 @@ export function navDefinition(svc: Services): Handlers['navDefinition'] {
       if ('targetUri' in d) range = d.targetRange;
       else {
         // The server just answered for this position, so one symbol query (no retries) suffices.
-        const answer = (await vscode.commands.executeCommand<unknown[] | undefined>('vscode.executeDocumentSymbolProvider', target)) ?? [];
-        const syms = answer.filter((s): s is vscode.DocumentSymbol => typeof s === 'object' && s !== null && 'selectionRange' in s);
-        const around = innermostContaining(syms as unknown as TreeSymbol[], d.range.start) as unknown as vscode.DocumentSymbol | undefined;
+        const answer =
+          (await vscode.commands.executeCommand<unknown[] | undefined>(
+            'vscode.executeDocumentSymbolProvider',
+            target,
+          )) ?? [];
+        const syms = answer.filter(
+          (s): s is vscode.DocumentSymbol => typeof s === 'object' && s !== null && 'selectionRange' in s,
+        );
+        const around = innermostContaining(syms as unknown as TreeSymbol[], d.range.start) as unknown as
+          | vscode.DocumentSymbol
+          | undefined;
         range = around ? around.range : d.range;
       }
       locations.push({ filePath: target.fsPath, ...wireRange(range), code: targetDoc.getText(range) });

@@ -8,11 +8,17 @@ import { openDocument } from '../documents';
 export async function documentAt(svc: Services, filePath: string, line: number, character: number) {
   const { path } = resolvePath(svc, filePath);
   const doc = await openDocument(path);
-  if (line >= doc.lineCount) throw invalidRequest(`line ${line} is beyond the end of the file (${doc.lineCount} lines)`);
+  if (line >= doc.lineCount)
+    throw invalidRequest(`line ${line} is beyond the end of the file (${doc.lineCount} lines)`);
   return { doc, uri: doc.uri, position: new vscode.Position(line, character) };
 }
 
-export interface WireRange { line: number; character: number; endLine: number; endCharacter: number }
+export interface WireRange {
+  line: number;
+  character: number;
+  endLine: number;
+  endCharacter: number;
+}
 
 export function wireRange(r: vscode.Range): WireRange {
   return { line: r.start.line, character: r.start.character, endLine: r.end.line, endCharacter: r.end.character };

@@ -17,7 +17,9 @@ export interface Limits {
   maxLineBytes: number;
 }
 
-export const LIMIT_RANGES: { readonly [K in keyof Limits]: { min: number; max: number; dflt: number; setting: string } } = {
+export const LIMIT_RANGES: {
+  readonly [K in keyof Limits]: { min: number; max: number; dflt: number; setting: string };
+} = {
   maxChildProcesses: { min: 1, max: 64, dflt: 8, setting: 'idea.server.limits.maxChildProcesses' },
   maxRequestsInFlight: { min: 16, max: 100_000, dflt: 4000, setting: 'idea.server.limits.maxRequestsInFlight' },
   regexWorkers: { min: 1, max: 16, dflt: 2, setting: 'idea.server.limits.regexWorkers' },

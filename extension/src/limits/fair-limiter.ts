@@ -26,7 +26,9 @@ export class FairLimiter {
     this.setCapacity(cap);
   }
 
-  get capacity(): number { return this.cap; }
+  get capacity(): number {
+    return this.cap;
+  }
 
   /** Slots in use / calls waiting (for logs and tests). */
   get stats(): { active: number; queued: number; clients: number } {
@@ -36,7 +38,9 @@ export class FairLimiter {
   }
 
   /** Most slots one client may hold at once. */
-  get perClient(): number { return this.cap > 1 ? this.cap - 1 : 1; }
+  get perClient(): number {
+    return this.cap > 1 ? this.cap - 1 : 1;
+  }
 
   setCapacity(n: number): void {
     if (!Number.isInteger(n) || n < 1) throw new RangeError(`capacity must be an integer >= 1, got ${n}`);
@@ -53,11 +57,17 @@ export class FairLimiter {
     return new Promise<Release>((grant, fail) => {
       const w: Waiter = { client, grant, fail, signal, onAbort: undefined };
       if (signal) {
-        w.onAbort = () => { if (this.remove(w)) fail(abortReason(signal)); };
+        w.onAbort = () => {
+          if (this.remove(w)) fail(abortReason(signal));
+        };
         signal.addEventListener('abort', w.onAbort, { once: true });
       }
       let q = this.queues.get(client);
-      if (!q) { q = []; this.queues.set(client, q); this.ring.push(client); }
+      if (!q) {
+        q = [];
+        this.queues.set(client, q);
+        this.ring.push(client);
+      }
       q.push(w);
       this.pump();
     });
@@ -78,7 +88,10 @@ export class FairLimiter {
       let picked = -1;
       for (let i = 0; i < this.ring.length; i++) {
         const idx = (this.turn + i) % this.ring.length;
-        if ((this.activeBy.get(this.ring[idx]!) ?? 0) < this.perClient) { picked = idx; break; }
+        if ((this.activeBy.get(this.ring[idx]!) ?? 0) < this.perClient) {
+          picked = idx;
+          break;
+        }
       }
       if (picked < 0) return; // every waiting client is at its share
       const client = this.ring[picked]!;
@@ -100,7 +113,8 @@ export class FairLimiter {
         released = true;
         this.active--;
         const n = (this.activeBy.get(client) ?? 1) - 1;
-        if (n > 0) this.activeBy.set(client, n); else this.activeBy.delete(client);
+        if (n > 0) this.activeBy.set(client, n);
+        else this.activeBy.delete(client);
         this.pump();
       });
     }

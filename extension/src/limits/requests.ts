@@ -11,7 +11,9 @@ export class RequestGate {
   private running = 0;
   constructor(private readonly max: () => number = () => limits().maxRequestsInFlight) {}
 
-  get inFlight(): number { return this.running; }
+  get inFlight(): number {
+    return this.running;
+  }
 
   /**
    * Admits one request of a connection that has `ownInFlight` running, or throws (HANDLER_ERROR at the
@@ -20,11 +22,18 @@ export class RequestGate {
   enter(ownInFlight: number): () => void {
     const max = this.max();
     if (this.running >= max && ownInFlight >= RESERVED_PER_CONNECTION) {
-      throw new Error(`too many requests in flight on this server (limit ${max}, idea.server.limits.maxRequestsInFlight); retry later`);
+      throw new Error(
+        `too many requests in flight on this server (limit ${max}, idea.server.limits.maxRequestsInFlight); retry later`,
+      );
     }
     this.running++;
     let done = false;
-    return () => { if (!done) { done = true; this.running--; } };
+    return () => {
+      if (!done) {
+        done = true;
+        this.running--;
+      }
+    };
   }
 }
 

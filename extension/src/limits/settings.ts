@@ -17,7 +17,11 @@ export function limitsFromSettings(): Readonly<Limits> {
 export function watchLimitSettings(log: (m: string) => void): vscode.Disposable {
   const apply = () => {
     const l = limitsFromSettings();
-    log(`limits: ${Object.entries(l).map(([k, v]) => `${k}=${v}`).join(', ')}`);
+    log(
+      `limits: ${Object.entries(l)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(', ')}`,
+    );
   };
   apply();
   return vscode.workspace.onDidChangeConfiguration((e) => {

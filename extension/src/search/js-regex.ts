@@ -9,7 +9,8 @@ export { matchColumns, replaceInLine, type MatchOptions } from './regex-core';
 
 /** The global JS RegExp for the options; INVALID_REQUEST for an empty or malformed pattern. Never runs it. */
 export function buildRegExp(o: MatchOptions): RegExp {
-  if (typeof o.pattern !== 'string' || o.pattern.length === 0) throw invalidRequest('pattern must be a non-empty string');
+  if (typeof o.pattern !== 'string' || o.pattern.length === 0)
+    throw invalidRequest('pattern must be a non-empty string');
   try {
     return compileRegExp(o);
   } catch (e) {
@@ -31,8 +32,14 @@ export function relaxForRipgrep(jsPattern: string): string {
       const n = jsPattern[i + 1]!;
       i++;
       if (!inClass && (n === 'b' || n === 'B')) continue;
-      if (!inClass && n === 'W') { out += '[^A-Za-z0-9_]'; continue; }
-      if (!inClass && n === 'D') { out += '[^0-9]'; continue; }
+      if (!inClass && n === 'W') {
+        out += '[^A-Za-z0-9_]';
+        continue;
+      }
+      if (!inClass && n === 'D') {
+        out += '[^0-9]';
+        continue;
+      }
       out += c + n;
       continue;
     }

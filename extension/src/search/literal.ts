@@ -77,19 +77,27 @@ export function literalMatcher(o: MatchOptions): LiteralMatcher {
     if (m === 0 || line.length < m) return 0;
     const h = hay(line);
     let count = 0;
-    for (let i = find(h, 0); i >= 0; i = find(h, i + m)) { onMatch(i); count++; }
+    for (let i = find(h, 0); i >= 0; i = find(h, i + m)) {
+      onMatch(i);
+      count++;
+    }
     return count;
   };
   return {
     scan(line, keep) {
       const cols: number[] = [];
-      const count = each(line, (c) => { if (cols.length < keep) cols.push(c); });
+      const count = each(line, (c) => {
+        if (cols.length < keep) cols.push(c);
+      });
       return { count, cols };
     },
     replace(line, replacement) {
       const parts: string[] = [];
       let at = 0;
-      const count = each(line, (c) => { parts.push(line.slice(at, c), replacement); at = c + m; });
+      const count = each(line, (c) => {
+        parts.push(line.slice(at, c), replacement);
+        at = c + m;
+      });
       if (count === 0) return { text: line, count };
       parts.push(line.slice(at));
       return { text: parts.join(''), count };
@@ -98,7 +106,11 @@ export function literalMatcher(o: MatchOptions): LiteralMatcher {
 }
 
 /** Literal replacement over a whole text, line by line with VS Code's line splitting, endings kept. */
-export function literalReplaceText(o: MatchOptions, replacement: string, text: string): { text: string; count: number } {
+export function literalReplaceText(
+  o: MatchOptions,
+  replacement: string,
+  text: string,
+): { text: string; count: number } {
   const lm = literalMatcher(o);
   return replaceLines(text, (line) => lm.replace(line, replacement));
 }

@@ -26,7 +26,10 @@ export class RecordSplitter {
   /** Feeds one chunk; false when a callback asked to stop. */
   push(chunk: Buffer): boolean {
     const last = chunk.lastIndexOf(this.sep);
-    if (last < 0) { this.hold(chunk); return true; }
+    if (last < 0) {
+      this.hold(chunk);
+      return true;
+    }
     let from = 0;
     if (this.overlong) {
       // The overlong record ends at the first separator of this chunk.
@@ -38,7 +41,8 @@ export class RecordSplitter {
     }
     if (from <= last) {
       const body = chunk.subarray(from, last);
-      const text = this.pending.length > 0 ? Buffer.concat([...this.pending, body]).toString('utf8') : body.toString('utf8');
+      const text =
+        this.pending.length > 0 ? Buffer.concat([...this.pending, body]).toString('utf8') : body.toString('utf8');
       this.pending = [];
       this.pendingBytes = 0;
       for (const r of text.split(this.sepChar)) if (this.onRecord(r) === false) return false;
@@ -63,7 +67,10 @@ export class RecordSplitter {
 
   private hold(part: Buffer): void {
     if (part.length === 0) return;
-    if (this.overlong) { this.overlong.bytes += part.length; return; }
+    if (this.overlong) {
+      this.overlong.bytes += part.length;
+      return;
+    }
     this.pending.push(part);
     this.pendingBytes += part.length;
     if (this.pendingBytes > this.maxBytes) {

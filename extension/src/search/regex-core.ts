@@ -39,7 +39,12 @@ export function scanLine(re: RegExp, line: string, keep: number): { count: numbe
 }
 
 /** Replaces every match in one line; literal mode inserts `replacement` verbatim (no $-expansion). */
-export function replaceInLine(re: RegExp, line: string, replacement: string, isRegex: boolean): { text: string; count: number } {
+export function replaceInLine(
+  re: RegExp,
+  line: string,
+  replacement: string,
+  isRegex: boolean,
+): { text: string; count: number } {
   let count = 0;
   re.lastIndex = 0;
   const text = line.replace(re, (...args: unknown[]) => {
@@ -58,28 +63,53 @@ export function replaceInLine(re: RegExp, line: string, replacement: string, isR
   return { text, count };
 }
 
-function expandReplacement(rep: string, matched: string, caps: (string | undefined)[], offset: number, input: string, groups?: Record<string, string | undefined>): string {
+function expandReplacement(
+  rep: string,
+  matched: string,
+  caps: (string | undefined)[],
+  offset: number,
+  input: string,
+  groups?: Record<string, string | undefined>,
+): string {
   let out = '';
   for (let i = 0; i < rep.length; i++) {
     const c = rep[i]!;
-    if (c !== '$' || i + 1 >= rep.length) { out += c; continue; }
+    if (c !== '$' || i + 1 >= rep.length) {
+      out += c;
+      continue;
+    }
     const n = rep[i + 1]!;
-    if (n === '$') { out += '$'; i++; }
-    else if (n === '&') { out += matched; i++; }
-    else if (n === '`') { out += input.slice(0, offset); i++; }
-    else if (n === "'") { out += input.slice(offset + matched.length); i++; }
-    else if (n === '<' && groups) {
+    if (n === '$') {
+      out += '$';
+      i++;
+    } else if (n === '&') {
+      out += matched;
+      i++;
+    } else if (n === '`') {
+      out += input.slice(0, offset);
+      i++;
+    } else if (n === "'") {
+      out += input.slice(offset + matched.length);
+      i++;
+    } else if (n === '<' && groups) {
       const end = rep.indexOf('>', i + 2);
-      if (end < 0) { out += c; continue; }
+      if (end < 0) {
+        out += c;
+        continue;
+      }
       out += groups[rep.slice(i + 2, end)] ?? '';
       i = end;
     } else if (n >= '0' && n <= '9') {
       // Two-digit group numbers win when that group exists (the spec's rule).
       const n2 = rep[i + 2];
       const two = n2 !== undefined && n2 >= '0' && n2 <= '9' ? Number(n + n2) : 0;
-      if (two >= 1 && two <= caps.length) { out += caps[two - 1] ?? ''; i += 2; }
-      else if (Number(n) >= 1 && Number(n) <= caps.length) { out += caps[Number(n) - 1] ?? ''; i++; }
-      else out += c;
+      if (two >= 1 && two <= caps.length) {
+        out += caps[two - 1] ?? '';
+        i += 2;
+      } else if (Number(n) >= 1 && Number(n) <= caps.length) {
+        out += caps[Number(n) - 1] ?? '';
+        i++;
+      } else out += c;
     } else out += c;
   }
   return out;
@@ -108,7 +138,10 @@ export function forEachLine(text: string, onLine: (line: string, eol: string, in
  * Replaces in `text` line by line (VS Code's line splitting), keeping every line ending byte for byte;
  * `replaceLine` decides each line. Returns the new text and the number of matches.
  */
-export function replaceLines(text: string, replaceLine: (line: string) => { text: string; count: number }): { text: string; count: number } {
+export function replaceLines(
+  text: string,
+  replaceLine: (line: string) => { text: string; count: number },
+): { text: string; count: number } {
   const parts: string[] = [];
   let count = 0;
   forEachLine(text, (line, eol) => {

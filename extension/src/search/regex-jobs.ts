@@ -18,9 +18,18 @@ export interface LinesResult {
   hits: number[];
 }
 
-interface TextHitLine { line: number; cols: number[]; text: string }
-export interface TextsResult { texts: { count: number; lines: TextHitLine[] }[] }
-export interface ReplaceResult { text: string; count: number }
+interface TextHitLine {
+  line: number;
+  cols: number[];
+  text: string;
+}
+export interface TextsResult {
+  texts: { count: number; lines: TextHitLine[] }[];
+}
+export interface ReplaceResult {
+  text: string;
+  count: number;
+}
 
 export type RegexJobResult = LinesResult | TextsResult | ReplaceResult;
 
@@ -61,7 +70,11 @@ export function runJob(job: RegexJob): RegexJobResult {
           if (r.count === 0) return;
           count += r.count;
           keep -= r.cols.length;
-          lines.push({ line: index, cols: r.cols, text: line.length > job.maxLineText ? line.slice(0, job.maxLineText) : line });
+          lines.push({
+            line: index,
+            cols: r.cols,
+            text: line.length > job.maxLineText ? line.slice(0, job.maxLineText) : line,
+          });
         });
         return { count, lines };
       }),

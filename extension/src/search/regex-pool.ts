@@ -65,7 +65,12 @@ export class RegexPool {
    * budget or the heap limit is exceeded, with the signal's reason when aborted (the worker is then
    * terminated too), and with the job's own error otherwise.
    */
-  async run<R extends RegexJobResult>(job: RegexJob, budget: RegexBudget, signal?: AbortSignal, transfer?: ArrayBuffer[]): Promise<R> {
+  async run<R extends RegexJobResult>(
+    job: RegexJob,
+    budget: RegexBudget,
+    signal?: AbortSignal,
+    transfer?: ArrayBuffer[],
+  ): Promise<R> {
     if (this.disposed) throw new Error('the regex engine is shut down');
     if (budget.remainingMs <= 0) throw timeError(budget);
     const stop = signal ? AbortSignal.any([signal, this.shutdown.signal]) : this.shutdown.signal;
@@ -85,7 +90,13 @@ export class RegexPool {
     for (const w of this.idle.splice(0)) this.retire(w);
   }
 
-  private exec(w: Worker, job: RegexJob, budget: RegexBudget, signal: AbortSignal | undefined, transfer: ArrayBuffer[] | undefined): Promise<RegexJobResult> {
+  private exec(
+    w: Worker,
+    job: RegexJob,
+    budget: RegexBudget,
+    signal: AbortSignal | undefined,
+    transfer: ArrayBuffer[] | undefined,
+  ): Promise<RegexJobResult> {
     return new Promise((resolve, reject) => {
       const id = ++this.seq;
       const memoryMb = this.opts.memoryMb;
@@ -100,7 +111,13 @@ export class RegexPool {
         w.off('exit', onExit);
         signal?.removeEventListener('abort', onAbort);
         budget.remainingMs -= performance.now() - t0;
-        if (outcome === 'keep' && jobChars(job) <= RECYCLE_AFTER_CHARS && !this.disposed && this.live <= this.opts.workers) this.idle.push(w);
+        if (
+          outcome === 'keep' &&
+          jobChars(job) <= RECYCLE_AFTER_CHARS &&
+          !this.disposed &&
+          this.live <= this.opts.workers
+        )
+          this.idle.push(w);
         else {
           this.retire(w);
           // A warm replacement, unless the worker failed by itself (a broken script would loop).
@@ -117,9 +134,13 @@ export class RegexPool {
       const onError = (e: Error & { code?: string }) => {
         const oom = e.code === 'ERR_WORKER_OUT_OF_MEMORY';
         if (!finish(oom ? 'replace' : 'drop')) return;
-        reject(oom
-          ? new RegexLimitError(`the regular expression exceeded its memory budget of ${memoryMb} MB and was stopped (idea.server.limits.regexMemoryMb)`)
-          : new Error(`the regex worker failed: ${e.message}`));
+        reject(
+          oom
+            ? new RegexLimitError(
+                `the regular expression exceeded its memory budget of ${memoryMb} MB and was stopped (idea.server.limits.regexMemoryMb)`,
+              )
+            : new Error(`the regex worker failed: ${e.message}`),
+        );
       };
       const onExit = (code: number) => {
         if (finish('drop')) reject(new Error(`the regex worker exited unexpectedly (code ${code})`));
@@ -127,11 +148,14 @@ export class RegexPool {
       const onAbort = () => {
         if (finish('replace')) reject(signal!.reason ?? new Error('aborted'));
       };
-      const timer = setTimeout(() => {
-        if (!finish('replace')) return;
-        budget.remainingMs = Math.min(0, budget.remainingMs); // timers may fire a hair early
-        reject(timeError(budget));
-      }, Math.max(1, budget.remainingMs));
+      const timer = setTimeout(
+        () => {
+          if (!finish('replace')) return;
+          budget.remainingMs = Math.min(0, budget.remainingMs); // timers may fire a hair early
+          reject(timeError(budget));
+        },
+        Math.max(1, budget.remainingMs),
+      );
       w.on('message', onMessage);
       w.on('error', onError);
       w.on('exit', onExit);
@@ -148,7 +172,11 @@ export class RegexPool {
   private spawn(): Worker {
     const mb = this.opts.memoryMb;
     const w = new Worker(this.opts.script, {
-      resourceLimits: { maxOldGenerationSizeMb: mb, maxYoungGenerationSizeMb: Math.min(32, Math.max(4, mb >> 4)), stackSizeMb: 4 },
+      resourceLimits: {
+        maxOldGenerationSizeMb: mb,
+        maxYoungGenerationSizeMb: Math.min(32, Math.max(4, mb >> 4)),
+        stackSizeMb: 4,
+      },
       env: {},
     });
     this.live++;
@@ -157,7 +185,10 @@ export class RegexPool {
     w.on('error', () => undefined);
     w.once('exit', () => {
       const i = this.idle.indexOf(w);
-      if (i >= 0) { this.idle.splice(i, 1); this.live--; }
+      if (i >= 0) {
+        this.idle.splice(i, 1);
+        this.live--;
+      }
     });
     w.unref();
     return w;
@@ -174,12 +205,18 @@ export class RegexPool {
 }
 
 function timeError(budget: RegexBudget): RegexLimitError {
-  return new RegexLimitError(`the regular expression exceeded its time budget of ${budget.totalMs} ms and was stopped (idea.server.limits.regexTimeBudgetMs)`);
+  return new RegexLimitError(
+    `the regular expression exceeded its time budget of ${budget.totalMs} ms and was stopped (idea.server.limits.regexTimeBudgetMs)`,
+  );
 }
 
 function jobChars(job: RegexJob): number {
   if (job.op === 'replace') return job.text.length;
-  if (job.op === 'lines') { let n = 0; for (const l of job.lines) n += l.length; return n; }
+  if (job.op === 'lines') {
+    let n = 0;
+    for (const l of job.lines) n += l.length;
+    return n;
+  }
   let n = 0;
   for (const t of job.texts) n += t.length;
   return n;
@@ -196,10 +233,13 @@ export function setRegexWorkerScript(path: string): void {
 /** The extension's pool, created on first use with the current limits. */
 export function regexPool(): RegexPool {
   if (!shared) {
-    const script = workerScript ?? (typeof __dirname === 'string' ? join(__dirname, 'regex-worker.cjs') : 'regex-worker.cjs');
+    const script =
+      workerScript ?? (typeof __dirname === 'string' ? join(__dirname, 'regex-worker.cjs') : 'regex-worker.cjs');
     const l = limits();
     const pool = new RegexPool({ script, workers: l.regexWorkers, memoryMb: l.regexMemoryMb });
-    const unsubscribe = onLimitsChanged((n) => pool.reconfigure({ workers: n.regexWorkers, memoryMb: n.regexMemoryMb }));
+    const unsubscribe = onLimitsChanged((n) =>
+      pool.reconfigure({ workers: n.regexWorkers, memoryMb: n.regexMemoryMb }),
+    );
     shared = { pool, unsubscribe };
   }
   return shared.pool;

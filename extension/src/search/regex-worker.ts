@@ -3,7 +3,10 @@
 import { parentPort } from 'node:worker_threads';
 import { runJob, type RegexJob } from './regex-jobs';
 
-interface WorkerRequest { id: number; job: RegexJob }
+interface WorkerRequest {
+  id: number;
+  job: RegexJob;
+}
 export type WorkerReply = { id: number; ok: true; result: unknown } | { id: number; ok: false; message: string };
 
 const port = parentPort;

@@ -8,10 +8,17 @@ import { RegexBudget, regexPool } from './regex-pool';
 import type { ReplaceResult } from './regex-jobs';
 
 export async function replaceInText(
-  match: MatchOptions, replacement: string, text: string, opts: { signal?: AbortSignal; budget?: RegexBudget } = {},
+  match: MatchOptions,
+  replacement: string,
+  text: string,
+  opts: { signal?: AbortSignal; budget?: RegexBudget } = {},
 ): Promise<{ text: string; count: number }> {
   buildRegExp(match); // INVALID_REQUEST for a malformed pattern
   opts.signal?.throwIfAborted();
   if (!match.isRegex) return literalReplaceText(match, replacement, text);
-  return regexPool().run<ReplaceResult>({ op: 'replace', match, replacement, text }, opts.budget ?? new RegexBudget(), opts.signal);
+  return regexPool().run<ReplaceResult>(
+    { op: 'replace', match, replacement, text },
+    opts.budget ?? new RegexBudget(),
+    opts.signal,
+  );
 }

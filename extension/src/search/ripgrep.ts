@@ -12,7 +12,11 @@ import { limits } from '../limits/config';
 import { withProcessSlot } from '../limits/process-slots';
 import { RecordSplitter } from './record-splitter';
 
-export function ripgrepPath(appRoot: string | undefined, platform: string = process.platform, arch: string = process.arch): string {
+export function ripgrepPath(
+  appRoot: string | undefined,
+  platform: string = process.platform,
+  arch: string = process.arch,
+): string {
   if (appRoot) {
     const exe = platform === 'win32' ? 'rg.exe' : 'rg';
     // VS Code up to ~1.10x ships @vscode/ripgrep; newer builds @vscode/ripgrep-universal with one binary per platform.
@@ -40,7 +44,10 @@ export interface FileSelection {
 }
 
 /** A file rg (or the JS fallback) could not search; relPath is relative to the folder searched. */
-export interface FileProblem { relPath: string; message: string }
+export interface FileProblem {
+  relPath: string;
+  message: string;
+}
 
 /**
  * VS Code matches a glob against the whole folder-relative path ("*.ts" = top level only), rg against
@@ -53,14 +60,24 @@ export function anchorGlob(glob: string): string {
 
 function selectionArgs(sel: FileSelection): string[] {
   // --no-ignore-messages: a malformed line in some .gitignore is not an error of this search.
-  const args = ['--hidden', '--no-config', '--no-require-git', '--no-ignore-global', '--no-ignore-parent', '--no-ignore-messages'];
+  const args = [
+    '--hidden',
+    '--no-config',
+    '--no-require-git',
+    '--no-ignore-global',
+    '--no-ignore-parent',
+    '--no-ignore-messages',
+  ];
   if (!sel.useIgnoreFiles) args.push('--no-ignore');
   if (sel.include && sel.include !== '**/*' && sel.include !== '**') args.push('--glob', anchorGlob(sel.include));
   for (const g of sel.excludes) args.push('--glob', '!' + anchorGlob(g));
   return args;
 }
 
-export interface FlowControl { pause(): void; resume(): void }
+export interface FlowControl {
+  pause(): void;
+  resume(): void;
+}
 
 interface RunOptions {
   sep: number;
@@ -72,35 +89,55 @@ interface RunOptions {
   onStart?: (flow: FlowControl) => void;
 }
 
-interface RunResult { code: number | null; stderr: string; stopped: boolean }
+interface RunResult {
+  code: number | null;
+  stderr: string;
+  stopped: boolean;
+}
 
 /** Most stderr kept: enough for hundreds of file messages. */
 const MAX_STDERR = 64 * 1024;
 
 /** Spawns rg in `cwd` once a process slot is free, feeding stdout record by record. */
 function runRg(rg: string, cwd: string, args: string[], o: RunOptions): Promise<RunResult> {
-  return withProcessSlot(o.signal, () => new Promise<RunResult>((resolvePromise, reject) => {
-    const child = spawn(rg, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
-    let stderr = '';
-    let stopped = false;
-    const stop = () => { stopped = true; child.kill(); };
-    const splitter = new RecordSplitter(o.sep, limits().maxLineBytes, o.onRecord, o.onOverlong);
-    o.signal?.addEventListener('abort', stop, { once: true });
-    o.onStart?.({ pause: () => child.stdout.pause(), resume: () => child.stdout.resume() });
-    child.stdout.on('data', (chunk: Buffer) => {
-      if (!stopped && !splitter.push(chunk)) stop();
-    });
-    child.stderr.on('data', (c: Buffer) => { if (stderr.length < MAX_STDERR) stderr += c.toString('utf8'); });
-    child.on('error', (e) => { o.signal?.removeEventListener('abort', stop); reject(e); });
-    child.on('close', (code) => {
-      o.signal?.removeEventListener('abort', stop);
-      if (!stopped) splitter.end();
-      resolvePromise({ code: stopped ? 0 : code, stderr, stopped });
-    });
-  }));
+  return withProcessSlot(
+    o.signal,
+    () =>
+      new Promise<RunResult>((resolvePromise, reject) => {
+        const child = spawn(rg, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+        let stderr = '';
+        let stopped = false;
+        const stop = () => {
+          stopped = true;
+          child.kill();
+        };
+        const splitter = new RecordSplitter(o.sep, limits().maxLineBytes, o.onRecord, o.onOverlong);
+        o.signal?.addEventListener('abort', stop, { once: true });
+        o.onStart?.({ pause: () => child.stdout.pause(), resume: () => child.stdout.resume() });
+        child.stdout.on('data', (chunk: Buffer) => {
+          if (!stopped && !splitter.push(chunk)) stop();
+        });
+        child.stderr.on('data', (c: Buffer) => {
+          if (stderr.length < MAX_STDERR) stderr += c.toString('utf8');
+        });
+        child.on('error', (e) => {
+          o.signal?.removeEventListener('abort', stop);
+          reject(e);
+        });
+        child.on('close', (code) => {
+          o.signal?.removeEventListener('abort', stop);
+          if (!stopped) splitter.end();
+          resolvePromise({ code: stopped ? 0 : code, stderr, stopped });
+        });
+      }),
+  );
 }
 
-export interface RgHit { relPath: string; line: number; text: string }
+export interface RgHit {
+  relPath: string;
+  line: number;
+  text: string;
+}
 
 export class RipgrepPatternError extends Error {}
 
@@ -113,14 +150,23 @@ function parseRgMessages(stderr: string): { files: FileProblem[]; vanished: numb
     line = line.replace(/\r$/, '');
     if (!line) continue;
     if (line.startsWith('rg: ')) line = line.slice(4);
-    if (!line.startsWith('./')) { general.push(line); continue; }
+    if (!line.startsWith('./')) {
+      general.push(line);
+      continue;
+    }
     // "./path: PCRE2: error matching: …" or "./path: Permission denied (os error 13)".
     let at = line.indexOf(': PCRE2: ');
     if (at < 0) at = line.lastIndexOf(': ');
-    if (at < 0) { general.push(line); continue; }
+    if (at < 0) {
+      general.push(line);
+      continue;
+    }
     const message = line.slice(at + 2);
     // Gone between listing and reading: nothing in it can be missed.
-    if (/\(os error 2\)$/.test(message)) { vanished++; continue; }
+    if (/\(os error 2\)$/.test(message)) {
+      vanished++;
+      continue;
+    }
     files.push({ relPath: line.slice(2, at), message });
   }
   return { files, vanished, general };
@@ -130,7 +176,8 @@ function parseRgMessages(stderr: string): { files: FileProblem[]; vanished: numb
 function throwGeneral(general: string[], code: number | null): void {
   const glob = general.find((m) => /error parsing glob/i.test(m));
   if (glob) throw invalidRequest(`invalid glob: ${glob}`);
-  if (code !== null && code >= 2) throw new Error(`ripgrep failed (${code}): ${general.join('; ').slice(0, 2000) || 'no message'}`);
+  if (code !== null && code >= 2)
+    throw new Error(`ripgrep failed (${code}): ${general.join('; ').slice(0, 2000) || 'no message'}`);
 }
 
 /**
@@ -140,10 +187,23 @@ function throwGeneral(general: string[], code: number | null): void {
  * RipgrepPatternError when rg cannot compile the pattern, INVALID_REQUEST for a malformed glob.
  */
 export async function rgSearchLines(
-  rg: string, cwd: string, q: { regex: string | null; literal: string; caseSensitive: boolean }, sel: FileSelection,
-  onHit: (hit: RgHit) => boolean | void, signal?: AbortSignal, onStart?: (flow: FlowControl) => void,
+  rg: string,
+  cwd: string,
+  q: { regex: string | null; literal: string; caseSensitive: boolean },
+  sel: FileSelection,
+  onHit: (hit: RgHit) => boolean | void,
+  signal?: AbortSignal,
+  onStart?: (flow: FlowControl) => void,
 ): Promise<FileProblem[]> {
-  const args = [...selectionArgs(sel), '--null', '--line-number', '--no-heading', '--with-filename', '--color', 'never'];
+  const args = [
+    ...selectionArgs(sel),
+    '--null',
+    '--line-number',
+    '--no-heading',
+    '--with-filename',
+    '--color',
+    'never',
+  ];
   args.push(q.caseSensitive ? '--case-sensitive' : '--ignore-case');
   if (q.regex === null) args.push('--fixed-strings', '--regexp', q.literal);
   else args.push('--pcre2', '--regexp', q.regex);
@@ -167,13 +227,20 @@ export async function rgSearchLines(
       const nul = head.indexOf('\0');
       const colon = nul < 0 ? -1 : head.indexOf(':', nul + 1);
       const where = colon < 0 ? 'a matching line' : `matching line ${head.slice(nul + 1, colon)}`;
-      problems.push({ relPath: stripDot(head.slice(0, Math.max(0, nul))), message: `${where} is ${bytes} bytes long, over the limit of ${limits().maxLineBytes} bytes (idea.server.limits.maxLineBytes)` });
+      problems.push({
+        relPath: stripDot(head.slice(0, Math.max(0, nul))),
+        message: `${where} is ${bytes} bytes long, over the limit of ${limits().maxLineBytes} bytes (idea.server.limits.maxLineBytes)`,
+      });
     },
   });
   if (res.stopped) return problems;
   const msgs = parseRgMessages(res.stderr);
   // rg: 0 = matches, 1 = none, 2 = some error (a bad pattern, a bad glob, or files it could not search).
-  if (res.code === 2 && msgs.files.length + msgs.vanished === 0 && msgs.general.some((m) => /regex|pcre2|pattern|literal/i.test(m) && !/glob/i.test(m))) {
+  if (
+    res.code === 2 &&
+    msgs.files.length + msgs.vanished === 0 &&
+    msgs.general.some((m) => /regex|pcre2|pattern|literal/i.test(m) && !/glob/i.test(m))
+  ) {
     throw new RipgrepPatternError(msgs.general.join('; '));
   }
   throwGeneral(msgs.general, msgs.files.length + msgs.vanished > 0 && res.code === 2 ? 0 : res.code);
@@ -184,11 +251,19 @@ export async function rgSearchLines(
  * Every file rg would search under `cwd` with this selection, as "/"-separated paths relative to cwd.
  * Resolves with what rg could not list (unreadable directories); INVALID_REQUEST for a malformed glob.
  */
-export async function rgListFiles(rg: string, cwd: string, sel: FileSelection, onFile: (relPath: string) => boolean | void, signal?: AbortSignal): Promise<FileProblem[]> {
+export async function rgListFiles(
+  rg: string,
+  cwd: string,
+  sel: FileSelection,
+  onFile: (relPath: string) => boolean | void,
+  signal?: AbortSignal,
+): Promise<FileProblem[]> {
   const res = await runRg(rg, cwd, [...selectionArgs(sel), '--files', '--null', '--', '.'], {
     sep: 0,
     signal,
-    onRecord: (p) => { if (p && onFile(stripDot(p)) === false) return false; },
+    onRecord: (p) => {
+      if (p && onFile(stripDot(p)) === false) return false;
+    },
     onOverlong: () => undefined, // a path is never that long
   });
   if (res.stopped) return [];

@@ -11,12 +11,30 @@ import { literalMatcher, type LiteralMatcher } from './literal';
 import { forEachLine } from './regex-core';
 import { RegexBudget, regexPool } from './regex-pool';
 import type { LinesResult, TextsResult } from './regex-jobs';
-import { rgListFiles, rgSearchLines, RipgrepPatternError, type FileProblem, type FileSelection, type FlowControl } from './ripgrep';
+import {
+  rgListFiles,
+  rgSearchLines,
+  RipgrepPatternError,
+  type FileProblem,
+  type FileSelection,
+  type FlowControl,
+} from './ripgrep';
 
-export interface SearchFolder { root: string; selection: FileSelection }
+export interface SearchFolder {
+  root: string;
+  selection: FileSelection;
+}
 /** An unsaved document; `text` may be a function so it is read only when the search gets to it. */
-interface DirtyDoc { path: string; text: string | (() => string) }
-interface TextMatch { filePath: string; line: number; character: number; lineText: string }
+interface DirtyDoc {
+  path: string;
+  text: string | (() => string);
+}
+interface TextMatch {
+  filePath: string;
+  line: number;
+  character: number;
+  lineText: string;
+}
 
 export interface SearchOutcome {
   /** At most maxMatches, sorted by file, line, column. */
@@ -46,7 +64,10 @@ export interface SearchRequest {
 /** Files that could not be searched: the answer would have been incomplete, so there is none. */
 export class SearchIncompleteError extends Error {
   constructor(readonly problems: { filePath: string; message: string }[]) {
-    const shown = problems.slice(0, 5).map((p) => `${p.filePath} (${p.message})`).join('; ');
+    const shown = problems
+      .slice(0, 5)
+      .map((p) => `${p.filePath} (${p.message})`)
+      .join('; ');
     const more = problems.length > 5 ? `; and ${problems.length - 5} more` : '';
     super(`${problems.length} file(s) could not be searched, so matches could be missing: ${shown}${more}`);
   }
@@ -56,7 +77,9 @@ export async function searchText(req: SearchRequest): Promise<SearchOutcome> {
   buildRegExp(req.match); // INVALID_REQUEST for a malformed pattern, before any work
   const out: SearchOutcome = { matches: [], totalCount: 0, files: new Set(), usedFallback: false };
   const problems: { filePath: string; message: string }[] = [];
-  const noteProblems = (root: string, ps: FileProblem[]) => { for (const p of ps) problems.push({ filePath: join(root, p.relPath), message: p.message }); };
+  const noteProblems = (root: string, ps: FileProblem[]) => {
+    for (const p of ps) problems.push({ filePath: join(root, p.relPath), message: p.message });
+  };
   // One controller for the whole request: the client going away, or a failed regex job, stops every rg.
   const ctl = new AbortController();
   const onAbort = () => ctl.abort(req.signal?.reason);
@@ -68,41 +91,76 @@ export async function searchText(req: SearchRequest): Promise<SearchOutcome> {
     : { regex: null, literal: req.match.pattern, caseSensitive: req.match.isCaseSensitive };
 
   try {
-    await Promise.all(req.folders.map(async (folder) => {
-      const dirtyHere = req.dirty.filter((d) => isUnder(d.path, folder.root));
-      const dirtyPaths = new Set(dirtyHere.map((d) => d.path));
-      try {
-        noteProblems(folder.root, await rgSearchLines(req.rg, folder.root, rgQuery, folder.selection, (hit) => {
-          const abs = join(folder.root, hit.relPath);
-          if (!dirtyPaths.has(abs)) sink.addLine(abs, hit.line, hit.text);
-        }, ctl.signal, (flow) => sink.throttle(flow)));
-      } catch (e) {
-        if (!(e instanceof RipgrepPatternError)) throw e;
-        // A JS-only construct rg cannot compile: same file selection, matching done entirely in JS.
-        out.usedFallback = true;
-        const files: string[] = [];
-        noteProblems(folder.root, await rgListFiles(req.rg, folder.root, folder.selection, (rel) => { files.push(rel); }, ctl.signal));
-        for (const rel of files) {
-          const abs = join(folder.root, rel);
-          if (dirtyPaths.has(abs)) continue;
-          ctl.signal.throwIfAborted();
-          await sink.room();
-          const buf = await readSmallFile(abs, problems);
-          if (!buf || buf.subarray(0, 8192).includes(0)) continue; // gone, too large (noted) or binary, as rg skips it
-          sink.addText(abs, buf);
+    await Promise.all(
+      req.folders.map(async (folder) => {
+        const dirtyHere = req.dirty.filter((d) => isUnder(d.path, folder.root));
+        const dirtyPaths = new Set(dirtyHere.map((d) => d.path));
+        try {
+          noteProblems(
+            folder.root,
+            await rgSearchLines(
+              req.rg,
+              folder.root,
+              rgQuery,
+              folder.selection,
+              (hit) => {
+                const abs = join(folder.root, hit.relPath);
+                if (!dirtyPaths.has(abs)) sink.addLine(abs, hit.line, hit.text);
+              },
+              ctl.signal,
+              (flow) => sink.throttle(flow),
+            ),
+          );
+        } catch (e) {
+          if (!(e instanceof RipgrepPatternError)) throw e;
+          // A JS-only construct rg cannot compile: same file selection, matching done entirely in JS.
+          out.usedFallback = true;
+          const files: string[] = [];
+          noteProblems(
+            folder.root,
+            await rgListFiles(
+              req.rg,
+              folder.root,
+              folder.selection,
+              (rel) => {
+                files.push(rel);
+              },
+              ctl.signal,
+            ),
+          );
+          for (const rel of files) {
+            const abs = join(folder.root, rel);
+            if (dirtyPaths.has(abs)) continue;
+            ctl.signal.throwIfAborted();
+            await sink.room();
+            const buf = await readSmallFile(abs, problems);
+            if (!buf || buf.subarray(0, 8192).includes(0)) continue; // gone, too large (noted) or binary, as rg skips it
+            sink.addText(abs, buf);
+          }
         }
-      }
-      if (dirtyHere.length > 0) {
-        // An unsaved document counts only if rg would have searched its file (globs, ignore files, excludes).
-        const eligible = new Set<string>();
-        noteProblems(folder.root, await rgListFiles(req.rg, folder.root, folder.selection, (rel) => { eligible.add(join(folder.root, rel)); }, ctl.signal));
-        for (const d of dirtyHere) {
-          if (!eligible.has(d.path)) continue;
-          await sink.room();
-          sink.addText(d.path, typeof d.text === 'function' ? d.text() : d.text);
+        if (dirtyHere.length > 0) {
+          // An unsaved document counts only if rg would have searched its file (globs, ignore files, excludes).
+          const eligible = new Set<string>();
+          noteProblems(
+            folder.root,
+            await rgListFiles(
+              req.rg,
+              folder.root,
+              folder.selection,
+              (rel) => {
+                eligible.add(join(folder.root, rel));
+              },
+              ctl.signal,
+            ),
+          );
+          for (const d of dirtyHere) {
+            if (!eligible.has(d.path)) continue;
+            await sink.room();
+            sink.addText(d.path, typeof d.text === 'function' ? d.text() : d.text);
+          }
         }
-      }
-    }));
+      }),
+    );
     await sink.finish();
   } catch (e) {
     ctl.abort(e);
@@ -112,16 +170,24 @@ export async function searchText(req: SearchRequest): Promise<SearchOutcome> {
     req.signal?.removeEventListener('abort', onAbort);
   }
   if (problems.length > 0) throw new SearchIncompleteError(problems);
-  out.matches.sort((a, b) => (a.filePath < b.filePath ? -1 : a.filePath > b.filePath ? 1 : a.line - b.line || a.character - b.character));
+  out.matches.sort((a, b) =>
+    a.filePath < b.filePath ? -1 : a.filePath > b.filePath ? 1 : a.line - b.line || a.character - b.character,
+  );
   return out;
 }
 
 /** Reads a file for the JS fallback: undefined when it is gone; too large or unreadable is a problem. */
-async function readSmallFile(path: string, problems: { filePath: string; message: string }[]): Promise<Buffer | undefined> {
+async function readSmallFile(
+  path: string,
+  problems: { filePath: string; message: string }[],
+): Promise<Buffer | undefined> {
   try {
     const st = await stat(path);
     if (st.size > MAX_FALLBACK_FILE_BYTES) {
-      problems.push({ filePath: path, message: `${st.size} bytes, over the ${MAX_FALLBACK_FILE_BYTES} bytes the JavaScript regex fallback reads` });
+      problems.push({
+        filePath: path,
+        message: `${st.size} bytes, over the ${MAX_FALLBACK_FILE_BYTES} bytes the JavaScript regex fallback reads`,
+      });
       return undefined;
     }
     return await readFile(path);
@@ -153,10 +219,22 @@ function tally(out: SearchOutcome, filePath: string, count: number): void {
 }
 
 /** Keeps the matches at `cols` of one line, up to the cap (already counted by tally). */
-function keepMatches(out: SearchOutcome, max: number, filePath: string, line: number, text: string, cols: number[]): void {
+function keepMatches(
+  out: SearchOutcome,
+  max: number,
+  filePath: string,
+  line: number,
+  text: string,
+  cols: number[],
+): void {
   for (const character of cols) {
     if (out.matches.length >= max) return;
-    out.matches.push({ filePath, line, character, lineText: text.length > MAX_LINE_TEXT ? text.slice(0, MAX_LINE_TEXT) : text });
+    out.matches.push({
+      filePath,
+      line,
+      character,
+      lineText: text.length > MAX_LINE_TEXT ? text.slice(0, MAX_LINE_TEXT) : text,
+    });
   }
 }
 
@@ -164,7 +242,10 @@ function keepMatches(out: SearchOutcome, max: number, filePath: string, line: nu
 class LiteralSink implements MatchSink {
   readonly failure = undefined;
   private readonly lm: LiteralMatcher;
-  constructor(private readonly req: SearchRequest, private readonly out: SearchOutcome) {
+  constructor(
+    private readonly req: SearchRequest,
+    private readonly out: SearchOutcome,
+  ) {
     this.lm = literalMatcher(req.match);
   }
   addLine(filePath: string, line: number, text: string): void {
@@ -175,9 +256,15 @@ class LiteralSink implements MatchSink {
   addText(filePath: string, text: string | Buffer): void {
     forEachLine(typeof text === 'string' ? text : text.toString('utf8'), (l, _eol, i) => this.addLine(filePath, i, l));
   }
-  room(): Promise<void> { return Promise.resolve(); }
-  throttle(): void { /* matching keeps up with rg */ }
-  finish(): Promise<void> { return Promise.resolve(); }
+  room(): Promise<void> {
+    return Promise.resolve();
+  }
+  throttle(): void {
+    /* matching keeps up with rg */
+  }
+  finish(): Promise<void> {
+    return Promise.resolve();
+  }
 }
 
 /** Jobs in flight per request before rg's output is paused. */
@@ -198,7 +285,11 @@ class RegexSink implements MatchSink {
   private readonly flows = new Set<FlowControl>();
   private waiters: (() => void)[] = [];
 
-  constructor(private readonly req: SearchRequest, private readonly out: SearchOutcome, private readonly ctl: AbortController) {}
+  constructor(
+    private readonly req: SearchRequest,
+    private readonly out: SearchOutcome,
+    private readonly ctl: AbortController,
+  ) {}
 
   addLine(filePath: string, line: number, text: string): void {
     if (this.failure) return;
@@ -241,17 +332,27 @@ class RegexSink implements MatchSink {
     const batch = this.lines;
     this.lines = [];
     this.lineChars = 0;
-    this.track(regexPool().run<LinesResult>({ op: 'lines', match: this.req.match, lines: batch.map((b) => b.text), keep: this.keep() }, this.budget, this.ctl.signal)
-      .then((r) => {
-        let h = 0;
-        for (let i = 0; i < batch.length; i++) {
-          const cols: number[] = [];
-          while (h < r.hits.length && r.hits[h] === i) { cols.push(r.hits[h + 1]!); h += 2; }
-          const b = batch[i]!;
-          tally(this.out, b.filePath, r.counts[i] ?? 0);
-          keepMatches(this.out, this.req.maxMatches, b.filePath, b.line, b.text, cols);
-        }
-      }));
+    this.track(
+      regexPool()
+        .run<LinesResult>(
+          { op: 'lines', match: this.req.match, lines: batch.map((b) => b.text), keep: this.keep() },
+          this.budget,
+          this.ctl.signal,
+        )
+        .then((r) => {
+          let h = 0;
+          for (let i = 0; i < batch.length; i++) {
+            const cols: number[] = [];
+            while (h < r.hits.length && r.hits[h] === i) {
+              cols.push(r.hits[h + 1]!);
+              h += 2;
+            }
+            const b = batch[i]!;
+            tally(this.out, b.filePath, r.counts[i] ?? 0);
+            keepMatches(this.out, this.req.maxMatches, b.filePath, b.line, b.text, cols);
+          }
+        }),
+    );
   }
 
   private sendTexts(): void {
@@ -270,26 +371,39 @@ class RegexSink implements MatchSink {
       }
       return new Uint8Array(u8);
     });
-    this.track(regexPool().run<TextsResult>({ op: 'texts', match: this.req.match, texts: payload, keep: this.keep(), maxLineText: MAX_LINE_TEXT }, this.budget, this.ctl.signal, transfer)
-      .then((r) => {
-        r.texts.forEach((t, i) => {
-          const filePath = batch[i]!.filePath;
-          tally(this.out, filePath, t.count);
-          for (const l of t.lines) keepMatches(this.out, this.req.maxMatches, filePath, l.line, l.text, l.cols);
-        });
-      }));
+    this.track(
+      regexPool()
+        .run<TextsResult>(
+          { op: 'texts', match: this.req.match, texts: payload, keep: this.keep(), maxLineText: MAX_LINE_TEXT },
+          this.budget,
+          this.ctl.signal,
+          transfer,
+        )
+        .then((r) => {
+          r.texts.forEach((t, i) => {
+            const filePath = batch[i]!.filePath;
+            tally(this.out, filePath, t.count);
+            for (const l of t.lines) keepMatches(this.out, this.req.maxMatches, filePath, l.line, l.text, l.cols);
+          });
+        }),
+    );
   }
 
   private track(job: Promise<void>): void {
-    const p = job.catch((e: unknown) => {
-      if (this.failure === undefined) { this.failure = e; this.ctl.abort(e); }
-    }).finally(() => {
-      this.pending.delete(p);
-      if (this.pending.size < MAX_PENDING_JOBS) {
-        for (const w of this.waiters.splice(0)) w();
-        if (this.pending.size <= MAX_PENDING_JOBS / 2) for (const f of this.flows) f.resume();
-      }
-    });
+    const p = job
+      .catch((e: unknown) => {
+        if (this.failure === undefined) {
+          this.failure = e;
+          this.ctl.abort(e);
+        }
+      })
+      .finally(() => {
+        this.pending.delete(p);
+        if (this.pending.size < MAX_PENDING_JOBS) {
+          for (const w of this.waiters.splice(0)) w();
+          if (this.pending.size <= MAX_PENDING_JOBS / 2) for (const f of this.flows) f.resume();
+        }
+      });
     this.pending.add(p);
     if (this.pending.size >= MAX_PENDING_JOBS) for (const f of this.flows) f.pause();
   }

@@ -44,7 +44,11 @@ export class WriteJournal {
   private constructor(readonly dir: string) {}
 
   /** Copies the originals and writes the manifest; from then on a crash is recovered at start-up. */
-  static async begin(stateDir: string, what: string, files: { path: string; target: string; before: Uint8Array | null; after: Uint8Array }[]): Promise<WriteJournal> {
+  static async begin(
+    stateDir: string,
+    what: string,
+    files: { path: string; target: string; before: Uint8Array | null; after: Uint8Array }[],
+  ): Promise<WriteJournal> {
     const id = `${Date.now()}-${randomUUID().slice(0, 8)}`;
     const dir = join(stateDir, 'journal', id);
     await mkdir(dir, { recursive: true, mode: 0o700 });
@@ -52,7 +56,13 @@ export class WriteJournal {
     for (const [i, f] of files.entries()) {
       const backup = f.before === null ? null : `${i}.before`;
       if (backup !== null) await writeDurably(join(dir, backup), f.before!);
-      entries.push({ path: f.path, target: f.target, beforeSha256: f.before === null ? null : sha256(f.before), afterSha256: sha256(f.after), backup });
+      entries.push({
+        path: f.path,
+        target: f.target,
+        beforeSha256: f.before === null ? null : sha256(f.before),
+        afterSha256: sha256(f.after),
+        backup,
+      });
     }
     const manifest: Manifest = { version: 1, id, createdAt: new Date().toISOString(), what, files: entries };
     await writeDurably(join(dir, 'manifest.tmp'), JSON.stringify(manifest));
@@ -111,7 +121,10 @@ export async function recoverInterruptedWrites(stateDir: string, log: (m: string
       await rm(dir, { recursive: true, force: true });
       report.restored.push(...restored);
       report.leftAlone.push(...leftAlone);
-      if (manifest) log(`recovered an interrupted ${manifest.what} of ${manifest.createdAt}: restored ${restored.join(', ') || 'nothing'}; changed since, left alone: ${leftAlone.join(', ') || 'none'}`);
+      if (manifest)
+        log(
+          `recovered an interrupted ${manifest.what} of ${manifest.createdAt}: restored ${restored.join(', ') || 'nothing'}; changed since, left alone: ${leftAlone.join(', ') || 'none'}`,
+        );
     } catch (e) {
       log(`could not recover the interrupted write in ${dir}: ${(e as Error).message}; its originals are kept there`);
     }

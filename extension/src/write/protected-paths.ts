@@ -15,8 +15,10 @@ export const PROTECTED_GLOBS: readonly string[] = ['**/.git/**', '**/.git', '**/
  * be. Path components are compared case-insensitively: on a case-insensitive disk `.GIT` is `.git`.
  */
 export function protectedReason(real: string, folders: readonly string[]): string | undefined {
-  if (real.split(sep).some((p) => p.toLowerCase() === '.git')) return "it is inside a .git folder (git's configuration and hooks)";
-  if (basename(real).toLowerCase().endsWith('.code-workspace')) return 'it is a .code-workspace file (workspace settings and tasks)';
+  if (real.split(sep).some((p) => p.toLowerCase() === '.git'))
+    return "it is inside a .git folder (git's configuration and hooks)";
+  if (basename(real).toLowerCase().endsWith('.code-workspace'))
+    return 'it is a .code-workspace file (workspace settings and tasks)';
   for (const f of folders) {
     const rel = relative(realpathOfNearestAncestor(resolve(f)), real);
     if (rel === '') return 'it is a workspace folder itself';

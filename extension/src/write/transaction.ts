@@ -48,7 +48,8 @@ export async function applyAllOrNothing(writes: readonly PlannedWrite[], opts: A
   try {
     for (const w of writes) {
       const current = await readFile(w.target).catch(() => null);
-      if (!sameBytes(current, w.before)) throw new WriteFailedError(`${w.path} changed on disk while the ${opts.what} was being prepared`);
+      if (!sameBytes(current, w.before))
+        throw new WriteFailedError(`${w.path} changed on disk while the ${opts.what} was being prepared`);
       const veto = opts.precondition?.(w);
       if (veto) throw new WriteFailedError(veto);
       await replaceFileAtomically(w.target, w.after);
@@ -67,10 +68,14 @@ export async function applyAllOrNothing(writes: readonly PlannedWrite[], opts: A
     }
     if (notRestored.length > 0) {
       // The journal stays: the next start restores these from it.
-      throw new WriteFailedError(`${opts.what} failed (${why}); ${writes.length - notRestored.length} of ${writes.length} files are unchanged, but ${notRestored.join(', ')} could not be restored yet (their originals are kept in the write journal and restored when the extension restarts)`);
+      throw new WriteFailedError(
+        `${opts.what} failed (${why}); ${writes.length - notRestored.length} of ${writes.length} files are unchanged, but ${notRestored.join(', ')} could not be restored yet (their originals are kept in the write journal and restored when the extension restarts)`,
+      );
     }
     await journal.commit();
-    throw new WriteFailedError(`${opts.what} failed: ${why}; nothing was changed (${done.length > 0 ? `${done.length} file(s) already written were restored` : 'no file had been written'})`);
+    throw new WriteFailedError(
+      `${opts.what} failed: ${why}; nothing was changed (${done.length > 0 ? `${done.length} file(s) already written were restored` : 'no file had been written'})`,
+    );
   }
   await journal.commit();
 }

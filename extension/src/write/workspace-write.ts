@@ -43,12 +43,23 @@ export const BACKUP_SOURCES = { rollback: 'IDEA: before rollback', replace: 'IDE
 export function checkWritable(svc: Services, writes: readonly { path: string; target: string }[]): void {
   for (const w of writes) {
     const reason = protectedReason(w.target, svc.folders());
-    if (reason) throw new ProtocolError('INVALID_REQUEST', `${w.path} may not be written by IDEA clients: ${reason}; nothing was changed`);
+    if (reason)
+      throw new ProtocolError(
+        'INVALID_REQUEST',
+        `${w.path} may not be written by IDEA clients: ${reason}; nothing was changed`,
+      );
   }
   const dirty = writes.filter((w) => openDocumentOf(w.path)?.isDirty);
   if (dirty.length > 0) {
-    const names = dirty.slice(0, 5).map((w) => w.path).join(', ') + (dirty.length > 5 ? ` and ${dirty.length - 5} more` : '');
-    throw new ProtocolError('HANDLER_ERROR', `${names} ${dirty.length === 1 ? 'has' : 'have'} unsaved changes in the editor; save or revert them first. Nothing was changed.`);
+    const names =
+      dirty
+        .slice(0, 5)
+        .map((w) => w.path)
+        .join(', ') + (dirty.length > 5 ? ` and ${dirty.length - 5} more` : '');
+    throw new ProtocolError(
+      'HANDLER_ERROR',
+      `${names} ${dirty.length === 1 ? 'has' : 'have'} unsaved changes in the editor; save or revert them first. Nothing was changed.`,
+    );
   }
 }
 
@@ -59,7 +70,8 @@ export function writeFiles(svc: Services, writes: PlannedWrite[], opts: WriteOpt
     await applyAllOrNothing(writes, {
       stateDir: svc.stateDir,
       what: opts.what,
-      precondition: (w) => (openDocumentOf(w.path)?.isDirty ? `${w.path} got unsaved editor changes meanwhile` : undefined),
+      precondition: (w) =>
+        openDocumentOf(w.path)?.isDirty ? `${w.path} got unsaved editor changes meanwhile` : undefined,
     });
     if (opts.recordResult) for (const w of writes) recordResult(svc, w, opts.what);
     await Promise.all(writes.map((w) => editorCaughtUp(w.path, w.after)));

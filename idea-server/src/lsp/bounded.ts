@@ -8,7 +8,12 @@ export interface Bounds {
   timeoutMs: number;
 }
 
-export function bounded<T>(work: Promise<T>, what: string, bounds: Bounds, opts: { failEarly?: Promise<never>; onGiveUp?: () => void } = {}): Promise<T> {
+export function bounded<T>(
+  work: Promise<T>,
+  what: string,
+  bounds: Bounds,
+  opts: { failEarly?: Promise<never>; onGiveUp?: () => void } = {},
+): Promise<T> {
   const { signal, timeoutMs } = bounds;
   if (signal?.aborted) {
     work.catch(() => {});
@@ -28,7 +33,10 @@ export function bounded<T>(work: Promise<T>, what: string, bounds: Bounds, opts:
     const onAbort = () => finish(() => reject(new LspAbortError(what)), true);
     const timer = setTimeout(() => finish(() => reject(new LspTimeoutError(what, timeoutMs)), true), timeoutMs);
     signal?.addEventListener('abort', onAbort, { once: true });
-    work.then((v) => finish(() => resolve(v), false), (e: unknown) => finish(() => reject(e), false));
+    work.then(
+      (v) => finish(() => resolve(v), false),
+      (e: unknown) => finish(() => reject(e), false),
+    );
     opts.failEarly?.catch((e: unknown) => finish(() => reject(e), false));
   });
 }

@@ -6,12 +6,24 @@
 // the caller to turn into protocol errors.
 import { extname, isAbsolute, normalize } from 'node:path';
 import type { DocumentSymbol, Location as LspLocation, SymbolInformation } from 'vscode-languageserver-protocol';
-import type { DiagListResult, NavDefinitionResult, NavReferencesResult, NavSymbolsResult, SeverityFilter } from '../../../generated/v0.1.6/types';
+import type {
+  DiagListResult,
+  NavDefinitionResult,
+  NavReferencesResult,
+  NavSymbolsResult,
+  SeverityFilter,
+} from '../../../generated/v0.1.6/types';
 import type { Bounds } from './bounded';
 import { bounded } from './bounded';
 import { languageOfFile, serverTable, type ServerCommand } from './config';
 import {
-  definitionLocation, definitionTargets, diagnosticsResult, referencesResult, symbolsResult, widenToSymbol, type DefinitionAnswer,
+  definitionLocation,
+  definitionTargets,
+  diagnosticsResult,
+  referencesResult,
+  symbolsResult,
+  widenToSymbol,
+  type DefinitionAnswer,
 } from './convert';
 import { DiagnosticsStore, SETTLE_TIMES, type SettleTimes } from './diagnostics-store';
 import { Documents, lineCount, MAX_DOCUMENT_BYTES, readTextBounded, type OpenDocument } from './documents';
@@ -34,7 +46,10 @@ export interface LspClientOptions {
   maxDocumentBytes?: number;
 }
 
-export interface CallOptions { signal?: AbortSignal; timeoutMs?: number }
+export interface CallOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
 
 export const DEFAULTS = {
   requestTimeoutMs: 60_000,
@@ -45,7 +60,11 @@ export const DEFAULTS = {
   restartWindowMs: 60_000,
 } as const;
 
-interface Live { server: ServerProcess; documents: Documents; diagnostics: DiagnosticsStore }
+interface Live {
+  server: ServerProcess;
+  documents: Documents;
+  diagnostics: DiagnosticsStore;
+}
 
 /** One language: its current server process (if any) and the restart bookkeeping. */
 class Language {
@@ -55,10 +74,17 @@ class Language {
   private lastFailure: LspUnavailableError | undefined;
   private closed = false;
 
-  constructor(private readonly command: ServerCommand, private readonly client: Required<Omit<LspClientOptions, 'servers'>>) {}
+  constructor(
+    private readonly command: ServerCommand,
+    private readonly client: Required<Omit<LspClientOptions, 'servers'>>,
+  ) {}
 
-  get pid(): number | undefined { return this.live?.server.alive ? this.live.server.pid : undefined; }
-  get current(): Live | undefined { return this.live; }
+  get pid(): number | undefined {
+    return this.live?.server.alive ? this.live.server.pid : undefined;
+  }
+  get current(): Live | undefined {
+    return this.live;
+  }
 
   /** The running server, started (or restarted) if need be. */
   get(): Promise<Live> {
@@ -70,28 +96,50 @@ class Language {
     while (this.starts.length > 0 && this.starts[0]! <= now - this.client.restartWindowMs) this.starts.shift();
     if (this.starts.length > this.client.maxRestarts) {
       const why = this.lastFailure?.message.replace(/^language server unavailable for [^:]*: /, '') ?? 'it stopped';
-      return Promise.reject(new LspUnavailableError(language, this.lastFailure?.reason ?? 'crashed',
-        `${why} (gave up after ${this.starts.length} starts within ${this.client.restartWindowMs} ms)`));
+      return Promise.reject(
+        new LspUnavailableError(
+          language,
+          this.lastFailure?.reason ?? 'crashed',
+          `${why} (gave up after ${this.starts.length} starts within ${this.client.restartWindowMs} ms)`,
+        ),
+      );
     }
     this.starts.push(now);
     this.live = undefined;
     const diagnostics = new DiagnosticsStore(this.client.settleTimes);
-    this.starting = ServerProcess.start(this.command, this.client.rootPath, { timeoutMs: this.client.startTimeoutMs }, (p) => diagnostics.publish(p))
-      .then((server) => {
-        const documents = new Documents((m, p) => server.notify(m, p), (path) => diagnostics.sent(path), this.client.maxDocumentBytes);
-        const live = { server, documents, diagnostics };
-        server.crashed.catch((e: LspUnavailableError) => { this.lastFailure = e; });
-        if (this.closed) {
-          void server.stop(this.client.shutdownTimeoutMs);
-          throw new LspUnavailableError(language, 'stopped', 'the client was shut down');
-        }
-        this.live = live;
-        return live;
-      }, (e: unknown) => {
-        this.lastFailure = e instanceof LspUnavailableError ? e : new LspUnavailableError(language, 'failed', String(e));
-        throw this.lastFailure;
-      })
-      .finally(() => { this.starting = undefined; });
+    this.starting = ServerProcess.start(
+      this.command,
+      this.client.rootPath,
+      { timeoutMs: this.client.startTimeoutMs },
+      (p) => diagnostics.publish(p),
+    )
+      .then(
+        (server) => {
+          const documents = new Documents(
+            (m, p) => server.notify(m, p),
+            (path) => diagnostics.sent(path),
+            this.client.maxDocumentBytes,
+          );
+          const live = { server, documents, diagnostics };
+          server.crashed.catch((e: LspUnavailableError) => {
+            this.lastFailure = e;
+          });
+          if (this.closed) {
+            void server.stop(this.client.shutdownTimeoutMs);
+            throw new LspUnavailableError(language, 'stopped', 'the client was shut down');
+          }
+          this.live = live;
+          return live;
+        },
+        (e: unknown) => {
+          this.lastFailure =
+            e instanceof LspUnavailableError ? e : new LspUnavailableError(language, 'failed', String(e));
+          throw this.lastFailure;
+        },
+      )
+      .finally(() => {
+        this.starting = undefined;
+      });
     return this.starting;
   }
 
@@ -109,10 +157,13 @@ export class LspClient {
   constructor(options: LspClientOptions) {
     if (!isAbsolute(options.rootPath)) throw new Error(`rootPath must be absolute: ${options.rootPath}`);
     this.options = {
-      ...DEFAULTS, settleTimes: SETTLE_TIMES, maxDocumentBytes: MAX_DOCUMENT_BYTES,
+      ...DEFAULTS,
+      settleTimes: SETTLE_TIMES,
+      maxDocumentBytes: MAX_DOCUMENT_BYTES,
       ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)),
     } as Required<Omit<LspClientOptions, 'servers'>>;
-    for (const [language, command] of serverTable(options.servers)) this.languages.set(language, new Language(command, this.options));
+    for (const [language, command] of serverTable(options.servers))
+      this.languages.set(language, new Language(command, this.options));
   }
 
   /** The language serving `path` (by extension), or undefined. */
@@ -125,21 +176,41 @@ export class LspClient {
     return this.languages.get(language)?.pid;
   }
 
-  async definition(path: string, line: number, character: number, opts: CallOptions = {}): Promise<NavDefinitionResult> {
+  async definition(
+    path: string,
+    line: number,
+    character: number,
+    opts: CallOptions = {},
+  ): Promise<NavDefinitionResult> {
     const { live, doc } = await this.openAt(path, line, character, opts);
     const bounds = this.bounds(opts);
-    const answer = await live.server.request<DefinitionAnswer>('textDocument/definition', { textDocument: { uri: doc.uri }, position: { line, character } }, 'definition', bounds);
+    const answer = await live.server.request<DefinitionAnswer>(
+      'textDocument/definition',
+      { textDocument: { uri: doc.uri }, position: { line, character } },
+      'definition',
+      bounds,
+    );
     const locations = [];
     for (const target of definitionTargets(answer)) {
       // A bare Location needs the target's symbols, so the target is opened; a link needs only its text.
       const targetLanguage = languageOfFile(target.filePath, this.languages);
-      const targetDoc = target.bare && targetLanguage?.language === doc.language
-        ? await live.documents.sync(target.filePath, targetLanguage.languageId).catch(() => undefined)
-        : live.documents.get(target.filePath);
+      const targetDoc =
+        target.bare && targetLanguage?.language === doc.language
+          ? await live.documents.sync(target.filePath, targetLanguage.languageId).catch(() => undefined)
+          : live.documents.get(target.filePath);
       if (target.bare && targetDoc) {
         // Best effort: a server without document symbols leaves the bare range; a cancellation still cancels.
-        const symbols = await live.server.request<(DocumentSymbol | SymbolInformation)[] | null>('textDocument/documentSymbol', { textDocument: { uri: targetDoc.uri } }, 'documentSymbol', bounds)
-          .catch((e: unknown) => { if (e instanceof LspAbortError || e instanceof LspTimeoutError) throw e; return null; });
+        const symbols = await live.server
+          .request<(DocumentSymbol | SymbolInformation)[] | null>(
+            'textDocument/documentSymbol',
+            { textDocument: { uri: targetDoc.uri } },
+            'documentSymbol',
+            bounds,
+          )
+          .catch((e: unknown) => {
+            if (e instanceof LspAbortError || e instanceof LspTimeoutError) throw e;
+            return null;
+          });
         target.range = widenToSymbol(target.range, symbols);
       }
       const text = targetDoc?.text ?? (await readTextBounded(target.filePath, this.options.maxDocumentBytes)) ?? '';
@@ -148,16 +219,31 @@ export class LspClient {
     return { locations };
   }
 
-  async references(path: string, line: number, character: number, includeDeclaration = true, opts: CallOptions = {}): Promise<NavReferencesResult> {
+  async references(
+    path: string,
+    line: number,
+    character: number,
+    includeDeclaration = true,
+    opts: CallOptions = {},
+  ): Promise<NavReferencesResult> {
     const { live, doc } = await this.openAt(path, line, character, opts);
-    const answer = await live.server.request<LspLocation[] | null>('textDocument/references',
-      { textDocument: { uri: doc.uri }, position: { line, character }, context: { includeDeclaration } }, 'references', this.bounds(opts));
+    const answer = await live.server.request<LspLocation[] | null>(
+      'textDocument/references',
+      { textDocument: { uri: doc.uri }, position: { line, character }, context: { includeDeclaration } },
+      'references',
+      this.bounds(opts),
+    );
     return referencesResult(answer);
   }
 
   async symbols(path: string, query?: string, opts: CallOptions = {}): Promise<NavSymbolsResult> {
     const { live, doc } = await this.open(path, opts);
-    const answer = await live.server.request<(DocumentSymbol | SymbolInformation)[] | null>('textDocument/documentSymbol', { textDocument: { uri: doc.uri } }, 'documentSymbol', this.bounds(opts));
+    const answer = await live.server.request<(DocumentSymbol | SymbolInformation)[] | null>(
+      'textDocument/documentSymbol',
+      { textDocument: { uri: doc.uri } },
+      'documentSymbol',
+      this.bounds(opts),
+    );
     return symbolsResult(answer, query);
   }
 
@@ -166,19 +252,31 @@ export class LspClient {
    * settle (bounded by diagnosticsTimeoutMs, then what arrived counts). Files no server is configured
    * for have none (as in VS Code).
    */
-  async diagnostics(paths: readonly string[], severity?: SeverityFilter, opts: CallOptions = {}): Promise<DiagListResult> {
-    const perFile = await Promise.all([...new Set(paths.map((p) => this.checkPath(p)))].map(async (path) => {
-      if (!this.languageOf(path)) return [path, []] as const;
-      const { live } = await this.open(path, opts);
-      await live.diagnostics.settled(path, { signal: opts.signal, timeoutMs: opts.timeoutMs ?? this.options.diagnosticsTimeoutMs });
-      return [path, live.diagnostics.get(path)] as const;
-    }));
+  async diagnostics(
+    paths: readonly string[],
+    severity?: SeverityFilter,
+    opts: CallOptions = {},
+  ): Promise<DiagListResult> {
+    const perFile = await Promise.all(
+      [...new Set(paths.map((p) => this.checkPath(p)))].map(async (path) => {
+        if (!this.languageOf(path)) return [path, []] as const;
+        const { live } = await this.open(path, opts);
+        await live.diagnostics.settled(path, {
+          signal: opts.signal,
+          timeoutMs: opts.timeoutMs ?? this.options.diagnosticsTimeoutMs,
+        });
+        return [path, live.diagnostics.get(path)] as const;
+      }),
+    );
     return diagnosticsResult(perFile, severity);
   }
 
   /** Every diagnostic the running servers have published (diag/list without filePath). */
   knownDiagnostics(severity?: SeverityFilter): DiagListResult {
-    return diagnosticsResult([...this.languages.values()].flatMap((l) => l.current?.diagnostics.all() ?? []), severity);
+    return diagnosticsResult(
+      [...this.languages.values()].flatMap((l) => l.current?.diagnostics.all() ?? []),
+      severity,
+    );
   }
 
   /** Stops every server (shutdown + exit, killed after shutdownTimeoutMs); later requests fail as unavailable. */
@@ -187,7 +285,8 @@ export class LspClient {
   }
 
   private checkPath(path: string): string {
-    if (typeof path !== 'string' || !isAbsolute(path) || path.includes('\0')) throw new LspFileError(`not an absolute path: ${String(path)}`);
+    if (typeof path !== 'string' || !isAbsolute(path) || path.includes('\0'))
+      throw new LspFileError(`not an absolute path: ${String(path)}`);
     return normalize(path);
   }
 
@@ -196,23 +295,39 @@ export class LspClient {
   }
 
   /** Opens the file and checks the position's line is in it (as the extension does: INVALID_REQUEST material). */
-  private async openAt(rawPath: string, line: number, character: number, opts: CallOptions): Promise<{ live: Live; doc: OpenDocument & { language: string } }> {
-    if (!Number.isSafeInteger(line) || !Number.isSafeInteger(character) || line < 0 || character < 0) throw new LspPositionError(`not a position: line ${line}, character ${character}`);
+  private async openAt(
+    rawPath: string,
+    line: number,
+    character: number,
+    opts: CallOptions,
+  ): Promise<{ live: Live; doc: OpenDocument & { language: string } }> {
+    if (!Number.isSafeInteger(line) || !Number.isSafeInteger(character) || line < 0 || character < 0)
+      throw new LspPositionError(`not a position: line ${line}, character ${character}`);
     const opened = await this.open(rawPath, opts);
     const lines = lineCount(opened.doc.text);
     if (line >= lines) throw new LspPositionError(`line ${line} is beyond the end of the file (${lines} lines)`);
     return opened;
   }
 
-  private async open(rawPath: string, opts: CallOptions): Promise<{ live: Live; doc: OpenDocument & { language: string } }> {
+  private async open(
+    rawPath: string,
+    opts: CallOptions,
+  ): Promise<{ live: Live; doc: OpenDocument & { language: string } }> {
     const path = this.checkPath(rawPath);
     const lang = languageOfFile(path, this.languages);
     if (!lang) {
       const ext = extname(path);
-      throw new LspUnavailableError(ext || path, 'unconfigured', `no language server is configured for ${ext ? `${ext} files` : 'files without an extension'}`);
+      throw new LspUnavailableError(
+        ext || path,
+        'unconfigured',
+        `no language server is configured for ${ext ? `${ext} files` : 'files without an extension'}`,
+      );
     }
     const language = this.languages.get(lang.language)!;
-    const live = await bounded(language.get(), `starting the ${lang.language} language server`, { signal: opts.signal, timeoutMs: this.options.startTimeoutMs });
+    const live = await bounded(language.get(), `starting the ${lang.language} language server`, {
+      signal: opts.signal,
+      timeoutMs: this.options.startTimeoutMs,
+    });
     const doc = await bounded(live.documents.sync(path, lang.languageId), `opening ${path}`, this.bounds(opts));
     return { live, doc: { ...doc, language: lang.language } };
   }

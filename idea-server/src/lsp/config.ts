@@ -14,13 +14,22 @@ export interface ServerCommand {
 }
 
 /** A file's language server key and the LSP languageId its didOpen carries. */
-export interface FileLanguage { language: string; languageId: string }
+export interface FileLanguage {
+  language: string;
+  languageId: string;
+}
 
 /** Extensions of the languages we know; a configured language not listed here serves `.<language>`. */
 const KNOWN_EXTENSIONS: Record<string, Record<string, string>> = {
   typescript: {
-    '.ts': 'typescript', '.mts': 'typescript', '.cts': 'typescript', '.tsx': 'typescriptreact',
-    '.js': 'javascript', '.mjs': 'javascript', '.cjs': 'javascript', '.jsx': 'javascriptreact',
+    '.ts': 'typescript',
+    '.mts': 'typescript',
+    '.cts': 'typescript',
+    '.tsx': 'typescriptreact',
+    '.js': 'javascript',
+    '.mjs': 'javascript',
+    '.cjs': 'javascript',
+    '.jsx': 'javascriptreact',
   },
   python: { '.py': 'python', '.pyi': 'python' },
   go: { '.go': 'go' },
@@ -45,7 +54,9 @@ export function defaultTypeScriptServer(): ServerCommand {
   const bin = typeof pkg.bin === 'string' ? pkg.bin : pkg.bin?.['typescript-language-server'];
   if (!bin) throw new Error('typescript-language-server has no bin entry');
   return {
-    language: 'typescript', command: process.execPath, args: [join(dirname(pkgPath), bin), '--stdio'],
+    language: 'typescript',
+    command: process.execPath,
+    args: [join(dirname(pkgPath), bin), '--stdio'],
     // No syntax-only tsserver: it answers definition/references before the project has loaded, with
     // the import line instead of the declaration. One semantic tsserver makes them wait for it instead.
     initializationOptions: { tsserver: { useSyntaxServer: 'never' } },
@@ -60,7 +71,8 @@ export function parseServerSpec(spec: string): ServerCommand {
   const eq = spec.indexOf('=');
   if (eq < 0) throw new Error(`language server spec "${spec}" is not LANG=COMMAND`);
   const language = spec.slice(0, eq).trim().toLowerCase();
-  if (!LANGUAGE_NAME.test(language)) throw new Error(`language server spec "${spec}": "${language}" is not a language name`);
+  if (!LANGUAGE_NAME.test(language))
+    throw new Error(`language server spec "${spec}": "${language}" is not a language name`);
   const words = splitCommand(spec.slice(eq + 1));
   const [command, ...args] = words;
   if (command === undefined) throw new Error(`language server spec "${spec}" has no command`);
@@ -91,7 +103,10 @@ export function splitCommand(text: string): string[] {
 }
 
 /** The servers in force: TypeScript by default, then each configured one (a later one replaces an earlier one of the same language). */
-export function serverTable(configured: readonly (string | ServerCommand)[] = [], typescript = defaultTypeScriptServer): Map<string, ServerCommand> {
+export function serverTable(
+  configured: readonly (string | ServerCommand)[] = [],
+  typescript = defaultTypeScriptServer,
+): Map<string, ServerCommand> {
   const table = new Map<string, ServerCommand>();
   const given = configured.map((c) => (typeof c === 'string' ? parseServerSpec(c) : c));
   // The default is resolved only when nobody replaced it (a custom typescript= needs no node_modules).
@@ -101,12 +116,17 @@ export function serverTable(configured: readonly (string | ServerCommand)[] = []
 }
 
 /** Maps a file to its language among the configured ones, by extension (case-insensitive); undefined when none serves it. */
-export function languageOfFile(path: string, languages: ReadonlySet<string> | ReadonlyMap<string, unknown>): FileLanguage | undefined {
+export function languageOfFile(
+  path: string,
+  languages: ReadonlySet<string> | ReadonlyMap<string, unknown>,
+): FileLanguage | undefined {
   const ext = extname(path).toLowerCase();
   if (!ext) return undefined;
   for (const language of languages.keys()) {
     // Own properties only: a language named "constructor" must not find Object's.
-    const exts = Object.hasOwn(KNOWN_EXTENSIONS, language) ? KNOWN_EXTENSIONS[language]! : { [`.${language}`]: language };
+    const exts = Object.hasOwn(KNOWN_EXTENSIONS, language)
+      ? KNOWN_EXTENSIONS[language]!
+      : { [`.${language}`]: language };
     const languageId = Object.hasOwn(exts, ext) ? exts[ext] : undefined;
     if (languageId !== undefined) return { language, languageId };
   }

@@ -5,13 +5,29 @@
 // and DiagnosticSeverity from 1 where VS Code numbers them from 0, hence the `- 1`s.
 import { fileURLToPath } from 'node:url';
 import type {
-  Diagnostic as LspDiagnostic, DocumentSymbol, Location as LspLocation, LocationLink, Range, SymbolInformation,
+  Diagnostic as LspDiagnostic,
+  DocumentSymbol,
+  Location as LspLocation,
+  LocationLink,
+  Range,
+  SymbolInformation,
 } from 'vscode-languageserver-protocol';
 import type {
-  DefinitionLocation, DiagListResult, Location, NavReferencesResult, NavSymbolsResult, SeverityFilter,
+  DefinitionLocation,
+  DiagListResult,
+  Location,
+  NavReferencesResult,
+  NavSymbolsResult,
+  SeverityFilter,
 } from '../../../generated/v0.1.6/types';
 import { severityFilter, toWireDiagnostic, type WireDiagnostic } from '../../../server-core/diagnostics';
-import { filterSymbols, flattenSymbols, innermostContaining, type FlatSymbol, type TreeSymbol } from '../../../server-core/symbols';
+import {
+  filterSymbols,
+  flattenSymbols,
+  innermostContaining,
+  type FlatSymbol,
+  type TreeSymbol,
+} from '../../../server-core/symbols';
 
 /** Most references / diagnostics returned; totalCount still counts them all (the extension's caps). */
 export const MAX_REFERENCES = 10_000;
@@ -20,7 +36,11 @@ export const MAX_DIAGNOSTICS = 10_000;
 export type DefinitionAnswer = LspLocation | LspLocation[] | LocationLink[] | null | undefined;
 
 /** A definition target: the file and the range whose text is returned; `bare` when the server gave only a Location (no declaration range). */
-export interface DefinitionTarget { filePath: string; range: Range; bare: boolean }
+export interface DefinitionTarget {
+  filePath: string;
+  range: Range;
+  bare: boolean;
+}
 
 /** The absolute path of a file: URI; undefined for any other scheme or a malformed URI. */
 export function pathOfUri(uri: unknown): string | undefined {
@@ -34,7 +54,14 @@ export function pathOfUri(uri: unknown): string | undefined {
 
 function isPosition(p: unknown): p is Range['start'] {
   const q = p as Range['start'] | null;
-  return typeof q === 'object' && q !== null && Number.isInteger(q.line) && Number.isInteger(q.character) && q.line >= 0 && q.character >= 0;
+  return (
+    typeof q === 'object' &&
+    q !== null &&
+    Number.isInteger(q.line) &&
+    Number.isInteger(q.character) &&
+    q.line >= 0 &&
+    q.character >= 0
+  );
 }
 
 export function isRange(r: unknown): r is Range {
@@ -43,7 +70,13 @@ export function isRange(r: unknown): r is Range {
 }
 
 function wireLocation(filePath: string, r: Range): Location {
-  return { filePath, line: r.start.line, character: r.start.character, endLine: r.end.line, endCharacter: r.end.character };
+  return {
+    filePath,
+    line: r.start.line,
+    character: r.start.character,
+    endLine: r.end.line,
+    endCharacter: r.end.character,
+  };
 }
 
 function byPlace(a: Location, b: Location): number {
@@ -59,7 +92,8 @@ export function definitionTargets(answer: DefinitionAnswer): DefinitionTarget[] 
     if ('targetUri' in d) {
       const link = d as LocationLink;
       const filePath = pathOfUri(link.targetUri);
-      if (filePath !== undefined && isRange(link.targetRange)) out.push({ filePath, range: link.targetRange, bare: false });
+      if (filePath !== undefined && isRange(link.targetRange))
+        out.push({ filePath, range: link.targetRange, bare: false });
     } else {
       const loc = d as LspLocation;
       const filePath = pathOfUri(loc.uri);
@@ -70,8 +104,13 @@ export function definitionTargets(answer: DefinitionAnswer): DefinitionTarget[] 
 }
 
 /** A bare Location widened to the innermost document symbol around it (the extension's fallback); unchanged when none is. */
-export function widenToSymbol(range: Range, symbols: readonly (DocumentSymbol | SymbolInformation)[] | null | undefined): Range {
-  const tree = (symbols ?? []).filter((s): s is DocumentSymbol => isRange((s as DocumentSymbol).range) && isRange((s as DocumentSymbol).selectionRange));
+export function widenToSymbol(
+  range: Range,
+  symbols: readonly (DocumentSymbol | SymbolInformation)[] | null | undefined,
+): Range {
+  const tree = (symbols ?? []).filter(
+    (s): s is DocumentSymbol => isRange((s as DocumentSymbol).range) && isRange((s as DocumentSymbol).selectionRange),
+  );
   const around = innermostContaining(tree as unknown as TreeSymbol[], range.start);
   return around ? around.range : range;
 }
@@ -127,18 +166,29 @@ function toVsCodeSymbols(symbols: readonly unknown[]): (TreeSymbol | FlatSymbol)
     if (typeof sym.name !== 'string' || typeof sym.kind !== 'number') continue;
     if (isRange(sym.range) && isRange(sym.selectionRange)) {
       out.push({
-        name: sym.name, kind: sym.kind - 1, range: sym.range, selectionRange: sym.selectionRange,
+        name: sym.name,
+        kind: sym.kind - 1,
+        range: sym.range,
+        selectionRange: sym.selectionRange,
         children: toVsCodeSymbols(Array.isArray(sym.children) ? sym.children : []) as TreeSymbol[],
       });
     } else if (isRange(sym.location?.range)) {
-      out.push({ name: sym.name, kind: sym.kind - 1, containerName: typeof sym.containerName === 'string' ? sym.containerName : undefined, location: { range: sym.location.range } });
+      out.push({
+        name: sym.name,
+        kind: sym.kind - 1,
+        containerName: typeof sym.containerName === 'string' ? sym.containerName : undefined,
+        location: { range: sym.location.range },
+      });
     }
   }
   return out;
 }
 
 /** nav/symbols: the tree flattened parent-first, filtered by the case-insensitive `query`. */
-export function symbolsResult(answer: readonly (DocumentSymbol | SymbolInformation)[] | null | undefined, query?: string): NavSymbolsResult {
+export function symbolsResult(
+  answer: readonly (DocumentSymbol | SymbolInformation)[] | null | undefined,
+  query?: string,
+): NavSymbolsResult {
   const symbols = filterSymbols(flattenSymbols(toVsCodeSymbols(Array.isArray(answer) ? answer : [])), query);
   return { symbols: symbols as NavSymbolsResult['symbols'], totalCount: symbols.length };
 }
@@ -155,11 +205,20 @@ export function wireDiagnostic(filePath: string, d: LspDiagnostic): WireDiagnost
   const message = messageOf(d?.message);
   if (message === undefined || !isRange(d.range)) return undefined;
   const code = typeof d.code === 'string' || typeof d.code === 'number' ? d.code : undefined;
-  return toWireDiagnostic(filePath, { range: d.range, message, code, severity: (d.severity ?? 1) - 1, source: typeof d.source === 'string' ? d.source : undefined });
+  return toWireDiagnostic(filePath, {
+    range: d.range,
+    message,
+    code,
+    severity: (d.severity ?? 1) - 1,
+    source: typeof d.source === 'string' ? d.source : undefined,
+  });
 }
 
 /** diag/list: every file's diagnostics, filtered by severity, sorted by file then position, capped. */
-export function diagnosticsResult(perFile: readonly (readonly [string, readonly LspDiagnostic[]])[], severity?: SeverityFilter): DiagListResult {
+export function diagnosticsResult(
+  perFile: readonly (readonly [string, readonly LspDiagnostic[]])[],
+  severity?: SeverityFilter,
+): DiagListResult {
   const keep = severityFilter(severity);
   const out: WireDiagnostic[] = [];
   for (const [filePath, list] of perFile) {

@@ -10,7 +10,11 @@ import type { Diagnostic, PublishDiagnosticsParams } from 'vscode-languageserver
 import type { Bounds } from './bounded';
 import { LspAbortError } from './errors';
 
-interface Entry { diagnostics: Diagnostic[]; seq: number; at: number }
+interface Entry {
+  diagnostics: Diagnostic[];
+  seq: number;
+  at: number;
+}
 
 export interface SettleTimes {
   /** Quiet time after the last publish before a file's diagnostics count as complete. */
@@ -28,7 +32,10 @@ export class DiagnosticsStore {
   private readonly sentAt = new Map<string, { seq: number; at: number }>();
   private readonly listeners = new Set<() => void>();
 
-  constructor(private readonly times: SettleTimes = SETTLE_TIMES, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly times: SettleTimes = SETTLE_TIMES,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** The publishDiagnostics handler. Non-file URIs and malformed params are ignored. */
   publish(p: PublishDiagnosticsParams): void {

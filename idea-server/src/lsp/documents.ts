@@ -14,7 +14,11 @@ export interface OpenDocument {
   text: string;
 }
 
-interface Tracked extends OpenDocument { mtimeMs: number; size: number; ino: number }
+interface Tracked extends OpenDocument {
+  mtimeMs: number;
+  size: number;
+  ino: number;
+}
 
 /** Default bound on a file sent to a server. */
 export const MAX_DOCUMENT_BYTES = 8 * 1024 * 1024;
@@ -68,14 +72,26 @@ export class Documents {
     if (known && known.mtimeMs === st.mtimeMs && known.size === st.size && known.ino === st.ino) return known;
     if (st.size > this.maxBytes) {
       if (known) this.close(known);
-      throw new LspFileError(`${path} is too large for the language server (${st.size} bytes, at most ${this.maxBytes})`);
+      throw new LspFileError(
+        `${path} is too large for the language server (${st.size} bytes, at most ${this.maxBytes})`,
+      );
     }
     const text = await readFile(path, 'utf8');
     const uri = pathToFileURL(path).href;
     if (known) {
-      const next: Tracked = { ...known, version: known.version + 1, text, mtimeMs: st.mtimeMs, size: st.size, ino: st.ino };
+      const next: Tracked = {
+        ...known,
+        version: known.version + 1,
+        text,
+        mtimeMs: st.mtimeMs,
+        size: st.size,
+        ino: st.ino,
+      };
       this.open.set(path, next);
-      this.notify('textDocument/didChange', { textDocument: { uri, version: next.version }, contentChanges: [{ text }] });
+      this.notify('textDocument/didChange', {
+        textDocument: { uri, version: next.version },
+        contentChanges: [{ text }],
+      });
       this.onSent(path);
       return next;
     }

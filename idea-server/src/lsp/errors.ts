@@ -6,7 +6,11 @@ export type UnavailableReason = 'unconfigured' | 'missing' | 'failed' | 'crashed
 /** No usable language server for a language: not configured, command not found, failed to start, crashed too often, or shut down. */
 export class LspUnavailableError extends Error {
   override readonly name = 'LspUnavailableError';
-  constructor(readonly language: string, readonly reason: UnavailableReason, detail: string) {
+  constructor(
+    readonly language: string,
+    readonly reason: UnavailableReason,
+    detail: string,
+  ) {
     super(`language server unavailable for ${language}: ${detail}`);
   }
 }
@@ -14,7 +18,10 @@ export class LspUnavailableError extends Error {
 /** A request (or a start, or a wait for diagnostics) that took longer than its bound. */
 export class LspTimeoutError extends Error {
   override readonly name = 'LspTimeoutError';
-  constructor(what: string, readonly timeoutMs: number) {
+  constructor(
+    what: string,
+    readonly timeoutMs: number,
+  ) {
     super(`${what} timed out after ${timeoutMs} ms`);
   }
 }

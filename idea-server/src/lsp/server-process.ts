@@ -6,14 +6,24 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
-  CancellationTokenSource, createProtocolConnection, ErrorCodes, StreamMessageReader, StreamMessageWriter,
-  type InitializeParams, type ProtocolConnection, type PublishDiagnosticsParams,
+  CancellationTokenSource,
+  createProtocolConnection,
+  ErrorCodes,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type InitializeParams,
+  type ProtocolConnection,
+  type PublishDiagnosticsParams,
 } from 'vscode-languageserver-protocol/node';
 import { bounded, type Bounds } from './bounded';
 import type { ServerCommand } from './config';
 import { LspUnavailableError } from './errors';
 
-export interface Exit { code: number | null; signal: NodeJS.Signals | null; error?: Error }
+export interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  error?: Error;
+}
 
 /** How much of the server's stderr is kept for error messages. */
 const STDERR_TAIL = 4096;
@@ -38,7 +48,11 @@ export class ServerProcess {
         if (this.exitInfo) return;
         this.exitInfo = e;
         this.killGroup();
-        try { this.connection.dispose(); } catch { /* already disposed */ }
+        try {
+          this.connection.dispose();
+        } catch {
+          /* already disposed */
+        }
         resolve(e);
       };
       child.once('error', (error) => gone({ code: null, signal: null, error }));
@@ -50,11 +64,15 @@ export class ServerProcess {
     this.crashed.catch(() => {});
     child.stdin?.on('error', () => {}); // EPIPE when it dies mid-write: reported by 'exit' instead
     child.stdout?.on('error', () => {});
-    child.stderr?.on('data', (d: Buffer) => { this.stderrTail = (this.stderrTail + d.toString('utf8')).slice(-STDERR_TAIL); });
+    child.stderr?.on('data', (d: Buffer) => {
+      this.stderrTail = (this.stderrTail + d.toString('utf8')).slice(-STDERR_TAIL);
+    });
     connection.onError(() => {});
     connection.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => onDiagnostics(p));
     // The few server-to-client requests a server may insist on; anything else gets MethodNotFound.
-    connection.onRequest('workspace/configuration', (p: { items?: unknown[] }) => (Array.isArray(p?.items) ? p.items.map(() => null) : []));
+    connection.onRequest('workspace/configuration', (p: { items?: unknown[] }) =>
+      Array.isArray(p?.items) ? p.items.map(() => null) : [],
+    );
     connection.onRequest('client/registerCapability', () => null);
     connection.onRequest('client/unregisterCapability', () => null);
     connection.onRequest('window/workDoneProgress/create', () => null);
@@ -63,15 +81,32 @@ export class ServerProcess {
   }
 
   /** Spawns and initializes the server; a missing command or a failed start rejects with LspUnavailableError. */
-  static async start(command: ServerCommand, rootPath: string, bounds: Bounds, onDiagnostics: (p: PublishDiagnosticsParams) => void): Promise<ServerProcess> {
+  static async start(
+    command: ServerCommand,
+    rootPath: string,
+    bounds: Bounds,
+    onDiagnostics: (p: PublishDiagnosticsParams) => void,
+  ): Promise<ServerProcess> {
     let child: ChildProcess;
     try {
-      child = spawn(command.command, command.args, { cwd: rootPath, stdio: ['pipe', 'pipe', 'pipe'], detached: true, windowsHide: true });
+      child = spawn(command.command, command.args, {
+        cwd: rootPath,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        detached: true,
+        windowsHide: true,
+      });
     } catch (e) {
       // invalid arguments (a NUL byte…) throw here instead of emitting 'error'
-      throw new LspUnavailableError(command.language, 'failed', `${command.command} could not be started: ${(e as Error).message}`);
+      throw new LspUnavailableError(
+        command.language,
+        'failed',
+        `${command.command} could not be started: ${(e as Error).message}`,
+      );
     }
-    const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+    const connection = createProtocolConnection(
+      new StreamMessageReader(child.stdout!),
+      new StreamMessageWriter(child.stdin!),
+    );
     const server = new ServerProcess(command, child, connection, onDiagnostics);
     const rootUri = pathToFileURL(rootPath).href;
     const params: InitializeParams = {
@@ -93,19 +128,33 @@ export class ServerProcess {
       },
     };
     try {
-      await bounded(connection.sendRequest('initialize', params), `starting the ${command.language} language server`, bounds, { failEarly: server.crashed });
+      await bounded(
+        connection.sendRequest('initialize', params),
+        `starting the ${command.language} language server`,
+        bounds,
+        { failEarly: server.crashed },
+      );
       await connection.sendNotification('initialized', {});
     } catch (e) {
       // Gone before it answered: say why (command not found, exit code) rather than "connection disposed".
       const gone = server.exitInfo ? server.unavailable(server.exitInfo) : undefined;
       server.kill();
-      throw gone ?? (e instanceof LspUnavailableError ? e : new LspUnavailableError(command.language, 'failed', `it did not start: ${(e as Error).message}`));
+      throw (
+        gone ??
+        (e instanceof LspUnavailableError
+          ? e
+          : new LspUnavailableError(command.language, 'failed', `it did not start: ${(e as Error).message}`))
+      );
     }
     return server;
   }
 
-  get pid(): number | undefined { return this.child.pid; }
-  get alive(): boolean { return this.exitInfo === undefined && !this.stopping; }
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+  get alive(): boolean {
+    return this.exitInfo === undefined && !this.stopping;
+  }
 
   /** A request bounded by the signal and timeout; giving up sends $/cancelRequest. Fails early if the server dies. */
   request<R>(method: string, params: unknown, what: string, bounds: Bounds): Promise<R> {
@@ -120,7 +169,12 @@ export class ServerProcess {
       }
       throw e;
     });
-    return bounded(work, what, bounds, { failEarly: this.crashed, onGiveUp: () => { if (this.alive) cts.cancel(); } }).finally(() => cts.dispose());
+    return bounded(work, what, bounds, {
+      failEarly: this.crashed,
+      onGiveUp: () => {
+        if (this.alive) cts.cancel();
+      },
+    }).finally(() => cts.dispose());
   }
 
   notify(method: string, params: unknown): void {
@@ -149,18 +203,28 @@ export class ServerProcess {
   kill(): void {
     this.stopping = true;
     this.killGroup();
-    try { this.child.kill('SIGKILL'); } catch { /* already gone */ }
+    try {
+      this.child.kill('SIGKILL');
+    } catch {
+      /* already gone */
+    }
   }
 
   private killGroup(): void {
     const pid = this.child.pid;
     if (pid === undefined || process.platform === 'win32') return;
-    try { process.kill(-pid, 'SIGKILL'); } catch { /* no such group: nothing left */ }
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      /* no such group: nothing left */
+    }
   }
 
   /** Why requests fail once the process is gone: shut down by us, or the reason it went. */
   private failure(e: Exit): LspUnavailableError {
-    return this.stopping ? new LspUnavailableError(this.command.language, 'stopped', 'it was shut down') : this.unavailable(e);
+    return this.stopping
+      ? new LspUnavailableError(this.command.language, 'stopped', 'it was shut down')
+      : this.unavailable(e);
   }
 
   private unavailable(e: Exit): LspUnavailableError {

@@ -5,18 +5,28 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 
-const state = vi.hoisted(() => ({ folders: [] as string[], docs: [] as { path: string; text: string; dirty: boolean }[] }));
+const state = vi.hoisted(() => ({
+  folders: [] as string[],
+  docs: [] as { path: string; text: string; dirty: boolean }[],
+}));
 
 vi.mock('vscode', () => ({
   workspace: {
-    get workspaceFolders() { return state.folders.map((f) => ({ uri: { scheme: 'file', fsPath: f } })); },
+    get workspaceFolders() {
+      return state.folders.map((f) => ({ uri: { scheme: 'file', fsPath: f } }));
+    },
     get textDocuments() {
-      return state.docs.map((d) => ({ uri: { scheme: 'file', fsPath: d.path }, isDirty: d.dirty, getText: () => d.text }));
+      return state.docs.map((d) => ({
+        uri: { scheme: 'file', fsPath: d.path },
+        isDirty: d.dirty,
+        getText: () => d.text,
+      }));
     },
     getConfiguration: (section: string) => ({
       get: (key: string, dflt?: unknown) => {
         if (section === 'files' && key === 'exclude') return { '**/.git': true, '**/hidden': true };
-        if (section === 'search' && key === 'exclude') return { '**/node_modules': true, '**/generated': { when: '$(basename).ts' } };
+        if (section === 'search' && key === 'exclude')
+          return { '**/node_modules': true, '**/generated': { when: '$(basename).ts' } };
         return dflt;
       },
     }),
@@ -47,16 +57,28 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
-const svc = { folders: () => state.folders, rgPath: 'rg', localHistory: {} as never, stateDir: '', log: () => undefined };
+const svc = {
+  folders: () => state.folders,
+  rgPath: 'rg',
+  localHistory: {} as never,
+  stateDir: '',
+  log: () => undefined,
+};
 const ctx = { topic: '/app/vscode/edit/find' as const, requestId: 'r', signal: new AbortController().signal };
 
 it('searches all folders, applies files.exclude and search.exclude, and reads unsaved documents from memory', async () => {
   const r = await editFind(svc)({ pattern: 'NEEDLE', include: '**/*', isRegex: false, isCaseSensitive: false }, ctx);
-  expect(r.matches.map((m) => `${m.filePath.slice(base.length + 1)}:${m.line}:${m.character}`)).toEqual(['a/src/two.ts:1:0', 'b/lib/three.ts:0:5']);
+  expect(r.matches.map((m) => `${m.filePath.slice(base.length + 1)}:${m.line}:${m.character}`)).toEqual([
+    'a/src/two.ts:1:0',
+    'b/lib/three.ts:0:5',
+  ]);
   expect(r.totalCount).toBe(2);
 });
 
 it('the request exclude adds to the settings', async () => {
-  const r = await editFind(svc)({ pattern: 'needle', include: '**/*', exclude: 'lib/**', isRegex: false, isCaseSensitive: true }, ctx);
+  const r = await editFind(svc)(
+    { pattern: 'needle', include: '**/*', exclude: 'lib/**', isRegex: false, isCaseSensitive: true },
+    ctx,
+  );
   expect(r.matches.map((m) => m.filePath.slice(base.length + 1))).toEqual(['a/src/two.ts']);
 });

@@ -8,7 +8,12 @@ const tick = () => new Promise((r) => setImmediate(r));
 
 /** Queues `n` acquisitions for `client`, logging the client's name on each grant. */
 function queue(l: FairLimiter, client: string, n: number, log: string[], held: Release[]): Promise<void>[] {
-  return Array.from({ length: n }, () => l.acquire(undefined, client).then((r) => { log.push(client); held.push(r); }));
+  return Array.from({ length: n }, () =>
+    l.acquire(undefined, client).then((r) => {
+      log.push(client);
+      held.push(r);
+    }),
+  );
 }
 
 describe('FairLimiter', () => {
@@ -18,7 +23,10 @@ describe('FairLimiter', () => {
     const held: Release[] = [];
     const all = [...queue(l, 'A', 5, log, held), ...queue(l, 'B', 5, log, held), ...queue(l, 'C', 1, log, held)];
     await tick();
-    while (log.length < 11) { held.shift()!(); await tick(); }
+    while (log.length < 11) {
+      held.shift()!();
+      await tick();
+    }
     held.shift()!();
     await Promise.all(all);
     // A's first call finds the slot free; from then on the waiting clients take turns.
@@ -62,7 +70,10 @@ describe('FairLimiter', () => {
     const first = await l.acquire(undefined, 'A');
     const ac = new AbortController();
     let granted = false;
-    const waiting = l.acquire(ac.signal, 'B').then((r) => { granted = true; return r; });
+    const waiting = l.acquire(ac.signal, 'B').then((r) => {
+      granted = true;
+      return r;
+    });
     await tick();
     expect(l.stats.queued).toBe(1);
     ac.abort(new Error('client went away'));
@@ -78,15 +89,26 @@ describe('FairLimiter', () => {
 
   it('run() releases the slot when the work throws, and release is idempotent', async () => {
     const l = new FairLimiter(2);
-    await expect(l.run(undefined, () => { throw new Error('boom'); })).rejects.toThrow('boom');
-    await expect(l.run(undefined, async () => { await tick(); throw new Error('late boom'); })).rejects.toThrow('late boom');
+    await expect(
+      l.run(undefined, () => {
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    await expect(
+      l.run(undefined, async () => {
+        await tick();
+        throw new Error('late boom');
+      }),
+    ).rejects.toThrow('late boom');
     expect(l.stats.active).toBe(0);
     const r = await l.acquire(undefined, 'A');
-    r(); r();
+    r();
+    r();
     expect(l.stats.active).toBe(0);
     const a = await l.acquire(undefined, 'A');
     const b = await l.acquire(undefined, 'B');
-    a(); a();
+    a();
+    a();
     expect(l.stats.active).toBe(1); // b still holds its slot
     b();
   });

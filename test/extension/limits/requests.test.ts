@@ -11,7 +11,11 @@ const tick = () => new Promise((r) => setImmediate(r));
 describe('handlersForClient', () => {
   it('runs each call as its connection, across awaits, and keeps non-function members', async () => {
     const handlers = {
-      who: async () => { await tick(); await new Promise((r) => setTimeout(r, 1)); return currentClient(); },
+      who: async () => {
+        await tick();
+        await new Promise((r) => setTimeout(r, 1));
+        return currentClient();
+      },
       version: 3,
     };
     const gate = new RequestGate(() => 100);
@@ -27,7 +31,9 @@ describe('handlersForClient', () => {
     let open: (() => void)[] = [];
     const handlers = {
       hold: () => new Promise<string>((r) => open.push(() => r('done'))),
-      fail: async () => { throw new Error('handler failed'); },
+      fail: async () => {
+        throw new Error('handler failed');
+      },
     };
     const heavy = handlersForClient(handlers, 'heavy', gate);
     const light = handlersForClient(handlers, 'light', gate);
@@ -51,15 +57,27 @@ describe('handlersForClient', () => {
 
 describe('limit settings', () => {
   it('package.json declares every limit, machine-scoped, with the same default and range', () => {
-    const props = JSON.parse(readFileSync(new URL('../../../extension/package.json', import.meta.url), 'utf8')).contributes.configuration.properties;
+    const props = JSON.parse(readFileSync(new URL('../../../extension/package.json', import.meta.url), 'utf8'))
+      .contributes.configuration.properties;
     for (const r of Object.values(LIMIT_RANGES)) {
-      expect(props[r.setting], r.setting).toMatchObject({ type: 'integer', scope: 'machine', default: r.dflt, minimum: r.min, maximum: r.max });
+      expect(props[r.setting], r.setting).toMatchObject({
+        type: 'integer',
+        scope: 'machine',
+        default: r.dflt,
+        minimum: r.min,
+        maximum: r.max,
+      });
     }
   });
 
   it('clamps values to their range, ignores non-integers, and resets what is not given', () => {
     try {
-      const l = configureLimits({ maxChildProcesses: 0, regexTimeBudgetMs: 1e12, regexWorkers: 2.5, maxLineBytes: '9' });
+      const l = configureLimits({
+        maxChildProcesses: 0,
+        regexTimeBudgetMs: 1e12,
+        regexWorkers: 2.5,
+        maxLineBytes: '9',
+      });
       expect(l.maxChildProcesses).toBe(1);
       expect(l.regexTimeBudgetMs).toBe(LIMIT_RANGES.regexTimeBudgetMs.max);
       expect(l.regexWorkers).toBe(LIMIT_RANGES.regexWorkers.dflt);

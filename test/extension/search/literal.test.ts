@@ -2,28 +2,82 @@
 // stay linear where V8's regex engine is not (pattern "aaa…ab" against a long run of "a").
 import { describe, expect, it } from 'vitest';
 import { canonicalize, literalMatcher, literalReplaceText } from '../../../extension/src/search/literal';
-import { compileRegExp, escapeRegExp, matchColumns, replaceInLine, replaceLines } from '../../../extension/src/search/regex-core';
+import {
+  compileRegExp,
+  escapeRegExp,
+  matchColumns,
+  replaceInLine,
+  replaceLines,
+} from '../../../extension/src/search/regex-core';
 
 // Characters whose case mappings are irregular in JavaScript's /i (non-Unicode) canonicalization.
-const ALPHABET = ['a', 'A', 'b', 'B', 's', 'S', 'ſ', 'ß', 'ẞ', 'k', 'K', '\u212a', 'µ', 'μ', 'Μ', 'ς', 'σ', 'Σ', 'i', 'I', 'İ', 'ı',
-  'Ǆ', 'ǅ', 'ǆ', 'ǰ', 'ŉ', 'ﬀ', 'ÿ', 'Ÿ', '\ud800', '\udc00', '😀', '.', '*', '(', '$', ' ', 'é', 'É'];
+const ALPHABET = [
+  'a',
+  'A',
+  'b',
+  'B',
+  's',
+  'S',
+  'ſ',
+  'ß',
+  'ẞ',
+  'k',
+  'K',
+  '\u212a',
+  'µ',
+  'μ',
+  'Μ',
+  'ς',
+  'σ',
+  'Σ',
+  'i',
+  'I',
+  'İ',
+  'ı',
+  'Ǆ',
+  'ǅ',
+  'ǆ',
+  'ǰ',
+  'ŉ',
+  'ﬀ',
+  'ÿ',
+  'Ÿ',
+  '\ud800',
+  '\udc00',
+  '😀',
+  '.',
+  '*',
+  '(',
+  '$',
+  ' ',
+  'é',
+  'É',
+];
 
 let seed = 7;
-const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n);
+const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n;
 const randomString = (len: number) => Array.from({ length: len }, () => ALPHABET[rnd(ALPHABET.length)]).join('');
 
 describe('literal matching', () => {
   it('finds the same columns as the escaped RegExp, case-sensitive and not (2,000 random cases)', () => {
     for (let n = 0; n < 2000; n++) {
       const line = randomString(rnd(40));
-      const pattern = n % 10 === 0 ? randomString(9 + rnd(30)).replace(/./g, (c, i) => (i % 3 ? 'a' : c)) : randomString(1 + rnd(3));
+      const pattern =
+        n % 10 === 0 ? randomString(9 + rnd(30)).replace(/./g, (c, i) => (i % 3 ? 'a' : c)) : randomString(1 + rnd(3));
       for (const isCaseSensitive of [true, false]) {
         const o = { pattern, isRegex: false, isCaseSensitive };
         const want = matchColumns(compileRegExp(o), line);
         const got = literalMatcher(o).scan(line, Infinity);
-        expect({ line, pattern, isCaseSensitive, cols: got.cols }).toEqual({ line, pattern, isCaseSensitive, cols: want });
+        expect({ line, pattern, isCaseSensitive, cols: got.cols }).toEqual({
+          line,
+          pattern,
+          isCaseSensitive,
+          cols: want,
+        });
         expect(got.count).toBe(want.length);
-        expect(literalMatcher(o).replace(line, '$1<$&>')).toEqual(replaceInLine(compileRegExp(o), line, '$1<$&>', false));
+        expect(literalMatcher(o).replace(line, '$1<$&>')).toEqual(
+          replaceInLine(compileRegExp(o), line, '$1<$&>', false),
+        );
       }
     }
   });
@@ -53,7 +107,10 @@ describe('literal matching', () => {
     const pattern = 'a'.repeat(2500) + 'b' + 'a'.repeat(2500);
     for (const isCaseSensitive of [true, false]) {
       const t0 = performance.now();
-      expect(literalMatcher({ pattern, isRegex: false, isCaseSensitive }).scan(line, 10)).toEqual({ count: 0, cols: [] });
+      expect(literalMatcher({ pattern, isRegex: false, isCaseSensitive }).scan(line, 10)).toEqual({
+        count: 0,
+        cols: [],
+      });
       // RegExp ("g" or "gi") and indexOf compare ~2,500 units per position here: 5–10 s; KMP ~50 ms.
       expect(performance.now() - t0).toBeLessThan(2000);
     }
@@ -73,11 +130,22 @@ describe('literal matching', () => {
 describe('replacement over a whole text', () => {
   it('keeps \\r\\n, \\r and \\n byte for byte and matches line by line', () => {
     const text = 'foo\r\nFOO\rbar foo\n\nfoo';
-    expect(literalReplaceText({ pattern: 'foo', isRegex: false, isCaseSensitive: false }, 'x', text)).toEqual({ text: 'x\r\nx\rbar x\n\nx', count: 4 });
-    expect(literalReplaceText({ pattern: 'foo', isRegex: false, isCaseSensitive: true }, '$&', text)).toEqual({ text: '$&\r\nFOO\rbar $&\n\n$&', count: 3 });
+    expect(literalReplaceText({ pattern: 'foo', isRegex: false, isCaseSensitive: false }, 'x', text)).toEqual({
+      text: 'x\r\nx\rbar x\n\nx',
+      count: 4,
+    });
+    expect(literalReplaceText({ pattern: 'foo', isRegex: false, isCaseSensitive: true }, '$&', text)).toEqual({
+      text: '$&\r\nFOO\rbar $&\n\n$&',
+      count: 3,
+    });
     // A pattern spanning a line break never matches (lines are matched one by one).
-    expect(literalReplaceText({ pattern: 'foo\nbar', isRegex: false, isCaseSensitive: true }, 'x', 'foo\nbar')).toEqual({ text: 'foo\nbar', count: 0 });
+    expect(literalReplaceText({ pattern: 'foo\nbar', isRegex: false, isCaseSensitive: true }, 'x', 'foo\nbar')).toEqual(
+      { text: 'foo\nbar', count: 0 },
+    );
     const re = compileRegExp({ pattern: '^(\\w)', isRegex: true, isCaseSensitive: true });
-    expect(replaceLines('ab\r\ncd\r\r\nef', (l) => replaceInLine(re, l, '[$1]', true))).toEqual({ text: '[a]b\r\n[c]d\r\r\n[e]f', count: 3 });
+    expect(replaceLines('ab\r\ncd\r\r\nef', (l) => replaceInLine(re, l, '[$1]', true))).toEqual({
+      text: '[a]b\r\n[c]d\r\r\n[e]f',
+      count: 3,
+    });
   });
 });

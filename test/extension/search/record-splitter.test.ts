@@ -7,8 +7,17 @@ import { OVERLONG_HEAD_BYTES, RecordSplitter } from '../../../extension/src/sear
 function split(input: Buffer, chunkSizes: () => number, sep = 10, max = 1 << 30) {
   const records: string[] = [];
   const overlong: { head: string; bytes: number }[] = [];
-  const s = new RecordSplitter(sep, max, (r) => { records.push(r); }, (head, bytes) => { overlong.push({ head, bytes }); });
-  for (let at = 0; at < input.length;) {
+  const s = new RecordSplitter(
+    sep,
+    max,
+    (r) => {
+      records.push(r);
+    },
+    (head, bytes) => {
+      overlong.push({ head, bytes });
+    },
+  );
+  for (let at = 0; at < input.length; ) {
     const n = Math.max(1, chunkSizes());
     s.push(input.subarray(at, at + n));
     at += n;
@@ -45,7 +54,11 @@ describe('RecordSplitter', () => {
 
   it('drops a record over the limit, keeping its head, and goes on with the next ones', () => {
     const head = './big.txt\u00002:';
-    const input = Buffer.concat([Buffer.from('./a\u00001:ok\n' + head), Buffer.alloc(3 * 1024 * 1024, 'y'), Buffer.from('\n./b\u00003:fine\n')]);
+    const input = Buffer.concat([
+      Buffer.from('./a\u00001:ok\n' + head),
+      Buffer.alloc(3 * 1024 * 1024, 'y'),
+      Buffer.from('\n./b\u00003:fine\n'),
+    ]);
     const r = split(input, () => 65536, 10, 1024 * 1024);
     expect(r.records).toEqual(['./a\u00001:ok', './b\u00003:fine']); // no empty record after the last separator
     expect(r.overlong).toHaveLength(1);
@@ -53,7 +66,12 @@ describe('RecordSplitter', () => {
     expect(r.overlong[0]!.head.startsWith(head)).toBe(true);
     expect(r.overlong[0]!.head.length).toBe(OVERLONG_HEAD_BYTES);
     // Unterminated at the end of the stream: still reported, not returned.
-    const tail = split(Buffer.concat([Buffer.from(head), Buffer.alloc(2 * 1024 * 1024, 'z')]), () => 65536, 10, 1024 * 1024);
+    const tail = split(
+      Buffer.concat([Buffer.from(head), Buffer.alloc(2 * 1024 * 1024, 'z')]),
+      () => 65536,
+      10,
+      1024 * 1024,
+    );
     expect(tail.records).toEqual([]);
     expect(tail.overlong.map((o) => o.bytes)).toEqual([head.length + 2 * 1024 * 1024]);
   });

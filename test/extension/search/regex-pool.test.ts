@@ -9,17 +9,30 @@ import { testRegexWorkerScript } from './regex-worker-build';
 
 const CATASTROPHIC = { pattern: '(a+)+$(?<![^]x)', isRegex: true, isCaseSensitive: true };
 const PLANTED = 'a'.repeat(28) + 'b'; // ~18 s of backtracking in V8
-const simple = { op: 'lines' as const, match: { pattern: 'a+b', isRegex: true, isCaseSensitive: true }, lines: [PLANTED, 'zzz'], keep: 10 };
+const simple = {
+  op: 'lines' as const,
+  match: { pattern: 'a+b', isRegex: true, isCaseSensitive: true },
+  lines: [PLANTED, 'zzz'],
+  keep: 10,
+};
 
 let pool: RegexPool | undefined;
-afterEach(() => { pool?.dispose(); pool = undefined; });
-const make = (workers = 2, memoryMb = 128) => (pool = new RegexPool({ script: testRegexWorkerScript(), workers, memoryMb }));
+afterEach(() => {
+  pool?.dispose();
+  pool = undefined;
+});
+const make = (workers = 2, memoryMb = 128) =>
+  (pool = new RegexPool({ script: testRegexWorkerScript(), workers, memoryMb }));
 
 /** Longest gap between 5 ms timer ticks while `p` runs: the main thread's responsiveness. */
 async function maxEventLoopGap<T>(p: Promise<T>): Promise<{ gap: number; result: PromiseSettledResult<T> }> {
   let last = performance.now();
   let gap = 0;
-  const iv = setInterval(() => { const n = performance.now(); gap = Math.max(gap, n - last); last = n; }, 5);
+  const iv = setInterval(() => {
+    const n = performance.now();
+    gap = Math.max(gap, n - last);
+    last = n;
+  }, 5);
   const [result] = await Promise.allSettled([p]);
   clearInterval(iv);
   return { gap, result: result! };
@@ -29,7 +42,9 @@ describe('RegexPool', () => {
   it('stops a catastrophic regex at its time budget without blocking the main thread, then serves the next job', async () => {
     const p = make();
     const t0 = performance.now();
-    const { gap, result } = await maxEventLoopGap(p.run({ op: 'lines', match: CATASTROPHIC, lines: [PLANTED], keep: 10 }, new RegexBudget(400)));
+    const { gap, result } = await maxEventLoopGap(
+      p.run({ op: 'lines', match: CATASTROPHIC, lines: [PLANTED], keep: 10 }, new RegexBudget(400)),
+    );
     const took = performance.now() - t0;
     expect(result.status).toBe('rejected');
     const err = (result as PromiseRejectedResult).reason as Error;
@@ -46,14 +61,21 @@ describe('RegexPool', () => {
   it('charges one budget across the jobs of a request', async () => {
     const p = make();
     const budget = new RegexBudget(300);
-    await expect(p.run({ op: 'lines', match: CATASTROPHIC, lines: [PLANTED], keep: 1 }, budget)).rejects.toThrow(/time budget of 300 ms/);
+    await expect(p.run({ op: 'lines', match: CATASTROPHIC, lines: [PLANTED], keep: 1 }, budget)).rejects.toThrow(
+      /time budget of 300 ms/,
+    );
     expect(budget.remainingMs).toBeLessThanOrEqual(0);
     await expect(p.run(simple, budget)).rejects.toThrow(/time budget of 300 ms/); // nothing left
   });
 
   it('enforces the heap limit: a replacement that explodes is stopped with a memory error', async () => {
     const p = make(1, 64);
-    const job = { op: 'replace' as const, match: { pattern: 'a', isRegex: true, isCaseSensitive: true }, replacement: '$&'.repeat(5000), text: 'a'.repeat(1_000_000) };
+    const job = {
+      op: 'replace' as const,
+      match: { pattern: 'a', isRegex: true, isCaseSensitive: true },
+      replacement: '$&'.repeat(5000),
+      text: 'a'.repeat(1_000_000),
+    };
     const { gap, result } = await maxEventLoopGap(p.run(job, new RegexBudget(60_000)));
     expect(result.status).toBe('rejected');
     expect(((result as PromiseRejectedResult).reason as Error).message).toMatch(/exceeded its memory budget of 64 MB/);
@@ -64,7 +86,11 @@ describe('RegexPool', () => {
   it('an aborted job terminates its worker at once', async () => {
     const p = make(1);
     const ac = new AbortController();
-    const running = p.run({ op: 'lines', match: CATASTROPHIC, lines: [PLANTED], keep: 1 }, new RegexBudget(60_000), ac.signal);
+    const running = p.run(
+      { op: 'lines', match: CATASTROPHIC, lines: [PLANTED], keep: 1 },
+      new RegexBudget(60_000),
+      ac.signal,
+    );
     setTimeout(() => ac.abort(new Error('connection closed')), 100);
     const t0 = performance.now();
     await expect(running).rejects.toThrow('connection closed');
@@ -74,20 +100,40 @@ describe('RegexPool', () => {
 
   it('reports a job that throws in the worker and keeps the worker', async () => {
     const p = make(1);
-    await expect(p.run({ op: 'lines', match: { pattern: '(', isRegex: true, isCaseSensitive: true }, lines: ['x'], keep: 1 }, new RegexBudget(5000)))
-      .rejects.toThrow(/the regular expression failed: SyntaxError/);
-    await expect(p.run<ReplaceResult>({ op: 'replace', match: { pattern: '(\\d+)', isRegex: true, isCaseSensitive: true }, replacement: '<$1>', text: 'a1\r\nb22\rc\n' }, new RegexBudget(5000)))
-      .resolves.toEqual({ text: 'a<1>\r\nb<22>\rc\n', count: 2 });
+    await expect(
+      p.run(
+        { op: 'lines', match: { pattern: '(', isRegex: true, isCaseSensitive: true }, lines: ['x'], keep: 1 },
+        new RegexBudget(5000),
+      ),
+    ).rejects.toThrow(/the regular expression failed: SyntaxError/);
+    await expect(
+      p.run<ReplaceResult>(
+        {
+          op: 'replace',
+          match: { pattern: '(\\d+)', isRegex: true, isCaseSensitive: true },
+          replacement: '<$1>',
+          text: 'a1\r\nb22\rc\n',
+        },
+        new RegexBudget(5000),
+      ),
+    ).resolves.toEqual({ text: 'a<1>\r\nb<22>\rc\n', count: 2 });
     expect(p.stats.live).toBe(1);
   });
 
   it("one client's runaway jobs leave a worker for another client, who is served in < 500 ms", async () => {
     const p = make(2);
     const runaway = Array.from({ length: 4 }, () =>
-      runAsClient('attacker', () => p.run({ op: 'lines', match: CATASTROPHIC, lines: [PLANTED], keep: 1 }, new RegexBudget(3000)).catch((e: Error) => e.message)));
+      runAsClient('attacker', () =>
+        p
+          .run({ op: 'lines', match: CATASTROPHIC, lines: [PLANTED], keep: 1 }, new RegexBudget(3000))
+          .catch((e: Error) => e.message),
+      ),
+    );
     await new Promise((r) => setTimeout(r, 50));
     const t0 = performance.now();
-    await expect(runAsClient('victim', () => p.run<LinesResult>(simple, new RegexBudget(5000)))).resolves.toMatchObject({ counts: [1, 0] });
+    await expect(runAsClient('victim', () => p.run<LinesResult>(simple, new RegexBudget(5000)))).resolves.toMatchObject(
+      { counts: [1, 0] },
+    );
     expect(performance.now() - t0).toBeLessThan(500);
     p.dispose(); // ends the runaway jobs' waiting; their workers are terminated
     await Promise.allSettled(runaway);

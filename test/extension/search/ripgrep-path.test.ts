@@ -29,13 +29,19 @@ describe('ripgrepPath', () => {
     const root = appRoot('new', 'node_modules/@vscode/ripgrep-universal/bin/linux-x64/rg');
     mkdirSync(join(root, 'node_modules/@vscode/ripgrep-universal/bin/linux-arm64'), { recursive: true });
     writeFileSync(join(root, 'node_modules/@vscode/ripgrep-universal/bin/linux-arm64/rg'), '');
-    expect(ripgrepPath(root, 'linux', 'x64')).toBe(join(root, 'node_modules/@vscode/ripgrep-universal/bin/linux-x64/rg'));
-    expect(ripgrepPath(root, 'linux', 'arm64')).toBe(join(root, 'node_modules/@vscode/ripgrep-universal/bin/linux-arm64/rg'));
+    expect(ripgrepPath(root, 'linux', 'x64')).toBe(
+      join(root, 'node_modules/@vscode/ripgrep-universal/bin/linux-x64/rg'),
+    );
+    expect(ripgrepPath(root, 'linux', 'arm64')).toBe(
+      join(root, 'node_modules/@vscode/ripgrep-universal/bin/linux-arm64/rg'),
+    );
   });
 
   it('finds the unpacked copy of a desktop build and rg.exe on Windows', () => {
     const root = appRoot('desktop', 'node_modules.asar.unpacked/@vscode/ripgrep-universal/bin/win32-x64/rg.exe');
-    expect(ripgrepPath(root, 'win32', 'x64')).toBe(join(root, 'node_modules.asar.unpacked/@vscode/ripgrep-universal/bin/win32-x64/rg.exe'));
+    expect(ripgrepPath(root, 'win32', 'x64')).toBe(
+      join(root, 'node_modules.asar.unpacked/@vscode/ripgrep-universal/bin/win32-x64/rg.exe'),
+    );
   });
 
   it('falls back to rg on PATH when VS Code bundles none', () => {

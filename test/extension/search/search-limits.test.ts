@@ -28,12 +28,35 @@ afterAll(() => rmSync(ws, { recursive: true, force: true }));
 afterEach(() => configureLimits({}));
 
 const folders = (root = ws): SearchFolder[] => [{ root, selection: { excludes: [], useIgnoreFiles: true } }];
-const find = (pattern: string, o: { isRegex?: boolean; rg?: string; root?: string; dirty?: { path: string; text: string }[]; include?: string; signal?: AbortSignal } = {}) =>
-  searchText({ rg: o.rg ?? 'rg', folders: o.root || !o.include ? folders(o.root) : [{ root: ws, selection: { include: o.include, excludes: [], useIgnoreFiles: true } }],
-    match: { pattern, isRegex: o.isRegex ?? false, isCaseSensitive: true }, dirty: o.dirty ?? [], maxMatches: 100, signal: o.signal });
+const find = (
+  pattern: string,
+  o: {
+    isRegex?: boolean;
+    rg?: string;
+    root?: string;
+    dirty?: { path: string; text: string }[];
+    include?: string;
+    signal?: AbortSignal;
+  } = {},
+) =>
+  searchText({
+    rg: o.rg ?? 'rg',
+    folders:
+      o.root || !o.include
+        ? folders(o.root)
+        : [{ root: ws, selection: { include: o.include, excludes: [], useIgnoreFiles: true } }],
+    match: { pattern, isRegex: o.isRegex ?? false, isCaseSensitive: true },
+    dirty: o.dirty ?? [],
+    maxMatches: 100,
+    signal: o.signal,
+  });
 
 async function failure(p: Promise<unknown>): Promise<Error> {
-  try { await p; } catch (e) { return e as Error; }
+  try {
+    await p;
+  } catch (e) {
+    return e as Error;
+  }
   throw new Error('expected a failure, got an answer');
 }
 
@@ -41,13 +64,16 @@ async function failure(p: Promise<unknown>): Promise<Error> {
 let fakes = 0;
 function fakeRg(dir: string, stderr: string, code: number, sleep = 0): string {
   const script = join(dir, `fake-rg-${++fakes}.sh`);
-  writeFileSync(script, `#!/bin/sh
+  writeFileSync(
+    script,
+    `#!/bin/sh
 mkdir -p "${dir}/running"; touch "${dir}/running/$$"; ls "${dir}/running" | wc -l >> "${dir}/concurrency.log"
 ${sleep ? `sleep ${sleep}` : ''}
 printf '%s' '${stderr.replace(/'/g, "'\\''")}' >&2
 rm -f "${dir}/running/$$"
 exit ${code}
-`);
+`,
+  );
   chmodSync(script, 0o755);
   return script;
 }
@@ -63,7 +89,11 @@ describe('rg problems are answered, not dropped', () => {
   it('an unreadable file fails the search naming it; a file that vanished meanwhile does not', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'idea-fake-rg-'));
     try {
-      const rg = fakeRg(dir, './secret.txt: Permission denied (os error 13)\nrg: ./gone.txt: No such file or directory (os error 2)\n', 2);
+      const rg = fakeRg(
+        dir,
+        './secret.txt: Permission denied (os error 13)\nrg: ./gone.txt: No such file or directory (os error 2)\n',
+        2,
+      );
       const e = await failure(find('needle', { rg }));
       expect(e).toBeInstanceOf(SearchIncompleteError);
       expect(e.message).toContain(`${join(ws, 'secret.txt')} (Permission denied (os error 13))`);
@@ -94,7 +124,9 @@ describe('rg problems are answered, not dropped', () => {
       configureLimits({ maxLineBytes: 1 << 20 });
       for (const isRegex of [false, true]) {
         const e = await failure(find('needle', { root: big, isRegex }));
-        expect(e.message).toMatch(new RegExp(`${join(big, 'min.js')} \\(matching line 1 is \\d+ bytes long, over the limit of 1048576 bytes`));
+        expect(e.message).toMatch(
+          new RegExp(`${join(big, 'min.js')} \\(matching line 1 is \\d+ bytes long, over the limit of 1048576 bytes`),
+        );
       }
       configureLimits({ maxLineBytes: 8 << 20 });
       const r = await find('needle', { root: big, isRegex: true });
@@ -135,15 +167,23 @@ describe('regex budget', () => {
 
   it('replaceInText: regex in a worker (budgeted, abortable), literal here; endings and $-expansion kept', async () => {
     const text = 'order-1\r\norder-22\rnone\norder-3';
-    await expect(replaceInText({ pattern: 'order-(?<n>\\d+)', isRegex: true, isCaseSensitive: true }, '#$<n>/$1/$&', text))
-      .resolves.toEqual({ text: '#1/1/order-1\r\n#22/22/order-22\rnone\n#3/3/order-3', count: 3 });
-    await expect(replaceInText({ pattern: 'ORDER-', isRegex: false, isCaseSensitive: false }, '$1', text))
-      .resolves.toEqual({ text: '$11\r\n$122\rnone\n$13', count: 3 });
+    await expect(
+      replaceInText({ pattern: 'order-(?<n>\\d+)', isRegex: true, isCaseSensitive: true }, '#$<n>/$1/$&', text),
+    ).resolves.toEqual({ text: '#1/1/order-1\r\n#22/22/order-22\rnone\n#3/3/order-3', count: 3 });
+    await expect(
+      replaceInText({ pattern: 'ORDER-', isRegex: false, isCaseSensitive: false }, '$1', text),
+    ).resolves.toEqual({ text: '$11\r\n$122\rnone\n$13', count: 3 });
     configureLimits({ regexTimeBudgetMs: 300 });
-    await expect(replaceInText({ pattern: '(a+)+$(?<![^]x)', isRegex: true, isCaseSensitive: true }, 'x', `ok\n${PLANTED}\n`)).rejects.toThrow(/time budget of 300 ms/);
+    await expect(
+      replaceInText({ pattern: '(a+)+$(?<![^]x)', isRegex: true, isCaseSensitive: true }, 'x', `ok\n${PLANTED}\n`),
+    ).rejects.toThrow(/time budget of 300 ms/);
     const e = await failure(replaceInText({ pattern: '(', isRegex: true, isCaseSensitive: true }, 'x', 'y'));
     expect((e as ProtocolError).code).toBe('INVALID_REQUEST');
-    await expect(replaceInText({ pattern: 'a', isRegex: true, isCaseSensitive: true }, 'x', 'a', { signal: AbortSignal.abort(new Error('gone')) })).rejects.toThrow('gone');
+    await expect(
+      replaceInText({ pattern: 'a', isRegex: true, isCaseSensitive: true }, 'x', 'a', {
+        signal: AbortSignal.abort(new Error('gone')),
+      }),
+    ).rejects.toThrow('gone');
   });
 });
 
@@ -153,7 +193,9 @@ describe('process limiter', () => {
     try {
       configureLimits({ maxChildProcesses: 3 });
       const rg = fakeRg(dir, '', 1, 0.05);
-      const searches = Array.from({ length: 30 }, (_, i) => runAsClient(`client-${i % 4}`, () => find('needle', { rg })));
+      const searches = Array.from({ length: 30 }, (_, i) =>
+        runAsClient(`client-${i % 4}`, () => find('needle', { rg })),
+      );
       await new Promise((r) => setTimeout(r, 20));
       expect(processSlotStats().active).toBe(3);
       expect(processSlotStats().queued).toBe(27);

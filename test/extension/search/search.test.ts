@@ -27,28 +27,59 @@ beforeAll(() => {
   writeFileSync(join(outside, 'secret.txt'), 'alpha outside\n');
   symlinkSync(outside, join(ws, 'link-out'));
 });
-afterAll(() => { rmSync(ws, { recursive: true, force: true }); rmSync(outside, { recursive: true, force: true }); });
+afterAll(() => {
+  rmSync(ws, { recursive: true, force: true });
+  rmSync(outside, { recursive: true, force: true });
+});
 
 const folder = (over: Partial<SearchFolder['selection']> = {}): SearchFolder[] => [
   { root: ws, selection: { excludes: ['**/hidden'], useIgnoreFiles: true, ...over } },
 ];
-const find = (pattern: string, o: { isRegex?: boolean; isCaseSensitive?: boolean; dirty?: { path: string; text: string }[]; sel?: Partial<SearchFolder['selection']>; max?: number } = {}) =>
-  searchText({ rg, folders: folder(o.sel), match: { pattern, isRegex: o.isRegex ?? false, isCaseSensitive: o.isCaseSensitive ?? false }, dirty: o.dirty ?? [], maxMatches: o.max ?? 1000 });
-const where = (r: Awaited<ReturnType<typeof find>>) => r.matches.map((m) => `${m.filePath.slice(ws.length + 1)}:${m.line}:${m.character}`);
+const find = (
+  pattern: string,
+  o: {
+    isRegex?: boolean;
+    isCaseSensitive?: boolean;
+    dirty?: { path: string; text: string }[];
+    sel?: Partial<SearchFolder['selection']>;
+    max?: number;
+  } = {},
+) =>
+  searchText({
+    rg,
+    folders: folder(o.sel),
+    match: { pattern, isRegex: o.isRegex ?? false, isCaseSensitive: o.isCaseSensitive ?? false },
+    dirty: o.dirty ?? [],
+    maxMatches: o.max ?? 1000,
+  });
+const where = (r: Awaited<ReturnType<typeof find>>) =>
+  r.matches.map((m) => `${m.filePath.slice(ws.length + 1)}:${m.line}:${m.character}`);
 
 describe('JS regex helpers', () => {
   it('matches with JS semantics, zero-length matches included', () => {
-    expect(matchColumns(buildRegExp({ pattern: '\\balpha\\b', isRegex: true, isCaseSensitive: false }), 'ALPHA alphabet alpha-numeric')).toEqual([0, 15]);
-    expect(matchColumns(buildRegExp({ pattern: 'a.b', isRegex: false, isCaseSensitive: true }), 'axb a.b')).toEqual([4]);
+    expect(
+      matchColumns(
+        buildRegExp({ pattern: '\\balpha\\b', isRegex: true, isCaseSensitive: false }),
+        'ALPHA alphabet alpha-numeric',
+      ),
+    ).toEqual([0, 15]);
+    expect(matchColumns(buildRegExp({ pattern: 'a.b', isRegex: false, isCaseSensitive: true }), 'axb a.b')).toEqual([
+      4,
+    ]);
     expect(matchColumns(buildRegExp({ pattern: '^', isRegex: true, isCaseSensitive: true }), 'abc')).toEqual([0]);
   });
   it('refuses empty and malformed patterns', () => {
     expect(() => buildRegExp({ pattern: '', isRegex: false, isCaseSensitive: false })).toThrow();
-    expect(() => buildRegExp({ pattern: '(', isRegex: true, isCaseSensitive: false })).toThrowError(/invalid regular expression/);
+    expect(() => buildRegExp({ pattern: '(', isRegex: true, isCaseSensitive: false })).toThrowError(
+      /invalid regular expression/,
+    );
   });
   it('replaces with $1, $<name>, $& in regex mode and literally otherwise', () => {
     const re = buildRegExp({ pattern: 'order-(?<n>\\d+)', isRegex: true, isCaseSensitive: true });
-    expect(replaceInLine(re, 'order-12 order-3', 'o$1/$<n>/[$&]$$', true)).toEqual({ text: 'o12/12/[order-12]$ o3/3/[order-3]$', count: 2 });
+    expect(replaceInLine(re, 'order-12 order-3', 'o$1/$<n>/[$&]$$', true)).toEqual({
+      text: 'o12/12/[order-12]$ o3/3/[order-3]$',
+      count: 2,
+    });
     const lit = buildRegExp({ pattern: 'a+b', isRegex: false, isCaseSensitive: true });
     expect(replaceInLine(lit, 'a+b aab', '$1$&', false)).toEqual({ text: '$1$& aab', count: 1 });
   });
@@ -66,7 +97,14 @@ describe('JS regex helpers', () => {
 describe('searchText with ripgrep', () => {
   it('finds literal text case-insensitively, honouring .gitignore and excludes, not following symlinks out', async () => {
     const r = await find('alpha');
-    expect(where(r)).toEqual(['src/a.ts:0:6', 'src/a.ts:1:0', 'src/a.ts:1:6', 'src/a.ts:1:15', 'src/deep/b.ts:0:0', 'top.ts:0:0']);
+    expect(where(r)).toEqual([
+      'src/a.ts:0:6',
+      'src/a.ts:1:0',
+      'src/a.ts:1:6',
+      'src/a.ts:1:15',
+      'src/deep/b.ts:0:0',
+      'top.ts:0:0',
+    ]);
     expect(r.totalCount).toBe(6);
     expect(r.matches[4]!.lineText).toBe('alpha'); // CRLF stripped
   });
@@ -76,7 +114,11 @@ describe('searchText with ripgrep', () => {
     expect(where(await find('foo(bar)'))).toEqual(['src/deep/b.ts:1:0']);
   });
   it('uses JS regex semantics: \\b, named groups, look-behind', async () => {
-    expect(where(await find('\\balpha\\b', { isRegex: true, sel: { include: 'src/a.ts' } }))).toEqual(['src/a.ts:0:6', 'src/a.ts:1:0', 'src/a.ts:1:15']);
+    expect(where(await find('\\balpha\\b', { isRegex: true, sel: { include: 'src/a.ts' } }))).toEqual([
+      'src/a.ts:0:6',
+      'src/a.ts:1:0',
+      'src/a.ts:1:15',
+    ]);
     expect(where(await find('(?<=order-)(?<n>\\d{4})', { isRegex: true }))).toEqual(['src/a.ts:2:6', 'src/a.ts:2:17']);
   });
   it('falls back to JS over every file when rg cannot compile the pattern', async () => {
@@ -86,7 +128,12 @@ describe('searchText with ripgrep', () => {
   });
   it('applies include globs the VS Code way', async () => {
     expect(where(await find('alpha', { sel: { include: '*.ts' } }))).toEqual(['top.ts:0:0']);
-    expect(where(await find('alpha', { sel: { include: 'src/**/*.ts', excludes: ['**/deep/**'] } }))).toEqual(['src/a.ts:0:6', 'src/a.ts:1:0', 'src/a.ts:1:6', 'src/a.ts:1:15']);
+    expect(where(await find('alpha', { sel: { include: 'src/**/*.ts', excludes: ['**/deep/**'] } }))).toEqual([
+      'src/a.ts:0:6',
+      'src/a.ts:1:0',
+      'src/a.ts:1:6',
+      'src/a.ts:1:15',
+    ]);
   });
   it('searches unsaved document text instead of the disk copy, only where rg would look', async () => {
     const dirty = [
@@ -103,7 +150,16 @@ describe('searchText with ripgrep', () => {
   });
   it('lists files with the same selection', async () => {
     const files: string[] = [];
-    await rgListFiles(rg, ws, { excludes: ['**/hidden'], useIgnoreFiles: false }, (f) => { files.push(f); });
-    expect(files.sort()).toEqual(['.gitignore', 'bin.dat', 'node_modules/pkg/index.js', 'src/a.ts', 'src/deep/b.ts', 'top.ts']);
+    await rgListFiles(rg, ws, { excludes: ['**/hidden'], useIgnoreFiles: false }, (f) => {
+      files.push(f);
+    });
+    expect(files.sort()).toEqual([
+      '.gitignore',
+      'bin.dat',
+      'node_modules/pkg/index.js',
+      'src/a.ts',
+      'src/deep/b.ts',
+      'top.ts',
+    ]);
   });
 });

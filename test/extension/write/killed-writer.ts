@@ -4,8 +4,18 @@ import { readFileSync } from 'node:fs';
 import { applyAllOrNothing, type PlannedWrite } from '../../../extension/src/write/transaction';
 
 const [stateDir, planFile] = process.argv.slice(2);
-const plan = JSON.parse(readFileSync(planFile!, 'utf8')) as { path: string; target: string; beforeFile: string; afterFile: string }[];
-const writes: PlannedWrite[] = plan.map((p) => ({ path: p.path, target: p.target, before: readFileSync(p.beforeFile), after: readFileSync(p.afterFile) }));
+const plan = JSON.parse(readFileSync(planFile!, 'utf8')) as {
+  path: string;
+  target: string;
+  beforeFile: string;
+  afterFile: string;
+}[];
+const writes: PlannedWrite[] = plan.map((p) => ({
+  path: p.path,
+  target: p.target,
+  before: readFileSync(p.beforeFile),
+  after: readFileSync(p.afterFile),
+}));
 process.stdout.write('start\n');
 await applyAllOrNothing(writes, { stateDir: stateDir!, what: 'crash test' });
 process.stdout.write('committed\n');

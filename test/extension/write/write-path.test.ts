@@ -1,7 +1,18 @@
 // The write path under failure and crash: protected files, atomic replacement (mode kept, never a
 // truncation), all-or-nothing across many files, and recovery of a write killed half-way.
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,9 +23,15 @@ import { protectedReason } from '../../../extension/src/write/protected-paths';
 import { applyAllOrNothing, type PlannedWrite } from '../../../extension/src/write/transaction';
 
 let root: string;
-beforeAll(() => { root = mkdtempSync(join(tmpdir(), 'idea-write-')); });
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), 'idea-write-'));
+});
 afterAll(() => rmSync(root, { recursive: true, force: true }));
-const fresh = (name: string) => { const d = join(root, name); mkdirSync(d, { recursive: true }); return d; };
+const fresh = (name: string) => {
+  const d = join(root, name);
+  mkdirSync(d, { recursive: true });
+  return d;
+};
 const noTemps = (dir: string) => readdirSync(dir).filter((n) => n.includes('.idea-tmp-'));
 
 describe('protected paths', () => {
@@ -30,7 +47,9 @@ describe('protected paths', () => {
     expect(protectedReason('/w/proj/src/.gitignore', [ws])).toBeUndefined();
     expect(protectedReason('/w/proj/src/a.ts', [ws])).toBeUndefined();
     // A folder opened from inside some .vscode directory is not itself off limits.
-    expect(protectedReason('/home/u/.vscode/extensions/mine/src/a.ts', ['/home/u/.vscode/extensions/mine'])).toBeUndefined();
+    expect(
+      protectedReason('/home/u/.vscode/extensions/mine/src/a.ts', ['/home/u/.vscode/extensions/mine']),
+    ).toBeUndefined();
   });
 });
 
@@ -70,7 +89,8 @@ function plan(dir: string, n: number, size = 64): PlannedWrite[] {
   });
 }
 const snapshot = (ws: PlannedWrite[]) => ws.map((w) => readFileSync(w.target).toString('utf8'));
-const journalEmpty = (stateDir: string) => !existsSync(join(stateDir, 'journal')) || readdirSync(join(stateDir, 'journal')).length === 0;
+const journalEmpty = (stateDir: string) =>
+  !existsSync(join(stateDir, 'journal')) || readdirSync(join(stateDir, 'journal')).length === 0;
 
 describe('applyAllOrNothing', () => {
   it('writes every file and leaves no journal', async () => {
@@ -86,10 +106,15 @@ describe('applyAllOrNothing', () => {
     const stateDir = fresh('fail-midway-state');
     const ws = plan(dir, 60);
     const before = snapshot(ws);
-    await expect(applyAllOrNothing(ws, {
-      stateDir, what: 'edit/replace',
-      afterEach: (_w, i) => { if (i === 29) throw new Error('disk full (simulated)'); },
-    })).rejects.toThrow(/disk full \(simulated\); nothing was changed \(30 file\(s\) already written were restored\)/);
+    await expect(
+      applyAllOrNothing(ws, {
+        stateDir,
+        what: 'edit/replace',
+        afterEach: (_w, i) => {
+          if (i === 29) throw new Error('disk full (simulated)');
+        },
+      }),
+    ).rejects.toThrow(/disk full \(simulated\); nothing was changed \(30 file\(s\) already written were restored\)/);
     expect(snapshot(ws)).toEqual(before);
     expect(journalEmpty(stateDir)).toBe(true);
     expect(noTemps(dir)).toEqual([]);
@@ -99,22 +124,37 @@ describe('applyAllOrNothing', () => {
     const stateDir = fresh('changed-state');
     const ws = plan(dir, 10);
     writeFileSync(ws[6]!.target, 'someone else wrote this');
-    await expect(applyAllOrNothing(ws, { stateDir, what: 'edit/replace' })).rejects.toThrow(/f0006.txt changed on disk/);
+    await expect(applyAllOrNothing(ws, { stateDir, what: 'edit/replace' })).rejects.toThrow(
+      /f0006.txt changed on disk/,
+    );
     expect(snapshot(ws).slice(0, 6)).toEqual(ws.slice(0, 6).map((w) => w.before!.toString('utf8')));
     expect(readFileSync(ws[6]!.target, 'utf8')).toBe('someone else wrote this');
   });
   it('a precondition veto (unsaved editor changes) stops the write the same way', async () => {
     const dir = fresh('veto');
     const ws = plan(dir, 5);
-    await expect(applyAllOrNothing(ws, { stateDir: fresh('veto-state'), what: 'edit/replace', precondition: (w) => (w.target.endsWith('f0003.txt') ? 'f0003 got unsaved editor changes' : undefined) }))
-      .rejects.toThrow(/unsaved editor changes; nothing was changed/);
+    await expect(
+      applyAllOrNothing(ws, {
+        stateDir: fresh('veto-state'),
+        what: 'edit/replace',
+        precondition: (w) => (w.target.endsWith('f0003.txt') ? 'f0003 got unsaved editor changes' : undefined),
+      }),
+    ).rejects.toThrow(/unsaved editor changes; nothing was changed/);
     expect(snapshot(ws)).toEqual(ws.map((w) => w.before!.toString('utf8')));
   });
   it('re-creates a missing file and removes it again on failure', async () => {
     const dir = fresh('create');
     const target = join(dir, 'gone.txt');
     const w: PlannedWrite = { path: target, target, before: null, after: Buffer.from('back') };
-    await expect(applyAllOrNothing([w, ...plan(dir, 1)], { stateDir: fresh('create-state'), what: 'x', afterEach: (_w, i) => { if (i === 1) throw new Error('boom'); } })).rejects.toThrow(/boom/);
+    await expect(
+      applyAllOrNothing([w, ...plan(dir, 1)], {
+        stateDir: fresh('create-state'),
+        what: 'x',
+        afterEach: (_w, i) => {
+          if (i === 1) throw new Error('boom');
+        },
+      }),
+    ).rejects.toThrow(/boom/);
     expect(existsSync(target)).toBe(false);
     await applyAllOrNothing([w], { stateDir: fresh('create-state2'), what: 'x' });
     expect(readFileSync(target, 'utf8')).toBe('back');
@@ -146,10 +186,16 @@ describe('SIGKILL during a large write', () => {
   const here = dirname(fileURLToPath(import.meta.url));
   const RUNS = 24;
 
-  function runWriter(stateDir: string, planFile: string, killAfterMs: number | null): Promise<{ committed: boolean; ms: number }> {
+  function runWriter(
+    stateDir: string,
+    planFile: string,
+    killAfterMs: number | null,
+  ): Promise<{ committed: boolean; ms: number }> {
     return new Promise((resolvePromise) => {
       // node itself with tsx as a loader: the tsx CLI would run the script in a grandchild the kill misses.
-      const child = spawn(process.execPath, ['--import', 'tsx', join(here, 'killed-writer.ts'), stateDir, planFile], { stdio: ['ignore', 'pipe', 'inherit'] });
+      const child = spawn(process.execPath, ['--import', 'tsx', join(here, 'killed-writer.ts'), stateDir, planFile], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
       let out = '';
       let t0 = 0;
       child.stdout.on('data', (c: Buffer) => {
@@ -173,10 +219,25 @@ describe('SIGKILL during a large write', () => {
       { path: small, target: small, old: Buffer.from('small old\n'), new: Buffer.from('small NEW\n') },
       { path: big, target: big, old: oldBig, new: newBig },
     ];
-    for (const f of files) { writeFileSync(`${f.target}.old`, f.old); writeFileSync(`${f.target}.new`, f.new); }
+    for (const f of files) {
+      writeFileSync(`${f.target}.old`, f.old);
+      writeFileSync(`${f.target}.new`, f.new);
+    }
     const planFile = join(dir, 'plan.json');
-    writeFileSync(planFile, JSON.stringify(files.map((f) => ({ path: f.path, target: f.target, beforeFile: `${f.target}.old`, afterFile: `${f.target}.new` }))));
-    const reset = () => { for (const f of files) writeFileSync(f.target, f.old); };
+    writeFileSync(
+      planFile,
+      JSON.stringify(
+        files.map((f) => ({
+          path: f.path,
+          target: f.target,
+          beforeFile: `${f.target}.old`,
+          afterFile: `${f.target}.new`,
+        })),
+      ),
+    );
+    const reset = () => {
+      for (const f of files) writeFileSync(f.target, f.old);
+    };
 
     reset();
     const full = await runWriter(fresh('kill-calibrate'), planFile, null);
@@ -191,7 +252,10 @@ describe('SIGKILL during a large write', () => {
       const seen = new Set<string>();
       for (const f of files) {
         const now = readFileSync(f.target);
-        expect(now.equals(f.old) || now.equals(f.new), `run ${i}: ${f.path} is neither old nor new (${now.length} bytes)`).toBe(true);
+        expect(
+          now.equals(f.old) || now.equals(f.new),
+          `run ${i}: ${f.path} is neither old nor new (${now.length} bytes)`,
+        ).toBe(true);
         seen.add(now.equals(f.new) ? 'new' : 'old');
       }
       if (seen.size > 1) outcomes.mixedBeforeRecovery++;
@@ -199,7 +263,8 @@ describe('SIGKILL during a large write', () => {
       const state = files.map((f) => (readFileSync(f.target).equals(f.new) ? 'new' : 'old'));
       expect(new Set(state).size, `run ${i}: mixed after recovery: ${state}`).toBe(1);
       if (r.committed) expect(state[0]).toBe('new');
-      if (state[0] === 'new') outcomes.new++; else outcomes.old++;
+      if (state[0] === 'new') outcomes.new++;
+      else outcomes.old++;
       if (!r.committed && state[0] === 'old') outcomes.recoveredToOld++;
       expect(noTemps(dir)).toEqual([]);
     }

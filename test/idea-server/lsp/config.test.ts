@@ -2,13 +2,27 @@
 // and files mapped to a language by extension.
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { defaultTypeScriptServer, languageOfFile, parseServerSpec, serverTable, splitCommand } from '../../../idea-server/src/lsp/config';
+import {
+  defaultTypeScriptServer,
+  languageOfFile,
+  parseServerSpec,
+  serverTable,
+  splitCommand,
+} from '../../../idea-server/src/lsp/config';
 
 describe('parseServerSpec', () => {
   it('splits LANG=COMMAND, quotes keeping spaces, no shell', () => {
-    expect(parseServerSpec('python=pyright-langserver --stdio')).toEqual({ language: 'python', command: 'pyright-langserver', args: ['--stdio'] });
+    expect(parseServerSpec('python=pyright-langserver --stdio')).toEqual({
+      language: 'python',
+      command: 'pyright-langserver',
+      args: ['--stdio'],
+    });
     expect(parseServerSpec(' Go = gopls  serve ')).toEqual({ language: 'go', command: 'gopls', args: ['serve'] });
-    expect(parseServerSpec(`rust="/opt/my tools/ra" --x='a b' ''`)).toEqual({ language: 'rust', command: '/opt/my tools/ra', args: ['--x=a b', ''] });
+    expect(parseServerSpec(`rust="/opt/my tools/ra" --x='a b' ''`)).toEqual({
+      language: 'rust',
+      command: '/opt/my tools/ra',
+      args: ['--x=a b', ''],
+    });
     expect(parseServerSpec('x=a;rm -rf /')).toEqual({ language: 'x', command: 'a;rm', args: ['-rf', '/'] });
   });
 
@@ -31,7 +45,9 @@ describe('serverTable', () => {
   });
 
   it('configured servers are added; a typescript= one replaces the default (which is then not resolved)', () => {
-    const table = serverTable(['typescript=my-ts --stdio', 'python=pylsp'], () => { throw new Error('resolved'); });
+    const table = serverTable(['typescript=my-ts --stdio', 'python=pylsp'], () => {
+      throw new Error('resolved');
+    });
     expect(table.get('typescript')).toEqual({ language: 'typescript', command: 'my-ts', args: ['--stdio'] });
     expect(table.get('python')?.command).toBe('pylsp');
   });

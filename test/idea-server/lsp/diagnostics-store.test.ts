@@ -4,7 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { DiagnosticsStore } from '../../../idea-server/src/lsp/diagnostics-store';
 import { LspAbortError } from '../../../idea-server/src/lsp/errors';
 
-const diag = (message: string) => ({ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } }, message });
+const diag = (message: string) => ({
+  range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } },
+  message,
+});
 const times = { quietMs: 40, silentMs: 150 };
 
 describe('DiagnosticsStore', () => {

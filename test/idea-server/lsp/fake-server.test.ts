@@ -19,13 +19,19 @@ let n = 0;
 const clients: LspClient[] = [];
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-afterEach(async () => { await Promise.all(clients.splice(0).map((c) => c.shutdown())); }, 60_000);
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.shutdown()));
+}, 60_000);
 
 /** A client whose `fake` language (files *.fake) runs the fake server with `flags`; returns its log reader. */
 function fake(flags: string[], options: Partial<LspClientOptions> = {}) {
   const log = join(dir, `log-${++n}.txt`);
   writeFileSync(log, '');
-  const client = new LspClient({ rootPath: dir, servers: [{ language: 'fake', command: process.execPath, args: [FAKE, '--log', log, ...flags] }], ...options });
+  const client = new LspClient({
+    rootPath: dir,
+    servers: [{ language: 'fake', command: process.execPath, args: [FAKE, '--log', log, ...flags] }],
+    ...options,
+  });
   clients.push(client);
   const lines = () => readFileSync(log, 'utf8').split('\n').filter(Boolean);
   const until = async (line: string) => {
@@ -43,7 +49,9 @@ describe('LspClient failure paths', () => {
       const err = await client.definition(file, 0, 0).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(LspUnavailableError);
       expect((err as LspUnavailableError).reason).toBe('missing');
-      expect((err as Error).message).toBe('language server unavailable for fake: command not found: idea-no-such-language-server-xyz');
+      expect((err as Error).message).toBe(
+        'language server unavailable for fake: command not found: idea-no-such-language-server-xyz',
+      );
     }
   });
 
@@ -51,14 +59,21 @@ describe('LspClient failure paths', () => {
     const { client } = fake([]);
     const md = join(dir, 'notes.md');
     writeFileSync(md, '# x\n');
-    await expect(client.symbols(md)).rejects.toMatchObject({ name: 'LspUnavailableError', reason: 'unconfigured', message: expect.stringContaining('.md files') });
+    await expect(client.symbols(md)).rejects.toMatchObject({
+      name: 'LspUnavailableError',
+      reason: 'unconfigured',
+      message: expect.stringContaining('.md files'),
+    });
     await expect(client.diagnostics([md])).resolves.toEqual({ diagnostics: [], totalCount: 0 });
     await expect(client.symbols('relative/one.fake')).rejects.toBeInstanceOf(LspFileError);
   });
 
   it('a position past the end of the file, and a command that cannot even be spawned, are clear errors', async () => {
     const { client } = fake([]);
-    await expect(client.definition(file, 2, 0)).rejects.toMatchObject({ name: 'LspPositionError', message: 'line 2 is beyond the end of the file (2 lines)' });
+    await expect(client.definition(file, 2, 0)).rejects.toMatchObject({
+      name: 'LspPositionError',
+      message: 'line 2 is beyond the end of the file (2 lines)',
+    });
     await expect(client.references(file, 0, -1)).rejects.toMatchObject({ name: 'LspPositionError' });
     expect((await client.definition(file, 1, 0)).locations).toHaveLength(1);
     const bad = new LspClient({ rootPath: dir, servers: [{ language: 'fake', command: 'nul\0byte', args: [] }] });
@@ -76,7 +91,9 @@ describe('LspClient failure paths', () => {
     await until('cancel:textDocument/definition');
 
     await expect(client.definition(file, 0, 0, { timeoutMs: 300 })).rejects.toBeInstanceOf(LspTimeoutError);
-    await poll(() => (lines().filter((l) => l === 'cancel:textDocument/definition').length === 2 ? true : undefined), { timeoutMs: 20_000 });
+    await poll(() => (lines().filter((l) => l === 'cancel:textDocument/definition').length === 2 ? true : undefined), {
+      timeoutMs: 20_000,
+    });
     expect(lines().filter((l) => l === 'cancel:textDocument/definition')).toHaveLength(2);
 
     const already = AbortSignal.abort();
@@ -86,19 +103,34 @@ describe('LspClient failure paths', () => {
   it('a server that keeps dying is restarted at most maxRestarts times, then reported unavailable', async () => {
     const { client } = fake(['--exit-on-start', '3'], { maxRestarts: 2 });
     for (let i = 0; i < 3; i++) {
-      await expect(client.definition(file, 0, 0)).rejects.toMatchObject({ reason: 'crashed', message: 'language server unavailable for fake: the server exited (code 3)' });
+      await expect(client.definition(file, 0, 0)).rejects.toMatchObject({
+        reason: 'crashed',
+        message: 'language server unavailable for fake: the server exited (code 3)',
+      });
     }
     await expect(client.definition(file, 0, 0)).rejects.toMatchObject({
-      reason: 'crashed', message: expect.stringMatching(/^language server unavailable for fake: the server exited \(code 3\) \(gave up after 3 starts within 60000 ms\)$/),
+      reason: 'crashed',
+      message: expect.stringMatching(
+        /^language server unavailable for fake: the server exited \(code 3\) \(gave up after 3 starts within 60000 ms\)$/,
+      ),
     });
   });
 
   it('a request in flight when the server dies fails as crashed; the next one runs on a restarted server', async () => {
     const { client, lines } = fake(['--crash-once', join(dir, `crashed-${n + 1}`)]);
-    await expect(client.definition(file, 0, 0)).rejects.toMatchObject({ name: 'LspUnavailableError', reason: 'crashed', message: 'language server unavailable for fake: the server exited (code 9)' });
+    await expect(client.definition(file, 0, 0)).rejects.toMatchObject({
+      name: 'LspUnavailableError',
+      reason: 'crashed',
+      message: 'language server unavailable for fake: the server exited (code 9)',
+    });
     expect(client.serverPid('fake')).toBeUndefined();
     expect((await client.definition(file, 0, 0)).locations).toHaveLength(1);
-    expect(lines().filter((l) => l === 'initialize' || l.startsWith('didOpen'))).toEqual(['initialize', 'didOpen:1', 'initialize', 'didOpen:1']);
+    expect(lines().filter((l) => l === 'initialize' || l.startsWith('didOpen'))).toEqual([
+      'initialize',
+      'didOpen:1',
+      'initialize',
+      'didOpen:1',
+    ]);
   });
 
   it('shutdown: shutdown + exit; a server ignoring them is killed after the timeout, with its own child', async () => {
@@ -112,7 +144,12 @@ describe('LspClient failure paths', () => {
     const stubborn = fake(['--ignore-shutdown', '--grandchild'], { shutdownTimeoutMs: 300 });
     await stubborn.client.definition(file, 0, 0);
     const spid = stubborn.client.serverPid('fake')!;
-    const grandchild = Number(stubborn.lines().find((l) => l.startsWith('grandchild:'))!.slice('grandchild:'.length));
+    const grandchild = Number(
+      stubborn
+        .lines()
+        .find((l) => l.startsWith('grandchild:'))!
+        .slice('grandchild:'.length),
+    );
     expect(running(grandchild)).toBe(true);
     await stubborn.client.shutdown();
     expect(stubborn.lines()).toContain('shutdown');

@@ -26,7 +26,12 @@ export function descendants(root: number): number[] {
     if (s) children.set(s.ppid, [...(children.get(s.ppid) ?? []), pid]);
   }
   const out: number[] = [];
-  const walk = (p: number) => { for (const c of children.get(p) ?? []) { out.push(c); walk(c); } };
+  const walk = (p: number) => {
+    for (const c of children.get(p) ?? []) {
+      out.push(c);
+      walk(c);
+    }
+  };
   walk(root);
   return out;
 }

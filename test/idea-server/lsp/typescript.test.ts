@@ -40,7 +40,19 @@ const B = [
 let client: LspClient;
 
 beforeAll(() => {
-  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', noEmit: true, noUnusedLocals: false } }));
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        target: 'ES2022',
+        module: 'ESNext',
+        moduleResolution: 'Bundler',
+        noEmit: true,
+        noUnusedLocals: false,
+      },
+    }),
+  );
   writeFileSync(a, A);
   writeFileSync(b, B);
   client = new LspClient({ rootPath: dir });
@@ -55,14 +67,28 @@ describe('LspClient with typescript-language-server', () => {
   it('definition across files: the whole declaration and its text', { timeout: SLOW }, async () => {
     // `greet` in greet('world') on line 2
     const res = await client.definition(a, 2, 33);
-    expect(res).toEqual({ locations: [{
-      filePath: b, line: 0, character: 0, endLine: 2, endCharacter: 1,
-      code: 'export function greet(name: string): string {\n  return `hello ${name}`;\n}',
-    }] });
+    expect(res).toEqual({
+      locations: [
+        {
+          filePath: b,
+          line: 0,
+          character: 0,
+          endLine: 2,
+          endCharacter: 1,
+          code: 'export function greet(name: string): string {\n  return `hello ${name}`;\n}',
+        },
+      ],
+    });
   });
 
   it('references, with and without the declaration, sorted by file and position', { timeout: SLOW }, async () => {
-    const loc = (filePath: string, line: number, character: number) => ({ filePath, line, character, endLine: line, endCharacter: character + 5 });
+    const loc = (filePath: string, line: number, character: number) => ({
+      filePath,
+      line,
+      character,
+      endLine: line,
+      endCharacter: character + 5,
+    });
     const all = await client.references(b, 0, 17, true);
     expect(all).toEqual({ locations: [loc(a, 0, 9), loc(a, 2, 31), loc(b, 0, 16), loc(b, 6, 4)], totalCount: 4 });
     const refs = await client.references(b, 0, 17, false);
@@ -71,21 +97,38 @@ describe('LspClient with typescript-language-server', () => {
 
   it('symbols: the hierarchy flattened parent-first, filtered by query', { timeout: SLOW }, async () => {
     const res = await client.symbols(b);
-    expect(res.symbols.map((s) => [s.name, s.kind, s.containerName, s.line, s.selectionLine, s.selectionCharacter])).toEqual([
+    expect(
+      res.symbols.map((s) => [s.name, s.kind, s.containerName, s.line, s.selectionLine, s.selectionCharacter]),
+    ).toEqual([
       ['greet', 'function', null, 0, 0, 16],
       ['Greeter', 'class', null, 4, 4, 13],
       ['hello', 'method', 'Greeter', 5, 5, 2],
     ]);
     expect(res.totalCount).toBe(3);
-    expect(await client.symbols(b, 'HELL')).toMatchObject({ symbols: [{ name: 'hello', containerName: 'Greeter' }], totalCount: 1 });
+    expect(await client.symbols(b, 'HELL')).toMatchObject({
+      symbols: [{ name: 'hello', containerName: 'Greeter' }],
+      totalCount: 1,
+    });
   });
 
   it("a type error's diagnostic; gone once the file is fixed on disk", { timeout: SLOW }, async () => {
     const res = await client.diagnostics([a, b], 'error');
-    expect(res).toEqual({ totalCount: 1, diagnostics: [{
-      filePath: a, line: 3, character: 6, endLine: 3, endCharacter: 7, severity: 'error',
-      message: "Type 'string' is not assignable to type 'number'.", source: 'typescript', code: '2322',
-    }] });
+    expect(res).toEqual({
+      totalCount: 1,
+      diagnostics: [
+        {
+          filePath: a,
+          line: 3,
+          character: 6,
+          endLine: 3,
+          endCharacter: 7,
+          severity: 'error',
+          message: "Type 'string' is not assignable to type 'number'.",
+          source: 'typescript',
+          code: '2322',
+        },
+      ],
+    });
     expect(client.knownDiagnostics('error').diagnostics.map((d) => d.code)).toEqual(['2322']);
 
     writeFileSync(a, A.replace("'oops'", '42'));
@@ -107,7 +150,9 @@ describe('LspClient with typescript-language-server', () => {
     const helpers = descendants(pid);
     expect(helpers.length).toBeGreaterThan(0); // tsserver
     process.kill(pid, 'SIGKILL');
-    const gone = await poll(() => (client.serverPid('typescript') === undefined ? true : undefined), { timeoutMs: 30_000 });
+    const gone = await poll(() => (client.serverPid('typescript') === undefined ? true : undefined), {
+      timeoutMs: 30_000,
+    });
     expect(gone).toBe(true);
     // its tsserver went with it (the client kills the server's process group)
     expect(await poll(() => (helpers.every((p) => !running(p)) ? true : undefined), { timeoutMs: 30_000 })).toBe(true);

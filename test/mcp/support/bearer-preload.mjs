@@ -27,7 +27,9 @@ const undici = await import(pathToFileURL(require.resolve('undici')).href);
 undici.setGlobalDispatcher(
   new undici.Agent().compose((dispatch) => (opts, handler) => {
     if (!ours(`${opts.origin}`)) return dispatch(opts, handler);
-    const headers = Array.isArray(opts.headers) ? Object.fromEntries(opts.headers.reduce((a, v, i, all) => (i % 2 ? a : [...a, [v, all[i + 1]]]), [])) : { ...(opts.headers ?? {}) };
+    const headers = Array.isArray(opts.headers)
+      ? Object.fromEntries(opts.headers.reduce((a, v, i, all) => (i % 2 ? a : [...a, [v, all[i + 1]]]), []))
+      : { ...(opts.headers ?? {}) };
     return dispatch({ ...opts, headers: { ...headers, authorization: `Bearer ${token}` } }, handler);
   }),
 );

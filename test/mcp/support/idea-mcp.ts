@@ -1,14 +1,14 @@
 // Starting the built idea-mcp (mcp/dist) the way an MCP client does: a child process, over stdio or HTTP.
-import { spawn, type ChildProcess } from "node:child_process";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { buildTarget } from "../../../scripts/build";
+import { spawn, type ChildProcess } from 'node:child_process';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildTarget } from '../../../scripts/build';
 
-export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
-export const IDEA_MCP = join(ROOT, "mcp/dist/idea-mcp.mjs");
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+export const IDEA_MCP = join(ROOT, 'mcp/dist/idea-mcp.mjs');
 
 export function buildMcp(): Promise<string> {
-  return buildTarget("mcp");
+  return buildTarget('mcp');
 }
 
 export interface HttpMcp {
@@ -21,27 +21,39 @@ export interface HttpMcp {
 }
 
 /** idea-mcp --http on a free port; resolves once it says where it listens. */
-export function startHttpMcp(cwd: string, env: NodeJS.ProcessEnv, token = "live-bearer-token-0123456789abcdef"): Promise<HttpMcp> {
-  const child = spawn(process.execPath, [IDEA_MCP, "--http", "--port", "0", "--cwd", cwd], { env: { ...process.env, ...env, IDEA_MCP_TOKEN: token }, stdio: ["ignore", "ignore", "pipe"] });
-  let err = "";
+export function startHttpMcp(
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  token = 'live-bearer-token-0123456789abcdef',
+): Promise<HttpMcp> {
+  const child = spawn(process.execPath, [IDEA_MCP, '--http', '--port', '0', '--cwd', cwd], {
+    env: { ...process.env, ...env, IDEA_MCP_TOKEN: token },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let err = '';
   return new Promise((res, rej) => {
     const timer = setTimeout(() => rej(new Error(`idea-mcp --http did not start: ${err}`)), 20_000);
-    child.stderr!.on("data", (c: Buffer) => {
+    child.stderr!.on('data', (c: Buffer) => {
       err += c.toString();
       const m = /listening on (http:\/\/\S+)/.exec(err);
       if (m) {
         clearTimeout(timer);
         const url = m[1]!;
         res({
-          url, origin: new URL(url).origin, token, child, stderr: () => err,
-          stop: () => new Promise<void>((done) => {
-            if (child.exitCode !== null) return done();
-            child.once("exit", () => done());
-            child.kill("SIGTERM");
-          }),
+          url,
+          origin: new URL(url).origin,
+          token,
+          child,
+          stderr: () => err,
+          stop: () =>
+            new Promise<void>((done) => {
+              if (child.exitCode !== null) return done();
+              child.once('exit', () => done());
+              child.kill('SIGTERM');
+            }),
         });
       }
     });
-    child.once("exit", (code) => rej(new Error(`idea-mcp --http exited ${code}: ${err}`)));
+    child.once('exit', (code) => rej(new Error(`idea-mcp --http exited ${code}: ${err}`)));
   });
 }
