@@ -4,8 +4,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { launchAnyHost, REPO_ROOT, type BackendRequest, type HostName } from '../livehost';
-import { runAgainstServer, type ExistingServerOptions } from './lib/session';
+import { type BackendRequest, type HostName, launchAnyHost, REPO_ROOT } from '@idea-kit/livehost';
+import { type ExistingServerOptions, runAgainstServer } from './lib/session';
 import type { Implementation, RunSummary } from './reporters/types';
 import { buildFixtureWorkspace } from './workspace';
 

@@ -9,7 +9,7 @@
 // - `npx idea-spec diff 0.1.5 0.1.6` answers from the spec inside its package;
 // - `npm ls --omit=dev` is clean and no tsx is installed.
 // Figures (package sizes, install and first-report wall time) go to reports/packages.json.
-import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { execFileSync, type SpawnSyncReturns, spawnSync } from 'node:child_process';
 import {
   existsSync,
   lstatSync,
@@ -24,7 +24,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOST_USER_SETTINGS } from '../../conformance/launch';
-import { launchHost, REPO_ROOT, type LiveHost } from '../../livehost';
+import { type LiveHost, launchHost, REPO_ROOT } from '../../livehost';
 
 interface Artefact {
   name: string;
@@ -108,7 +108,7 @@ afterAll(async () => {
   if (artefacts) {
     mkdirSync(join(REPO_ROOT, 'reports'), { recursive: true });
     figures.packages = artefacts.map(({ name, size, unpackedSize, files }) => ({ name, size, unpackedSize, files }));
-    writeFileSync(join(REPO_ROOT, 'reports', 'packages.json'), JSON.stringify(figures, null, 2) + '\n');
+    writeFileSync(join(REPO_ROOT, 'reports', 'packages.json'), `${JSON.stringify(figures, null, 2)}\n`);
   }
   if (base) rmSync(base, { recursive: true, force: true });
 });
@@ -141,7 +141,7 @@ describe('the packages, installed from their tarballs into an empty project', ()
       expect(r.stdout).toContain(`+ @idea-kit/${name}@`);
     // The only complaints allowed: a dry run is not logged in to the registry, and the private
     // workspaces the bins bundle (the spec library, the result text) are not published.
-    const privateSkipped = /Skipping workspace @idea-kit\/(spec-lib|result-text), marked as private/;
+    const privateSkipped = /Skipping workspace @idea-kit\/(spec-lib|result-text|livehost), marked as private/;
     expect(
       r.stderr
         .split('\n')
