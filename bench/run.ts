@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkBenchResult, fmt, type BenchResult, type BenchRow } from './lib/contract';
+import { type BenchResult, type BenchRow, checkBenchResult, fmt } from './lib/contract';
 import { machineLine } from './lib/machine';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -117,7 +117,7 @@ function main(): void {
   const tmp = mkdtempSync(join(tmpdir(), 'idea-bench-'));
   const sections: Section[] = [];
   try {
-    entries.forEach((e, i) => sections.push(runEntry(e, join(tmp, `${i}.json`))));
+    for (const [i, e] of entries.entries()) sections.push(runEntry(e, join(tmp, `${i}.json`)));
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

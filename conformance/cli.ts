@@ -1,19 +1,19 @@
 #!/usr/bin/env -S npx tsx
 // idea-conformance: run the IDEA conformance suite against any server, or launch ours and run it.
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { parseProfiles, PROFILES } from './lib/clauses';
+import { resolveEndpoint } from '../runtime/locate';
+import { PROFILES, parseProfiles } from './lib/clauses';
 import { readExpectedFailures } from './lib/expected-failures';
 import { DEFAULT_FIXTURES, loadCases } from './lib/load';
 import { selectCases } from './lib/select';
-import { fullTopic, KNOWN_TOPICS } from './lib/topics';
 import { runAgainstServer } from './lib/session';
-import { resolveEndpoint } from '../runtime/locate';
+import { fullTopic, KNOWN_TOPICS } from './lib/topics';
+import { version as PACKAGE_VERSION } from './package.json';
 import { createReporter } from './reporters';
 import type { RunSummary } from './reporters/types';
 import { buildFixtureWorkspace, readFixtureWorkspace } from './workspace';
-import { version as PACKAGE_VERSION } from './package.json';
 
 const USAGE = `idea-conformance — conformance suite for IDEA protocol servers
 
@@ -81,7 +81,7 @@ async function main(argv: string[]): Promise<number> {
   }
   // --help anywhere (`idea-conformance run --help`) is a request for the usage, not a mistake.
   if (!command || command === 'help' || argv.includes('--help') || argv.includes('-h')) {
-    process.stdout.write(USAGE + '\n');
+    process.stdout.write(`${USAGE}\n`);
     return command ? 0 : 2;
   }
   const { values, positionals } = parseArgs({
@@ -156,7 +156,7 @@ async function main(argv: string[]): Promise<number> {
   if (cases.length === 0) fail('the selection matches no case');
   const reporters = (values.reporter?.length ? values.reporter : ['console']).map((r) => {
     try {
-      return createReporter(r, { fixturesDir: fixtures.replace(process.cwd() + '/', ''), verbose: values.verbose });
+      return createReporter(r, { fixturesDir: fixtures.replace(`${process.cwd()}/`, ''), verbose: values.verbose });
     } catch (e) {
       return fail((e as Error).message);
     }
@@ -185,7 +185,7 @@ async function main(argv: string[]): Promise<number> {
       ...common,
       extensionDevPath: values.extension,
       workspace: values.workspace,
-      log: values.verbose ? (l) => process.stderr.write(l + '\n') : undefined,
+      log: values.verbose ? (l) => process.stderr.write(`${l}\n`) : undefined,
     });
     process.stderr.write(
       `live host: launch ${(r.launchMs / 1000).toFixed(1)} s, suite ${(r.suiteMs / 1000).toFixed(1)} s, teardown ${(r.teardownMs / 1000).toFixed(1)} s\n`,
@@ -212,7 +212,7 @@ async function main(argv: string[]): Promise<number> {
   // --last-failed re-runs what needs work: failures, errors and warnings, not the topics the server does not serve.
   writeFileSync(
     statePath,
-    JSON.stringify(
+    `${JSON.stringify(
       {
         at: summary.startedAt,
         failed: summary.results
@@ -221,7 +221,7 @@ async function main(argv: string[]): Promise<number> {
       },
       null,
       2,
-    ) + '\n',
+    )}\n`,
   );
   return summary.ok ? 0 : 1;
 }

@@ -25,7 +25,7 @@ export function buildManifest(root = DEFAULT_FIXTURES): string {
       description: lc.case.description,
     })),
   };
-  return JSON.stringify(manifest, null, 2) + '\n';
+  return `${JSON.stringify(manifest, null, 2)}\n`;
 }
 
 export function manifestPath(root = DEFAULT_FIXTURES): string {

@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildMatrix, parseMatrixArg, readMatrixInput, type Matrix } from './lib/matrix';
+import { buildMatrix, type Matrix, parseMatrixArg, readMatrixInput } from './lib/matrix';
 import { clauseHrefFrom } from './reporters/html';
 import { matrixToHtml, matrixToMarkdown } from './reporters/matrix';
 

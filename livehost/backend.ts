@@ -2,15 +2,15 @@
 // (the conformance CLI's --launch, livehost/cli.ts): the backend is chosen by --host / IDEA_HOST
 // (desktop.ts), the build by --vscode / IDEA_VSCODE (hosts.ts).
 import {
+  type Backend,
+  type BackendRequest,
   chooseBackend,
   desktopDownloader,
   launchDesktopHost,
   requestedBackend,
-  type Backend,
-  type BackendRequest,
 } from './desktop';
-import { hostBuild, selectedHost, type HostBuild } from './hosts';
-import { launchHost, type LaunchOptions } from './launch';
+import { type HostBuild, hostBuild, selectedHost } from './hosts';
+import { type LaunchOptions, launchHost } from './launch';
 
 export interface RunningHost {
   backend: Backend;

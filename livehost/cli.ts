@@ -1,8 +1,9 @@
 // npx tsx livehost/cli.ts --workspace <dir> [--extension <dir>] [--host code-server|electron|auto] [--vscode oldest|newest] [--timeout <ms>] [--keep-run] [--quiet]
 // Launches a live VS Code with the extension, prints {url, token, workspace, ...} as JSON on stdout, keeps
 // running until Ctrl-C (or SIGTERM), then tears everything down.
-import { parseArgs } from 'node:util';
+
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { launchAnyHost } from './backend';
 import { BACKEND_REQUESTS, type BackendRequest } from './desktop';
 import { HOST_NAMES, type HostName } from './hosts';

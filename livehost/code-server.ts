@@ -1,6 +1,6 @@
 // Starting and stopping code-server in its own process group (it, the extension host and the language
 // servers it forks), so teardown can signal exactly the processes we started.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { get } from 'node:http';
 import { poll } from '../runtime/poll';

@@ -2,27 +2,28 @@
 // handed back once that extension's server accepts connections. See livehost/README.md.
 import { realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { installedExtension, linkExtension } from './extension-link';
-import { registerExitHook, unregisterExitHook } from './exit-hooks';
-import { describeLogs } from './log-tail';
-import { codeServerPath, findChromium, findCodeServer } from './paths';
-import { hostBuild, selectedHost, type HostBuild, type HostName } from './hosts';
+import type { Page } from 'playwright-core';
 import { poll } from '../runtime/poll';
 import { listRegisteredServers } from '../runtime/registry';
-import { freePort, isPortOpen } from './ports';
-import { PeakSampler, groupPids, type PeakMemory } from './proc-memory';
-import { Teardown } from './teardown';
-import { portOwnedByGroup } from './port-owner';
-import { readReadySignal, restoreWorkspaceSettings, snapshotSettings, type ReadySignal } from './ready-signal';
-import { createRunFolder, isolatedEnv, removeRunFolder, runRegistryDir, type RunFolder } from './run-folder';
 import {
+  type CodeServerProcess,
   installVsix,
   killCodeServerGroupSync,
   spawnCodeServer,
   stopCodeServer,
   waitForHttp,
-  type CodeServerProcess,
 } from './code-server';
+import { registerExitHook, unregisterExitHook } from './exit-hooks';
+import { installedExtension, linkExtension } from './extension-link';
+import { type HostBuild, type HostName, hostBuild, selectedHost } from './hosts';
+import { describeLogs } from './log-tail';
+import { codeServerPath, findChromium, findCodeServer } from './paths';
+import { portOwnedByGroup } from './port-owner';
+import { freePort, isPortOpen } from './ports';
+import { groupPids, type PeakMemory, PeakSampler } from './proc-memory';
+import { type ReadySignal, readReadySignal, restoreWorkspaceSettings, snapshotSettings } from './ready-signal';
+import { createRunFolder, isolatedEnv, type RunFolder, removeRunFolder, runRegistryDir } from './run-folder';
+import { Teardown } from './teardown';
 import { writeUserSettings } from './user-settings';
 import {
   closeWorkbench,
@@ -32,7 +33,6 @@ import {
   type Workbench,
 } from './workbench-browser';
 import { WorkbenchDriver } from './workbench-driver';
-import type { Page } from 'playwright-core';
 
 export interface LaunchOptions {
   /** Folder opened in VS Code (must exist). */
@@ -234,14 +234,12 @@ export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
     // Stage 2: user settings and the extension, inside the run folder.
     const [codeServerPort, wantedExtPort] = await Promise.all([freePort(), freePort()]);
     writeUserSettings(run.userDataDir, wantedExtPort, opts.userSettings);
+    if (opts.vsix) {
+      const env = { ...isolatedEnv(run), ...(codeServerPATH ? { PATH: codeServerPATH } : {}) };
+      installVsix({ bin: codeServerBin, run, vsix: resolve(opts.vsix), env });
+    }
     const ext = opts.vsix
-      ? (installVsix({
-          bin: codeServerBin,
-          run,
-          vsix: resolve(opts.vsix),
-          env: { ...isolatedEnv(run), ...(codeServerPATH ? { PATH: codeServerPATH } : {}) },
-        }),
-        installedExtension(run.extensionsDir))
+      ? installedExtension(run.extensionsDir)
       : linkExtension(opts.extensionDevPath!, run.extensionsDir);
     extensionId = ext.id;
     // Stage 3: the workspace settings file, restored after every process below is gone.

@@ -4,7 +4,7 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { hostNodeBinDir, selectedHost, type HostBuild } from './hosts';
+import { type HostBuild, hostNodeBinDir, selectedHost } from './hosts';
 
 /** Root of this repository (livehost/ sits directly below it). */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');

@@ -1,6 +1,6 @@
 // Which process listens on a TCP port (Linux /proc): lets the launcher make sure the port named in the ready
 // signal belongs to the host it started, not to another host or program that happens to use it.
-import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { groupPids } from './proc-memory';
 
 const LISTEN = '0A';

@@ -1,5 +1,6 @@
 // Loopback port helpers: pick a free port, probe whether one accepts TCP.
 import { createServer } from 'node:net';
+
 export { isPortOpen } from '../runtime/loopback';
 
 export const LOOPBACK = '127.0.0.1';

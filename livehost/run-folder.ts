@@ -1,7 +1,8 @@
 // The per-run folder: everything one live host writes (profile, extensions, HOME, TMPDIR, browser profile,
 // logs) stays inside it, so runs never share state and teardown can delete it in one go.
-import { mkdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+
 import { randomBytes } from 'node:crypto';
+import { mkdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runsRoot } from './paths';

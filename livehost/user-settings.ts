@@ -32,6 +32,6 @@ export function writeUserSettings(
   const settings = { ...QUIET_OFFLINE_SETTINGS, [DISCOVERY_KEYS.port]: extensionPort, ...overrides };
   const dir = join(userDataDir, 'User');
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'settings.json'), JSON.stringify(settings, null, 2) + '\n');
+  writeFileSync(join(dir, 'settings.json'), `${JSON.stringify(settings, null, 2)}\n`);
   return settings;
 }

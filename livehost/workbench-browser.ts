@@ -2,7 +2,7 @@
 // workbench connects, and documents/editors live on the workbench side, so the page stays open for the
 // whole session.
 import { readFileSync } from 'node:fs';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { sleep } from './ports';
 import { processTable } from './proc-memory';
 

@@ -9,7 +9,7 @@
 // - cwd: paths inside it are shown relative to it (like grep); others stay absolute.
 // Positions print 1-based as `path:line:col`, the convention of grep, tsc and editors' "go to"; the
 // protocol (and --json) is 0-based.
-import { relative, isAbsolute, sep } from 'node:path';
+import { isAbsolute, relative, sep } from 'node:path';
 import type {
   DiagListResult,
   EditFindResult,

@@ -16,15 +16,15 @@
 // the session.
 import { IdeaClosedError, IdeaProtocolError, IdeaTimeoutError, IdeaValidationError } from './client-errors.js';
 import { ClientTransport, type RequestOptions, type WebSocketClass } from './client-transport.js';
-import { handshakeReplyProblem, isObject, responseProblem, type FrameValidators } from './frames.js';
+import { type FrameValidators, handshakeReplyProblem, isObject, responseProblem } from './frames.js';
 import {
   backoffDelay,
-  reconnectPolicy,
   type ConnectionState,
   type ConnectionStateEvent,
   type Endpoint,
   type ReconnectOptions,
   type ReconnectPolicy,
+  reconnectPolicy,
 } from './reconnect.js';
 
 export type { ConnectionState, ConnectionStateEvent, Endpoint, ReconnectOptions } from './reconnect.js';

@@ -2,9 +2,9 @@
 // loopback ws binding (ws-server.ts, with admission.ts's limits), token auth, and an entry in the
 // per-user registry (registry.ts) once listening. It knows nothing of VS Code: the extension is this
 // plus its handlers and settings, and so are the test servers.
-import { registerServer, type Registration } from './registry.js';
-import { ServerSession, type ServerProtocol, type ServerSessionOptions } from './server-session.js';
-import { startWebSocketServer, type SessionLike, type WebSocketServerOptions } from './ws-server.js';
+import { type Registration, registerServer } from './registry.js';
+import { type ServerProtocol, ServerSession, type ServerSessionOptions } from './server-session.js';
+import { type SessionLike, startWebSocketServer, type WebSocketServerOptions } from './ws-server.js';
 
 /** One accepted connection, as handler and session factories see it. */
 export interface IdeaConnection {

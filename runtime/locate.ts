@@ -10,9 +10,9 @@
 // `idea-conformance` (resolveEndpoint): flag > environment > registry > workspace settings.
 import { realpathSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import { workspaceSettingsSource, type Discovered } from './discovery.js';
+import { type Discovered, workspaceSettingsSource } from './discovery.js';
 import { isLoopbackWsUrl } from './loopback.js';
-import { listRegisteredServers, registryDir, type RegistryEntry, type RegistryListing } from './registry.js';
+import { listRegisteredServers, type RegistryEntry, type RegistryListing, registryDir } from './registry.js';
 
 export interface Located extends Discovered {
   /** The registry entry, when found there. */

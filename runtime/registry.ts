@@ -54,7 +54,7 @@ export interface RegistryEntry {
 /** `IDEA_REGISTRY_DIR`, else ~/.idea-protocol/servers. */
 export function registryDir(env: NodeJS.ProcessEnv = process.env): string {
   const dir = env.IDEA_REGISTRY_DIR;
-  return dir && dir.trim() ? dir : join(homedir(), '.idea-protocol', 'servers');
+  return dir?.trim() ? dir : join(homedir(), '.idea-protocol', 'servers');
 }
 
 const uid = (): number | undefined => (typeof process.getuid === 'function' ? process.getuid() : undefined);
@@ -90,7 +90,7 @@ export function writeRegistryEntry(entry: RegistryEntry, dir = registryDir()): s
   const tmp = join(dir, `.${entryFileName(entry.pid, entry.port)}.${randomBytes(4).toString('hex')}.tmp`);
   const fd = openSync(tmp, 'wx', 0o600);
   try {
-    writeSync(fd, JSON.stringify(entry, null, 2) + '\n');
+    writeSync(fd, `${JSON.stringify(entry, null, 2)}\n`);
     fsyncSync(fd);
   } finally {
     closeSync(fd);
@@ -238,8 +238,8 @@ export async function listRegisteredServers(options: ListOptions = {}): Promise<
   );
   candidates.forEach(({ entry, file }, i) => {
     const reason = verdicts[i];
-    if (reason === undefined) return void out.servers.push(entry);
-    out.stale.push({ entry, reason });
+    if (reason === undefined) out.servers.push(entry);
+    else out.stale.push({ entry, reason });
     if (options.clean ?? true) {
       try {
         unlinkSync(file);

@@ -22,7 +22,7 @@
 //   ctx.signal aborted.
 // Params defaults: validators never touch the wire object; the session fills the params schema's
 // top-level defaults into a copy before calling the handler (the handler's params type says so).
-import { isObject, type FrameValidators, type Validate } from './frames.js';
+import { type FrameValidators, isObject, type Validate } from './frames.js';
 import { tokensEqual } from './token.js';
 import { describeValidationError } from './validation-message.js';
 

@@ -22,14 +22,14 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, WebSocket } from 'ws';
+import { WebSocket, WebSocketServer } from 'ws';
 import {
+  type AdmissionLimits,
   DEFAULT_ADMISSION_LIMITS,
+  type DropReason,
   HandshakeThrottle,
   PendingSockets,
   Progress,
-  type AdmissionLimits,
-  type DropReason,
 } from './admission.js';
 import { frameText } from './frame-text.js';
 import { isAllowedOrigin, isLoopbackAddress, isLoopbackHost } from './loopback.js';

@@ -25,7 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { servedVersion } from '@idea-kit/spec-lib/served';
 import { versionFolder } from '@idea-kit/spec-lib/version';
-import { build, context, type BuildOptions, type Plugin } from 'esbuild';
+import { type BuildOptions, build, context, type Plugin } from 'esbuild';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -205,7 +205,7 @@ export async function buildTarget(name: TargetName): Promise<string> {
 /** The entry's own hashbang (`npx tsx`, for running from a clone) replaced by plain node's; executable. */
 function asBin(file: string): void {
   const code = readFileSync(file, 'utf8');
-  writeFileSync(file, '#!/usr/bin/env node\n' + (code.startsWith('#!') ? code.slice(code.indexOf('\n') + 1) : code));
+  writeFileSync(file, `#!/usr/bin/env node\n${code.startsWith('#!') ? code.slice(code.indexOf('\n') + 1) : code}`);
   chmodSync(file, 0o755);
 }
 
@@ -357,7 +357,7 @@ async function main(): Promise<void> {
       `${a.name.padEnd(32)} ${(a.size / 1024).toFixed(1).padStart(8)} kB${a.files ? `  ${a.files} files, ${(a.unpackedSize! / 1024).toFixed(0)} kB unpacked` : ''}  ${a.file}\n`,
     );
   }
-  if (values.json) writeFileSync(values.json, JSON.stringify(artefacts, null, 2) + '\n');
+  if (values.json) writeFileSync(values.json, `${JSON.stringify(artefacts, null, 2)}\n`);
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();

@@ -3,8 +3,9 @@
 // tool and type bundles replace each `$ref` by a name of their own. The walk itself is shared: which
 // keys hold subschemas (keywords.ts), that data is copied as written, where a `$ref` leads
 // (refs.ts resolveRef, relative to the document holding it) and that a cycle of `$ref`s is an error.
-import { resolveRef, type RefTarget } from './refs';
+
 import { subschemaKind } from './keywords';
+import { type RefTarget, resolveRef } from './refs';
 import { isObject, type Json, type JsonObject, type Spec } from './spec';
 
 export interface SchemaVisitor {

@@ -2,9 +2,10 @@
 // it. `generateVersion` runs it first and the spec tests call it, so a schema the tests would reject
 // never gets through `npm run codegen` (one place for the rules, one precise message per problem:
 // file, JSON pointer, rule).
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020';
+
 import { existsSync, readFileSync } from 'node:fs';
-import { join, relative, isAbsolute } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020';
 import { RefResolver } from './refs';
 import { escapePointer as esc, schemaNodes } from './schema-walk';
 import { ID_BASE, type JsonSchema, type Spec } from './spec';

@@ -1,7 +1,7 @@
 // $ref resolution across the schema documents of one version: `resolveRef` (any JSON pointer, for
 // the diff and the tools) and `RefResolver`, which also names every referable definition (root
 // schemas and $defs entries) so the generated types, validators and docs agree on one name each.
-import { pascalCase, rootSchemas, type RootSchema } from './names';
+import { pascalCase, type RootSchema, rootSchemas } from './names';
 import { ID_BASE, isObject, type Json, type JsonSchema, type Spec } from './spec';
 
 /** The target of a $ref: the document holding it, the JSON pointer inside it ("" = the root) and the node. */

@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { isObject, readJson, specVersions } from './spec';
-import { isVersion, normalizeVersion, versionFolder, type Version } from './version';
+import { isVersion, normalizeVersion, type Version, versionFolder } from './version';
 
 export const SERVED_FILE = 'served.json';
 

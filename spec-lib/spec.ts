@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { compareVersions, isVersion, normalizeVersion, versionFolder, type Version } from './version';
+import { compareVersions, isVersion, normalizeVersion, type Version, versionFolder } from './version';
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 export type JsonObject = { [k: string]: Json };

@@ -10,13 +10,13 @@ import {
   formatJson,
   ID_BASE,
   isObject,
+  type Json,
   listFiles,
   loadSpec,
+  SUMMARY_FILE,
   schemaId,
   specVersions,
-  SUMMARY_FILE,
   versionDir,
-  type Json,
 } from '@idea-kit/spec-lib/spec';
 import { compareVersions, nextPatch, normalizeVersion, versionFolder } from '@idea-kit/spec-lib/version';
 import { codegenMissing, regenerate } from './regenerate';
@@ -113,8 +113,9 @@ function mentionsOf(doc: Json, from: string): string[] {
     if (typeof x === 'string') {
       if (key !== 'since' && (x === from || mention.test(x)))
         out.push(`${at || '/'}: ${JSON.stringify(x.length > 60 ? `${x.slice(0, 57)}...` : x)}`);
-    } else if (Array.isArray(x)) x.forEach((y, i) => walk(y, `${at}/${i}`, key));
-    else if (isObject(x))
+    } else if (Array.isArray(x)) {
+      for (const [i, y] of x.entries()) walk(y, `${at}/${i}`, key);
+    } else if (isObject(x))
       for (const [k, v] of Object.entries(x)) walk(v, `${at}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`, k);
   };
   walk(doc, '', '');

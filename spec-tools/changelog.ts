@@ -3,11 +3,11 @@
 // facts), and the diff against the version before it.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { readReleases, type Release } from '@idea-kit/spec-lib/releases';
-import { loadSpec, specVersions, SUMMARY_FILE, type Spec } from '@idea-kit/spec-lib/spec';
-import { diffVersions } from './diff/version-diff';
+import { type Release, readReleases } from '@idea-kit/spec-lib/releases';
+import { loadSpec, type Spec, SUMMARY_FILE, specVersions } from '@idea-kit/spec-lib/spec';
 import { formatMarkdownBody } from './diff/format';
 import { countByLevel } from './diff/types';
+import { diffVersions } from './diff/version-diff';
 import { HISTORY } from './history/facts';
 import { specDir } from './spec-repo';
 

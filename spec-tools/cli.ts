@@ -7,15 +7,15 @@ import { newestRelease, readReleases } from '@idea-kit/spec-lib/releases';
 import { loadSpec, specVersions } from '@idea-kit/spec-lib/spec';
 import { bump } from './bump';
 import { updateChangelog } from './changelog';
-import { formatReport, isFormat, type Format } from './diff/format';
+import { type Format, formatReport, isFormat } from './diff/format';
 import { failsAt, isLevel, type Level } from './diff/types';
 import { diffVersions } from './diff/version-diff';
 import { checkFrozen } from './frozen';
 import { writeHistory } from './history/write';
+import { version as PACKAGE_VERSION } from './package.json';
 import { codegenMissing, regenerate } from './regenerate';
 import { amendRelease, recordRelease } from './release';
 import { defaultRoot, specDir, writableRoot } from './spec-repo';
-import { version as PACKAGE_VERSION } from './package.json';
 
 /** The pull-request question: what does the work in progress change against the last release? */
 function defaultDiffPair(spec: string): [string, string] {

@@ -6,10 +6,10 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   newestRelease,
-  readReleases,
-  releasesPath,
   RELEASES_DESCRIPTION,
   type Releases,
+  readReleases,
+  releasesPath,
 } from '@idea-kit/spec-lib/releases';
 import { formatJson, hashFolder, isObject, readJson, specVersions, versionDir } from '@idea-kit/spec-lib/spec';
 import { compareVersions, normalizeVersion } from '@idea-kit/spec-lib/version';

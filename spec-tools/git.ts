@@ -41,7 +41,7 @@ export function commitsTouching(cwd: string, path: string): string[] {
  */
 export function readObjects(cwd: string, names: string[]): (string | undefined)[] {
   if (names.length === 0) return [];
-  const r = git(cwd, ['cat-file', '--batch'], names.join('\n') + '\n');
+  const r = git(cwd, ['cat-file', '--batch'], `${names.join('\n')}\n`);
   if (!r.ok) throw new Error(`git cat-file failed: ${r.stderr}`);
   const out: (string | undefined)[] = [];
   const buf = r.stdout;

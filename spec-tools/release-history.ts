@@ -4,8 +4,8 @@
 import { parseReleases, type Release, type Releases } from '@idea-kit/spec-lib/releases';
 import { hashFiles } from '@idea-kit/spec-lib/spec';
 import { versionFolder } from '@idea-kit/spec-lib/version';
-import { commitsTouching, filesAt, git, notInGit, readObjects } from './git';
 import type { FrozenProblem } from './frozen';
+import { commitsTouching, filesAt, git, notInGit, readObjects } from './git';
 
 export interface HistoryCheck {
   problems: FrozenProblem[];

@@ -6,20 +6,20 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { SCHEMA_MAP_KEYWORDS } from '@idea-kit/spec-lib/keywords';
 import { assertSpecClean } from '@idea-kit/spec-lib/lint';
-import { readReleases, type Amendment, type Release } from '@idea-kit/spec-lib/releases';
+import { type Amendment, type Release, readReleases } from '@idea-kit/spec-lib/releases';
 import {
   CLAUSES_FILE,
   isObject,
+  type Json,
   listFiles,
   loadSpec,
   readJson,
-  SUMMARY_FILE,
-  type Json,
   type Spec,
+  SUMMARY_FILE,
 } from '@idea-kit/spec-lib/spec';
 import { normalizeVersion, versionFolder } from '@idea-kit/spec-lib/version';
-import { diffVersions } from './diff/version-diff';
 import { formatReport } from './diff/format';
+import { diffVersions } from './diff/version-diff';
 import { writeReleases } from './frozen';
 import { releasedContents } from './release-history';
 

@@ -9,9 +9,9 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildTarget } from '../../scripts/build';
-import { constantHandlers, startBenchServer } from '../lib/server';
-import { jsonOutArg, type BenchResult, type BenchRow } from '../lib/contract';
+import { type BenchResult, type BenchRow, jsonOutArg } from '../lib/contract';
 import { machineLine } from '../lib/machine';
+import { constantHandlers, startBenchServer } from '../lib/server';
 import { summarize } from '../lib/stats';
 
 const runsArg = process.argv.indexOf('--runs');

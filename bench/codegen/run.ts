@@ -8,7 +8,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { specVersions } from '@idea-kit/spec-lib/spec';
-import { jsonOutArg, type BenchResult, type BenchRow } from '../lib/contract';
+import { type BenchResult, type BenchRow, jsonOutArg } from '../lib/contract';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const CLI = join(ROOT, 'codegen', 'src', 'cli.ts');

@@ -7,11 +7,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { launchHost, REPO_ROOT } from '../../livehost';
-import { emit } from '../lib/contract';
+import { HOST_USER_SETTINGS } from '../../conformance/launch';
 import { readExpectedFailures } from '../../conformance/lib/expected-failures';
 import { CONFORMANCE_DIR, loadCases } from '../../conformance/lib/load';
-import { HOST_USER_SETTINGS } from '../../conformance/launch';
 import { FALLBACK_SETTLE_MS, runSuite } from '../../conformance/lib/run';
 import { targetFor } from '../../conformance/lib/session';
 import {
@@ -19,6 +17,8 @@ import {
   resetFixtureWorkspace,
   resetFixtureWorkspaceDetailed,
 } from '../../conformance/workspace';
+import { launchHost, REPO_ROOT } from '../../livehost';
+import { emit } from '../lib/contract';
 
 const { values } = parseArgs({
   options: {

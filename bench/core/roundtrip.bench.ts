@@ -4,9 +4,9 @@
 // envelope and params. The servers run on their own thread, as a real server is another process.
 // Target: median ratio ≤ 1.15.
 import { connect, type IdeaClient } from '../../generated/v0.1.6/client';
-import { TOKEN } from '../lib/server';
-import { emit, type BenchRow } from '../lib/contract';
+import { type BenchRow, emit } from '../lib/contract';
 import { echoRoundTrips, jsonRoundTrips, openSocket } from '../lib/echo';
+import { TOKEN } from '../lib/server';
 import { nowMs, summarize } from '../lib/stats';
 import { startServerWorker } from './servers';
 

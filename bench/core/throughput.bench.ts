@@ -2,9 +2,9 @@
 // generated dispatcher (constant handlers, server on its own thread), on 1 and on 8 connections;
 // baseline: raw ws echo with the same window and connections. Target ≥ 50 000 req/s.
 import { connect, type IdeaClient } from '../../generated/v0.1.6/client';
-import { TOKEN } from '../lib/server';
-import { emit, type BenchRow } from '../lib/contract';
+import { type BenchRow, emit } from '../lib/contract';
 import { echoThroughput, openSocket } from '../lib/echo';
+import { TOKEN } from '../lib/server';
 import { nowMs } from '../lib/stats';
 import { startServerWorker } from './servers';
 

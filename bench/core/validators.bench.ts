@@ -1,9 +1,10 @@
 // Cost of the generated validators per frame, against JSON.parse of the same frame as the baseline
 // (the one step every server must do anyway): valid requests of every topic (envelope + params), the
 // mutations of them a server must refuse (bench/lib/frames.ts), and every topic's example result.
+
+import { type BenchRow, emit } from '../lib/contract';
 import { mutatedRequests, validRequests } from '../lib/frames';
 import { exampleResults, generatedValidator, INDEX_TOPICS } from '../lib/server';
-import { emit, type BenchRow } from '../lib/contract';
 import { nowMs } from '../lib/stats';
 
 const ROUNDS = 5;

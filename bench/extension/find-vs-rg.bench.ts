@@ -7,12 +7,12 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { ripgrepPath } from '../../extension/src/search/ripgrep';
 import { buildFixtureWorkspace } from '../../conformance/workspace';
+import { ripgrepPath } from '../../extension/src/search/ripgrep';
 import { connect } from '../../generated/v0.1.6/client';
 import { findCodeServer, launchHost } from '../../livehost';
 import { buildTarget, ROOT } from '../../scripts/build';
-import { emit, type BenchRow } from '../lib/contract';
+import { type BenchRow, emit } from '../lib/contract';
 import { nowMs, summarize } from '../lib/stats';
 
 const argv = process.argv.slice(2);
@@ -55,7 +55,7 @@ function writeCorpus(root: string): number {
       );
     }
     if (f % 50 === 7) lines.splice(30, 0, '    needleToken = locate(haystack)  # rare');
-    const text = lines.join('\n') + '\n';
+    const text = `${lines.join('\n')}\n`;
     bytes += text.length;
     writeFileSync(join(dir, `file${f}.py`), text);
   }

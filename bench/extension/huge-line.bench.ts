@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { LIMIT_RANGES } from '../../extension/src/limits/config';
 import { buildTarget, EXTENSION_BUNDLES, ROOT } from '../../scripts/build';
-import { emit, type BenchRow } from '../lib/contract';
+import { type BenchRow, emit } from '../lib/contract';
 import { nowMs } from '../lib/stats';
 
 const argv = process.argv.slice(2);
@@ -45,10 +45,10 @@ async function main(): Promise<void> {
     const dir = join(base, 'ws');
     spawnSync('mkdir', ['-p', dir]);
     // One line of MB megabytes with a match every ~4 KB (≈10,000 matches), plus an ordinary file.
-    const unit = 'x'.repeat(4090) + ' needle ';
+    const unit = `${'x'.repeat(4090)} needle `;
     writeFileSync(
       join(dir, 'big.txt'),
-      'first line\n' + unit.repeat(Math.ceil((MB * 1e6) / unit.length)) + '\nlast needle line\n',
+      `first line\n${unit.repeat(Math.ceil((MB * 1e6) / unit.length))}\nlast needle line\n`,
     );
     writeFileSync(join(dir, 'small.txt'), 'a needle here\n');
     const probe = join(base, 'probe.mjs');

@@ -1,7 +1,8 @@
 // The raw `ws` echo baseline: the cheapest possible round trip over the same library, loopback and
 // frame size, measured in the same run as the generated client/server so ratios survive machine noise.
-import { WebSocket, WebSocketServer } from 'ws';
+
 import type { AddressInfo } from 'node:net';
+import { WebSocket, WebSocketServer } from 'ws';
 import { nowMs } from './stats';
 
 export interface EchoServer {

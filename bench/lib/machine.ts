@@ -1,5 +1,5 @@
 // One line describing where and when the figures were measured (the README table needs it).
-import { cpus, totalmem, release } from 'node:os';
+import { cpus, release, totalmem } from 'node:os';
 
 export function machineLine(): string {
   const c = cpus();

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ServerSession, type Handlers, type ServerSessionOptions } from '../../generated/v0.1.6/server';
+import { type Handlers, ServerSession, type ServerSessionOptions } from '../../generated/v0.1.6/server';
 import { PROTOCOL_VERSION } from '../../generated/v0.1.6/topics';
 import * as validators from '../../generated/v0.1.6/validators';
 import { registerServer } from '../../runtime/registry';

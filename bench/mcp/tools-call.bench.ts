@@ -9,7 +9,7 @@
 //             layers without the process hop;
 //   pipe    — a line of the same size echoed by a child process: what one stdio round trip costs at
 //             least, whatever runs behind it.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -18,10 +18,10 @@ import { connect, type IdeaClient } from '../../generated/v0.1.6/client';
 import { IdeaConnection } from '../../mcp/src/connection';
 import { createMcpServer } from '../../mcp/src/server';
 import { buildTarget } from '../../scripts/build';
-import { emit, type BenchRow } from '../lib/contract';
-import { nowMs, summarize } from '../lib/stats';
-import { TOKEN } from '../lib/server';
 import { startServerWorker } from '../core/servers';
+import { type BenchRow, emit } from '../lib/contract';
+import { TOKEN } from '../lib/server';
+import { nowMs, summarize } from '../lib/stats';
 
 const BLOCKS = Number(process.env.BENCH_BLOCKS ?? 10);
 const PER_BLOCK = Number(process.env.BENCH_PER_BLOCK ?? 300);

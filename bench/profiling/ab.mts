@@ -7,10 +7,10 @@
 // Prints round-trip p50/p90 per side and ratios, then pipelined throughput (1 and 8 connections,
 // alternating base/new per round; median of the rounds).
 import { loadavg } from 'node:os';
-import { Worker } from 'node:worker_threads';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { Worker } from 'node:worker_threads';
 import { echoRoundTrips, echoThroughput, jsonRoundTrips, openSocket } from '../lib/echo';
 import { nowMs, summarize } from '../lib/stats';
 

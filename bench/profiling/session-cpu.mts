@@ -1,6 +1,7 @@
 // Profiling driver (not a bench entry): 1M edit/find requests through an in-memory ServerSession with a
 // trivial handler, for `node --cpu-prof --import tsx bench/profiling/session-cpu.mts` (see bench/FINDINGS.md).
-import { memorySession, TOKEN, flush } from '../lib/server';
+import { flush, memorySession, TOKEN } from '../lib/server';
+
 const m = memorySession({ validateResults: true });
 m.session.onFrame(JSON.stringify({ type: 'handshake', token: TOKEN }));
 const frame = JSON.stringify({

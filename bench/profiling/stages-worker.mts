@@ -2,11 +2,12 @@
 // string echo, the JSON floor and the generated dispatcher, each stamping process.hrtime (one clock
 // for every thread) at: socket 'data', ws 'message' / session.onFrame, handler start/end, send
 // entry, send return. Stamps are posted back on request.
-import { parentPort } from 'node:worker_threads';
-import { WebSocketServer, type WebSocket } from 'ws';
+
 import type { AddressInfo } from 'node:net';
-import { startWebSocketServer } from '../../runtime/ws-server';
+import { parentPort } from 'node:worker_threads';
+import { type WebSocket, WebSocketServer } from 'ws';
 import { ServerSession } from '../../generated/v0.1.6/server';
+import { startWebSocketServer } from '../../runtime/ws-server';
 import { constantHandlers, exampleResults, TOKEN, WORKSPACES } from '../lib/server';
 
 const now = () => Number(process.hrtime.bigint());

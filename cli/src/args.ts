@@ -1,6 +1,6 @@
 // Command-line parsing: argv → what to do. Pure (no I/O); every mistake is a UsageError (exit 2)
 // naming the flag or argument.
-import { findCommand, GLOBAL_FLAGS, PARAM_ALIASES, type CommandSpec, type ParamSpec } from './commands';
+import { type CommandSpec, findCommand, GLOBAL_FLAGS, PARAM_ALIASES, type ParamSpec } from './commands';
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';

@@ -1,6 +1,6 @@
 // Help text, derived from the commands (so from the spec).
 import { positionalName } from './args';
-import { PARAM_ALIASES, type CommandSpec, type ParamSpec } from './commands';
+import { type CommandSpec, PARAM_ALIASES, type ParamSpec } from './commands';
 
 /** FILE_PATH, [FILE_PATH] when optional, [FILE_PATH...] when it takes a list. */
 function positionalUsage(p: ParamSpec): string {

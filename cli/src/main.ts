@@ -3,14 +3,14 @@
 // printed: every token in use (given, from $IDEA_TOKEN, or found in the registry) is replaced by ***
 // in everything written, errors and results alike (a result could quote .vscode/settings.json).
 import { realpathSync } from 'node:fs';
-import { NoServerError, NotLoopbackError, pickServer, resolveEndpoint, type Endpoint } from '../../runtime/locate';
-import { listRegisteredServers, registryDir, type RegistryEntry } from '../../runtime/registry';
-import { parseArgs, UsageError, type GlobalOptions, type Invocation } from './args';
-import { commandsFromSpec, type CommandSpec } from './commands';
 import { formatResult } from '@idea-kit/result-text/format';
+import { type Endpoint, NoServerError, NotLoopbackError, pickServer, resolveEndpoint } from '../../runtime/locate';
+import { listRegisteredServers, type RegistryEntry, registryDir } from '../../runtime/registry';
+import { version as PACKAGE_VERSION } from '../package.json';
+import { type GlobalOptions, type Invocation, parseArgs, UsageError } from './args';
+import { type CommandSpec, commandsFromSpec } from './commands';
 import { commandHelp, emptyResultHint, mainHelp } from './help';
 import { connect, FRAMES, IdeaClosedError, IdeaProtocolError, IdeaTimeoutError } from './protocol';
-import { version as PACKAGE_VERSION } from '../package.json';
 import type { SpecBundle } from './spec';
 import { checkParams } from './validate';
 
@@ -90,11 +90,11 @@ async function servers(g: GlobalOptions, io: RunIo): Promise<number> {
   const serving = pickServer(realCwd(io.cwd), listing.servers)?.entry;
   if (g.json) {
     io.stdout(
-      JSON.stringify(
+      `${JSON.stringify(
         listing.servers.map((e) => ({ ...shown(e), servesCwd: e === serving })),
         null,
         2,
-      ) + '\n',
+      )}\n`,
     );
   } else {
     for (const e of listing.servers) {
@@ -115,7 +115,7 @@ async function servers(g: GlobalOptions, io: RunIo): Promise<number> {
 async function execute(inv: Invocation, cmds: readonly CommandSpec[], spec: SpecBundle, io: RunIo): Promise<number> {
   switch (inv.kind) {
     case 'help':
-      io.stdout((inv.command ? commandHelp(inv.command) : mainHelp(cmds, spec.version)) + '\n');
+      io.stdout(`${inv.command ? commandHelp(inv.command) : mainHelp(cmds, spec.version)}\n`);
       return EXIT.ok;
     case 'version':
       io.stdout(`idea ${PACKAGE_VERSION} (IDEA protocol ${spec.version})\n`);
@@ -130,10 +130,10 @@ async function execute(inv: Invocation, cmds: readonly CommandSpec[], spec: Spec
       const text = inv.globals.json
         ? JSON.stringify(result, null, 2)
         : formatResult(topic, result, { color: colorOf(inv.globals, io), cwd: realCwd(io.cwd) });
-      if (text !== '') io.stdout(text + '\n');
+      if (text !== '') io.stdout(`${text}\n`);
       else if (inv.kind === 'topic' && !inv.globals.json) {
         const hint = emptyResultHint(inv.command, inv.params);
-        if (hint) io.stderr(hint + '\n');
+        if (hint) io.stderr(`${hint}\n`);
       }
       return EXIT.ok;
     }

@@ -4,8 +4,8 @@
 // topic some version lists without an entry is an error at generation, never a silent default.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Ajv2020 } from 'ajv/dist/2020';
 import type { JsonSchema } from '@idea-kit/spec-lib/spec';
+import { Ajv2020 } from 'ajv/dist/2020';
 import { sha256 } from '../../runtime/hash';
 
 const ANNOTATIONS_FILE = 'topic-annotations.json';

@@ -1,9 +1,10 @@
 // Bundles every schema of a version into one root (`definitions` keyed by name, each $ref replaced by
 // its target's name), the input json-schema-to-typescript needs to declare each type exactly once.
-import { fieldDocLines, type FieldHistory } from './field-history';
-import { visitSchema, type SchemaVisitor } from '@idea-kit/spec-lib/inline';
+
+import { type SchemaVisitor, visitSchema } from '@idea-kit/spec-lib/inline';
 import type { RefResolver } from '@idea-kit/spec-lib/refs';
 import { isObject, type Json, type JsonSchema } from '@idea-kit/spec-lib/spec';
+import { type FieldHistory, fieldDocLines } from './field-history';
 
 /** Keywords that only matter to documents or docs, not to the TypeScript shape. */
 const DROPPED = new Set(['$schema', '$id', '$defs', 'examples', '$comment']);

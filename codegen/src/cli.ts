@@ -4,8 +4,13 @@
 // generated/conformance-fixture.ts (the fixture types, when the fixture schema exists). --check writes nothing: it exits 1 and names every file that
 // differs, is missing, or should not be there. It first tries the manifests (hashes only); --full
 // always regenerates in memory and compares.
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { releaseOf } from '@idea-kit/spec-lib/releases';
+import { SERVED_FILE, servedVersion } from '@idea-kit/spec-lib/served';
+import { loadSpec, specVersions } from '@idea-kit/spec-lib/spec';
+import { compareVersions, versionFolder } from '@idea-kit/spec-lib/version';
+import { annotationsHash } from './annotations';
 import { FIXTURE_TYPES_FILE, fixtureTypesConfirmed } from './gen-fixture-types';
 import {
   CURRENT_FILE,
@@ -16,11 +21,6 @@ import {
   VERSIONS_FILE,
 } from './gen-versions';
 import { earlierSpecsHash, manifestConfirms } from './manifest';
-import { releaseOf } from '@idea-kit/spec-lib/releases';
-import { SERVED_FILE, servedVersion } from '@idea-kit/spec-lib/served';
-import { loadSpec, specVersions } from '@idea-kit/spec-lib/spec';
-import { compareVersions, versionFolder } from '@idea-kit/spec-lib/version';
-import { annotationsHash } from './annotations';
 
 interface Args {
   specRoot: string;

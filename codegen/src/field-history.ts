@@ -3,7 +3,7 @@
 // saying only when the field is younger than the object holding it (a field as old as its schema
 // is covered by the topic's or message's own `since`).
 import { schemaNodes } from '@idea-kit/spec-lib/schema-walk';
-import { loadSpec, specVersions, type JsonSchema, type Spec } from '@idea-kit/spec-lib/spec';
+import { type JsonSchema, loadSpec, type Spec, specVersions } from '@idea-kit/spec-lib/spec';
 import { compareVersions } from '@idea-kit/spec-lib/version';
 
 /** Where a schema node sits: document path and JSON pointer. */

@@ -3,10 +3,11 @@
 // schema a topic's params or result refers to is copied under the root's `$defs` (named as in the
 // types) and each `$ref` points there, so any JSON Schema 2020-12 validator reads them without our
 // documents. Plain string building: the data is JSON.
-import type { TopicAnnotation, TopicAnnotations } from './annotations';
-import { visitSchema, type SchemaVisitor } from '@idea-kit/spec-lib/inline';
+
+import { type SchemaVisitor, visitSchema } from '@idea-kit/spec-lib/inline';
 import type { RefResolver, Target } from '@idea-kit/spec-lib/refs';
 import type { Json, JsonSchema, TopicEntry } from '@idea-kit/spec-lib/spec';
+import type { TopicAnnotation, TopicAnnotations } from './annotations';
 
 export const MCP_TOOLS_FILE = 'mcp-tools.ts';
 const DRAFT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';

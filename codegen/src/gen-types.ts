@@ -1,9 +1,10 @@
 // types.ts body: json-schema-to-typescript over the bundled root. Prettier is skipped (it cost most
 // of the generation time); a small brace-depth indenter lays the output out instead.
+
+import type { RefResolver } from '@idea-kit/spec-lib/refs';
 import { compile } from 'json-schema-to-typescript';
 import { bundleForTypes } from './bundle';
 import type { FieldHistory } from './field-history';
-import type { RefResolver } from '@idea-kit/spec-lib/refs';
 
 const ROOT = 'IdeaSchemaBundle';
 
@@ -61,5 +62,5 @@ export async function generateTypeDeclarations(refs: RefResolver, history: Field
     )
     .replace(/\/\*\*\n \*\/\n/g, '');
   if (cleaned.includes(ROOT)) throw new Error(`types: could not drop the ${ROOT} bundle root`);
-  return layout(cleaned) + '\n';
+  return `${layout(cleaned)}\n`;
 }

@@ -6,10 +6,11 @@
 // lines). Each root schema is therefore emitted as its own section, a closure holding everything it
 // uses, with those names renumbered from 0 in order of appearance: a change to one schema changes
 // only the sections of the schemas that contain it.
-import type { Ajv2020 } from 'ajv/dist/2020';
-import standaloneCode from 'ajv/dist/standalone';
+
 import { createStrictAjv, specAjv } from '@idea-kit/spec-lib/lint';
 import type { RefResolver } from '@idea-kit/spec-lib/refs';
+import type { Ajv2020 } from 'ajv/dist/2020';
+import standaloneCode from 'ajv/dist/standalone';
 
 /** ajv code options of the generator: ESM source kept for standalone output. */
 export function createGeneratorAjv(): Ajv2020 {

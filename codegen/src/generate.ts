@@ -1,18 +1,19 @@
 // Generates the files of one spec version in memory: file name → content. The spec lint runs first,
 // so a schema the tests would reject fails here, with the file, JSON pointer and rule.
-import { FieldHistory } from './field-history';
-import { generateTypeDeclarations } from './gen-types';
-import { createGeneratorAjv, generateValidators } from './gen-validators';
+
 import { assertSpecClean } from '@idea-kit/spec-lib/lint';
-import { buildModel } from './model';
 import { RefResolver } from '@idea-kit/spec-lib/refs';
-import { render } from './render';
-import { buildManifest, earlierSpecsHash, MANIFEST } from './manifest';
 import { releaseOf } from '@idea-kit/spec-lib/releases';
 import { loadSpec } from '@idea-kit/spec-lib/spec';
-import { GENERATED_FILES } from './files';
 import { loadTopicAnnotations } from './annotations';
+import { FieldHistory } from './field-history';
+import { GENERATED_FILES } from './files';
 import { generateMcpTools, MCP_TOOLS_FILE } from './gen-mcp-tools';
+import { generateTypeDeclarations } from './gen-types';
+import { createGeneratorAjv, generateValidators } from './gen-validators';
+import { buildManifest, earlierSpecsHash, MANIFEST } from './manifest';
+import { buildModel } from './model';
+import { render } from './render';
 
 /** `version`: "0.1.6" or "v0.1.6". The release date shown comes from spec/releases.json. */
 export async function generateVersion(specRoot: string, version: string): Promise<Map<string, string>> {

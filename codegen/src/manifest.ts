@@ -92,7 +92,7 @@ export function buildManifest(
       [...files].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, content]) => [name, sha256(content)]),
     ),
   };
-  return JSON.stringify(manifest, null, 2) + '\n';
+  return `${JSON.stringify(manifest, null, 2)}\n`;
 }
 
 /** True when `dir` holds exactly the files its manifest lists, unmodified, for this spec (and earlier ones), release date, annotations and generator. */

@@ -1,9 +1,10 @@
 // The view model every template renders from: derived once from the spec so that types, validators,
 // server, client and docs cannot disagree.
-import type { FieldHistory } from './field-history';
-import { RefResolver } from '@idea-kit/spec-lib/refs';
-import { SchemaWalker, type FieldRow } from '@idea-kit/spec-lib/schema-walk';
+
+import type { RefResolver } from '@idea-kit/spec-lib/refs';
+import { type FieldRow, SchemaWalker } from '@idea-kit/spec-lib/schema-walk';
 import type { ClauseEntry, ErrorCodeEntry, JsonSchema, Spec } from '@idea-kit/spec-lib/spec';
+import type { FieldHistory } from './field-history';
 
 /** Message schemas the server and client templates rely on, by index.messages key. */
 const REQUIRED_MESSAGES = [

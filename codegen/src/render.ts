@@ -1,8 +1,9 @@
 // Handlebars setup: templates live in codegen/templates/ (`<output file>.hbs`, partials `<name>.partial.hbs`).
-import Handlebars from 'handlebars';
+
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import Handlebars from 'handlebars';
 
 const TEMPLATE_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'templates');
 
@@ -43,9 +44,7 @@ export function render(file: string, context: object): string {
     t = hb.compile(readFileSync(join(TEMPLATE_DIR, `${file}.hbs`), 'utf8'), { noEscape: true, strict: true });
     compiled.set(file, t);
   }
-  return (
-    t(context)
-      .replace(/\n{3,}/g, '\n\n')
-      .trimEnd() + '\n'
-  );
+  return `${t(context)
+    .replace(/\n{3,}/g, '\n\n')
+    .trimEnd()}\n`;
 }

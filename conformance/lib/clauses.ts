@@ -64,6 +64,6 @@ export function parseProfiles(list: string): Profile[] {
     .filter(Boolean);
   for (const p of out)
     if (!PROFILES.includes(p as Profile)) throw new Error(`unknown profile "${p}" (known: ${PROFILES.join(', ')})`);
-  if (out.length === 0) throw new Error('--profile needs at least one of ' + PROFILES.join(', '));
+  if (out.length === 0) throw new Error(`--profile needs at least one of ${PROFILES.join(', ')}`);
   return out as Profile[];
 }

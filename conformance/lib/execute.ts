@@ -3,12 +3,13 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { compareVersions } from '@idea-kit/spec-lib/version';
+import { isPortOpen } from '../../runtime/loopback';
 import { Connection, UpgradeRefusedError } from './connection';
 import { match, renderMismatch, unknownRuleKeys } from './match';
 import type { FrameChecker } from './schema-check';
-import { compareVersions } from '@idea-kit/spec-lib/version';
-import { isPortOpen } from '../../runtime/loopback';
 import { spokenVersion, topicSince } from './topics';
+import { transcriptOf } from './transcript';
 import type {
   CaseResult,
   Check,
@@ -20,7 +21,6 @@ import type {
   SetupStep,
   TransportCase,
 } from './types';
-import { transcriptOf } from './transcript';
 import { bindFrom, substitute, type Vars } from './vars';
 
 export interface Target {
@@ -187,7 +187,7 @@ class CaseContext {
     }
     const detail = [...problems].map(
       ([p, { frames, example }]) =>
-        `  • ${frames.length === 1 ? 'frame' : 'frames'} ${frames.join(', ')} (schemas of ${this.schemas.version}): ${p}\n    ${example.length > 300 ? example.slice(0, 300) + '…' : example}`,
+        `  • ${frames.length === 1 ? 'frame' : 'frames'} ${frames.join(', ')} (schemas of ${this.schemas.version}): ${p}\n    ${example.length > 300 ? `${example.slice(0, 300)}…` : example}`,
     );
     return { name: 'schema', ok: problems.size === 0, detail: detail.length ? detail.join('\n') : undefined };
   }
@@ -482,7 +482,7 @@ async function inFlightBound(
     const frame = safeParse(got.text) as { requestId?: unknown; error?: unknown } | undefined;
     const id = typeof frame?.requestId === 'string' ? frame.requestId : '';
     if (!ids.delete(id)) {
-      strays.push(got.text.length > 200 ? got.text.slice(0, 200) + '…' : got.text);
+      strays.push(got.text.length > 200 ? `${got.text.slice(0, 200)}…` : got.text);
       if (strays.length > 10) break;
       continue;
     }
@@ -601,7 +601,7 @@ export async function executeCase(lc: LoadedCase, target: Target, run: RunContex
     ...base,
     ...sent,
     verdict: verdictOf(lc.level, ctx.checks),
-    reason: failed.length ? failed.map((f) => f.name).join(', ') + ' failed' : undefined,
+    reason: failed.length ? `${failed.map((f) => f.name).join(', ')} failed` : undefined,
     checks: ctx.checks,
     durationMs,
     frames: ctx.frames,
@@ -610,5 +610,5 @@ export async function executeCase(lc: LoadedCase, target: Target, run: RunContex
 
 function firstLine(s: string): string {
   const l = s.trim().split('\n')[0] ?? '';
-  return l.length > 200 ? l.slice(0, 200) + '…' : l;
+  return l.length > 200 ? `${l.slice(0, 200)}…` : l;
 }

@@ -2,14 +2,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { compareVersions, isVersion, versionFolder } from '@idea-kit/spec-lib/version';
 import Ajv2020 from 'ajv/dist/2020';
+import { CURRENT_VERSION } from '../../generated/current';
 import fixtureSchema from '../fixture.schema.json';
 import { CLAUSES, CLAUSES_JSON, levelOf, profileOf } from './clauses';
 import { caseTopic } from './execute';
 import { isKnownTopic } from './topics';
 import type { FixtureCase, LoadedCase } from './types';
-import { CURRENT_VERSION } from '../../generated/current';
-import { compareVersions, isVersion, versionFolder } from '@idea-kit/spec-lib/version';
 
 export const CONFORMANCE_DIR = resolve(fileURLToPath(new URL('..', import.meta.url)));
 /**

@@ -61,8 +61,9 @@ const RULE_KEYS = new Set([
 /** Rule keys that are not known (a typo in a fixture must not silently match everything). */
 export function unknownRuleKeys(expected: unknown, path = '$'): string[] {
   const out: string[] = [];
-  if (Array.isArray(expected)) expected.forEach((e, i) => out.push(...unknownRuleKeys(e, `${path}[${i}]`)));
-  else if (isObj(expected)) {
+  if (Array.isArray(expected)) {
+    for (const [i, e] of expected.entries()) out.push(...unknownRuleKeys(e, `${path}[${i}]`));
+  } else if (isObj(expected)) {
     for (const [k, v] of Object.entries(expected)) {
       if (k.startsWith('$') && !RULE_KEYS.has(k)) out.push(`${path}.${k}`);
       out.push(...unknownRuleKeys(v, k.startsWith('$') ? path : `${path}.${k}`));
@@ -272,7 +273,7 @@ function matchAt(exp: unknown, act: unknown, path: string, exactObject = false):
     const av: Obj = {};
     for (const [k, e] of Object.entries(exp)) {
       const p = `${path}.${k}`;
-      const present = Object.prototype.hasOwnProperty.call(act, k);
+      const present = Object.hasOwn(act, k);
       if (isRule(e) && '$absent' in e) {
         if (present) {
           problems.push(`${p}: expected to be absent`);
@@ -318,7 +319,7 @@ export function match(expected: unknown, actual: unknown): MatchOutcome {
 export function renderMismatch(outcome: MatchOutcome, label = 'response'): string {
   const a = JSON.stringify(outcome.expectedView, null, 2) ?? 'undefined';
   const b = JSON.stringify(outcome.actualView, null, 2) ?? 'undefined';
-  const patch = createTwoFilesPatch(`expected ${label}`, `actual ${label}`, a + '\n', b + '\n', undefined, undefined, {
+  const patch = createTwoFilesPatch(`expected ${label}`, `actual ${label}`, `${a}\n`, `${b}\n`, undefined, undefined, {
     context: 3,
   });
   const body = patch.split('\n').slice(2).join('\n'); // drop the "Index:"/"====" header lines

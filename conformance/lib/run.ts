@@ -1,14 +1,15 @@
 // The suite: probe the server's handshake, run the selected cases in order (resetting the workspace
 // after destructive ones), apply the expected-failures list, and feed the reporters.
+
+import { compareVersions } from '@idea-kit/spec-lib/version';
+import { type Implementation, isOkVerdict, type Reporter, type RunSummary } from '../reporters/types';
 import { PROFILES, type Profile } from './clauses';
 import { Connection } from './connection';
 import { executeCase, notRun, type RunContext, type ServerInfo, type Target } from './execute';
 import { frameCheckerFor } from './schema-check';
-import { FIND_TOPIC, SettleProbe, type SettleFile } from './settle';
-import { compareVersions } from '@idea-kit/spec-lib/version';
+import { FIND_TOPIC, type SettleFile, SettleProbe } from './settle';
 import { isKnownTopic, KNOWN_TOPICS, spokenVersion } from './topics';
-import { VERDICTS, type CaseResult, type LoadedCase, type Verdict } from './types';
-import { isOkVerdict, type Implementation, type Reporter, type RunSummary } from '../reporters/types';
+import { type CaseResult, type LoadedCase, VERDICTS, type Verdict } from './types';
 
 export interface RunOptions {
   target: Target;

@@ -4,7 +4,7 @@
 // (handshake reply or response, which schema applies) are the ones the generated client uses
 // (generated/versions.ts, runtime/frames.ts).
 import { loadFrameValidators, NEWEST_VERSION } from '../../generated/versions';
-import { serverFrameProblem, type FrameValidators } from '../../runtime/frames';
+import { type FrameValidators, serverFrameProblem } from '../../runtime/frames';
 
 export interface FrameChecker {
   /** The version whose schemas are used (the newest one here when the server's is unknown). */

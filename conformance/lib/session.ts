@@ -1,12 +1,12 @@
 // The runner's entry point for a server that has a fixture workspace open (any IDEA server: the
 // library knows nothing about launching one; conformance/launch.ts does that for ours).
 import { resolve } from 'node:path';
+import type { Implementation, Reporter, RunSummary } from '../reporters/types';
 import { readFixtureWorkspace, resetFixtureWorkspaceDetailed } from '../workspace';
 import type { Profile } from './clauses';
 import type { Target } from './execute';
 import { runSuite } from './run';
 import type { LoadedCase } from './types';
-import type { Implementation, Reporter, RunSummary } from '../reporters/types';
 
 export function targetFor(url: string, token: string | undefined, workspace: string): Target {
   const info = readFixtureWorkspace(workspace);

@@ -1,7 +1,8 @@
 // The topics the suite knows (the served version's, generated/current.ts), with the version that introduced each: what a
 // server's capabilities and version claim are read against.
-import { TOPICS } from '../../generated/current';
+
 import { compareVersions } from '@idea-kit/spec-lib/version';
+import { TOPICS } from '../../generated/current';
 
 export const KNOWN_TOPICS: readonly string[] = TOPICS.map((t) => t.topic);
 const SINCE = new Map<string, string>(TOPICS.map((t) => [t.topic, t.since]));

@@ -9,6 +9,7 @@ export type {
   SetupStep,
   TransportCase,
 } from '../../generated/conformance-fixture';
+
 import type { FixtureCase } from '../../generated/conformance-fixture';
 import type { Clause, Level, Profile } from './clauses';
 import type { TranscriptEntry } from './transcript';

@@ -4,11 +4,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join, relative } from 'node:path';
+import { WebSocket, WebSocketServer } from 'ws';
+import { frameBytes, frameText } from '../../runtime/frame-text';
 import { CLAUSES } from '../lib/clauses';
 import { CONFORMANCE_DIR } from '../lib/load';
-import { WebSocketServer, WebSocket } from 'ws';
-import { frameBytes, frameText } from '../../runtime/frame-text';
-import { generalize, type GeneralizeContext } from './generalize';
+import { type GeneralizeContext, generalize } from './generalize';
 
 export interface RecorderOptions {
   /** Upstream server URL, e.g. ws://127.0.0.1:7200. */
@@ -124,7 +124,7 @@ export async function startRecorder(o: RecorderOptions): Promise<RunningRecorder
         expect,
       };
       mkdirSync(dir, { recursive: true });
-      writeFileSync(file, JSON.stringify(fixture, null, 2) + '\n');
+      writeFileSync(file, `${JSON.stringify(fixture, null, 2)}\n`);
       written.push(file);
       o.onCase?.(file);
     };

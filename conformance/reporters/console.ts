@@ -1,7 +1,7 @@
 // Console reporter: one line per non-passing case with its diff, a progress line on a TTY, and a summary.
 import type { CaseResult, LoadedCase } from '../lib/types';
 import { contextLines, DEFAULT_FIXTURES_SHOWN } from './context';
-import { isFinding, scopeLine, type Reporter, type RunStartInfo, type RunSummary } from './types';
+import { isFinding, type Reporter, type RunStartInfo, type RunSummary, scopeLine } from './types';
 
 const COLORS = { pass: 32, fail: 31, warn: 33, error: 31, skip: 90, unimplemented: 35 } as const;
 

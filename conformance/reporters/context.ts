@@ -1,9 +1,10 @@
 // What every report shows for a non-passing case: what it checks, the clause it cites (with its link
 // into protocol.md), the fixture file and, for transport cases, what was sent.
-import { CLAUSES, clauseLink } from '../lib/clauses';
-import type { CaseResult } from '../lib/types';
+
 import { basename } from 'node:path';
+import { CLAUSES, clauseLink } from '../lib/clauses';
 import { DEFAULT_FIXTURES } from '../lib/load';
+import type { CaseResult } from '../lib/types';
 
 /** Where reports say the fixture files are unless told otherwise: the served version's cases. */
 export const DEFAULT_FIXTURES_SHOWN = `conformance/fixtures/${basename(DEFAULT_FIXTURES)}`;

@@ -27,7 +27,7 @@ export function annotationFor(r: CaseResult, fixturesDir: string): string | null
 export class GitHubReporter implements Reporter {
   constructor(
     private readonly fixturesDir = DEFAULT_FIXTURES_SHOWN,
-    private readonly write: (line: string) => void = (l) => process.stdout.write(l + '\n'),
+    private readonly write: (line: string) => void = (l) => process.stdout.write(`${l}\n`),
   ) {}
   onCaseEnd(r: CaseResult): void {
     const a = annotationFor(r, this.fixturesDir);

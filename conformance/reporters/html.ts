@@ -4,9 +4,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { CLAUSES, clauseLink, PROFILES } from '../lib/clauses';
-import { VERDICTS, type CaseResult, type Verdict } from '../lib/types';
+import { type CaseResult, VERDICTS, type Verdict } from '../lib/types';
 import { attr, badge, esc, page, safeHref, VERDICT_ICON } from './html-page';
-import { isFinding, scopeLine, type Reporter, type RunSummary } from './types';
+import { isFinding, type Reporter, type RunSummary, scopeLine } from './types';
 
 /**
  * Characters of one frame the page shows for a finding, and for a case that passed (the JSON report keeps

@@ -49,7 +49,7 @@ export function createReporter(spec: string, opts: { fixturesDir?: string; verbo
   const i = spec.indexOf(':');
   const name = i < 0 ? spec : spec.slice(0, i);
   const path = i < 0 ? undefined : spec.slice(i + 1);
-  const factory = Object.prototype.hasOwnProperty.call(REPORTERS, name) ? REPORTERS[name] : undefined;
+  const factory = Object.hasOwn(REPORTERS, name) ? REPORTERS[name] : undefined;
   if (!factory) throw new Error(`unknown reporter "${name}" (known: ${REPORTER_NAMES.join(', ')})`);
   return factory({ ...opts, path });
 }

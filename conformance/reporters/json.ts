@@ -50,6 +50,6 @@ export class JsonReporter implements Reporter {
   constructor(private readonly path: string) {}
   onRunEnd(s: RunSummary): void {
     mkdirSync(dirname(this.path), { recursive: true });
-    writeFileSync(this.path, JSON.stringify(summaryToJson(s), null, 2) + '\n');
+    writeFileSync(this.path, `${JSON.stringify(summaryToJson(s), null, 2)}\n`);
   }
 }

@@ -2,7 +2,7 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { contextLines, DEFAULT_FIXTURES_SHOWN } from './context';
-import { isFinding, scopeLine, type Reporter, type RunSummary } from './types';
+import { isFinding, type Reporter, type RunSummary, scopeLine } from './types';
 
 const ICON = { pass: '✅', fail: '❌', warn: '⚠️', error: '💥', skip: '⏭️', unimplemented: '🚧' } as const;
 
@@ -58,7 +58,7 @@ export function summaryToMarkdown(s: RunSummary, fixturesDir = DEFAULT_FIXTURES_
       lines.push('```diff', `# ${k.name}${k.level === 'should' ? ' (should)' : ''}`, k.detail ?? '', '```');
     lines.push('</details>');
   }
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 export class MarkdownReporter implements Reporter {

@@ -1,7 +1,7 @@
 // The implementation matrix as Markdown (for a step summary or a README) and as one self-contained HTML
 // page (filters: only the cases where implementations differ, hide all-pass rows, text). Pure functions.
 import { clauseLink } from '../lib/clauses';
-import { rowDiffers, type Matrix, type MatrixCell } from '../lib/matrix';
+import { type Matrix, type MatrixCell, rowDiffers } from '../lib/matrix';
 import { VERDICTS } from '../lib/types';
 import { attr, badge, esc, page, safeHref } from './html-page';
 
@@ -53,7 +53,7 @@ export function matrixToMarkdown(m: Matrix): string {
     for (const r of g.rows)
       lines.push(`| \`${r.id.replace(/[`|\r\n]/g, '?')}\` | ${r.cells.map(mdVerdict).join(' | ')} |`);
   }
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 const SCRIPT = `(function(){var f=document.getElementById('filters'),rows=[].slice.call(document.querySelectorAll('tr.case')),out=document.getElementById('shown');

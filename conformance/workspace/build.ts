@@ -11,12 +11,12 @@ import {
   readFileSync,
   renameSync,
   rmSync,
-  writeFileSync,
   type Stats,
+  writeFileSync,
 } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DISARMING_ARGS, disarmedEnv } from '../../runtime/git-disarm';
-import { BASE_TAG, commits, overlay, workspaceSettings, type FileSet } from './content';
+import { BASE_TAG, commits, type FileSet, overlay, workspaceSettings } from './content';
 
 export interface FixtureWorkspaceInfo {
   /** Absolute path of the workspace root. */
@@ -83,7 +83,7 @@ export function writeInside(dir: string, rel: string, text: string): void {
     at = join(at, seg);
     const st = lstatOrUndefined(at);
     if (st && !st.isDirectory()) rmSync(at, { force: true });
-    if (!st || !st.isDirectory()) mkdirSync(at);
+    if (!st?.isDirectory()) mkdirSync(at);
   }
   const abs = join(dir, rel);
   const st = lstatOrUndefined(abs);
@@ -121,7 +121,7 @@ export function writeWorkspaceSettings(dir: string): void {
       current = {};
     }
   }
-  writeInside(dir, '.vscode/settings.json', JSON.stringify({ ...current, ...workspaceSettings }, null, 2) + '\n');
+  writeInside(dir, '.vscode/settings.json', `${JSON.stringify({ ...current, ...workspaceSettings }, null, 2)}\n`);
 }
 
 /** Lays the non-committed part of the fresh state over a checked-out HEAD. */

@@ -1,3 +1,3 @@
-export { buildFixtureWorkspace, readFixtureWorkspace, type FixtureWorkspaceInfo } from './build';
-export { resetFixtureWorkspace, resetFixtureWorkspaceDetailed } from './reset';
+export { buildFixtureWorkspace, type FixtureWorkspaceInfo, readFixtureWorkspace } from './build';
 export * as fixtureContent from './content';
+export { resetFixtureWorkspace, resetFixtureWorkspaceDetailed } from './reset';

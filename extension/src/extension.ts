@@ -9,7 +9,7 @@ import { historyHomeFromGlobalStorage, LocalHistory } from './local-history';
 import { disposeRegexPool, regexPool, setRegexWorkerScript } from './search/regex-pool';
 import { ripgrepPath } from './search/ripgrep';
 import { IdeaServer } from './server';
-import { workspaceFolderPaths, type Services } from './services';
+import { type Services, workspaceFolderPaths } from './services';
 import { recoverInterruptedWrites } from './write/journal';
 
 let server: IdeaServer | undefined;

@@ -11,13 +11,13 @@
 // compared by `git diff --no-index` in an empty temporary folder with no configuration at all.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
+import { DISARMING_ARGS, disarmedEnv } from '../../runtime/git-disarm';
 import { invalidRequest } from './errors';
 import { withProcessSlot } from './limits/process-slots';
 import { realpathOfNearestAncestor } from './path-guard';
-import { DISARMING_ARGS, disarmedEnv } from '../../runtime/git-disarm';
 
 const MAX_OUTPUT = 64 * 1024 * 1024;
 
@@ -251,7 +251,5 @@ function quotePath(p: string): string {
     '\f': '\\f',
     '\r': '\\r',
   };
-  return (
-    '"' + p.replace(/["\\\x00-\x1f\x7f]/g, (c) => named[c] ?? '\\' + c.charCodeAt(0).toString(8).padStart(3, '0')) + '"'
-  );
+  return `"${p.replace(/["\\\x00-\x1f\x7f]/g, (c) => named[c] ?? `\\${c.charCodeAt(0).toString(8).padStart(3, '0')}`)}"`;
 }

@@ -63,9 +63,9 @@ export function vscodeStringHash(s: string): number {
 export function fileUriString(absPath: string): string {
   const enc = absPath
     .split('/')
-    .map((seg) => encodeURIComponent(seg).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase()))
+    .map((seg) => encodeURIComponent(seg).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`))
     .join('/');
-  return 'file://' + enc;
+  return `file://${enc}`;
 }
 
 export function formatUtcLabel(ts: number): string {

@@ -33,7 +33,7 @@ export function realpathOfNearestAncestor(p: string): string {
 function isInside(child: string, parent: string): boolean {
   if (child === parent) return true;
   const rel = relative(parent, child);
-  return rel !== '' && !rel.startsWith('..' + sep) && rel !== '..' && !isAbsolute(rel);
+  return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel);
 }
 
 /**

@@ -5,12 +5,12 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { SERVER_PROTOCOL, TRANSPORT, type Handlers } from './protocol';
-import { DEFAULT_ADMISSION_LIMITS, type AdmissionLimits } from '../../runtime/admission';
+import { type AdmissionLimits, DEFAULT_ADMISSION_LIMITS } from '../../runtime/admission';
 import { DISCOVERY_KEYS } from '../../runtime/discovery';
 import { createIdeaServer, type RunningIdeaServer } from '../../runtime/idea-server';
 import { registryDir } from '../../runtime/registry';
 import { handlersForClient, RequestGate } from './limits/requests';
+import { type Handlers, SERVER_PROTOCOL, TRANSPORT } from './protocol';
 import { workspaceFolderPaths } from './services';
 import { keepOutOfGit, writeSettingsKeys } from './settings-file';
 

@@ -1,8 +1,8 @@
 // What every handler needs from the running extension, passed in explicitly so handlers stay small and
 // the wiring (folders, ripgrep, local history, logging) lives in one place.
 import * as vscode from 'vscode';
-import { LocalHistory } from './local-history';
-import { resolveWorkspacePath, type ResolvedPath } from './path-guard';
+import type { LocalHistory } from './local-history';
+import { type ResolvedPath, resolveWorkspacePath } from './path-guard';
 
 export interface Services {
   /** Absolute paths of the open workspace folders, in order. */

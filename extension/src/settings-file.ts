@@ -19,7 +19,7 @@ function escapeRe(s: string): string {
 
 /** Returns `text` with the given top-level keys set; throws if `text` is not a JSON(C) object. */
 export function setSettingsKeys(text: string, values: Record<string, Value>): string {
-  if (text.trim() === '') return JSON.stringify(values, null, 2) + '\n';
+  if (text.trim() === '') return `${JSON.stringify(values, null, 2)}\n`;
   const parsed = parseJsonc(text);
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
     throw new Error('settings.json is not a JSON object');
@@ -47,7 +47,7 @@ export function setSettingsKeys(text: string, values: Record<string, Value>): st
   } catch {
     /* fall through */
   }
-  return JSON.stringify({ ...(parsed as object), ...values }, null, 2) + '\n';
+  return `${JSON.stringify({ ...(parsed as object), ...values }, null, 2)}\n`;
 }
 
 function stripComments(s: string): string {

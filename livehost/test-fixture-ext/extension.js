@@ -2,12 +2,12 @@
 // Listens on 127.0.0.1:<idea.server.port>, then writes the ready signal (idea.server.port + idea.server.authToken)
 // into the first workspace folder's .vscode/settings.json. GET /ping?file=<relative path> (Bearer token)
 // answers vscode.version and the document symbols of that file.
-'use strict';
+
 const vscode = require('vscode');
-const http = require('http');
-const fs = require('fs');
-const path = require('path');
-const crypto = require('crypto');
+const http = require('node:http');
+const fs = require('node:fs');
+const path = require('node:path');
+const crypto = require('node:crypto');
 
 let server;
 
@@ -24,7 +24,7 @@ function writeReadySignal(folder, port, token) {
   settings['idea.server.authToken'] = token;
   fs.mkdirSync(dir, { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`; // rename: the launcher never reads a half-written file
-  fs.writeFileSync(tmp, JSON.stringify(settings, null, 2) + '\n');
+  fs.writeFileSync(tmp, `${JSON.stringify(settings, null, 2)}\n`);
   fs.renameSync(tmp, file);
 }
 
@@ -49,7 +49,7 @@ function send(res, status, body) {
 }
 
 function activate(context) {
-  const folder = vscode.workspace.workspaceFolders && vscode.workspace.workspaceFolders[0];
+  const folder = vscode.workspace.workspaceFolders?.[0];
   if (!folder) return;
   const port = vscode.workspace.getConfiguration('idea.server').get('port', 7200);
   const token = crypto.randomBytes(24).toString('hex');
@@ -77,7 +77,7 @@ function activate(context) {
       }
       send(res, 200, body);
     } catch (e) {
-      send(res, 500, { error: String((e && e.message) || e) });
+      send(res, 500, { error: String(e?.message || e) });
     }
   });
   server.on('error', (e) => console.error(`[livehost-fixture] server error: ${e.message}`));

@@ -8,10 +8,10 @@ import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { checkLoopbackUrl } from '../../runtime/locate';
-import { IdeaConnection, type ConnectionOptions } from './connection';
+import { version as PACKAGE_VERSION } from '../package.json';
+import { type ConnectionOptions, IdeaConnection } from './connection';
 import { startHttpServer } from './http';
 import { createMcpServer } from './server';
-import { version as PACKAGE_VERSION } from '../package.json';
 
 const USAGE = `usage: idea-mcp [--http [--port N] [--host 127.0.0.1]] [--cwd DIR] [--url ws://127.0.0.1:PORT] [--registry DIR] [--timeout MS]
        idea-mcp --help | --version

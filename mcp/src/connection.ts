@@ -5,8 +5,8 @@
 // When the reconnection gives up, the next call locates again from scratch, and says plainly when no
 // window serves the folder.
 import { connect, type IdeaClient } from '../../generated/current';
-import type { ConnectionStateEvent, Endpoint } from '../../runtime/reconnect';
 import { resolveEndpoint } from '../../runtime/locate';
+import type { ConnectionStateEvent, Endpoint } from '../../runtime/reconnect';
 
 export interface ConnectionOptions {
   /** The folder whose VS Code window serves the tools (default: the process's working folder). */

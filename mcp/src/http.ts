@@ -8,9 +8,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isRequest, isInitializeRequest } from './jsonrpc';
 import { isAllowedOrigin, isLoopbackAddress, isLoopbackHost } from '../../runtime/loopback';
 import { tokensEqual } from '../../runtime/token';
+import { isInitializeRequest, isRequest } from './jsonrpc';
 
 const MCP_PATH = '/mcp';
 const MAX_BODY = 4 * 1024 * 1024;

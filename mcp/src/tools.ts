@@ -4,15 +4,15 @@
 // IDEA protocol errors become tool errors that carry the code.
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpToolDefinition } from '../../generated/current';
-import { loadMcpTools } from '../../generated/versions';
 import {
   CURRENT_VERSION,
+  type IdeaClient,
   IdeaClosedError,
   IdeaProtocolError,
   IdeaTimeoutError,
-  type IdeaClient,
 } from '../../generated/current';
-import { NoWindowError, type IdeaConnection } from './connection';
+import { loadMcpTools } from '../../generated/versions';
+import { type IdeaConnection, NoWindowError } from './connection';
 import { resultText } from './text';
 
 // Each version's table is loaded once: a dynamic import per call costs more than the whole round trip.

@@ -1,6 +1,6 @@
 // Renders a diff report as text (terminal), Markdown (pull requests, the changelog), JSON or JUnit XML (CI).
 // A change of a `$ref` target is one entry, with the places it reaches (its uses) listed under it.
-import { countByLevel, levelRank, type Change, type DiffReport, type Level, type Use } from './types';
+import { type Change, countByLevel, type DiffReport, type Level, levelRank, type Use } from './types';
 
 export type Format = 'text' | 'markdown' | 'json' | 'junit';
 const FORMATS: readonly Format[] = ['text', 'markdown', 'json', 'junit'];

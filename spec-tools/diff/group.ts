@@ -3,7 +3,7 @@
 // The group's level is its most severe use: the same edit can break clients where the target is a
 // param and be harmless where it is a result.
 import type { SchemaChange } from './schema-diff';
-import { levelRank, type Change, type Use } from './types';
+import { type Change, levelRank, type Use } from './types';
 
 export function groupByDef(changes: readonly SchemaChange[]): Change[] {
   const out: (Change | Group)[] = [];

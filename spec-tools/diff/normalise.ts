@@ -14,16 +14,7 @@
 // Children are normalised before their parent (inline.ts builds bottom-up), so every function here
 // may assume normalised subschemas.
 import { isObject, type Json } from '@idea-kit/spec-lib/spec';
-import {
-  canonical,
-  KEYWORD_TYPE,
-  REQUIRED_WHEN,
-  typeKey,
-  typeOfValue,
-  TYPE_KEYWORDS,
-  type Schema,
-  type TypeKey,
-} from './keywords';
+import { canonical, KEYWORD_TYPE, REQUIRED_WHEN, type Schema, type TypeKey, typeKey, typeOfValue } from './keywords';
 
 /** A schema reached through `$ref`: the target's name, the target alone, and the keywords next to
  *  the `$ref` at this use. The diff uses it to report a change of the target once, under its name. */
@@ -313,7 +304,7 @@ function typedAlternatives(s: Schema): { common: Schema; branches: Schema[] } | 
   let branches: Schema[];
   if (Array.isArray(s.anyOf)) {
     const raw = s.anyOf.filter(isObject);
-    if (raw.length !== s.anyOf.length || !isTypedUnion(raw.map(flattenUnionBranch).flat())) return null;
+    if (raw.length !== s.anyOf.length || !isTypedUnion(raw.flatMap(flattenUnionBranch))) return null;
     branches = raw.flatMap(flattenUnionBranch);
     delete common.anyOf;
     if (Object.keys(typed).length > 0) {

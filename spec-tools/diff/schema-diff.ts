@@ -6,7 +6,7 @@
 import { isObject, type Json, type JsonObject } from '@idea-kit/spec-lib/spec';
 import { formatChange } from './formats';
 import { ANNOTATIONS, canonical, KEYWORD_TYPE, REQUIRED_WHEN, typeKey } from './keywords';
-import { defUse, mergeSchemas, typeList, type DefUse } from './normalise';
+import { type DefUse, defUse, mergeSchemas, typeList } from './normalise';
 import { comparePatterns } from './pattern';
 import type { Change, Direction, Effect, Level } from './types';
 
@@ -276,7 +276,7 @@ class SchemaDiff {
     const vb = enumValues(b);
     if (va === null && vb === null) return;
     const owned = this.ctx.isIndexOwnedEnum;
-    if (owned && owned([...(va ?? []), ...(vb ?? [])])) return;
+    if (owned?.([...(va ?? []), ...(vb ?? [])])) return;
     if (va === null) return this.effect('narrowed', 'enum-added', path, `restricted to ${vb!.map(show).join(', ')}`);
     if (vb === null)
       return this.effect('widened', 'enum-removed', path, `no longer restricted to ${va.map(show).join(', ')}`);
@@ -579,7 +579,7 @@ class SchemaDiff {
     const xa = Array.isArray(a.allOf) ? a.allOf : undefined;
     const xb = Array.isArray(b.allOf) ? b.allOf : undefined;
     if (xa && xb && xa.length === xb.length) {
-      xa.forEach((s, i) => this.compare(asSchema(s), asSchema(xb[i]), path));
+      for (const [i, s] of xa.entries()) this.compare(asSchema(s), asSchema(xb[i]), path);
       return;
     }
     this.opaque('allOf', a.allOf, b.allOf, path);

@@ -1,9 +1,9 @@
 // Compares two protocol versions: the topic index (transport, error codes, topics) and every
 // message and topic schema, each in the direction its values travel.
 import type { Json, Spec as SpecVersion, TopicEntry } from '@idea-kit/spec-lib/spec';
+import { groupByDef } from './group';
 import { inlineSchema } from './inline';
 import { canonical } from './keywords';
-import { groupByDef } from './group';
 import { diffSchemas, type SchemaChange } from './schema-diff';
 import type { Change, DiffReport, Direction } from './types';
 

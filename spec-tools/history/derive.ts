@@ -117,7 +117,10 @@ function restrictHistoryDiff(files: Map<string, Json>): void {
 
 /** Applies `edit` to every `description` string in a schema document (wording that a version's rules contradict). */
 function rewriteDescriptions(x: Json, edit: (d: string) => string): void {
-  if (Array.isArray(x)) return x.forEach((y) => rewriteDescriptions(y, edit));
+  if (Array.isArray(x)) {
+    for (const y of x) rewriteDescriptions(y, edit);
+    return;
+  }
   if (!isObject(x)) return;
   for (const [k, v] of Object.entries(x)) {
     if (k === 'description' && typeof v === 'string') x[k] = edit(v);

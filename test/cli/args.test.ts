@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseArgs, UsageError, type Invocation } from '../../cli/src/args';
+import { type Invocation, parseArgs, UsageError } from '../../cli/src/args';
 import { checkParams } from '../../cli/src/validate';
 import { FRAMES } from '../../generated/v0.1.6/frames';
 import { CMDS } from './spec';

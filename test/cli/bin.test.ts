@@ -2,10 +2,10 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTarget } from '../../scripts/build';
 import { SERVER_PROTOCOL as V014_PROTOCOL } from '../../generated/v0.1.4/server';
 import type { EditFindResult } from '../../generated/v0.1.6/types';
-import { startFakeServer, type FakeServer } from './fake-server';
+import { buildTarget } from '../../scripts/build';
+import { type FakeServer, startFakeServer } from './fake-server';
 
 let srv: FakeServer;
 let cli: string;

@@ -7,10 +7,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTarget } from '../../scripts/build';
 import { buildFixtureWorkspace, type FixtureWorkspaceInfo } from '../../conformance/workspace';
 import { connect, type IdeaClient } from '../../generated/v0.1.6/client';
-import { launchHost, type LiveHost } from '../../livehost';
+import { type LiveHost, launchHost } from '../../livehost';
+import { buildTarget } from '../../scripts/build';
 import { col, EXTENSION_DIR } from '../extension/helpers';
 
 let cli: string;
@@ -109,7 +109,7 @@ describe('idea: read-only topics, text and --json', () => {
     );
     const refs = await ok(['references', 'src/main.ts', '7', String(c)]);
     expect(refs.trim().split('\n')).toEqual(
-      expect.arrayContaining(['src/main.ts:8:' + String(c - 1), 'src/shapes.ts:24:17']),
+      expect.arrayContaining([`src/main.ts:8:${String(c - 1)}`, 'src/shapes.ts:24:17']),
     );
     expect(await json(['references', 'src/main.ts', '7', String(c), '--no-include-declaration'])).toEqual(
       await client.navReferences({ filePath: 'src/main.ts', line: 7, character: c, includeDeclaration: false }),

@@ -4,7 +4,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ProtocolError, SERVER_PROTOCOL, type Handlers } from '../../generated/v0.1.6/server';
+import { type Handlers, ProtocolError, SERVER_PROTOCOL } from '../../generated/v0.1.6/server';
 import { TOPICS } from '../../generated/v0.1.6/topics';
 import { createIdeaServer } from '../../runtime/idea-server';
 import type { ServerProtocol } from '../../runtime/server-session';

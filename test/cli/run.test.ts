@@ -2,10 +2,10 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run, type Io } from '../../cli/src/main';
+import { type Io, run } from '../../cli/src/main';
 import { ProtocolError } from '../../generated/v0.1.6/server';
 import type { EditFindResult } from '../../generated/v0.1.6/types';
-import { FAKE_TOKEN, startFakeServer, type FakeServer } from './fake-server';
+import { FAKE_TOKEN, type FakeServer, startFakeServer } from './fake-server';
 import { SPEC } from './spec';
 
 let srv: FakeServer;
@@ -160,7 +160,7 @@ describe('idea, in-process against a registered server', () => {
       expect(none.code).toBe(0);
       expect(none.stdout).toBe('');
       expect(none.stderr).toMatch(
-        /^idea: nothing to show: without FILE_PATH, 'diag list' answers only from what the server already knows\.\n.*files never opened are not included.*\n  Name the files to look at: idea diag list FILE_PATH\.\.\.\n$/,
+        /^idea: nothing to show: without FILE_PATH, 'diag list' answers only from what the server already knows\.\n.*files never opened are not included.*\n {2}Name the files to look at: idea diag list FILE_PATH\.\.\.\n$/,
       );
       const named = await run(['diag', 'list', 'src/a.ts', 'src/b.ts']);
       expect(named).toEqual({ code: 0, stdout: '', stderr: '' }); // named and clean: nothing to say

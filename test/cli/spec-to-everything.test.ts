@@ -5,12 +5,12 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateVersion } from '../../codegen/src/generate';
 import { parseArgs } from '../../cli/src/args';
-import { commandsFromSpec, type CommandSpec } from '../../cli/src/commands';
+import { type CommandSpec, commandsFromSpec } from '../../cli/src/commands';
 import { mainHelp } from '../../cli/src/help';
 import { PROTOCOL_VERSION } from '../../cli/src/protocol';
 import { loadSpecDir } from '../../cli/src/spec';
+import { generateVersion } from '../../codegen/src/generate';
 import { REPO } from './spec';
 
 const V = `v${PROTOCOL_VERSION}`;

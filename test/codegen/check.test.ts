@@ -1,7 +1,8 @@
 // codegen CLI: deterministic output, --check naming differing/missing/extra files, and a schema
 // change flowing into every generated file at once.
-import { cpSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync, readdirSync } from 'node:fs';
+
 import { createHash } from 'node:crypto';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -83,12 +84,12 @@ describe('codegen', () => {
     const regenerated = join(tmp, 'gen2');
     expect((await cli(['--version', 'v0.1.6', '--out', regenerated])).code).toBe(0);
     const client = join(regenerated, 'v0.1.6', 'client.ts');
-    const edited = readFileSync(client, 'utf8') + '// hand edit\n';
+    const edited = `${readFileSync(client, 'utf8')}// hand edit\n`;
     writeFileSync(client, edited);
     const manifestPath = join(regenerated, 'v0.1.6', 'manifest.json');
     const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { files: Record<string, string> };
     manifest.files['client.ts'] = createHash('sha256').update(edited).digest('hex');
-    writeFileSync(manifestPath, JSON.stringify(manifest, null, 2) + '\n');
+    writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
     expect((await cli(['--version', 'v0.1.6', '--out', regenerated, '--check'])).code).toBe(0);
     const full = await cli(['--version', 'v0.1.6', '--out', regenerated, '--check', '--full']);
     expect(full.code).toBe(1);

@@ -3,10 +3,10 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { LINT_RULES, type LintProblem, type LintRule, lintSpec } from '@idea-kit/spec-lib/lint';
+import { type JsonSchema, loadSpec, type Spec, specVersions } from '@idea-kit/spec-lib/spec';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../../codegen/src/cli';
-import { LINT_RULES, lintSpec, type LintProblem, type LintRule } from '@idea-kit/spec-lib/lint';
-import { loadSpec, specVersions, type JsonSchema, type Spec } from '@idea-kit/spec-lib/spec';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const SPEC = join(ROOT, 'spec');

@@ -3,12 +3,12 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { RefResolver } from '@idea-kit/spec-lib/refs';
+import { type JsonSchema, loadSpec, specVersions } from '@idea-kit/spec-lib/spec';
 import { Ajv2020 } from 'ajv/dist/2020';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../../codegen/src/cli';
 import { bundleSchema, MCP_TOOL_NAME } from '../../codegen/src/gen-mcp-tools';
-import { RefResolver } from '@idea-kit/spec-lib/refs';
-import { loadSpec, specVersions, type JsonSchema } from '@idea-kit/spec-lib/spec';
 import { loadMcpTools, VERSIONS } from '../../generated/versions';
 
 const ROOT = join(import.meta.dirname, '..', '..');

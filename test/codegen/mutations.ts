@@ -2,8 +2,9 @@
 // property, a value of a type the schema does not allow; below minimum; outside the enum; not
 // matching the pattern. Derived from the schema text alone (never by asking a validator), so the
 // validators under test cannot shape their own test cases.
-import type { JsonSchema } from '@idea-kit/spec-lib/spec';
+
 import type { RefResolver } from '@idea-kit/spec-lib/refs';
+import type { JsonSchema } from '@idea-kit/spec-lib/spec';
 
 export interface Mutation {
   /** What was changed, e.g. "drop required params.pattern". */

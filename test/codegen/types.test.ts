@@ -7,9 +7,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
 import { loadSpec, specVersions } from '@idea-kit/spec-lib/spec';
 import { versionFolder } from '@idea-kit/spec-lib/version';
+import { afterAll, describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const tmp = mkdtempSync(join(tmpdir(), 'idea-types-'));
@@ -67,7 +67,7 @@ function typeTest(version: string): string {
       lines.push('// @ts-expect-error required params missing', `export const missing${i}: ${P} = {};`);
     }
   });
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 describe('generated runtime tables', () => {

@@ -1,6 +1,6 @@
 // validators.js is laid out for review: one closure per root schema with ajv's module-level names
 // numbered inside it, so a one-field change touches only the sections of the schemas holding it.
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -8,7 +8,6 @@ import { renumber } from '../../codegen/src/gen-validators';
 import { generateVersion } from '../../codegen/src/generate';
 import { scratchSpec } from './scratch-spec';
 
-const ROOT = join(import.meta.dirname, '..', '..');
 const tmp = mkdtempSync(join(tmpdir(), 'idea-validators-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 

@@ -3,10 +3,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { describe, expect, it } from 'vitest';
 import { RefResolver } from '@idea-kit/spec-lib/refs';
 import { loadSpec, specVersions } from '@idea-kit/spec-lib/spec';
 import { versionFolder } from '@idea-kit/spec-lib/version';
+import { describe, expect, it } from 'vitest';
 import { describeValidationError, type SchemaError } from '../../runtime/validation-message';
 import { mutations } from './mutations';
 

@@ -6,8 +6,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
 import { validateAction, validateWorkflow } from '@action-validator/core';
+import { describe, expect, it } from 'vitest';
 import { listRegisteredServers } from '../../runtime/registry';
 
 const read = (p: string) => readFileSync(new URL(`../../conformance/${p}`, import.meta.url), 'utf8');
@@ -144,7 +144,7 @@ describe('the example workflow, run', () => {
 describe("the action's inputs", () => {
   it('exposes profile, require-topics, assume-version and reporter, each reaching the run step', () => {
     const inputs = [
-      ...action.slice(action.indexOf('\ninputs:'), action.indexOf('\noutputs:')).matchAll(/^  ([a-z-]+):$/gm),
+      ...action.slice(action.indexOf('\ninputs:'), action.indexOf('\noutputs:')).matchAll(/^ {2}([a-z-]+):$/gm),
     ].map((m) => m[1]!);
     expect(inputs).toEqual(
       expect.arrayContaining(['url', 'token', 'workspace', 'profile', 'require-topics', 'assume-version', 'reporter']),

@@ -7,9 +7,9 @@
 // which builds ran and which reports this run wrote; a build with failing cases still gets its column).
 import { relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadCases } from '../../conformance/lib/load';
-import { readExpectedFailures } from '../../conformance/lib/expected-failures';
 import { runWithLaunch } from '../../conformance/launch';
+import { readExpectedFailures } from '../../conformance/lib/expected-failures';
+import { loadCases } from '../../conformance/lib/load';
 import { buildMatrix, readMatrixInput } from '../../conformance/lib/matrix';
 import { writeMatrix } from '../../conformance/matrix-cli';
 import { ConsoleReporter, HtmlReporter, JsonReporter, JUnitReporter } from '../../conformance/reporters';

@@ -1,5 +1,5 @@
 // Headless Chromium for the HTML report tests: the system's browser, no network, no extras.
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser, chromium } from 'playwright-core';
 
 export const CHROMIUM = process.env.IDEA_CHROMIUM || '/usr/bin/chromium';
 

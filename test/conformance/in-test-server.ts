@@ -5,11 +5,11 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { ProtocolError, SERVER_PROTOCOL, type Handlers } from '../../generated/v0.1.6/server';
+import { type Handlers, ProtocolError, SERVER_PROTOCOL } from '../../generated/v0.1.6/server';
 import { TOPICS } from '../../generated/v0.1.6/topics';
+import type { FsFindFilesResult, HistoryListResult } from '../../generated/v0.1.6/types';
 import { createIdeaServer } from '../../runtime/idea-server';
 import { ServerProtocol, ServerSession } from '../../runtime/server-session';
-import type { FsFindFilesResult, HistoryListResult } from '../../generated/v0.1.6/types';
 
 export const TEST_TOKEN = '6f1c2a8e-3b7d-4e59-9a21-0c4d5e6f7a8b';
 

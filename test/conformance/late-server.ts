@@ -2,8 +2,9 @@
 // IDEA_LATE_MS, then says where it is for the folder given as its argument — in the per-user registry
 // (IDEA_REGISTRY_DIR) as the reference extension does, or with IDEA_LATE_VIA=settings only through the
 // discovery keys in the folder's .vscode/settings.json — and exits after IDEA_LATE_LIFE_MS.
-import { createServer } from 'node:net';
+
 import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { DISCOVERY_KEYS, workspaceSettingsFile } from '../../runtime/discovery';
 import { registerServer } from '../../runtime/registry';
 

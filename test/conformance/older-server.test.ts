@@ -5,12 +5,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SERVER_PROTOCOL } from '../../generated/v0.1.2/server';
 import { loadCases } from '../../conformance/lib/load';
 import { frameCheckerFor } from '../../conformance/lib/schema-check';
 import { selectCases } from '../../conformance/lib/select';
 import { runAgainstServer } from '../../conformance/lib/session';
 import { buildFixtureWorkspace } from '../../conformance/workspace';
+import { SERVER_PROTOCOL } from '../../generated/v0.1.2/server';
 import { createIdeaServer, type RunningIdeaServer } from '../../runtime/idea-server';
 
 const V012_HANDSHAKE = JSON.stringify({

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Connection } from '../../conformance/lib/connection';
 import { loadCases } from '../../conformance/lib/load';
 import { runAgainstServer } from '../../conformance/lib/session';
-import { startRecorder } from '../../conformance/recorder/proxy';
 import { generalize } from '../../conformance/recorder/generalize';
+import { startRecorder } from '../../conformance/recorder/proxy';
 import { buildFixtureWorkspace, type FixtureWorkspaceInfo } from '../../conformance/workspace';
 import { startInTestServer, TEST_TOKEN } from './in-test-server';
 

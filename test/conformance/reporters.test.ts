@@ -1,12 +1,12 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
+import type { CaseResult } from '../../conformance/lib/types';
+import { ConsoleReporter } from '../../conformance/reporters/console';
 import { annotationFor, escapeData } from '../../conformance/reporters/github';
 import { summaryToJson } from '../../conformance/reporters/json';
 import { summaryToJUnit } from '../../conformance/reporters/junit';
 import { summaryToMarkdown } from '../../conformance/reporters/markdown';
-import { ConsoleReporter } from '../../conformance/reporters/console';
 import type { RunSummary } from '../../conformance/reporters/types';
-import type { CaseResult } from '../../conformance/lib/types';
 
 // sax (strict mode) is in the tree through @vscode/vsce → xml2js; used only to prove well-formedness.
 const sax = createRequire(import.meta.url)('sax') as {
@@ -232,7 +232,7 @@ describe('Markdown and console reporters', () => {
       profiles: summary.profiles,
       warnings: [],
     });
-    results.forEach((r) => c.onCaseEnd(r));
+    for (const r of results) c.onCaseEnd(r);
     c.onRunEnd(summary);
     expect(out).toContain('FAIL          security/path-escape-history-list');
     expect(out).toContain('+"code": "HANDLER_ERROR"');

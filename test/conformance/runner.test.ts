@@ -7,7 +7,7 @@ import { selectCases } from '../../conformance/lib/select';
 import { runAgainstServer } from '../../conformance/lib/session';
 import type { RunSummary } from '../../conformance/reporters/types';
 import { buildFixtureWorkspace } from '../../conformance/workspace';
-import { IN_TEST_SELECTION, startInTestServer, TEST_TOKEN, type Flaws } from './in-test-server';
+import { type Flaws, IN_TEST_SELECTION, startInTestServer, TEST_TOKEN } from './in-test-server';
 
 const all = loadCases();
 const cases = selectCases(all, { ids: IN_TEST_SELECTION });

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { redact, transcriptOf, TRANSCRIPT_FRAME_CHARS, TRANSCRIPT_FRAMES } from '../../conformance/lib/transcript';
+import { redact, TRANSCRIPT_FRAME_CHARS, TRANSCRIPT_FRAMES, transcriptOf } from '../../conformance/lib/transcript';
 
 const token = 'se"cret-token';
 const prefix = token.slice(0, -1);
 
 describe('case transcripts', () => {
   it('redact the token and its prefix, as written and as JSON-escaped', () => {
-    const text = JSON.stringify({ type: 'handshake', token }) + ` ${token} ${prefix}x`;
+    const text = `${JSON.stringify({ type: 'handshake', token })} ${token} ${prefix}x`;
     const out = redact(text, [token, prefix]);
     expect(out).not.toContain('cret-toke');
     expect(out.match(/‹redacted›/g)).toHaveLength(3);

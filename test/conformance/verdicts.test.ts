@@ -7,16 +7,16 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCases } from '../../conformance/lib/load';
 import { selectCases } from '../../conformance/lib/select';
-import { runAgainstServer, type ExistingServerOptions } from '../../conformance/lib/session';
+import { type ExistingServerOptions, runAgainstServer } from '../../conformance/lib/session';
 import { summaryToJUnit } from '../../conformance/reporters/junit';
 import type { RunSummary } from '../../conformance/reporters/types';
 import { buildFixtureWorkspace } from '../../conformance/workspace';
 import {
+  type Flaws,
   IN_TEST_SELECTION,
+  type InTestServerOptions,
   startInTestServer,
   TEST_TOKEN,
-  type Flaws,
-  type InTestServerOptions,
 } from './in-test-server';
 
 const all = loadCases();

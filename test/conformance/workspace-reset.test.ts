@@ -31,7 +31,7 @@ function tree(dir: string, rel = ''): Record<string, string> {
     const path = rel ? `${rel}/${e.name}` : e.name;
     if (path === '.git') continue;
     const abs = join(dir, path);
-    if (e.isDirectory()) Object.assign(out, tree(dir, path), { [path + '/']: 'dir' });
+    if (e.isDirectory()) Object.assign(out, tree(dir, path), { [`${path}/`]: 'dir' });
     else if (e.isSymbolicLink()) out[path] = `link -> ${readlinkSync(abs)}`;
     else out[path] = `${lstatSync(abs).mode & 0o111 ? 'x' : '-'} ${readFileSync(abs, 'utf8')}`;
   }

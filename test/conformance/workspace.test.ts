@@ -3,14 +3,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadCases } from '../../conformance/lib/load';
+import { checkManifest } from '../../conformance/manifest';
 import {
   buildFixtureWorkspace,
+  type FixtureWorkspaceInfo,
   readFixtureWorkspace,
   resetFixtureWorkspace,
-  type FixtureWorkspaceInfo,
 } from '../../conformance/workspace';
-import { checkManifest } from '../../conformance/manifest';
-import { loadCases } from '../../conformance/lib/load';
 
 let tmp: string;
 let a: FixtureWorkspaceInfo;

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { connect, type IdeaClient } from '../../generated/v0.1.6/client';
 import { groupPids, parseJsonc } from '../../livehost';
-import { startLiveFixture, type LiveFixture } from './helpers';
+import { type LiveFixture, startLiveFixture } from './helpers';
 
 const KILLS = 20;
 let fx: LiveFixture;

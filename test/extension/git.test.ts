@@ -191,7 +191,7 @@ describe('git waits for a slot of the shared process limiter', () => {
       await new Promise((r) => setTimeout(r, 200));
       expect(done).toBe(false);
       expect(processSlotStats().queued).toBe(1);
-      releases.forEach((r) => r());
+      for (const r of releases) r();
       await Promise.all([call, ...holders]);
       expect(done).toBe(true);
     } finally {

@@ -5,14 +5,14 @@
 // that any program the planted configuration runs could only have been started by our extension.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { connect as tcpConnect, type Socket } from 'node:net';
+import { type Socket, connect as tcpConnect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { connect, type IdeaClient } from '../../generated/v0.1.6/client';
 import { groupPids, parseJsonc } from '../../livehost';
-import { errorCode, startLiveFixture, type LiveFixture } from './helpers';
+import { errorCode, type LiveFixture, startLiveFixture } from './helpers';
 
 let fx: LiveFixture;
 let marker: string;

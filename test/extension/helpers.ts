@@ -5,7 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildFixtureWorkspace, type FixtureWorkspaceInfo } from '../../conformance/workspace';
 import { connect, type IdeaClient } from '../../generated/v0.1.6/client';
-import { launchHost, type LiveHost } from '../../livehost';
+import { type LiveHost, launchHost } from '../../livehost';
 import { buildTarget } from '../../scripts/build';
 
 export const EXTENSION_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../extension');

@@ -9,12 +9,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type IdeaClient } from '../../generated/v0.1.6/client';
 import { processTable, sampleTreeMemory, treePids } from '../../livehost';
-import { startLiveFixture, type LiveFixture } from './helpers';
+import { type LiveFixture, startLiveFixture } from './helpers';
 
 const BUDGET_MS = 1000; // the planted line takes ~4 s in V8 on these machines (18 s in the issue)
 const MAX_PROCESSES = 8;
 const MAX_IN_FLIGHT = 2000;
-const PLANTED = 'a'.repeat(28) + 'b';
+const PLANTED = `${'a'.repeat(28)}b`;
 
 let fx: LiveFixture;
 beforeAll(async () => {

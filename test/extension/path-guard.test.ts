@@ -49,7 +49,7 @@ describe('resolveWorkspacePath', () => {
     expect(code(() => resolveWorkspacePath('secret-link.txt', [ws]))).toBe('INVALID_REQUEST');
     // A file that does not exist yet under a symlinked directory is judged by the directory's target.
     expect(code(() => resolveWorkspacePath('link-out/new-file.txt', [ws]))).toBe('INVALID_REQUEST');
-    expect(code(() => resolveWorkspacePath(ws + '-evil/x', [ws]))).toBe('INVALID_REQUEST');
+    expect(code(() => resolveWorkspacePath(`${ws}-evil/x`, [ws]))).toBe('INVALID_REQUEST');
   });
   it('refuses empty, NUL and no-folder cases', () => {
     expect(code(() => resolveWorkspacePath('', [ws]))).toBe('INVALID_REQUEST');

@@ -1,16 +1,16 @@
 // Security rules against the live extension: loopback only, browser origins and foreign Host headers
 // refused, token required, bounded frames, paths confined to the workspace (symlinks included), git
 // refs never read as options, and bad input never kills the server.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { connect } from '../../generated/v0.1.6/client';
 import { freePort } from '../../livehost';
 import { startWebSocketServer } from '../../runtime/ws-server';
-import { errorCode, startLiveFixture, type LiveFixture } from './helpers';
+import { errorCode, type LiveFixture, startLiveFixture } from './helpers';
 
 let fx: LiveFixture;
 let outside: string;

@@ -2,7 +2,7 @@
 // fallback, bind errors reported (never a hang), auth settings read from user scope only, the
 // settings.json keys written after listening, the per-user registry entry (in a temporary registry)
 // written then and removed on stop, and stop closing live connections.
-import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -5,7 +5,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { vscodeStringHash } from '../../extension/src/local-history';
-import { col, errorCode, startLiveFixture, type LiveFixture } from './helpers';
+import { col, errorCode, type LiveFixture, startLiveFixture } from './helpers';
 
 let fx: LiveFixture;
 let dir: string;
@@ -282,9 +282,11 @@ describe('edit/replace and local history', () => {
 
     // VS Code named the history folder by hashing the resource URI; our hash must agree (it names backups).
     const folder = dirname(
-      readdirSync(join(fx.host.userDataDir, 'User/History'), { recursive: true, withFileTypes: true }).find(
-        (e) => e.name === newest!.id,
-      )!.parentPath + '/x',
+      `${
+        readdirSync(join(fx.host.userDataDir, 'User/History'), { recursive: true, withFileTypes: true }).find(
+          (e) => e.name === newest!.id,
+        )!.parentPath
+      }/x`,
     );
     const resource = JSON.parse(readFileSync(join(folder, 'entries.json'), 'utf8')).resource as string;
     expect(basename(folder)).toBe(vscodeStringHash(resource).toString(16));

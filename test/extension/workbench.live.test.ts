@@ -8,7 +8,7 @@ import { connect, type IdeaClient } from '../../generated/v0.1.6/client';
 import { isPortOpen, parseJsonc } from '../../livehost';
 import { poll } from '../../runtime/poll';
 import { listRegisteredServers } from '../../runtime/registry';
-import { errorCode, startLiveFixture, type LiveFixture } from './helpers';
+import { errorCode, type LiveFixture, startLiveFixture } from './helpers';
 
 let fx: LiveFixture;
 beforeAll(async () => {

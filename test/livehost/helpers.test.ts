@@ -14,16 +14,15 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseJsonc } from '../../runtime/jsonc';
-import { PeakSampler, groupPids, sampleTreeMemory, treePids } from '../../livehost/proc-memory';
-import { readReadySignal, restoreWorkspaceSettings, snapshotSettings } from '../../livehost/ready-signal';
-import { createRunFolder, isolatedEnv, removeRunFolder } from '../../livehost/run-folder';
 import { linkExtension } from '../../livehost/extension-link';
+import { findChromium, findCodeServer } from '../../livehost/paths';
 import { portOwnedByGroup } from '../../livehost/port-owner';
 import { freePort } from '../../livehost/ports';
-import { processTable } from '../../livehost/proc-memory';
-import { findChromium, findCodeServer } from '../../livehost/paths';
+import { groupPids, PeakSampler, processTable, sampleTreeMemory, treePids } from '../../livehost/proc-memory';
+import { readReadySignal, restoreWorkspaceSettings, snapshotSettings } from '../../livehost/ready-signal';
+import { createRunFolder, isolatedEnv, removeRunFolder } from '../../livehost/run-folder';
 import { writeUserSettings } from '../../livehost/user-settings';
+import { parseJsonc } from '../../runtime/jsonc';
 
 const tmp = mkdtempSync(join(tmpdir(), 'idea-livehost-unit-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

@@ -1,6 +1,6 @@
 // The VS Code builds the live tests run on: one table (livehost/hosts.json) for the launcher and the
 // install script, whose oldest entry must be the oldest VS Code the extension's manifest claims.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync, chmodSync, readFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';

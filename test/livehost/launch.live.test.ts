@@ -1,28 +1,29 @@
 // Live test of the launcher: a real code-server + headless Chromium with the fixture extension
 // (livehost/test-fixture-ext) on a temp TypeScript workspace. Prints the measured figures.
+
+import { spawn } from 'node:child_process';
 import {
-  mkdtempSync,
-  mkdirSync,
-  readFileSync,
-  readdirSync,
   existsSync,
-  writeFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
   rmSync,
   utimesSync,
+  writeFileSync,
 } from 'node:fs';
+import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { get } from 'node:http';
-import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   freePort,
   hostGroupPids,
   isPortOpen,
+  type LiveHost,
   launchHost,
   parseJsonc,
   REPO_ROOT,
-  type LiveHost,
 } from '../../livehost/index';
 
 const FIXTURE_EXT = join(REPO_ROOT, 'livehost', 'test-fixture-ext');

@@ -5,9 +5,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IdeaConnection } from '../../mcp/src/connection';
-import { startHttpServer, type RunningHttpServer } from '../../mcp/src/http';
+import { type RunningHttpServer, startHttpServer } from '../../mcp/src/http';
 import { createMcpServer } from '../../mcp/src/server';
-import { startTestServer, TOKEN, type TestServer } from '../robustness/harness';
+import { startTestServer, type TestServer, TOKEN } from '../robustness/harness';
 
 const BEARER = 'test-bearer-token-0123456789abcdef';
 let idea: TestServer;

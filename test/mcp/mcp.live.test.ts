@@ -4,7 +4,7 @@
 // clients nobody here wrote, over HTTP: the official conformance suite's server scenarios that apply
 // to a tools-only server, and the MCP Inspector's CLI mode.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -14,8 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCP_TOOLS } from '../../generated/v0.1.6/mcp-tools';
 import { poll } from '../../runtime/poll';
 import { listRegisteredServers } from '../../runtime/registry';
-import { col, startLiveFixture, type LiveFixture } from '../extension/helpers';
-import { buildMcp, IDEA_MCP, ROOT, startHttpMcp, type HttpMcp } from './support/idea-mcp';
+import { col, type LiveFixture, startLiveFixture } from '../extension/helpers';
+import { buildMcp, type HttpMcp, IDEA_MCP, ROOT, startHttpMcp } from './support/idea-mcp';
 
 const CALL_TIMEOUT = { timeout: 120_000 };
 let fx: LiveFixture;

@@ -5,18 +5,18 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { formatResult } from '@idea-kit/result-text/format';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MCP_TOOLS } from '../../generated/v0.1.6/mcp-tools';
-import { removeRegistryEntry, writeRegistryEntry } from '../../runtime/registry';
+import { parseArgs } from '../../mcp/src/cli';
 import { IdeaConnection } from '../../mcp/src/connection';
 import { createMcpServer } from '../../mcp/src/server';
-import { parseArgs } from '../../mcp/src/cli';
 import { poll } from '../../runtime/poll';
-import { startTestServer, TOKEN, trivialHandlers, type TestServer } from '../robustness/harness';
-import { formatResult } from '@idea-kit/result-text/format';
+import { removeRegistryEntry, writeRegistryEntry } from '../../runtime/registry';
+import { startTestServer, type TestServer, TOKEN, trivialHandlers } from '../robustness/harness';
 
 const cleanup: (() => Promise<unknown> | void)[] = [];
 afterEach(async () => {
@@ -72,7 +72,7 @@ describe('MCP server over an IDEA connection', () => {
 
   it('a call answers the protocol result as structuredContent (checked by the SDK against outputSchema) with a text rendering', async () => {
     let seen: unknown;
-    const s = await server({ handlers: trivialHandlers((topic, run, params) => ((seen = params), run())) });
+    const s = await server({ handlers: trivialHandlers((_topic, run, params) => ((seen = params), run())) });
     const client = await mcpClient(new IdeaConnection({ url: s.url, token: TOKEN }));
     await client.listTools(); // the SDK validates structuredContent of listed tools
     const r = await client.callTool({ name: 'edit_find', arguments: { pattern: 'TODO', isRegex: false } });

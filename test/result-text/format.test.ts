@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
 import { FORMATTED_TOPICS, formatResult } from '@idea-kit/result-text/format';
+import { describe, expect, it } from 'vitest';
 import { TOPICS } from '../../generated/current';
 
 const T = (a: string) => `/app/vscode/${a}`;

@@ -5,7 +5,7 @@
 // carries the error code the spec prescribes (computed by SpecOracle, and checked against the intent of
 // the mutation so a generator bug cannot silently produce valid frames).
 import { randomUUID } from 'node:crypto';
-import { type Json, type Schema, SpecOracle, echoed } from './spec-oracle';
+import { echoed, type Json, type Schema, type SpecOracle } from './spec-oracle';
 
 export interface BadFrame {
   kind: string; // e.g. "params.wrong-type", used in failure messages and counts
@@ -54,7 +54,7 @@ export class InstanceBuilder {
       for (const br of branches) {
         const t = this.allowedTypes(br, b);
         if (!t) return undefined;
-        t.forEach((x) => all.add(x));
+        for (const x of t) all.add(x);
       }
       return all;
     }
@@ -236,7 +236,7 @@ export function generateBadFrames(o: SpecOracle, opts: GenOptions = {}): BadFram
     '/app/vscode/',
     'edit/find',
     '/app/vscode/edit/find\u0000',
-    '/app/vscode/' + 'z'.repeat(hugeChars),
+    `/app/vscode/${'z'.repeat(hugeChars)}`,
     '/app/vscode/__proto__/constructor',
     'toString',
   ])

@@ -2,14 +2,15 @@
 // gets the prescribed structured error (checked with the generated validators), the session keeps
 // serving valid requests, the heap stays bounded and nothing escapes. Plus the handshake gate,
 // duplicate requestIds, and the frame-size/encoding bounds of the real ws binding.
+
+import { randomUUID } from 'node:crypto';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { randomUUID } from 'node:crypto';
-import * as wsModule from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as wsModule from 'ws';
 import { CLOSE_PROTOCOL_ERROR, CLOSE_UNAUTHORIZED } from '../../generated/v0.1.6/server';
-import { generateBadFrames, validRequests, type BadFrame } from './bad-frames';
-import { flush, generatedValidator, memorySession, spec, startTestServer, TOKEN, type MemorySession } from './harness';
+import { type BadFrame, generateBadFrames, validRequests } from './bad-frames';
+import { flush, generatedValidator, type MemorySession, memorySession, spec, startTestServer, TOKEN } from './harness';
 import { RawClient } from './raw-client';
 import { marker } from './results';
 
@@ -150,7 +151,7 @@ describe('bad frames generated from the schemas', () => {
         { type: 'handshake', token: '' },
         { type: 'handshake', token: TOKEN.toUpperCase() },
         { type: 'handshake', token: TOKEN.slice(0, -1) },
-        { type: 'handshake', token: TOKEN + ' ' },
+        { type: 'handshake', token: `${TOKEN} ` },
         { type: 'handshake', token: 'x'.repeat(100_000) },
       ].map((h) => ({ text: JSON.stringify(h), code: 'UNAUTHORIZED', close: CLOSE_UNAUTHORIZED })),
     ];

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkBenchResult } from '../../bench/lib/contract';
-import { findEntries } from '../../bench/run';
 import { percentile, summarize } from '../../bench/lib/stats';
+import { findEntries } from '../../bench/run';
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-contract-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,13 +1,13 @@
 // Faults: the server vanishes mid-request (closed, or killed outright), the server restarts, a slow
 // handler among fast ones, handlers that throw, and a client that vanishes. Every wait is bounded, so
 // "nothing hangs" is a failure, not a stuck run.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connect, IdeaClosedError, IdeaProtocolError, IdeaTimeoutError } from '../../generated/v0.1.6/client';
 import { ProtocolError, type RequestContext } from '../../generated/v0.1.6/server';
 import { validRequests } from './bad-frames';
-import { flush, generatedValidator, spec, startTestServer, TOKEN, trivialHandlers, type TestServer } from './harness';
+import { flush, generatedValidator, spec, startTestServer, type TestServer, TOKEN, trivialHandlers } from './harness';
 import { RawClient } from './raw-client';
 
 const o = spec();

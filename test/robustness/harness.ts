@@ -2,16 +2,16 @@
 // handlers answering each topic with its spec example (marked per request), in-memory sessions and a
 // real loopback ws server around the generated ServerSession.
 import { fileURLToPath } from 'node:url';
-import { createIdeaServer, type RunningIdeaServer } from '../../runtime/idea-server';
 import {
+  type Handlers,
   SERVER_PROTOCOL,
   ServerSession,
-  type Handlers,
   type ServerSessionOptions,
 } from '../../generated/v0.1.6/server';
 import * as validators from '../../generated/v0.1.6/validators';
-import { SpecOracle } from './spec-oracle';
+import { createIdeaServer, type RunningIdeaServer } from '../../runtime/idea-server';
 import { exampleResults, markedResult } from './results';
+import { SpecOracle } from './spec-oracle';
 
 const SPEC_DIR = fileURLToPath(new URL('../../spec/v0.1.6', import.meta.url));
 export const TOKEN = '3f2b8c1e-5d4a-4e7b-9c1a-2b3c4d5e6f70';

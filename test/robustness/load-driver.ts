@@ -2,9 +2,9 @@
 // mismatched (wrong topic or wrong result for the request) or invalid replies are counted, never
 // tolerated. Shared by the in-process load test and its live version.
 import { randomUUID } from 'node:crypto';
+import { nowMs, type Summary, summarize } from '../../bench/lib/stats';
 import { RawClient } from './raw-client';
 import { marker } from './results';
-import { nowMs, summarize, type Summary } from '../../bench/lib/stats';
 
 export interface LoadRequest {
   topic: string;

@@ -5,9 +5,9 @@
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatSummary } from '../../bench/lib/stats';
-import { startLiveFixture, type LiveFixture } from '../extension/helpers';
+import { type LiveFixture, startLiveFixture } from '../extension/helpers';
 import { generatedValidator, spec } from './harness';
-import { runLoad, type LoadRequest } from './load-driver';
+import { type LoadRequest, runLoad } from './load-driver';
 
 const o = spec();
 const validateSuccess = generatedValidator('ResponseSuccess');

@@ -2,11 +2,11 @@
 // real ws on 127.0.0.1 (in-process handlers, some answering late so replies come out of order): zero
 // lost, duplicated or mismatched replies. A second run goes through the generated client.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect } from '../../generated/v0.1.6/client';
 import { formatSummary, nowMs, summarize } from '../../bench/lib/stats';
+import { connect } from '../../generated/v0.1.6/client';
 import { validRequests } from './bad-frames';
-import { generatedValidator, spec, startTestServer, TOKEN, trivialHandlers, type TestServer } from './harness';
-import { markerCheck, runLoad, type LoadRequest } from './load-driver';
+import { generatedValidator, spec, startTestServer, type TestServer, TOKEN, trivialHandlers } from './harness';
+import { type LoadRequest, markerCheck, runLoad } from './load-driver';
 import { marker } from './results';
 
 const o = spec();

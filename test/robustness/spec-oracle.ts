@@ -1,10 +1,11 @@
 // An independent reading of spec/<version>/: every schema loaded into a fresh Ajv (not the generated
 // validators under test), $ref resolution for the frame generator, and the expected error code of a
 // request frame. The order of checks is the protocol's: frame → envelope → topic → params.
-import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
+
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 export type Schema = { [k: string]: any } | boolean;

@@ -1,12 +1,12 @@
 // runtime/admission + its wiring in runtime/ws-server: pending sockets capped (oldest dropped) and
 // deadlined, connected clients capped (503), failed handshakes rate-limited, and a real client still
 // served while thousands of silent sockets arrive.
-import { connect as tcpConnect, type Socket } from 'node:net';
+import { type Socket, connect as tcpConnect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { ServerSession } from '../../generated/v0.1.6/server';
 import { HandshakeThrottle, PendingSockets, Progress } from '../../runtime/admission';
-import { startWebSocketServer, type RunningWebSocketServer } from '../../runtime/ws-server';
+import { type RunningWebSocketServer, startWebSocketServer } from '../../runtime/ws-server';
 
 describe('PendingSockets', () => {
   it('over the cap drops the oldest sockets, two event-loop turns after they arrived', async () => {

@@ -2,7 +2,7 @@
 // replies, replies nobody asked for, throwing onFrame hooks, idempotent close.
 import { afterEach, describe, expect, it } from 'vitest';
 import { connect, IdeaClosedError, IdeaValidationError } from '../../generated/v0.1.6/client';
-import { startWebSocketServer, type ConnectionIO, type RunningWebSocketServer } from '../../runtime/ws-server';
+import { type ConnectionIO, type RunningWebSocketServer, startWebSocketServer } from '../../runtime/ws-server';
 
 const servers: RunningWebSocketServer[] = [];
 afterEach(async () => {

@@ -7,10 +7,10 @@ import { ServerSession as ServerSessionV010 } from '../../generated/v0.1.0/serve
 import { connect, IdeaClosedError, IdeaProtocolError, IdeaValidationError } from '../../generated/v0.1.6/client';
 import { ServerSession } from '../../generated/v0.1.6/server';
 import {
-  startWebSocketServer,
   type ConnectionIO,
   type RunningWebSocketServer,
   type SessionLike,
+  startWebSocketServer,
 } from '../../runtime/ws-server';
 
 const TOKEN = '5c0d7a2e-1f3b-4c6d-8e9f-0a1b2c3d4e5f';

@@ -6,9 +6,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { connect } from '../../generated/v0.1.6/client';
-import { SERVER_PROTOCOL, type Handlers } from '../../generated/v0.1.6/server';
 import { SERVER_PROTOCOL as V012_PROTOCOL } from '../../generated/v0.1.2/server';
+import { connect } from '../../generated/v0.1.6/client';
+import { type Handlers, SERVER_PROTOCOL } from '../../generated/v0.1.6/server';
 import { createIdeaServer, type IdeaConnection } from '../../runtime/idea-server';
 import { entryFileName, type RegistryEntry } from '../../runtime/registry';
 import { ServerSession } from '../../runtime/server-session';

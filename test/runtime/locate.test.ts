@@ -1,10 +1,9 @@
 // Which server serves a folder: the registry's deepest containing workspace folder (newest on a tie),
 // then the settings keys in the folder or an ancestor, else an error that lists what was found.
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
 import {
   isWithin,
   locateServer,
@@ -13,7 +12,7 @@ import {
   pickServer,
   resolveEndpoint,
 } from '../../runtime/locate';
-import { registerServer, type RegistryEntry } from '../../runtime/registry';
+import { type RegistryEntry, registerServer } from '../../runtime/registry';
 import { loopbackListeners } from './listeners';
 
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), 'idea-locate-')));

@@ -1,9 +1,9 @@
 // Opt-in reconnect of the client engine: backoff arithmetic, then against real servers that go away
 // and come back (the same port, a new token, as a reloaded VS Code window does).
 import { afterEach, describe, expect, it } from 'vitest';
-import { connect, IdeaClosedError, IdeaTimeoutError, type IdeaClient } from '../../generated/v0.1.6/client';
-import { backoffDelay, reconnectPolicy, type ConnectionStateEvent } from '../../runtime/reconnect';
-import { startTestServer, TOKEN, trivialHandlers, type TestServer } from '../robustness/harness';
+import { connect, type IdeaClient, IdeaClosedError, IdeaTimeoutError } from '../../generated/v0.1.6/client';
+import { backoffDelay, type ConnectionStateEvent, reconnectPolicy } from '../../runtime/reconnect';
+import { startTestServer, type TestServer, TOKEN, trivialHandlers } from '../robustness/harness';
 
 const FIND = '/app/vscode/edit/find';
 

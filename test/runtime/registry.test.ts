@@ -22,9 +22,9 @@ import {
   entryFileName,
   listRegisteredServers,
   parseRegistryEntry,
+  type RegistryEntry,
   registerServer,
   registryDir,
-  type RegistryEntry,
 } from '../../runtime/registry';
 import { loopbackListeners } from './listeners';
 
@@ -110,7 +110,7 @@ describe('reading the registry', () => {
     write('loose.json', { ...good, pid: process.pid }, 0o644);
     write('remote.json', { ...good, url: 'ws://10.0.0.1:7200' });
     write('garbage.json', '{not json');
-    write('big.json', ' '.repeat(70 * 1024) + '{}');
+    write('big.json', `${' '.repeat(70 * 1024)}{}`);
     symlinkSync(join(dir, entryFileName(process.pid, port)), join(dir, 'link.json'));
     if (process.getuid?.() === 0) chownSync(write('foreign.json', good), 65534, 65534);
 

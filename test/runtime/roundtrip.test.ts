@@ -3,19 +3,19 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect as connectV010 } from '../../generated/v0.1.0/client';
+import { ServerSession as ServerSessionV010 } from '../../generated/v0.1.0/server';
 import {
   connect,
+  type IdeaClient,
   IdeaClosedError,
   IdeaProtocolError,
   IdeaTimeoutError,
   IdeaValidationError,
-  type IdeaClient,
 } from '../../generated/v0.1.6/client';
-import { ServerSession, type Handlers, type RequestContext } from '../../generated/v0.1.6/server';
+import { type Handlers, type RequestContext, ServerSession } from '../../generated/v0.1.6/server';
 import { TOPICS } from '../../generated/v0.1.6/topics';
-import { connect as connectV010 } from '../../generated/v0.1.0/client';
-import { ServerSession as ServerSessionV010 } from '../../generated/v0.1.0/server';
-import { startWebSocketServer, type RunningWebSocketServer } from '../../runtime/ws-server';
+import { type RunningWebSocketServer, startWebSocketServer } from '../../runtime/ws-server';
 
 const SPEC = join(import.meta.dirname, '..', '..', 'spec', 'v0.1.6');
 const index = JSON.parse(readFileSync(join(SPEC, 'index.json'), 'utf8')) as {

@@ -3,9 +3,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import {
   DEFAULT_MAX_IN_FLIGHT,
+  type Handlers,
   ProtocolError,
   ServerSession,
-  type Handlers,
   type ServerSessionOptions,
 } from '../../generated/v0.1.6/server';
 

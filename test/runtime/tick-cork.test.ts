@@ -5,9 +5,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { connect } from '../../generated/v0.1.6/client';
 import { ServerSession } from '../../generated/v0.1.6/server';
 import { corkPerTick } from '../../runtime/tick-cork';
-import { startWebSocketServer, type RunningWebSocketServer } from '../../runtime/ws-server';
+import { type RunningWebSocketServer, startWebSocketServer } from '../../runtime/ws-server';
 
-const FIND = '/app/vscode/edit/find';
 const N = 50;
 const running: RunningWebSocketServer[] = [];
 afterEach(async () => {

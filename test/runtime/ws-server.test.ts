@@ -3,7 +3,7 @@
 import { createServer, request, type Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { startWebSocketServer, type RunningWebSocketServer, type SessionLike } from '../../runtime/ws-server';
+import { type RunningWebSocketServer, type SessionLike, startWebSocketServer } from '../../runtime/ws-server';
 
 const running: RunningWebSocketServer[] = [];
 const blockers: Server[] = [];

@@ -1,15 +1,15 @@
 // The one schema walk (spec-lib/inline.ts over keywords.ts) and the served version (served.ts): every
 // subschema keyword is walked and nothing else, a $ref's own keywords win over its target's, a cycle
 // of $refs is refused, and spec/served.json names an existing folder.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync, cpSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
 import { inlineRefs, visitSchema } from '@idea-kit/spec-lib/inline';
 import { SCHEMA_KEYWORDS, SCHEMA_LIST_KEYWORDS, SCHEMA_MAP_KEYWORDS } from '@idea-kit/spec-lib/keywords';
 import { schemaNodes } from '@idea-kit/spec-lib/schema-walk';
 import { servedVersion } from '@idea-kit/spec-lib/served';
-import { loadSpec, type Json, type Spec } from '@idea-kit/spec-lib/spec';
+import { type Json, loadSpec, type Spec } from '@idea-kit/spec-lib/spec';
+import { afterAll, describe, expect, it } from 'vitest';
 import { copySpec } from '../spec-tools/spec-copy';
 
 const SPEC = join(import.meta.dirname, '..', '..', 'spec');

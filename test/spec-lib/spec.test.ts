@@ -4,10 +4,10 @@
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
 import { resolveRef } from '@idea-kit/spec-lib/refs';
 import { hashFolder, loadSpec, specVersions } from '@idea-kit/spec-lib/spec';
 import { compareVersions, isVersion, nextPatch, normalizeVersion, versionFolder } from '@idea-kit/spec-lib/version';
+import { afterAll, describe, expect, it } from 'vitest';
 
 const SPEC = join(import.meta.dirname, '..', '..', 'spec');
 const tmp = mkdtempSync(join(tmpdir(), 'idea-spec-lib-'));

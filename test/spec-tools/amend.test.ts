@@ -5,9 +5,9 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
 import { releaseOf } from '@idea-kit/spec-lib/releases';
 import { hashFolder } from '@idea-kit/spec-lib/spec';
+import { afterEach, describe, expect, it } from 'vitest';
 import { renderChangelog } from '../../spec-tools/changelog';
 import { checkFrozen } from '../../spec-tools/frozen';
 import { amendRelease } from '../../spec-tools/release';

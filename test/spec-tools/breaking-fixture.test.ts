@@ -2,8 +2,8 @@
 // of v0.1.6) must be caught at ERR, and the CLI must fail on it in every output format.
 import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { releaseOf } from '@idea-kit/spec-lib/releases';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bump } from '../../spec-tools/bump';
 import { main } from '../../spec-tools/cli';
 import { writeReleases } from '../../spec-tools/frozen';

@@ -8,10 +8,10 @@
 import { spawnSync } from 'node:child_process';
 import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readReleases, releaseOf } from '@idea-kit/spec-lib/releases';
 import { loadSpec, specVersions } from '@idea-kit/spec-lib/spec';
 import { compareVersions, nextPatch } from '@idea-kit/spec-lib/version';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../spec-tools/cli';
 import { REPO, scratchRepo } from './scratch';
 

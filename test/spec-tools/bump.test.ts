@@ -5,13 +5,13 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isObject, listFiles, loadSpec, specVersions, type Json } from '@idea-kit/spec-lib/spec';
-import { nextPatch } from '@idea-kit/spec-lib/version';
-import { diffVersions } from '../../spec-tools/diff/version-diff';
 import { readReleases } from '@idea-kit/spec-lib/releases';
-import { isReleased, writeReleases } from '../../spec-tools/frozen';
+import { isObject, type Json, listFiles, loadSpec, specVersions } from '@idea-kit/spec-lib/spec';
+import { nextPatch } from '@idea-kit/spec-lib/version';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../spec-tools/cli';
+import { diffVersions } from '../../spec-tools/diff/version-diff';
+import { isReleased, writeReleases } from '../../spec-tools/frozen';
 import { scratchRepo } from './scratch';
 
 let scratch: ReturnType<typeof scratchRepo>;

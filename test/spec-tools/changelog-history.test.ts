@@ -2,13 +2,13 @@
 // exactly what spec-tools/history derives from v0.1.6 and the changelog facts.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { releaseOf } from '@idea-kit/spec-lib/releases';
+import { formatJson, listFiles, loadSpec as loadVersion, readJson } from '@idea-kit/spec-lib/spec';
 import Ajv2020 from 'ajv/dist/2020';
 import { describe, expect, it } from 'vitest';
 import { renderChangelog } from '../../spec-tools/changelog';
 import { deriveVersion } from '../../spec-tools/history/derive';
 import { HISTORY, HISTORY_BASE } from '../../spec-tools/history/facts';
-import { releaseOf } from '@idea-kit/spec-lib/releases';
-import { formatJson, listFiles, loadSpec as loadVersion, readJson } from '@idea-kit/spec-lib/spec';
 import { REPO } from './scratch';
 
 const SPEC = join(REPO, 'spec');

@@ -1,10 +1,11 @@
 // The idea-spec command line: exit codes (0 clean, 1 a change at --fail-on or a check failed,
 // usage errors thrown for the wrapper to print with exit 2) and output formats.
-import { describe, expect, it } from 'vitest';
+
 import { join } from 'node:path';
-import { main } from '../../spec-tools/cli';
 import { newestRelease, readReleases } from '@idea-kit/spec-lib/releases';
 import { specVersions } from '@idea-kit/spec-lib/spec';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../spec-tools/cli';
 import { REPO } from './scratch';
 
 async function run(...args: string[]): Promise<{ code: number; out: string }> {

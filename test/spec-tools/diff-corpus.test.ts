@@ -2,10 +2,10 @@
 // that every case is classified as expected: right (exactly the expected changes), missed (some
 // expected change not reported, nothing else reported) or wrong (anything else).
 import { join } from 'node:path';
+import { loadSpec, specVersions } from '@idea-kit/spec-lib/spec';
 import { describe, expect, it } from 'vitest';
-import { diffVersions } from '../../spec-tools/diff/version-diff';
 import type { Change } from '../../spec-tools/diff/types';
-import { loadSpec, specVersions, type Spec as SpecVersion } from '@idea-kit/spec-lib/spec';
+import { diffVersions } from '../../spec-tools/diff/version-diff';
 import { CASES, type CorpusCase } from './diff-corpus.cases';
 import { REPO } from './scratch';
 import { copySpec } from './spec-copy';
@@ -21,7 +21,7 @@ const at = (c: Use) => (c.path ? `${c.location} › ${c.path}` : c.location);
 /** Where a change is reported: its own place and, for a change grouped under a $def, its use sites. */
 const places = (c: Change) => [at(c), ...((c as { uses?: Use[] }).uses ?? []).map(at)];
 
-export function runCase(k: CorpusCase): Change[] {
+function runCase(k: CorpusCase): Change[] {
   const a = copySpec(LATEST);
   const b = copySpec(LATEST, '99.0.0');
   k.setup?.(a);
@@ -30,9 +30,9 @@ export function runCase(k: CorpusCase): Change[] {
   return diffVersions(a, b).changes;
 }
 
-export type Verdict = 'right' | 'wrong' | 'missed';
+type Verdict = 'right' | 'wrong' | 'missed';
 
-export function verdict(k: CorpusCase, changes: Change[]): Verdict {
+function verdict(k: CorpusCase, changes: Change[]): Verdict {
   const left = [...changes];
   let unmatched = 0;
   for (const [level, where] of k.expect) {

@@ -3,12 +3,13 @@
 // accept the same values, and a pair classified INFO only must not break anyone (no value refused
 // any more for a request, no new value for a response). A new optional param with a type is INFO by
 // convention (servers ignore unknown params; see docs/maintainers.md) and is left out.
+
+import type { Spec as SpecVersion } from '@idea-kit/spec-lib/spec';
 import Ajv2020 from 'ajv/dist/2020';
 import { describe, expect, it } from 'vitest';
 import { inlineSchema } from '../../spec-tools/diff/inline';
 import { diffSchemas } from '../../spec-tools/diff/schema-diff';
 import type { Change } from '../../spec-tools/diff/types';
-import type { Spec as SpecVersion } from '@idea-kit/spec-lib/spec';
 import { isAjvBug, rng, schemaGen, VALUES } from './random-schema';
 
 const spec = {

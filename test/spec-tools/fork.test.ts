@@ -3,9 +3,9 @@
 // anything. And nothing is written inside node_modules (an installed package's copy of the spec).
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
 import { specVersions } from '@idea-kit/spec-lib/spec';
 import { nextPatch } from '@idea-kit/spec-lib/version';
+import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../spec-tools/cli';
 import { REPO, scratchRepo } from './scratch';
 

@@ -4,9 +4,9 @@
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
 import { readReleases, releasesPath } from '@idea-kit/spec-lib/releases';
 import { hashFolder, specVersions } from '@idea-kit/spec-lib/spec';
+import { afterEach, describe, expect, it } from 'vitest';
 import { bump } from '../../spec-tools/bump';
 import { checkFrozen } from '../../spec-tools/frozen';
 import { writeHistory } from '../../spec-tools/history/write';

@@ -1,9 +1,10 @@
 // `idea-spec diff` over the real history must report what shared/protocol/history.md says.
-import { describe, expect, it } from 'vitest';
-import { diffVersions } from '../../spec-tools/diff/version-diff';
-import { loadSpec as loadVersion } from '@idea-kit/spec-lib/spec';
-import type { Change } from '../../spec-tools/diff/types';
+
 import { join } from 'node:path';
+import { loadSpec as loadVersion } from '@idea-kit/spec-lib/spec';
+import { describe, expect, it } from 'vitest';
+import type { Change } from '../../spec-tools/diff/types';
+import { diffVersions } from '../../spec-tools/diff/version-diff';
 import { REPO } from './scratch';
 
 const SPEC = join(REPO, 'spec');

@@ -1,10 +1,11 @@
 // The normal form must allow exactly the values the schema allows: random schemas built from the
 // keywords the normaliser rewrites are validated by ajv before and after normalisation against the
 // same sample values.
+
+import type { JsonObject, Spec as SpecVersion } from '@idea-kit/spec-lib/spec';
 import Ajv2020 from 'ajv/dist/2020';
 import { describe, expect, it } from 'vitest';
 import { inlineSchema } from '../../spec-tools/diff/inline';
-import type { JsonObject, Spec as SpecVersion } from '@idea-kit/spec-lib/spec';
 import { isAjvBug, rng, schemaGen, VALUES } from './random-schema';
 
 const spec = {

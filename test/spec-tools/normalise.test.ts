@@ -1,12 +1,13 @@
 // The schema normaliser (spec-tools/diff/normalise.ts): one test per rule. Equivalent spellings must
 // reach the same normal form, and therefore diff as no change at all; non-equivalent ones must not.
+
+import type { Json, JsonObject, Spec as SpecVersion } from '@idea-kit/spec-lib/spec';
 import { describe, expect, it } from 'vitest';
 import { inlineSchema } from '../../spec-tools/diff/inline';
 import { canonical } from '../../spec-tools/diff/keywords';
 import { defUse } from '../../spec-tools/diff/normalise';
 import { diffSchemas } from '../../spec-tools/diff/schema-diff';
 import type { Change, Direction } from '../../spec-tools/diff/types';
-import type { Json, JsonObject, Spec as SpecVersion } from '@idea-kit/spec-lib/spec';
 
 const DEFS = {
   $defs: {

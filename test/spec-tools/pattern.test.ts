@@ -29,8 +29,8 @@ describe('pattern containment', () => {
   it('shows a witness that the real RegExp engine agrees with', () => {
     const r = comparePatterns('^[0-9a-f]{40}$', '^[0-9a-f]{7}$');
     expect(r.oldInNew.holds).toBe(false);
-    expect(new RegExp('^[0-9a-f]{40}$').test(r.oldInNew.witness!)).toBe(true);
-    expect(new RegExp('^[0-9a-f]{7}$').test(r.oldInNew.witness!)).toBe(false);
+    expect(/^[0-9a-f]{40}$/.test(r.oldInNew.witness!)).toBe(true);
+    expect(/^[0-9a-f]{7}$/.test(r.oldInNew.witness!)).toBe(false);
     expect(r.newInOld.witness).toMatch(/^[0-9a-f]{7}$/);
   });
 

@@ -1,10 +1,11 @@
 // Direction-aware classification of single schema edits: the same edit breaks clients when it
 // narrows what a server accepts (request) or widens what a server returns (response).
+
+import type { Json, Spec as SpecVersion } from '@idea-kit/spec-lib/spec';
 import { describe, expect, it } from 'vitest';
+import { inlineSchema } from '../../spec-tools/diff/inline';
 import { diffSchemas } from '../../spec-tools/diff/schema-diff';
 import type { Change, Direction } from '../../spec-tools/diff/types';
-import { inlineSchema } from '../../spec-tools/diff/inline';
-import type { Json, Spec as SpecVersion } from '@idea-kit/spec-lib/spec';
 
 // The version diff compares inlined schemas (refs resolved, prose conditions extracted); so do these tests.
 const noRefs = {

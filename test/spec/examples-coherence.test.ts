@@ -2,7 +2,7 @@
 // schemas cannot express (counts, hash prefixes, UTC labels, parent-first symbols).
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SPEC_ROOT, readJson } from './load-spec';
+import { readJson, SPEC_ROOT } from './load-spec';
 
 const dir = join(SPEC_ROOT, 'v0.1.6');
 const examples = (slug: string): any[] => readJson(join(dir, `topics/${slug}.result.schema.json`)).examples;
@@ -51,7 +51,7 @@ describe('v0.1.6 result examples are coherent', () => {
     for (const ex of examples('fs-findfiles')) {
       for (const f of ex.files) {
         expect(f.relativePath.split('/').at(-1)).toBe(f.fileName);
-        expect(f.filePath.endsWith('/' + f.relativePath)).toBe(true);
+        expect(f.filePath.endsWith(`/${f.relativePath}`)).toBe(true);
       }
     }
   });

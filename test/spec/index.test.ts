@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SPEC_ROOT, newAjv, readJson } from './load-spec';
+import { newAjv, readJson, SPEC_ROOT } from './load-spec';
 
 // The per-version index rules (agrees with index.schema.json, its folder, the error-code enum, names
 // derived from the topic) are lint rules: test/spec/schemas.test.ts runs them on every version.

@@ -2,10 +2,10 @@
 // and its lint (spec-lib/lint.ts), so the tests cannot accept or reject what codegen does not.
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Ajv2020 } from 'ajv/dist/2020';
 import { createStrictAjv, specAjv } from '@idea-kit/spec-lib/lint';
 import { ID_BASE, loadSpec, readJson as readSpecJson, specVersions } from '@idea-kit/spec-lib/spec';
 import { versionFolder } from '@idea-kit/spec-lib/version';
+import type { Ajv2020 } from 'ajv/dist/2020';
 
 export const SPEC_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../spec');
 

@@ -1,8 +1,9 @@
 // Every rule a schema must satisfy lives in the lint (spec-lib/lint.ts, which codegen runs first);
 // here every version must pass it. Each rule's own failing case is in test/codegen/lint.test.ts.
-import { describe, expect, it } from 'vitest';
+
 import { formatProblems, lintSpec } from '@idea-kit/spec-lib/lint';
 import { loadSpec } from '@idea-kit/spec-lib/spec';
+import { describe, expect, it } from 'vitest';
 import { SPEC_ROOT, versions } from './load-spec';
 
 describe.each(versions())('spec/%s', (versionDir) => {

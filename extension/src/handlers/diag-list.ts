@@ -2,16 +2,16 @@
 // until its diagnostics settle; without: every diagnostic VS Code already has for files.
 import * as vscode from 'vscode';
 import {
+  type RawDiagnostic,
   severityFilter,
   toWireDiagnostic,
-  type RawDiagnostic,
   type WireDiagnostic,
 } from '../../../server-core/diagnostics';
 import type { DiagnosticsTracker } from '../diagnostics-wait';
-import type { DiagListResult, Handlers } from '../protocol';
-import { resolvePath, type Services } from '../services';
 import { openDocument, openDocumentOf, showInTab } from '../documents';
 import { hasNoLanguageServer, languageServerReady } from '../language-server';
+import type { DiagListResult, Handlers } from '../protocol';
+import { resolvePath, type Services } from '../services';
 import { tsDiagnosticsCount } from '../ts-server';
 
 /** Most diagnostics returned; totalCount still counts them all (truncated when diagnostics.length < totalCount). */

@@ -1,9 +1,10 @@
 // /app/vscode/edit/find — ripgrep-backed, JS regex semantics, unsaved editor contents included.
-import type { Handlers } from '../protocol';
-import { searchFolders } from '../search-scope';
-import { searchText } from '../search/text-search';
-import type { Services } from '../services';
+
 import { dirtyDocuments } from '../documents';
+import type { Handlers } from '../protocol';
+import { searchText } from '../search/text-search';
+import { searchFolders } from '../search-scope';
+import type { Services } from '../services';
 
 /**
  * Most matches returned in one result. totalCount still counts every match in the workspace, so a

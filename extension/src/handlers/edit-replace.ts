@@ -4,18 +4,18 @@
 // editor changes is refused (never saved behind the user's back); protected files (.git, .vscode,
 // *.code-workspace) are never selected.
 import { readFile } from 'node:fs/promises';
+import { dirtyDocuments } from '../documents';
 import { ProtocolError } from '../errors';
 import { realpathOfNearestAncestor } from '../path-guard';
+import type { Handlers } from '../protocol';
 import { buildRegExp, type MatchOptions } from '../search/js-regex';
 import { RegexBudget } from '../search/regex-pool';
 import { replaceInText } from '../search/replace-in-text';
 import { searchText } from '../search/text-search';
 import { searchFolders } from '../search-scope';
 import type { Services } from '../services';
-import { dirtyDocuments } from '../documents';
-import type { Handlers } from '../protocol';
 import { PROTECTED_GLOBS } from '../write/protected-paths';
-import { BACKUP_SOURCES, checkWritable, writeFiles, type PlannedWrite } from '../write/workspace-write';
+import { BACKUP_SOURCES, checkWritable, type PlannedWrite, writeFiles } from '../write/workspace-write';
 
 /** Most bytes (originals) one replace may rewrite: all of them are held in memory until the commit. */
 export const MAX_REPLACE_BYTES = 256 * 1024 * 1024;

@@ -1,6 +1,7 @@
 // The 13 topic handlers, keyed by the generated method names.
-import type { Handlers } from '../protocol';
+
 import type { DiagnosticsTracker } from '../diagnostics-wait';
+import type { Handlers } from '../protocol';
 import type { Services } from '../services';
 import { diagList } from './diag-list';
 import { editFind } from './edit-find';

@@ -2,11 +2,11 @@
 // a LocationLink's targetRange when the provider gives one (TypeScript does), else the innermost
 // document symbol around the location, else the location's own range.
 import * as vscode from 'vscode';
-import type { Handlers } from '../protocol';
-import type { Services } from '../services';
 import { innermostContaining, type TreeSymbol } from '../../../server-core/symbols';
 import { openDocument } from '../documents';
 import { hasNoLanguageServer, untilAnswered } from '../language-server';
+import type { Handlers } from '../protocol';
+import type { Services } from '../services';
 import { semanticServerReady } from '../ts-server';
 import { documentAt, wireRange } from './position';
 

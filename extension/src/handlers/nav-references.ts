@@ -1,9 +1,9 @@
 // /app/vscode/nav/references — the reference provider's answer. VS Code's command always includes the
 // declaration; includeDeclaration=false drops the locations the definition provider names.
 import * as vscode from 'vscode';
+import { hasNoLanguageServer, untilAnswered } from '../language-server';
 import type { Handlers } from '../protocol';
 import type { Services } from '../services';
-import { hasNoLanguageServer, untilAnswered } from '../language-server';
 import { semanticServerReady } from '../ts-server';
 import { documentAt, wireRange } from './position';
 

@@ -1,10 +1,10 @@
 // /app/vscode/nav/symbols — the document symbol tree flattened parent-first, filtered by `query`.
 import * as vscode from 'vscode';
-import type { Handlers, NavSymbolsResult } from '../protocol';
-import { resolvePath, type Services } from '../services';
-import { filterSymbols, flattenSymbols, type FlatSymbol, type TreeSymbol } from '../../../server-core/symbols';
+import { type FlatSymbol, filterSymbols, flattenSymbols, type TreeSymbol } from '../../../server-core/symbols';
 import { openDocument } from '../documents';
 import { documentSymbols, hasNoLanguageServer } from '../language-server';
+import type { Handlers, NavSymbolsResult } from '../protocol';
+import { resolvePath, type Services } from '../services';
 
 export function navSymbols(svc: Services): Handlers['navSymbols'] {
   return async (params, ctx) => {

@@ -1,9 +1,9 @@
 // Shared by the navigation handlers: open the file for the language server at a 0-based position (the
 // schema made line/character integers >= 0; only the file's own length is checked here).
 import * as vscode from 'vscode';
+import { openDocument } from '../documents';
 import { invalidRequest } from '../errors';
 import { resolvePath, type Services } from '../services';
-import { openDocument } from '../documents';
 
 export async function documentAt(svc: Services, filePath: string, line: number, character: number) {
   const { path } = resolvePath(svc, filePath);

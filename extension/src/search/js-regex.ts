@@ -5,7 +5,7 @@
 import { invalidRequest } from '../errors';
 import { compileRegExp, type MatchOptions } from './regex-core';
 
-export { matchColumns, replaceInLine, type MatchOptions } from './regex-core';
+export { type MatchOptions, matchColumns, replaceInLine } from './regex-core';
 
 /** The global JS RegExp for the options; INVALID_REQUEST for an empty or malformed pattern. Never runs it. */
 export function buildRegExp(o: MatchOptions): RegExp {

@@ -5,7 +5,7 @@
 // longer ones Knuth-Morris-Pratt. Case-insensitive matching compares JavaScript's own canonical forms
 // (ES Canonicalize for /i without /u: toUpperCase per UTF-16 unit, kept when it would not be one unit or
 // would turn non-ASCII into ASCII), so the results are exactly those of the escaped RegExp ("gi").
-import { replaceLines, type MatchOptions } from './regex-core';
+import { type MatchOptions, replaceLines } from './regex-core';
 
 let canonTable: Uint16Array | undefined;
 

@@ -1,7 +1,7 @@
 // What the regex workers do, as plain functions of plain data (testable without a worker): scan
 // candidate lines, scan whole texts, replace in a text. The pool (regex-pool.ts) ships jobs to
 // regex-worker.ts, which calls runJob; nothing here runs on the extension host's main thread.
-import { compileRegExp, forEachLine, replaceInLine, replaceLines, scanLine, type MatchOptions } from './regex-core';
+import { compileRegExp, forEachLine, type MatchOptions, replaceInLine, replaceLines, scanLine } from './regex-core';
 
 export type RegexJob =
   /** Candidate lines (from rg): match counts per line, columns of the first `keep` matches. */

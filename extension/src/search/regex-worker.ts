@@ -1,7 +1,7 @@
 // Entry point of a regex worker thread (bundled to dist/regex-worker.cjs). Runs one job at a time; the
 // pool terminates the thread when a job overruns its time budget or the heap limit kills it.
 import { parentPort } from 'node:worker_threads';
-import { runJob, type RegexJob } from './regex-jobs';
+import { type RegexJob, runJob } from './regex-jobs';
 
 interface WorkerRequest {
   id: number;

@@ -4,8 +4,8 @@
 // a time budget (RegexLimitError when exceeded); literal patterns here, in linear time.
 import { buildRegExp, type MatchOptions } from './js-regex';
 import { literalReplaceText } from './literal';
-import { RegexBudget, regexPool } from './regex-pool';
 import type { ReplaceResult } from './regex-jobs';
+import { RegexBudget, regexPool } from './regex-pool';
 
 export async function replaceInText(
   match: MatchOptions,

@@ -55,7 +55,7 @@ export interface FileProblem {
  */
 export function anchorGlob(glob: string): string {
   const g = glob.replace(/^\.\//, '');
-  return g.startsWith('/') || g.startsWith('**') || g.startsWith('{') ? g : '/' + g;
+  return g.startsWith('/') || g.startsWith('**') || g.startsWith('{') ? g : `/${g}`;
 }
 
 function selectionArgs(sel: FileSelection): string[] {
@@ -70,7 +70,7 @@ function selectionArgs(sel: FileSelection): string[] {
   ];
   if (!sel.useIgnoreFiles) args.push('--no-ignore');
   if (sel.include && sel.include !== '**/*' && sel.include !== '**') args.push('--glob', anchorGlob(sel.include));
-  for (const g of sel.excludes) args.push('--glob', '!' + anchorGlob(g));
+  for (const g of sel.excludes) args.push('--glob', `!${anchorGlob(g)}`);
   return args;
 }
 

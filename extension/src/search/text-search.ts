@@ -6,18 +6,18 @@
 // not be searched (rg's messages, an overlong line, an unreadable file) fails the search, naming it.
 import { readFile, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { buildRegExp, relaxForRipgrep, type MatchOptions } from './js-regex';
-import { literalMatcher, type LiteralMatcher } from './literal';
+import { buildRegExp, type MatchOptions, relaxForRipgrep } from './js-regex';
+import { type LiteralMatcher, literalMatcher } from './literal';
 import { forEachLine } from './regex-core';
-import { RegexBudget, regexPool } from './regex-pool';
 import type { LinesResult, TextsResult } from './regex-jobs';
+import { RegexBudget, regexPool } from './regex-pool';
 import {
-  rgListFiles,
-  rgSearchLines,
-  RipgrepPatternError,
   type FileProblem,
   type FileSelection,
   type FlowControl,
+  RipgrepPatternError,
+  rgListFiles,
+  rgSearchLines,
 } from './ripgrep';
 
 export interface SearchFolder {
@@ -411,5 +411,5 @@ class RegexSink implements MatchSink {
 
 function isUnder(p: string, root: string): boolean {
   const rel = relative(root, p);
-  return rel !== '' && !rel.startsWith('..' + sep) && rel !== '..' && !rel.startsWith(sep);
+  return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !rel.startsWith(sep);
 }

@@ -10,13 +10,13 @@
 //   too, within the user's local-history settings; open editors are waited for until they show it.
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
+import { openDocumentOf } from '../documents';
 import { ProtocolError } from '../errors';
 import type { Services } from '../services';
-import { openDocumentOf } from '../documents';
 import { protectedReason } from './protected-paths';
-import { applyAllOrNothing, WriteFailedError, type PlannedWrite } from './transaction';
+import { applyAllOrNothing, type PlannedWrite, WriteFailedError } from './transaction';
 
-export { WriteFailedError, type PlannedWrite };
+export { type PlannedWrite, WriteFailedError };
 
 let tail: Promise<unknown> = Promise.resolve();
 
@@ -83,7 +83,7 @@ export async function keepInLocalHistory(svc: Services, path: string, bytes: Buf
   const newest = svc.localHistory.list(path)[0];
   if (newest) {
     const stored = await readFile(newest.location).catch(() => null);
-    if (stored && stored.equals(bytes)) return;
+    if (stored?.equals(bytes)) return;
   }
   const entry = svc.localHistory.addEntry(path, bytes, source);
   svc.log(`kept the content of ${path} before it is overwritten as local-history entry ${entry.id}`);

@@ -15,18 +15,18 @@ import type {
 } from '../../../generated/v0.1.6/types';
 import type { Bounds } from './bounded';
 import { bounded } from './bounded';
-import { languageOfFile, serverTable, type ServerCommand } from './config';
+import { languageOfFile, type ServerCommand, serverTable } from './config';
 import {
+  type DefinitionAnswer,
   definitionLocation,
   definitionTargets,
   diagnosticsResult,
   referencesResult,
   symbolsResult,
   widenToSymbol,
-  type DefinitionAnswer,
 } from './convert';
 import { DiagnosticsStore, SETTLE_TIMES, type SettleTimes } from './diagnostics-store';
-import { Documents, lineCount, MAX_DOCUMENT_BYTES, readTextBounded, type OpenDocument } from './documents';
+import { Documents, lineCount, MAX_DOCUMENT_BYTES, type OpenDocument, readTextBounded } from './documents';
 import { LspAbortError, LspFileError, LspPositionError, LspTimeoutError, LspUnavailableError } from './errors';
 import { ServerProcess } from './server-process';
 

@@ -5,10 +5,10 @@
 // and DiagnosticSeverity from 1 where VS Code numbers them from 0, hence the `- 1`s.
 import { fileURLToPath } from 'node:url';
 import type {
-  Diagnostic as LspDiagnostic,
   DocumentSymbol,
-  Location as LspLocation,
   LocationLink,
+  Diagnostic as LspDiagnostic,
+  Location as LspLocation,
   Range,
   SymbolInformation,
 } from 'vscode-languageserver-protocol';
@@ -22,10 +22,10 @@ import type {
 } from '../../../generated/v0.1.6/types';
 import { severityFilter, toWireDiagnostic, type WireDiagnostic } from '../../../server-core/diagnostics';
 import {
+  type FlatSymbol,
   filterSymbols,
   flattenSymbols,
   innermostContaining,
-  type FlatSymbol,
   type TreeSymbol,
 } from '../../../server-core/symbols';
 

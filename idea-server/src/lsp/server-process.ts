@@ -2,20 +2,20 @@
 // initialize, bounded requests that send $/cancelRequest when given up, clean shutdown (shutdown +
 // exit, then SIGKILL of its whole process group after a timeout). The child leads its own process
 // group so that helpers it spawns (tsserver) go with it.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
   CancellationTokenSource,
   createProtocolConnection,
   ErrorCodes,
-  StreamMessageReader,
-  StreamMessageWriter,
   type InitializeParams,
   type ProtocolConnection,
   type PublishDiagnosticsParams,
+  StreamMessageReader,
+  StreamMessageWriter,
 } from 'vscode-languageserver-protocol/node';
-import { bounded, type Bounds } from './bounded';
+import { type Bounds, bounded } from './bounded';
 import type { ServerCommand } from './config';
 import { LspUnavailableError } from './errors';
 

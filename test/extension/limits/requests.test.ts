@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { currentClient } from '../../../extension/src/limits/client-context';
 import { configureLimits, LIMIT_RANGES, limits } from '../../../extension/src/limits/config';
-import { handlersForClient, RequestGate, RESERVED_PER_CONNECTION } from '../../../extension/src/limits/requests';
+import { handlersForClient, RESERVED_PER_CONNECTION, RequestGate } from '../../../extension/src/limits/requests';
 
 const tick = () => new Promise((r) => setImmediate(r));
 

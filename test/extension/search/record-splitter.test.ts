@@ -55,7 +55,7 @@ describe('RecordSplitter', () => {
   it('drops a record over the limit, keeping its head, and goes on with the next ones', () => {
     const head = './big.txt\u00002:';
     const input = Buffer.concat([
-      Buffer.from('./a\u00001:ok\n' + head),
+      Buffer.from(`./a\u00001:ok\n${head}`),
       Buffer.alloc(3 * 1024 * 1024, 'y'),
       Buffer.from('\n./b\u00003:fine\n'),
     ]);

@@ -3,12 +3,12 @@
 // what it terminated and serves the next job; one client's runaway jobs leave a worker to others.
 import { afterEach, describe, expect, it } from 'vitest';
 import { runAsClient } from '../../../extension/src/limits/client-context';
-import { RegexBudget, RegexLimitError, RegexPool } from '../../../extension/src/search/regex-pool';
 import type { LinesResult, ReplaceResult } from '../../../extension/src/search/regex-jobs';
+import { RegexBudget, RegexLimitError, RegexPool } from '../../../extension/src/search/regex-pool';
 import { testRegexWorkerScript } from './regex-worker-build';
 
 const CATASTROPHIC = { pattern: '(a+)+$(?<![^]x)', isRegex: true, isCaseSensitive: true };
-const PLANTED = 'a'.repeat(28) + 'b'; // ~18 s of backtracking in V8
+const PLANTED = `${'a'.repeat(28)}b`; // ~18 s of backtracking in V8
 const simple = {
   op: 'lines' as const,
   match: { pattern: 'a+b', isRegex: true, isCaseSensitive: true },

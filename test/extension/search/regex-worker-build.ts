@@ -1,9 +1,10 @@
 // Unit tests run the TypeScript sources; the regex worker thread needs JavaScript, so it is bundled
 // once per test process (with scripts/build.ts's options for the extension's worker bundle) and the pool pointed at it.
-import { buildSync } from 'esbuild';
+
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { buildSync } from 'esbuild';
 import { setRegexWorkerScript } from '../../../extension/src/search/regex-pool';
 import { bundleOptions, EXTENSION_BUNDLES } from '../../../scripts/build';
 

@@ -11,12 +11,12 @@ import { configureLimits } from '../../../extension/src/limits/config';
 import { processSlotStats } from '../../../extension/src/limits/process-slots';
 import { replaceInText } from '../../../extension/src/search/replace-in-text';
 import { rgListFiles } from '../../../extension/src/search/ripgrep';
-import { searchText, SearchIncompleteError, type SearchFolder } from '../../../extension/src/search/text-search';
+import { type SearchFolder, SearchIncompleteError, searchText } from '../../../extension/src/search/text-search';
 import { useTestRegexWorker } from './regex-worker-build';
 
 useTestRegexWorker();
 
-const PLANTED = 'a'.repeat(28) + 'b';
+const PLANTED = `${'a'.repeat(28)}b`;
 let ws: string;
 beforeAll(() => {
   ws = mkdtempSync(join(tmpdir(), 'idea-search-limits-'));
@@ -120,7 +120,7 @@ describe('rg problems are answered, not dropped', () => {
     const big = mkdtempSync(join(tmpdir(), 'idea-bigline-'));
     try {
       writeFileSync(join(big, 'small.txt'), 'needle\n');
-      writeFileSync(join(big, 'min.js'), 'x'.repeat(3 << 20) + ' needle\n');
+      writeFileSync(join(big, 'min.js'), `${'x'.repeat(3 << 20)} needle\n`);
       configureLimits({ maxLineBytes: 1 << 20 });
       for (const isRegex of [false, true]) {
         const e = await failure(find('needle', { root: big, isRegex }));

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRegExp, matchColumns, relaxForRipgrep, replaceInLine } from '../../../extension/src/search/js-regex';
 import { anchorGlob, rgListFiles } from '../../../extension/src/search/ripgrep';
-import { searchText, type SearchFolder } from '../../../extension/src/search/text-search';
+import { type SearchFolder, searchText } from '../../../extension/src/search/text-search';
 import { useTestRegexWorker } from './regex-worker-build';
 
 useTestRegexWorker();

@@ -18,4 +18,4 @@ for (let i = 0; i < Number(count); i++) {
     errors.push((e as Error).message);
   }
 }
-process.stdout.write(JSON.stringify({ latencies, errors }) + '\n');
+process.stdout.write(`${JSON.stringify({ latencies, errors })}\n`);

@@ -1,8 +1,9 @@
 // LSP answers → IDEA v0.1.6 result shapes (pure): file URIs to absolute paths (other schemes dropped),
 // LSP's 1-based SymbolKind / DiagnosticSeverity to the wire names, LocationLink vs Location for
 // definitions, text of a range (clamped, any line ending), sorting and caps, malformed entries dropped.
-import type { DocumentSymbol } from 'vscode-languageserver-protocol';
+
 import { describe, expect, it } from 'vitest';
+import type { DocumentSymbol } from 'vscode-languageserver-protocol';
 import {
   definitionLocation,
   definitionTargets,

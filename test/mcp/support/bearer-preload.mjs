@@ -28,7 +28,9 @@ undici.setGlobalDispatcher(
   new undici.Agent().compose((dispatch) => (opts, handler) => {
     if (!ours(`${opts.origin}`)) return dispatch(opts, handler);
     const headers = Array.isArray(opts.headers)
-      ? Object.fromEntries(opts.headers.reduce((a, v, i, all) => (i % 2 ? a : [...a, [v, all[i + 1]]]), []))
+      ? Object.fromEntries(
+          Array.from({ length: opts.headers.length / 2 }, (_, i) => [opts.headers[2 * i], opts.headers[2 * i + 1]]),
+        )
       : { ...(opts.headers ?? {}) };
     return dispatch({ ...opts, headers: { ...headers, authorization: `Bearer ${token}` } }, handler);
   }),

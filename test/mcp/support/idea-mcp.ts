@@ -1,5 +1,5 @@
 // Starting the built idea-mcp (mcp/dist) the way an MCP client does: a child process, over stdio or HTTP.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildTarget } from '../../../scripts/build';
