@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The test command: drift checks, typecheck, unit tests, live tests in a real VS Code, and the conformance
+# The test command: drift checks, typecheck, lint (format, import boundaries, commit messages), unit tests, live tests in a real VS Code, and the conformance
 # suite against our extension (the CI gate: test/conformance/conformance.live.test.ts, which writes
 # reports/conformance.{xml,json}). Installs what it needs first.
 set -euo pipefail
@@ -11,6 +11,7 @@ npx tsx conformance/manifest.ts --check
 npx tsx spec-tools/cli.ts check-frozen
 npx tsx spec-tools/cli.ts changelog --check
 npm run typecheck
+npm run lint
 npm run build:extension
 npm run build:cli
 npm run build:mcp
