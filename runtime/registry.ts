@@ -236,10 +236,13 @@ export async function listRegisteredServers(options: ListOptions = {}): Promise<
       return undefined;
     }),
   );
-  candidates.forEach(({ entry, file }, i) => {
+  for (const [i, { entry, file }] of candidates.entries()) {
     const reason = verdicts[i];
-    if (reason === undefined) out.servers.push(entry);
-    else out.stale.push({ entry, reason });
+    if (reason === undefined) {
+      out.servers.push(entry);
+      continue;
+    }
+    out.stale.push({ entry, reason });
     if (options.clean ?? true) {
       try {
         unlinkSync(file);
@@ -247,6 +250,6 @@ export async function listRegisteredServers(options: ListOptions = {}): Promise<
         // someone else cleaned it
       }
     }
-  });
+  }
   return out;
 }
