@@ -6,20 +6,13 @@
 import { connect, type IdeaClient } from '../../generated/v0.1.6/client';
 import { type BenchRow, emit } from '../lib/contract';
 import { echoRoundTrips, jsonRoundTrips, openSocket } from '../lib/echo';
+import { BENCH_PARAMS as PARAMS, BENCH_TOPIC as TOPIC } from '../lib/request';
 import { TOKEN } from '../lib/server';
 import { nowMs, summarize } from '../lib/stats';
 import { startServerWorker } from './servers';
 
 const BLOCKS = Number(process.env.BENCH_BLOCKS ?? 20);
 const PER_BLOCK = Number(process.env.BENCH_PER_BLOCK ?? 1000);
-const TOPIC = '/app/vscode/edit/find' as const;
-const PARAMS = {
-  pattern: 'searchText',
-  include: '**/*.ts',
-  exclude: '**/node_modules/**',
-  isRegex: false,
-  isCaseSensitive: false,
-};
 
 async function ideaRoundTrips(client: IdeaClient, n: number): Promise<Float64Array> {
   const lat = new Float64Array(n);

@@ -4,6 +4,7 @@
 import { connect, type IdeaClient } from '../../generated/v0.1.6/client';
 import { type BenchRow, emit } from '../lib/contract';
 import { echoThroughput, openSocket } from '../lib/echo';
+import { BENCH_PARAMS as PARAMS, BENCH_TOPIC as TOPIC } from '../lib/request';
 import { TOKEN } from '../lib/server';
 import { nowMs } from '../lib/stats';
 import { startServerWorker } from './servers';
@@ -11,14 +12,6 @@ import { startServerWorker } from './servers';
 const TOTAL = Number(process.env.BENCH_TOTAL ?? 100_000);
 const WINDOW = 128;
 const TARGET = 50_000;
-const TOPIC = '/app/vscode/edit/find' as const;
-const PARAMS = {
-  pattern: 'searchText',
-  include: '**/*.ts',
-  exclude: '**/node_modules/**',
-  isRegex: false,
-  isCaseSensitive: false,
-};
 
 async function ideaThroughput(clients: IdeaClient[], total: number): Promise<number> {
   const per = Math.ceil(total / clients.length);

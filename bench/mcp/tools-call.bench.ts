@@ -20,19 +20,12 @@ import { createMcpServer } from '../../mcp/src/server';
 import { buildTarget } from '../../scripts/build';
 import { startServerWorker } from '../core/servers';
 import { type BenchRow, emit } from '../lib/contract';
+import { BENCH_PARAMS as PARAMS, BENCH_TOPIC as TOPIC } from '../lib/request';
 import { TOKEN } from '../lib/server';
 import { nowMs, summarize } from '../lib/stats';
 
 const BLOCKS = Number(process.env.BENCH_BLOCKS ?? 10);
 const PER_BLOCK = Number(process.env.BENCH_PER_BLOCK ?? 300);
-const TOPIC = '/app/vscode/edit/find' as const;
-const PARAMS = {
-  pattern: 'searchText',
-  include: '**/*.ts',
-  exclude: '**/node_modules/**',
-  isRegex: false,
-  isCaseSensitive: false,
-};
 const ROOT = join(import.meta.dirname, '..', '..');
 
 async function timed(n: number, once: () => Promise<unknown>): Promise<Float64Array> {

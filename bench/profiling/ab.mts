@@ -12,6 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { echoRoundTrips, echoThroughput, jsonRoundTrips, openSocket } from '../lib/echo';
+import { BENCH_PARAMS as PARAMS, BENCH_TOPIC as TOPIC } from '../lib/request';
 import { nowMs, summarize } from '../lib/stats';
 
 const { values } = parseArgs({
@@ -28,14 +29,6 @@ const BLOCKS = Number(values.blocks ?? 20),
   PER_BLOCK = Number(values['per-block'] ?? 1000),
   ROUNDS = Number(values.rounds ?? 3);
 const TOKEN = '3f2b8c1e-5d4a-4e7b-9c1a-2b3c4d5e6f70'; // bench/lib/server.ts
-const TOPIC = '/app/vscode/edit/find';
-const PARAMS = {
-  pattern: 'searchText',
-  include: '**/*.ts',
-  exclude: '**/node_modules/**',
-  isRegex: false,
-  isCaseSensitive: false,
-};
 
 interface Client {
   request(topic: string, params: unknown): Promise<unknown>;

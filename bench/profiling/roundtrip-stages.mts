@@ -7,18 +7,11 @@
 import { Worker } from 'node:worker_threads';
 import { WebSocket } from 'ws';
 import { connect } from '../../generated/v0.1.6/client';
+import { BENCH_PARAMS as PARAMS, BENCH_TOPIC as TOPIC } from '../lib/request';
 import { TOKEN } from '../lib/server';
 
 const N = Number(process.env.N ?? 5000),
   ROUNDS = Number(process.env.ROUNDS ?? 4);
-const TOPIC = '/app/vscode/edit/find' as const;
-const PARAMS = {
-  pattern: 'searchText',
-  include: '**/*.ts',
-  exclude: '**/node_modules/**',
-  isRegex: false,
-  isCaseSensitive: false,
-};
 const now = () => Number(process.hrtime.bigint());
 
 const entry = new URL('./stages-worker.mts', import.meta.url).href;
