@@ -12,7 +12,7 @@ import type {
   NavReferencesResult,
   NavSymbolsResult,
   SeverityFilter,
-} from '../../../generated/v0.1.6/types';
+} from '../../../generated/current';
 import type { Bounds } from './bounded';
 import { bounded } from './bounded';
 import { languageOfFile, type ServerCommand, serverTable } from './config';

@@ -1,4 +1,4 @@
-// LSP answers → IDEA v0.1.6 result shapes, as pure functions, matching what the extension's handlers
+// LSP answers → the served IDEA version's result shapes (generated/current.ts), as pure functions, matching
 // return: absolute file paths (file: URIs only), 0-based lines and UTF-16 characters as LSP has them,
 // sorted and capped the same way. The symbol and diagnostic shaping is the extension's own
 // (extension/src/symbols.ts, extension/src/diagnostics.ts, both vscode-free): LSP numbers SymbolKind
@@ -19,7 +19,7 @@ import type {
   NavReferencesResult,
   NavSymbolsResult,
   SeverityFilter,
-} from '../../../generated/v0.1.6/types';
+} from '../../../generated/current';
 import { severityFilter, toWireDiagnostic, type WireDiagnostic } from '../../../server-core/diagnostics';
 import {
   type FlatSymbol,
