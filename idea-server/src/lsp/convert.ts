@@ -1,8 +1,8 @@
 // LSP answers → the served IDEA version's result shapes (generated/current.ts), as pure functions,
-// matching what the extension's handlers return: absolute file paths (file: URIs only), 0-based lines and UTF-16 characters as LSP has them,
-// sorted and capped the same way. The symbol and diagnostic shaping is the extension's own
-// (extension/src/symbols.ts, extension/src/diagnostics.ts, both vscode-free): LSP numbers SymbolKind
-// and DiagnosticSeverity from 1 where VS Code numbers them from 0, hence the `- 1`s.
+// matching what the extension's handlers return: absolute file paths (file: URIs only), 0-based lines
+// and UTF-16 characters as LSP has them, sorted and capped the same way. The symbol and diagnostic
+// shaping is shared with the extension (server-core/symbols.ts, server-core/diagnostics.ts): LSP numbers
+// SymbolKind and DiagnosticSeverity from 1 where VS Code numbers them from 0, hence the `- 1`s.
 import { fileURLToPath } from 'node:url';
 import type {
   DocumentSymbol,
