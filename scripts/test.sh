@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The test command: drift checks, typecheck, lint (format, import boundaries, commit messages), unit tests, live tests in a real VS Code, and the conformance
-# suite against our extension (the CI gate: test/conformance/conformance.live.test.ts, which writes
-# reports/conformance.{xml,json}). Installs what it needs first.
+# The test command: drift checks, typecheck, lint (format, import boundaries, commit messages), unit tests,
+# live tests in a real VS Code, and the conformance suite against our extension (the CI gate:
+# test/conformance/conformance.live.test.ts, which writes reports/conformance.{xml,json}). Installs what it needs first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
