@@ -16,7 +16,7 @@ export interface IdeaConnection {
 /** What the server sets on every session beyond handlers, auth and workspaces. */
 export type IdeaSessionSettings<H, T extends string = string> = Omit<
   ServerSessionOptions<H, T>,
-  'handlers' | 'auth' | 'workspaces' | 'send' | 'close'
+  'handlers' | 'auth' | 'workspaces' | 'send' | 'close' | 'admit'
 >;
 
 export interface IdeaServerOptions<H extends object, T extends string = string>
