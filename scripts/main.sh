@@ -12,5 +12,6 @@ npx tsx conformance/cli.ts run --launch \
   --reporter console \
   --reporter junit:reports/conformance.xml \
   --reporter json:reports/conformance.json \
-  --reporter markdown:reports/conformance.md
+  --reporter markdown:reports/conformance.md \
+  --reporter html:reports/conformance.html
 echo "reports: $(ls reports/conformance.* | tr '\n' ' ')"
