@@ -1,11 +1,14 @@
-// The 13 topic handlers, keyed by the generated method names.
+// The 19 topic handlers, keyed by the generated method names.
 
 import type { DiagnosticsTracker } from '../diagnostics-wait';
 import type { Handlers } from '../protocol';
 import type { Services } from '../services';
 import { diagList } from './diag-list';
 import { editFind } from './edit-find';
+import { editRename } from './edit-rename';
 import { editReplace } from './edit-replace';
+import { editorContext } from './editor-context';
+import { editorOpen } from './editor-open';
 import { fsFindFiles } from './fs-find-files';
 import { historyDiff } from './history-diff';
 import { historyList } from './history-list';
@@ -14,8 +17,11 @@ import { localhistoryDiff } from './localhistory-diff';
 import { localhistoryList } from './localhistory-list';
 import { localhistoryRollback } from './localhistory-rollback';
 import { navDefinition } from './nav-definition';
+import { navHover } from './nav-hover';
+import { navImplementation } from './nav-implementation';
 import { navReferences } from './nav-references';
 import { navSymbols } from './nav-symbols';
+import { navTypeDefinition } from './nav-type-definition';
 
 export function createHandlers(svc: Services, tracker: DiagnosticsTracker): Handlers {
   return {
@@ -32,5 +38,11 @@ export function createHandlers(svc: Services, tracker: DiagnosticsTracker): Hand
     localhistoryList: localhistoryList(svc),
     localhistoryDiff: localhistoryDiff(svc),
     localhistoryRollback: localhistoryRollback(svc),
+    navHover: navHover(svc),
+    navTypeDefinition: navTypeDefinition(svc),
+    navImplementation: navImplementation(svc),
+    editRename: editRename(svc),
+    editorContext: editorContext(svc),
+    editorOpen: editorOpen(svc),
   };
 }
