@@ -11,8 +11,12 @@
 // protocol (and --json) is 0-based.
 import { isAbsolute, relative, sep } from 'node:path';
 import type {
+  DefinitionLocation,
   DiagListResult,
   EditFindResult,
+  EditorContextResult,
+  EditorOpenResult,
+  EditRenameResult,
   EditReplaceResult,
   FsFindFilesResult,
   HistoryDiffResult,
@@ -22,8 +26,11 @@ import type {
   LocalhistoryListResult,
   LocalhistoryRollbackResult,
   NavDefinitionResult,
+  NavHoverResult,
+  NavImplementationResult,
   NavReferencesResult,
   NavSymbolsResult,
+  NavTypeDefinitionResult,
   SymbolInfo,
 } from '../generated/current';
 
@@ -117,6 +124,18 @@ function outline(c: Ctx, symbols: readonly SymbolInfo[]): string[] {
   });
 }
 
+/** Locations with their source code, indented under each. */
+function withCode(c: Ctx, locations: readonly DefinitionLocation[], none: string): string[] {
+  if (locations.length === 0) return [none];
+  return locations.flatMap((l) => [
+    pos(c, l.filePath, l.line, l.character),
+    ...l.code
+      .replace(/\n$/, '')
+      .split('\n')
+      .map((x) => `    ${x}`),
+  ]);
+}
+
 const FORMATTERS: Record<string, (r: never, c: Ctx) => string[]> = {
   '/app/vscode/edit/find': (r: EditFindResult, c) => [
     ...r.matches.map((m) => `${pos(c, m.filePath, m.line, m.character)}: ${m.lineText}`),
@@ -129,16 +148,37 @@ const FORMATTERS: Record<string, (r: never, c: Ctx) => string[]> = {
           `replaced ${plural(r.replacedCount, 'occurrence')} in ${plural(r.affectedFiles.length, 'file')}:`,
           ...r.affectedFiles.map((f) => `  ${c.paint(ANSI.magenta, c.path(f))}`),
         ],
-  '/app/vscode/nav/definition': (r: NavDefinitionResult, c) =>
-    r.locations.length === 0
-      ? ['no definition found']
-      : r.locations.flatMap((l) => [
-          pos(c, l.filePath, l.line, l.character),
-          ...l.code
-            .replace(/\n$/, '')
-            .split('\n')
-            .map((x) => `    ${x}`),
-        ]),
+  '/app/vscode/nav/definition': (r: NavDefinitionResult, c) => withCode(c, r.locations, 'no definition found'),
+  '/app/vscode/nav/typeDefinition': (r: NavTypeDefinitionResult, c) =>
+    withCode(c, r.locations, 'no type definition found'),
+  '/app/vscode/nav/implementation': (r: NavImplementationResult, c) =>
+    withCode(c, r.locations, 'no implementation found'),
+  '/app/vscode/nav/hover': (r: NavHoverResult) =>
+    r.contents.length === 0 ? ['nothing to show'] : r.contents.flatMap((h, i) => [...(i > 0 ? ['---'] : []), h.value]),
+  '/app/vscode/edit/rename': (r: EditRenameResult, c) => {
+    if (r.files.length === 0) return ['nothing to rename'];
+    const what = `${plural(r.editCount, 'edit')} in ${plural(r.files.length, 'file')}`;
+    return [
+      r.dryRun ? c.paint(ANSI.bold, `dry run: would make ${what} (nothing written)`) : `renamed: ${what}`,
+      ...r.files.flatMap((f) => diffLines(c, f.diff)),
+    ];
+  },
+  '/app/vscode/editor/context': (r: EditorContextResult, c) => {
+    const unsaved = (dirty: boolean) => (dirty ? c.paint(ANSI.yellow, ' (unsaved)') : '');
+    const a = r.activeEditor;
+    const out = [a ? `active: ${c.paint(ANSI.magenta, c.path(a.filePath))}${unsaved(a.isDirty)}` : 'active: none'];
+    if (a)
+      for (const s of a.selections)
+        out.push(`  selection ${pos(c, a.filePath, s.line, s.character)}-${s.endLine + 1}:${s.endCharacter + 1}`);
+    const groups = new Set(r.tabs.map((t) => t.group)).size > 1;
+    out.push(`tabs (${r.tabs.length}):`);
+    for (const t of r.tabs)
+      out.push(
+        `  ${t.isActive ? '*' : ' '} ${c.paint(ANSI.magenta, c.path(t.filePath))}${unsaved(t.isDirty)}${groups ? c.paint(ANSI.dim, ` [group ${t.group}]`) : ''}`,
+      );
+    return out;
+  },
+  '/app/vscode/editor/open': (r: EditorOpenResult, c) => [`opened ${pos(c, r.filePath, r.line, r.character)}`],
   '/app/vscode/nav/references': (r: NavReferencesResult, c) => [
     ...r.locations.map((l) => pos(c, l.filePath, l.line, l.character)),
     ...cut(c, r.locations.length, r.totalCount, 'references'),
