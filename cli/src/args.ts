@@ -221,7 +221,35 @@ function paramsOf(cmd: CommandSpec, flags: readonly Flag[], words: readonly stri
   });
   for (const [p, values] of collected)
     params[p.name] = p.repeatable && !(values.length === 1 && p.acceptsScalar) ? values : values[0];
+  if (cmd.fileAt && words.length > 0) Object.assign(params, fileAt(cmd, cmd.fileAt, params));
   return params;
+}
+
+/** `FILE:LINE[:COL]` (1-based) in a file argument → the file and the 0-based line/character params. */
+function fileAt(
+  cmd: CommandSpec,
+  at: NonNullable<CommandSpec['fileAt']>,
+  params: Record<string, unknown>,
+): Record<string, unknown> {
+  const value = params[at.file.name];
+  const m = typeof value === 'string' ? /^(.+?):(\d+)(?::(\d+))?$/.exec(value) : null;
+  if (!m) return {};
+  const [, file, line, col] = m;
+  if (
+    params[at.line.name] !== undefined ||
+    (col !== undefined && at.character && params[at.character.name] !== undefined)
+  )
+    throw new UsageError(`${positionalName(at.file)} carries a position and ${at.line.flag} is given too`, cmd);
+  const oneBased = (n: string, what: string) => {
+    const v = Number(n);
+    if (!Number.isSafeInteger(v) || v < 1) throw new UsageError(`${what} in ${value} must be 1 or more (1-based)`, cmd);
+    return v - 1;
+  };
+  return {
+    [at.file.name]: file,
+    [at.line.name]: oneBased(line!, 'the line'),
+    ...(col !== undefined && at.character ? { [at.character.name]: oneBased(col, 'the column') } : {}),
+  };
 }
 
 /** How each flag of `cmd` (and the CLI's own) is read; without a command, any other flag takes a value. */
