@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { commandsFromSpec, findCommand, kebab } from '../../cli/src/commands';
-import { TOPICS } from '../../generated/v0.1.6/topics';
+import { TOPICS } from '../../generated/current';
 import { CMDS, SPEC } from './spec';
 
 const cmd = (name: string) => CMDS.find((c) => c.name === name)!;
@@ -12,7 +12,20 @@ describe('commands derived from the spec', () => {
     const aliases = CMDS.filter((c) => c.alias)
       .map((c) => c.alias)
       .sort();
-    expect(aliases).toEqual(['definition', 'find', 'findFiles', 'references', 'replace', 'symbols']);
+    expect(aliases).toEqual([
+      'context',
+      'definition',
+      'find',
+      'findFiles',
+      'hover',
+      'implementation',
+      'open',
+      'references',
+      'rename',
+      'replace',
+      'symbols',
+      'typeDefinition',
+    ]);
   });
 
   it('flags carry the schema: type, default, enum (through $ref), minimum, required, description', () => {
