@@ -137,6 +137,58 @@ describe('formatResult', () => {
     ).toBe('restored a.ts to local history entry AbCd.ts (2026-01-01 10:00:00) and saved it to disk');
   });
 
+  it('v0.1.7: hover text, type definitions and implementations with code, rename diffs, editor context', () => {
+    expect(
+      plain('nav/hover', {
+        contents: [
+          { kind: 'markdown', value: 'a' },
+          { kind: 'markdown', value: 'b' },
+        ],
+      }),
+    ).toBe('a\n---\nb');
+    expect(plain('nav/hover', { contents: [] })).toBe('nothing to show');
+    const code = { ...loc('/ws/s.ts', 1, 0), code: 'interface S {}' };
+    expect(plain('nav/typeDefinition', { locations: [code] })).toBe('s.ts:2:1\n    interface S {}');
+    expect(plain('nav/implementation', { locations: [] })).toBe('no implementation found');
+    const diff = '--- a/s.ts\n+++ b/s.ts\n@@ -1 +1 @@\n-old\n+new\n';
+    const file = { filePath: '/ws/s.ts', edits: [{ ...loc('/ws/s.ts', 0, 0), newText: 'new' }], diff };
+    expect(plain('edit/rename', { dryRun: true, files: [file], changedFiles: [], editCount: 1 })).toBe(
+      'dry run: would make 1 edit in 1 file (nothing written)\n--- a/s.ts\n+++ b/s.ts\n@@ -1 +1 @@\n-old\n+new',
+    );
+    expect(plain('edit/rename', { dryRun: false, files: [file], changedFiles: ['/ws/s.ts'], editCount: 1 })).toMatch(
+      /^renamed: 1 edit in 1 file\n/,
+    );
+    const sel = { line: 2, character: 4, endLine: 2, endCharacter: 9, isReversed: false };
+    const editor = {
+      filePath: '/ws/s.ts',
+      languageId: 'typescript',
+      isDirty: true,
+      selections: [sel],
+      visibleRanges: [],
+    };
+    const tab = (filePath: string, isActive: boolean) => ({
+      filePath,
+      group: 1,
+      isActive,
+      isDirty: false,
+      isPreview: false,
+      isPinned: false,
+    });
+    expect(
+      plain('editor/context', {
+        activeEditor: editor,
+        visibleEditors: [editor],
+        tabs: [tab('/ws/s.ts', true), tab('/ws/t.ts', false)],
+      }),
+    ).toBe('active: s.ts (unsaved)\n  selection s.ts:3:5-3:10\ntabs (2):\n  * s.ts\n    t.ts');
+    expect(plain('editor/context', { activeEditor: null, visibleEditors: [], tabs: [] })).toBe(
+      'active: none\ntabs (0):',
+    );
+    expect(plain('editor/open', { filePath: '/ws/s.ts', line: 2, character: 4, endLine: 2, endCharacter: 4 })).toBe(
+      'opened s.ts:3:5',
+    );
+  });
+
   it('lists: files one per line, local history as a table', () => {
     expect(
       plain('fs/findFiles', {
