@@ -10,6 +10,7 @@ import { frameCheckerFor } from '../../conformance/lib/schema-check';
 import { selectCases } from '../../conformance/lib/select';
 import { runAgainstServer } from '../../conformance/lib/session';
 import { buildFixtureWorkspace } from '../../conformance/workspace';
+import { CURRENT_VERSION } from '../../generated/current';
 import { SERVER_PROTOCOL } from '../../generated/v0.1.2/server';
 import { createIdeaServer, type RunningIdeaServer } from '../../runtime/idea-server';
 
@@ -27,8 +28,8 @@ describe('frame schemas follow the server version', () => {
   });
 
   it('an unknown or malformed version falls back to the newest spec', async () => {
-    expect((await frameCheckerFor('9.9.9')).version).toBe('0.1.6');
-    expect((await frameCheckerFor('../v0.1.2')).version).toBe('0.1.6');
+    expect((await frameCheckerFor('9.9.9')).version).toBe(CURRENT_VERSION);
+    expect((await frameCheckerFor('../v0.1.2')).version).toBe(CURRENT_VERSION);
   });
 });
 
