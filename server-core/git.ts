@@ -14,7 +14,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
-import { DISARMING_ARGS, disarmedEnv } from '../../runtime/git-disarm';
+import { DISARMING_ARGS, disarmedEnv } from '../runtime/git-disarm';
 import { invalidRequest } from './errors';
 import { withProcessSlot } from './limits/process-slots';
 import { realpathOfNearestAncestor } from './path-guard';

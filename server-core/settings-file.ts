@@ -8,7 +8,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { appendFile, readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import { parseJsonc } from '../../runtime/jsonc';
+import { parseJsonc } from '../runtime/jsonc';
 import { git } from './git';
 
 type Value = string | number | boolean;

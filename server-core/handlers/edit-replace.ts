@@ -4,16 +4,15 @@
 // editor changes is refused (never saved behind the user's back); protected files (.git, .vscode,
 // *.code-workspace) are never selected.
 import { readFile } from 'node:fs/promises';
-import { dirtyDocuments } from '../documents';
+import { type CoreContext, ripgrepOf } from '../context';
 import { ProtocolError } from '../errors';
 import { realpathOfNearestAncestor } from '../path-guard';
 import type { Handlers } from '../protocol';
 import { buildRegExp, type MatchOptions } from '../search/js-regex';
 import { RegexBudget } from '../search/regex-pool';
 import { replaceInText } from '../search/replace-in-text';
+import { searchFolders } from '../search/scope';
 import { searchText } from '../search/text-search';
-import { searchFolders } from '../search-scope';
-import type { Services } from '../services';
 import { PROTECTED_GLOBS } from '../write/protected-paths';
 import { BACKUP_SOURCES, checkWritable, type PlannedWrite, writeFiles } from '../write/workspace-write';
 
@@ -23,22 +22,22 @@ export const MAX_REPLACE_BYTES = 256 * 1024 * 1024;
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-export function editReplace(svc: Services): Handlers['editReplace'] {
+export function editReplace(svc: CoreContext): Handlers['editReplace'] {
   return async (params, ctx) => {
     const match: MatchOptions = {
       pattern: params.pattern,
       isRegex: params.isRegex,
       isCaseSensitive: params.isCaseSensitive,
     };
-    const folders = searchFolders(params.include, params.exclude, 'search').map((f) => ({
+    const folders = searchFolders(svc.folders, params.include, params.exclude, 'search').map((f) => ({
       ...f,
       selection: { ...f.selection, excludes: [...f.selection.excludes, ...PROTECTED_GLOBS] },
     }));
     const found = await searchText({
-      rg: svc.rgPath,
+      rg: ripgrepOf(svc),
       folders,
       match,
-      dirty: dirtyDocuments(),
+      dirty: svc.documents.dirty(),
       maxMatches: 0,
       signal: ctx.signal,
     });
@@ -83,7 +82,7 @@ export function editReplace(svc: Services): Handlers['editReplace'] {
       if (!after.equals(before)) writes.push({ path, target, before, after });
     }
     await writeFiles(svc, writes, { what: 'edit/replace', recordResult: true, backupSource: BACKUP_SOURCES.replace });
-    if (writes.length > 0) svc.log(`replace: ${replacedCount} in ${writes.length} file(s)`);
+    if (writes.length > 0) svc.tools.log(`replace: ${replacedCount} in ${writes.length} file(s)`);
     return { replacedCount, affectedFiles };
   };
 }

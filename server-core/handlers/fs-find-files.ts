@@ -2,20 +2,21 @@
 // it are plain characters) and that match `include`/`exclude`. File selection follows
 // workspace.findFiles: files.exclude applies, .gitignore does not.
 import { basename, join } from 'node:path';
+import { type CoreContext, ripgrepOf } from '../context';
 import type { Handlers } from '../protocol';
 import { rgListFiles } from '../search/ripgrep';
-import { searchFolders } from '../search-scope';
-import type { Services } from '../services';
+import { searchFolders } from '../search/scope';
 
 export const MAX_FIND_FILES = 10_000;
 
-export function fsFindFiles(svc: Services): Handlers['fsFindFiles'] {
+export function fsFindFiles(svc: CoreContext): Handlers['fsFindFiles'] {
   return async (params, ctx) => {
     const needle = params.query.toLowerCase();
     const found: { fileName: string; filePath: string; relativePath: string }[] = [];
-    for (const folder of searchFolders(params.include, params.exclude, 'files')) {
+    const rg = ripgrepOf(svc);
+    for (const folder of searchFolders(svc.folders, params.include, params.exclude, 'files')) {
       const problems = await rgListFiles(
-        svc.rgPath,
+        rg,
         folder.root,
         folder.selection,
         (rel) => {
@@ -26,7 +27,8 @@ export function fsFindFiles(svc: Services): Handlers['fsFindFiles'] {
         ctx.signal,
       );
       // Like workspace.findFiles, the answer is what could be listed; what could not is logged, not hidden.
-      for (const p of problems) svc.log(`findFiles: could not list ${join(folder.root, p.relPath)}: ${p.message}`);
+      for (const p of problems)
+        svc.tools.log(`findFiles: could not list ${join(folder.root, p.relPath)}: ${p.message}`);
     }
     found.sort((a, b) =>
       a.relativePath < b.relativePath ? -1 : a.relativePath > b.relativePath ? 1 : a.filePath < b.filePath ? -1 : 1,

@@ -3,10 +3,11 @@
 // omitted side is the working tree). Index mode wins whenever an index is given. Reading 2 (clause R2 of
 // generated/<v>/protocol.md): the labels name the sides as requested ("working-tree" for index 0,
 // "HEAD" for 1, else the full hash), and the working tree is only ever the from side, against HEAD.
+
+import { type CoreContext, resolvePath } from '../context';
 import { invalidRequest } from '../errors';
 import { commitAtIndex, diffFile, repoFileOf, resolveRef } from '../git';
 import type { Handlers } from '../protocol';
-import { resolvePath, type Services } from '../services';
 
 const WORKING_TREE = 'working-tree';
 const HEAD = 'HEAD';
@@ -16,7 +17,7 @@ function sideLabel(index: number, hash: string | null): string {
   return index === 0 ? WORKING_TREE : index === 1 ? HEAD : hash!;
 }
 
-export function historyDiff(svc: Services): Handlers['historyDiff'] {
+export function historyDiff(svc: CoreContext): Handlers['historyDiff'] {
   return async (params) => {
     const { real } = resolvePath(svc, params.filePath);
     const repo = await repoFileOf(real);

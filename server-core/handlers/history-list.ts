@@ -1,12 +1,13 @@
 // /app/vscode/history/list — commits that touched the file, newest first; entry i has index i+1, the
 // same index history/diff and history/rollback take.
+
+import { type CoreContext, resolvePath } from '../context';
 import { fileLog, repoFileOf } from '../git';
 import type { Handlers } from '../protocol';
-import { resolvePath, type Services } from '../services';
 
 export const MAX_HISTORY_COUNT = 1000;
 
-export function historyList(svc: Services): Handlers['historyList'] {
+export function historyList(svc: CoreContext): Handlers['historyList'] {
   return async (params) => {
     const { real } = resolvePath(svc, params.filePath);
     const repo = await repoFileOf(real);

@@ -2,12 +2,12 @@
 // (history/list's index) to disk, through the write path (write/workspace-write.ts: atomic, what it
 // overwrites kept in local history, never over unsaved editor changes or a protected file).
 import { readFile } from 'node:fs/promises';
+import { type CoreContext, resolvePath } from '../context';
 import { blobAt, commitAtIndex, repoFileOf } from '../git';
 import type { Handlers } from '../protocol';
-import { resolvePath, type Services } from '../services';
 import { BACKUP_SOURCES, checkWritable, writeFiles } from '../write/workspace-write';
 
-export function historyRollback(svc: Services): Handlers['historyRollback'] {
+export function historyRollback(svc: CoreContext): Handlers['historyRollback'] {
   return async (params) => {
     const { path, real } = resolvePath(svc, params.filePath);
     checkWritable(svc, [{ path, target: real }]);
@@ -20,7 +20,7 @@ export function historyRollback(svc: Services): Handlers['historyRollback'] {
       recordResult: false,
       backupSource: BACKUP_SOURCES.rollback,
     });
-    svc.log(`history rollback: ${path} ← ${hash.slice(0, 7)} (index ${params.toIndex})`);
+    svc.tools.log(`history rollback: ${path} ← ${hash.slice(0, 7)} (index ${params.toIndex})`);
     // Reading 2: index 1 is named "HEAD" (its content is what HEAD holds), older versions by their hash.
     return { filePath: path, toRef: params.toIndex === 1 ? 'HEAD' : hash, restoredIndex: params.toIndex };
   };

@@ -1,8 +1,7 @@
-// The 13 topic handlers, keyed by the generated method names.
-
-import type { DiagnosticsTracker } from '../diagnostics-wait';
+// The 13 topic handlers over a host (host.ts), keyed by the generated method names.
+import { coreContext } from '../context';
+import type { CoreHost } from '../host';
 import type { Handlers } from '../protocol';
-import type { Services } from '../services';
 import { diagList } from './diag-list';
 import { editFind } from './edit-find';
 import { editReplace } from './edit-replace';
@@ -17,13 +16,14 @@ import { navDefinition } from './nav-definition';
 import { navReferences } from './nav-references';
 import { navSymbols } from './nav-symbols';
 
-export function createHandlers(svc: Services, tracker: DiagnosticsTracker): Handlers {
+export function createCoreHandlers(host: CoreHost): Handlers {
+  const svc = coreContext(host);
   return {
     editFind: editFind(svc),
     editReplace: editReplace(svc),
     navDefinition: navDefinition(svc),
     navReferences: navReferences(svc),
-    diagList: diagList(svc, tracker),
+    diagList: diagList(svc),
     navSymbols: navSymbols(svc),
     historyList: historyList(svc),
     historyDiff: historyDiff(svc),

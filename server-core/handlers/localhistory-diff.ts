@@ -2,12 +2,12 @@
 // omitted id is the file's current content ("current").
 import { readFile } from 'node:fs/promises';
 import { createTwoFilesPatch } from 'diff';
+import { type CoreContext, resolvePath } from '../context';
 import { invalidRequest } from '../errors';
 import { formatUtcLabel } from '../local-history';
 import type { Handlers } from '../protocol';
-import { resolvePath, type Services } from '../services';
 
-export function localhistoryDiff(svc: Services): Handlers['localhistoryDiff'] {
+export function localhistoryDiff(svc: CoreContext): Handlers['localhistoryDiff'] {
   return async (params) => {
     const { path } = resolvePath(svc, params.filePath);
     const side = async (id: string | undefined): Promise<{ text: string; label: string }> => {
@@ -17,7 +17,7 @@ export function localhistoryDiff(svc: Services): Handlers['localhistoryDiff'] {
         });
         return { text, label: 'current' };
       }
-      const entry = svc.localHistory.find(path, id);
+      const entry = svc.history.find(path, id);
       if (!entry) throw invalidRequest(`unknown local-history id for this file: ${id}`);
       return { text: await readFile(entry.location, 'utf8'), label: formatUtcLabel(entry.timestamp) };
     };

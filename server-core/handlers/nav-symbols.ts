@@ -1,19 +1,17 @@
 // /app/vscode/nav/symbols — the document symbol tree flattened parent-first, filtered by `query`.
-import * as vscode from 'vscode';
-import { type FlatSymbol, filterSymbols, flattenSymbols, type TreeSymbol } from '../../../server-core/symbols';
-import { openDocument } from '../documents';
-import { documentSymbols, hasNoLanguageServer } from '../language-server';
+import { type CoreContext, resolvePath } from '../context';
+import { isUnavailable } from '../host';
 import type { Handlers, NavSymbolsResult } from '../protocol';
-import { resolvePath, type Services } from '../services';
+import { filterSymbols, flattenSymbols } from '../symbols';
+import { documentText } from './document';
 
-export function navSymbols(svc: Services): Handlers['navSymbols'] {
+export function navSymbols(svc: CoreContext): Handlers['navSymbols'] {
   return async (params, ctx) => {
     const { path } = resolvePath(svc, params.filePath);
-    const doc = await openDocument(path);
-    const raw = hasNoLanguageServer(doc)
-      ? ((await vscode.commands.executeCommand<unknown[]>('vscode.executeDocumentSymbolProvider', doc.uri)) ?? [])
-      : await documentSymbols(doc.uri, ctx.signal);
-    const symbols = filterSymbols(flattenSymbols(raw as (TreeSymbol | FlatSymbol)[]), params.query);
+    await documentText(svc, path); // a file that cannot be opened fails, as it would in an editor
+    const raw = await svc.language.documentSymbols(path, ctx.signal, 'wait');
+    if (isUnavailable(raw)) svc.tools.log(`symbols: ${raw.unavailable}`);
+    const symbols = filterSymbols(flattenSymbols(isUnavailable(raw) ? [] : raw), params.query);
     return { symbols: symbols as NavSymbolsResult['symbols'], totalCount: symbols.length };
   };
 }

@@ -1,6 +1,6 @@
-// Per-connection wiring of the limits: every handler call runs as its connection's client (so the
-// process and regex limiters can be fair per connection) and counts against a per-server bound on
-// requests in flight, next to the per-connection bound the generated session enforces.
+// Per-connection wiring of the limits, as a session hook: every request runs as its connection's client
+// (so the process and regex limiters can be fair per connection) and counts against a per-server bound
+// on requests in flight, next to the per-connection bound the generated session enforces.
 import { runAsClient } from './client-context';
 import { limits } from './config';
 
@@ -38,31 +38,19 @@ export class RequestGate {
 }
 
 /**
- * The handlers as one connection sees them: each call runs as `clientId` and is admitted through
- * `gate`. A proxy, so it fits whatever shape the handlers object has (plain object or class instance).
+ * The session hook (runtime ServerSessionOptions.aroundRequest) of one connection: each request is
+ * admitted through `gate` and runs as `clientId` for the fair process and regex limiters.
  */
-export function handlersForClient<H extends object>(handlers: H, clientId: string, gate: RequestGate): H {
-  let own = 0;
-  const wrapped = new Map<PropertyKey, unknown>();
-  return new Proxy(handlers, {
-    get(target, prop) {
-      const fn: unknown = Reflect.get(target, prop);
-      if (typeof fn !== 'function') return fn;
-      let w = wrapped.get(prop);
-      if (!w) {
-        w = async (...args: unknown[]) => {
-          const leave = gate.enter(own);
-          own++;
-          try {
-            return await runAsClient(clientId, () => (fn as (...a: unknown[]) => unknown).apply(target, args));
-          } finally {
-            own--;
-            leave();
-          }
-        };
-        wrapped.set(prop, w);
-      }
-      return w;
-    },
-  });
+export function gatedAsClient(
+  gate: RequestGate,
+  clientId: string,
+): <R>(request: { ownInFlight: number }, call: () => Promise<R>) => Promise<R> {
+  return async (request, call) => {
+    const leave = gate.enter(request.ownInFlight);
+    try {
+      return await runAsClient(clientId, call);
+    } finally {
+      leave();
+    }
+  };
 }

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, rm, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { sha256 } from '../../../runtime/hash';
+import { sha256 } from '../../runtime/hash';
 import { removeLeftoverTemps, replaceFileAtomically } from './atomic-file';
 
 interface JournalEntry {

@@ -8,11 +8,10 @@
 // - the files are written all or nothing (write/transaction.ts), crash-safe;
 // - a write that VS Code's save would record in local history (edit/replace) records the new content
 //   too, within the user's local-history settings; open editors are waited for until they show it.
+// What an editor adds (unsaved documents, reloading after a write) comes through the host's OpenDocuments.
 import { readFile } from 'node:fs/promises';
-import * as vscode from 'vscode';
-import { openDocumentOf } from '../documents';
+import type { CoreContext } from '../context';
 import { ProtocolError } from '../errors';
-import type { Services } from '../services';
 import { protectedReason } from './protected-paths';
 import { applyAllOrNothing, type PlannedWrite, WriteFailedError } from './transaction';
 
@@ -40,16 +39,16 @@ export interface WriteOptions {
 export const BACKUP_SOURCES = { rollback: 'IDEA: before rollback', replace: 'IDEA: before edit/replace' } as const;
 
 /** Refuses writes that must not happen at all (protected or unsaved files); INVALID_REQUEST / HANDLER_ERROR. */
-export function checkWritable(svc: Services, writes: readonly { path: string; target: string }[]): void {
+export function checkWritable(svc: CoreContext, writes: readonly { path: string; target: string }[]): void {
   for (const w of writes) {
-    const reason = protectedReason(w.target, svc.folders());
+    const reason = protectedReason(w.target, svc.folders.paths());
     if (reason)
       throw new ProtocolError(
         'INVALID_REQUEST',
         `${w.path} may not be written by IDEA clients: ${reason}; nothing was changed`,
       );
   }
-  const dirty = writes.filter((w) => openDocumentOf(w.path)?.isDirty);
+  const dirty = writes.filter((w) => svc.documents.isDirty(w.path));
   if (dirty.length > 0) {
     const names =
       dirty
@@ -63,59 +62,39 @@ export function checkWritable(svc: Services, writes: readonly { path: string; ta
   }
 }
 
-export function writeFiles(svc: Services, writes: PlannedWrite[], opts: WriteOptions): Promise<void> {
+export function writeFiles(svc: CoreContext, writes: PlannedWrite[], opts: WriteOptions): Promise<void> {
   return oneAtATime(async () => {
     checkWritable(svc, writes);
     for (const w of writes) if (w.before !== null) await keepInLocalHistory(svc, w.path, w.before, opts.backupSource);
     await applyAllOrNothing(writes, {
-      stateDir: svc.stateDir,
+      stateDir: svc.tools.stateDir,
       what: opts.what,
       precondition: (w) =>
-        openDocumentOf(w.path)?.isDirty ? `${w.path} got unsaved editor changes meanwhile` : undefined,
+        svc.documents.isDirty(w.path) ? `${w.path} got unsaved editor changes meanwhile` : undefined,
     });
     if (opts.recordResult) for (const w of writes) recordResult(svc, w, opts.what);
-    await Promise.all(writes.map((w) => editorCaughtUp(w.path, w.after)));
+    const afterWrite = svc.documents.afterWrite?.bind(svc.documents);
+    if (afterWrite) await Promise.all(writes.map((w) => afterWrite(w.path, w.after)));
   });
 }
 
 /** Adds `bytes` as the file's newest local-history entry unless the newest entry already holds them. */
-export async function keepInLocalHistory(svc: Services, path: string, bytes: Buffer, source: string): Promise<void> {
-  const newest = svc.localHistory.list(path)[0];
+export async function keepInLocalHistory(svc: CoreContext, path: string, bytes: Buffer, source: string): Promise<void> {
+  const newest = svc.history.list(path)[0];
   if (newest) {
     const stored = await readFile(newest.location).catch(() => null);
     if (stored?.equals(bytes)) return;
   }
-  const entry = svc.localHistory.addEntry(path, bytes, source);
-  svc.log(`kept the content of ${path} before it is overwritten as local-history entry ${entry.id}`);
+  const entry = svc.history.addEntry(path, bytes, source);
+  svc.tools.log(`kept the content of ${path} before it is overwritten as local-history entry ${entry.id}`);
 }
 
 /** As VS Code's save would: only when local history is enabled for the file and it is not too big. */
-function recordResult(svc: Services, w: PlannedWrite, what: string): void {
-  const cfg = vscode.workspace.getConfiguration('workbench.localHistory', vscode.Uri.file(w.path));
-  if (!cfg.get<boolean>('enabled', true)) return;
-  if (w.after.length > cfg.get<number>('maxFileSize', 256) * 1024) return;
+function recordResult(svc: CoreContext, w: PlannedWrite, what: string): void {
+  if (!svc.localHistory.recordsSave(w.path, w.after.length)) return;
   try {
-    svc.localHistory.addEntry(w.path, w.after, `IDEA: ${what}`);
+    svc.history.addEntry(w.path, w.after, `IDEA: ${what}`);
   } catch (e) {
-    svc.log(`could not record ${w.path} in local history: ${(e as Error).message}`);
-  }
-}
-
-const normalise = (s: string) => s.replace(/^\ufeff/, '').replace(/\r\n?/g, '\n');
-
-/**
- * An open editor document reloads a file changed on disk asynchronously. Until it has, a following
- * request working on documents (definition, symbols) would see the old text, so wait (bounded) until
- * the document shows the new content.
- */
-async function editorCaughtUp(path: string, bytes: Buffer): Promise<void> {
-  const want = normalise(bytes.toString('utf8'));
-  const end = Date.now() + 5000;
-  let wait = 10;
-  for (;;) {
-    const doc = openDocumentOf(path);
-    if (!doc || doc.isDirty || normalise(doc.getText()) === want || Date.now() >= end) return;
-    await new Promise((r) => setTimeout(r, wait));
-    wait = Math.min(wait * 2, 200);
+    svc.tools.log(`could not record ${w.path} in local history: ${(e as Error).message}`);
   }
 }

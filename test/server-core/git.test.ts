@@ -11,7 +11,7 @@ import {
   fileLog,
   repoFileOf,
   resolveRef,
-} from '../../extension/src/git';
+} from '../../server-core/git';
 
 let dir: string;
 const hashes: Record<string, string> = {};
@@ -173,9 +173,9 @@ describe('git is disarmed: a hostile repository configuration runs nothing', () 
 
 describe('git waits for a slot of the shared process limiter', () => {
   it('does not start while every process slot is taken, and runs once one is free', async () => {
-    const { configureLimits } = await import('../../extension/src/limits/config');
-    const { withProcessSlot, processSlotStats } = await import('../../extension/src/limits/process-slots');
-    const { runAsClient } = await import('../../extension/src/limits/client-context');
+    const { configureLimits } = await import('../../server-core/limits/config');
+    const { withProcessSlot, processSlotStats } = await import('../../server-core/limits/process-slots');
+    const { runAsClient } = await import('../../server-core/limits/client-context');
     configureLimits({ maxChildProcesses: 2 });
     try {
       const releases: (() => void)[] = [];

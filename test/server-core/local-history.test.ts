@@ -9,7 +9,7 @@ import {
   LocalHistory,
   resourcePath,
   vscodeStringHash,
-} from '../../extension/src/local-history';
+} from '../../server-core/local-history';
 
 let home: string;
 const file = '/work/proj/docs/release notes.md';

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isInWorkspace, resolveWorkspacePath } from '../../extension/src/path-guard';
+import { isInWorkspace, resolveWorkspacePath } from '../../server-core/path-guard';
 
 let base: string, ws: string, ws2: string, outside: string;
 beforeAll(() => {

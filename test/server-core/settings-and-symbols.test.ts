@@ -3,10 +3,10 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writ
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { enabledGlobs } from '../../extension/src/search/excludes';
-import { keepOutOfGit, setSettingsKeys, writeSettingsKeys } from '../../extension/src/settings-file';
 import { parseJsonc } from '../../runtime/jsonc';
 import { codeOf, severityFilter, toWireDiagnostic } from '../../server-core/diagnostics';
+import { enabledGlobs } from '../../server-core/search/excludes';
+import { keepOutOfGit, setSettingsKeys, writeSettingsKeys } from '../../server-core/settings-file';
 import { filterSymbols, flattenSymbols, innermostContaining, type TreeSymbol } from '../../server-core/symbols';
 
 const r = (l: number, c: number, el: number, ec: number) => ({

@@ -1,39 +1,38 @@
-// edit/find's handler with a stand-in `vscode` module: VS Code's exclude settings (per folder), every
-// workspace folder, and unsaved editor contents searched instead of the disk copy.
+// edit/find's handler over a stand-in host: VS Code's exclude settings (per folder), every workspace
+// folder, and unsaved editor contents searched instead of the disk copy.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { coreContext } from '../../../server-core/context';
+import { editFind } from '../../../server-core/handlers/edit-find';
+import type { CoreHost } from '../../../server-core/host';
 
-const state = vi.hoisted(() => ({
+const state = {
   folders: [] as string[],
   docs: [] as { path: string; text: string; dirty: boolean }[],
-}));
+};
 
-vi.mock('vscode', () => ({
-  workspace: {
-    get workspaceFolders() {
-      return state.folders.map((f) => ({ uri: { scheme: 'file', fsPath: f } }));
-    },
-    get textDocuments() {
-      return state.docs.map((d) => ({
-        uri: { scheme: 'file', fsPath: d.path },
-        isDirty: d.dirty,
-        getText: () => d.text,
-      }));
-    },
-    getConfiguration: (section: string) => ({
-      get: (key: string, dflt?: unknown) => {
-        if (section === 'files' && key === 'exclude') return { '**/.git': true, '**/hidden': true };
-        if (section === 'search' && key === 'exclude')
-          return { '**/node_modules': true, '**/generated': { when: '$(basename).ts' } };
-        return dflt;
-      },
+// A host as an editor would give it: exclude settings as VS Code stores them, unsaved documents.
+const host: CoreHost = {
+  folders: {
+    paths: () => state.folders,
+    searchSettings: () => ({
+      filesExclude: { '**/.git': true, '**/hidden': true },
+      searchExclude: { '**/node_modules': true, '**/generated': { when: '$(basename).ts' } },
+      useIgnoreFiles: true,
     }),
   },
-}));
-
-const { editFind } = await import('../../../extension/src/handlers/edit-find');
+  documents: {
+    dirty: () => state.docs.filter((d) => d.dirty).map((d) => ({ path: d.path, text: () => d.text })),
+    isDirty: (path) => state.docs.some((d) => d.path === path && d.dirty),
+    text: (path) => state.docs.find((d) => d.path === path)?.text,
+  },
+  language: {} as CoreHost['language'],
+  localHistory: { home: join(tmpdir(), 'idea-find-h-unused-history'), recordsSave: () => false },
+  limits: { values: () => ({}) },
+  tools: { ripgrep: 'rg', stateDir: '', log: () => undefined },
+};
 
 let base: string;
 beforeAll(() => {
@@ -57,13 +56,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
-const svc = {
-  folders: () => state.folders,
-  rgPath: 'rg',
-  localHistory: {} as never,
-  stateDir: '',
-  log: () => undefined,
-};
+const svc = coreContext(host);
 const ctx = { topic: '/app/vscode/edit/find' as const, requestId: 'r', signal: new AbortController().signal };
 
 it('searches all folders, applies files.exclude and search.exclude, and reads unsaved documents from memory', async () => {

@@ -1,8 +1,8 @@
 // The fair limiter shared by child processes and regex workers: round-robin per client, a share cap so
 // one client never holds every slot, abort while queued, release however the work ends.
 import { describe, expect, it } from 'vitest';
-import { runAsClient } from '../../../extension/src/limits/client-context';
-import { FairLimiter, type Release } from '../../../extension/src/limits/fair-limiter';
+import { runAsClient } from '../../../server-core/limits/client-context';
+import { FairLimiter, type Release } from '../../../server-core/limits/fair-limiter';
 
 const tick = () => new Promise((r) => setImmediate(r));
 

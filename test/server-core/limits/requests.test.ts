@@ -1,56 +1,104 @@
-// Per-connection handler wrapping: client identity through every await, the per-server bound on
-// requests in flight (with a small reserve per connection), slots given back however a handler ends.
+// The per-connection session hook (runtime aroundRequest) through a real ServerSession: client identity
+// through every await, the per-server bound on requests in flight (with a small reserve per
+// connection), slots given back however a handler ends.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { currentClient } from '../../../extension/src/limits/client-context';
-import { configureLimits, LIMIT_RANGES, limits } from '../../../extension/src/limits/config';
-import { handlersForClient, RESERVED_PER_CONNECTION, RequestGate } from '../../../extension/src/limits/requests';
+import { type Handlers, ServerSession } from '../../../generated/v0.1.6/server';
+import { currentClient } from '../../../server-core/limits/client-context';
+import { configureLimits, LIMIT_RANGES, limits } from '../../../server-core/limits/config';
+import { gatedAsClient, RESERVED_PER_CONNECTION, RequestGate } from '../../../server-core/limits/requests';
 
+const TOKEN = 'token';
+const FIND = '/app/vscode/edit/find';
+const FILES = '/app/vscode/fs/findFiles';
 const tick = () => new Promise((r) => setImmediate(r));
 
-describe('handlersForClient', () => {
-  it('runs each call as its connection, across awaits, and keeps non-function members', async () => {
-    const handlers = {
-      who: async () => {
+/** One connection's session with the gate as its request hook; its answers by requestId. */
+function connection(handlers: Partial<Handlers>, clientId: string, gate: RequestGate) {
+  const answers = new Map<string, Record<string, unknown>>();
+  const session = new ServerSession({
+    handlers,
+    auth: { required: true, token: TOKEN },
+    workspaces: () => [],
+    send: (f) => {
+      const frame = JSON.parse(f) as Record<string, unknown>;
+      if (typeof frame.requestId === 'string') answers.set(frame.requestId, frame);
+    },
+    close: () => undefined,
+    aroundRequest: gatedAsClient(gate, clientId),
+  });
+  session.onFrame(JSON.stringify({ type: 'handshake', token: TOKEN }));
+  let n = 0;
+  const request = (topic: string, params: Record<string, unknown>): string => {
+    const requestId = `${clientId}-${++n}`;
+    session.onFrame(JSON.stringify({ topic, requestId, params }));
+    return requestId;
+  };
+  return {
+    find: () => request(FIND, { pattern: 'x' }),
+    files: () => request(FILES, { query: 'x' }),
+    answer: (id: string) => answers.get(id),
+  };
+}
+
+const errorOf = (frame: Record<string, unknown> | undefined) =>
+  (frame?.error as { message?: string } | undefined)?.message;
+
+describe('gatedAsClient (the session hook)', () => {
+  it('runs each request as its connection, across awaits', async () => {
+    const handlers: Partial<Handlers> = {
+      editFind: async () => {
         await tick();
         await new Promise((r) => setTimeout(r, 1));
-        return currentClient();
+        return { matches: [{ filePath: '/w/a', line: 0, character: 0, lineText: currentClient() }], totalCount: 1 };
       },
-      version: 3,
     };
     const gate = new RequestGate(() => 100);
-    const a = handlersForClient(handlers, 'conn-a', gate);
-    const b = handlersForClient(handlers, 'conn-b', gate);
-    expect(await Promise.all([a.who(), b.who(), a.who()])).toEqual(['conn-a', 'conn-b', 'conn-a']);
-    expect(a.version).toBe(3);
+    const a = connection(handlers, 'conn-a', gate);
+    const b = connection(handlers, 'conn-b', gate);
+    const ids = [a.find(), b.find(), a.find()];
+    await new Promise((r) => setTimeout(r, 20));
+    const who = ids.map((id) => {
+      const r = (a.answer(id) ?? b.answer(id))?.result as { matches: { lineText: string }[] };
+      return r.matches[0]!.lineText;
+    });
+    expect(who).toEqual(['conn-a', 'conn-b', 'conn-a']);
     expect(currentClient()).toBe('internal');
   });
 
   it('refuses a request over the server bound with a clear error, admits light connections, and counts down on errors', async () => {
     const gate = new RequestGate(() => 16);
     let open: (() => void)[] = [];
-    const handlers = {
-      hold: () => new Promise<string>((r) => open.push(() => r('done'))),
-      fail: async () => {
+    const handlers: Partial<Handlers> = {
+      editFind: () => new Promise((r) => open.push(() => r({ matches: [], totalCount: 0 }))),
+      fsFindFiles: async () => {
         throw new Error('handler failed');
       },
     };
-    const heavy = handlersForClient(handlers, 'heavy', gate);
-    const light = handlersForClient(handlers, 'light', gate);
-    const held = Array.from({ length: 16 }, () => heavy.hold());
+    const heavy = connection(handlers, 'heavy', gate);
+    const light = connection(handlers, 'light', gate);
+    for (let i = 0; i < 16; i++) heavy.find();
     await tick();
     expect(gate.inFlight).toBe(16);
-    await expect(heavy.hold()).rejects.toThrow(/too many requests in flight on this server \(limit 16/);
-    // A connection with fewer than RESERVED_PER_CONNECTION in flight still gets in.
-    const lightOnes = Array.from({ length: RESERVED_PER_CONNECTION }, () => light.hold());
+    const refused = heavy.find();
     await tick();
-    await expect(light.hold()).rejects.toThrow(/too many requests in flight/);
-    await expect(light.fail()).rejects.toThrow(/too many requests in flight/);
+    expect(errorOf(heavy.answer(refused))).toMatch(
+      /too many requests in flight on this server \(limit 16, idea\.server\.limits\.maxRequestsInFlight\)/,
+    );
+    expect(heavy.answer(refused)).toMatchObject({ error: { code: 'HANDLER_ERROR' } });
+    // A connection with fewer than RESERVED_PER_CONNECTION in flight still gets in.
+    for (let i = 0; i < RESERVED_PER_CONNECTION; i++) light.find();
+    await tick();
+    const over = [light.find(), light.files()];
+    await tick();
+    for (const id of over) expect(errorOf(light.answer(id))).toMatch(/too many requests in flight/);
     for (const o of open) o();
     open = [];
-    await Promise.all([...held, ...lightOnes]);
+    await tick();
     expect(gate.inFlight).toBe(0);
-    await expect(light.fail()).rejects.toThrow('handler failed');
+    const failed = light.files();
+    await tick();
+    expect(errorOf(light.answer(failed))).toBe('handler failed');
     expect(gate.inFlight).toBe(0);
   });
 });

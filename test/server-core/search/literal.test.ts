@@ -1,14 +1,14 @@
 // Literal matching on the main thread must give exactly what the escaped RegExp ("g"/"gi") gives, and
 // stay linear where V8's regex engine is not (pattern "aaa…ab" against a long run of "a").
 import { describe, expect, it } from 'vitest';
-import { canonicalize, literalMatcher, literalReplaceText } from '../../../extension/src/search/literal';
+import { canonicalize, literalMatcher, literalReplaceText } from '../../../server-core/search/literal';
 import {
   compileRegExp,
   escapeRegExp,
   matchColumns,
   replaceInLine,
   replaceLines,
-} from '../../../extension/src/search/regex-core';
+} from '../../../server-core/search/regex-core';
 
 // Characters whose case mappings are irregular in JavaScript's /i (non-Unicode) canonicalization.
 const ALPHABET = [

@@ -2,7 +2,7 @@
 // are chunked; linear in a record's length (the old splitter rescanned a pending line per chunk); an
 // overlong record is dropped except for its head, never held in memory.
 import { describe, expect, it } from 'vitest';
-import { OVERLONG_HEAD_BYTES, RecordSplitter } from '../../../extension/src/search/record-splitter';
+import { OVERLONG_HEAD_BYTES, RecordSplitter } from '../../../server-core/search/record-splitter';
 
 function split(input: Buffer, chunkSizes: () => number, sep = 10, max = 1 << 30) {
   const records: string[] = [];

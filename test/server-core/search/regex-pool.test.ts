@@ -2,9 +2,9 @@
 // keeps running, the heap limit is enforced, an aborted job kills its worker, and the pool replaces
 // what it terminated and serves the next job; one client's runaway jobs leave a worker to others.
 import { afterEach, describe, expect, it } from 'vitest';
-import { runAsClient } from '../../../extension/src/limits/client-context';
-import type { LinesResult, ReplaceResult } from '../../../extension/src/search/regex-jobs';
-import { RegexBudget, RegexLimitError, RegexPool } from '../../../extension/src/search/regex-pool';
+import { runAsClient } from '../../../server-core/limits/client-context';
+import type { LinesResult, ReplaceResult } from '../../../server-core/search/regex-jobs';
+import { RegexBudget, RegexLimitError, RegexPool } from '../../../server-core/search/regex-pool';
 import { testRegexWorkerScript } from './regex-worker-build';
 
 const CATASTROPHIC = { pattern: '(a+)+$(?<![^]x)', isRegex: true, isCaseSensitive: true };

@@ -5,8 +5,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSync } from 'esbuild';
-import { setRegexWorkerScript } from '../../../extension/src/search/regex-pool';
 import { bundleOptions, EXTENSION_BUNDLES } from '../../../scripts/build';
+import { setRegexWorkerScript } from '../../../server-core/search/regex-pool';
 
 let built: string | undefined;
 

@@ -4,7 +4,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ripgrepPath } from '../../../extension/src/search/ripgrep';
+import { ripgrepPath } from '../../../server-core/search/ripgrep';
 
 const tmp = mkdtempSync(join(tmpdir(), 'idea-rgpath-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

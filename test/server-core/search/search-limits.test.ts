@@ -5,13 +5,13 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ProtocolError } from '../../../extension/src/errors';
-import { runAsClient } from '../../../extension/src/limits/client-context';
-import { configureLimits } from '../../../extension/src/limits/config';
-import { processSlotStats } from '../../../extension/src/limits/process-slots';
-import { replaceInText } from '../../../extension/src/search/replace-in-text';
-import { rgListFiles } from '../../../extension/src/search/ripgrep';
-import { type SearchFolder, SearchIncompleteError, searchText } from '../../../extension/src/search/text-search';
+import { ProtocolError } from '../../../server-core/errors';
+import { runAsClient } from '../../../server-core/limits/client-context';
+import { configureLimits } from '../../../server-core/limits/config';
+import { processSlotStats } from '../../../server-core/limits/process-slots';
+import { replaceInText } from '../../../server-core/search/replace-in-text';
+import { rgListFiles } from '../../../server-core/search/ripgrep';
+import { type SearchFolder, SearchIncompleteError, searchText } from '../../../server-core/search/text-search';
 import { useTestRegexWorker } from './regex-worker-build';
 
 useTestRegexWorker();

@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildRegExp, matchColumns, relaxForRipgrep, replaceInLine } from '../../../extension/src/search/js-regex';
-import { anchorGlob, rgListFiles } from '../../../extension/src/search/ripgrep';
-import { type SearchFolder, searchText } from '../../../extension/src/search/text-search';
+import { buildRegExp, matchColumns, relaxForRipgrep, replaceInLine } from '../../../server-core/search/js-regex';
+import { anchorGlob, rgListFiles } from '../../../server-core/search/ripgrep';
+import { type SearchFolder, searchText } from '../../../server-core/search/text-search';
 import { useTestRegexWorker } from './regex-worker-build';
 
 useTestRegexWorker();

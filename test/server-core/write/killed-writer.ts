@@ -1,7 +1,7 @@
 // Child process for the crash tests: applies one planned all-or-nothing write and is SIGKILLed by the
 // parent at a random moment. argv: <stateDir> <plan.json>; plan = [{path, target, beforeFile, afterFile}].
 import { readFileSync } from 'node:fs';
-import { applyAllOrNothing, type PlannedWrite } from '../../../extension/src/write/transaction';
+import { applyAllOrNothing, type PlannedWrite } from '../../../server-core/write/transaction';
 
 const [stateDir, planFile] = process.argv.slice(2);
 const plan = JSON.parse(readFileSync(planFile!, 'utf8')) as {

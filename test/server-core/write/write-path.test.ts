@@ -16,10 +16,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { replaceFileAtomically } from '../../../extension/src/write/atomic-file';
-import { recoverInterruptedWrites, WriteJournal } from '../../../extension/src/write/journal';
-import { protectedReason } from '../../../extension/src/write/protected-paths';
-import { applyAllOrNothing, type PlannedWrite } from '../../../extension/src/write/transaction';
+import { replaceFileAtomically } from '../../../server-core/write/atomic-file';
+import { recoverInterruptedWrites, WriteJournal } from '../../../server-core/write/journal';
+import { protectedReason } from '../../../server-core/write/protected-paths';
+import { applyAllOrNothing, type PlannedWrite } from '../../../server-core/write/transaction';
 
 let root: string;
 beforeAll(() => {
