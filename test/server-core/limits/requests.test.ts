@@ -87,7 +87,7 @@ describe('gatedAsClient (the session hook)', () => {
     );
     expect(heavy.answer(refused)).toMatchObject({ error: { code: 'HANDLER_ERROR' } });
     // A connection with fewer than RESERVED_PER_CONNECTION in flight still gets in.
-    for (let i = 0; i < RESERVED_PER_CONNECTION; i++) light.find();
+    const reserved = Array.from({ length: RESERVED_PER_CONNECTION }, () => light.find());
     await tick();
     const over = [light.find(), light.files()];
     await tick();
@@ -96,6 +96,7 @@ describe('gatedAsClient (the session hook)', () => {
     open = [];
     await tick();
     expect(gate.inFlight).toBe(0);
+    for (const id of reserved) expect(light.answer(id)).toMatchObject({ result: { totalCount: 0 } });
     const failed = light.files();
     await tick();
     expect(errorOf(light.answer(failed))).toBe('handler failed');
