@@ -78,7 +78,7 @@ export const EXTENSION_BUNDLES = {
     external: ['vscode'],
   },
   regexWorker: {
-    entry: 'extension/src/search/regex-worker.ts',
+    entry: 'server-core/search/regex-worker.ts',
     outfile: 'extension/dist/regex-worker.cjs',
     format: 'cjs',
     external: ['vscode'],
