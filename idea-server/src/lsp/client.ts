@@ -5,7 +5,12 @@
 // AbortSignal. Failures are LspUnavailableError / LspTimeoutError / LspAbortError / LspFileError, for
 // the caller to turn into protocol errors.
 import { extname, isAbsolute, normalize } from 'node:path';
-import type { DocumentSymbol, Location as LspLocation, SymbolInformation } from 'vscode-languageserver-protocol';
+import type {
+  DocumentSymbol,
+  Diagnostic as LspDiagnostic,
+  Location as LspLocation,
+  SymbolInformation,
+} from 'vscode-languageserver-protocol';
 import type {
   DiagListResult,
   NavDefinitionResult,
@@ -277,6 +282,39 @@ export class LspClient {
       [...this.languages.values()].flatMap((l) => l.current?.diagnostics.all() ?? []),
       severity,
     );
+  }
+
+  /**
+   * The server's own answer to a request about one file (opened or re-synced first), for callers that
+   * convert it themselves (lsp-features.ts, server-core's shapes). With `at`, the position is checked
+   * against the file first (LspPositionError).
+   */
+  async rawRequest<R>(
+    path: string,
+    method: string,
+    params: (uri: string) => object,
+    opts: CallOptions = {},
+    at?: { line: number; character: number },
+  ): Promise<R> {
+    const { live, doc } = at ? await this.openAt(path, at.line, at.character, opts) : await this.open(path, opts);
+    return live.server.request<R>(method, params(doc.uri), method.replace(/^textDocument\//, ''), this.bounds(opts));
+  }
+
+  /** The file's published diagnostics once they settle (as `diagnostics`), unconverted; none when no server serves it. */
+  async rawDiagnostics(path: string, opts: CallOptions = {}): Promise<LspDiagnostic[]> {
+    const file = this.checkPath(path);
+    if (!this.languageOf(file)) return [];
+    const { live } = await this.open(file, opts);
+    await live.diagnostics.settled(file, {
+      signal: opts.signal,
+      timeoutMs: opts.timeoutMs ?? this.options.diagnosticsTimeoutMs,
+    });
+    return live.diagnostics.get(file);
+  }
+
+  /** Every diagnostic the running servers have published, per file, unconverted. */
+  allRawDiagnostics(): [string, LspDiagnostic[]][] {
+    return [...this.languages.values()].flatMap((l) => l.current?.diagnostics.all() ?? []);
   }
 
   /** Stops every server (shutdown + exit, killed after shutdownTimeoutMs); later requests fail as unavailable. */
