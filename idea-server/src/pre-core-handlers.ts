@@ -7,7 +7,7 @@ import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { type Handlers, ProtocolError } from '../../generated/current';
 import type { LspClient } from './lsp/client';
-import { LspFileError, LspPositionError } from './lsp/errors';
+import { LspFileError, LspPositionError, LspUnavailableError } from './lsp/errors';
 
 /** realpath of `p`, else of its nearest existing ancestor with the rest appended. */
 function realish(p: string): string {
@@ -28,34 +28,49 @@ function confine(workspace: string, filePath: string): string {
   return abs;
 }
 
-/** The client's request errors as protocol errors: a bad position or file is the request's fault. */
-async function mapped<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (e) {
-    if (e instanceof LspPositionError || e instanceof LspFileError)
-      throw new ProtocolError('INVALID_REQUEST', e.message);
-    throw e; // LspUnavailableError and the rest: HANDLER_ERROR with the message
+export function preCoreHandlers(workspace: string, client: LspClient, log: (m: string) => void): Partial<Handlers> {
+  /**
+   * The client's errors as the core treats them: a bad position or file is the request's fault
+   * (INVALID_REQUEST); no language server for the file is an empty answer and a log line (host.ts:
+   * `Unavailable`), as VS Code answers where no provider is registered; the rest is HANDLER_ERROR.
+   */
+  async function mapped<T>(call: () => Promise<T>, empty: T): Promise<T> {
+    try {
+      return await call();
+    } catch (e) {
+      if (e instanceof LspPositionError || e instanceof LspFileError)
+        throw new ProtocolError('INVALID_REQUEST', e.message);
+      if (e instanceof LspUnavailableError) {
+        log(e.message);
+        return empty;
+      }
+      throw e;
+    }
   }
-}
-
-export function preCoreHandlers(workspace: string, client: LspClient): Partial<Handlers> {
+  const noLocations = { locations: [] };
+  const noSymbols = { symbols: [], totalCount: 0 };
+  const noDiagnostics = { diagnostics: [], totalCount: 0 };
   return {
     navDefinition: (p, ctx) =>
-      mapped(() => client.definition(confine(workspace, p.filePath), p.line, p.character, { signal: ctx.signal })),
+      mapped(
+        () => client.definition(confine(workspace, p.filePath), p.line, p.character, { signal: ctx.signal }),
+        noLocations,
+      ),
     navReferences: (p, ctx) =>
-      mapped(() =>
-        client.references(confine(workspace, p.filePath), p.line, p.character, p.includeDeclaration, {
-          signal: ctx.signal,
-        }),
+      mapped(
+        () =>
+          client.references(confine(workspace, p.filePath), p.line, p.character, p.includeDeclaration, {
+            signal: ctx.signal,
+          }),
+        { ...noLocations, totalCount: 0 },
       ),
     navSymbols: (p, ctx) =>
-      mapped(() => client.symbols(confine(workspace, p.filePath), p.query, { signal: ctx.signal })),
+      mapped(() => client.symbols(confine(workspace, p.filePath), p.query, { signal: ctx.signal }), noSymbols),
     diagList: (p, ctx) =>
       mapped(async () => {
         if (p.filePath === undefined) return client.knownDiagnostics(p.severity);
         const paths = (Array.isArray(p.filePath) ? p.filePath : [p.filePath]).map((f) => confine(workspace, f));
         return client.diagnostics(paths, p.severity, { signal: ctx.signal });
-      }),
+      }, noDiagnostics),
   };
 }

@@ -94,6 +94,7 @@ function typescriptServer(log: (m: string) => void): ServerCommand {
       command: 'typescript-language-server',
       args: ['--stdio'],
       initializationOptions: { tsserver: { useSyntaxServer: 'never' } },
+      vscodeTypeScript: true,
     };
   }
 }
@@ -121,7 +122,7 @@ export async function serveWorkspace(options: ServeOptions): Promise<ServedWorks
   // TODO(merge i-core): handlers = createCoreHandlers(host) from server-core/handlers (all 13 topics),
   // wrapped per connection by the core's request gate (handlersForClient); preCoreHandlers goes.
   void host;
-  const handlers = preCoreHandlers(workspace, client);
+  const handlers = preCoreHandlers(workspace, client, log);
   const token = options.token ?? randomUUID();
   const authRequired = options.auth ?? true;
   const registry = options.registry === false ? undefined : (options.registry ?? registryDir(env));

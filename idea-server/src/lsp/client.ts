@@ -34,6 +34,7 @@ import { DiagnosticsStore, SETTLE_TIMES, type SettleTimes } from './diagnostics-
 import { Documents, lineCount, MAX_DOCUMENT_BYTES, type OpenDocument, readTextBounded } from './documents';
 import { LspAbortError, LspFileError, LspPositionError, LspTimeoutError, LspUnavailableError } from './errors';
 import { ServerProcess } from './server-process';
+import { asVsCodeDiagnostics, asVsCodeSymbols } from './vscode-typescript';
 
 export interface LspClientOptions {
   /** The workspace root the servers are started in (rootUri). */
@@ -69,6 +70,8 @@ interface Live {
   server: ServerProcess;
   documents: Documents;
   diagnostics: DiagnosticsStore;
+  /** Document symbols as this server's clients are shown them (vscode-typescript.ts for the TS server). */
+  symbols<T extends DocumentSymbol | SymbolInformation>(answer: T[] | null): T[] | null;
 }
 
 /** One language: its current server process (if any) and the restart bookkeeping. */
@@ -116,7 +119,7 @@ class Language {
       this.command,
       this.client.rootPath,
       { timeoutMs: this.client.startTimeoutMs },
-      (p) => diagnostics.publish(p),
+      (p) => diagnostics.publish(this.command.vscodeTypeScript ? asVsCodeDiagnostics(p) : p),
     )
       .then(
         (server) => {
@@ -125,7 +128,12 @@ class Language {
             (path) => diagnostics.sent(path),
             this.client.maxDocumentBytes,
           );
-          const live = { server, documents, diagnostics };
+          const live: Live = {
+            server,
+            documents,
+            diagnostics,
+            symbols: (answer) => (this.command.vscodeTypeScript ? asVsCodeSymbols(answer) : answer),
+          };
           server.crashed.catch((e: LspUnavailableError) => {
             this.lastFailure = e;
           });
@@ -249,7 +257,7 @@ export class LspClient {
       'documentSymbol',
       this.bounds(opts),
     );
-    return symbolsResult(answer, query);
+    return symbolsResult(live.symbols(answer), query);
   }
 
   /**
