@@ -92,16 +92,35 @@ export const TARGETS = {
   // embedded as __IDEA_SPEC__ (src/commands.ts derives the subcommands from them at run time).
   cli: {
     pkg: 'cli',
-    bundles: [{ entry: 'cli/src/bin.ts', outfile: 'cli/dist/idea.cjs', format: 'cjs', bin: true, with: cliSpec }],
+    // @idea-kit/server (--headless) is a dependency loaded on demand, not bundled: see the server row.
+    bundles: [
+      {
+        entry: 'cli/src/bin.ts',
+        outfile: 'cli/dist/idea.cjs',
+        format: 'cjs',
+        bin: true,
+        external: ['@idea-kit/server'],
+        with: cliSpec,
+      },
+    ],
   },
   // `idea-mcp`: the MCP SDK, ws, the generated client and tool tables inside.
   mcp: {
     pkg: 'mcp',
     clean: ['mcp/dist'],
-    bundles: [{ entry: 'mcp/src/cli.ts', outfile: 'mcp/dist/idea-mcp.mjs', format: 'esm', bin: true }],
+    bundles: [
+      {
+        entry: 'mcp/src/cli.ts',
+        outfile: 'mcp/dist/idea-mcp.mjs',
+        format: 'esm',
+        bin: true,
+        external: ['@idea-kit/server'],
+      },
+    ],
   },
   // `idea-server` and its library entry (index.mjs: what `idea --headless` and `idea-mcp --headless`
-  // import), ESM; typescript-language-server and typescript stay outside, dependencies of the package
+  // import; a dependency of both, loaded only with --headless, so their bundles and start-up stay as
+  // they were and one install of the language server serves all three), ESM; typescript-language-server and typescript stay outside, dependencies of the package
   // resolved at run time (lsp/config.ts), so one install serves the bin and the in-process servers.
   // TODO(merge i-core): a regex-worker bundle beside them (server-core/search/regex-worker.ts).
   server: {

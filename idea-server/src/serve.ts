@@ -102,7 +102,7 @@ function typescriptServer(log: (m: string) => void): ServerCommand {
 export async function serveWorkspace(options: ServeOptions): Promise<ServedWorkspace> {
   const log = options.log ?? ((m: string) => void process.stderr.write(`idea-server: ${m}\n`));
   const env = options.env ?? process.env;
-  const home = options.home ?? homedir();
+  const home = options.home ?? (env.HOME?.trim() || homedir());
   const workspace = resolveWorkspace(options.workspace);
   const lsp = [...(options.lsp ?? [])];
   if (!lsp.some((c) => c.language === 'typescript')) lsp.unshift(typescriptServer(log));
