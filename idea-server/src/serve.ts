@@ -119,8 +119,14 @@ export async function serveWorkspace(options: ServeOptions): Promise<ServedWorks
     stateDir,
     log,
   });
-  // TODO(merge i-core): handlers = createCoreHandlers(host) from server-core/handlers (all 13 topics),
-  // wrapped per connection by the core's request gate (handlersForClient); preCoreHandlers goes.
+  // TODO(merge i-core), as extension/src/extension.ts + server.ts do it on i-core:
+  //   await recoverInterruptedWrites(stateDir, log)            (server-core/write/journal)
+  //   const stopLimits = applyLimitSettings(host.limits, log)  (server-core/limits/settings)
+  //   setRegexWorkerScript(join(dirname(fileURLToPath(import.meta.url)), 'regex-worker.cjs'))
+  //     (server-core/search/regex-pool; plus a regex-worker bundle in scripts/build.ts's server row)
+  //   const handlers = createCoreHandlers(host)                (server-core/handlers: all 13 topics)
+  //   createIdeaServer({ …, aroundRequest: (c, r, call) => gatedAsClient(gate, `connection-${c.id}`)(r, call) })
+  //   close(): stopLimits(), disposeRegexPool(); and delete preCoreHandlers, core-host.ts.
   void host;
   const handlers = preCoreHandlers(workspace, client, log);
   const token = options.token ?? randomUUID();
