@@ -7,7 +7,7 @@ import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { type Handlers, ProtocolError } from '../../generated/current';
 import type { LspClient } from './lsp/client';
-import { LspFileError, LspPositionError, LspUnavailableError } from './lsp/errors';
+import { LspPositionError, LspUnavailableError } from './lsp/errors';
 
 /** realpath of `p`, else of its nearest existing ancestor with the rest appended. */
 function realish(p: string): string {
@@ -30,16 +30,16 @@ function confine(workspace: string, filePath: string): string {
 
 export function preCoreHandlers(workspace: string, client: LspClient, log: (m: string) => void): Partial<Handlers> {
   /**
-   * The client's errors as the core treats them: a bad position or file is the request's fault
-   * (INVALID_REQUEST); no language server for the file is an empty answer and a log line (host.ts:
+   * The client's errors as the core treats them: a position outside the file is the request's
+   * fault (INVALID_REQUEST); a file that cannot be opened fails the operation (HANDLER_ERROR, as the
+   * extension answers); no language server for the file is an empty answer and a log line (host.ts:
    * `Unavailable`), as VS Code answers where no provider is registered; the rest is HANDLER_ERROR.
    */
   async function mapped<T>(call: () => Promise<T>, empty: T): Promise<T> {
     try {
       return await call();
     } catch (e) {
-      if (e instanceof LspPositionError || e instanceof LspFileError)
-        throw new ProtocolError('INVALID_REQUEST', e.message);
+      if (e instanceof LspPositionError) throw new ProtocolError('INVALID_REQUEST', e.message);
       if (e instanceof LspUnavailableError) {
         log(e.message);
         return empty;
