@@ -16,7 +16,7 @@ export interface IdeaConnection {
 /** What the server sets on every session beyond handlers, auth and workspaces. */
 export type IdeaSessionSettings<H, T extends string = string> = Omit<
   ServerSessionOptions<H, T>,
-  'handlers' | 'auth' | 'workspaces' | 'send' | 'close' | 'admit'
+  'handlers' | 'auth' | 'workspaces' | 'send' | 'close' | 'admit' | 'aroundRequest'
 >;
 
 export interface IdeaServerOptions<H extends object, T extends string = string>
@@ -26,8 +26,17 @@ export interface IdeaServerOptions<H extends object, T extends string = string>
   > {
   /** The version served: a generated `SERVER_PROTOCOL` (generated/<v>/server.ts). */
   protocol: ServerProtocol<H>;
-  /** The handlers of one connection, asked once per connection (per-client wrapping goes here). */
+  /** The handlers of one connection, asked once per connection. */
   handlers(connection: IdeaConnection): Partial<H>;
+  /**
+   * The session hook around every request of `connection` (ServerSessionOptions.aroundRequest): admission
+   * across connections and per-client context go here, not into the handlers.
+   */
+  aroundRequest?<R>(
+    connection: IdeaConnection,
+    request: { topic: T; requestId: string; ownInFlight: number },
+    call: () => Promise<R>,
+  ): Promise<R>;
   /** Token auth, in versions that have it (see ServerSessionOptions: missing there means nobody gets in). */
   auth?: { required: boolean; token?: string };
   /** Absolute paths of the workspace folders: read at every handshake and for the registry entry. */
@@ -67,7 +76,7 @@ export interface RunningIdeaServer {
 export async function createIdeaServer<H extends object, T extends string = string>(
   options: IdeaServerOptions<H, T>,
 ): Promise<RunningIdeaServer> {
-  const { protocol, auth, workspaces, session: settings } = options;
+  const { protocol, auth, workspaces, session: settings, aroundRequest } = options;
   const host = options.host ?? '127.0.0.1';
   let connections = 0;
   const ws = await startWebSocketServer({
@@ -83,6 +92,7 @@ export async function createIdeaServer<H extends object, T extends string = stri
       const sessionOptions: ServerSessionOptions<H, T> = {
         ...settings,
         handlers: options.handlers(connection),
+        ...(aroundRequest && { aroundRequest: (request, call) => aroundRequest(connection, request, call) }),
         ...(auth && { auth }),
         workspaces,
         send: io.send,

@@ -141,6 +141,13 @@ export interface ServerSessionOptions<H, T extends string = string> {
    * Default DEFAULT_MAX_IN_FLIGHT.
    */
   maxInFlight?: number;
+  /**
+   * Wraps every handler call (a session hook): admits the request — a throw answers it, a ProtocolError
+   * with its code, anything else HANDLER_ERROR — and runs `call` inside whatever context it sets up
+   * (the extension's per-server gate and per-client limiter context). `ownInFlight`: the connection's
+   * other requests whose handler has not settled.
+   */
+  aroundRequest?<R>(request: { topic: T; requestId: string; ownInFlight: number }, call: () => Promise<R>): Promise<R>;
   /** Observes errors thrown by handlers (logging); never affects the answer. */
   onHandlerError?(error: unknown, topic: T, requestId: string): void;
 }
@@ -366,7 +373,9 @@ export class ServerSession<H extends object, T extends string = string> {
     let frame: string;
     try {
       const handler = this.options.handlers[route.method] as unknown as AnyHandler;
-      const result = await handler.call(this.options.handlers, params, ctx);
+      const call = () => handler.call(this.options.handlers, params, ctx);
+      const around = this.options.aroundRequest;
+      const result = await (around ? around({ topic, requestId, ownInFlight: this.inFlight - 1 }, call) : call());
       if (!isObject(result)) throw new InvalidResultError('handler returned no result object');
       if (this.options.validateResults && !route.validateResult(result)) {
         throw new InvalidResultError(

@@ -2,7 +2,7 @@
 // externals, defines, output) over one set of esbuild options, plus the two builds that are not
 // bundles (@idea-kit/protocol's tsc, the .vsix's vsce). npm scripts select rows:
 //   npx tsx scripts/build.ts <target|group>... [--watch] [--pack <dir>] [--json <file>]
-//   targets: extension cli mcp conformance spec-tools protocol vsix; group: packages (every package + .vsix)
+//   targets: extension cli mcp conformance spec-tools protocol server vsix; group: packages (every package + .vsix)
 // With --pack <dir> every package is packed there with a copy of the .vsix; one line per artefact
 // (file, packed size, files) is printed and, with --json <file>, written as JSON. --watch rebuilds the
 // selected bundles on change (the extension while developing it).
@@ -78,7 +78,7 @@ export const EXTENSION_BUNDLES = {
     external: ['vscode'],
   },
   regexWorker: {
-    entry: 'extension/src/search/regex-worker.ts',
+    entry: 'server-core/search/regex-worker.ts',
     outfile: 'extension/dist/regex-worker.cjs',
     format: 'cjs',
     external: ['vscode'],
@@ -92,13 +92,55 @@ export const TARGETS = {
   // embedded as __IDEA_SPEC__ (src/commands.ts derives the subcommands from them at run time).
   cli: {
     pkg: 'cli',
-    bundles: [{ entry: 'cli/src/bin.ts', outfile: 'cli/dist/idea.cjs', format: 'cjs', bin: true, with: cliSpec }],
+    // @idea-kit/server (--headless) is a dependency loaded on demand, not bundled: see the server row.
+    bundles: [
+      {
+        entry: 'cli/src/bin.ts',
+        outfile: 'cli/dist/idea.cjs',
+        format: 'cjs',
+        bin: true,
+        external: ['@idea-kit/server'],
+        with: cliSpec,
+      },
+    ],
   },
   // `idea-mcp`: the MCP SDK, ws, the generated client and tool tables inside.
   mcp: {
     pkg: 'mcp',
     clean: ['mcp/dist'],
-    bundles: [{ entry: 'mcp/src/cli.ts', outfile: 'mcp/dist/idea-mcp.mjs', format: 'esm', bin: true }],
+    bundles: [
+      {
+        entry: 'mcp/src/cli.ts',
+        outfile: 'mcp/dist/idea-mcp.mjs',
+        format: 'esm',
+        bin: true,
+        external: ['@idea-kit/server'],
+      },
+    ],
+  },
+  // `idea-server` and its library entry (index.mjs: what `idea --headless` and `idea-mcp --headless`
+  // import; a dependency of both, loaded only with --headless, so their bundles and start-up stay as
+  // they were and one install of the language server serves all three), ESM; typescript-language-server and typescript stay outside, dependencies of the package
+  // resolved at run time (lsp/config.ts), so one install serves the bin and the in-process servers.
+  // TODO(merge i-core): a regex-worker bundle beside them (server-core/search/regex-worker.ts).
+  server: {
+    pkg: 'idea-server',
+    clean: ['idea-server/dist'],
+    bundles: [
+      {
+        entry: 'idea-server/src/bin.ts',
+        outfile: 'idea-server/dist/idea-server.mjs',
+        format: 'esm',
+        bin: true,
+        external: ['typescript-language-server', 'typescript'],
+      },
+      {
+        entry: 'idea-server/src/index.ts',
+        outfile: 'idea-server/dist/index.mjs',
+        format: 'esm',
+        external: ['typescript-language-server', 'typescript'],
+      },
+    ],
   },
   // `idea-conformance`: fixtures, workspace builder, reporters, recorder and the generated validators
   // inside, the protocol text its reports link to beside it. `--launch` starts our extension from a
@@ -153,7 +195,7 @@ export const TARGETS = {
 
 export type TargetName = keyof typeof TARGETS;
 const GROUPS: Record<string, TargetName[]> = {
-  packages: ['protocol', 'conformance', 'spec-tools', 'cli', 'mcp', 'vsix'],
+  packages: ['protocol', 'conformance', 'spec-tools', 'cli', 'mcp', 'server', 'vsix'],
 };
 
 /** The one set of esbuild options; a row adds its entry, output, format and externals (and, through `with`, defines and plugins). */

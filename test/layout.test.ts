@@ -34,6 +34,15 @@ describe('test layout', () => {
     expect(folders.filter((n) => !statSync(join(ROOT, n), { throwIfNoEntry: false })?.isDirectory())).toEqual([]);
   });
 
+  it('test/server-core/<folder> mirrors a folder of server-core/ (the moved modules keep their tests beside them)', () => {
+    const dir = join(ROOT, 'test', 'server-core');
+    const folders = readdirSync(dir).filter((n) => statSync(join(dir, n)).isDirectory());
+    expect(folders.length).toBeGreaterThan(0);
+    expect(
+      folders.filter((n) => !statSync(join(ROOT, 'server-core', n), { throwIfNoEntry: false })?.isDirectory()),
+    ).toEqual([]);
+  });
+
   it('bench/ imports no test file', () => {
     const importsTest = /(?:from\s+|import\()\s*['"][./]*\/test\//;
     const wrong = files(join(ROOT, 'bench'), (f) => /\.[cm]?[tj]s$/.test(f))

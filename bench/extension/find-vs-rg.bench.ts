@@ -8,10 +8,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { buildFixtureWorkspace } from '../../conformance/workspace';
-import { ripgrepPath } from '../../extension/src/search/ripgrep';
 import { connect } from '../../generated/v0.1.6/client';
 import { findCodeServer, launchHost } from '../../livehost';
 import { buildTarget, ROOT } from '../../scripts/build';
+import { ripgrepPath } from '../../server-core/search/ripgrep';
 import { type BenchRow, emit } from '../lib/contract';
 import { nowMs, summarize } from '../lib/stats';
 

@@ -1,9 +1,9 @@
 // One edit/find over a folder, in a fresh process, for huge-line.bench.ts: bundled with esbuild (as the
 // extension is) and run as `node probe.mjs <folder> <literal|regex> <maxLineBytes> <workerScript>`.
 // Prints {ms, totalCount, error?, maxRssMB} — peak RSS of the whole process, regex workers included.
-import { configureLimits } from '../../extension/src/limits/config';
-import { disposeRegexPool, regexPool, setRegexWorkerScript } from '../../extension/src/search/regex-pool';
-import { searchText } from '../../extension/src/search/text-search';
+import { configureLimits } from '../../server-core/limits/config';
+import { disposeRegexPool, regexPool, setRegexWorkerScript } from '../../server-core/search/regex-pool';
+import { searchText } from '../../server-core/search/text-search';
 
 const [folder, mode, maxLineBytes, script] = process.argv.slice(2);
 setRegexWorkerScript(script!);

@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { LIMIT_RANGES } from '../../extension/src/limits/config';
 import { buildTarget, EXTENSION_BUNDLES, ROOT } from '../../scripts/build';
+import { LIMIT_RANGES } from '../../server-core/limits/config';
 import { type BenchRow, emit } from '../lib/contract';
 import { nowMs } from '../lib/stats';
 

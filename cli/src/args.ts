@@ -18,6 +18,8 @@ export interface GlobalOptions {
   url?: string;
   token?: string;
   timeoutMs?: number;
+  /** --headless: with no server for the folder, serve it in-process (idea-server) for this command. */
+  headless?: boolean;
   /** undefined: colour when stdout is a terminal. */
   color?: boolean;
 }
@@ -88,7 +90,7 @@ function unknownFlag(name: string, cmd: CommandSpec): UsageError {
   );
 }
 
-const GLOBAL_VALUELESS = new Set(['--json', '--color', '--no-color', '--help', '--version']);
+const GLOBAL_VALUELESS = new Set(['--json', '--color', '--no-color', '--help', '--version', '--headless']);
 
 function takeGlobals(flags: Flag[]): {
   globals: GlobalOptions;
@@ -127,6 +129,9 @@ function takeGlobals(flags: Flag[]): {
         break;
       case '--params':
         params = f.value;
+        break;
+      case '--headless':
+        globals.headless = true;
         break;
       case '--timeout': {
         if (!/^\d+$/.test(f.value ?? '') || Number(f.value) < 1)

@@ -60,6 +60,7 @@ const GLOBAL_HELP = [
   '  --url ws://127.0.0.1:PORT   the server (default: $IDEA_URL, else the VS Code window whose folder contains the current directory)',
   '  --token TOKEN               its token (default: $IDEA_TOKEN, else the one registered for that server)',
   '  --timeout MS                request timeout (default 60000)',
+  '  --headless                  no server for the folder: serve it in-process for this command (idea-server)',
   '  --color / --no-color        colours (default: when stdout is a terminal and NO_COLOR is unset)',
 ].join('\n');
 

@@ -28,15 +28,38 @@ export interface Io {
 
 class NoServer extends Error {}
 
-/** Io with the tokens in use registered for scrubbing. */
+/** Io with the tokens in use registered for scrubbing, and what to stop before returning (a headless server). */
 interface RunIo extends Io {
   secret(token: string): void;
+  atExit(stop: () => Promise<void>): void;
+}
+
+/**
+ * --headless with no server for the folder: idea-server serves it in-process for this one command
+ * (not registered: nobody else should find a server that lives for a request). Loaded only then, so
+ * the CLI starts as fast as before; @idea-kit/server is a dependency, not in the bundle.
+ */
+async function headlessEndpoint(g: GlobalOptions, io: RunIo): Promise<Endpoint> {
+  const { serveIfNone } = await import('@idea-kit/server');
+  const h = await serveIfNone({
+    cwd: realCwd(io.cwd),
+    env: io.env,
+    ...(g.url !== undefined ? { url: g.url } : {}),
+    ...(g.token !== undefined ? { token: g.token } : {}),
+    register: false,
+    // Its log is for a long-lived server; here only what goes wrong would matter, and that throws.
+    log: () => undefined,
+  });
+  if (h.served) io.atExit(() => h.served!.close());
+  return h.endpoint;
 }
 
 /** The server and token by the one rule of runtime/locate.ts (resolveEndpoint); the token registered for scrubbing. */
 async function endpoint(g: GlobalOptions, io: RunIo): Promise<Endpoint> {
   try {
-    const ep = await resolveEndpoint({ url: g.url, token: g.token, env: io.env, cwd: io.cwd });
+    const ep = g.headless
+      ? await headlessEndpoint(g, io)
+      : await resolveEndpoint({ url: g.url, token: g.token, env: io.env, cwd: io.cwd });
     if (ep.token !== undefined) io.secret(ep.token);
     return ep;
   } catch (e) {
@@ -146,7 +169,14 @@ export async function run(argv: readonly string[], spec: SpecBundle, io: Io): Pr
   const secrets = new Set<string>();
   const scrub = (text: string) => [...secrets].reduce((t, s) => t.split(s).join('***'), text);
   const err = (text: string) => io.stderr(scrub(text));
-  const rio: RunIo = { ...io, stdout: (t) => io.stdout(scrub(t)), stderr: err, secret: (t) => void secrets.add(t) };
+  const stops: (() => Promise<void>)[] = [];
+  const rio: RunIo = {
+    ...io,
+    stdout: (t) => io.stdout(scrub(t)),
+    stderr: err,
+    secret: (t) => void secrets.add(t),
+    atExit: (stop) => void stops.push(stop),
+  };
   if (io.env.IDEA_TOKEN) secrets.add(io.env.IDEA_TOKEN);
   const tokenArg = argv.findIndex((a) => a === '--token' || a.startsWith('--token='));
   if (tokenArg >= 0) {
@@ -155,7 +185,11 @@ export async function run(argv: readonly string[], spec: SpecBundle, io: Io): Pr
   }
   try {
     const inv = parseArgs(argv, cmds);
-    return await execute(inv, cmds, spec, rio);
+    try {
+      return await execute(inv, cmds, spec, rio);
+    } finally {
+      await Promise.all(stops.map((stop) => stop().catch(() => undefined)));
+    }
   } catch (e) {
     if (e instanceof UsageError) {
       err(

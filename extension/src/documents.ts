@@ -1,6 +1,8 @@
 // Documents as VS Code holds them: open one (bounded: the workbench must answer), show it in a tab,
-// find the open (possibly unsaved) copy of a path, and the unsaved texts a search must see.
+// find the open (possibly unsaved) copy of a path, the unsaved texts a search must see, and the core's
+// OpenDocuments (server-core/host.ts) over them.
 import * as vscode from 'vscode';
+import type { OpenDocuments } from '../../server-core/host';
 import { LANGUAGE_TIMEOUT_MS } from './language-server';
 
 export function withTimeout<T>(p: Thenable<T>, ms: number, what: string): Promise<T> {
@@ -55,3 +57,29 @@ export function dirtyDocuments(): { path: string; text: () => string }[] {
     .filter((d) => d.isDirty && d.uri.scheme === 'file')
     .map((d) => ({ path: d.uri.fsPath, text: () => d.getText() }));
 }
+
+const normalise = (s: string) => s.replace(/^\ufeff/, '').replace(/\r\n?/g, '\n');
+
+/**
+ * An open editor document reloads a file changed on disk asynchronously. Until it has, a following
+ * request working on documents (definition, symbols) would see the old text, so wait (bounded) until
+ * the document shows the new content.
+ */
+async function editorCaughtUp(path: string, bytes: Buffer): Promise<void> {
+  const want = normalise(bytes.toString('utf8'));
+  const end = Date.now() + 5000;
+  let wait = 10;
+  for (;;) {
+    const doc = openDocumentOf(path);
+    if (!doc || doc.isDirty || normalise(doc.getText()) === want || Date.now() >= end) return;
+    await new Promise((r) => setTimeout(r, wait));
+    wait = Math.min(wait * 2, 200);
+  }
+}
+
+export const vscodeDocuments: OpenDocuments = {
+  dirty: dirtyDocuments,
+  isDirty: (path) => openDocumentOf(path)?.isDirty === true,
+  text: (path) => openDocumentOf(path)?.getText(),
+  afterWrite: editorCaughtUp,
+};

@@ -1,43 +1,35 @@
-// Entry point: builds the services and handlers, starts the server (idea.server.autoStart), and
+// Entry point: builds the core's handlers over the VS Code host (host.ts), starts the server (idea.server.autoStart), and
 // contributes the status bar item and the start/stop/copy-connection-info commands.
 import { mkdir } from 'node:fs/promises';
 import * as vscode from 'vscode';
+import { createCoreHandlers } from '../../server-core/handlers';
+import { applyLimitSettings } from '../../server-core/limits/settings';
+import { disposeRegexPool, regexPool, setRegexWorkerScript } from '../../server-core/search/regex-pool';
+import { recoverInterruptedWrites } from '../../server-core/write/journal';
 import { DiagnosticsTracker } from './diagnostics-wait';
-import { createHandlers } from './handlers';
-import { watchLimitSettings } from './limits/settings';
-import { historyHomeFromGlobalStorage, LocalHistory } from './local-history';
-import { disposeRegexPool, regexPool, setRegexWorkerScript } from './search/regex-pool';
-import { ripgrepPath } from './search/ripgrep';
+import { vscodeHost } from './host';
 import { IdeaServer } from './server';
-import { type Services, workspaceFolderPaths } from './services';
-import { recoverInterruptedWrites } from './write/journal';
 
 let server: IdeaServer | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const output = vscode.window.createOutputChannel('IDEA Server');
   const log = (m: string) => output.appendLine(`[${new Date().toISOString()}] ${m}`);
-  const historyHome = historyHomeFromGlobalStorage(context.globalStorageUri.fsPath);
-  const stateDir = context.globalStorageUri.fsPath;
+  const tracker = new DiagnosticsTracker();
+  const host = vscodeHost(context, tracker, log);
+  const { stateDir } = host.tools;
   await mkdir(stateDir, { recursive: true });
-  const svc: Services = {
-    folders: workspaceFolderPaths,
-    rgPath: ripgrepPath(vscode.env.appRoot),
-    localHistory: new LocalHistory(historyHome),
-    stateDir,
-    log,
-  };
   // A write the host was killed in the middle of is undone before any client can see the files.
   await recoverInterruptedWrites(stateDir, log);
   log(
-    `IDEA extension ${context.extension.packageJSON.version} in VS Code ${vscode.version}; ripgrep ${svc.rgPath}; local history ${historyHome}`,
+    `IDEA extension ${context.extension.packageJSON.version} in VS Code ${vscode.version}; ripgrep ${host.tools.ripgrep}; local history ${host.localHistory.home}`,
   );
-  context.subscriptions.push(watchLimitSettings(log), { dispose: disposeRegexPool });
+  const stopLimitSettings = applyLimitSettings(host.limits, log);
+  context.subscriptions.push({ dispose: stopLimitSettings }, { dispose: disposeRegexPool });
   // User regular expressions run in worker threads; one is started now so the first search is warm.
   setRegexWorkerScript(context.asAbsolutePath('dist/regex-worker.cjs'));
   regexPool().prewarm();
-  const tracker = new DiagnosticsTracker();
-  server = new IdeaServer(createHandlers(svc, tracker), log);
+  server = new IdeaServer(createCoreHandlers(host), log);
 
   const status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Right, 100);
   status.command = 'idea.server.copyConnectionInfo';

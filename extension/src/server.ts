@@ -9,10 +9,10 @@ import { type AdmissionLimits, DEFAULT_ADMISSION_LIMITS } from '../../runtime/ad
 import { DISCOVERY_KEYS } from '../../runtime/discovery';
 import { createIdeaServer, type RunningIdeaServer } from '../../runtime/idea-server';
 import { registryDir } from '../../runtime/registry';
-import { handlersForClient, RequestGate } from './limits/requests';
+import { gatedAsClient, RequestGate } from '../../server-core/limits/requests';
+import { keepOutOfGit, writeSettingsKeys } from '../../server-core/settings-file';
+import { workspaceFolderPaths } from './host';
 import { type Handlers, SERVER_PROTOCOL, TRANSPORT } from './protocol';
-import { workspaceFolderPaths } from './services';
-import { keepOutOfGit, writeSettingsKeys } from './settings-file';
 
 const HOST = '127.0.0.1';
 /** Largest request frame accepted; bigger ones close the connection with 1009. */
@@ -61,7 +61,7 @@ export class IdeaServer implements vscode.Disposable {
   private readonly folderWatch: vscode.Disposable;
 
   constructor(
-    private readonly handlers: Handlers,
+    private readonly handlers: Partial<Handlers>,
     private readonly log: (m: string) => void,
   ) {
     // Clients pick the window whose folders contain their directory: keep the entry's folders current.
@@ -114,8 +114,11 @@ export class IdeaServer implements vscode.Disposable {
           this.clients = n;
           this.changed.fire();
         },
-        // Each connection is its own client for the fair limiters (processes, regex workers).
-        handlers: (connection) => handlersForClient(this.handlers, `connection-${connection.id}`, this.requests),
+        handlers: () => this.handlers,
+        // Each connection is its own client for the fair limiters (processes, regex workers), and its
+        // requests count against the per-server bound.
+        aroundRequest: (connection, request, call) =>
+          gatedAsClient(this.requests, `connection-${connection.id}`)(request, call),
         auth: { required: authRequired, token },
         workspaces: workspaceFolderPaths,
         session: {

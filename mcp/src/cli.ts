@@ -13,12 +13,14 @@ import { type ConnectionOptions, IdeaConnection } from './connection';
 import { startHttpServer } from './http';
 import { createMcpServer } from './server';
 
-const USAGE = `usage: idea-mcp [--http [--port N] [--host 127.0.0.1]] [--cwd DIR] [--url ws://127.0.0.1:PORT] [--registry DIR] [--timeout MS]
+const USAGE = `usage: idea-mcp [--http [--port N] [--host 127.0.0.1]] [--cwd DIR] [--url ws://127.0.0.1:PORT] [--registry DIR] [--timeout MS] [--headless]
        idea-mcp --help | --version
   stdio by default. --http: Streamable HTTP on loopback; clients send "Authorization: Bearer <token>",
   the token from IDEA_MCP_TOKEN (at least 16 characters) or, when unset, a random one printed on stderr.
   The IDEA server: --url (loopback only), else IDEA_URL, else the window serving --cwd (the registry, else
-  its .vscode/settings.json); its token: IDEA_TOKEN, else the registry's, else the settings file's.`;
+  its .vscode/settings.json); its token: IDEA_TOKEN, else the registry's, else the settings file's.
+  --headless: when no server serves --cwd at start, serve it in-process with idea-server (registered,
+  so \`idea\` finds it too) until idea-mcp exits.`;
 
 export const DEFAULT_HTTP_PORT = 7300;
 
@@ -28,10 +30,11 @@ interface Args extends ConnectionOptions {
   http: boolean;
   port: number;
   host: string;
+  headless: boolean;
 }
 
 export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Args {
-  const args: Args = { http: false, port: DEFAULT_HTTP_PORT, host: '127.0.0.1', cwd: process.cwd() };
+  const args: Args = { http: false, port: DEFAULT_HTTP_PORT, host: '127.0.0.1', cwd: process.cwd(), headless: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = () => {
@@ -52,6 +55,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
     else if (a === '--url') args.url = value();
     else if (a === '--registry') args.registry = resolve(value());
     else if (a === '--timeout') args.timeoutMs = int('--timeout', 1, 3_600_000);
+    else if (a === '--headless') args.headless = true;
     else if (a === '--help' || a === '-h') return { ...args, info: 'help' };
     else if (a === '--version') return { ...args, info: 'version' };
     else throw new Error(`unknown argument ${a}\n${USAGE}`);
@@ -63,14 +67,38 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
   return args;
 }
 
+/**
+ * --headless: idea-server for --cwd, in-process, when nothing serves it yet; registered (in --registry
+ * when given) so the connection below and `idea` at the shell find it. Loaded only with the flag.
+ */
+async function startHeadless(args: Args, log: (m: string) => void): Promise<{ close(): Promise<void> } | undefined> {
+  const { serveIfNone } = await import('@idea-kit/server');
+  const h = await serveIfNone({
+    cwd: args.cwd ?? process.cwd(),
+    env: args.env ?? process.env,
+    ...(args.url !== undefined ? { url: args.url } : {}),
+    ...(args.registry !== undefined ? { registry: args.registry } : {}),
+    register: true,
+    log: (m) => log(`idea-server: ${m}`),
+  });
+  if (!h.served) {
+    log(`--headless: ${h.endpoint.url} already serves ${args.cwd}; using it`);
+    return undefined;
+  }
+  process.once('exit', () => h.served!.unregister());
+  return h.served;
+}
+
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   if (args.info) {
     process.stdout.write(args.info === 'help' ? `${USAGE}\n` : `idea-mcp ${PACKAGE_VERSION}\n`);
     return;
   }
-  const conn = new IdeaConnection(args);
   const log = (m: string) => process.stderr.write(`idea-mcp: ${m}\n`);
+  // Before the connection: it then finds the in-process server through the registry like any other.
+  const headless = args.headless ? await startHeadless(args, log) : undefined;
+  const conn = new IdeaConnection(args);
   let stop: () => Promise<void>;
   if (args.http) {
     const fromEnv = process.env.IDEA_MCP_TOKEN;
@@ -95,6 +123,7 @@ async function main(): Promise<void> {
     stopping = true;
     await stop().catch(() => undefined);
     await conn.close();
+    await headless?.close().catch(() => undefined);
     process.exit(0);
   };
   process.once('SIGINT', () => void shutdown());

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { vscodeStringHash } from '../../extension/src/local-history';
+import { vscodeStringHash } from '../../server-core/local-history';
 import { col, errorCode, type LiveFixture, startLiveFixture } from './helpers';
 
 let fx: LiveFixture;

@@ -251,6 +251,8 @@ describe('MCP server over an IDEA connection', () => {
 
   it('parses its arguments and refuses bad ones clearly', () => {
     expect(parseArgs(['--http', '--port', '0'], {})).toMatchObject({ http: true, port: 0 });
+    expect(parseArgs(['--headless'], {})).toMatchObject({ headless: true });
+    expect(parseArgs([], {})).toMatchObject({ headless: false });
     expect(parseArgs(['--url', 'ws://127.0.0.1:7200'], { IDEA_TOKEN: 't' })).toMatchObject({
       url: 'ws://127.0.0.1:7200',
     });

@@ -24,11 +24,12 @@ beforeAll(async () => {
     ['idea-mcp', 'mcp'],
     ['idea-conformance', 'conformance'],
     ['idea-spec', 'spec-tools'],
+    ['idea-server', 'server'],
   ] as const) {
     const row = TARGETS[pkg].bundles[0]!;
     const file = join(tmp, `${name}.${row.format === 'cjs' ? 'cjs' : 'mjs'}`);
     await build({ ...(await esbuildOptions(row)), outfile: file });
-    bins[name] = { file, pkg };
+    bins[name] = { file, pkg: pkg === 'server' ? 'idea-server' : pkg };
   }
   // The recorder is a bin of its own inside idea-conformance.
   bins['idea-conformance record'] = { ...bins['idea-conformance']!, args: ['record'] };
@@ -47,19 +48,22 @@ function run(name: string, flag: string) {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-describe.each(['idea', 'idea-mcp', 'idea-conformance', 'idea-conformance record', 'idea-spec'])('%s', (name) => {
-  it('--help prints its usage on stdout and exits 0', () => {
-    const r = run(name, '--help');
-    expect(r).toMatchObject({ code: 0, stderr: '' });
-    expect(r.stdout).toMatch(new RegExp(`${name.split(' ')[0]}\\b`));
-    expect(r.stdout).toMatch(/usage|Commands/i);
-  });
+describe.each(['idea', 'idea-mcp', 'idea-conformance', 'idea-conformance record', 'idea-spec', 'idea-server'])(
+  '%s',
+  (name) => {
+    it('--help prints its usage on stdout and exits 0', () => {
+      const r = run(name, '--help');
+      expect(r).toMatchObject({ code: 0, stderr: '' });
+      expect(r.stdout).toMatch(new RegExp(`${name.split(' ')[0]}\\b`));
+      expect(r.stdout).toMatch(/usage|Commands/i);
+    });
 
-  it('--version prints the package version and exits 0', () => {
-    const r = run(name, '--version');
-    expect(r).toMatchObject({ code: 0, stderr: '' });
-    expect(r.stdout).toMatch(
-      new RegExp(`^${name.split(' ')[0]} ${version(bins[name]!.pkg).replace(/\./g, '\\.')}( |\\n)`),
-    );
-  });
-});
+    it('--version prints the package version and exits 0', () => {
+      const r = run(name, '--version');
+      expect(r).toMatchObject({ code: 0, stderr: '' });
+      expect(r.stdout).toMatch(
+        new RegExp(`^${name.split(' ')[0]} ${version(bins[name]!.pkg).replace(/\./g, '\\.')}( |\\n)`),
+      );
+    });
+  },
+);

@@ -1,7 +1,7 @@
 // runtime/idea-server.ts, the one wiring of session + binding + auth + registry: handlers asked per
 // connection, the registry entry written after onListening and removed first on close, the folders
-// kept current, the token only where needed, a registry failure reported (not fatal), and sessions
-// built by the caller's factory when it has one.
+// kept current, the token only where needed, a registry failure reported (not fatal), the request
+// hook given each connection, and sessions built by the caller's factory when it has one.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -158,6 +158,36 @@ describe('createIdeaServer', () => {
     });
     await expect(start).rejects.toThrow('settings not writable');
     await expect(connect({ url: `ws://127.0.0.1:${port}`, timeoutMs: 2000 })).rejects.toThrow();
+  });
+
+  it('runs every request inside aroundRequest with its connection; a throw there answers the request', async () => {
+    const seen: string[] = [];
+    const server = await createIdeaServer({
+      protocol: SERVER_PROTOCOL,
+      port: 0,
+      handlers: () => ({ fsFindFiles: found('a.ts') }),
+      auth: { required: true, token: TOKEN },
+      workspaces: () => ['/w'],
+      aroundRequest: (connection, request, call) => {
+        seen.push(`${connection.id}:${request.topic}:${request.ownInFlight}`);
+        if (connection.id === 2) throw new Error('server full');
+        return call();
+      },
+    });
+    try {
+      const a = await connect({ url: server.url, token: TOKEN });
+      const b = await connect({ url: server.url, token: TOKEN });
+      expect((await a.fsFindFiles({ query: 'a' })).totalCount).toBe(1);
+      await expect(b.fsFindFiles({ query: 'a' })).rejects.toMatchObject({
+        code: 'HANDLER_ERROR',
+        message: 'server full',
+      });
+      expect(seen).toEqual(['1:/app/vscode/fs/findFiles:0', '2:/app/vscode/fs/findFiles:0']);
+      a.close();
+      b.close();
+    } finally {
+      await server.close();
+    }
   });
 
   it("builds sessions with the caller's factory, from the options it would have used", async () => {

@@ -1,30 +1,23 @@
-// Reads the limits from the user's settings (machine scope): a workspace's own .vscode/settings.json
-// must never be able to raise them, so only the user (global) value or the default counts.
+// The core's LimitSettings (server-core/host.ts) over the user's settings (machine scope): a workspace's
+// own .vscode/settings.json must never be able to raise them, so only the user (global) value counts.
 import * as vscode from 'vscode';
-import { configureLimits, LIMIT_RANGES, type Limits } from './config';
+import type { LimitSettings } from '../../../server-core/host';
+import { LIMIT_RANGES } from '../../../server-core/limits/config';
 
-export function limitsFromSettings(): Readonly<Limits> {
-  const values: Partial<Record<keyof Limits, unknown>> = {};
-  for (const [key, r] of Object.entries(LIMIT_RANGES) as [keyof Limits, (typeof LIMIT_RANGES)[keyof Limits]][]) {
-    const dot = r.setting.lastIndexOf('.');
-    const i = vscode.workspace.getConfiguration(r.setting.slice(0, dot)).inspect<number>(r.setting.slice(dot + 1));
-    values[key] = i?.globalValue;
-  }
-  return configureLimits(values);
-}
-
-/** Applies the settings now and whenever they change; returns the listener's disposable. */
-export function watchLimitSettings(log: (m: string) => void): vscode.Disposable {
-  const apply = () => {
-    const l = limitsFromSettings();
-    log(
-      `limits: ${Object.entries(l)
-        .map(([k, v]) => `${k}=${v}`)
-        .join(', ')}`,
-    );
-  };
-  apply();
-  return vscode.workspace.onDidChangeConfiguration((e) => {
-    if (Object.values(LIMIT_RANGES).some((r) => e.affectsConfiguration(r.setting))) apply();
-  });
-}
+export const vscodeLimitSettings: LimitSettings = {
+  values() {
+    const values: Record<string, unknown> = {};
+    for (const [key, r] of Object.entries(LIMIT_RANGES)) {
+      const dot = r.setting.lastIndexOf('.');
+      const i = vscode.workspace.getConfiguration(r.setting.slice(0, dot)).inspect<number>(r.setting.slice(dot + 1));
+      values[key] = i?.globalValue;
+    }
+    return values;
+  },
+  onChange(listener) {
+    const sub = vscode.workspace.onDidChangeConfiguration((e) => {
+      if (Object.values(LIMIT_RANGES).some((r) => e.affectsConfiguration(r.setting))) listener();
+    });
+    return () => sub.dispose();
+  },
+};

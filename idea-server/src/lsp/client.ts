@@ -5,7 +5,12 @@
 // AbortSignal. Failures are LspUnavailableError / LspTimeoutError / LspAbortError / LspFileError, for
 // the caller to turn into protocol errors.
 import { extname, isAbsolute, normalize } from 'node:path';
-import type { DocumentSymbol, Location as LspLocation, SymbolInformation } from 'vscode-languageserver-protocol';
+import type {
+  DocumentSymbol,
+  Diagnostic as LspDiagnostic,
+  Location as LspLocation,
+  SymbolInformation,
+} from 'vscode-languageserver-protocol';
 import type {
   DiagListResult,
   NavDefinitionResult,
@@ -29,6 +34,7 @@ import { DiagnosticsStore, SETTLE_TIMES, type SettleTimes } from './diagnostics-
 import { Documents, lineCount, MAX_DOCUMENT_BYTES, type OpenDocument, readTextBounded } from './documents';
 import { LspAbortError, LspFileError, LspPositionError, LspTimeoutError, LspUnavailableError } from './errors';
 import { ServerProcess } from './server-process';
+import { asVsCodeDiagnostics, asVsCodeSymbols } from './vscode-typescript';
 
 export interface LspClientOptions {
   /** The workspace root the servers are started in (rootUri). */
@@ -64,6 +70,8 @@ interface Live {
   server: ServerProcess;
   documents: Documents;
   diagnostics: DiagnosticsStore;
+  /** Document symbols as this server's clients are shown them (vscode-typescript.ts for the TS server). */
+  symbols<T extends DocumentSymbol | SymbolInformation>(answer: T[] | null): T[] | null;
 }
 
 /** One language: its current server process (if any) and the restart bookkeeping. */
@@ -111,7 +119,7 @@ class Language {
       this.command,
       this.client.rootPath,
       { timeoutMs: this.client.startTimeoutMs },
-      (p) => diagnostics.publish(p),
+      (p) => diagnostics.publish(this.command.vscodeTypeScript ? asVsCodeDiagnostics(p) : p),
     )
       .then(
         (server) => {
@@ -120,7 +128,12 @@ class Language {
             (path) => diagnostics.sent(path),
             this.client.maxDocumentBytes,
           );
-          const live = { server, documents, diagnostics };
+          const live: Live = {
+            server,
+            documents,
+            diagnostics,
+            symbols: (answer) => (this.command.vscodeTypeScript ? asVsCodeSymbols(answer) : answer),
+          };
           server.crashed.catch((e: LspUnavailableError) => {
             this.lastFailure = e;
           });
@@ -244,7 +257,7 @@ export class LspClient {
       'documentSymbol',
       this.bounds(opts),
     );
-    return symbolsResult(answer, query);
+    return symbolsResult(live.symbols(answer), query);
   }
 
   /**
@@ -277,6 +290,39 @@ export class LspClient {
       [...this.languages.values()].flatMap((l) => l.current?.diagnostics.all() ?? []),
       severity,
     );
+  }
+
+  /**
+   * The server's own answer to a request about one file (opened or re-synced first), for callers that
+   * convert it themselves (lsp-features.ts, server-core's shapes). With `at`, the position is checked
+   * against the file first (LspPositionError).
+   */
+  async rawRequest<R>(
+    path: string,
+    method: string,
+    params: (uri: string) => object,
+    opts: CallOptions = {},
+    at?: { line: number; character: number },
+  ): Promise<R> {
+    const { live, doc } = at ? await this.openAt(path, at.line, at.character, opts) : await this.open(path, opts);
+    return live.server.request<R>(method, params(doc.uri), method.replace(/^textDocument\//, ''), this.bounds(opts));
+  }
+
+  /** The file's published diagnostics once they settle (as `diagnostics`), unconverted; none when no server serves it. */
+  async rawDiagnostics(path: string, opts: CallOptions = {}): Promise<LspDiagnostic[]> {
+    const file = this.checkPath(path);
+    if (!this.languageOf(file)) return [];
+    const { live } = await this.open(file, opts);
+    await live.diagnostics.settled(file, {
+      signal: opts.signal,
+      timeoutMs: opts.timeoutMs ?? this.options.diagnosticsTimeoutMs,
+    });
+    return live.diagnostics.get(file);
+  }
+
+  /** Every diagnostic the running servers have published, per file, unconverted. */
+  allRawDiagnostics(): [string, LspDiagnostic[]][] {
+    return [...this.languages.values()].flatMap((l) => l.current?.diagnostics.all() ?? []);
   }
 
   /** Stops every server (shutdown + exit, killed after shutdownTimeoutMs); later requests fail as unavailable. */

@@ -11,6 +11,8 @@ export interface ServerCommand {
   args: string[];
   /** Sent as the initialize request's initializationOptions. */
   initializationOptions?: unknown;
+  /** typescript-language-server: answers shown as VS Code's TypeScript extension shows them (vscode-typescript.ts). */
+  vscodeTypeScript?: boolean;
 }
 
 /** A file's language server key and the LSP languageId its didOpen carries. */
@@ -60,6 +62,7 @@ export function defaultTypeScriptServer(): ServerCommand {
     // No syntax-only tsserver: it answers definition/references before the project has loaded, with
     // the import line instead of the declaration. One semantic tsserver makes them wait for it instead.
     initializationOptions: { tsserver: { useSyntaxServer: 'never' } },
+    vscodeTypeScript: true,
   };
 }
 

@@ -20,7 +20,12 @@ import type {
   NavSymbolsResult,
   SeverityFilter,
 } from '../../../generated/current';
-import { severityFilter, toWireDiagnostic, type WireDiagnostic } from '../../../server-core/diagnostics';
+import {
+  type RawDiagnostic,
+  severityFilter,
+  toWireDiagnostic,
+  type WireDiagnostic,
+} from '../../../server-core/diagnostics';
 import {
   type FlatSymbol,
   filterSymbols,
@@ -158,7 +163,8 @@ export function referencesResult(answer: LspLocation[] | null | undefined): NavR
 }
 
 /** LSP symbols with VS Code's SymbolKind numbering (the extension's flattening expects it); malformed entries dropped. */
-function toVsCodeSymbols(symbols: readonly unknown[]): (TreeSymbol | FlatSymbol)[] {
+/** LSP document symbols as VS Code's (0-based kinds), malformed ones dropped: server-core's input shape. */
+export function toVsCodeSymbols(symbols: readonly unknown[]): (TreeSymbol | FlatSymbol)[] {
   const out: (TreeSymbol | FlatSymbol)[] = [];
   for (const s of symbols) {
     if (typeof s !== 'object' || s === null) continue;
@@ -200,18 +206,19 @@ function messageOf(m: unknown): string | undefined {
   return typeof m === 'object' && typeof v === 'string' ? v : undefined;
 }
 
-/** One LSP diagnostic on the wire (a missing severity counts as an error); undefined when malformed. */
-export function wireDiagnostic(filePath: string, d: LspDiagnostic): WireDiagnostic | undefined {
+/** One LSP diagnostic as VS Code's (0-based severity; a missing one counts as an error); undefined when malformed. */
+export function rawDiagnostic(d: LspDiagnostic): RawDiagnostic | undefined {
   const message = messageOf(d?.message);
   if (message === undefined || !isRange(d.range)) return undefined;
   const code = typeof d.code === 'string' || typeof d.code === 'number' ? d.code : undefined;
-  return toWireDiagnostic(filePath, {
-    range: d.range,
-    message,
-    code,
-    severity: (d.severity ?? 1) - 1,
-    source: typeof d.source === 'string' ? d.source : undefined,
-  });
+  const severity = Number.isInteger(d.severity) && d.severity! >= 1 && d.severity! <= 4 ? d.severity! - 1 : 0;
+  return { range: d.range, message, code, severity, source: typeof d.source === 'string' ? d.source : undefined };
+}
+
+/** One LSP diagnostic on the wire; undefined when malformed. */
+export function wireDiagnostic(filePath: string, d: LspDiagnostic): WireDiagnostic | undefined {
+  const raw = rawDiagnostic(d);
+  return raw && toWireDiagnostic(filePath, raw);
 }
 
 /** diag/list: every file's diagnostics, filtered by severity, sorted by file then position, capped. */

@@ -124,7 +124,7 @@ describe('LspClient with typescript-language-server', () => {
           endCharacter: 7,
           severity: 'error',
           message: "Type 'string' is not assignable to type 'number'.",
-          source: 'typescript',
+          source: 'ts', // as VS Code's TypeScript extension says (lsp/vscode-typescript.ts)
           code: '2322',
         },
       ],

@@ -1,0 +1,110 @@
+// server-core's LanguageFeatures answered by language servers over LSP (src/lsp/client.ts). A file no
+// language server serves (none configured for it, its command missing, crashed too often) is
+// `Unavailable` with the client's reason, which the core turns into an empty answer plus a log line:
+// never a crash. Shapes are converted to VS Code's (0-based symbol kinds and severities) here, once.
+import type {
+  DocumentSymbol,
+  LocationLink,
+  Location as LspLocation,
+  SymbolInformation,
+} from 'vscode-languageserver-protocol';
+import type { RawDiagnostic } from '../../server-core/diagnostics';
+// TODO(merge i-core): from '../../server-core/host'
+import type { DefinitionTarget, LanguageFeatures, Position, Range, Unavailable } from './core-host';
+import type { LspClient } from './lsp/client';
+import { isRange, pathOfUri, rawDiagnostic, toVsCodeSymbols } from './lsp/convert';
+import { LspUnavailableError } from './lsp/errors';
+
+/** The client's answer, or `Unavailable` when no language server can give one. */
+async function orUnavailable<T>(call: () => Promise<T>): Promise<T | Unavailable> {
+  try {
+    return await call();
+  } catch (e) {
+    if (e instanceof LspUnavailableError) return { unavailable: e.message };
+    throw e;
+  }
+}
+
+/** LSP definition answers (Location | Location[] | LocationLink[]) as the core's targets; non-file and malformed ones dropped. */
+export function toDefinitionTargets(answer: unknown): DefinitionTarget[] {
+  const list: unknown[] = answer === null || answer === undefined ? [] : Array.isArray(answer) ? answer : [answer];
+  const out: DefinitionTarget[] = [];
+  for (const d of list) {
+    if (typeof d !== 'object' || d === null) continue;
+    if ('targetUri' in d) {
+      const link = d as LocationLink;
+      const filePath = pathOfUri(link.targetUri);
+      if (filePath === undefined || !isRange(link.targetRange)) continue;
+      const range = isRange(link.targetSelectionRange) ? link.targetSelectionRange : link.targetRange;
+      out.push({ filePath, range, targetRange: link.targetRange });
+    } else {
+      const loc = d as LspLocation;
+      const filePath = pathOfUri(loc.uri);
+      if (filePath !== undefined && isRange(loc.range)) out.push({ filePath, range: loc.range });
+    }
+  }
+  return out;
+}
+
+/** LSP locations as the core's, non-file and malformed ones dropped. */
+export function toLocations(answer: unknown): { filePath: string; range: Range }[] {
+  const out: { filePath: string; range: Range }[] = [];
+  for (const l of Array.isArray(answer) ? (answer as LspLocation[]) : []) {
+    const filePath = typeof l === 'object' && l !== null ? pathOfUri(l.uri) : undefined;
+    if (filePath !== undefined && isRange(l.range)) out.push({ filePath, range: l.range });
+  }
+  return out;
+}
+
+function toRawDiagnostics(list: readonly unknown[]): RawDiagnostic[] {
+  return list.flatMap((d) => {
+    const raw = typeof d === 'object' && d !== null ? rawDiagnostic(d as never) : undefined;
+    return raw ? [raw] : [];
+  });
+}
+
+export function lspLanguageFeatures(client: LspClient): LanguageFeatures {
+  const position = (at: Position) => ({ line: at.line, character: at.character });
+  return {
+    definition: (path, at, signal) =>
+      orUnavailable(async () =>
+        toDefinitionTargets(
+          await client.rawRequest<unknown>(
+            path,
+            'textDocument/definition',
+            (uri) => ({ textDocument: { uri }, position: position(at) }),
+            { signal },
+            at,
+          ),
+        ),
+      ),
+    references: (path, at, includeDeclaration, signal) =>
+      orUnavailable(async () =>
+        toLocations(
+          await client.rawRequest<unknown>(
+            path,
+            'textDocument/references',
+            (uri) => ({ textDocument: { uri }, position: position(at), context: { includeDeclaration } }),
+            { signal },
+            at,
+          ),
+        ),
+      ),
+    // A language server answers documentSymbol once its analysis of the file is ready, so 'wait' and
+    // 'once' ask the same single question (VS Code's providers may answer empty before they are ready).
+    documentSymbols: (path, signal) =>
+      orUnavailable(async () => {
+        const answer = await client.rawRequest<(DocumentSymbol | SymbolInformation)[] | null>(
+          path,
+          'textDocument/documentSymbol',
+          (uri) => ({ textDocument: { uri } }),
+          { signal },
+        );
+        return toVsCodeSymbols(Array.isArray(answer) ? answer : []);
+      }),
+    diagnostics: (path, signal) =>
+      orUnavailable(async () => toRawDiagnostics(await client.rawDiagnostics(path, { signal }))),
+    allDiagnostics: () =>
+      client.allRawDiagnostics().map(([filePath, list]) => ({ filePath, diagnostics: toRawDiagnostics(list) })),
+  };
+}

@@ -1,0 +1,184 @@
+// One workspace served without an editor: the LSP client, the host the core's handlers run on, and
+// runtime/idea-server.ts's server (loopback ws, one session of the served version per connection,
+// token auth, admission limits, the per-user registry entry). Used by the bin (bin.ts) and in-process
+// by `idea --headless` / `idea-mcp --headless` (index.ts). Language servers start on first use, so
+// serving starts in well under a second.
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, realpathSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { SERVER_PROTOCOL, TRANSPORT } from '../../generated/current';
+import { DEFAULT_ADMISSION_LIMITS } from '../../runtime/admission';
+import { sha256 } from '../../runtime/hash';
+import { createIdeaServer } from '../../runtime/idea-server';
+import { registryDir } from '../../runtime/registry';
+import { version as PACKAGE_VERSION } from '../package.json';
+import { defaultHistoryDir, ensurePrivateDir } from './history';
+import { createHost } from './host';
+import { LspClient } from './lsp/client';
+import { defaultTypeScriptServer, type ServerCommand } from './lsp/config';
+import { lspLanguageFeatures } from './lsp-features';
+import { preCoreHandlers } from './pre-core-handlers';
+import { chooseRipgrep, type RipgrepChoice } from './ripgrep';
+
+/** Largest request frame accepted (the extension's bound too); bigger ones close the connection with 1009. */
+const MAX_FRAME_BYTES = 4 * 1024 * 1024;
+
+export interface ServeOptions {
+  /** The folder served (made absolute and real here). */
+  workspace: string;
+  /** Default: the protocol's default port (then the next 9); 0: any free port. */
+  port?: number;
+  /** Language servers besides (or replacing) the default TypeScript one. */
+  lsp?: readonly ServerCommand[];
+  /** Default: a random UUID. */
+  token?: string;
+  /** Default true. */
+  auth?: boolean;
+  /** Default ~/.idea-protocol/history. */
+  historyDir?: string;
+  /** Registry directory (default: IDEA_REGISTRY_DIR, else ~/.idea-protocol/servers); false: do not register. */
+  registry?: string | false;
+  env?: NodeJS.ProcessEnv;
+  home?: string;
+  log?(message: string): void;
+}
+
+export interface ServedWorkspace {
+  readonly workspace: string;
+  readonly url: string;
+  readonly port: number;
+  readonly token: string;
+  readonly authRequired: boolean;
+  /** The topics advertised. */
+  readonly capabilities: string[];
+  readonly ripgrep: RipgrepChoice;
+  /** The registry entry's file, when registered. */
+  readonly registryFile: string | undefined;
+  /** Removes the registry entry now (synchronous: safe in an exit hook). */
+  unregister(): void;
+  /** Unregisters, stops listening, closes connections and shuts the language servers down. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** The folder to serve, or why it cannot be served (a usage error for the bin). */
+export class WorkspaceError extends Error {
+  override readonly name = 'WorkspaceError';
+}
+
+export function resolveWorkspace(dir: string): string {
+  let real: string;
+  try {
+    real = realpathSync.native(dir);
+  } catch (e) {
+    throw new WorkspaceError(
+      `--workspace ${dir}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such folder' : (e as Error).message}`,
+    );
+  }
+  if (!statSync(real).isDirectory()) throw new WorkspaceError(`--workspace ${dir} is not a folder`);
+  return real;
+}
+
+/**
+ * typescript-language-server from our node_modules, else `typescript-language-server` on PATH (the
+ * package installed without it, a bundle copied elsewhere): when neither exists, TS/JS topics are
+ * unavailable, the server still serves.
+ */
+function typescriptServer(log: (m: string) => void): ServerCommand {
+  try {
+    return defaultTypeScriptServer();
+  } catch (e) {
+    log(`typescript-language-server is not installed beside idea-server (${(e as Error).message}); trying PATH`);
+    return {
+      language: 'typescript',
+      command: 'typescript-language-server',
+      args: ['--stdio'],
+      initializationOptions: { tsserver: { useSyntaxServer: 'never' } },
+      vscodeTypeScript: true,
+    };
+  }
+}
+
+export async function serveWorkspace(options: ServeOptions): Promise<ServedWorkspace> {
+  const log = options.log ?? ((m: string) => void process.stderr.write(`idea-server: ${m}\n`));
+  const env = options.env ?? process.env;
+  const home = options.home ?? (env.HOME?.trim() || homedir());
+  const workspace = resolveWorkspace(options.workspace);
+  const lsp = [...(options.lsp ?? [])];
+  if (!lsp.some((c) => c.language === 'typescript')) lsp.unshift(typescriptServer(log));
+  const client = new LspClient({ rootPath: workspace, servers: lsp });
+  const ripgrep = chooseRipgrep(env, home);
+  const historyDir = ensurePrivateDir(options.historyDir ?? defaultHistoryDir(home));
+  const stateDir = join(home, '.idea-protocol', 'idea-server', sha256(workspace).slice(0, 16));
+  mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+  const host = createHost({
+    workspace,
+    language: lspLanguageFeatures(client),
+    historyDir,
+    ripgrep: ripgrep.path,
+    stateDir,
+    log,
+  });
+  // TODO(merge i-core), as extension/src/extension.ts + server.ts do it on i-core:
+  //   await recoverInterruptedWrites(stateDir, log)            (server-core/write/journal)
+  //   const stopLimits = applyLimitSettings(host.limits, log)  (server-core/limits/settings)
+  //   setRegexWorkerScript(join(dirname(fileURLToPath(import.meta.url)), 'regex-worker.cjs'))
+  //     (server-core/search/regex-pool; plus a regex-worker bundle in scripts/build.ts's server row)
+  //   const handlers = createCoreHandlers(host)                (server-core/handlers: all 13 topics)
+  //   createIdeaServer({ …, aroundRequest: (c, r, call) => gatedAsClient(gate, `connection-${c.id}`)(r, call) })
+  //   close(): stopLimits(), disposeRegexPool(); and delete preCoreHandlers, core-host.ts.
+  void host;
+  const handlers = preCoreHandlers(workspace, client, log);
+  const token = options.token ?? randomUUID();
+  const authRequired = options.auth ?? true;
+  const registry = options.registry === false ? undefined : (options.registry ?? registryDir(env));
+  let server: Awaited<ReturnType<typeof createIdeaServer>>;
+  try {
+    server = await createIdeaServer({
+      protocol: SERVER_PROTOCOL,
+      host: '127.0.0.1',
+      port: options.port ?? TRANSPORT.defaultPort,
+      portAttempts: TRANSPORT.portAttempts,
+      maxPayload: MAX_FRAME_BYTES,
+      limits: DEFAULT_ADMISSION_LIMITS,
+      handlers: () => handlers,
+      auth: { required: authRequired, token },
+      workspaces: () => [workspace],
+      session: {
+        handshakeTimeoutMs: Math.max(250, DEFAULT_ADMISSION_LIMITS.pendingDeadlineMs - 1000),
+        onHandlerError: (e, topic, id) => log(`${topic} ${id}: ${e instanceof Error ? e.message : String(e)}`),
+      },
+      ...(registry !== undefined ? { registry: { dir: registry, ide: `idea-server ${PACKAGE_VERSION}` } } : {}),
+    });
+  } catch (e) {
+    await client.shutdown();
+    throw e;
+  }
+  if (server.registryError) log(`could not register in ${registry}: ${server.registryError.message}`);
+  // What the sessions advertise: the topics that have a handler, in the topic index's order.
+  const capabilities = Object.entries(SERVER_PROTOCOL.spec.routes)
+    .filter(([, r]) => typeof handlers[r.method] === 'function')
+    .map(([topic]) => topic);
+  log(
+    `serving ${workspace} on ${server.url} (protocol ${SERVER_PROTOCOL.version}, ${capabilities.length} topics, auth ${authRequired ? 'required' : 'off'})`,
+  );
+  log(`ripgrep: ${ripgrep.path ?? '-'} (${ripgrep.source}); local history: ${historyDir}`);
+  if (server.registration) log(`registered in ${registry}`);
+  let closing: Promise<void> | undefined;
+  return {
+    workspace,
+    url: server.url,
+    port: server.port,
+    token,
+    authRequired,
+    capabilities,
+    ripgrep,
+    registryFile: server.registration?.file,
+    unregister: () => server.unregister(),
+    close: () => {
+      server.unregister();
+      closing ??= Promise.all([server.close(), client.shutdown()]).then(() => undefined);
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,255 @@
+// Thin wrapper over the git CLI, disarmed: reading history must never run a program the repository
+// (or a client that can edit workspace files) chose. Every call:
+// - is an argument vector (no shell); paths come after `--` as literal pathspecs; client-supplied refs
+//   pass only after `--end-of-options` and a `-` check, so no parameter can become an option;
+// - overrides, on the command line (which beats every config file), the settings through which git
+//   runs programs or reaches out: hooks, fsmonitor, pager, credential helpers, transports (a partial
+//   clone's lazy fetch), signature verification; replace refs are ignored so history cannot be faked;
+// - starts from an environment without inherited GIT_* variables (GIT_DIR, GIT_EXTERNAL_DIFF, …).
+// Working-tree diffs never let git read the working tree (which would run clean filters and fsmonitor
+// named by .gitattributes or an included config file): the committed blob and the file's bytes are
+// compared by `git diff --no-index` in an empty temporary folder with no configuration at all.
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, sep } from 'node:path';
+import { DISARMING_ARGS, disarmedEnv } from '../runtime/git-disarm';
+import { invalidRequest } from './errors';
+import { withProcessSlot } from './limits/process-slots';
+import { realpathOfNearestAncestor } from './path-guard';
+
+const MAX_OUTPUT = 64 * 1024 * 1024;
+
+class GitError extends Error {}
+
+/** Every git process waits for a slot of the fair process limiter shared with rg (limits/process-slots.ts). */
+function run(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<Buffer> {
+  return withProcessSlot(signal, () => spawnGit(cwd, args, env, signal));
+}
+
+function spawnGit(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<Buffer> {
+  const config = DISARMING_ARGS;
+  return new Promise((resolvePromise, reject) => {
+    execFile(
+      'git',
+      ['-C', cwd, '--no-pager', ...config, ...args],
+      { encoding: 'buffer', maxBuffer: MAX_OUTPUT, signal, env, cwd, windowsHide: true },
+      (err, stdout, stderr) => {
+        // `diff --no-index` exits 1 when the files differ: that is an answer, not a failure.
+        if (err && !(args[0] === 'diff' && args.includes('--no-index') && (err as { code?: unknown }).code === 1)) {
+          reject(
+            new GitError(
+              `git ${args[0]} failed: ${String(stderr || err.message)
+                .trim()
+                .slice(0, 2000)}`,
+            ),
+          );
+        } else resolvePromise(stdout);
+      },
+    );
+  });
+}
+
+/** Runs git in `cwd`; resolves with stdout bytes, rejects with GitError (stderr) on a non-zero exit. */
+export function git(cwd: string, args: readonly string[], signal?: AbortSignal): Promise<Buffer> {
+  return run(cwd, args, disarmedEnv(), signal);
+}
+
+export interface RepoFile {
+  /** Repository top level (symlinks resolved). */
+  root: string;
+  /** Path of the file relative to `root`, "/"-separated. */
+  rel: string;
+}
+
+/** Finds the repository containing `realPath` (an absolute path with symlinks resolved). */
+export async function repoFileOf(realPath: string): Promise<RepoFile> {
+  let dir = dirname(realPath);
+  while (!existsSync(dir) && dirname(dir) !== dir) dir = dirname(dir);
+  let top: string;
+  try {
+    top = (await git(dir, ['rev-parse', '--show-toplevel'])).toString('utf8').trim();
+  } catch {
+    throw new GitError(`not inside a git repository: ${realPath}`);
+  }
+  const root = realpathOfNearestAncestor(top);
+  const rel = relative(root, realPath).split(sep).join('/');
+  return { root, rel };
+}
+
+export interface Commit {
+  hash: string;
+  authorName: string | null;
+  authorEmail: string | null;
+  authorDate: string | null;
+  message: string;
+}
+
+const FIELD = '\x1f';
+const RECORD = '\x1e';
+
+/** Commits that touched the file, newest first: position i (0-based) is the file's version index i+1. */
+export async function fileLog(repo: RepoFile, maxCount: number, skip = 0): Promise<Commit[]> {
+  const out = await git(repo.root, [
+    'log',
+    `--max-count=${maxCount}`,
+    `--skip=${skip}`,
+    '--no-color',
+    `--format=%H${FIELD}%an${FIELD}%ae${FIELD}%aI${FIELD}%B${RECORD}`,
+    'HEAD',
+    '--',
+    repo.rel,
+  ]).catch((e: Error) => {
+    // A repository without any commit has no HEAD: the file simply has no history yet.
+    if (/does not have any commits|unknown revision|bad revision|ambiguous argument 'HEAD'/.test(e.message))
+      return Buffer.alloc(0);
+    throw e;
+  });
+  return out
+    .toString('utf8')
+    .split(RECORD)
+    .map((r) => r.replace(/^\n/, ''))
+    .filter((r) => r.length > 0)
+    .map((r) => {
+      const [hash = '', an = '', ae = '', ad = '', ...msg] = r.split(FIELD);
+      return {
+        hash,
+        authorName: an || null,
+        authorEmail: ae || null,
+        authorDate: ad || null,
+        message: msg.join(FIELD).replace(/\s+$/, ''),
+      };
+    });
+}
+
+/** Number of commits that touched the file (the whole history, not just what a list returned). */
+export async function fileCommitCount(repo: RepoFile): Promise<number> {
+  const out = await git(repo.root, ['rev-list', '--count', 'HEAD', '--', repo.rel]).catch(() => Buffer.from('0'));
+  return Number(out.toString('utf8').trim()) || 0;
+}
+
+/** The commit holding the file's version `index` (>= 1) as fileLog lists it; INVALID_REQUEST when there is none. */
+export async function commitAtIndex(repo: RepoFile, index: number): Promise<string> {
+  // 1e21 is a JSON integer, but git would read `--skip=1e+21` as 1: only exact integers reach git.
+  if (!Number.isSafeInteger(index) || index < 1) throw invalidRequest(`index ${index} is beyond the file's history`);
+  const [c] = await fileLog(repo, 1, index - 1);
+  if (!c) throw invalidRequest(`index ${index} is beyond the file's history`);
+  return c.hash;
+}
+
+/** Validates a client-supplied ref and resolves it to a commit hash. */
+export async function resolveRef(root: string, ref: unknown): Promise<string> {
+  if (typeof ref !== 'string' || ref.length === 0) throw invalidRequest('ref must be a non-empty string');
+  if (ref.startsWith('-')) throw invalidRequest(`invalid ref (starts with "-"): ${ref}`);
+  if (/[\0\n]/.test(ref)) throw invalidRequest('invalid ref');
+  try {
+    const out = await git(root, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`]);
+    return out.toString('utf8').trim();
+  } catch {
+    throw invalidRequest(`unknown git ref: ${ref}`);
+  }
+}
+
+/** Exact committed bytes of the file at `hash` (no textconv, no filters). */
+export function blobAt(repo: RepoFile, hash: string): Promise<Buffer> {
+  return git(repo.root, ['cat-file', 'blob', '--end-of-options', `${hash}:${repo.rel}`]);
+}
+
+/**
+ * Unified diff of the file from `older` to `newer` (commit hashes; `newer` null = the working tree),
+ * "" when they are equal. `reverse` swaps the sides (working tree → commit).
+ */
+export async function diffFile(repo: RepoFile, older: string, newer: string | null, reverse = false): Promise<string> {
+  if (newer) {
+    const out = await git(repo.root, [
+      'diff',
+      '--no-color',
+      '--no-ext-diff',
+      '--no-textconv',
+      '--end-of-options',
+      older,
+      newer,
+      '--',
+      repo.rel,
+    ]);
+    return out.toString('utf8');
+  }
+  const committed = await blobAt(repo, older).catch(() => null); // the file may not exist in that commit
+  const current = await readFile(join(repo.root, ...repo.rel.split('/'))).catch(() => null);
+  return reverse ? diffBytes(repo.rel, current, committed) : diffBytes(repo.rel, committed, current);
+}
+
+/**
+ * `git diff` of two versions of `rel` given as bytes (null = the file does not exist on that side),
+ * computed by `git diff --no-index` in an empty folder outside any repository with no configuration
+ * read at all, then labelled with `rel` as `git diff` would label it.
+ */
+async function diffBytes(rel: string, from: Uint8Array | null, to: Uint8Array | null): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'idea-diff-'));
+  try {
+    const paths: string[] = [];
+    for (const [name, bytes] of [
+      ['a', from],
+      ['b', to],
+    ] as const) {
+      if (bytes === null) {
+        paths.push('/dev/null');
+        continue;
+      }
+      await writeFile(join(dir, name), bytes);
+      paths.push(name);
+    }
+    if (paths[0] === '/dev/null' && paths[1] === '/dev/null') return '';
+    // No system, global or repository configuration: nothing can name a program to run.
+    const env = disarmedEnv({
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_CONFIG_GLOBAL: '/dev/null',
+      GIT_CEILING_DIRECTORIES: dirname(dir),
+      HOME: dir,
+      XDG_CONFIG_HOME: dir,
+    });
+    const out = await run(
+      dir,
+      ['diff', '--no-index', '--no-color', '--no-ext-diff', '--no-textconv', '--', ...paths],
+      env,
+    );
+    return relabel(out.toString('utf8'), rel, from, to);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Replaces the temporary names in a --no-index diff's header lines with `a/<rel>` and `b/<rel>`. */
+function relabel(diff: string, rel: string, from: unknown, to: unknown): string {
+  if (diff === '') return '';
+  const a = quotePath(`a/${rel}`);
+  const b = quotePath(`b/${rel}`);
+  const lines = diff.split('\n');
+  for (let i = 0; i < lines.length && !lines[i]!.startsWith('@@'); i++) {
+    const l = lines[i]!;
+    if (l.startsWith('diff --git ')) lines[i] = `diff --git ${a} ${b}`;
+    else if (l.startsWith('--- ') && l !== '--- /dev/null') lines[i] = `--- ${a}`;
+    else if (l.startsWith('+++ ') && l !== '+++ /dev/null') lines[i] = `+++ ${b}`;
+    else if (l.startsWith('Binary files '))
+      lines[i] = `Binary files ${from === null ? '/dev/null' : a} and ${to === null ? '/dev/null' : b} differ`;
+  }
+  return lines.join('\n');
+}
+
+/** A path as git prints it with core.quotepath=off: quoted, C-style, only when it holds `"`, `\\` or control characters. */
+function quotePath(p: string): string {
+  if (!/["\\\x00-\x1f\x7f]/.test(p)) return p;
+  const named: Record<string, string> = {
+    '"': '\\"',
+    '\\': '\\\\',
+    '\x07': '\\a',
+    '\b': '\\b',
+    '\t': '\\t',
+    '\n': '\\n',
+    '\v': '\\v',
+    '\f': '\\f',
+    '\r': '\\r',
+  };
+  return `"${p.replace(/["\\\x00-\x1f\x7f]/g, (c) => named[c] ?? `\\${c.charCodeAt(0).toString(8).padStart(3, '0')}`)}"`;
+}

@@ -1,0 +1,22 @@
+// /app/vscode/nav/references — the reference provider's answer (with or without the declaration, as
+// asked), sorted by file and position and bounded.
+import type { CoreContext } from '../context';
+import { isUnavailable } from '../host';
+import type { Handlers } from '../protocol';
+import { byFileAndPosition, documentAt, wireRange } from './document';
+
+/** Most locations returned; totalCount still counts them all (truncated when locations.length < totalCount). */
+export const MAX_REFERENCES = 10_000;
+
+export function navReferences(svc: CoreContext): Handlers['navReferences'] {
+  return async (params, ctx) => {
+    const { path, position } = await documentAt(svc, params.filePath, params.line, params.character);
+    const refs = await svc.language.references(path, position, params.includeDeclaration, ctx.signal);
+    if (isUnavailable(refs)) {
+      svc.tools.log(`references: ${refs.unavailable}`);
+      return { locations: [], totalCount: 0 };
+    }
+    const locations = refs.map((l) => ({ filePath: l.filePath, ...wireRange(l.range) })).sort(byFileAndPosition);
+    return { locations: locations.slice(0, MAX_REFERENCES), totalCount: locations.length };
+  };
+}

@@ -1,0 +1,226 @@
+// What differs between servers of the core: the VS Code extension implements these interfaces with
+// VS Code's APIs, idea-server with the file system and language servers spoken to over LSP. Everything
+// else (path rules, search, the write path, git, limits, local-history format, the handlers) lives
+// in server-core and is the same for both. `createCoreHandlers(host)` (handlers/index.ts) takes a
+// `CoreHost`. Positions and ranges are 0-based, characters in UTF-16 code units (as on the wire).
+import type { RawDiagnostic } from './diagnostics';
+import type { FlatSymbol, TreeSymbol } from './symbols';
+
+export interface Position {
+  line: number;
+  character: number;
+}
+
+export interface Range {
+  start: Position;
+  end: Position;
+}
+
+/** The folders the server serves and the search rules each one has. */
+export interface WorkspaceFolders {
+  /** Absolute paths of the workspace folders, in order (the first one holds `.vscode/settings.json`). */
+  paths(): string[];
+  /**
+   * The folder's search settings as VS Code stores them: `files.exclude` / `search.exclude` are the raw
+   * setting values (objects glob → true | false | { when }; anything else is ignored — the core keeps
+   * only the unconditional `true` entries), `useIgnoreFiles` is `search.useIgnoreFiles` (default true).
+   */
+  searchSettings(folder: string): { filesExclude: unknown; searchExclude: unknown; useIgnoreFiles: boolean };
+}
+
+/** Documents an editor holds. A server without an editor has none: every method answers "nothing". */
+export interface OpenDocuments {
+  /** Files with unsaved editor changes; their text (what edit/find must see) is read only when called. */
+  dirty(): { path: string; text: () => string }[];
+  /** True when `path` has unsaved editor changes (writes to it are refused). */
+  isDirty(path: string): boolean;
+  /** The text the editor holds for `path` when it has the file open, else undefined (the core reads the disk). */
+  text(path: string): string | undefined;
+  /**
+   * Called after a write committed `bytes` to `path`; resolves once open editors show them (bounded),
+   * so a following request sees the new text. Optional: without an editor there is nothing to wait for.
+   */
+  afterWrite?(path: string, bytes: Buffer): Promise<void>;
+}
+
+/** A language feature that has no provider for the file (no language server for its language, or one that is down). */
+export interface Unavailable {
+  readonly unavailable: string;
+}
+
+export function isUnavailable(x: unknown): x is Unavailable {
+  return typeof x === 'object' && x !== null && typeof (x as Unavailable).unavailable === 'string';
+}
+
+/** One place a definition provider points to. */
+export interface DefinitionTarget {
+  filePath: string;
+  /** The location's range (LSP Location.range / LocationLink.targetSelectionRange). */
+  range: Range;
+  /** The whole declaration when the provider gives it (LSP LocationLink.targetRange); else the core widens `range` to the innermost document symbol. */
+  targetRange?: Range;
+}
+
+/**
+ * Language features, answered by the editor's providers or by language servers. Every method waits
+ * (bounded, and until `signal` aborts) for the file's language server to be ready. `Unavailable` means
+ * "no provider for this file": the core answers with an empty result and logs the reason, never fails.
+ * Numbers follow VS Code's enums: symbol kinds 0-based (File = 0 … TypeParameter = 25; LSP's are
+ * 1-based), diagnostic severity Error 0 … Hint 3 (LSP's are 1-based). Only `file` locations are returned.
+ */
+export interface LanguageFeatures {
+  definition(path: string, at: Position, signal: AbortSignal): Promise<DefinitionTarget[] | Unavailable>;
+  /** References to the symbol at `at`; with `includeDeclaration` false, without its declaration(s). */
+  references(
+    path: string,
+    at: Position,
+    includeDeclaration: boolean,
+    signal: AbortSignal,
+  ): Promise<{ filePath: string; range: Range }[] | Unavailable>;
+  /**
+   * The document's symbols, tree or flat. `mode`: 'wait' retries (bounded) until the server answers
+   * with something; 'once' asks once (the server has just answered for this file).
+   */
+  documentSymbols(
+    path: string,
+    signal: AbortSignal,
+    mode: 'wait' | 'once',
+  ): Promise<(TreeSymbol | FlatSymbol)[] | Unavailable>;
+  /** The file's diagnostics once its analysis has settled (the file is opened for its server if needed). */
+  diagnostics(path: string, signal: AbortSignal): Promise<RawDiagnostic[] | Unavailable>;
+  /** Every diagnostic known now, for files (diag/list without filePath); no waiting. */
+  allDiagnostics(): { filePath: string; diagnostics: RawDiagnostic[] }[];
+  // Since 0.1.7, optional: a host without one does not serve its topic (createCoreHandlers leaves it out).
+  /** The hover at `at`: every provider's sections in order, and the first range one gives. */
+  hover?(path: string, at: Position, signal: AbortSignal): Promise<HoverAnswer | Unavailable>;
+  /** Where the type of the symbol at `at` is declared (shaped like `definition`). */
+  typeDefinition?(path: string, at: Position, signal: AbortSignal): Promise<DefinitionTarget[] | Unavailable>;
+  /** The implementations of the interface or member at `at` (shaped like `definition`). */
+  implementation?(path: string, at: Position, signal: AbortSignal): Promise<DefinitionTarget[] | Unavailable>;
+  /**
+   * What a rename at `at` would rename (LSP prepareRename): its range and, when the provider gives one,
+   * its placeholder; null when the provider does not check positions beforehand. Throws
+   * `RenameRejectedError` with the provider's message when there is nothing to rename there.
+   */
+  prepareRename?(
+    path: string,
+    at: Position,
+    signal: AbortSignal,
+  ): Promise<{ range: Range; placeholder?: string } | null | Unavailable>;
+  /**
+   * The provider's edits renaming the symbol at `at` to `newName`, per file, ranges in the text the
+   * provider read (the editor's copy or the disk). Throws `RenameRejectedError` with the provider's
+   * message when it refuses (no symbol there, an invalid name); null: no provider answered.
+   */
+  rename?(
+    path: string,
+    at: Position,
+    newName: string,
+    signal: AbortSignal,
+  ): Promise<RenameFileEdits[] | null | Unavailable>;
+}
+
+/** One hover section: markdown (code blocks fenced with their language) or plain text. */
+export interface HoverSection {
+  kind: 'markdown' | 'plaintext';
+  value: string;
+}
+
+export interface HoverAnswer {
+  contents: HoverSection[];
+  range?: Range;
+}
+
+/** A rename provider's edits in one file. */
+export interface RenameFileEdits {
+  filePath: string;
+  edits: { range: Range; newText: string }[];
+}
+
+/** The language server refused a rename (its message says why); the core answers INVALID_REQUEST with it. */
+export class RenameRejectedError extends Error {}
+
+/** Where local history lives (VS Code's on-disk format: `<home>/<hash>/entries.json` + one file per entry). */
+export interface LocalHistoryStore {
+  /** The History folder: VS Code's `<user-data>/User/History`, or idea-server's per-user folder. */
+  readonly home: string;
+  /** Whether a save of `size` bytes to `path` is recorded (VS Code: `workbench.localHistory.enabled` / `maxFileSize`). */
+  recordsSave(path: string, size: number): boolean;
+}
+
+/** The limit settings (`idea.server.limits.*`, keys in limits/config.ts), from user (machine) scope only. */
+export interface LimitSettings {
+  /** Raw values by limit name (`maxChildProcesses`, …); missing or invalid ones take their defaults. */
+  values(): Partial<Record<string, unknown>>;
+  /** Calls `listener` when they may have changed; returns the unsubscribe. Optional: fixed settings. */
+  onChange?(listener: () => void): () => void;
+}
+
+/** A file-system change in a workspace folder. */
+export interface FileChange {
+  path: string;
+  kind: 'created' | 'changed' | 'deleted';
+}
+
+/** Optional today; v0.1.7's file events will need it. */
+export interface FileWatcher {
+  /** Starts watching the workspace folders; returns the stop. */
+  watch(listener: (changes: FileChange[]) => void): () => void;
+}
+
+/** Tools and places outside the workspace. */
+export interface Tools {
+  /** The ripgrep binary (VS Code's bundled one or `rg` on PATH); null: none found. */
+  ripgrep: string | null;
+  /** A folder of the server's own (the write journal lives here); created when needed. */
+  stateDir: string;
+  /** One line for the server's log. */
+  log(message: string): void;
+}
+
+/** One editor showing a file: selections and visible ranges 0-based, the primary selection first. */
+export interface EditorView {
+  filePath: string;
+  languageId: string;
+  isDirty: boolean;
+  selections: (Range & { isReversed: boolean })[];
+  visibleRanges: Range[];
+}
+
+/** An open tab showing a text file. */
+export interface EditorTab {
+  filePath: string;
+  /** The tab group's view column (1-based). */
+  group: number;
+  isActive: boolean;
+  isDirty: boolean;
+  isPreview: boolean;
+  isPinned: boolean;
+}
+
+/**
+ * The editor a person works in (editor/context, editor/open). Servers without one leave it out and do
+ * not serve those topics. Paths are absolute; the core keeps only files inside the workspace folders.
+ */
+export interface EditorHost {
+  /** What the person is looking at now. */
+  context(): { active: EditorView | undefined; visible: EditorView[]; tabs: EditorTab[] };
+  /**
+   * Shows `path` with `selection` selected and revealed (positions already checked against the file's
+   * lines; characters past a line's end may be clamped); resolves to the selection the editor shows.
+   */
+  open(path: string, selection: Range, options: { preview?: boolean; preserveFocus?: boolean }): Promise<Range>;
+}
+
+/** Everything a server gives the core. */
+export interface CoreHost {
+  folders: WorkspaceFolders;
+  documents: OpenDocuments;
+  language: LanguageFeatures;
+  localHistory: LocalHistoryStore;
+  limits: LimitSettings;
+  tools: Tools;
+  watcher?: FileWatcher;
+  /** The editor, when the server has one (the extension). */
+  editor?: EditorHost;
+}

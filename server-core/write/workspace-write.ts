@@ -1,0 +1,104 @@
+// The one write path of every write topic (edit/replace, history/rollback, localhistory/rollback):
+// - one write at a time across all clients (two replaces never interleave on the same files);
+// - a protected file (write/protected-paths.ts) is refused, whatever the exclude settings say;
+// - a file with unsaved editor changes is refused, never saved or overwritten behind the user's back:
+//   the client is told to have them saved or reverted, and nothing is changed;
+// - what is overwritten is kept as a local-history entry first, whatever its size (VS Code's own
+//   local history stops at 256 KB and would lose the original of a big untracked file);
+// - the files are written all or nothing (write/transaction.ts), crash-safe;
+// - a write that VS Code's save would record in local history (edit/replace) records the new content
+//   too, within the user's local-history settings; open editors are waited for until they show it.
+// What an editor adds (unsaved documents, reloading after a write) comes through the host's OpenDocuments.
+import { readFile } from 'node:fs/promises';
+import type { CoreContext } from '../context';
+import { ProtocolError } from '../errors';
+import { protectedReason } from './protected-paths';
+import { applyAllOrNothing, type PlannedWrite, WriteFailedError } from './transaction';
+
+export { type PlannedWrite, WriteFailedError };
+
+let tail: Promise<unknown> = Promise.resolve();
+
+/** Runs write transactions one after another, in arrival order. */
+function oneAtATime<T>(fn: () => Promise<T>): Promise<T> {
+  const run = tail.then(fn, fn);
+  tail = run.catch(() => undefined);
+  return run;
+}
+
+export interface WriteOptions {
+  /** The topic, for messages, the journal and local-history sources. */
+  what: string;
+  /** Also record the new content in local history (as a save through VS Code would). */
+  recordResult: boolean;
+  /** Local-history source of the entry that keeps what is overwritten (shown in VS Code's Timeline). */
+  backupSource: string;
+}
+
+/** Sources of the entries that keep what a write overwrote. */
+export const BACKUP_SOURCES = {
+  rollback: 'IDEA: before rollback',
+  replace: 'IDEA: before edit/replace',
+  rename: 'IDEA: before edit/rename',
+} as const;
+
+/** Refuses writes that must not happen at all (protected or unsaved files); INVALID_REQUEST / HANDLER_ERROR. */
+export function checkWritable(svc: CoreContext, writes: readonly { path: string; target: string }[]): void {
+  for (const w of writes) {
+    const reason = protectedReason(w.target, svc.folders.paths());
+    if (reason)
+      throw new ProtocolError(
+        'INVALID_REQUEST',
+        `${w.path} may not be written by IDEA clients: ${reason}; nothing was changed`,
+      );
+  }
+  const dirty = writes.filter((w) => svc.documents.isDirty(w.path));
+  if (dirty.length > 0) {
+    const names =
+      dirty
+        .slice(0, 5)
+        .map((w) => w.path)
+        .join(', ') + (dirty.length > 5 ? ` and ${dirty.length - 5} more` : '');
+    throw new ProtocolError(
+      'HANDLER_ERROR',
+      `${names} ${dirty.length === 1 ? 'has' : 'have'} unsaved changes in the editor; save or revert them first. Nothing was changed.`,
+    );
+  }
+}
+
+export function writeFiles(svc: CoreContext, writes: PlannedWrite[], opts: WriteOptions): Promise<void> {
+  return oneAtATime(async () => {
+    checkWritable(svc, writes);
+    for (const w of writes) if (w.before !== null) await keepInLocalHistory(svc, w.path, w.before, opts.backupSource);
+    await applyAllOrNothing(writes, {
+      stateDir: svc.tools.stateDir,
+      what: opts.what,
+      precondition: (w) =>
+        svc.documents.isDirty(w.path) ? `${w.path} got unsaved editor changes meanwhile` : undefined,
+    });
+    if (opts.recordResult) for (const w of writes) recordResult(svc, w, opts.what);
+    const afterWrite = svc.documents.afterWrite?.bind(svc.documents);
+    if (afterWrite) await Promise.all(writes.map((w) => afterWrite(w.path, w.after)));
+  });
+}
+
+/** Adds `bytes` as the file's newest local-history entry unless the newest entry already holds them. */
+export async function keepInLocalHistory(svc: CoreContext, path: string, bytes: Buffer, source: string): Promise<void> {
+  const newest = svc.history.list(path)[0];
+  if (newest) {
+    const stored = await readFile(newest.location).catch(() => null);
+    if (stored?.equals(bytes)) return;
+  }
+  const entry = svc.history.addEntry(path, bytes, source);
+  svc.tools.log(`kept the content of ${path} before it is overwritten as local-history entry ${entry.id}`);
+}
+
+/** As VS Code's save would: only when local history is enabled for the file and it is not too big. */
+function recordResult(svc: CoreContext, w: PlannedWrite, what: string): void {
+  if (!svc.localHistory.recordsSave(w.path, w.after.length)) return;
+  try {
+    svc.history.addEntry(w.path, w.after, `IDEA: ${what}`);
+  } catch (e) {
+    svc.tools.log(`could not record ${w.path} in local history: ${(e as Error).message}`);
+  }
+}

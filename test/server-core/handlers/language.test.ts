@@ -1,0 +1,155 @@
+// The language handlers over a host's LanguageFeatures: positions checked against the file, a bare
+// location widened to its innermost symbol and its text read, Unavailable answered as empty (logged),
+// references and diagnostics sorted and converted to the wire.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { coreContext } from '../../../server-core/context';
+import { diagList } from '../../../server-core/handlers/diag-list';
+import { textOfRange } from '../../../server-core/handlers/document';
+import { navDefinition } from '../../../server-core/handlers/nav-definition';
+import { navReferences } from '../../../server-core/handlers/nav-references';
+import { navSymbols } from '../../../server-core/handlers/nav-symbols';
+import type { LanguageFeatures, Range } from '../../../server-core/host';
+import { fakeHost } from '../fake-host';
+
+let root: string;
+let file: string;
+const SOURCE = 'export class Shape {\r\n  area(): number {\r\n    return 0;\r\n  }\r\n}\n';
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), 'idea-lang-'));
+  mkdirSync(join(root, 'ws'));
+  file = join(root, 'ws', 'shape.ts');
+  writeFileSync(file, SOURCE);
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const r = (l1: number, c1: number, l2: number, c2: number): Range => ({
+  start: { line: l1, character: c1 },
+  end: { line: l2, character: c2 },
+});
+const ctx = { topic: '/app/vscode/nav/definition' as const, requestId: 'r', signal: new AbortController().signal };
+const UNAVAILABLE = { unavailable: 'no language server for .ts' };
+const tree = [
+  {
+    name: 'Shape',
+    kind: 4,
+    range: r(0, 0, 4, 1),
+    selectionRange: r(0, 13, 0, 18),
+    children: [{ name: 'area', kind: 5, range: r(1, 2, 3, 3), selectionRange: r(1, 2, 1, 6) }],
+  },
+];
+
+function core(language: Partial<LanguageFeatures>) {
+  const host = fakeHost(root, { language });
+  return { host, svc: coreContext(host) };
+}
+
+describe('nav/definition', () => {
+  it('widens a bare location to its innermost symbol and returns that text (CRLF kept)', async () => {
+    const { svc } = core({
+      definition: async () => [{ filePath: file, range: r(1, 2, 1, 6) }],
+      documentSymbols: async (_p, _s, mode) => (mode === 'once' ? tree : []),
+    });
+    const res = await navDefinition(svc)({ filePath: file, line: 2, character: 4 }, ctx);
+    expect(res.locations).toEqual([
+      {
+        filePath: file,
+        line: 1,
+        character: 2,
+        endLine: 3,
+        endCharacter: 3,
+        code: 'area(): number {\r\n    return 0;\r\n  }',
+      },
+    ]);
+  });
+
+  it("uses the provider's target range when it gives one, and the editor's unsaved text", async () => {
+    const { host, svc } = core({
+      definition: async () => [{ filePath: file, range: r(0, 13, 0, 18), targetRange: r(0, 0, 0, 22) }],
+    });
+    host.docs.push({ path: file, text: 'export class Circle {}\n', dirty: true });
+    const res = await navDefinition(svc)({ filePath: file, line: 0, character: 14 }, ctx);
+    expect(res.locations[0]).toMatchObject({ line: 0, endCharacter: 22, code: 'export class Circle {}' });
+  });
+
+  it('refuses a line past the end of the file (INVALID_REQUEST) before asking the host', async () => {
+    const { svc } = core({});
+    await expect(navDefinition(svc)({ filePath: file, line: 6, character: 0 }, ctx)).rejects.toMatchObject({
+      code: 'INVALID_REQUEST',
+      message: 'line 6 is beyond the end of the file (6 lines)',
+    });
+  });
+
+  it('answers Unavailable with no locations and logs why', async () => {
+    const { host, svc } = core({ definition: async () => UNAVAILABLE });
+    expect(await navDefinition(svc)({ filePath: file, line: 0, character: 0 }, ctx)).toEqual({ locations: [] });
+    expect(host.logged).toEqual(['definition: no language server for .ts']);
+  });
+});
+
+describe('nav/references, nav/symbols, diag/list', () => {
+  it('sorts references by file and position and passes includeDeclaration on', async () => {
+    let asked: boolean | undefined;
+    const other = join(root, 'ws', 'a.ts');
+    const { svc } = core({
+      references: async (_p, _at, includeDeclaration) => {
+        asked = includeDeclaration;
+        return [
+          { filePath: file, range: r(2, 4, 2, 8) },
+          { filePath: other, range: r(5, 0, 5, 4) },
+          { filePath: file, range: r(1, 2, 1, 6) },
+        ];
+      },
+    });
+    const res = await navReferences(svc)({ filePath: file, line: 1, character: 3, includeDeclaration: false }, ctx);
+    expect(asked).toBe(false);
+    expect(res.locations.map((l) => `${l.filePath.slice(root.length)}:${l.line}`)).toEqual([
+      '/ws/a.ts:5',
+      '/ws/shape.ts:1',
+      '/ws/shape.ts:2',
+    ]);
+    expect(res.totalCount).toBe(3);
+  });
+
+  it('flattens symbols parent-first and filters them; Unavailable is an empty list', async () => {
+    const { svc } = core({ documentSymbols: async (_p, _s, mode) => (mode === 'wait' ? tree : []) });
+    const res = await navSymbols(svc)({ filePath: file, query: 'AREA' }, ctx);
+    expect(res.symbols.map((s) => [s.name, s.kind, s.containerName])).toEqual([['area', 'method', 'Shape']]);
+    const none = core({ documentSymbols: async () => UNAVAILABLE });
+    expect(await navSymbols(none.svc)({ filePath: file }, ctx)).toEqual({ symbols: [], totalCount: 0 });
+  });
+
+  it('refuses a path outside the workspace (INVALID_REQUEST)', async () => {
+    const { svc } = core({});
+    await expect(navSymbols(svc)({ filePath: join(root, 'outside.ts') }, ctx)).rejects.toMatchObject({
+      code: 'INVALID_REQUEST',
+    });
+  });
+
+  it('converts and filters diagnostics of the files asked for, and of all files without filePath', async () => {
+    const d = (line: number, severity: number) => ({ range: r(line, 0, line, 1), severity, message: `m${line}` });
+    const { svc } = core({
+      diagnostics: async () => [d(3, 1), d(1, 0)],
+      allDiagnostics: () => [{ filePath: file, diagnostics: [d(2, 0)] }],
+    });
+    const asked = await diagList(svc)({ filePath: file, severity: 'all' }, ctx);
+    expect(asked.diagnostics.map((x) => [x.line, x.severity])).toEqual([
+      [1, 'error'],
+      [3, 'warning'],
+    ]);
+    const errors = await diagList(svc)({ filePath: [file, file], severity: 'error' }, ctx);
+    expect(errors.totalCount).toBe(1);
+    expect((await diagList(svc)({ severity: 'all' }, ctx)).diagnostics.map((x) => x.line)).toEqual([2]);
+  });
+});
+
+describe('textOfRange', () => {
+  it('clamps to the document and counts CRLF, CR and LF as one break each', () => {
+    const text = 'ab\r\ncd\ref\ngh';
+    expect(textOfRange(text, r(0, 1, 2, 1))).toBe('b\r\ncd\re');
+    expect(textOfRange(text, r(3, 1, 9, 9))).toBe('h');
+    expect(textOfRange(text, r(1, 5, 1, 1))).toBe('');
+  });
+});

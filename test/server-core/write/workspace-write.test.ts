@@ -1,0 +1,66 @@
+// The write path over a host (no editor needed): unsaved editor text and protected files are refused
+// with nothing changed, originals are kept in local history, the result is recorded only when the host
+// says a save would be, and the host hears about every file written.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { coreContext } from '../../../server-core/context';
+import { BACKUP_SOURCES, writeFiles } from '../../../server-core/write/workspace-write';
+import { fakeHost } from '../fake-host';
+
+let root: string;
+let file: string;
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'idea-ww-'));
+  mkdirSync(join(root, 'ws', '.git'), { recursive: true });
+  file = join(root, 'ws', 'a.txt');
+  writeFileSync(file, 'old\n');
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+const plan = (path: string, after: string) => ({
+  path,
+  target: path,
+  before: readFileSync(path),
+  after: Buffer.from(after),
+});
+const opts = { what: 'edit/replace', recordResult: true, backupSource: BACKUP_SOURCES.replace };
+
+describe('writeFiles over a host', () => {
+  it('writes, keeps the original and records the result in local history, and tells the host', async () => {
+    const host = fakeHost(root);
+    const core = coreContext(host);
+    await writeFiles(core, [plan(file, 'new\n')], opts);
+    expect(readFileSync(file, 'utf8')).toBe('new\n');
+    const sources = core.history.list(file).map((e) => e.source);
+    expect(sources.sort()).toEqual([BACKUP_SOURCES.replace, 'IDEA: edit/replace']);
+    expect(host.caughtUp).toEqual([file]);
+  });
+
+  it('records no result when the host says a save would not be recorded', async () => {
+    const core = coreContext(fakeHost(root, { recordsSave: false }));
+    await writeFiles(core, [plan(file, 'new\n')], opts);
+    expect(core.history.list(file).map((e) => e.source)).toEqual([BACKUP_SOURCES.replace]);
+  });
+
+  it('refuses a file with unsaved editor text (HANDLER_ERROR), changing nothing', async () => {
+    const host = fakeHost(root);
+    host.docs.push({ path: file, text: 'unsaved', dirty: true });
+    const core = coreContext(host);
+    await expect(writeFiles(core, [plan(file, 'new\n')], opts)).rejects.toMatchObject({
+      code: 'HANDLER_ERROR',
+      message: expect.stringContaining('unsaved changes in the editor'),
+    });
+    expect(readFileSync(file, 'utf8')).toBe('old\n');
+    expect(core.history.list(file)).toEqual([]);
+  });
+
+  it('refuses a protected file of a workspace folder (INVALID_REQUEST)', async () => {
+    const config = join(root, 'ws', '.git', 'config');
+    writeFileSync(config, '[core]\n');
+    const core = coreContext(fakeHost(root));
+    await expect(writeFiles(core, [plan(config, 'x')], opts)).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
+    expect(readFileSync(config, 'utf8')).toBe('[core]\n');
+  });
+});

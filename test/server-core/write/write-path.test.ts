@@ -1,0 +1,276 @@
+// The write path under failure and crash: protected files, atomic replacement (mode kept, never a
+// truncation), all-or-nothing across many files, and recovery of a write killed half-way.
+import { spawn } from 'node:child_process';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { replaceFileAtomically } from '../../../server-core/write/atomic-file';
+import { recoverInterruptedWrites, WriteJournal } from '../../../server-core/write/journal';
+import { protectedReason } from '../../../server-core/write/protected-paths';
+import { applyAllOrNothing, type PlannedWrite } from '../../../server-core/write/transaction';
+
+let root: string;
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), 'idea-write-'));
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+const fresh = (name: string) => {
+  const d = join(root, name);
+  mkdirSync(d, { recursive: true });
+  return d;
+};
+const noTemps = (dir: string) => readdirSync(dir).filter((n) => n.includes('.idea-tmp-'));
+
+describe('protected paths', () => {
+  it('refuses .git, .vscode, *.code-workspace and the folder itself; allows ordinary files', () => {
+    const ws = '/w/proj';
+    expect(protectedReason('/w/proj/.git/config', [ws])).toMatch(/\.git/);
+    expect(protectedReason('/w/proj/vendor/lib/.git/hooks/pre-commit', [ws])).toMatch(/\.git/);
+    expect(protectedReason('/w/proj/.GIT/config', [ws])).toMatch(/\.git/);
+    expect(protectedReason('/w/proj/.vscode/settings.json', [ws])).toMatch(/\.vscode/);
+    expect(protectedReason('/w/proj/sub/.vscode/tasks.json', [ws])).toMatch(/\.vscode/);
+    expect(protectedReason('/w/proj/team.code-workspace', [ws])).toMatch(/code-workspace/);
+    expect(protectedReason('/w/proj', [ws])).toMatch(/folder itself/);
+    expect(protectedReason('/w/proj/src/.gitignore', [ws])).toBeUndefined();
+    expect(protectedReason('/w/proj/src/a.ts', [ws])).toBeUndefined();
+    // A folder opened from inside some .vscode directory is not itself off limits.
+    expect(
+      protectedReason('/home/u/.vscode/extensions/mine/src/a.ts', ['/home/u/.vscode/extensions/mine']),
+    ).toBeUndefined();
+  });
+});
+
+describe('replaceFileAtomically', () => {
+  it('keeps the mode, writes the exact bytes and leaves no temporary file', async () => {
+    const dir = fresh('atomic');
+    const f = join(dir, 'run.sh');
+    writeFileSync(f, 'old');
+    chmodSync(f, 0o750);
+    await replaceFileAtomically(f, Buffer.from('new\r\nbytes'));
+    expect(readFileSync(f, 'utf8')).toBe('new\r\nbytes');
+    expect(statSync(f).mode & 0o777).toBe(0o750);
+    expect(noTemps(dir)).toEqual([]);
+  });
+  it('replaces a file whose name is at the 255-byte limit (the temporary name is shortened)', async () => {
+    const dir = fresh('atomic-long');
+    const f = join(dir, `${'é'.repeat(120)}.txt`); // 244 bytes
+    writeFileSync(f, 'old');
+    await replaceFileAtomically(f, Buffer.from('new'));
+    expect(readFileSync(f, 'utf8')).toBe('new');
+    expect(noTemps(dir)).toEqual([]);
+  });
+  it('refuses a directory and leaves it alone', async () => {
+    const dir = fresh('atomic-dir');
+    mkdirSync(join(dir, 'd'));
+    await expect(replaceFileAtomically(join(dir, 'd'), Buffer.from('x'))).rejects.toThrow(/not a regular file/);
+    expect(noTemps(dir)).toEqual([]);
+  });
+});
+
+function plan(dir: string, n: number, size = 64): PlannedWrite[] {
+  return Array.from({ length: n }, (_, i) => {
+    const target = join(dir, `f${String(i).padStart(4, '0')}.txt`);
+    const before = Buffer.from(`file ${i} old `.repeat(size));
+    writeFileSync(target, before);
+    return { path: target, target, before, after: Buffer.from(`file ${i} NEW `.repeat(size)) };
+  });
+}
+const snapshot = (ws: PlannedWrite[]) => ws.map((w) => readFileSync(w.target).toString('utf8'));
+const journalEmpty = (stateDir: string) =>
+  !existsSync(join(stateDir, 'journal')) || readdirSync(join(stateDir, 'journal')).length === 0;
+
+describe('applyAllOrNothing', () => {
+  it('writes every file and leaves no journal', async () => {
+    const dir = fresh('ok');
+    const stateDir = fresh('ok-state');
+    const ws = plan(dir, 60);
+    await applyAllOrNothing(ws, { stateDir, what: 'edit/replace' });
+    expect(snapshot(ws)).toEqual(ws.map((w) => w.after.toString('utf8')));
+    expect(journalEmpty(stateDir)).toBe(true);
+  });
+  it('a failure after 30 of 60 files leaves all 60 byte-identical to before, and says so', async () => {
+    const dir = fresh('fail-midway');
+    const stateDir = fresh('fail-midway-state');
+    const ws = plan(dir, 60);
+    const before = snapshot(ws);
+    await expect(
+      applyAllOrNothing(ws, {
+        stateDir,
+        what: 'edit/replace',
+        afterEach: (_w, i) => {
+          if (i === 29) throw new Error('disk full (simulated)');
+        },
+      }),
+    ).rejects.toThrow(/disk full \(simulated\); nothing was changed \(30 file\(s\) already written were restored\)/);
+    expect(snapshot(ws)).toEqual(before);
+    expect(journalEmpty(stateDir)).toBe(true);
+    expect(noTemps(dir)).toEqual([]);
+  });
+  it('stops when a file changed on disk after planning, restoring the ones already written', async () => {
+    const dir = fresh('changed');
+    const stateDir = fresh('changed-state');
+    const ws = plan(dir, 10);
+    writeFileSync(ws[6]!.target, 'someone else wrote this');
+    await expect(applyAllOrNothing(ws, { stateDir, what: 'edit/replace' })).rejects.toThrow(
+      /f0006.txt changed on disk/,
+    );
+    expect(snapshot(ws).slice(0, 6)).toEqual(ws.slice(0, 6).map((w) => w.before!.toString('utf8')));
+    expect(readFileSync(ws[6]!.target, 'utf8')).toBe('someone else wrote this');
+  });
+  it('a precondition veto (unsaved editor changes) stops the write the same way', async () => {
+    const dir = fresh('veto');
+    const ws = plan(dir, 5);
+    await expect(
+      applyAllOrNothing(ws, {
+        stateDir: fresh('veto-state'),
+        what: 'edit/replace',
+        precondition: (w) => (w.target.endsWith('f0003.txt') ? 'f0003 got unsaved editor changes' : undefined),
+      }),
+    ).rejects.toThrow(/unsaved editor changes; nothing was changed/);
+    expect(snapshot(ws)).toEqual(ws.map((w) => w.before!.toString('utf8')));
+  });
+  it('re-creates a missing file and removes it again on failure', async () => {
+    const dir = fresh('create');
+    const target = join(dir, 'gone.txt');
+    const w: PlannedWrite = { path: target, target, before: null, after: Buffer.from('back') };
+    await expect(
+      applyAllOrNothing([w, ...plan(dir, 1)], {
+        stateDir: fresh('create-state'),
+        what: 'x',
+        afterEach: (_w, i) => {
+          if (i === 1) throw new Error('boom');
+        },
+      }),
+    ).rejects.toThrow(/boom/);
+    expect(existsSync(target)).toBe(false);
+    await applyAllOrNothing([w], { stateDir: fresh('create-state2'), what: 'x' });
+    expect(readFileSync(target, 'utf8')).toBe('back');
+  });
+});
+
+describe('recovery of an interrupted write', () => {
+  it('restores files that hold the new content, leaves files changed since alone', async () => {
+    const dir = fresh('recover');
+    const stateDir = fresh('recover-state');
+    const ws = plan(dir, 4);
+    await WriteJournal.begin(stateDir, 'edit/replace', ws);
+    // The process died after two files were replaced; then someone edited the third.
+    writeFileSync(ws[0]!.target, ws[0]!.after);
+    writeFileSync(ws[1]!.target, ws[1]!.after);
+    writeFileSync(ws[2]!.target, 'edited by hand since');
+    const log: string[] = [];
+    const report = await recoverInterruptedWrites(stateDir, (m) => log.push(m));
+    expect(report.restored.sort()).toEqual([ws[0]!.path, ws[1]!.path]);
+    expect(report.leftAlone).toEqual([ws[2]!.path]);
+    expect(readFileSync(ws[0]!.target)).toEqual(ws[0]!.before);
+    expect(readFileSync(ws[2]!.target, 'utf8')).toBe('edited by hand since');
+    expect(journalEmpty(stateDir)).toBe(true);
+    expect(log.join('\n')).toMatch(/recovered an interrupted edit\/replace/);
+  });
+});
+
+describe('SIGKILL during a large write', () => {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const RUNS = 24;
+
+  function runWriter(
+    stateDir: string,
+    planFile: string,
+    killAfterMs: number | null,
+  ): Promise<{ committed: boolean; ms: number }> {
+    return new Promise((resolvePromise) => {
+      // node itself with tsx as a loader: the tsx CLI would run the script in a grandchild the kill misses.
+      const child = spawn(process.execPath, ['--import', 'tsx', join(here, 'killed-writer.ts'), stateDir, planFile], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      let out = '';
+      let t0 = 0;
+      child.stdout.on('data', (c: Buffer) => {
+        out += c.toString();
+        if (!t0 && out.includes('start')) {
+          t0 = Date.now();
+          if (killAfterMs !== null) setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+        }
+      });
+      child.on('close', () => resolvePromise({ committed: out.includes('committed'), ms: Date.now() - t0 }));
+    });
+  }
+
+  it(`leaves the old or the new bytes, never a truncation, and recovery makes it all or nothing (${RUNS} kills)`, async () => {
+    const dir = fresh('kill');
+    const big = join(dir, 'big.txt');
+    const small = join(dir, 'small.txt');
+    const oldBig = Buffer.from('old line of a large file\n'.repeat(750_000)); // ~18 MB
+    const newBig = Buffer.from('NEW line of a large file\n'.repeat(750_000));
+    const files = [
+      { path: small, target: small, old: Buffer.from('small old\n'), new: Buffer.from('small NEW\n') },
+      { path: big, target: big, old: oldBig, new: newBig },
+    ];
+    for (const f of files) {
+      writeFileSync(`${f.target}.old`, f.old);
+      writeFileSync(`${f.target}.new`, f.new);
+    }
+    const planFile = join(dir, 'plan.json');
+    writeFileSync(
+      planFile,
+      JSON.stringify(
+        files.map((f) => ({
+          path: f.path,
+          target: f.target,
+          beforeFile: `${f.target}.old`,
+          afterFile: `${f.target}.new`,
+        })),
+      ),
+    );
+    const reset = () => {
+      for (const f of files) writeFileSync(f.target, f.old);
+    };
+
+    reset();
+    const full = await runWriter(fresh('kill-calibrate'), planFile, null);
+    expect(full.committed).toBe(true);
+    const span = Math.max(20, full.ms);
+
+    const outcomes = { old: 0, new: 0, recoveredToOld: 0, mixedBeforeRecovery: 0 };
+    for (let i = 0; i < RUNS; i++) {
+      reset();
+      const stateDir = fresh(`kill-state-${i}`);
+      const r = await runWriter(stateDir, planFile, Math.floor((i / RUNS) * span * 2));
+      const seen = new Set<string>();
+      for (const f of files) {
+        const now = readFileSync(f.target);
+        expect(
+          now.equals(f.old) || now.equals(f.new),
+          `run ${i}: ${f.path} is neither old nor new (${now.length} bytes)`,
+        ).toBe(true);
+        seen.add(now.equals(f.new) ? 'new' : 'old');
+      }
+      if (seen.size > 1) outcomes.mixedBeforeRecovery++;
+      await recoverInterruptedWrites(stateDir, () => undefined);
+      const state = files.map((f) => (readFileSync(f.target).equals(f.new) ? 'new' : 'old'));
+      expect(new Set(state).size, `run ${i}: mixed after recovery: ${state}`).toBe(1);
+      if (r.committed) expect(state[0]).toBe('new');
+      if (state[0] === 'new') outcomes.new++;
+      else outcomes.old++;
+      if (!r.committed && state[0] === 'old') outcomes.recoveredToOld++;
+      expect(noTemps(dir)).toEqual([]);
+    }
+    // The kills must have landed both before and after the commit point, or the test proved little.
+    const summary = `full write ${full.ms} ms, outcomes ${JSON.stringify(outcomes)}`;
+    expect(outcomes.old, summary).toBeGreaterThan(0);
+    expect(outcomes.new, summary).toBeGreaterThan(0);
+    console.log(`SIGKILL runs: ${RUNS}, ${summary}`);
+  }, 180_000);
+});
