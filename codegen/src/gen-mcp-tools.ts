@@ -97,7 +97,7 @@ function mcpTool(refs: RefResolver, t: TopicEntry, a: TopicAnnotation): McpToolM
 }
 
 export function generateMcpTools(refs: RefResolver, annotations: TopicAnnotations, tsHeader: string): string {
-  const tools = refs.spec.index.topics.map((t) => {
+  const tools = refs.spec.index.topics.filter((t) => t.servedBy !== 'session').map((t) => {
     const a = annotations.byTopic.get(t.topic);
     if (!a)
       throw new Error(`spec/topic-annotations.json has no entry for ${t.topic} (listed by spec/${refs.spec.folder})`);
