@@ -128,7 +128,14 @@ export class ServerProtocol<H> {
       if (!validateParams || !validateResult) throw new Error(`protocol ${this.version}: no validators for ${topic}`);
       const defaults = Object.entries(r.defaults).map(([k, v]) => [k, v, typeof v === 'object' && v !== null] as const);
       const session = r.session === true;
-      this.routes.set(topic, { topic, method: r.method as keyof H & string, validateParams, validateResult, defaults, session });
+      this.routes.set(topic, {
+        topic,
+        method: r.method as keyof H & string,
+        validateParams,
+        validateResult,
+        defaults,
+        session,
+      });
     }
     this.topics = [...this.routes.keys()];
     this.events = Object.keys(spec.events ?? {});

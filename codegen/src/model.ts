@@ -119,6 +119,10 @@ function clauseViews(clauses: ClauseEntry[], layer: ClauseEntry['layer']): Claus
     }));
 }
 
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 const EXAMPLE_REQUEST_ID = '550e8400-e29b-41d4-a716-446655440000';
 
 function firstExample(schema: JsonSchema): unknown {
@@ -225,7 +229,7 @@ export function buildModel(
       dataType: d.name,
       validateData: d.validator,
       coalesce: e.coalesce,
-      dataNote: desc.replace(/^Data of \S+:\s*/, ''),
+      dataNote: capitalise(desc.replace(/^Data of \S+:\s*/, '')),
       dataRows: walker.rows(d.located),
       exampleFrame: ex === undefined ? '' : JSON.stringify({ type: 'event', event: e.event, data: ex }, null, 2),
     };
