@@ -423,7 +423,7 @@ export class ServerSession<H extends object, T extends string = string> {
       return this.sendError(topic, requestId, 'INVALID_REQUEST', describeValidationError(validateRequest.errors, ''));
     }
     const route = this.protocol.route(topic);
-    if (!route || typeof this.options.handlers[route.method] !== 'function') {
+    if (!route || (!route.session && typeof this.options.handlers[route.method] !== 'function')) {
       return this.sendError(topic, requestId, 'UNKNOWN_TOPIC', `unknown topic: ${topic}`);
     }
     const raw = msg.params === undefined ? {} : msg.params;
