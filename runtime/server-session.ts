@@ -186,7 +186,7 @@ export interface ServerSessionOptions<H, T extends string = string> {
    * Since 0.1.7: the current state of `event` for a subscriber that asked for it (subscribe with
    * `initial: true`), sent right after the subscribe answer; undefined: nothing to send.
    */
-  initialEvent?(event: string): Record<string, unknown> | undefined;
+  initialEvent?(event: string): object | undefined;
   /** Bytes the socket holds unsent (ws `bufferedAmount`), for the event queue's back-pressure. */
   bufferedAmount?(): number;
   /** Observes errors thrown by handlers (logging); never affects the answer. */
@@ -550,7 +550,7 @@ export class ServerSession<H extends object, T extends string = string> {
     this.options.send(JSON.stringify({ topic, requestId, result: { subscribed: [...this.subscribed] } }));
     if (params.initial !== true) return;
     for (const e of added) {
-      let data: Record<string, unknown> | undefined;
+      let data: object | undefined;
       try {
         data = this.options.initialEvent?.(e);
       } catch (err) {
@@ -560,7 +560,7 @@ export class ServerSession<H extends object, T extends string = string> {
           // logging must not break the session
         }
       }
-      if (data) this.emit(e, data);
+      if (data) this.emit(e, data as Record<string, unknown>);
     }
   }
 
