@@ -40,6 +40,8 @@ export interface EventEntry {
 export interface ErrorCodeEntry {
   code: string;
   since: string;
+  /** Since 0.1.7: the code answers only this client message (index.messages key), e.g. "cancel". */
+  answers?: string;
   description: string;
 }
 
