@@ -82,7 +82,19 @@ describe('generated runtime tables', () => {
       )) as typeof import('../../generated/v0.1.6/topics');
       expect(t.PROTOCOL_VERSION).toBe(spec.index.version);
       expect(t.TRANSPORT).toEqual(spec.index.transport);
-      expect(t.ERROR_CODES).toEqual(spec.index.errorCodes);
+      expect(t.ERROR_CODES).toEqual(
+        spec.index.errorCodes.map(({ code, since, description }) => ({ code, since, description })),
+      );
+      const events = (t as { EVENTS?: unknown }).EVENTS;
+      expect(events).toEqual(
+        spec.index.events?.map(({ event, name, since, direction, description }) => ({
+          event,
+          name,
+          since,
+          direction,
+          description,
+        })),
+      );
       expect(t.TOPICS).toEqual(
         spec.index.topics.map(({ topic, method, since, errors, description }) => ({
           topic,
