@@ -11,6 +11,7 @@ import { selectCases } from '../../conformance/lib/select';
 import { runAgainstServer } from '../../conformance/lib/session';
 import { buildFixtureWorkspace } from '../../conformance/workspace';
 import { SERVER_PROTOCOL } from '../../generated/v0.1.2/server';
+import { NEWEST_VERSION } from '../../generated/versions';
 import { createIdeaServer, type RunningIdeaServer } from '../../runtime/idea-server';
 
 const V012_HANDSHAKE = JSON.stringify({
@@ -27,8 +28,8 @@ describe('frame schemas follow the server version', () => {
   });
 
   it('an unknown or malformed version falls back to the newest spec', async () => {
-    expect((await frameCheckerFor('9.9.9')).version).toBe('0.1.6');
-    expect((await frameCheckerFor('../v0.1.2')).version).toBe('0.1.6');
+    expect((await frameCheckerFor('9.9.9')).version).toBe(NEWEST_VERSION);
+    expect((await frameCheckerFor('../v0.1.2')).version).toBe(NEWEST_VERSION);
   });
 });
 
