@@ -430,5 +430,55 @@ export const CURRENT_CLAUSES = [
     "since": "0.1.7",
     "title": "Rename writes like edit/replace",
     "text": "edit/rename is a write topic under H11 and H12: a rename touching a protected file or a file with unsaved editor changes is refused and changes nothing; otherwise every edited file is written in one all-or-nothing transaction with its original in local history. A dry run writes nothing at all."
+  },
+  {
+    "id": "T31",
+    "layer": "text",
+    "since": "0.1.7",
+    "title": "Events only to subscribers",
+    "text": "The server sends an event frame ({\"type\":\"event\",\"event\",\"data\",\"dropped\"?}) only for an event the connection subscribed to with /app/vscode/events/subscribe and has not unsubscribed from; a connection that never subscribed receives nothing but answers to its requests. An event frame has no requestId and no topic."
+  },
+  {
+    "id": "T32",
+    "layer": "text",
+    "since": "0.1.7",
+    "title": "Subscribing names advertised events",
+    "text": "The handshake success lists in events what the server can push. events/subscribe with an event not listed there is INVALID_REQUEST naming it, and subscribes to nothing; its result and events/unsubscribe's list the connection's subscriptions after the call. Closing the connection ends its subscriptions."
+  },
+  {
+    "id": "T33",
+    "layer": "text",
+    "since": "0.1.7",
+    "title": "Cancel answers CANCELLED",
+    "text": "A cancel frame {\"type\":\"cancel\",\"requestId\"} sent after the handshake for a request still in flight stops its work and answers that request with the error CANCELLED (topic and requestId echoed); no other answer for it follows. A cancel naming a request that is unknown or already answered is ignored: no frame is sent."
+  },
+  {
+    "id": "T34",
+    "layer": "text",
+    "since": "0.1.7",
+    "title": "Draft versions say so",
+    "text": "A server speaking a version that is not released sets draft: true in its handshake success; version stays x.y.z."
+  },
+  {
+    "id": "R11",
+    "layer": "reading",
+    "since": "0.1.7",
+    "title": "Cancel frames are not requests",
+    "text": "A cancel frame is read by its \"type\":\"cancel\" before the request envelope check, only in versions that define it (0.1.7 on); a malformed one (requestId missing, empty or not a string) is answered INVALID_REQUEST with topic and requestId \"\" and the connection stays open. Before the handshake a cancel frame is refused like any first frame that is not a handshake.",
+    "why": "A cancel has no topic, so the request envelope would reject it; versions before 0.1.7 keep answering such a frame exactly as they always did."
+  },
+  {
+    "id": "H17",
+    "layer": "hardening",
+    "since": "0.1.7",
+    "title": "A slow subscriber is bounded",
+    "text": "Each subscriber has a queue of at most 256 undelivered events, filled only while the socket holds more than 1 MiB unsent; an event for a file already queued replaces that entry (coalesced), and when the queue is full newer events are dropped and counted: the next event frame delivered carries dropped, the number lost. A subscriber that never reads never grows the server's memory beyond that bound, and the others still get every event."
+  },
+  {
+    "id": "H18",
+    "layer": "hardening",
+    "since": "0.1.7",
+    "title": "Cancel bookkeeping is bounded",
+    "text": "A request stays known for cancellation only while in flight (bounded by the in-flight limit); cancels, subscribes and unsubscribes leave nothing behind once answered."
   }
 ];

@@ -16,7 +16,7 @@
 // the session.
 import { IdeaClosedError, IdeaProtocolError, IdeaTimeoutError, IdeaValidationError } from './client-errors.js';
 import { ClientTransport, type RequestOptions, type WebSocketClass } from './client-transport.js';
-import { type FrameValidators, handshakeReplyProblem, isObject, responseProblem } from './frames.js';
+import { eventProblem, type FrameValidators, handshakeReplyProblem, isObject, responseProblem } from './frames.js';
 import {
   backoffDelay,
   type ConnectionState,
@@ -59,6 +59,9 @@ export interface ClientOptions {
   reconnect?: boolean | ReconnectOptions;
 }
 
+/** Receives an event's data and how many events the server dropped before it (0: none). */
+export type EventHandler = (data: unknown, dropped: number) => void;
+
 /** A successful handshake reply as every version has it (authRequired since 0.1.3). */
 export interface HandshakeInfo {
   readonly version: string;
@@ -73,6 +76,8 @@ export interface ClientLink {
   readonly handshake: HandshakeInfo;
   /** The validators frames are checked with (the announced version's, or the client's own). */
   readonly frames: FrameValidators;
+  /** Event frames are checked against `frames` before delivery (the client's `validate`). */
+  readonly validateEvents?: boolean;
   /** How to open the next link when this one drops; present when reconnecting is on. */
   readonly reconnect?: Reconnector;
 }
@@ -153,7 +158,7 @@ async function openOnce(protocol: ClientProtocol, options: ClientOptions): Promi
   });
   const accepted = handshake as Awaited<ReturnType<typeof acceptHandshake>>;
   if (validate) transport.checkResponse = (topic, msg) => responseProblem(accepted.frames, topic, msg);
-  return { transport, handshake: accepted.handshake, frames: accepted.frames };
+  return { transport, handshake: accepted.handshake, frames: accepted.frames, validateEvents: validate };
 }
 
 /** Topic → params and result types (a generated TopicMap fits). */
@@ -171,6 +176,8 @@ export class ClientSession<
   private userClosed = false;
   private readonly stateListeners = new Set<(e: ConnectionStateEvent) => void>();
   private readonly frameListeners = new Set<(text: string) => void>();
+  /** Event name → local handlers (on()); kept across reconnections, subscriptions are not. */
+  private readonly eventHandlers = new Map<string, Set<EventHandler>>();
   private detachFrames: (() => void) | undefined;
   /** Requests waiting for a reconnection. */
   private readonly waiters = new Set<{ ready(): void; fail(e: Error): void }>();
@@ -190,6 +197,8 @@ export class ClientSession<
    */
   protected useLink(link: ClientLink): void {
     this.link = link;
+    link.transport.cancelOnAbort = link.frames.cancel !== undefined;
+    link.transport.onEvent = (msg) => this.dispatchEvent(msg);
     const caps = link.handshake.capabilities;
     this.advertised = Array.isArray(caps) ? new Set(caps) : undefined;
     this.detachFrames?.();
@@ -262,6 +271,36 @@ export class ClientSession<
       );
     }
     return this.link.transport.request(topic, params, options) as Promise<TM[T]['result']>;
+  }
+
+  /**
+   * Calls `handler` with the data of every `event` frame this connection receives (after subscribing
+   * to it: events/subscribe); returns the function that removes the handler. With `validate`, frames
+   * that do not conform to the announced version's schemas are not delivered.
+   */
+  onEvent(event: string, handler: EventHandler): () => void {
+    let set = this.eventHandlers.get(event);
+    if (!set) this.eventHandlers.set(event, (set = new Set()));
+    set.add(handler);
+    return () => {
+      set.delete(handler);
+      if (set.size === 0 && this.eventHandlers.get(event) === set) this.eventHandlers.delete(event);
+    };
+  }
+
+  private dispatchEvent(msg: Record<string, unknown>): void {
+    if (typeof msg.event !== 'string') return;
+    const handlers = this.eventHandlers.get(msg.event);
+    if (!handlers) return;
+    if (this.link.validateEvents && eventProblem(this.link.frames, msg) !== undefined) return;
+    const dropped = typeof msg.dropped === 'number' ? msg.dropped : 0;
+    for (const h of [...handlers]) {
+      try {
+        h(msg.data, dropped);
+      } catch {
+        // one handler's failure must not keep the event from the others
+      }
+    }
   }
 
   /** Sends a raw text frame (conformance tests). Answers are visible through onFrame. */

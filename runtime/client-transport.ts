@@ -84,6 +84,10 @@ export class ClientTransport {
   private timerAt = Infinity;
   /** Checks each reply; set once the handshake said which version's schemas apply. */
   checkResponse: ResponseCheck | undefined;
+  /** Set when the server's version has cancel frames (0.1.7 on): an aborted request then sends one. */
+  cancelOnAbort = false;
+  /** Receives every event frame (`"type":"event"`, no requestId), parsed; set by the client session. */
+  onEvent: ((msg: Record<string, unknown>) => void) | undefined;
 
   private constructor(
     private readonly socket: WebSocketLike,
@@ -178,6 +182,14 @@ export class ClientTransport {
     return new Promise((resolve, reject) => {
       const onAbort = () => {
         entry.cleanup();
+        // Tell the server to stop (its CANCELLED answer then finds nothing pending and is dropped).
+        if (this.cancelOnAbort && !this.closedError && this.socket.readyState === OPEN) {
+          try {
+            this.socket.send(JSON.stringify({ type: 'cancel', requestId }));
+          } catch {
+            // the socket is going away; its close rejects nothing more
+          }
+        }
         reject(signal!.reason);
       };
       const entry: Pending = {
@@ -254,7 +266,16 @@ export class ClientTransport {
       }
     }
     const msg = parseObject(text);
-    if (!msg || typeof msg.requestId !== 'string') return;
+    if (!msg) return;
+    if (msg.type === 'event' && msg.requestId === undefined) {
+      try {
+        this.onEvent?.(msg);
+      } catch {
+        // a subscriber's handler must not break the dispatch of replies
+      }
+      return;
+    }
+    if (typeof msg.requestId !== 'string') return;
     const entry = this.pending.get(msg.requestId);
     if (!entry) return; // late reply to a timed-out or aborted request, or not ours
     entry.cleanup();

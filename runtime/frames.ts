@@ -19,6 +19,12 @@ export interface FrameValidators {
   readonly params: ReadonlyMap<string, Validate>;
   /** Topic → validator of its result. */
   readonly results: ReadonlyMap<string, Validate>;
+  /** Since 0.1.7: the event frame envelope (server → client). */
+  readonly event?: Validate;
+  /** Since 0.1.7: the cancel frame (client → server). */
+  readonly cancel?: Validate;
+  /** Since 0.1.7: event name → validator of its data. */
+  readonly events?: ReadonlyMap<string, Validate>;
 }
 
 /** Validates `value`; undefined when it conforms, else one line naming the field under `root`. */
@@ -80,5 +86,18 @@ export function serverFrameProblem(frames: FrameValidators, text: string): strin
   }
   if (!isObject(frame)) return 'frame is not a JSON object';
   if (frame.type === 'handshake') return handshakeReplyProblem(frames, frame) ?? null;
+  if (frame.type === 'event' && frame.requestId === undefined && frames.event)
+    return eventProblem(frames, frame) ?? null;
   return responseProblem(frames, typeof frame.topic === 'string' ? frame.topic : '', frame) ?? null;
+}
+
+/** An event frame (0.1.7 on): its envelope, then its data against the event's schema. Undefined when it conforms. */
+export function eventProblem(frames: FrameValidators, msg: Record<string, unknown>): string | undefined {
+  if (!frames.event) return `protocol ${frames.version} has no events`;
+  const envelope = problemOf(frames.event, msg, '');
+  if (envelope !== undefined) return `event: ${envelope}`;
+  const validate = frames.events?.get(String(msg.event));
+  if (!validate) return `event protocol ${frames.version} does not define: ${String(msg.event)}`;
+  const p = problemOf(validate, msg.data, 'data');
+  return p === undefined ? undefined : `event ${String(msg.event)}: ${p}`;
 }

@@ -67,6 +67,11 @@ export interface RunningIdeaServer {
   readonly registryError: Error | undefined;
   /** Rewrites the registry entry's folders from `workspaces()` (sessions read it at each handshake). Throws when the write fails. */
   workspacesChanged(): void;
+  /**
+   * Since 0.1.7: pushes `event` to every connection that subscribed to it (each through its own bounded
+   * queue: a slow reader never delays the others). Never throws.
+   */
+  emit(event: string, data: Record<string, unknown>): void;
   /** Removes the registry entry now (synchronous: safe in a deactivate or exit hook). */
   unregister(): void;
   /** Removes the registry entry, stops listening and terminates live connections. */
@@ -79,6 +84,8 @@ export async function createIdeaServer<H extends object, T extends string = stri
   const { protocol, auth, workspaces, session: settings, aroundRequest } = options;
   const host = options.host ?? '127.0.0.1';
   let connections = 0;
+  /** Sessions of open connections, for emit(). */
+  const live = new Set<SessionLike>();
   const ws = await startWebSocketServer({
     host,
     port: options.port,
@@ -98,10 +105,22 @@ export async function createIdeaServer<H extends object, T extends string = stri
         send: io.send,
         close: io.close,
         admit: io.admit,
+        ...(io.bufferedAmount && { bufferedAmount: io.bufferedAmount }),
       };
-      return options.createSession
+      const session = options.createSession
         ? options.createSession(sessionOptions, connection)
         : new ServerSession<H, T>(protocol, sessionOptions);
+      live.add(session);
+      return {
+        onFrame: (text) => session.onFrame(text),
+        onClose: () => {
+          live.delete(session);
+          session.onClose();
+        },
+        get state() {
+          return session.state;
+        },
+      };
     },
   });
   const url = `ws://${host.includes(':') ? `[${host}]` : host}:${ws.port}`;
@@ -148,6 +167,15 @@ export async function createIdeaServer<H extends object, T extends string = stri
       return registration;
     },
     registryError,
+    emit: (event, data) => {
+      for (const session of live) {
+        try {
+          session.emit?.(event, data);
+        } catch {
+          // one connection's failure must not keep the event from the others
+        }
+      }
+    },
     workspacesChanged: () => registration?.update({ workspaces: workspaces() }),
     unregister,
     close: () => {

@@ -20,8 +20,16 @@
 //   new one is answered HANDLER_ERROR at once (never queued).
 // - closed (onClose, or after a handshake failure): frames are ignored, pending answers dropped,
 //   ctx.signal aborted.
+// Since 0.1.7 (versions whose route table has events and cancel):
+// - cancel: {"type":"cancel","requestId"} after the handshake answers that running request CANCELLED at
+//   once and aborts its ctx.signal; its handler's own answer is then dropped. Unknown or answered ids
+//   are ignored (no frame); a malformed cancel is INVALID_REQUEST with topic and requestId "".
+// - events: events/subscribe and events/unsubscribe are served here, not by handlers (routes marked
+//   `session`); emit() sends an event to this connection if it subscribed, through its EventQueue.
 // Params defaults: validators never touch the wire object; the session fills the params schema's
 // top-level defaults into a copy before calling the handler (the handler's params type says so).
+
+import { type Coalesce, EventQueue } from './event-queue.js';
 import { type FrameValidators, isObject, type Validate } from './frames.js';
 import { tokensEqual } from './token.js';
 import { describeValidationError } from './validation-message.js';
@@ -32,7 +40,7 @@ export type WithDefaults<P, K extends keyof P> = Omit<P, K> & { [Q in K]-?: Excl
 export interface RequestContext<T extends string = string> {
   readonly topic: T;
   readonly requestId: string;
-  /** Aborted when the connection closes. */
+  /** Aborted when the connection closes, or (0.1.7 on) when the client cancels the request. */
   readonly signal: AbortSignal;
 }
 
@@ -60,7 +68,12 @@ export const DEFAULT_MAX_IN_FLIGHT = 1000;
 export interface RouteSpec<M extends string = string> {
   readonly method: M;
   readonly defaults: Readonly<Record<string, unknown>>;
+  /** Served by the session itself (events/subscribe, events/unsubscribe), never by a handler. */
+  readonly session?: true;
 }
+
+/** A topic the session serves itself (0.1.7 on: events/subscribe, events/unsubscribe): no handler method. */
+export type SessionRouteSpec = RouteSpec<string> & { readonly session: true };
 
 /** What generated/<v>/server.ts states about its version. */
 export interface ServerProtocolSpec<H> {
@@ -68,7 +81,13 @@ export interface ServerProtocolSpec<H> {
   /** The version has token auth (handshake token, authRequired, UNAUTHORIZED). */
   readonly auth: boolean;
   /** Topic → route, in the topic index's order (capabilities keep it). */
-  readonly routes: { readonly [topic: string]: RouteSpec<keyof H & string> };
+  readonly routes: { readonly [topic: string]: RouteSpec<keyof H & string> | SessionRouteSpec };
+  /** Since 0.1.7: event name → how its undelivered events coalesce (index.json events[].coalesce). */
+  readonly events?: { readonly [event: string]: Coalesce };
+  /** Since 0.1.7: the version has cancel frames and the CANCELLED code. */
+  readonly cancel?: boolean;
+  /** The version is a draft (not released): the handshake success says `draft: true`. */
+  readonly draft?: boolean;
 }
 
 interface Route<H> {
@@ -78,6 +97,7 @@ interface Route<H> {
   readonly validateResult: Validate;
   /** [key, value, is an object (cloned per request)] */
   readonly defaults: readonly (readonly [string, unknown, boolean])[];
+  readonly session: boolean;
 }
 
 /** A version's routes, resolved once (validators looked up, defaults listed) for every session of it. */
@@ -89,6 +109,11 @@ export class ServerProtocol<H> {
   /** Every topic of the version, in index order. */
   readonly topics: readonly string[];
   private readonly routes = new Map<string, Route<H>>();
+  /** Every event of the version (none before 0.1.7). */
+  readonly events: readonly string[];
+  readonly coalesce: ReturnType<typeof EventQueue.rules>;
+  /** The cancel frame's validator when the version has cancel. */
+  readonly validateCancel: Validate | undefined;
 
   /** What the version states (a server claiming another version can be made from it: tests). */
   constructor(readonly spec: ServerProtocolSpec<H>) {
@@ -102,9 +127,20 @@ export class ServerProtocol<H> {
       const validateResult = frames.results.get(topic);
       if (!validateParams || !validateResult) throw new Error(`protocol ${this.version}: no validators for ${topic}`);
       const defaults = Object.entries(r.defaults).map(([k, v]) => [k, v, typeof v === 'object' && v !== null] as const);
-      this.routes.set(topic, { topic, method: r.method, validateParams, validateResult, defaults });
+      const session = r.session === true;
+      this.routes.set(topic, {
+        topic,
+        method: r.method as keyof H & string,
+        validateParams,
+        validateResult,
+        defaults,
+        session,
+      });
     }
     this.topics = [...this.routes.keys()];
+    this.events = Object.keys(spec.events ?? {});
+    this.coalesce = EventQueue.rules(spec.events ?? {});
+    this.validateCancel = spec.cancel ? frames.cancel : undefined;
   }
 
   /** The route of `topic` (any string a client sent; a Map, so "__proto__" is just unknown). */
@@ -148,11 +184,31 @@ export interface ServerSessionOptions<H, T extends string = string> {
    * other requests whose handler has not settled.
    */
   aroundRequest?<R>(request: { topic: T; requestId: string; ownInFlight: number }, call: () => Promise<R>): Promise<R>;
+  /**
+   * Since 0.1.7: the events this server can push (advertised in the handshake; subscribing to others
+   * is INVALID_REQUEST). Only events of the version count. None: events/subscribe is not served.
+   */
+  events?: readonly string[];
+  /**
+   * Since 0.1.7: the current state of `event` for a subscriber that asked for it (subscribe with
+   * `initial: true`), sent right after the subscribe answer; undefined: nothing to send.
+   */
+  initialEvent?(event: string): object | undefined;
+  /** Bytes the socket holds unsent (ws `bufferedAmount`), for the event queue's back-pressure. */
+  bufferedAmount?(): number;
   /** Observes errors thrown by handlers (logging); never affects the answer. */
   onHandlerError?(error: unknown, topic: T, requestId: string): void;
 }
 
 export type SessionState = 'awaiting-handshake' | 'open' | 'closed';
+
+/** One running request, for cancellation (versions with cancel) and its lazy AbortController. */
+interface Running {
+  readonly topic: string;
+  controller: AbortController | undefined;
+  /** Answered already (CANCELLED): the handler's answer is dropped. */
+  cancelled: boolean;
+}
 
 type AnyHandler = (params: unknown, ctx: RequestContext) => Promise<unknown>;
 type Parsed = { ok: true; value: unknown } | { ok: false };
@@ -187,12 +243,20 @@ export class ServerSession<H extends object, T extends string = string> {
    */
   private readonly running = new Set<AbortController>();
   private handshakeTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Running requests by requestId (versions with cancel only); a reused id keeps its latest. */
+  private readonly byId = new Map<string, Running>();
+  /** Events this session advertises (its option ∩ the version's). */
+  private readonly advertisedEvents: ReadonlySet<string>;
+  private readonly subscribed = new Set<string>();
+  private queue: EventQueue | undefined;
 
   constructor(
     private readonly protocol: ServerProtocol<H>,
     private readonly options: ServerSessionOptions<H, T>,
   ) {
     this.maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
+    const versionEvents = new Set(protocol.events);
+    this.advertisedEvents = new Set((options.events ?? []).filter((e) => versionEvents.has(e)));
     const ms = options.handshakeTimeoutMs;
     if (ms !== undefined && ms > 0) {
       this.handshakeTimer = setTimeout(() => {
@@ -221,7 +285,35 @@ export class ServerSession<H extends object, T extends string = string> {
   /** Topics this session serves: those with a handler, in the topic index's order. */
   get capabilities(): T[] {
     const handlers = this.options.handlers as Record<string, unknown>;
-    return this.protocol.topics.filter((t) => typeof handlers[this.protocol.route(t)!.method] === 'function') as T[];
+    const events = this.advertisedEvents.size > 0;
+    return this.protocol.topics.filter((t) => {
+      const route = this.protocol.route(t)!;
+      return route.session ? events : typeof handlers[route.method] === 'function';
+    }) as T[];
+  }
+
+  /** Events this connection subscribed to. */
+  get subscriptions(): string[] {
+    return [...this.subscribed];
+  }
+
+  /** Entries waiting in this connection's event queue (bounded by MAX_QUEUED_EVENTS). */
+  get queuedEvents(): number {
+    return this.queue?.queued ?? 0;
+  }
+
+  /** Sends `event` to this connection if it subscribed (queued or dropped under back-pressure). Never throws. */
+  emit(event: string, data: Record<string, unknown>): void {
+    if (this.current !== 'open' || !this.subscribed.has(event)) return;
+    try {
+      this.queue ??= new EventQueue(
+        { send: (f) => this.options.send(f), bufferedAmount: () => this.options.bufferedAmount?.() ?? 0 },
+        this.protocol.coalesce,
+      );
+      this.queue.push(event, data);
+    } catch {
+      // the transport is going away
+    }
   }
 
   /** Feeds one incoming text frame. Never throws. */
@@ -243,6 +335,10 @@ export class ServerSession<H extends object, T extends string = string> {
     const reason = new Error('connection closed');
     for (const controller of this.running) controller.abort(reason);
     this.running.clear();
+    this.byId.clear();
+    this.subscribed.clear();
+    this.queue?.close();
+    this.queue = undefined;
   }
 
   private onHandshakeFrame(text: string): void {
@@ -296,15 +392,12 @@ export class ServerSession<H extends object, T extends string = string> {
     }
     this.current = 'open';
     clearTimeout(this.handshakeTimer);
-    const reply = this.protocol.auth
-      ? {
-          type: 'handshake',
-          version: this.protocol.version,
-          authRequired: required,
-          capabilities: this.capabilities,
-          workspaces,
-        }
-      : { type: 'handshake', version: this.protocol.version, capabilities: this.capabilities, workspaces };
+    const reply: Record<string, unknown> = { type: 'handshake', version: this.protocol.version };
+    if (this.protocol.spec.draft) reply.draft = true;
+    if (this.protocol.auth) reply.authRequired = required;
+    reply.capabilities = this.capabilities;
+    if (this.protocol.spec.events) reply.events = [...this.advertisedEvents];
+    reply.workspaces = workspaces;
     this.options.send(JSON.stringify(reply));
   }
 
@@ -324,12 +417,20 @@ export class ServerSession<H extends object, T extends string = string> {
     if (msg.type === 'handshake' && msg.topic === undefined) {
       return this.sendError(topic, requestId, 'INVALID_REQUEST', 'handshake already completed');
     }
+    const { validateCancel } = this.protocol;
+    if (validateCancel && msg.type === 'cancel' && msg.topic === undefined) {
+      if (!validateCancel(msg)) {
+        const why = describeValidationError(validateCancel.errors, '');
+        return this.sendError('', '', 'INVALID_REQUEST', `invalid cancel: ${why}`);
+      }
+      return this.cancel(requestId);
+    }
     const { validateRequest } = this.protocol;
     if (!validateRequest(msg)) {
       return this.sendError(topic, requestId, 'INVALID_REQUEST', describeValidationError(validateRequest.errors, ''));
     }
     const route = this.protocol.route(topic);
-    if (!route || typeof this.options.handlers[route.method] !== 'function') {
+    if (!route || (!route.session && typeof this.options.handlers[route.method] !== 'function')) {
       return this.sendError(topic, requestId, 'UNKNOWN_TOPIC', `unknown topic: ${topic}`);
     }
     const raw = msg.params === undefined ? {} : msg.params;
@@ -340,6 +441,9 @@ export class ServerSession<H extends object, T extends string = string> {
         'INVALID_REQUEST',
         describeValidationError(route.validateParams.errors, 'params'),
       );
+    }
+    if (route.session) {
+      return this.serveEvents(topic, requestId, route, raw as Record<string, unknown>);
     }
     if (this.inFlight >= this.maxInFlight) {
       return this.sendError(
@@ -353,22 +457,26 @@ export class ServerSession<H extends object, T extends string = string> {
   }
 
   private async run(topic: T, requestId: string, route: Route<H>, params: Record<string, unknown>): Promise<void> {
-    let controller: AbortController | undefined;
+    const self: Running = { topic, controller: undefined, cancelled: false };
     const running = this.running;
     const isClosed = () => this.current === 'closed';
     const ctx: RequestContext<T> = {
       topic,
       requestId,
       get signal(): AbortSignal {
-        if (!controller) {
-          controller = new AbortController();
-          // Read after the connection closed: born aborted, like the eager controller would be.
+        if (!self.controller) {
+          const controller = new AbortController();
+          self.controller = controller;
+          // Read after the connection closed or the cancel: born aborted, like an eager controller.
           if (isClosed()) controller.abort(new Error('connection closed'));
+          else if (self.cancelled) controller.abort(new Error('cancelled'));
           else running.add(controller);
         }
-        return controller.signal;
+        return self.controller.signal;
       },
     };
+    const cancellable = this.protocol.validateCancel !== undefined;
+    if (cancellable) this.byId.set(requestId, self);
     this.inFlight++;
     let frame: string;
     try {
@@ -398,13 +506,70 @@ export class ServerSession<H extends object, T extends string = string> {
     } finally {
       // After onClose the count is already 0 and the set empty.
       if (this.current !== 'closed') this.inFlight--;
-      if (controller) running.delete(controller);
+      if (self.controller) running.delete(self.controller);
+      if (cancellable && this.byId.get(requestId) === self) this.byId.delete(requestId);
     }
-    if (this.current !== 'open') return;
+    if (this.current !== 'open' || self.cancelled) return;
     try {
       this.options.send(frame);
     } catch {
       // the transport is going away
+    }
+  }
+
+  /** A cancel frame for `requestId`: answer it CANCELLED now and abort its work; unknown ids are ignored. */
+  private cancel(requestId: string): void {
+    const target = this.byId.get(requestId);
+    if (!target) return;
+    this.byId.delete(requestId);
+    target.cancelled = true;
+    if (target.controller) {
+      this.running.delete(target.controller);
+      target.controller.abort(new Error('cancelled'));
+    }
+    this.sendError(target.topic, requestId, 'CANCELLED', 'cancelled by the client');
+  }
+
+  /** events/subscribe and events/unsubscribe, answered at once. */
+  private serveEvents(topic: string, requestId: string, route: Route<H>, params: Record<string, unknown>): void {
+    if (this.advertisedEvents.size === 0) {
+      return this.sendError(topic, requestId, 'UNKNOWN_TOPIC', `unknown topic: ${topic}`);
+    }
+    const events = Array.isArray(params.events) ? (params.events as string[]) : undefined;
+    const added: string[] = [];
+    if (route.method === 'eventsSubscribe') {
+      for (const e of events ?? []) {
+        if (!this.advertisedEvents.has(e)) {
+          const why = this.protocol.events.includes(e)
+            ? 'not advertised by this server'
+            : `not an event of protocol ${this.protocol.version}`;
+          return this.sendError(topic, requestId, 'INVALID_REQUEST', `params.events: ${JSON.stringify(e)} is ${why}`);
+        }
+      }
+      for (const e of events ?? []) {
+        if (!this.subscribed.has(e)) added.push(e);
+        this.subscribed.add(e);
+      }
+    } else {
+      for (const e of events ?? [...this.subscribed]) {
+        this.subscribed.delete(e);
+        this.queue?.discard(e);
+      }
+    }
+    this.options.send(JSON.stringify({ topic, requestId, result: { subscribed: [...this.subscribed] } }));
+    if (params.initial !== true) return;
+    for (const e of added) {
+      let data: object | undefined;
+      try {
+        data = this.options.initialEvent?.(e);
+      } catch (err) {
+        try {
+          this.options.onHandlerError?.(err, topic as T, requestId);
+        } catch {
+          // logging must not break the session
+        }
+      }
+      if (data) this.emit(e, data as Record<string, unknown>);
     }
   }
 

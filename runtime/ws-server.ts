@@ -43,6 +43,8 @@ export interface SessionLike {
   onClose(): void;
   /** The protocol state (the generated ServerSession has it): admission counts a socket as pending until "open". */
   readonly state?: 'awaiting-handshake' | 'open' | 'closed';
+  /** Since 0.1.7: pushes an event to this connection if it subscribed (createIdeaServer's fan-out). */
+  emit?(event: string, data: Record<string, unknown>): void;
 }
 
 /** What the transport gives a session. */
@@ -55,6 +57,8 @@ export interface ConnectionIO {
    */
   admit(): string | undefined;
   remoteAddress: string | undefined;
+  /** Bytes the socket holds unsent (back-pressure for pushed events). */
+  bufferedAmount?(): number;
 }
 
 export interface WebSocketServerOptions {
@@ -192,6 +196,7 @@ export async function startWebSocketServer(options: WebSocketServerOptions): Pro
       },
       admit,
       remoteAddress: req.socket.remoteAddress,
+      bufferedAmount: () => ws.bufferedAmount,
     };
     let session: SessionLike | undefined;
     try {

@@ -37,6 +37,7 @@ export function rootSchemas(spec: Spec): RootSchema[] {
     add(`${t.typeName}Params`, t.params);
     add(`${t.typeName}Result`, t.result);
   }
+  for (const e of spec.index.events ?? []) add(`${e.typeName}Data`, e.data);
   const seen = new Set<string>();
   for (const r of roots) {
     if (seen.has(r.name)) throw new Error(`${spec.folder}: two root schemas named ${r.name}`);

@@ -19,12 +19,29 @@ export interface TopicEntry {
   params: string;
   result: string;
   errors: string[];
+  /** Since 0.1.7: "session" when the session engine serves the topic itself (events/subscribe, …). */
+  servedBy?: 'session';
+  description: string;
+}
+
+/** Since 0.1.7: one event of index.json `events` (a server → client push). */
+export interface EventEntry {
+  event: string;
+  name: string;
+  typeName: string;
+  since: string;
+  direction: 'server→client';
+  data: string;
+  /** "whole", or "<array>[].<field>": how undelivered events coalesce per subscriber. */
+  coalesce: string;
   description: string;
 }
 
 export interface ErrorCodeEntry {
   code: string;
   since: string;
+  /** Since 0.1.7: the code answers only this client message (index.messages key), e.g. "cancel". */
+  answers?: string;
   description: string;
 }
 
@@ -38,6 +55,8 @@ export interface SpecIndex {
   messages: Record<string, string>;
   errorCodes: ErrorCodeEntry[];
   topics: TopicEntry[];
+  /** Since 0.1.7: the version's events (absent: none). */
+  events?: EventEntry[];
 }
 
 /** One clause of spec/<v>/clauses.json: what the conformance suite enforces, by layer. */

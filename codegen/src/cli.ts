@@ -6,7 +6,7 @@
 // always regenerates in memory and compares.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { releaseOf } from '@idea-kit/spec-lib/releases';
+import { readReleases, releaseOf } from '@idea-kit/spec-lib/releases';
 import { SERVED_FILE, servedVersion } from '@idea-kit/spec-lib/served';
 import { loadSpec, specVersions } from '@idea-kit/spec-lib/spec';
 import { compareVersions, versionFolder } from '@idea-kit/spec-lib/version';
@@ -89,7 +89,10 @@ export async function run(argv: string[]): Promise<number> {
   // Version-independent outputs: path relative to the output root → content.
   const shared = new Map<string, string>([
     [VERSIONS_FILE, generateVersionsFile(allFolders)],
-    [LATEST_FILE, generateLatestFile(allFolders)],
+    [
+      LATEST_FILE,
+      generateLatestFile(allFolders, new Set(readReleases(specRoot).releases.map((r) => versionFolder(r.version)))),
+    ],
   ]);
   if (served) shared.set(CURRENT_FILE, generateCurrentFile(versionFolder(served), loadSpec(specRoot, served).clauses));
   const strayCurrent = !served && existsSync(join(outRoot, CURRENT_FILE));

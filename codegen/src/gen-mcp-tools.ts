@@ -97,12 +97,14 @@ function mcpTool(refs: RefResolver, t: TopicEntry, a: TopicAnnotation): McpToolM
 }
 
 export function generateMcpTools(refs: RefResolver, annotations: TopicAnnotations, tsHeader: string): string {
-  const tools = refs.spec.index.topics.map((t) => {
-    const a = annotations.byTopic.get(t.topic);
-    if (!a)
-      throw new Error(`spec/topic-annotations.json has no entry for ${t.topic} (listed by spec/${refs.spec.folder})`);
-    return mcpTool(refs, t, a);
-  });
+  const tools = refs.spec.index.topics
+    .filter((t) => t.servedBy !== 'session')
+    .map((t) => {
+      const a = annotations.byTopic.get(t.topic);
+      if (!a)
+        throw new Error(`spec/topic-annotations.json has no entry for ${t.topic} (listed by spec/${refs.spec.folder})`);
+      return mcpTool(refs, t, a);
+    });
   return [
     tsHeader,
     '// One MCP tool per topic: name, title, description from the topic index; inputSchema / outputSchema',

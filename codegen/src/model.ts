@@ -47,6 +47,29 @@ interface TopicModel {
   resultRows: FieldRow[];
   exampleRequest: string;
   exampleResponse: string;
+  /** Served by the session engine (events/subscribe, events/unsubscribe): no handler. */
+  session: boolean;
+}
+
+interface EventModel {
+  event: string;
+  name: string;
+  typeName: string;
+  since: string;
+  description: string;
+  dataType: string;
+  validateData: string;
+  coalesce: string;
+  dataNote: string;
+  dataRows: FieldRow[];
+  exampleFrame: string;
+}
+
+interface FrameMessage {
+  name: string;
+  validator: string;
+  rows: FieldRow[];
+  example: string;
 }
 
 export interface Model {
@@ -63,6 +86,17 @@ export interface Model {
   roots: { name: string; validator: string }[];
   msg: Record<MessageKey, { name: string; validator: string; rows: FieldRow[]; example: string }>;
   topics: TopicModel[];
+  /** Topics a handler serves (all but the session's own). */
+  handlerTopics: TopicModel[];
+  /** Since 0.1.7: events, and the event / cancel frames (undefined before). */
+  events: EventModel[];
+  eventFrame: FrameMessage | undefined;
+  cancelFrame: FrameMessage | undefined;
+  /** The session-served topics by method ("" when the version has none). */
+  subscribeTopic: string;
+  unsubscribeTopic: string;
+  /** Not in spec/releases.json yet: a draft (the handshake says so). */
+  draft: boolean;
   /** Type declarations from json-schema-to-typescript (filled by the types generator). */
   declarations: string;
   /** clauses.json by layer, for the docs (empty lists when the version has none). */
@@ -83,6 +117,10 @@ function clauseViews(clauses: ClauseEntry[], layer: ClauseEntry['layer']): Claus
       anchorId: `clause-${c.id.toLowerCase()}`,
       levelLabel: c.level ?? (c.layer === 'reading' ? 'should' : 'must'),
     }));
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 const EXAMPLE_REQUEST_ID = '550e8400-e29b-41d4-a716-446655440000';
@@ -162,6 +200,38 @@ export function buildModel(
         exResult === undefined
           ? ''
           : JSON.stringify({ topic: t.topic, requestId: EXAMPLE_REQUEST_ID, result: exResult }, null, 2),
+      session: t.servedBy === 'session',
+    };
+  });
+
+  const frameMessage = (key: string): FrameMessage | undefined => {
+    const path = spec.index.messages[key];
+    if (!path) return undefined;
+    const r = root(path);
+    const ex = firstExample(r.located.schema);
+    return {
+      name: r.name,
+      validator: r.validator,
+      rows: walker.isObject(r.located) ? walker.rows(r.located) : [],
+      example: ex === undefined ? '' : JSON.stringify(ex),
+    };
+  };
+  const events = (spec.index.events ?? []).map((e): EventModel => {
+    const d = root(e.data);
+    const ex = firstExample(d.located.schema);
+    const desc = typeof d.located.schema.description === 'string' ? d.located.schema.description : '';
+    return {
+      event: e.event,
+      name: e.name,
+      typeName: e.typeName,
+      since: e.since,
+      description: e.description,
+      dataType: d.name,
+      validateData: d.validator,
+      coalesce: e.coalesce,
+      dataNote: capitalise(desc.replace(/^Data of \S+:\s*/, '')),
+      dataRows: walker.rows(d.located),
+      exampleFrame: ex === undefined ? '' : JSON.stringify({ type: 'event', event: e.event, data: ex }, null, 2),
     };
   });
 
@@ -180,6 +250,13 @@ export function buildModel(
     roots: refs.roots.map((r) => ({ name: r.name, validator: r.validator })),
     msg,
     topics,
+    handlerTopics: topics.filter((t) => !t.session),
+    events,
+    eventFrame: frameMessage('event'),
+    cancelFrame: frameMessage('cancel'),
+    draft: released === undefined,
+    subscribeTopic: topics.find((t) => t.session && t.method === 'eventsSubscribe')?.topic ?? '',
+    unsubscribeTopic: topics.find((t) => t.session && t.method === 'eventsUnsubscribe')?.topic ?? '',
     declarations,
     clauses: {
       any: spec.clauses.length > 0,

@@ -157,7 +157,7 @@ export async function serveWorkspace(options: ServeOptions): Promise<ServedWorks
   if (server.registryError) log(`could not register in ${registry}: ${server.registryError.message}`);
   // What the sessions advertise: the topics that have a handler, in the topic index's order.
   const capabilities = Object.entries(SERVER_PROTOCOL.spec.routes)
-    .filter(([, r]) => typeof handlers[r.method] === 'function')
+    .filter(([, r]) => typeof (handlers as Record<string, unknown>)[r.method] === 'function')
     .map(([topic]) => topic);
   log(
     `serving ${workspace} on ${server.url} (protocol ${SERVER_PROTOCOL.version}, ${capabilities.length} topics, auth ${authRequired ? 'required' : 'off'})`,

@@ -8,7 +8,9 @@ import { diffSchemas, type SchemaChange } from './schema-diff';
 import type { Change, DiffReport, Direction } from './types';
 
 /** Messages a client sends; every other message is sent by the server. */
-const CLIENT_MESSAGES = new Set(['handshakeRequest', 'request']);
+const CLIENT_MESSAGES = new Set(['handshakeRequest', 'request', 'cancel']);
+/** Server messages sent only to a client that asked for them (event frames: after a subscribe). */
+const OPT_IN_MESSAGES = new Set(['event']);
 
 const MESSAGE_NAMES: Record<string, string> = {
   handshakeRequest: 'handshake request',
@@ -27,6 +29,7 @@ export function diffVersions(a: SpecVersion, b: SpecVersion): DiffReport {
   diffErrorCodes(a, b, emit);
   diffMessages(a, b, emit);
   diffTopics(a, b, emit);
+  diffEvents(a, b, emit);
   return { from: a.version, to: b.version, changes: groupByDef(changes) };
 }
 
@@ -72,6 +75,18 @@ function diffErrorCodes(a: SpecVersion, b: SpecVersion, emit: (c: Change) => voi
   const cb = new Set(b.index.errorCodes.map((e) => e.code));
   for (const e of b.index.errorCodes) {
     if (!ca.has(e.code)) {
+      // A code answering only a client frame the older version lacks reaches only clients that send it.
+      const optIn = e.answers !== undefined && a.index.messages[e.answers] === undefined;
+      if (optIn) {
+        emit({
+          level: 'INFO',
+          kind: 'error-code-added',
+          location: 'error codes',
+          path: e.code,
+          message: `new error code ${e.code}, sent only in answer to the new ${e.answers} frame: existing clients never see it`,
+        });
+        continue;
+      }
       emit({
         level: 'WARN',
         kind: 'error-code-added',
@@ -111,8 +126,10 @@ function diffMessages(a: SpecVersion, b: SpecVersion, emit: (c: Change) => void)
     const direction: Direction = CLIENT_MESSAGES.has(name) ? 'request' : 'response';
     const location = MESSAGE_NAMES[name] ?? `message ${name}`;
     if (pa === undefined || pb === undefined) {
-      // A whole new message kind from the server is something clients must be ready for.
-      const level = pa === undefined ? (direction === 'response' ? 'WARN' : 'INFO') : 'ERR';
+      // A whole new message kind from the server is something clients must be ready for, unless the
+      // server sends it only to clients that asked for it (events: after a subscribe).
+      const level =
+        pa === undefined ? (direction === 'response' && !OPT_IN_MESSAGES.has(name) ? 'WARN' : 'INFO') : 'ERR';
       emit({
         level,
         kind: pa === undefined ? 'message-added' : 'message-removed',
@@ -123,6 +140,38 @@ function diffMessages(a: SpecVersion, b: SpecVersion, emit: (c: Change) => void)
       continue;
     }
     diffSchemaFiles(a, pa, b, pb, direction, location, emit);
+  }
+}
+
+/** Events (0.1.7 on): server-sent data, so judged like results (widening breaks clients). */
+function diffEvents(a: SpecVersion, b: SpecVersion, emit: (c: Change) => void): void {
+  const ea = new Map((a.index.events ?? []).map((e) => [e.event, e]));
+  const eb = new Map((b.index.events ?? []).map((e) => [e.event, e]));
+  for (const [name, e] of eb) {
+    const before = ea.get(name);
+    const location = `event ${name}`;
+    if (!before) {
+      emit({
+        level: 'INFO',
+        kind: 'event-added',
+        location,
+        path: '',
+        message: `new event ${name} (server → client, sent only to subscribers): ${e.description}`,
+      });
+      continue;
+    }
+    diffSchemaFiles(a, before.data, b, e.data, 'response', location, emit);
+  }
+  for (const name of ea.keys()) {
+    if (!eb.has(name)) {
+      emit({
+        level: 'ERR',
+        kind: 'event-removed',
+        location: `event ${name}`,
+        path: '',
+        message: `event ${name} removed: subscribing to it now fails`,
+      });
+    }
   }
 }
 

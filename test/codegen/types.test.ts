@@ -49,7 +49,10 @@ function typeTest(version: string): string {
       `export type Method${i} = Expect<Equal<T.MethodOf<${topic}>, ${JSON.stringify(t.method)}>>;`,
       `export type Params${i} = Expect<Equal<T.ParamsOf<${topic}>, ${P}>>;`,
       `export type Result${i} = Expect<Equal<T.ResultOf<${topic}>, ${R}>>;`,
-      `export type Handler${i} = Expect<Equal<ReturnType<Handlers[${JSON.stringify(t.method)}]>, Promise<${R}>>>;`,
+      // A topic the session serves itself has no handler (and must not: a handler could not serve it).
+      t.servedBy === 'session'
+        ? `export type Handler${i} = Expect<Equal<${JSON.stringify(t.method)} extends keyof Handlers ? true : false, false>>;`
+        : `export type Handler${i} = Expect<Equal<ReturnType<Handlers[${JSON.stringify(t.method)}]>, Promise<${R}>>>;`,
       `export type Client${i} = Expect<Equal<ReturnType<IdeaClient[${JSON.stringify(t.method)}]>, Promise<${R}>>>;`,
     );
     const schema = spec.byPath.get(t.params)!.schema as { required?: string[]; properties?: Record<string, unknown> };
@@ -79,7 +82,19 @@ describe('generated runtime tables', () => {
       )) as typeof import('../../generated/v0.1.6/topics');
       expect(t.PROTOCOL_VERSION).toBe(spec.index.version);
       expect(t.TRANSPORT).toEqual(spec.index.transport);
-      expect(t.ERROR_CODES).toEqual(spec.index.errorCodes);
+      expect(t.ERROR_CODES).toEqual(
+        spec.index.errorCodes.map(({ code, since, description }) => ({ code, since, description })),
+      );
+      const events = (t as { EVENTS?: unknown }).EVENTS;
+      expect(events).toEqual(
+        spec.index.events?.map(({ event, name, since, direction, description }) => ({
+          event,
+          name,
+          since,
+          direction,
+          description,
+        })),
+      );
       expect(t.TOPICS).toEqual(
         spec.index.topics.map(({ topic, method, since, errors, description }) => ({
           topic,

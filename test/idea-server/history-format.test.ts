@@ -2,7 +2,6 @@
 // writer puts there (an entry per write, its content beside entries.json, the folder named by VS Code's
 // hash of the file URI) is what VS Code's History reader expects, so VS Code can read idea-server's
 // entries when --history-dir points at its User/History.
-// TODO(merge i-core): import from '../../server-core/local-history' (the writer moved there).
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -13,7 +13,7 @@ import { loadSpec, specVersions } from '@idea-kit/spec-lib/spec';
 import { compareVersions, nextPatch } from '@idea-kit/spec-lib/version';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../spec-tools/cli';
-import { REPO, scratchRepo } from './scratch';
+import { dropUnreleased, REPO, scratchRepo } from './scratch';
 
 let scratch: ReturnType<typeof scratchRepo>;
 let root = '';
@@ -119,6 +119,20 @@ beforeAll(() => {
   );
   root = scratch.root;
   cpSync(join(REPO, 'conformance', 'fixture.schema.json'), join(root, 'conformance', 'fixture.schema.json'));
+  // The workflow starts from the newest released version: a draft in progress is not part of the copy.
+  if (dropUnreleased(root).length > 0) {
+    const r = tsx('codegen/src/cli.ts');
+    if (r.status !== 0) throw new Error(r.stderr);
+    const c = spawnSync(
+      process.execPath,
+      [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'spec-tools/cli.ts', 'changelog', '--root', root],
+      {
+        cwd: root,
+        encoding: 'utf8',
+      },
+    );
+    if (c.status !== 0) throw new Error(c.stderr);
+  }
   writeFileSync(join(root, '.gitignore'), 'node_modules\n');
   git('init', '-q');
   git('add', '-A');

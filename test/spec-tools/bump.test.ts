@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../spec-tools/cli';
 import { diffVersions } from '../../spec-tools/diff/version-diff';
 import { isReleased, writeReleases } from '../../spec-tools/frozen';
-import { scratchRepo } from './scratch';
+import { dropUnreleased, scratchRepo } from './scratch';
 
 let scratch: ReturnType<typeof scratchRepo>;
 let spec = '';
@@ -32,6 +32,8 @@ beforeAll(async () => {
     ['spec', 'codegen', 'runtime', 'generated', 'spec-tools', 'docs/CHANGELOG.md', 'package.json', 'tsconfig.json'],
     { nodeModules: true },
   );
+  // Bumped from the newest released version: a draft in progress is not part of the copy.
+  dropUnreleased(scratch.root);
   spec = join(scratch.root, 'spec');
   latest = specVersions(spec).at(-1)!;
   next = nextPatch(latest);

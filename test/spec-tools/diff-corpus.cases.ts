@@ -19,7 +19,8 @@ export interface CorpusCase {
     | 'topics'
     | 'error codes'
     | 'since'
-    | 'messages';
+    | 'messages'
+    | 'events';
   /** Applied to both versions (a field the case needs that the spec does not have). */
   setup?: (s: SpecVersion) => void;
   /** Applied to the new version only. */
@@ -1067,5 +1068,75 @@ export const CASES: CorpusCase[] = [
       s.index.transport.portAttempts = 20;
     },
     expect: [['WARN', 'transport › portAttempts']],
+  },
+
+  // events (0.1.7 on): server-sent data judged like results; frames only subscribers get are opt-in
+  {
+    id: 'event added',
+    area: 'events',
+    change: (s) => {
+      s.index.events!.push({ ...s.index.events![0]!, event: '/app/vscode/git/changed', name: 'gitChanged' });
+    },
+    expect: [['INFO', 'event /app/vscode/git/changed']],
+  },
+  {
+    id: 'event removed',
+    area: 'events',
+    change: (s) => {
+      s.index.events = s.index.events!.filter((e) => e.event !== '/app/vscode/files/changed');
+    },
+    expect: [['ERR', 'event /app/vscode/files/changed']],
+  },
+  {
+    id: 'event data: a new enum value (widening what the server sends)',
+    area: 'events',
+    change: (s) => {
+      const items = (props(schema(s, 'events/files-changed.data.schema.json')).changes as JsonObject)
+        .items as JsonObject;
+      ((items.properties as JsonObject).change as { enum: string[] }).enum.push('renamed');
+    },
+    expect: [['ERR', 'event /app/vscode/files/changed › changes[].change']],
+  },
+  {
+    id: 'event data: a new optional field',
+    area: 'events',
+    change: (s) => {
+      props(schema(s, 'events/editor-changed.data.schema.json')).focused = { type: 'boolean' };
+    },
+    expect: [['INFO', 'event /app/vscode/editor/changed']],
+  },
+  {
+    id: 'event frame added: sent only to subscribers',
+    area: 'events',
+    setup: (s) => {
+      delete s.index.messages.event;
+    },
+    change: (s) => {
+      s.index.messages.event = 'messages/event.schema.json';
+    },
+    expect: [['INFO', 'message event']],
+  },
+  {
+    id: 'error code answering a new client frame only',
+    area: 'events',
+    setup: (s) => {
+      delete s.index.messages.cancel;
+    },
+    change: (s) => {
+      s.index.messages.cancel = 'messages/cancel.schema.json';
+      s.index.errorCodes.push({ code: 'STOPPED', since: s.version, answers: 'cancel', description: 'Stopped.' });
+    },
+    expect: [
+      ['INFO', 'message cancel'],
+      ['INFO', 'error codes › STOPPED'],
+    ],
+  },
+  {
+    id: 'error code answering a frame older clients send already',
+    area: 'events',
+    change: (s) => {
+      s.index.errorCodes.push({ code: 'STOPPED', since: s.version, answers: 'cancel', description: 'Stopped.' });
+    },
+    expect: [['WARN', 'error codes › STOPPED']],
   },
 ];

@@ -1,5 +1,5 @@
 // Scratch copies of the repository for tests that write (bump, release, frozen edits).
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,4 +18,28 @@ export function scratchRepo(paths: string[], opts: { nodeModules?: boolean } = {
   mkdirSync(join(root, 'docs'), { recursive: true });
   if (opts.nodeModules) symlinkSync(join(REPO, 'node_modules'), join(root, 'node_modules'), 'dir');
   return { root, dispose: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+/**
+ * Removes from a scratch copy every spec version spec/releases.json does not record (a draft such as
+ * the one being worked on) with its generated/ folder, so a test of the release workflow starts from
+ * the newest released version whatever is in progress. Returns the versions removed; the caller
+ * regenerates what lists versions (generated/versions.ts, latest.ts; the changelog).
+ */
+export function dropUnreleased(root: string): string[] {
+  const spec = join(root, 'spec');
+  const released = new Set(
+    (JSON.parse(readFileSync(join(spec, 'releases.json'), 'utf8')) as { releases: { version: string }[] }).releases.map(
+      (r) => r.version,
+    ),
+  );
+  const drafts = readdirSync(spec)
+    .filter((f) => /^v\d+\.\d+\.\d+$/.test(f))
+    .map((f) => f.slice(1))
+    .filter((v) => !released.has(v));
+  for (const v of drafts) {
+    rmSync(join(spec, `v${v}`), { recursive: true, force: true });
+    rmSync(join(root, 'generated', `v${v}`), { recursive: true, force: true });
+  }
+  return drafts;
 }

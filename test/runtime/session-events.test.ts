@@ -1,0 +1,355 @@
+// Protocol 0.1.7's additions to the server session (runtime/server-session.ts, runtime/event-queue.ts,
+// bound by generated/v0.1.7/server.ts): subscribing, fan-out with a bounded queue per subscriber,
+// cancellation, and a 0.1.6 session answering the same frames exactly as before.
+import { describe, expect, it } from 'vitest';
+import { ServerSession as Session6 } from '../../generated/v0.1.6/server';
+import {
+  type DiagnosticsChangedData,
+  type FilesChangedData,
+  type Handlers,
+  ServerSession,
+  type ServerSessionOptions,
+} from '../../generated/v0.1.7/server';
+import { MAX_QUEUED_EVENTS } from '../../runtime/event-queue';
+
+const TOKEN = '3f2b8c1e-5d4a-4e7b-9c1a-2b3c4d5e6f70';
+const FIND = '/app/vscode/edit/find';
+const SUB = '/app/vscode/events/subscribe';
+const UNSUB = '/app/vscode/events/unsubscribe';
+const DIAG = '/app/vscode/diagnostics/changed';
+const FILES = '/app/vscode/files/changed';
+const EDITOR = '/app/vscode/editor/changed';
+const ALL = [DIAG, FILES, EDITOR];
+const hello = JSON.stringify({ type: 'handshake', token: TOKEN });
+const settle = () => new Promise((r) => setTimeout(r, 5));
+
+type Frame = Record<string, unknown>;
+
+interface Peer {
+  session: ServerSession;
+  sent: Frame[];
+  /** Bytes "held unsent" by the fake socket: grows by `frameCost` per frame while the peer does not read. */
+  held: { bytes: number; reading: boolean; frameCost: number };
+}
+
+function peer(handlers: Partial<Handlers> = {}, extra: Partial<ServerSessionOptions> = {}): Peer {
+  const sent: Frame[] = [];
+  const held = { bytes: 0, reading: true, frameCost: 0 };
+  const session = new ServerSession({
+    handlers,
+    auth: { required: true, token: TOKEN },
+    workspaces: () => ['/w'],
+    events: ALL,
+    send: (f) => {
+      if (!held.reading) held.bytes += held.frameCost || f.length;
+      sent.push(JSON.parse(f) as Frame);
+    },
+    close: () => undefined,
+    bufferedAmount: () => held.bytes,
+    ...extra,
+  });
+  session.onFrame(hello);
+  expect(sent.shift()).toMatchObject({ type: 'handshake', version: '0.1.7' });
+  return { session, sent, held };
+}
+
+const req = (topic: string, requestId: string, params: unknown = {}) => JSON.stringify({ topic, requestId, params });
+const fileEvent = (path: string, change: 'created' | 'changed' | 'deleted' = 'changed'): FilesChangedData => ({
+  changes: [{ filePath: path, change }],
+});
+
+describe('handshake (0.1.7)', () => {
+  it('says draft, advertises the events and the subscribe topics only when it has events', () => {
+    const sent: Frame[] = [];
+    const base = { auth: { required: false }, workspaces: () => [], close: () => undefined };
+    new ServerSession({ ...base, handlers: {}, events: [DIAG], send: (f) => sent.push(JSON.parse(f)) }).onFrame(hello);
+    new ServerSession({ ...base, handlers: {}, send: (f) => sent.push(JSON.parse(f)) }).onFrame(hello);
+    expect(sent).toEqual([
+      {
+        type: 'handshake',
+        version: '0.1.7',
+        draft: true,
+        authRequired: false,
+        capabilities: [SUB, UNSUB],
+        events: [DIAG],
+        workspaces: [],
+      },
+      {
+        type: 'handshake',
+        version: '0.1.7',
+        draft: true,
+        authRequired: false,
+        capabilities: [],
+        events: [],
+        workspaces: [],
+      },
+    ]);
+  });
+});
+
+describe('subscribe / unsubscribe', () => {
+  it('pushes only subscribed events, never to a connection that did not subscribe', () => {
+    const a = peer();
+    const b = peer();
+    a.session.onFrame(req(SUB, 's1', { events: [FILES] }));
+    expect(a.sent.shift()).toEqual({ topic: SUB, requestId: 's1', result: { subscribed: [FILES] } });
+    for (const p of [a, b]) {
+      p.session.emitters.filesChanged(fileEvent('/w/a.ts'));
+      p.session.emitters.editorChanged({ activeFile: null, selections: [], visibleFiles: [], dirtyFiles: [] });
+    }
+    expect(a.sent).toEqual([{ type: 'event', event: FILES, data: fileEvent('/w/a.ts') }]);
+    expect(b.sent).toEqual([]);
+    a.session.onFrame(req(UNSUB, 'u1', {}));
+    expect(a.sent.pop()).toEqual({ topic: UNSUB, requestId: 'u1', result: { subscribed: [] } });
+    a.session.emitters.filesChanged(fileEvent('/w/b.ts'));
+    expect(a.sent).toHaveLength(1);
+  });
+
+  it('refuses an unknown or unadvertised event with INVALID_REQUEST naming it, subscribing to nothing', () => {
+    const p = peer({}, { events: [DIAG] });
+    p.session.onFrame(req(SUB, 's1', { events: [DIAG, '/app/vscode/nope/changed'] }));
+    p.session.onFrame(req(SUB, 's2', { events: [FILES] }));
+    expect(p.sent).toEqual([
+      {
+        topic: SUB,
+        requestId: 's1',
+        error: {
+          code: 'INVALID_REQUEST',
+          message: 'params.events: "/app/vscode/nope/changed" is not an event of protocol 0.1.7',
+        },
+      },
+      {
+        topic: SUB,
+        requestId: 's2',
+        error: { code: 'INVALID_REQUEST', message: `params.events: "${FILES}" is not advertised by this server` },
+      },
+    ]);
+    expect(p.session.subscriptions).toEqual([]);
+  });
+
+  it('sends the initial state right after the answer when asked', () => {
+    const initial: DiagnosticsChangedData = { files: [{ filePath: '/w/a.ts', added: [], removed: [], total: 0 }] };
+    const p = peer({}, { initialEvent: (e) => (e === DIAG ? initial : undefined) });
+    p.session.onFrame(req(SUB, 's1', { events: [DIAG, FILES], initial: true }));
+    expect(p.sent).toEqual([
+      { topic: SUB, requestId: 's1', result: { subscribed: [DIAG, FILES] } },
+      { type: 'event', event: DIAG, data: initial },
+    ]);
+  });
+
+  it('a server without events answers the subscribe topics UNKNOWN_TOPIC, as any unserved topic', () => {
+    const p = peer({}, { events: [] });
+    p.session.onFrame(req(SUB, 's1', { events: [DIAG] }));
+    expect(p.sent[0]).toMatchObject({ error: { code: 'UNKNOWN_TOPIC' } });
+  });
+});
+
+describe('fan-out and back-pressure', () => {
+  it('64 subscribers, one never reads: its queue stays bounded with a dropped count, the 63 get every event', async () => {
+    const peers = Array.from({ length: 64 }, () => peer());
+    for (const p of peers) p.session.onFrame(req(SUB, 's', { events: [FILES, EDITOR] }));
+    for (const p of peers) p.sent.length = 0;
+    const slow = peers[0]!;
+    slow.held.reading = false;
+    slow.held.frameCost = 16 * 1024; // as if each frame left 16 KiB in the socket's buffer
+    const N = 1000;
+    for (let i = 0; i < N; i++) {
+      for (const p of peers) p.session.emitters.filesChanged(fileEvent(`/w/${i}.ts`));
+    }
+    for (const p of peers.slice(1)) expect(p.sent).toHaveLength(N);
+    expect(slow.session.queuedEvents).toBe(MAX_QUEUED_EVENTS);
+    const sentToSlow = slow.sent.length;
+    expect(sentToSlow).toBe(65); // frames until more than 1 MiB is held, then queued
+    // The reader catches up: the queue drains, one frame per event kind, with the count of what was lost.
+    slow.held.bytes = 0;
+    slow.held.reading = true;
+    await new Promise((r) => setTimeout(r, 40));
+    expect(slow.session.queuedEvents).toBe(0);
+    const after = slow.sent.slice(sentToSlow);
+    expect(after).toHaveLength(1);
+    const frame = after[0] as { data: FilesChangedData; dropped: number };
+    expect(frame.data.changes).toHaveLength(MAX_QUEUED_EVENTS);
+    expect(frame.dropped).toBe(N - sentToSlow - MAX_QUEUED_EVENTS);
+  });
+
+  it('coalesces a queued file entry and a whole event instead of dropping them', async () => {
+    const p = peer();
+    p.session.onFrame(req(SUB, 's', { events: [FILES, EDITOR] }));
+    p.sent.length = 0;
+    p.held.bytes = 2 << 20; // the socket is full
+    for (let i = 0; i < 1000; i++) {
+      p.session.emitters.filesChanged(fileEvent('/w/a.ts', i % 2 ? 'changed' : 'created'));
+      p.session.emitters.editorChanged({ activeFile: `/w/${i}.ts`, selections: [], visibleFiles: [], dirtyFiles: [] });
+    }
+    p.session.emitters.filesChanged(fileEvent('/w/a.ts', 'deleted'));
+    expect(p.session.queuedEvents).toBe(2);
+    p.held.bytes = 0;
+    await new Promise((r) => setTimeout(r, 30));
+    expect(p.sent).toEqual([
+      { type: 'event', event: FILES, data: fileEvent('/w/a.ts', 'deleted') },
+      {
+        type: 'event',
+        event: EDITOR,
+        data: { activeFile: '/w/999.ts', selections: [], visibleFiles: [], dirtyFiles: [] },
+      },
+    ]);
+  });
+
+  it('closing the socket ends its subscriptions and its queue', () => {
+    const p = peer();
+    p.session.onFrame(req(SUB, 's', { events: [FILES] }));
+    p.held.bytes = 2 << 20;
+    p.session.emitters.filesChanged(fileEvent('/w/a.ts'));
+    expect(p.session.queuedEvents).toBe(1);
+    p.session.onClose();
+    expect(p.session.subscriptions).toEqual([]);
+    expect(p.session.queuedEvents).toBe(0);
+  });
+});
+
+describe('cancel', () => {
+  it('answers CANCELLED at once, aborts ctx.signal, and drops the handler answer', async () => {
+    let signal: AbortSignal | undefined;
+    let finish!: () => void;
+    const p = peer({
+      editFind: async (_params, ctx) => {
+        signal = ctx.signal;
+        await new Promise<void>((r) => (finish = r));
+        return { matches: [], totalCount: 0 };
+      },
+    });
+    p.session.onFrame(req(FIND, 'r1', { pattern: 'x' }));
+    await settle();
+    p.session.onFrame(JSON.stringify({ type: 'cancel', requestId: 'r1' }));
+    expect(p.sent).toEqual([
+      { topic: FIND, requestId: 'r1', error: { code: 'CANCELLED', message: 'cancelled by the client' } },
+    ]);
+    expect(signal?.aborted).toBe(true);
+    finish();
+    await settle();
+    expect(p.sent).toHaveLength(1);
+    expect(p.session.pendingRequests).toBe(0);
+  });
+
+  it('a handler that reads ctx.signal after the cancel finds it aborted', async () => {
+    let gate!: () => void;
+    let aborted: boolean | undefined;
+    const p = peer({
+      editFind: async (_params, ctx) => {
+        await new Promise<void>((r) => (gate = r));
+        aborted = ctx.signal.aborted;
+        return { matches: [], totalCount: 0 };
+      },
+    });
+    p.session.onFrame(req(FIND, 'r1', { pattern: 'x' }));
+    await settle();
+    p.session.onFrame(JSON.stringify({ type: 'cancel', requestId: 'r1' }));
+    gate();
+    await settle();
+    expect(aborted).toBe(true);
+  });
+
+  it('ignores a cancel for an unknown or answered request: no frame', async () => {
+    const p = peer({ editFind: async () => ({ matches: [], totalCount: 0 }) });
+    p.session.onFrame(req(FIND, 'r1', { pattern: 'x' }));
+    await settle();
+    expect(p.sent).toHaveLength(1);
+    p.session.onFrame(JSON.stringify({ type: 'cancel', requestId: 'r1' }));
+    p.session.onFrame(JSON.stringify({ type: 'cancel', requestId: 'never-sent' }));
+    expect(p.sent).toHaveLength(1);
+  });
+
+  it('malformed cancels get INVALID_REQUEST with "" ids and the session goes on', async () => {
+    const p = peer({ editFind: async () => ({ matches: [], totalCount: 0 }) });
+    for (const bad of [{ type: 'cancel' }, { type: 'cancel', requestId: 7 }, { type: 'cancel', requestId: '' }]) {
+      p.session.onFrame(JSON.stringify(bad));
+    }
+    expect(p.sent).toHaveLength(3);
+    for (const f of p.sent) {
+      expect(f).toMatchObject({ topic: '', requestId: '', error: { code: 'INVALID_REQUEST' } });
+      expect((f.error as { message: string }).message).toMatch(/^invalid cancel: requestId/);
+    }
+    p.session.onFrame(req(FIND, 'r2', { pattern: 'x' }));
+    await settle();
+    expect(p.sent[3]).toMatchObject({ requestId: 'r2', result: { totalCount: 0 } });
+    expect(p.session.state).toBe('open');
+  });
+
+  it('a cancel before the handshake is refused like any first frame that is not a handshake', () => {
+    const sent: Frame[] = [];
+    const closes: number[] = [];
+    const s = new ServerSession({
+      handlers: {},
+      auth: { required: false },
+      workspaces: () => [],
+      send: (f) => sent.push(JSON.parse(f)),
+      close: (c) => closes.push(c),
+    });
+    s.onFrame(JSON.stringify({ type: 'cancel', requestId: 'r1' }));
+    expect(sent).toEqual([
+      {
+        type: 'handshake',
+        error: { code: 'INVALID_REQUEST', message: 'first frame must be a handshake (no "type":"handshake")' },
+      },
+    ]);
+    expect(closes).toEqual([1002]);
+  });
+});
+
+describe('a 0.1.6 session is unchanged', () => {
+  it('answers cancel-, subscribe- and event-shaped frames byte for byte as the 0.1.6 engine always did', async () => {
+    const frames = [
+      JSON.stringify({ type: 'cancel', requestId: 'r1' }),
+      JSON.stringify({ type: 'cancel' }),
+      req(SUB, 's1', { events: [DIAG] }),
+      JSON.stringify({ type: 'event', event: DIAG, data: {} }),
+      req(FIND, 'r2', { pattern: 'x' }),
+    ];
+    const sent: string[] = [];
+    const s = new Session6({
+      handlers: { editFind: async () => ({ matches: [], totalCount: 0 }) },
+      auth: { required: true, token: TOKEN },
+      workspaces: () => ['/w'],
+      send: (f) => sent.push(f),
+      close: () => undefined,
+    });
+    s.onFrame(hello);
+    for (const f of frames) s.onFrame(f);
+    await settle();
+    expect(sent).toEqual([
+      '{"type":"handshake","version":"0.1.6","authRequired":true,"capabilities":["/app/vscode/edit/find"],"workspaces":["/w"]}',
+      '{"topic":"","requestId":"r1","error":{"code":"INVALID_REQUEST","message":"topic is required"}}',
+      '{"topic":"","requestId":"","error":{"code":"INVALID_REQUEST","message":"topic is required"}}',
+      '{"topic":"/app/vscode/events/subscribe","requestId":"s1","error":{"code":"UNKNOWN_TOPIC","message":"unknown topic: /app/vscode/events/subscribe"}}',
+      '{"topic":"","requestId":"","error":{"code":"INVALID_REQUEST","message":"topic is required"}}',
+      '{"topic":"/app/vscode/edit/find","requestId":"r2","result":{"matches":[],"totalCount":0}}',
+    ]);
+  });
+});
+
+describe('no leak', () => {
+  it('10,000 subscribe/unsubscribe/cancel frames leave nothing behind', async () => {
+    const p = peer({
+      editFind: async (_params, ctx) => {
+        await new Promise<void>((r) => setTimeout(r, 1));
+        void ctx.signal;
+        return { matches: [], totalCount: 0 };
+      },
+    });
+    for (let i = 0; i < 10_000; i++) {
+      const k = i % 4;
+      if (k === 0) p.session.onFrame(req(SUB, `s${i}`, { events: [FILES, DIAG] }));
+      else if (k === 1) p.session.onFrame(req(UNSUB, `u${i}`, { events: [FILES] }));
+      else if (k === 2) p.session.onFrame(req(FIND, `f${i}`, { pattern: 'x' }));
+      else p.session.onFrame(JSON.stringify({ type: 'cancel', requestId: `f${i - 1}` }));
+      if (i % 500 === 0) await settle();
+    }
+    await new Promise((r) => setTimeout(r, 30));
+    expect(p.session.pendingRequests).toBe(0);
+    const internals = p.session as unknown as { byId: Map<string, unknown>; running: Set<unknown> };
+    expect(internals.byId.size).toBe(0);
+    expect(internals.running.size).toBe(0);
+    expect(p.session.subscriptions).toEqual([DIAG]);
+    expect(p.sent.filter((f) => (f.error as { code?: string } | undefined)?.code === 'CANCELLED')).toHaveLength(2500);
+  });
+});
