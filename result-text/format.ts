@@ -2,6 +2,7 @@
 // no I/O, no process state; the caller decides colour and the folder paths are shown relative to.
 //
 //   formatResult(topic, result, { color, cwd }) → string (no trailing newline)
+//   formatEvent(event, data, { color, cwd }) → string, one line per change (since 0.1.7)
 //
 // - topic: the full topic ("/app/vscode/edit/find"); a topic without a formatter below (or a result
 //   not shaped as expected) prints as indented JSON.
@@ -13,11 +14,14 @@ import { isAbsolute, relative, sep } from 'node:path';
 import type {
   DefinitionLocation,
   DiagListResult,
+  DiagnosticsChangedData,
   EditFindResult,
+  EditorChangedData,
   EditorContextResult,
   EditorOpenResult,
   EditRenameResult,
   EditReplaceResult,
+  FilesChangedData,
   FsFindFilesResult,
   HistoryDiffResult,
   HistoryListResult,
@@ -109,6 +113,14 @@ const SEVERITY_COLOR: Record<string, string> = {
   hint: ANSI.dim,
 };
 
+type Diagnostic = DiagListResult['diagnostics'][number];
+
+/** `path:line:col: severity source code: message`, as tsc prints one. */
+function diagnosticLine(c: Ctx, file: string, d: Omit<Diagnostic, 'filePath'>): string {
+  const origin = [d.source, d.code].filter((x) => x !== null && x !== '').join(' ');
+  return `${pos(c, file, d.line, d.character)}: ${c.paint(SEVERITY_COLOR[d.severity] ?? '', d.severity)}${origin ? ` ${c.paint(ANSI.dim, origin)}` : ''}: ${d.message}`;
+}
+
 /** Symbols as an outline: a symbol is nested under the nearest earlier one whose range contains it. */
 function outline(c: Ctx, symbols: readonly SymbolInfo[]): string[] {
   const sorted = [...symbols].sort((a, b) => a.line - b.line || a.character - b.character || b.endLine - a.endLine);
@@ -184,10 +196,7 @@ const FORMATTERS: Record<string, (r: never, c: Ctx) => string[]> = {
     ...cut(c, r.locations.length, r.totalCount, 'references'),
   ],
   '/app/vscode/diag/list': (r: DiagListResult, c) => [
-    ...r.diagnostics.map((d) => {
-      const origin = [d.source, d.code].filter((x) => x !== null && x !== '').join(' ');
-      return `${pos(c, d.filePath, d.line, d.character)}: ${c.paint(SEVERITY_COLOR[d.severity] ?? '', d.severity)}${origin ? ` ${c.paint(ANSI.dim, origin)}` : ''}: ${d.message}`;
-    }),
+    ...r.diagnostics.map((d) => diagnosticLine(c, d.filePath, d)),
     ...cut(c, r.diagnostics.length, r.totalCount, 'diagnostics'),
   ],
   '/app/vscode/nav/symbols': (r: NavSymbolsResult, c) => [
@@ -236,18 +245,68 @@ const FORMATTERS: Record<string, (r: never, c: Ctx) => string[]> = {
   ],
 };
 
+/**
+ * Events (since 0.1.7), one line per change: a diagnostic added `+ path:l:c: …` or removed `- …`
+ * (a file whose set did not change: `= path: N diagnostics`), a file `created|changed|deleted path`,
+ * the editor state as one line.
+ */
+const EVENT_FORMATTERS: Record<string, (d: never, c: Ctx) => string[]> = {
+  '/app/vscode/diagnostics/changed': (d: DiagnosticsChangedData, c) =>
+    d.files.flatMap((f) => {
+      const lines = [
+        ...f.removed.map((x) => `${c.paint(ANSI.red, '-')} ${diagnosticLine(c, f.filePath, x)}`),
+        ...f.added.map((x) => `${c.paint(ANSI.green, '+')} ${diagnosticLine(c, f.filePath, x)}`),
+      ];
+      return lines.length > 0
+        ? lines
+        : [`= ${c.paint(ANSI.magenta, c.path(f.filePath))}: ${plural(f.total, 'diagnostic')}`];
+    }),
+  '/app/vscode/files/changed': (d: FilesChangedData, c) =>
+    d.changes.map((x) => {
+      const color = x.change === 'created' ? ANSI.green : x.change === 'deleted' ? ANSI.red : ANSI.yellow;
+      return `${c.paint(color, x.change.padEnd(7))} ${c.paint(ANSI.magenta, c.path(x.filePath))}`;
+    }),
+  '/app/vscode/editor/changed': (d: EditorChangedData, c) => {
+    const sel = d.selections[0];
+    const active =
+      d.activeFile === null
+        ? 'no active editor'
+        : sel
+          ? `${pos(c, d.activeFile, sel.activeLine, sel.activeCharacter)}${d.selections.length > 1 ? ` (+${d.selections.length - 1} selections)` : ''}`
+          : c.paint(ANSI.magenta, c.path(d.activeFile));
+    const list = (xs: readonly string[]) => (xs.length > 0 ? xs.map((x) => c.path(x)).join(', ') : '-');
+    return [
+      `${active}  ${c.paint(ANSI.dim, 'visible:')} ${list(d.visibleFiles)}  ${c.paint(ANSI.dim, 'unsaved:')} ${list(d.dirtyFiles)}`,
+    ];
+  },
+};
+
+/** `data` of an `event` frame for people (JSON when the event has no formatter or another shape); see the header. */
+export function formatEvent(event: string, data: unknown, options: FormatOptions): string {
+  return render(EVENT_FORMATTERS[event], data, options, 0);
+}
+
+/** `f`'s lines, or `value` as JSON (`indent` 0: one line, as a stream of events wants). */
+function render(
+  f: ((r: never, c: Ctx) => string[]) | undefined,
+  value: unknown,
+  options: FormatOptions,
+  indent = 2,
+): string {
+  if (f) {
+    try {
+      return f(value as never, ctxOf(options)).join('\n');
+    } catch {
+      // not shaped as this version's (a newer server): fall back to JSON
+    }
+  }
+  return JSON.stringify(value, null, indent);
+}
+
 /** Topics that have a formatter of their own (the others print as JSON). */
 export const FORMATTED_TOPICS: readonly string[] = Object.keys(FORMATTERS);
 
 /** `result` of `topic` for people; see the header for the options. */
 export function formatResult(topic: string, result: unknown, options: FormatOptions): string {
-  const f = FORMATTERS[topic];
-  if (f) {
-    try {
-      return f(result as never, ctxOf(options)).join('\n');
-    } catch {
-      // a result not shaped as this version's (a newer server): fall back to JSON
-    }
-  }
-  return JSON.stringify(result, null, 2);
+  return render(FORMATTERS[topic], result, options);
 }

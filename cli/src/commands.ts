@@ -188,14 +188,18 @@ function commandOf(t: TopicSpec, actionCount: Map<string, number>): CommandSpec 
   };
 }
 
-/** One command per topic of `spec`, in the index's order. */
+/**
+ * One command per topic of `spec`, in the index's order; topics the session serves itself
+ * (events/subscribe, /unsubscribe) are not commands: `idea watch` subscribes and unsubscribes.
+ */
 export function commandsFromSpec(spec: SpecBundle): CommandSpec[] {
+  const topics = spec.topics.filter((t) => t.servedBy !== 'session');
   const actionCount = new Map<string, number>();
-  for (const t of spec.topics) {
+  for (const t of topics) {
     const action = normName(t.topic.split('/').pop() ?? '');
     actionCount.set(action, (actionCount.get(action) ?? 0) + 1);
   }
-  const cmds = spec.topics.map((t) => commandOf(t, actionCount));
+  const cmds = topics.map((t) => commandOf(t, actionCount));
   const categories = new Set(cmds.map((c) => normName(c.category)));
   // An alias that is also a category name would make `idea <category> <action>` ambiguous.
   for (const c of cmds) if (c.alias && categories.has(normName(c.alias))) delete c.alias;

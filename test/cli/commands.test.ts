@@ -7,7 +7,10 @@ const cmd = (name: string) => CMDS.find((c) => c.name === name)!;
 
 describe('commands derived from the spec', () => {
   it('one per topic of the index, named by the topic, with an alias only where the action is unique', () => {
-    expect(CMDS.map((c) => c.topic)).toEqual(TOPICS.map((t) => t.topic));
+    // …but the topics the session serves itself (events/subscribe, /unsubscribe): `idea watch` uses them.
+    const session = SPEC.topics.filter((t) => t.servedBy === 'session').map((t) => t.topic);
+    expect(session).toEqual(['/app/vscode/events/subscribe', '/app/vscode/events/unsubscribe']);
+    expect(CMDS.map((c) => c.topic)).toEqual(TOPICS.map((t) => t.topic).filter((t) => !session.includes(t)));
     expect(CMDS.map((c) => c.name)).toContain('fs/findFiles');
     const aliases = CMDS.filter((c) => c.alias)
       .map((c) => c.alias)
