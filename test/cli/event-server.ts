@@ -13,6 +13,7 @@ export const EVENT_TOKEN = 'feedf00d-1234-4abc-8def-00112233aabb';
 
 export interface EventServer {
   url: string;
+  port: number;
   workspace: string;
   registry: string;
   /** Every frame received after the handshake, parsed. */
@@ -32,6 +33,8 @@ export async function startEventServer(
     events?: readonly EventName[];
     handlers?: Partial<Handlers>;
     initial?: { [E in EventName]?: DataOf<E> };
+    /** Default any free one. */
+    port?: number;
   } = {},
 ): Promise<EventServer> {
   const base = mkdtempSync(join(tmpdir(), 'idea-events-'));
@@ -41,7 +44,8 @@ export async function startEventServer(
   const frames: Record<string, unknown>[] = [];
   const server = await createIdeaServer({
     protocol: SERVER_PROTOCOL,
-    port: 0,
+    port: opts.port ?? 0,
+    portAttempts: 1,
     handlers: () => opts.handlers ?? {},
     auth: { required: true, token: EVENT_TOKEN },
     workspaces: () => [workspace],
@@ -72,6 +76,7 @@ export async function startEventServer(
   if (server.registryError) throw server.registryError;
   return {
     url: server.url,
+    port: server.port,
     workspace,
     registry,
     frames,

@@ -144,6 +144,23 @@ describe('idea-mcp and the v0.1.7 events', () => {
     expect(one.updated).toEqual(['idea://diagnostics']);
   });
 
+  it('after a reconnection (a reloaded window) the hub subscribes on the new link again', async () => {
+    const first = await startEventServer({ handlers: { diagList: async () => DIAGS } });
+    const conn = connection(first);
+    const { client, updated } = await session(conn);
+    await client.subscribeResource({ uri: 'idea://diagnostics' });
+    const port = first.port;
+    await first.close();
+    const again = await server({ port });
+    await until('the subscription on the new link', () => eventFrames(again).length === 1);
+    expect(eventFrames(again)).toEqual([
+      ['/app/vscode/events/subscribe', { events: ['/app/vscode/diagnostics/changed'] }],
+    ]);
+    again.emit('/app/vscode/diagnostics/changed', { files: [] });
+    await until('the notification', () => updated.length === 1);
+    expect(updated).toEqual(['idea://diagnostics']);
+  });
+
   it('a server that does not push the event: not listed, and subscribing is an error naming it', async () => {
     const s = await server({ events: ['/app/vscode/files/changed'] });
     const { client } = await session(connection(s));
