@@ -1,6 +1,6 @@
 // What differs between servers of the core: the VS Code extension implements these interfaces with
 // VS Code's APIs, idea-server with the file system and language servers spoken to over LSP. Everything
-// else (path rules, search, the write path, git, limits, local-history format, the 13 handlers) lives
+// else (path rules, search, the write path, git, limits, local-history format, the handlers) lives
 // in server-core and is the same for both. `createCoreHandlers(host)` (handlers/index.ts) takes a
 // `CoreHost`. Positions and ranges are 0-based, characters in UTF-16 code units (as on the wire).
 import type { RawDiagnostic } from './diagnostics';
@@ -90,7 +90,55 @@ export interface LanguageFeatures {
   diagnostics(path: string, signal: AbortSignal): Promise<RawDiagnostic[] | Unavailable>;
   /** Every diagnostic known now, for files (diag/list without filePath); no waiting. */
   allDiagnostics(): { filePath: string; diagnostics: RawDiagnostic[] }[];
+  // Since 0.1.7, optional: a host without one does not serve its topic (createCoreHandlers leaves it out).
+  /** The hover at `at`: every provider's sections in order, and the first range one gives. */
+  hover?(path: string, at: Position, signal: AbortSignal): Promise<HoverAnswer | Unavailable>;
+  /** Where the type of the symbol at `at` is declared (shaped like `definition`). */
+  typeDefinition?(path: string, at: Position, signal: AbortSignal): Promise<DefinitionTarget[] | Unavailable>;
+  /** The implementations of the interface or member at `at` (shaped like `definition`). */
+  implementation?(path: string, at: Position, signal: AbortSignal): Promise<DefinitionTarget[] | Unavailable>;
+  /**
+   * What a rename at `at` would rename (LSP prepareRename): its range and, when the provider gives one,
+   * its placeholder; null when the provider does not check positions beforehand. Throws
+   * `RenameRejectedError` with the provider's message when there is nothing to rename there.
+   */
+  prepareRename?(
+    path: string,
+    at: Position,
+    signal: AbortSignal,
+  ): Promise<{ range: Range; placeholder?: string } | null | Unavailable>;
+  /**
+   * The provider's edits renaming the symbol at `at` to `newName`, per file, ranges in the text the
+   * provider read (the editor's copy or the disk). Throws `RenameRejectedError` with the provider's
+   * message when it refuses (no symbol there, an invalid name); null: no provider answered.
+   */
+  rename?(
+    path: string,
+    at: Position,
+    newName: string,
+    signal: AbortSignal,
+  ): Promise<RenameFileEdits[] | null | Unavailable>;
 }
+
+/** One hover section: markdown (code blocks fenced with their language) or plain text. */
+export interface HoverSection {
+  kind: 'markdown' | 'plaintext';
+  value: string;
+}
+
+export interface HoverAnswer {
+  contents: HoverSection[];
+  range?: Range;
+}
+
+/** A rename provider's edits in one file. */
+export interface RenameFileEdits {
+  filePath: string;
+  edits: { range: Range; newText: string }[];
+}
+
+/** The language server refused a rename (its message says why); the core answers INVALID_REQUEST with it. */
+export class RenameRejectedError extends Error {}
 
 /** Where local history lives (VS Code's on-disk format: `<home>/<hash>/entries.json` + one file per entry). */
 export interface LocalHistoryStore {
@@ -130,6 +178,40 @@ export interface Tools {
   log(message: string): void;
 }
 
+/** One editor showing a file: selections and visible ranges 0-based, the primary selection first. */
+export interface EditorView {
+  filePath: string;
+  languageId: string;
+  isDirty: boolean;
+  selections: (Range & { isReversed: boolean })[];
+  visibleRanges: Range[];
+}
+
+/** An open tab showing a text file. */
+export interface EditorTab {
+  filePath: string;
+  /** The tab group's view column (1-based). */
+  group: number;
+  isActive: boolean;
+  isDirty: boolean;
+  isPreview: boolean;
+  isPinned: boolean;
+}
+
+/**
+ * The editor a person works in (editor/context, editor/open). Servers without one leave it out and do
+ * not serve those topics. Paths are absolute; the core keeps only files inside the workspace folders.
+ */
+export interface EditorHost {
+  /** What the person is looking at now. */
+  context(): { active: EditorView | undefined; visible: EditorView[]; tabs: EditorTab[] };
+  /**
+   * Shows `path` with `selection` selected and revealed (positions already checked against the file's
+   * lines; characters past a line's end may be clamped); resolves to the selection the editor shows.
+   */
+  open(path: string, selection: Range, options: { preview?: boolean; preserveFocus?: boolean }): Promise<Range>;
+}
+
 /** Everything a server gives the core. */
 export interface CoreHost {
   folders: WorkspaceFolders;
@@ -139,4 +221,6 @@ export interface CoreHost {
   limits: LimitSettings;
   tools: Tools;
   watcher?: FileWatcher;
+  /** The editor, when the server has one (the extension). */
+  editor?: EditorHost;
 }

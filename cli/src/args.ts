@@ -1,6 +1,7 @@
 // Command-line parsing: argv → what to do. Pure (no I/O); every mistake is a UsageError (exit 2)
 // naming the flag or argument.
 import { type CommandSpec, findCommand, GLOBAL_FLAGS, PARAM_ALIASES, type ParamSpec } from './commands';
+import type { EventSpec } from './spec';
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
@@ -28,6 +29,7 @@ export type Invocation =
   | { kind: 'topic'; command: CommandSpec; params: Record<string, unknown>; globals: GlobalOptions }
   | { kind: 'call'; topic: string; command?: CommandSpec; params: Record<string, unknown>; globals: GlobalOptions }
   | { kind: 'servers'; globals: GlobalOptions }
+  | { kind: 'watch'; event: string; globals: GlobalOptions }
   | { kind: 'help'; command?: CommandSpec; globals: GlobalOptions }
   | { kind: 'version'; globals: GlobalOptions };
 
@@ -226,7 +228,35 @@ function paramsOf(cmd: CommandSpec, flags: readonly Flag[], words: readonly stri
   });
   for (const [p, values] of collected)
     params[p.name] = p.repeatable && !(values.length === 1 && p.acceptsScalar) ? values : values[0];
+  if (cmd.fileAt && words.length > 0) Object.assign(params, fileAt(cmd, cmd.fileAt, params));
   return params;
+}
+
+/** `FILE:LINE[:COL]` (1-based) in a file argument → the file and the 0-based line/character params. */
+function fileAt(
+  cmd: CommandSpec,
+  at: NonNullable<CommandSpec['fileAt']>,
+  params: Record<string, unknown>,
+): Record<string, unknown> {
+  const value = params[at.file.name];
+  const m = typeof value === 'string' ? /^(.+?):(\d+)(?::(\d+))?$/.exec(value) : null;
+  if (!m) return {};
+  const [, file, line, col] = m;
+  if (
+    params[at.line.name] !== undefined ||
+    (col !== undefined && at.character && params[at.character.name] !== undefined)
+  )
+    throw new UsageError(`${positionalName(at.file)} carries a position and ${at.line.flag} is given too`, cmd);
+  const oneBased = (n: string, what: string) => {
+    const v = Number(n);
+    if (!Number.isSafeInteger(v) || v < 1) throw new UsageError(`${what} in ${value} must be 1 or more (1-based)`, cmd);
+    return v - 1;
+  };
+  return {
+    [at.file.name]: file,
+    [at.line.name]: oneBased(line!, 'the line'),
+    ...(col !== undefined && at.character ? { [at.character.name]: oneBased(col, 'the column') } : {}),
+  };
 }
 
 /** How each flag of `cmd` (and the CLI's own) is read; without a command, any other flag takes a value. */
@@ -263,13 +293,22 @@ function commandWords(argv: readonly string[]): string[] {
  * argv (without node and the script) → an Invocation. The command is chosen from the leading words
  * (`idea find …`, `idea history list …`, `idea call TOPIC`, `idea servers`).
  */
-export function parseArgs(argv: readonly string[], cmds: readonly CommandSpec[]): Invocation {
+/** `idea watch NAME`: an event's name is its first word after /app/vscode/ ("files" for files/changed). */
+export function watchName(event: string): string {
+  return event.replace(/^\/app\/vscode\//, '').split('/')[0]!;
+}
+
+export function parseArgs(
+  argv: readonly string[],
+  cmds: readonly CommandSpec[],
+  events: readonly EventSpec[] = [],
+): Invocation {
   // The command words come first (after global flags, if any); the command is picked before splitting
   // so that its boolean flags are known to take no value.
   const leading = commandWords(argv);
   const special = leading[0];
   const found =
-    special === 'call' || special === 'servers' || special === 'help'
+    special === 'call' || special === 'servers' || special === 'help' || special === 'watch'
       ? undefined
       : findCommand(cmds, leading.slice(0, 2));
   const { flags, words } = split(argv, flagKinds(found?.command));
@@ -288,6 +327,17 @@ export function parseArgs(argv: readonly string[], cmds: readonly CommandSpec[])
     if (help) return { kind: 'help', globals };
     if (words.length > 1 || rest.length > 0) throw new UsageError(`'servers' takes no arguments besides --json`);
     return { kind: 'servers', globals };
+  }
+  if (head === 'watch') {
+    if (help) return { kind: 'help', globals };
+    const names = events.map((e) => watchName(e.event));
+    const usage = `usage: idea watch ${names.join('|') || 'EVENT'} [--json]`;
+    if (names.length === 0) throw new UsageError('this protocol version has no events to watch');
+    if (words.length !== 2) throw new UsageError(usage);
+    const event = events.find((e) => watchName(e.event) === words[1]!.toLowerCase());
+    if (!event) throw new UsageError(`unknown event '${words[1]}' (${usage})`);
+    if (rest.length > 0) throw new UsageError(`'watch' takes no ${rest[0]!.name} (${usage})`);
+    return { kind: 'watch', event: event.event, globals };
   }
   if (head === 'call') {
     if (help) return { kind: 'help', globals };

@@ -11,12 +11,21 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   throw e;
 });
 
+/** Ctrl-C (or TERM) from the first call on: only `idea watch` asks, every other command keeps the default. */
+function interrupted(): Promise<void> {
+  return new Promise((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+}
+
 run(process.argv.slice(2), __IDEA_SPEC__, {
   env: process.env,
   cwd: process.cwd(),
   stdout: (t) => void process.stdout.write(t),
   stderr: (t) => void process.stderr.write(t),
   stdoutIsTTY: process.stdout.isTTY === true,
+  interrupted,
 }).then((code) => {
   process.exitCode = code;
 });

@@ -6,7 +6,9 @@
 // - names match ignoring case and "-" (`find-files` = `findFiles`);
 // - each param is a flag, camelCase → kebab-case (`isRegex` → `--is-regex`); the required scalar
 //   params are also positional arguments, in the schema's `required` order (`idea find PATTERN`,
-//   `idea definition FILE LINE CHARACTER`).
+//   `idea definition FILE LINE CHARACTER`);
+// - a file argument of a command whose line/character are optional may carry them, 1-based as text
+//   output prints them: `idea open src/a.ts:12:5` (`--line 11 --character 4`).
 import type { JsonSchema, SpecBundle, TopicSpec } from './spec';
 
 type ScalarType = 'string' | 'integer' | 'number' | 'boolean';
@@ -45,6 +47,11 @@ export interface CommandSpec {
   params: ParamSpec[];
   /** The positional params, in order. */
   positionals: ParamSpec[];
+  /**
+   * A positional file that may be written `FILE:LINE[:COL]` (1-based, as text output prints positions),
+   * filling these optional params (0-based): commands with a file argument and optional line/character.
+   */
+  fileAt?: { file: ParamSpec; line: ParamSpec; character?: ParamSpec };
   schema: JsonSchema;
 }
 
@@ -162,7 +169,13 @@ function commandOf(t: TopicSpec, actionCount: Map<string, number>): CommandSpec 
     files[0]!.position = n++;
     positionals.push(files[0]!);
   }
+  const optionalInt = (field: string) =>
+    params.find((q) => q.name === field && !q.required && q.type === 'integer' && q.position === undefined);
+  const file = positionals.find((q) => q.file && !q.repeatable);
+  const line = optionalInt('line');
+  const character = optionalInt('character');
   return {
+    ...(file && line ? { fileAt: { file, line, ...(character ? { character } : {}) } } : {}),
     topic: t.topic,
     name,
     category,
@@ -175,14 +188,18 @@ function commandOf(t: TopicSpec, actionCount: Map<string, number>): CommandSpec 
   };
 }
 
-/** One command per topic of `spec`, in the index's order. */
+/**
+ * One command per topic of `spec`, in the index's order; topics the session serves itself
+ * (events/subscribe, /unsubscribe) are not commands: `idea watch` subscribes and unsubscribes.
+ */
 export function commandsFromSpec(spec: SpecBundle): CommandSpec[] {
+  const topics = spec.topics.filter((t) => t.servedBy !== 'session');
   const actionCount = new Map<string, number>();
-  for (const t of spec.topics) {
+  for (const t of topics) {
     const action = normName(t.topic.split('/').pop() ?? '');
     actionCount.set(action, (actionCount.get(action) ?? 0) + 1);
   }
-  const cmds = spec.topics.map((t) => commandOf(t, actionCount));
+  const cmds = topics.map((t) => commandOf(t, actionCount));
   const categories = new Set(cmds.map((c) => normName(c.category)));
   // An alias that is also a category name would make `idea <category> <action>` ambiguous.
   for (const c of cmds) if (c.alias && categories.has(normName(c.alias))) delete c.alias;

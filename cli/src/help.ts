@@ -1,6 +1,7 @@
 // Help text, derived from the commands (so from the spec).
-import { positionalName } from './args';
+import { positionalName, watchName } from './args';
 import { type CommandSpec, PARAM_ALIASES, type ParamSpec } from './commands';
+import type { EventSpec } from './spec';
 
 /** FILE_PATH, [FILE_PATH] when optional, [FILE_PATH...] when it takes a list. */
 function positionalUsage(p: ParamSpec): string {
@@ -78,8 +79,9 @@ export function commandHelp(c: CommandSpec): string {
   ].join('\n');
 }
 
-export function mainHelp(cmds: readonly CommandSpec[], version: string): string {
+export function mainHelp(cmds: readonly CommandSpec[], version: string, events: readonly EventSpec[] = []): string {
   const rows = cmds.map((c) => `  ${usageLine(c).slice(5).padEnd(44)} ${c.description}`);
+  const watchable = events.map((e) => watchName(e.event));
   return [
     `idea: use a running VS Code from the shell (IDEA protocol ${version}).`,
     '',
@@ -87,6 +89,11 @@ export function mainHelp(cmds: readonly CommandSpec[], version: string): string 
     ...rows,
     `  ${'call TOPIC [--params JSON]'.padEnd(44)} any topic, params as JSON`,
     `  ${'servers'.padEnd(44)} the running IDEA servers, * = the one serving this folder`,
+    ...(watchable.length > 0
+      ? [
+          `  ${`watch ${watchable.join('|')} [--json]`.padEnd(44)} stream changes as they happen (--json: NDJSON) until Ctrl-C`,
+        ]
+      : []),
     `  ${'help COMMAND'.padEnd(44)} a command's flags (or: idea COMMAND --help)`,
     '',
     'Positions are 0-based in flags and in --json (as in the protocol); text output prints them',

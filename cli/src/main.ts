@@ -1,5 +1,6 @@
 // The `idea` command: argv → a request to the VS Code window serving the current folder → output.
-// Exit codes: 0 ok, 1 protocol error (code on stderr), 2 usage, 3 no server. The token is never
+// Exit codes: 0 ok, 1 protocol error (code on stderr), 2 usage, 3 no server. `idea watch` streams
+// until Ctrl-C (exit 0). The token is never
 // printed: every token in use (given, from $IDEA_TOKEN, or found in the registry) is replaced by ***
 // in everything written, errors and results alike (a result could quote .vscode/settings.json).
 import { realpathSync } from 'node:fs';
@@ -10,9 +11,18 @@ import { version as PACKAGE_VERSION } from '../package.json';
 import { type GlobalOptions, type Invocation, parseArgs, UsageError } from './args';
 import { type CommandSpec, commandsFromSpec } from './commands';
 import { commandHelp, emptyResultHint, mainHelp } from './help';
-import { connect, FRAMES, IdeaClosedError, IdeaProtocolError, IdeaTimeoutError } from './protocol';
+import {
+  connect,
+  type EventName,
+  FRAMES,
+  type IdeaClient,
+  IdeaClosedError,
+  IdeaProtocolError,
+  IdeaTimeoutError,
+} from './protocol';
 import type { SpecBundle } from './spec';
 import { checkParams } from './validate';
+import { NotAdvertisedError, watch } from './watch';
 
 export const EXIT = { ok: 0, protocol: 1, usage: 2, noServer: 3 } as const;
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -24,6 +34,8 @@ export interface Io {
   stdout(text: string): void;
   stderr(text: string): void;
   stdoutIsTTY: boolean;
+  /** Starts listening for the person asking to stop (Ctrl-C); resolves then. Ends `idea watch`. Default: never. */
+  interrupted?: () => Promise<void>;
 }
 
 class NoServer extends Error {}
@@ -69,16 +81,21 @@ async function endpoint(g: GlobalOptions, io: RunIo): Promise<Endpoint> {
   }
 }
 
-async function request(topic: string, params: Record<string, unknown>, g: GlobalOptions, io: RunIo): Promise<unknown> {
+/** A connection to the server serving the folder (NoServer when there is none or it cannot be reached). */
+async function open(g: GlobalOptions, io: RunIo): Promise<IdeaClient> {
   const ep = await endpoint(g, io);
   const timeoutMs = g.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  let client;
   try {
-    client = await connect({ url: ep.url, ...(ep.token !== undefined ? { token: ep.token } : {}), timeoutMs });
+    return await connect({ url: ep.url, ...(ep.token !== undefined ? { token: ep.token } : {}), timeoutMs });
   } catch (e) {
     if (e instanceof IdeaProtocolError) throw e; // UNAUTHORIZED and the like: the server answered
     throw new NoServer(`idea: cannot reach the IDEA server at ${ep.url}: ${(e as Error).message}`);
   }
+}
+
+async function request(topic: string, params: Record<string, unknown>, g: GlobalOptions, io: RunIo): Promise<unknown> {
+  const timeoutMs = g.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const client = await open(g, io);
   try {
     return await client.request(topic as never, params as never, { timeoutMs });
   } finally {
@@ -138,13 +155,30 @@ async function servers(g: GlobalOptions, io: RunIo): Promise<number> {
 async function execute(inv: Invocation, cmds: readonly CommandSpec[], spec: SpecBundle, io: RunIo): Promise<number> {
   switch (inv.kind) {
     case 'help':
-      io.stdout(`${inv.command ? commandHelp(inv.command) : mainHelp(cmds, spec.version)}\n`);
+      io.stdout(`${inv.command ? commandHelp(inv.command) : mainHelp(cmds, spec.version, spec.events)}\n`);
       return EXIT.ok;
     case 'version':
       io.stdout(`idea ${PACKAGE_VERSION} (IDEA protocol ${spec.version})\n`);
       return EXIT.ok;
     case 'servers':
       return servers(inv.globals, io);
+    case 'watch': {
+      const client = await open(inv.globals, io);
+      try {
+        const how = await watch(client, inv.event as EventName, {
+          json: inv.globals.json,
+          color: colorOf(inv.globals, io),
+          cwd: realCwd(io.cwd),
+          out: io.stdout,
+          note: io.stderr,
+          interrupted: io.interrupted?.() ?? new Promise<never>(() => undefined),
+        });
+        if (how === 'closed') throw new IdeaClosedError('while watching');
+        return EXIT.ok;
+      } finally {
+        await client.close();
+      }
+    }
     case 'topic':
     case 'call': {
       const topic = inv.kind === 'topic' ? inv.command.topic : inv.topic;
@@ -184,7 +218,7 @@ export async function run(argv: readonly string[], spec: SpecBundle, io: Io): Pr
     if (t) secrets.add(t);
   }
   try {
-    const inv = parseArgs(argv, cmds);
+    const inv = parseArgs(argv, cmds, spec.events);
     try {
       return await execute(inv, cmds, spec, rio);
     } finally {
@@ -203,6 +237,10 @@ export async function run(argv: readonly string[], spec: SpecBundle, io: Io): Pr
     }
     if (e instanceof IdeaProtocolError) {
       err(`idea: ${e.code}: ${e.message}\n`);
+      return EXIT.protocol;
+    }
+    if (e instanceof NotAdvertisedError) {
+      err(`idea: ${e.message}\n`);
       return EXIT.protocol;
     }
     if (e instanceof IdeaTimeoutError) {

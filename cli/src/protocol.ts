@@ -3,6 +3,7 @@
 export {
   CURRENT_VERSION as PROTOCOL_VERSION,
   connect,
+  type EventName,
   FRAMES,
   type IdeaClient,
   IdeaClosedError,

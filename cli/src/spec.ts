@@ -14,11 +14,22 @@ export interface TopicSpec {
   description: string;
   /** The params schema, `$ref`s inlined (sibling keywords such as description and default win). */
   params: JsonSchema;
+  /** Since 0.1.7: "session" when the session serves the topic itself (events/subscribe, …): no command. */
+  servedBy?: 'session';
+}
+
+/** Since 0.1.7: an event a server may push (`idea watch`). */
+export interface EventSpec {
+  /** e.g. "/app/vscode/files/changed". */
+  event: string;
+  description: string;
 }
 
 export interface SpecBundle {
   version: string;
   topics: TopicSpec[];
+  /** The version's events (absent before 0.1.7). */
+  events?: EventSpec[];
 }
 
 /** Reads spec/<version>/ (the folder holding index.json). */
@@ -28,6 +39,8 @@ export function loadSpecDir(dir: string): SpecBundle {
     topic: t.topic,
     description: t.description,
     params: inlineRefs(spec, t.params, spec.byPath.get(t.params)!.schema) as JsonSchema,
+    ...(t.servedBy ? { servedBy: t.servedBy } : {}),
   }));
-  return { version: spec.index.version, topics };
+  const events = spec.index.events?.map((e) => ({ event: e.event, description: e.description }));
+  return { version: spec.index.version, topics, ...(events ? { events } : {}) };
 }

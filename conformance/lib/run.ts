@@ -8,7 +8,7 @@ import { Connection } from './connection';
 import { executeCase, notRun, type RunContext, type ServerInfo, type Target } from './execute';
 import { frameCheckerFor } from './schema-check';
 import { FIND_TOPIC, type SettleFile, SettleProbe } from './settle';
-import { isKnownTopic, KNOWN_TOPICS, spokenVersion } from './topics';
+import { isKnownTopic, KNOWN_TOPICS, spokenVersion, topicSince } from './topics';
 import { type CaseResult, type LoadedCase, VERDICTS, type Verdict } from './types';
 
 export interface RunOptions {
@@ -270,7 +270,11 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     profiles,
     byProfile,
     warnings,
-    scope: { served: servedList, known: KNOWN_TOPICS.length },
+    // the topics of the version spoken: a 0.1.6 server is not judged on topics added later
+    scope: {
+      served: servedList,
+      known: KNOWN_TOPICS.filter((t) => compareVersions(topicSince(t)!, version) <= 0).length,
+    },
     ok: stale.length === 0 && results.every(isOkVerdict),
     durationMs: Math.round(performance.now() - started),
     startedAt,

@@ -112,6 +112,21 @@ const configWorking = `export const config = {
 };
 `;
 
+/** Untracked (overlay): a second implementation of Shape, and a variable whose type is declared elsewhere. */
+const polygonTs = `import { Shape } from './shapes';
+
+/** Square: the second implementation of Shape. */
+export class Square implements Shape {
+  readonly name = 'square';
+  constructor(public side: number) {}
+  area(): number {
+    return this.side * this.side;
+  }
+}
+
+export const unit: Shape = new Square(1);
+`;
+
 const searchTxt = `alpha beta gamma
 Alpha Beta Gamma
 ALPHA BETA GAMMA
@@ -236,6 +251,8 @@ export const commits: CommitSpec[] = [
 /** Files that exist in the fresh state but are not committed (ignored, untracked or modified). */
 export const overlay: FileSet = {
   'src/config.ts': configWorking,
+  // Untracked: nav/implementation and nav/typeDefinition cases (its name keeps it out of findFiles cases).
+  'src/polygon.ts': polygonTs,
   // Ignored by .gitignore: searches that exclude node_modules must not see it.
   'node_modules/fake-pkg/index.js': `module.exports = 'needle in node_modules';\n`,
   'node_modules/fake-pkg/package.json': `{ "name": "fake-pkg", "version": "1.0.0" }\n`,

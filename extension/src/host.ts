@@ -6,6 +6,7 @@ import { historyHomeFromGlobalStorage } from '../../server-core/local-history';
 import { ripgrepPath } from '../../server-core/search/ripgrep';
 import type { DiagnosticsTracker } from './diagnostics-wait';
 import { vscodeDocuments } from './documents';
+import { vscodeEditor } from './editor';
 import { vscodeLanguageFeatures } from './language-features';
 import { vscodeLimitSettings } from './limits/settings';
 
@@ -52,5 +53,6 @@ export function vscodeHost(
     limits: vscodeLimitSettings,
     // VS Code's bundled ripgrep, else `rg` on PATH; the write journal in the extension's own storage.
     tools: { ripgrep: ripgrepPath(vscode.env.appRoot), stateDir: context.globalStorageUri.fsPath, log },
+    editor: vscodeEditor,
   };
 }

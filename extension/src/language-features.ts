@@ -3,26 +3,32 @@
 // only file:// locations are returned. Languages without a server are asked once.
 import * as vscode from 'vscode';
 import type { RawDiagnostic } from '../../server-core/diagnostics';
-import type { DefinitionTarget, LanguageFeatures, Range } from '../../server-core/host';
+import type { DefinitionTarget, LanguageFeatures, Position } from '../../server-core/host';
 import type { FlatSymbol, TreeSymbol } from '../../server-core/symbols';
 import type { DiagnosticsTracker } from './diagnostics-wait';
 import { openDocument, openDocumentOf, showInTab } from './documents';
+import { vscodeHover } from './hover';
 import { documentSymbols, hasNoLanguageServer, languageServerReady, untilAnswered } from './language-server';
+import { plain } from './plain-range';
+import { vscodePrepareRename, vscodeRename } from './rename';
 import { semanticServerReady, tsDiagnosticsCount } from './ts-server';
 
 type Def = vscode.Location | vscode.LocationLink;
 
-function plain(r: vscode.Range): Range {
-  return {
-    start: { line: r.start.line, character: r.start.character },
-    end: { line: r.end.line, character: r.end.character },
-  };
-}
+/** VS Code's commands answering Location | LocationLink lists for a position. */
+type LocationCommand =
+  | 'vscode.executeDefinitionProvider'
+  | 'vscode.executeTypeDefinitionProvider'
+  | 'vscode.executeImplementationProvider';
 
-async function definitionsAt(doc: vscode.TextDocument, position: vscode.Position, signal: AbortSignal): Promise<Def[]> {
+async function locationsAt(
+  command: LocationCommand,
+  doc: vscode.TextDocument,
+  position: vscode.Position,
+  signal: AbortSignal,
+): Promise<Def[]> {
   await semanticServerReady(doc, signal);
-  const call = () =>
-    vscode.commands.executeCommand<Def[] | undefined>('vscode.executeDefinitionProvider', doc.uri, position);
+  const call = () => vscode.commands.executeCommand<Def[] | undefined>(command, doc.uri, position);
   return (
     (hasNoLanguageServer(doc)
       ? await call()
@@ -30,29 +36,37 @@ async function definitionsAt(doc: vscode.TextDocument, position: vscode.Position
   );
 }
 
+/** A location provider's answer at `at` as the core's targets; only file:// ones. */
+async function targetsAt(command: LocationCommand, path: string, at: Position, signal: AbortSignal) {
+  const doc = await openDocument(path);
+  const defs = await locationsAt(command, doc, new vscode.Position(at.line, at.character), signal);
+  const out: DefinitionTarget[] = [];
+  for (const d of defs) {
+    if ('targetUri' in d) {
+      if (d.targetUri.scheme !== 'file') continue;
+      // The core reads the declaration's text from the editor copy or the disk; opening it keeps the editor's copy current.
+      await openDocument(d.targetUri.fsPath);
+      out.push({
+        filePath: d.targetUri.fsPath,
+        range: plain(d.targetSelectionRange ?? d.targetRange),
+        targetRange: plain(d.targetRange),
+      });
+    } else if (d.uri.scheme === 'file') {
+      await openDocument(d.uri.fsPath);
+      out.push({ filePath: d.uri.fsPath, range: plain(d.range) });
+    }
+  }
+  return out;
+}
+
 export function vscodeLanguageFeatures(tracker: DiagnosticsTracker): LanguageFeatures {
   return {
-    async definition(path, at, signal) {
-      const doc = await openDocument(path);
-      const defs = await definitionsAt(doc, new vscode.Position(at.line, at.character), signal);
-      const out: DefinitionTarget[] = [];
-      for (const d of defs) {
-        if ('targetUri' in d) {
-          if (d.targetUri.scheme !== 'file') continue;
-          // The core reads the declaration's text from the editor copy or the disk; opening it keeps the editor's copy current.
-          await openDocument(d.targetUri.fsPath);
-          out.push({
-            filePath: d.targetUri.fsPath,
-            range: plain(d.targetSelectionRange ?? d.targetRange),
-            targetRange: plain(d.targetRange),
-          });
-        } else if (d.uri.scheme === 'file') {
-          await openDocument(d.uri.fsPath);
-          out.push({ filePath: d.uri.fsPath, range: plain(d.range) });
-        }
-      }
-      return out;
-    },
+    definition: (path, at, signal) => targetsAt('vscode.executeDefinitionProvider', path, at, signal),
+    typeDefinition: (path, at, signal) => targetsAt('vscode.executeTypeDefinitionProvider', path, at, signal),
+    implementation: (path, at, signal) => targetsAt('vscode.executeImplementationProvider', path, at, signal),
+    hover: vscodeHover,
+    prepareRename: vscodePrepareRename,
+    rename: vscodeRename,
 
     // VS Code's command always includes the declaration; includeDeclaration=false drops the locations
     // the definition provider names.

@@ -61,7 +61,7 @@ export class IdeaServer implements vscode.Disposable {
   private readonly folderWatch: vscode.Disposable;
 
   constructor(
-    private readonly handlers: Handlers,
+    private readonly handlers: Partial<Handlers>,
     private readonly log: (m: string) => void,
   ) {
     // Clients pick the window whose folders contain their directory: keep the entry's folders current.

@@ -1,7 +1,20 @@
-// One MCP server (SDK `Server`, tools only) per MCP session; all of them share the IDEA connection.
+// One MCP server (SDK `Server`: tools, and resources with subscriptions) per MCP session; all of them
+// share the IDEA connection and its resource hub (resources.ts). An MCP client's
+// `notifications/cancelled` aborts the tool call's signal (the SDK), which the IDEA client turns into
+// a cancel frame (0.1.7 servers): the window stops the work.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { IdeaConnection } from './connection';
+import { hubOf, ResourceError, readResource, resourcesFor, type Subscriber } from './resources';
 import { callTool, listTools, toolsFor, UnknownToolError } from './tools';
 
 const SERVER_INFO = { name: 'idea-mcp', title: 'IDEA (VS Code) tools', version: '0.1.0' } as const;
@@ -13,7 +26,7 @@ const INSTRUCTIONS =
 
 export function createMcpServer(conn: IdeaConnection): Server {
   const server = new Server(SERVER_INFO, {
-    capabilities: { tools: { listChanged: true } },
+    capabilities: { tools: { listChanged: true }, resources: { subscribe: true } },
     instructions: INSTRUCTIONS,
   });
   let listed: string | undefined; // the names last returned by tools/list
@@ -22,14 +35,41 @@ export function createMcpServer(conn: IdeaConnection): Server {
     listed = tools.map((t) => t.name).join(',');
     return { tools };
   });
-  server.setRequestHandler(CallToolRequestSchema, async (req) => {
+  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
     try {
-      return await callTool(conn, req.params.name, req.params.arguments);
+      return await callTool(conn, req.params.name, req.params.arguments, extra.signal);
     } catch (e) {
       if (e instanceof UnknownToolError) throw new McpError(ErrorCode.InvalidParams, e.message);
       throw e;
     }
   });
+  const hub = hubOf(conn);
+  const updated: Subscriber = (uri) => void server.sendResourceUpdated({ uri }).catch(() => undefined);
+  const resourceCall = async <R>(f: () => Promise<R>): Promise<R> => {
+    try {
+      return await f();
+    } catch (e) {
+      if (e instanceof ResourceError) throw new McpError(ErrorCode.InvalidParams, e.message);
+      throw new McpError(ErrorCode.InternalError, e instanceof Error ? e.message : String(e));
+    }
+  };
+  server.setRequestHandler(ListResourcesRequestSchema, async () => {
+    const client = await conn.get().catch(() => undefined);
+    return { resources: resourcesFor(client) };
+  });
+  server.setRequestHandler(ReadResourceRequestSchema, (req) => resourceCall(() => readResource(conn, req.params.uri)));
+  server.setRequestHandler(SubscribeRequestSchema, (req) =>
+    resourceCall(async () => {
+      await hub.subscribe(req.params.uri, updated);
+      return {};
+    }),
+  );
+  server.setRequestHandler(UnsubscribeRequestSchema, (req) =>
+    resourceCall(async () => {
+      await hub.unsubscribe(req.params.uri, updated);
+      return {};
+    }),
+  );
   // A window reloaded into another version (or with other topics) changes the tool set: say so.
   const unsubscribe = conn.onChange((client) => {
     if (listed === undefined || !client) return;
@@ -41,6 +81,7 @@ export function createMcpServer(conn: IdeaConnection): Server {
   const previous = server.onclose;
   server.onclose = () => {
     unsubscribe();
+    void hub.removeAll(updated);
     previous?.();
   };
   return server;

@@ -67,10 +67,12 @@ function toolError(text: string, code?: string): CallToolResult {
   };
 }
 
+/** `signal`: the MCP request's (aborted by `notifications/cancelled`); it cancels the IDEA request. */
 export async function callTool(
   conn: IdeaConnection,
   name: string,
   args: Record<string, unknown> | undefined,
+  signal?: AbortSignal,
 ): Promise<CallToolResult> {
   const known = (await toolTable(CURRENT_VERSION))!;
   let client: IdeaClient;
@@ -92,7 +94,7 @@ export async function callTool(
   }
   // The IDEA server checks the params against the same schema (INVALID_REQUEST names the problem).
   const send = (c: IdeaClient) =>
-    c.request(tool.topic as never, (args ?? {}) as never) as Promise<Record<string, unknown>>;
+    c.request(tool.topic as never, (args ?? {}) as never, signal ? { signal } : {}) as Promise<Record<string, unknown>>;
   try {
     let result: Record<string, unknown>;
     try {
@@ -115,6 +117,7 @@ export async function callTool(
       );
     }
     if (e instanceof NoWindowError) return toolError(e.message);
+    if (signal?.aborted) return toolError('cancelled', 'CANCELLED'); // the SDK sends no answer to a cancelled call
     return toolError(e instanceof Error ? e.message : String(e));
   }
 }

@@ -34,22 +34,21 @@ export async function documentAt(
   return { path, position: { line, character } };
 }
 
-/** The text a range covers, clamped to the document (as VS Code's TextDocument.getText(range)). */
-export function textOfRange(text: string, range: Range): string {
+/** A position's offset in `text`, clamped to the document (as VS Code's TextDocument.offsetAt). */
+export function offsetAt(text: string, p: Position): number {
   const lines = text.split(LINE_BREAK);
   const breaks = text.match(new RegExp(LINE_BREAK, 'g')) ?? [];
-  const clamp = (p: Position): Position => {
-    if (p.line < 0) return { line: 0, character: 0 };
-    if (p.line >= lines.length) return { line: lines.length - 1, character: lines[lines.length - 1]!.length };
-    return { line: p.line, character: Math.max(0, Math.min(p.character, lines[p.line]!.length)) };
-  };
-  const offset = (p: Position) => {
-    let o = 0;
-    for (let i = 0; i < p.line; i++) o += lines[i]!.length + breaks[i]!.length;
-    return o + p.character;
-  };
-  const start = offset(clamp(range.start));
-  const end = offset(clamp(range.end));
+  if (p.line < 0) return 0;
+  if (p.line >= lines.length) return text.length;
+  let o = 0;
+  for (let i = 0; i < p.line; i++) o += lines[i]!.length + breaks[i]!.length;
+  return o + Math.max(0, Math.min(p.character, lines[p.line]!.length));
+}
+
+/** The text a range covers, clamped to the document (as VS Code's TextDocument.getText(range)). */
+export function textOfRange(text: string, range: Range): string {
+  const start = offsetAt(text, range.start);
+  const end = offsetAt(text, range.end);
   return end <= start ? '' : text.slice(start, end);
 }
 

@@ -1,10 +1,15 @@
-// The 13 topic handlers over a host (host.ts), keyed by the generated method names.
+// The topic handlers over a host (host.ts), keyed by the generated method names: the 13 every host
+// serves, plus v0.1.7's language topics when its LanguageFeatures has them and the editor topics when it
+// has an editor. A server advertises exactly the topics it has handlers for (servedTopics).
 import { coreContext } from '../context';
 import type { CoreHost } from '../host';
-import type { Handlers } from '../protocol';
+import { type Handlers, SERVER_PROTOCOL } from '../protocol';
 import { diagList } from './diag-list';
 import { editFind } from './edit-find';
+import { editRename } from './edit-rename';
 import { editReplace } from './edit-replace';
+import { editorContext } from './editor-context';
+import { editorOpen } from './editor-open';
 import { fsFindFiles } from './fs-find-files';
 import { historyDiff } from './history-diff';
 import { historyList } from './history-list';
@@ -13,11 +18,16 @@ import { localhistoryDiff } from './localhistory-diff';
 import { localhistoryList } from './localhistory-list';
 import { localhistoryRollback } from './localhistory-rollback';
 import { navDefinition } from './nav-definition';
+import { navHover } from './nav-hover';
+import { navImplementation } from './nav-implementation';
 import { navReferences } from './nav-references';
 import { navSymbols } from './nav-symbols';
+import { navTypeDefinition } from './nav-type-definition';
 
-export function createCoreHandlers(host: CoreHost): Handlers {
+export function createCoreHandlers(host: CoreHost): Partial<Handlers> {
   const svc = coreContext(host);
+  const lang = host.language;
+  const { editor } = host;
   return {
     editFind: editFind(svc),
     editReplace: editReplace(svc),
@@ -32,5 +42,17 @@ export function createCoreHandlers(host: CoreHost): Handlers {
     localhistoryList: localhistoryList(svc),
     localhistoryDiff: localhistoryDiff(svc),
     localhistoryRollback: localhistoryRollback(svc),
+    ...(lang.hover && { navHover: navHover(svc, lang.hover.bind(lang)) }),
+    ...(lang.typeDefinition && { navTypeDefinition: navTypeDefinition(svc, lang.typeDefinition.bind(lang)) }),
+    ...(lang.implementation && { navImplementation: navImplementation(svc, lang.implementation.bind(lang)) }),
+    ...(lang.rename && { editRename: editRename(svc, lang.rename.bind(lang)) }),
+    ...(editor && { editorContext: editorContext(svc, editor), editorOpen: editorOpen(svc, editor) }),
   };
+}
+
+/** The topics `handlers` serve, in the topic index's order: what a server's handshake advertises. */
+export function servedTopics(handlers: Partial<Handlers>): string[] {
+  return Object.entries(SERVER_PROTOCOL.spec.routes)
+    .filter(([, r]) => typeof handlers[r.method as keyof Handlers] === 'function')
+    .map(([topic]) => topic);
 }

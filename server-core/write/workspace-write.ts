@@ -36,7 +36,11 @@ export interface WriteOptions {
 }
 
 /** Sources of the entries that keep what a write overwrote. */
-export const BACKUP_SOURCES = { rollback: 'IDEA: before rollback', replace: 'IDEA: before edit/replace' } as const;
+export const BACKUP_SOURCES = {
+  rollback: 'IDEA: before rollback',
+  replace: 'IDEA: before edit/replace',
+  rename: 'IDEA: before edit/rename',
+} as const;
 
 /** Refuses writes that must not happen at all (protected or unsaved files); INVALID_REQUEST / HANDLER_ERROR. */
 export function checkWritable(svc: CoreContext, writes: readonly { path: string; target: string }[]): void {

@@ -1,18 +1,34 @@
 import { describe, expect, it } from 'vitest';
 import { commandsFromSpec, findCommand, kebab } from '../../cli/src/commands';
-import { TOPICS } from '../../generated/v0.1.6/topics';
+import { TOPICS } from '../../generated/current';
 import { CMDS, SPEC } from './spec';
 
 const cmd = (name: string) => CMDS.find((c) => c.name === name)!;
 
 describe('commands derived from the spec', () => {
   it('one per topic of the index, named by the topic, with an alias only where the action is unique', () => {
-    expect(CMDS.map((c) => c.topic)).toEqual(TOPICS.map((t) => t.topic));
+    // …but the topics the session serves itself (events/subscribe, /unsubscribe): `idea watch` uses them.
+    const session = SPEC.topics.filter((t) => t.servedBy === 'session').map((t) => t.topic);
+    expect(session).toEqual(['/app/vscode/events/subscribe', '/app/vscode/events/unsubscribe']);
+    expect(CMDS.map((c) => c.topic)).toEqual(TOPICS.map((t) => t.topic).filter((t) => !session.includes(t)));
     expect(CMDS.map((c) => c.name)).toContain('fs/findFiles');
     const aliases = CMDS.filter((c) => c.alias)
       .map((c) => c.alias)
       .sort();
-    expect(aliases).toEqual(['definition', 'find', 'findFiles', 'references', 'replace', 'symbols']);
+    expect(aliases).toEqual([
+      'context',
+      'definition',
+      'find',
+      'findFiles',
+      'hover',
+      'implementation',
+      'open',
+      'references',
+      'rename',
+      'replace',
+      'symbols',
+      'typeDefinition',
+    ]);
   });
 
   it('flags carry the schema: type, default, enum (through $ref), minimum, required, description', () => {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROTOCOL_MD } from '../../conformance/lib/clauses';
 import { buildMatrix, parseMatrixArg, rowDiffers } from '../../conformance/lib/matrix';
 import { matrixCli } from '../../conformance/matrix-cli';
 import { matrixToMarkdown } from '../../conformance/reporters/matrix';
@@ -138,7 +139,7 @@ describe('implementation matrix', () => {
     expect(md).toContain('| `protocol/handshake-success` | ✅ pass | ❌ fail |');
     expect(md).toContain('| `edit-find/no-match` | ✅ pass | ❌ fail (expected) |');
     expect(md).toContain('| `security/oversize-frame` | ✅ pass | — |');
-    expect(md).toContain('**[T3](generated/v0.1.6/protocol.md#clause-t3)** Handshake success');
+    expect(md).toContain(`**[T3](${PROTOCOL_MD}#clause-t3)** Handshake success`);
   });
 
   it('`matrix` writes both files from the command line; the HTML filters rows and keeps hostile text as text', async () => {

@@ -1,7 +1,9 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
+import { PROTOCOL_MD } from '../../conformance/lib/clauses';
 import type { CaseResult } from '../../conformance/lib/types';
 import { ConsoleReporter } from '../../conformance/reporters/console';
+import { DEFAULT_FIXTURES_SHOWN } from '../../conformance/reporters/context';
 import { annotationFor, escapeData } from '../../conformance/reporters/github';
 import { summaryToJson } from '../../conformance/reporters/json';
 import { summaryToJUnit } from '../../conformance/reporters/junit';
@@ -142,9 +144,7 @@ describe('JUnit reporter', () => {
     // fail + stale are failures; skip, unimplemented (no topic required) and the expected failure are skipped
     expect(xml).toMatch(/<testsuites name="idea-conformance" tests="7" failures="2" errors="0" skipped="3"/);
     expect(xml).toContain('<skipped message="unimplemented: not in capabilities"/>');
-    expect(xml).toContain(
-      'clause H5 (hardening: Path confinement), security profile, must: generated/v0.1.6/protocol.md#clause-h5',
-    );
+    expect(xml).toContain(`clause H5 (hardening: Path confinement), security profile, must: ${PROTOCOL_MD}#clause-h5`);
     expect(suites.find((s) => s.name === 'security')).toMatchObject({ tests: '1', failures: '1' });
     expect(suites.find((s) => s.name === 'edit-find')).toMatchObject({ failures: '0', skipped: '1' }); // expected failure
     expect(xml).toContain('&lt;&amp;&gt;');
@@ -177,7 +177,7 @@ describe('JSON reporter', () => {
     expect(cases[1]).toMatchObject({
       id: 'security/path-escape-history-list',
       clause: 'H5',
-      clauseLink: 'generated/v0.1.6/protocol.md#clause-h5',
+      clauseLink: `${PROTOCOL_MD}#clause-h5`,
       profile: 'security',
       verdict: 'fail',
       checks: [
@@ -212,7 +212,7 @@ describe('Markdown and console reporters', () => {
     expect(md).toContain('## IDEA conformance: not conformant ❌');
     expect(md).toContain('| **all** | 1 | 2 | 1 | 0 | 1 | 1 |');
     expect(md).toContain('not conformant on 1 of 13 topics (core, readings, security)');
-    expect(md).toContain('[generated/v0.1.6/protocol.md#clause-h5](generated/v0.1.6/protocol.md#clause-h5)');
+    expect(md).toContain(`[${PROTOCOL_MD}#clause-h5](${PROTOCOL_MD}#clause-h5)`);
     expect(md).toContain('+"code": "HANDLER_ERROR"');
     let out = '';
     const stream = {
@@ -239,7 +239,7 @@ describe('Markdown and console reporters', () => {
     expect(out).not.toContain('history-list/file-history'); // passes are quiet
     expect(out).toContain('STALE');
     expect(out).toContain('NOT CONFORMANT: not conformant on 1 of 13 topics (core, readings, security)');
-    expect(out).toContain('fixture: conformance/fixtures/v0.1.6/security/path-escape-history-list.json');
+    expect(out).toContain(`fixture: ${DEFAULT_FIXTURES_SHOWN}/security/path-escape-history-list.json`);
     expect(out).not.toContain('localhistory-list/no-history'); // unimplemented, no topic required: scope, not a finding
   });
 });

@@ -11,6 +11,7 @@ import { type ExistingServerOptions, runAgainstServer } from '../../conformance/
 import { summaryToJUnit } from '../../conformance/reporters/junit';
 import type { RunSummary } from '../../conformance/reporters/types';
 import { buildFixtureWorkspace } from '../../conformance/workspace';
+import { CURRENT_VERSION } from '../../generated/current';
 import {
   type Flaws,
   IN_TEST_SELECTION,
@@ -197,6 +198,6 @@ describe('the version spoken', () => {
     });
     expect(spokenVersion('0.1.6', ['/app/vscode/edit/find'])).toEqual({ version: '0.1.6' });
     expect(spokenVersion('9.9.9', [])).toEqual({ version: '9.9.9' });
-    expect(spokenVersion('banana', []).version).toBe('0.1.6');
+    expect(spokenVersion('banana', []).version).toBe(CURRENT_VERSION);
   });
 });

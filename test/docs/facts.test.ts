@@ -5,10 +5,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadCases } from '../../conformance/lib/load';
+import { DEFAULT_FIXTURES, loadCases } from '../../conformance/lib/load';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-const manifest = JSON.parse(readFileSync(join(ROOT, 'conformance/fixtures/v0.1.6/manifest.json'), 'utf8')) as {
+// The served version's cases: what the runner loads by default and what the docs count.
+const manifest = JSON.parse(readFileSync(join(DEFAULT_FIXTURES, 'manifest.json'), 'utf8')) as {
   count: number;
   byArea: Record<string, number>;
 };

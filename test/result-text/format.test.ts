@@ -1,6 +1,7 @@
-import { FORMATTED_TOPICS, formatResult } from '@idea-kit/result-text/format';
+import { FORMATTED_TOPICS, formatEvent, formatResult } from '@idea-kit/result-text/format';
 import { describe, expect, it } from 'vitest';
 import { TOPICS } from '../../generated/current';
+import { SPEC } from '../cli/spec';
 
 const T = (a: string) => `/app/vscode/${a}`;
 const plain = (topic: string, result: unknown, cwd = '/ws') => formatResult(T(topic), result, { color: false, cwd });
@@ -13,8 +14,13 @@ const loc = (filePath: string, line: number, character: number) => ({
 });
 
 describe('formatResult', () => {
-  it('has a formatter for every topic of the version', () => {
-    expect([...FORMATTED_TOPICS].sort()).toEqual(TOPICS.map((t) => t.topic).sort());
+  it('has a formatter for every topic of the version (the session answers subscribe/unsubscribe itself)', () => {
+    const session = new Set(SPEC.topics.filter((t) => t.servedBy === 'session').map((t) => t.topic));
+    expect([...FORMATTED_TOPICS].sort()).toEqual(
+      TOPICS.map((t) => t.topic)
+        .filter((t) => !session.has(t))
+        .sort(),
+    );
   });
 
   it('find: path:line:col: text, 1-based, relative inside cwd, absolute outside; a cut list says so', () => {
@@ -137,6 +143,58 @@ describe('formatResult', () => {
     ).toBe('restored a.ts to local history entry AbCd.ts (2026-01-01 10:00:00) and saved it to disk');
   });
 
+  it('v0.1.7: hover text, type definitions and implementations with code, rename diffs, editor context', () => {
+    expect(
+      plain('nav/hover', {
+        contents: [
+          { kind: 'markdown', value: 'a' },
+          { kind: 'markdown', value: 'b' },
+        ],
+      }),
+    ).toBe('a\n---\nb');
+    expect(plain('nav/hover', { contents: [] })).toBe('nothing to show');
+    const code = { ...loc('/ws/s.ts', 1, 0), code: 'interface S {}' };
+    expect(plain('nav/typeDefinition', { locations: [code] })).toBe('s.ts:2:1\n    interface S {}');
+    expect(plain('nav/implementation', { locations: [] })).toBe('no implementation found');
+    const diff = '--- a/s.ts\n+++ b/s.ts\n@@ -1 +1 @@\n-old\n+new\n';
+    const file = { filePath: '/ws/s.ts', edits: [{ ...loc('/ws/s.ts', 0, 0), newText: 'new' }], diff };
+    expect(plain('edit/rename', { dryRun: true, files: [file], changedFiles: [], editCount: 1 })).toBe(
+      'dry run: would make 1 edit in 1 file (nothing written)\n--- a/s.ts\n+++ b/s.ts\n@@ -1 +1 @@\n-old\n+new',
+    );
+    expect(plain('edit/rename', { dryRun: false, files: [file], changedFiles: ['/ws/s.ts'], editCount: 1 })).toMatch(
+      /^renamed: 1 edit in 1 file\n/,
+    );
+    const sel = { line: 2, character: 4, endLine: 2, endCharacter: 9, isReversed: false };
+    const editor = {
+      filePath: '/ws/s.ts',
+      languageId: 'typescript',
+      isDirty: true,
+      selections: [sel],
+      visibleRanges: [],
+    };
+    const tab = (filePath: string, isActive: boolean) => ({
+      filePath,
+      group: 1,
+      isActive,
+      isDirty: false,
+      isPreview: false,
+      isPinned: false,
+    });
+    expect(
+      plain('editor/context', {
+        activeEditor: editor,
+        visibleEditors: [editor],
+        tabs: [tab('/ws/s.ts', true), tab('/ws/t.ts', false)],
+      }),
+    ).toBe('active: s.ts (unsaved)\n  selection s.ts:3:5-3:10\ntabs (2):\n  * s.ts\n    t.ts');
+    expect(plain('editor/context', { activeEditor: null, visibleEditors: [], tabs: [] })).toBe(
+      'active: none\ntabs (0):',
+    );
+    expect(plain('editor/open', { filePath: '/ws/s.ts', line: 2, character: 4, endLine: 2, endCharacter: 4 })).toBe(
+      'opened s.ts:3:5',
+    );
+  });
+
   it('lists: files one per line, local history as a table', () => {
     expect(
       plain('fs/findFiles', {
@@ -160,5 +218,54 @@ describe('formatResult', () => {
   it('a topic without a formatter, or a result of another shape, prints as JSON', () => {
     expect(formatResult('/app/vscode/new/thing', { a: 1 }, { color: false })).toBe('{\n  "a": 1\n}');
     expect(plain('edit/find', { unexpected: true })).toBe('{\n  "unexpected": true\n}');
+  });
+});
+
+describe('formatEvent', () => {
+  const ev = (name: string, data: unknown, cwd = '/ws') => formatEvent(T(name), data, { color: false, cwd });
+  const diag = (line: number, message: string) => ({
+    line,
+    character: 0,
+    endLine: line,
+    endCharacter: 1,
+    severity: 'error',
+    message,
+    source: null,
+    code: null,
+  });
+
+  it('diagnostics: removed (-) then added (+) per file, as tsc lines; a file without a delta says its count', () => {
+    expect(
+      ev('diagnostics/changed', {
+        files: [
+          { filePath: '/ws/a.ts', added: [diag(2, 'new')], removed: [diag(0, 'old')], total: 1 },
+          { filePath: '/x/b.ts', added: [], removed: [], total: 2 },
+        ],
+      }),
+    ).toBe('- a.ts:1:1: error: old\n+ a.ts:3:1: error: new\n= /x/b.ts: 2 diagnostics');
+  });
+
+  it('files: one line per file; editor: one line; an unknown shape or event: one line of JSON', () => {
+    expect(
+      ev('files/changed', {
+        changes: [
+          { filePath: '/ws/a.ts', change: 'created' },
+          { filePath: '/ws/b.ts', change: 'deleted' },
+        ],
+      }),
+    ).toBe('created a.ts\ndeleted b.ts');
+    expect(
+      ev('editor/changed', {
+        activeFile: '/ws/a.ts',
+        selections: [
+          { line: 0, character: 0, activeLine: 4, activeCharacter: 2 },
+          { line: 1, character: 0, activeLine: 1, activeCharacter: 0 },
+        ],
+        visibleFiles: ['/ws/a.ts', '/ws/b.ts'],
+        dirtyFiles: ['/ws/b.ts'],
+      }),
+    ).toBe('a.ts:5:3 (+1 selections)  visible: a.ts, b.ts  unsaved: b.ts');
+    expect(ev('files/changed', { changes: 'nope' })).toBe('{"changes":"nope"}');
+    expect(ev('git/changed', { a: { b: 1 } })).toBe('{"a":{"b":1}}');
   });
 });

@@ -933,13 +933,13 @@ export const CASES: CorpusCase[] = [
     change: (s) => {
       s.index.topics.push({
         ...topic(s, 'nav/symbols'),
-        topic: '/app/vscode/nav/hover',
-        method: 'navHover',
-        typeName: 'NavHover',
+        topic: '/app/vscode/nav/outline',
+        method: 'navOutline',
+        typeName: 'NavOutline',
         since: s.version,
       });
     },
-    expect: [['INFO', 'topic /app/vscode/nav/hover']],
+    expect: [['INFO', 'topic /app/vscode/nav/outline']],
   },
   {
     id: 'topic removed',

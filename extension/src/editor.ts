@@ -1,0 +1,62 @@
+// The core's EditorHost (server-core/host.ts) over VS Code's window: what the person is looking at
+// (editor/context) and showing them a file (editor/open).
+import * as vscode from 'vscode';
+import type { EditorHost, EditorTab, EditorView } from '../../server-core/host';
+import { openDocument, withTimeout } from './documents';
+import { plain, vscodeRange } from './plain-range';
+
+/** Bound on showing the editor: without a connected workbench it never completes. */
+const SHOW_TIMEOUT_MS = 10_000;
+
+function viewOf(e: vscode.TextEditor): EditorView {
+  return {
+    filePath: e.document.uri.fsPath,
+    languageId: e.document.languageId,
+    isDirty: e.document.isDirty,
+    selections: e.selections.map((s) => ({ ...plain(s), isReversed: s.isReversed })),
+    visibleRanges: e.visibleRanges.map(plain),
+  };
+}
+
+const isFile = (u: vscode.Uri) => u.scheme === 'file';
+
+export const vscodeEditor: EditorHost = {
+  context() {
+    const active = vscode.window.activeTextEditor;
+    const tabs: EditorTab[] = [];
+    for (const group of vscode.window.tabGroups.all)
+      for (const tab of group.tabs) {
+        if (!(tab.input instanceof vscode.TabInputText) || !isFile(tab.input.uri)) continue;
+        tabs.push({
+          filePath: tab.input.uri.fsPath,
+          group: group.viewColumn,
+          isActive: tab.isActive,
+          isDirty: tab.isDirty,
+          isPreview: tab.isPreview,
+          isPinned: tab.isPinned,
+        });
+      }
+    return {
+      active: active && isFile(active.document.uri) ? viewOf(active) : undefined,
+      visible: vscode.window.visibleTextEditors.filter((e) => isFile(e.document.uri)).map(viewOf),
+      tabs,
+    };
+  },
+
+  async open(path, selection, options) {
+    const doc = await openDocument(path);
+    // validateRange clamps to the document VS Code holds (the core checked the lines of the same text).
+    const range = doc.validateRange(vscodeRange(selection));
+    const editor = await withTimeout(
+      vscode.window.showTextDocument(doc, {
+        selection: range,
+        preserveFocus: options.preserveFocus,
+        ...(options.preview === undefined ? {} : { preview: options.preview }),
+      }),
+      SHOW_TIMEOUT_MS,
+      `showing ${path}`,
+    );
+    editor.revealRange(editor.selection, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+    return plain(editor.selection);
+  },
+};

@@ -1,0 +1,43 @@
+// LanguageFeatures.hover over VS Code's hover providers: every provider's sections in order (markdown;
+// a MarkedString code block becomes a fenced block in its language) and the first range given.
+import * as vscode from 'vscode';
+import type { HoverSection, LanguageFeatures, Range } from '../../server-core/host';
+import { openDocument } from './documents';
+import { hasNoLanguageServer, untilAnswered } from './language-server';
+import { plain } from './plain-range';
+import { semanticServerReady } from './ts-server';
+
+/** A fence longer than any run of backticks in the code, so the block cannot be closed early. */
+function fenced(language: string, code: string): string {
+  const longest = Math.max(2, ...[...code.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}${language.replace(/[^\w+#.-]/g, '')}\n${code}\n${fence}`;
+}
+
+function sectionOf(c: vscode.MarkdownString | vscode.MarkedString): HoverSection | undefined {
+  if (typeof c === 'string') return c ? { kind: 'markdown', value: c } : undefined;
+  if (c instanceof vscode.MarkdownString || !('language' in c))
+    return c.value ? { kind: 'markdown', value: c.value } : undefined;
+  return { kind: 'markdown', value: fenced(c.language, c.value) };
+}
+
+export const vscodeHover: NonNullable<LanguageFeatures['hover']> = async (path, at, signal) => {
+  const doc = await openDocument(path);
+  const position = new vscode.Position(at.line, at.character);
+  await semanticServerReady(doc, signal);
+  const call = () =>
+    vscode.commands.executeCommand<vscode.Hover[] | undefined>('vscode.executeHoverProvider', doc.uri, position);
+  const hovers = hasNoLanguageServer(doc)
+    ? await call()
+    : await untilAnswered(call, (r) => Array.isArray(r) && r.some((h) => h.contents.length > 0), doc.uri, signal);
+  const contents: HoverSection[] = [];
+  let range: Range | undefined;
+  for (const h of hovers ?? []) {
+    for (const c of h.contents) {
+      const s = sectionOf(c);
+      if (s) contents.push(s);
+    }
+    if (h.range) range ??= plain(h.range);
+  }
+  return range ? { contents, range } : { contents };
+};

@@ -1,0 +1,161 @@
+// /app/vscode/edit/rename — a semantic rename through the language's rename provider (the host's
+// LanguageFeatures.rename). The provider's edits are applied to the files as on disk and written as ONE
+// transaction through the write path of edit/replace (write/workspace-write.ts): protected files and
+// files with unsaved editor changes are refused, originals kept in local history, every file changes or
+// none does, crash-safe. A dry run answers the same edits and diffs (and the same refusals) and writes
+// nothing. Served when the host's LanguageFeatures has rename.
+import { readFile } from 'node:fs/promises';
+import { isAbsolute, relative } from 'node:path';
+import { createTwoFilesPatch } from 'diff';
+import { type CoreContext, resolvePath } from '../context';
+import { invalidRequest, ProtocolError } from '../errors';
+import { isUnavailable, type LanguageFeatures, type Position, type Range, RenameRejectedError } from '../host';
+import { isInWorkspace, realpathOfNearestAncestor } from '../path-guard';
+import type { EditRenameResult, Handlers } from '../protocol';
+import { BACKUP_SOURCES, checkWritable, type PlannedWrite, writeFiles } from '../write/workspace-write';
+import { documentAt, documentText, textOfRange, wireRange } from './document';
+import { MAX_REPLACE_BYTES } from './edit-replace';
+
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** A name spelled like an identifier (ECMAScript's, which most languages' names are a subset of). */
+const IDENTIFIER = /^[\p{ID_Start}_$][\p{ID_Continue}_$\u200c\u200d]*$/u;
+
+type FileEdits = EditRenameResult['files'][number];
+type Rename = NonNullable<LanguageFeatures['rename']>;
+
+/** The provider's refusal (its message kept) as INVALID_REQUEST; anything else is rethrown. */
+async function asked<T>(what: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (e) {
+    if (e instanceof RenameRejectedError) throw invalidRequest(`${what}: ${e.message}`);
+    throw e;
+  }
+}
+
+/** Offsets of each line's start, for turning many positions of one text into offsets. */
+function offsetsOf(text: string): (p: Position) => number {
+  const starts = [0];
+  for (const m of text.matchAll(/\r\n|\r|\n/g)) starts.push(m.index + m[0].length);
+  return (p) => {
+    if (p.line >= starts.length) return text.length;
+    const lineStart = starts[p.line]!;
+    const lineEnd = p.line + 1 < starts.length ? starts[p.line + 1]! : text.length;
+    const content = text.slice(lineStart, lineEnd).replace(/\r?\n$|\r$/, '').length;
+    return lineStart + Math.min(p.character, content);
+  };
+}
+
+/** Applies the provider's edits (ranges in the original text) to a file's text; overlaps are refused. */
+function applyEdits(path: string, text: string, edits: readonly { range: Range; newText: string }[]): string {
+  const offset = offsetsOf(text);
+  const spans = edits
+    .map((e) => ({ start: offset(e.range.start), end: offset(e.range.end), text: e.newText }))
+    .sort((a, b) => b.start - a.start || b.end - a.end);
+  let out = text;
+  let floor = Number.POSITIVE_INFINITY;
+  for (const s of spans) {
+    if (s.end > floor || s.end < s.start)
+      throw new ProtocolError(
+        'HANDLER_ERROR',
+        `the rename provider gave overlapping edits in ${path}; nothing was changed`,
+      );
+    out = out.slice(0, s.start) + s.text + out.slice(s.end);
+    floor = s.start;
+  }
+  return out;
+}
+
+/** A git-style unified diff (`a/`, `b/` and the workspace-relative path; no "====" banner). */
+function unifiedDiff(rel: string, before: string, after: string): string {
+  if (before === after) return '';
+  return createTwoFilesPatch(`a/${rel}`, `b/${rel}`, before, after, undefined, undefined, { context: 3 }).replace(
+    /^=+\n/,
+    '',
+  );
+}
+
+const byPosition = (a: { range: Range }, b: { range: Range }) =>
+  a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character;
+
+export function editRename(svc: CoreContext, rename: Rename): Handlers['editRename'] {
+  return async (params, ctx) => {
+    if (/[\p{Cc}\p{Zl}\p{Zp}]/u.test(params.newName))
+      throw invalidRequest('newName contains a line break or control character');
+    const { path, position } = await documentAt(svc, params.filePath, params.line, params.character);
+    const at = `${params.line}:${params.character}`;
+    const prepared = svc.language.prepareRename
+      ? await asked(`nothing to rename at ${at}`, () => svc.language.prepareRename!(path, position, ctx.signal))
+      : null;
+    if (isUnavailable(prepared)) throw invalidRequest(`no rename provider for ${path}: ${prepared.unavailable}`);
+    if (prepared) {
+      const current = prepared.placeholder ?? textOfRange(await documentText(svc, path), prepared.range);
+      if (IDENTIFIER.test(current) && !IDENTIFIER.test(params.newName))
+        throw invalidRequest(`"${params.newName}" is not a valid name for ${current} (an identifier is expected)`);
+    }
+    const answer = await asked(`cannot rename at ${at}`, () => rename(path, position, params.newName, ctx.signal));
+    if (isUnavailable(answer)) throw invalidRequest(`no rename provider for ${path}: ${answer.unavailable}`);
+    if (!answer) throw invalidRequest(`no rename provider answers for ${path}`);
+    ctx.signal.throwIfAborted();
+
+    const entries = answer
+      .filter((f) => f.edits.length > 0)
+      .sort((a, b) => (a.filePath < b.filePath ? -1 : a.filePath > b.filePath ? 1 : 0));
+    const folders = svc.folders.paths();
+    for (const f of entries)
+      if (!isAbsolute(f.filePath) || !isInWorkspace(f.filePath, folders))
+        throw invalidRequest(
+          `the rename would edit ${f.filePath}, outside every workspace folder; nothing was changed`,
+        );
+    // Refuse before reading anything: a protected target or unsaved editor text (also on a dry run: it
+    // shows what the rename would do, and the edits of an unsaved document do not apply to the disk).
+    const targets = entries.map((f) => ({ path: f.filePath, target: realpathOfNearestAncestor(f.filePath) }));
+    checkWritable(svc, targets);
+
+    const files: FileEdits[] = [];
+    const writes: PlannedWrite[] = [];
+    let bytes = 0;
+    let editCount = 0;
+    for (const [i, f] of entries.entries()) {
+      ctx.signal.throwIfAborted();
+      const { path: file, target } = targets[i]!;
+      const before = await readFile(target);
+      bytes += before.length;
+      if (bytes > MAX_REPLACE_BYTES)
+        throw new ProtocolError(
+          'HANDLER_ERROR',
+          `the rename would rewrite more than ${MAX_REPLACE_BYTES / 1024 / 1024} MB of files; nothing was changed`,
+        );
+      const hasBom = before.subarray(0, 3).equals(BOM);
+      let text: string;
+      try {
+        text = utf8.decode(hasBom ? before.subarray(3) : before);
+      } catch {
+        throw new ProtocolError('HANDLER_ERROR', `${file} is not UTF-8 text; nothing was changed`);
+      }
+      // The provider's ranges are positions in the text it read: an editor's copy must be the disk's.
+      const held = svc.documents.text(file);
+      if (held !== undefined && held !== text)
+        throw new ProtocolError(
+          'HANDLER_ERROR',
+          `${file} changed on disk since the editor read it; retry. Nothing was changed.`,
+        );
+      const newText = applyEdits(file, text, f.edits);
+      const rel = relative(resolvePath(svc, file).folder, file).split('\\').join('/');
+      files.push({
+        filePath: file,
+        edits: [...f.edits].sort(byPosition).map((e) => ({ ...wireRange(e.range), newText: e.newText })),
+        diff: unifiedDiff(rel, text, newText),
+      });
+      editCount += f.edits.length;
+      const after = Buffer.concat([hasBom ? BOM : Buffer.alloc(0), Buffer.from(newText, 'utf8')]);
+      if (!after.equals(before)) writes.push({ path: file, target, before, after });
+    }
+    if (params.dryRun) return { dryRun: true, files, changedFiles: [], editCount };
+    await writeFiles(svc, writes, { what: 'edit/rename', recordResult: true, backupSource: BACKUP_SOURCES.rename });
+    if (writes.length > 0) svc.tools.log(`rename: ${editCount} edit(s) in ${writes.length} file(s)`);
+    return { dryRun: false, files, changedFiles: writes.map((w) => w.path), editCount };
+  };
+}

@@ -1,0 +1,19 @@
+// /app/vscode/nav/hover — what the hover shows at a position: every provider's sections in order and the
+// first range given. Served when the host's LanguageFeatures has hover.
+import type { CoreContext } from '../context';
+import { isUnavailable, type LanguageFeatures } from '../host';
+import type { Handlers } from '../protocol';
+import { documentAt, wireRange } from './document';
+
+export function navHover(svc: CoreContext, hover: NonNullable<LanguageFeatures['hover']>): Handlers['navHover'] {
+  return async (params, ctx) => {
+    const { path, position } = await documentAt(svc, params.filePath, params.line, params.character);
+    const answer = await hover(path, position, ctx.signal);
+    if (isUnavailable(answer)) {
+      svc.tools.log(`hover: ${answer.unavailable}`);
+      return { contents: [] };
+    }
+    const contents = answer.contents.filter((c) => c.value !== '').map((c) => ({ kind: c.kind, value: c.value }));
+    return answer.range ? { contents, range: wireRange(answer.range) } : { contents };
+  };
+}
