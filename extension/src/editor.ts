@@ -56,7 +56,10 @@ export const vscodeEditor: EditorHost = {
       SHOW_TIMEOUT_MS,
       `showing ${path}`,
     );
-    editor.revealRange(editor.selection, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+    // Set it again here: the editor's selection reaches this host asynchronously, so right after
+    // showTextDocument it may still be the one an earlier open left (seen on VS Code 1.139).
+    editor.selection = new vscode.Selection(range.start, range.end);
+    editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
     return plain(editor.selection);
   },
 };

@@ -2,23 +2,17 @@
 // a MarkedString code block becomes a fenced block in its language) and the first range given.
 import * as vscode from 'vscode';
 import type { HoverSection, LanguageFeatures, Range } from '../../server-core/host';
+import { fencedCode } from '../../server-core/markdown';
 import { openDocument } from './documents';
 import { hasNoLanguageServer, untilAnswered } from './language-server';
 import { plain } from './plain-range';
 import { semanticServerReady } from './ts-server';
 
-/** A fence longer than any run of backticks in the code, so the block cannot be closed early. */
-function fenced(language: string, code: string): string {
-  const longest = Math.max(2, ...[...code.matchAll(/`+/g)].map((m) => m[0].length));
-  const fence = '`'.repeat(longest + 1);
-  return `${fence}${language.replace(/[^\w+#.-]/g, '')}\n${code}\n${fence}`;
-}
-
 function sectionOf(c: vscode.MarkdownString | vscode.MarkedString): HoverSection | undefined {
   if (typeof c === 'string') return c ? { kind: 'markdown', value: c } : undefined;
   if (c instanceof vscode.MarkdownString || !('language' in c))
     return c.value ? { kind: 'markdown', value: c.value } : undefined;
-  return { kind: 'markdown', value: fenced(c.language, c.value) };
+  return { kind: 'markdown', value: fencedCode(c.language, c.value) };
 }
 
 export const vscodeHover: NonNullable<LanguageFeatures['hover']> = async (path, at, signal) => {
