@@ -7,8 +7,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fileUriString, LocalHistory, vscodeStringHash } from '../../server-core/local-history';
 import { defaultHistoryDir, ensurePrivateDir } from '../../idea-server/src/history';
+import { fileUriString, LocalHistory, vscodeStringHash } from '../../server-core/local-history';
 
 const tmp = mkdtempSync(join(tmpdir(), 'idea-server-history-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
