@@ -122,7 +122,8 @@ export const TARGETS = {
   // import; a dependency of both, loaded only with --headless, so their bundles and start-up stay as
   // they were and one install of the language server serves all three), ESM; typescript-language-server and typescript stay outside, dependencies of the package
   // resolved at run time (lsp/config.ts), so one install serves the bin and the in-process servers.
-  // TODO(merge i-core): a regex-worker bundle beside them (server-core/search/regex-worker.ts).
+  // The regex worker thread (server-core's, as the extension's) is a third bundle beside them, found by
+  // file name from either (idea-server/src/serve.ts regexWorkerScript).
   server: {
     pkg: 'idea-server',
     clean: ['idea-server/dist'],
@@ -140,6 +141,7 @@ export const TARGETS = {
         format: 'esm',
         external: ['typescript-language-server', 'typescript'],
       },
+      { ...EXTENSION_BUNDLES.regexWorker, outfile: 'idea-server/dist/regex-worker.cjs', external: [] },
     ],
   },
   // `idea-conformance`: fixtures, workspace builder, reporters, recorder and the generated validators

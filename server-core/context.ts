@@ -18,8 +18,7 @@ export function resolvePath(core: CoreContext, filePath: string): ResolvedPath {
   return resolveWorkspacePath(filePath, core.folders.paths());
 }
 
-/** The ripgrep binary, or HANDLER_ERROR naming what is missing. */
-export function ripgrepOf(core: CoreContext): string {
-  if (core.tools.ripgrep === null) throw new Error('ripgrep (rg) was not found; install it or put it on PATH');
+/** The ripgrep binary, or null: the search then walks and matches in JavaScript (search/file-walk.ts). */
+export function ripgrepOf(core: CoreContext): string | null {
   return core.tools.ripgrep;
 }

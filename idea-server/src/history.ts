@@ -6,8 +6,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { ensureRegistryDir } from '../../runtime/registry';
-// TODO(merge i-core): from '../../server-core/host'
-import type { LocalHistoryStore } from './core-host';
+import type { LocalHistoryStore } from '../../server-core/host';
 
 export function defaultHistoryDir(home = homedir()): string {
   return join(home, '.idea-protocol', 'history');

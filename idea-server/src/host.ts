@@ -8,8 +8,7 @@
 //   server has none of; a workspace file must never raise them, so it is not asked);
 // - tools: the ripgrep chosen in ripgrep.ts, a per-workspace state folder for the write journal.
 
-// TODO(merge i-core): from '../../server-core/host'
-import type { CoreHost, LanguageFeatures, OpenDocuments, WorkspaceFolders } from './core-host';
+import type { CoreHost, LanguageFeatures, OpenDocuments, WorkspaceFolders } from '../../server-core/host';
 import { historyStore } from './history';
 import { readWorkspaceSettings } from './settings';
 

@@ -2,15 +2,9 @@
 // language server serves (none configured for it, its command missing, crashed too often) is
 // `Unavailable` with the client's reason, which the core turns into an empty answer plus a log line:
 // never a crash. Shapes are converted to VS Code's (0-based symbol kinds and severities) here, once.
-import type {
-  DocumentSymbol,
-  LocationLink,
-  Location as LspLocation,
-  SymbolInformation,
-} from 'vscode-languageserver-protocol';
+import type { LocationLink, Location as LspLocation } from 'vscode-languageserver-protocol';
 import type { RawDiagnostic } from '../../server-core/diagnostics';
-// TODO(merge i-core): from '../../server-core/host'
-import type { DefinitionTarget, LanguageFeatures, Position, Range, Unavailable } from './core-host';
+import type { DefinitionTarget, LanguageFeatures, Position, Range, Unavailable } from '../../server-core/host';
 import type { LspClient } from './lsp/client';
 import { isRange, pathOfUri, rawDiagnostic, toVsCodeSymbols } from './lsp/convert';
 import { LspUnavailableError } from './lsp/errors';
@@ -94,12 +88,8 @@ export function lspLanguageFeatures(client: LspClient): LanguageFeatures {
     // 'once' ask the same single question (VS Code's providers may answer empty before they are ready).
     documentSymbols: (path, signal) =>
       orUnavailable(async () => {
-        const answer = await client.rawRequest<(DocumentSymbol | SymbolInformation)[] | null>(
-          path,
-          'textDocument/documentSymbol',
-          (uri) => ({ textDocument: { uri } }),
-          { signal },
-        );
+        // As VS Code's TypeScript extension shows them (the client adapts the TS server's answer).
+        const answer = await client.documentSymbols(path, { signal });
         return toVsCodeSymbols(Array.isArray(answer) ? answer : []);
       }),
     diagnostics: (path, signal) =>

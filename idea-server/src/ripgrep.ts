@@ -3,6 +3,7 @@
 // JavaScript search runs instead (same semantics, slower on large trees).
 import { accessSync, constants, readdirSync, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
+import { ripgrepPath } from '../../server-core/search/ripgrep';
 
 export interface RipgrepChoice {
   path: string | null;
@@ -67,20 +68,10 @@ export function vscodeAppRoots(home: string, platform = process.platform): strin
   return roots;
 }
 
-/** Relative places of ripgrep in a VS Code app folder, old (@vscode/ripgrep) and new (-universal) layouts. */
-// TODO(merge i-core): use server-core/search/ripgrep.ts ripgrepPath(appRoot) (the one list) instead.
+/** ripgrep in a VS Code app folder, by the core's one list of places (old and new layouts). */
 function ripgrepInAppRoot(appRoot: string, platform: string, arch: string): string | undefined {
-  const exe = platform === 'win32' ? 'rg.exe' : 'rg';
-  for (const rel of [
-    `node_modules/@vscode/ripgrep/bin/${exe}`,
-    `node_modules.asar.unpacked/@vscode/ripgrep/bin/${exe}`,
-    `node_modules/@vscode/ripgrep-universal/bin/${platform}-${arch}/${exe}`,
-    `node_modules.asar.unpacked/@vscode/ripgrep-universal/bin/${platform}-${arch}/${exe}`,
-  ]) {
-    const p = join(appRoot, rel);
-    if (isExecutable(p)) return p;
-  }
-  return undefined;
+  const p = ripgrepPath(appRoot, platform, arch);
+  return p !== 'rg' && isExecutable(p) ? p : undefined;
 }
 
 export function chooseRipgrep(

@@ -4,21 +4,26 @@
 // by `idea --headless` / `idea-mcp --headless` (index.ts). Language servers start on first use, so
 // serving starts in well under a second.
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { SERVER_PROTOCOL, TRANSPORT } from '../../generated/current';
 import { DEFAULT_ADMISSION_LIMITS } from '../../runtime/admission';
 import { sha256 } from '../../runtime/hash';
 import { createIdeaServer } from '../../runtime/idea-server';
 import { registryDir } from '../../runtime/registry';
+import { createCoreHandlers } from '../../server-core/handlers';
+import { gatedAsClient, RequestGate } from '../../server-core/limits/requests';
+import { applyLimitSettings } from '../../server-core/limits/settings';
+import { disposeRegexPool, setRegexWorkerScript } from '../../server-core/search/regex-pool';
+import { recoverInterruptedWrites } from '../../server-core/write/journal';
 import { version as PACKAGE_VERSION } from '../package.json';
 import { defaultHistoryDir, ensurePrivateDir } from './history';
 import { createHost } from './host';
 import { LspClient } from './lsp/client';
 import { defaultTypeScriptServer, type ServerCommand } from './lsp/config';
 import { lspLanguageFeatures } from './lsp-features';
-import { preCoreHandlers } from './pre-core-handlers';
 import { chooseRipgrep, type RipgrepChoice } from './ripgrep';
 
 /** Largest request frame accepted (the extension's bound too); bigger ones close the connection with 1009. */
@@ -39,6 +44,8 @@ export interface ServeOptions {
   historyDir?: string;
   /** Registry directory (default: IDEA_REGISTRY_DIR, else ~/.idea-protocol/servers); false: do not register. */
   registry?: string | false;
+  /** The regex worker bundle (default: regex-worker.cjs beside this module, see regexWorkerScript). */
+  regexWorker?: string;
   env?: NodeJS.ProcessEnv;
   home?: string;
   log?(message: string): void;
@@ -77,6 +84,16 @@ export function resolveWorkspace(dir: string): string {
   }
   if (!statSync(real).isDirectory()) throw new WorkspaceError(`--workspace ${dir} is not a folder`);
   return real;
+}
+
+/**
+ * The regex worker bundle: beside the built bin and library (dist/, in a clone and in the installed
+ * package alike); run from the sources (tsx), the package's dist/ one folder up.
+ */
+export function regexWorkerScript(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const beside = join(here, 'regex-worker.cjs');
+  return existsSync(beside) ? beside : join(here, '..', 'dist', 'regex-worker.cjs');
 }
 
 /**
@@ -119,16 +136,15 @@ export async function serveWorkspace(options: ServeOptions): Promise<ServedWorks
     stateDir,
     log,
   });
-  // TODO(merge i-core), as extension/src/extension.ts + server.ts do it on i-core:
-  //   await recoverInterruptedWrites(stateDir, log)            (server-core/write/journal)
-  //   const stopLimits = applyLimitSettings(host.limits, log)  (server-core/limits/settings)
-  //   setRegexWorkerScript(join(dirname(fileURLToPath(import.meta.url)), 'regex-worker.cjs'))
-  //     (server-core/search/regex-pool; plus a regex-worker bundle in scripts/build.ts's server row)
-  //   const handlers = createCoreHandlers(host)                (server-core/handlers: all 13 topics)
-  //   createIdeaServer({ …, aroundRequest: (c, r, call) => gatedAsClient(gate, `connection-${c.id}`)(r, call) })
-  //   close(): stopLimits(), disposeRegexPool(); and delete preCoreHandlers, core-host.ts.
-  void host;
-  const handlers = preCoreHandlers(workspace, client, log);
+  // As the extension activates (extension/src/extension.ts): a write the last process was killed in the
+  // middle of is undone before any client can see the files; then the limits (defaults: no
+  // machine-scoped settings here) and the regex worker threads user expressions run in.
+  await recoverInterruptedWrites(stateDir, log);
+  const stopLimits = applyLimitSettings(host.limits, log);
+  setRegexWorkerScript(options.regexWorker ?? regexWorkerScript());
+  const handlers = createCoreHandlers(host);
+  // Requests in flight across all connections (idea.server.limits.maxRequestsInFlight).
+  const gate = new RequestGate();
   const token = options.token ?? randomUUID();
   const authRequired = options.auth ?? true;
   const registry = options.registry === false ? undefined : (options.registry ?? registryDir(env));
@@ -142,6 +158,9 @@ export async function serveWorkspace(options: ServeOptions): Promise<ServedWorks
       maxPayload: MAX_FRAME_BYTES,
       limits: DEFAULT_ADMISSION_LIMITS,
       handlers: () => handlers,
+      // Each connection is its own client for the fair limiters (processes, regex workers), and its
+      // requests count against the per-server bound: the extension's hook, exactly.
+      aroundRequest: (connection, request, call) => gatedAsClient(gate, `connection-${connection.id}`)(request, call),
       auth: { required: authRequired, token },
       workspaces: () => [workspace],
       session: {
@@ -151,6 +170,7 @@ export async function serveWorkspace(options: ServeOptions): Promise<ServedWorks
       ...(registry !== undefined ? { registry: { dir: registry, ide: `idea-server ${PACKAGE_VERSION}` } } : {}),
     });
   } catch (e) {
+    stopLimits();
     await client.shutdown();
     throw e;
   }
@@ -177,7 +197,10 @@ export async function serveWorkspace(options: ServeOptions): Promise<ServedWorks
     unregister: () => server.unregister(),
     close: () => {
       server.unregister();
-      closing ??= Promise.all([server.close(), client.shutdown()]).then(() => undefined);
+      closing ??= Promise.all([server.close(), client.shutdown()]).then(() => {
+        stopLimits();
+        disposeRegexPool();
+      });
       return closing;
     },
   };

@@ -4,7 +4,7 @@
 import { basename, join } from 'node:path';
 import { type CoreContext, ripgrepOf } from '../context';
 import type { Handlers } from '../protocol';
-import { rgListFiles } from '../search/ripgrep';
+import { listFiles } from '../search/file-walk';
 import { searchFolders } from '../search/scope';
 
 export const MAX_FIND_FILES = 10_000;
@@ -15,7 +15,7 @@ export function fsFindFiles(svc: CoreContext): Handlers['fsFindFiles'] {
     const found: { fileName: string; filePath: string; relativePath: string }[] = [];
     const rg = ripgrepOf(svc);
     for (const folder of searchFolders(svc.folders, params.include, params.exclude, 'files')) {
-      const problems = await rgListFiles(
+      const problems = await listFiles(
         rg,
         folder.root,
         folder.selection,

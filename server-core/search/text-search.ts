@@ -1,4 +1,5 @@
-// edit/find's engine: ripgrep narrows the workspace down to candidate lines fast; the JS regex decides
+// edit/find's engine: ripgrep narrows the workspace down to candidate lines fast (without rg, every
+// selected file is read: file-walk.ts); the JS regex decides
 // (so the semantics are exactly JavaScript's); documents with unsaved changes are searched in memory
 // instead of their stale disk copy. No vscode import: the handler passes folders, settings and dirty texts.
 // Where the JS matching runs: literal patterns on the main thread (linear, see literal.ts); regular
@@ -6,19 +7,13 @@
 // not be searched (rg's messages, an overlong line, an unreadable file) fails the search, naming it.
 import { readFile, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
+import { listFiles } from './file-walk';
 import { buildRegExp, type MatchOptions, relaxForRipgrep } from './js-regex';
 import { type LiteralMatcher, literalMatcher } from './literal';
 import { forEachLine } from './regex-core';
 import type { LinesResult, TextsResult } from './regex-jobs';
 import { RegexBudget, regexPool } from './regex-pool';
-import {
-  type FileProblem,
-  type FileSelection,
-  type FlowControl,
-  RipgrepPatternError,
-  rgListFiles,
-  rgSearchLines,
-} from './ripgrep';
+import { type FileProblem, type FileSelection, type FlowControl, RipgrepPatternError, rgSearchLines } from './ripgrep';
 
 export interface SearchFolder {
   root: string;
@@ -53,7 +48,8 @@ const MAX_LINE_TEXT = 2000;
 const MAX_FALLBACK_FILE_BYTES = 64 * 1024 * 1024;
 
 export interface SearchRequest {
-  rg: string;
+  /** The ripgrep binary; null: no rg, every selected file is read and matched in JavaScript (same answers). */
+  rg: string | null;
   folders: SearchFolder[];
   match: MatchOptions;
   dirty: DirtyDoc[];
@@ -95,30 +91,12 @@ export async function searchText(req: SearchRequest): Promise<SearchOutcome> {
       req.folders.map(async (folder) => {
         const dirtyHere = req.dirty.filter((d) => isUnder(d.path, folder.root));
         const dirtyPaths = new Set(dirtyHere.map((d) => d.path));
-        try {
-          noteProblems(
-            folder.root,
-            await rgSearchLines(
-              req.rg,
-              folder.root,
-              rgQuery,
-              folder.selection,
-              (hit) => {
-                const abs = join(folder.root, hit.relPath);
-                if (!dirtyPaths.has(abs)) sink.addLine(abs, hit.line, hit.text);
-              },
-              ctl.signal,
-              (flow) => sink.throttle(flow),
-            ),
-          );
-        } catch (e) {
-          if (!(e instanceof RipgrepPatternError)) throw e;
-          // A JS-only construct rg cannot compile: same file selection, matching done entirely in JS.
-          out.usedFallback = true;
+        // Every selected file read whole and matched in JS: without rg, or when rg cannot compile the pattern.
+        const scanWholeFiles = async () => {
           const files: string[] = [];
           noteProblems(
             folder.root,
-            await rgListFiles(
+            await listFiles(
               req.rg,
               folder.root,
               folder.selection,
@@ -137,13 +115,38 @@ export async function searchText(req: SearchRequest): Promise<SearchOutcome> {
             if (!buf || buf.subarray(0, 8192).includes(0)) continue; // gone, too large (noted) or binary, as rg skips it
             sink.addText(abs, buf);
           }
+        };
+        if (req.rg === null) await scanWholeFiles();
+        else {
+          try {
+            noteProblems(
+              folder.root,
+              await rgSearchLines(
+                req.rg,
+                folder.root,
+                rgQuery,
+                folder.selection,
+                (hit) => {
+                  const abs = join(folder.root, hit.relPath);
+                  if (!dirtyPaths.has(abs)) sink.addLine(abs, hit.line, hit.text);
+                },
+                ctl.signal,
+                (flow) => sink.throttle(flow),
+              ),
+            );
+          } catch (e) {
+            if (!(e instanceof RipgrepPatternError)) throw e;
+            // A JS-only construct rg cannot compile: same file selection, matching done entirely in JS.
+            out.usedFallback = true;
+            await scanWholeFiles();
+          }
         }
         if (dirtyHere.length > 0) {
           // An unsaved document counts only if rg would have searched its file (globs, ignore files, excludes).
           const eligible = new Set<string>();
           noteProblems(
             folder.root,
-            await rgListFiles(
+            await listFiles(
               req.rg,
               folder.root,
               folder.selection,

@@ -6,10 +6,12 @@
 //   client and a CommonJS require() run, all against our extension;
 // - `npx idea-conformance` builds the fixture workspace and reports on the extension by URL and token,
 //   with JUnit, its state and reports in the working directory;
+// - `npx idea-server` serves a second fixture workspace with HOME empty, and `npx idea-conformance`
+//   finds it through the registry alone and passes on all 13 topics;
 // - `npx idea-spec diff 0.1.5 0.1.6` answers from the spec inside its package;
 // - `npm ls --omit=dev` is clean and no tsx is installed.
 // Figures (package sizes, install and first-report wall time) go to reports/packages.json.
-import { execFileSync, type SpawnSyncReturns, spawnSync } from 'node:child_process';
+import { execFileSync, type SpawnSyncReturns, spawn, spawnSync } from 'node:child_process';
 import {
   existsSync,
   lstatSync,
@@ -25,6 +27,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOST_USER_SETTINGS } from '../../conformance/launch';
 import { type LiveHost, launchHost, REPO_ROOT } from '../../livehost';
+import { poll } from '../../runtime/poll';
 
 interface Artefact {
   name: string;
@@ -371,6 +374,44 @@ describe('the bins from outside', () => {
       new RegExp(`^${doc.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}#clause-[a-z]+\\d+$`),
     );
     expect(readFileSync(doc, 'utf8')).toContain(`id="${json.cases[0]!.clauseLink.split('#')[1]}"`);
+  });
+
+  it('npx idea-server serves a workspace with no VS Code around, and npx idea-conformance passes against it', async () => {
+    // Its own fixture workspace, HOME and registry: only the registry entry leads the suite to it.
+    const ws = inProject('npx', ['--no-install', 'idea-conformance', 'workspace', 'ws-server']);
+    expect(ws.status, out(ws)).toBe(0);
+    const home = join(base, 'server-home');
+    const registry = join(base, 'server-registry');
+    mkdirSync(home);
+    const env = { HOME: home, IDEA_REGISTRY_DIR: registry };
+    const server = spawn('npx', ['--no-install', 'idea-server', '--workspace', 'ws-server', '--port', '0'], {
+      cwd: project,
+      env: { PATH: process.env.PATH!, ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+      detached: true, // npx runs the bin in a child: the whole group is stopped below
+    });
+    let log = '';
+    server.stderr!.on('data', (d: Buffer) => {
+      log += d.toString();
+    });
+    try {
+      const ready = await poll(() => /ready in \d+ ms/.test(log) || server.exitCode !== null || undefined, {
+        timeoutMs: 60_000,
+      });
+      expect(ready && server.exitCode === null, log).toBe(true);
+      const r = inProject(
+        'npx',
+        ['--no-install', 'idea-conformance', 'run', '--workspace', 'ws-server', '--reporter', 'console'],
+        env,
+      );
+      expect(r.status, `${out(r)}\n${log}`).toBe(0);
+      expect(r.stdout).toMatch(/conformant on 13 of 13 topics/);
+      // The regex worker and the language server resolve from the installed package.
+      expect(log).not.toMatch(/Cannot find module|unavailable for typescript/);
+    } finally {
+      process.kill(-server.pid!, 'SIGTERM');
+      await new Promise((r) => (server.exitCode !== null ? r(undefined) : server.once('exit', r)));
+    }
   });
 
   it('npx idea-conformance run --launch says it needs a clone instead of failing obscurely', () => {

@@ -250,6 +250,14 @@ export class LspClient {
   }
 
   async symbols(path: string, query?: string, opts: CallOptions = {}): Promise<NavSymbolsResult> {
+    return symbolsResult(await this.documentSymbols(path, opts), query);
+  }
+
+  /**
+   * The server's document symbols as its clients are shown them (for the TS server, as VS Code's
+   * TypeScript extension shows them: vscode-typescript.ts), unconverted otherwise.
+   */
+  async documentSymbols(path: string, opts: CallOptions = {}): Promise<(DocumentSymbol | SymbolInformation)[] | null> {
     const { live, doc } = await this.open(path, opts);
     const answer = await live.server.request<(DocumentSymbol | SymbolInformation)[] | null>(
       'textDocument/documentSymbol',
@@ -257,7 +265,7 @@ export class LspClient {
       'documentSymbol',
       this.bounds(opts),
     );
-    return symbolsResult(live.symbols(answer), query);
+    return live.symbols(answer);
   }
 
   /**

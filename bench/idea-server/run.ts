@@ -1,0 +1,272 @@
+// idea-server against its same-run baselines (issue 19's targets):
+// - cold start: the built bin spawned until it logs "ready" (Node's start-up included; language servers
+//   lazy), median of 5; baseline: an empty `node -e ''` process;
+// - the conformance suite's wall time against idea-server vs against our extension in a live VS Code
+//   (code-server), each on its own fresh fixture workspace, one run to warm up, the second measured;
+// - peak memory during those suites: idea-server's process tree (with its typescript-language-server
+//   and tsserver) vs the code-server tree (extension host, tsserver; the headless browser is reported
+//   apart), PSS (shared pages divided fairly; RSS rows too);
+// - warm nav/definition p50 through idea-server (client → ws → core → LSP → back, the declaration's text
+//   read) vs the same textDocument/definition sent to typescript-language-server directly over stdio.
+//   npx tsx bench/idea-server/run.ts [--json out.json] [--no-vscode]
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
+import { HOST_USER_SETTINGS } from '../../conformance/launch';
+import { readExpectedFailures } from '../../conformance/lib/expected-failures';
+import { CONFORMANCE_DIR, loadCases } from '../../conformance/lib/load';
+import { runSuite } from '../../conformance/lib/run';
+import { targetFor } from '../../conformance/lib/session';
+import { buildFixtureWorkspace, resetFixtureWorkspaceDetailed } from '../../conformance/workspace';
+import { connect } from '../../generated/current';
+import { launchHost, REPO_ROOT } from '../../livehost';
+import { PeakSampler } from '../../livehost/proc-memory';
+import { buildTarget } from '../../scripts/build';
+import { type BenchRow, emit } from '../lib/contract';
+import { summarize } from '../lib/stats';
+
+const { values } = parseArgs({ options: { json: { type: 'string' }, 'no-vscode': { type: 'boolean' } } });
+const tmp = mkdtempSync(join(tmpdir(), 'idea-server-bench-'));
+const BIN = join(REPO_ROOT, 'idea-server', 'dist', 'idea-server.mjs');
+const cases = loadCases();
+const expectedFailures = readExpectedFailures(join(CONFORMANCE_DIR, 'expected-failures.json'));
+// nav-definition/class-from-type-reference: `Circle` used as a type in src/shapes.ts.
+const DEF = { file: 'src/shapes.ts', line: 18, character: 25 };
+const NAV_RUNS = 60;
+
+interface Served {
+  child: ChildProcess;
+  url: string;
+  token: string;
+  readyMs: number;
+}
+
+/** Spawns the bin on `ws` (HOME empty, no registry) and waits for its "ready" line. */
+function startServer(ws: string, home: string): Promise<Served> {
+  const token = 'bench-token-0123456789abcdef';
+  const t0 = performance.now();
+  const child = spawn(
+    process.execPath,
+    [BIN, '--workspace', ws, '--port', '0', '--token', token, '--no-registry', '--history-dir', join(home, 'h')],
+    { env: { PATH: process.env.PATH, HOME: home }, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let log = '';
+  return new Promise((resolve, reject) => {
+    child.stderr!.on('data', (d: Buffer) => {
+      log += d.toString();
+      const url = /on (ws:\/\/127\.0\.0\.1:\d+)/.exec(log)?.[1];
+      if (url && /ready in \d+ ms/.test(log)) resolve({ child, url, token, readyMs: performance.now() - t0 });
+    });
+    child.once('exit', (code) => reject(new Error(`idea-server exited ${code}: ${log}`)));
+  });
+}
+
+async function stop(s: Served): Promise<void> {
+  if (s.child.exitCode !== null) return;
+  const exited = new Promise((r) => s.child.once('exit', r));
+  s.child.kill('SIGTERM');
+  await exited;
+}
+
+async function suite(url: string, token: string, ws: string): Promise<{ ms: number; pass: number; total: number }> {
+  resetFixtureWorkspaceDetailed(ws);
+  const s = await runSuite({
+    target: targetFor(url, token, ws),
+    cases,
+    expectedFailures,
+    reset: () => resetFixtureWorkspaceDetailed(ws),
+  });
+  for (const r of s.results.filter((x) => x.verdict !== 'pass' && !x.expectedFailure))
+    console.error(`  [${r.verdict}] ${r.id}: ${r.reason ?? ''}`);
+  return { ms: s.durationMs, pass: s.counts.pass, total: s.results.length };
+}
+
+/** nav/definition through idea-server: warm (answered once first), NAV_RUNS timed. */
+async function navThroughServer(s: Served, ws: string): Promise<number[]> {
+  const client = await connect({ url: s.url, token: s.token });
+  const params = { filePath: join(ws, DEF.file), line: DEF.line, character: DEF.character };
+  try {
+    for (let i = 0; i < 5; i++) await client.navDefinition(params);
+    const times: number[] = [];
+    for (let i = 0; i < NAV_RUNS; i++) {
+      const t0 = performance.now();
+      const r = await client.navDefinition(params);
+      times.push(performance.now() - t0);
+      if (r.locations.length === 0) throw new Error('nav/definition found nothing');
+    }
+    return times;
+  } finally {
+    client.close();
+  }
+}
+
+/** The same definition request sent to typescript-language-server directly (idea-server's options). */
+async function navDirect(ws: string): Promise<number[]> {
+  const require = createRequire(import.meta.url);
+  const pkgPath = require.resolve('typescript-language-server/package.json');
+  const pkg = JSON.parse(readFileSync(pkgPath, 'utf8')) as { bin: Record<string, string> };
+  const cli = join(dirname(pkgPath), pkg.bin['typescript-language-server']!);
+  const child = spawn(process.execPath, [cli, '--stdio'], { cwd: ws, stdio: ['pipe', 'pipe', 'ignore'] });
+  const conn = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+  conn.listen();
+  try {
+    const rootUri = pathToFileURL(ws).href;
+    await conn.sendRequest('initialize', {
+      processId: process.pid,
+      rootUri,
+      workspaceFolders: [{ uri: rootUri, name: 'ws' }],
+      capabilities: { textDocument: { definition: { linkSupport: true } } },
+      initializationOptions: { tsserver: { useSyntaxServer: 'never' } },
+    });
+    await conn.sendNotification('initialized', {});
+    const uri = pathToFileURL(join(ws, DEF.file)).href;
+    await conn.sendNotification('textDocument/didOpen', {
+      textDocument: { uri, languageId: 'typescript', version: 1, text: readFileSync(join(ws, DEF.file), 'utf8') },
+    });
+    const params = { textDocument: { uri }, position: { line: DEF.line, character: DEF.character } };
+    // Warm: until the project has loaded and the answer is there, then 5 more.
+    for (let i = 0; i < 200; i++) {
+      const r = (await conn.sendRequest('textDocument/definition', params)) as unknown[] | null;
+      if (r && r.length > 0) break;
+      await new Promise((res) => setTimeout(res, 100));
+    }
+    for (let i = 0; i < 5; i++) await conn.sendRequest('textDocument/definition', params);
+    const times: number[] = [];
+    for (let i = 0; i < NAV_RUNS; i++) {
+      const t0 = performance.now();
+      await conn.sendRequest('textDocument/definition', params);
+      times.push(performance.now() - t0);
+    }
+    await conn.sendRequest('shutdown');
+    await conn.sendNotification('exit');
+    return times;
+  } finally {
+    conn.dispose();
+    child.kill();
+  }
+}
+
+try {
+  await buildTarget('server');
+  await buildTarget('extension'); // the VS Code host's baseline runs our extension from extension/dist
+  const round = (x: number) => Math.round(x * 10) / 10;
+
+  // Cold start, 5 times; baseline an empty Node process.
+  const emptyNode: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const t0 = performance.now();
+    spawnSync(process.execPath, ['-e', '']);
+    emptyNode.push(performance.now() - t0);
+  }
+  const small = join(tmp, 'small');
+  mkdirSync(small);
+  const starts: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const home = mkdtempSync(join(tmp, 'home-'));
+    const s = await startServer(small, home);
+    starts.push(s.readyMs);
+    await stop(s);
+  }
+  const startP50 = summarize(starts).p50;
+  const nodeP50 = summarize(emptyNode).p50;
+  console.log(
+    `idea-server cold start to serving: ${starts.map(Math.round).join(', ')} ms (empty node ${round(nodeP50)} ms)`,
+  );
+
+  // The suite against idea-server, memory sampled; then nav/definition both ways.
+  const wsServer = buildFixtureWorkspace(join(tmp, 'ws-server')).dir;
+  const served = await startServer(wsServer, mkdtempSync(join(tmp, 'home-')));
+  const serverMem = new PeakSampler(() => ({ server: served.child.pid }), 200).start();
+  await suite(served.url, served.token, wsServer);
+  const serverSuite = await suite(served.url, served.token, wsServer);
+  const serverPeak = serverMem.stop().server!;
+  console.log(
+    `suite against idea-server: ${serverSuite.ms} ms, ${serverSuite.pass}/${serverSuite.total} passed; peak ${serverPeak.pssMB} MB PSS, ${serverPeak.rssMB} MB RSS, ${serverPeak.procs} processes`,
+  );
+  const viaServer = summarize(await navThroughServer(served, wsServer));
+  await stop(served);
+  const direct = summarize(await navDirect(wsServer));
+  console.log(
+    `nav/definition p50: through idea-server ${round(viaServer.p50)} ms, tsls directly ${round(direct.p50)} ms`,
+  );
+
+  const rows: BenchRow[] = [
+    {
+      metric: 'cold start to serving, p50 of 5 (spawn → "ready"; baseline: empty node process)',
+      value: Math.round(startP50),
+      unit: 'ms',
+      baseline: Math.round(nodeP50),
+      target: '≤ 1000 ms',
+      ok: startP50 <= 1000,
+    },
+    {
+      metric: `warm nav/definition p50 of ${NAV_RUNS} via idea-server (baseline: the same request to typescript-language-server directly)`,
+      value: round(viaServer.p50),
+      unit: 'ms',
+      baseline: round(direct.p50),
+      target: '≤ 1.2×',
+      ok: viaServer.p50 <= 1.2 * direct.p50,
+    },
+  ];
+
+  if (!values['no-vscode']) {
+    const wsHost = buildFixtureWorkspace(join(tmp, 'ws-vscode')).dir;
+    const host = await launchHost({
+      workspace: wsHost,
+      extensionDevPath: join(REPO_ROOT, 'extension'),
+      userSettings: HOST_USER_SETTINGS,
+      memorySampleMs: 200,
+    });
+    let hostSuite;
+    let hostPeak;
+    try {
+      await suite(host.url, host.token, wsHost);
+      hostSuite = await suite(host.url, host.token, wsHost);
+      hostPeak = host.peakMemory()!;
+    } finally {
+      await host.close();
+    }
+    const cs = hostPeak.codeServer!;
+    console.log(
+      `suite against VS Code (extension): ${hostSuite.ms} ms, ${hostSuite.pass}/${hostSuite.total} passed; peak code-server tree ${cs.pssMB} MB PSS, ${cs.rssMB} MB RSS (browser ${hostPeak.chromium?.pssMB ?? '-'} MB PSS)`,
+    );
+    rows.push(
+      {
+        metric: `conformance suite, warm, ${cases.length} cases, against idea-server (baseline: against VS Code + extension)`,
+        value: serverSuite.ms,
+        unit: 'ms',
+        baseline: hostSuite.ms,
+        target: '≤ 0.4×',
+        ok: serverSuite.ms <= 0.4 * hostSuite.ms,
+      },
+      {
+        metric: 'peak memory (PSS) during the suites: idea-server + language servers (baseline: code-server tree)',
+        value: serverPeak.pssMB,
+        unit: 'MB',
+        baseline: cs.pssMB,
+        target: '≤ 0.3×',
+        ok: serverPeak.pssMB <= 0.3 * cs.pssMB,
+      },
+      {
+        metric: 'peak memory (RSS), the same two trees',
+        value: serverPeak.rssMB,
+        unit: 'MB',
+        baseline: cs.rssMB,
+      },
+    );
+    if (hostPeak.chromium)
+      rows.push({
+        metric: 'peak memory (PSS) of the headless browser the VS Code host also needs',
+        value: hostPeak.chromium.pssMB,
+        unit: 'MB',
+      });
+  }
+  emit({ name: 'idea-server', rows });
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}
