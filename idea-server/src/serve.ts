@@ -13,7 +13,7 @@ import { DEFAULT_ADMISSION_LIMITS } from '../../runtime/admission';
 import { sha256 } from '../../runtime/hash';
 import { createIdeaServer } from '../../runtime/idea-server';
 import { registryDir } from '../../runtime/registry';
-import { createCoreHandlers } from '../../server-core/handlers';
+import { createCoreHandlers, servedTopics } from '../../server-core/handlers';
 import { gatedAsClient, RequestGate } from '../../server-core/limits/requests';
 import { applyLimitSettings } from '../../server-core/limits/settings';
 import { disposeRegexPool, setRegexWorkerScript } from '../../server-core/search/regex-pool';
@@ -23,6 +23,7 @@ import { defaultHistoryDir, ensurePrivateDir } from './history';
 import { createHost } from './host';
 import { LspClient } from './lsp/client';
 import { defaultTypeScriptServer, type ServerCommand } from './lsp/config';
+import { lspHoverAndRename } from './lsp/hover-and-rename';
 import { lspLanguageFeatures } from './lsp-features';
 import { chooseRipgrep, type RipgrepChoice } from './ripgrep';
 
@@ -130,7 +131,7 @@ export async function serveWorkspace(options: ServeOptions): Promise<ServedWorks
   mkdirSync(stateDir, { recursive: true, mode: 0o700 });
   const host = createHost({
     workspace,
-    language: lspLanguageFeatures(client),
+    language: { ...lspLanguageFeatures(client), ...lspHoverAndRename(client) },
     historyDir,
     ripgrep: ripgrep.path,
     stateDir,
@@ -176,9 +177,7 @@ export async function serveWorkspace(options: ServeOptions): Promise<ServedWorks
   }
   if (server.registryError) log(`could not register in ${registry}: ${server.registryError.message}`);
   // What the sessions advertise: the topics that have a handler, in the topic index's order.
-  const capabilities = Object.entries(SERVER_PROTOCOL.spec.routes)
-    .filter(([, r]) => typeof (handlers as Record<string, unknown>)[r.method] === 'function')
-    .map(([topic]) => topic);
+  const capabilities = servedTopics(handlers);
   log(
     `serving ${workspace} on ${server.url} (protocol ${SERVER_PROTOCOL.version}, ${capabilities.length} topics, auth ${authRequired ? 'required' : 'off'})`,
   );
