@@ -231,6 +231,26 @@ describe('fan-out and back-pressure', () => {
     expect(p.sent).toEqual([{ type: 'event', event: DIAG, data: delta(['B', 'C'], [], 2) }]);
   });
 
+  it('a merge hook that throws costs the delta, never the connection: the newer entry is kept', async () => {
+    const p = peer(
+      {},
+      {
+        mergeEventEntry: () => {
+          throw new Error('faulty');
+        },
+      },
+    );
+    p.session.onFrame(req(SUB, 's', { events: [FILES] }));
+    p.sent.length = 0;
+    p.held.bytes = 2 << 20;
+    p.session.emitters.filesChanged(fileEvent('/w/a.ts', 'created'));
+    p.session.emitters.filesChanged(fileEvent('/w/a.ts', 'deleted'));
+    p.held.bytes = 0;
+    await new Promise((r) => setTimeout(r, 30));
+    expect(p.sent).toEqual([{ type: 'event', event: FILES, data: fileEvent('/w/a.ts', 'deleted') }]);
+    expect(p.session.state).toBe('open');
+  });
+
   it('closing the socket ends its subscriptions and its queue', () => {
     const p = peer();
     p.session.onFrame(req(SUB, 's', { events: [FILES] }));
