@@ -33,6 +33,13 @@ interface Pending {
   entries?: Map<string, unknown>;
 }
 
+/**
+ * Merges a queued entry of a keyed event with a newer one for the same key (both undelivered). Without
+ * one the newer entry replaces the queued one, which is right for state ("file X is now deleted") but
+ * loses information for deltas (diagnostics added/removed): those servers pass a merge.
+ */
+export type MergeEntry = (event: string, queued: unknown, newer: unknown) => unknown;
+
 export interface EventSink {
   send(frame: string): void;
   /** Bytes the socket holds unsent (ws `bufferedAmount`); 0 when unknown. */
@@ -48,6 +55,7 @@ export class EventQueue {
   constructor(
     private readonly sink: EventSink,
     private readonly rules: ReadonlyMap<string, Keyed | undefined>,
+    private readonly merge?: MergeEntry,
   ) {}
 
   /** Entries waiting (each whole event or file entry counts one). */
@@ -76,8 +84,9 @@ export class EventQueue {
         const key = String((entry as Record<string, unknown> | null)?.[keyed.field]);
         const map = p?.entries;
         if (map?.has(key)) {
+          const queued = map.get(key);
           map.delete(key); // re-inserted last: its latest state goes out in the order it last changed
-          map.set(key, entry);
+          map.set(key, this.merged(event, queued, entry));
           continue;
         }
         if (this.size >= MAX_QUEUED_EVENTS) {
@@ -90,6 +99,15 @@ export class EventQueue {
       }
     }
     this.schedule();
+  }
+
+  private merged(event: string, queued: unknown, newer: unknown): unknown {
+    if (!this.merge) return newer;
+    try {
+      return this.merge(event, queued, newer);
+    } catch {
+      return newer; // a faulty hook costs the delta, never the connection
+    }
   }
 
   /** Drops everything queued for `event` (unsubscribed). */

@@ -29,7 +29,7 @@
 // Params defaults: validators never touch the wire object; the session fills the params schema's
 // top-level defaults into a copy before calling the handler (the handler's params type says so).
 
-import { type Coalesce, EventQueue } from './event-queue.js';
+import { type Coalesce, EventQueue, type MergeEntry } from './event-queue.js';
 import { type FrameValidators, isObject, type Validate } from './frames.js';
 import { tokensEqual } from './token.js';
 import { describeValidationError } from './validation-message.js';
@@ -194,6 +194,11 @@ export interface ServerSessionOptions<H, T extends string = string> {
    * `initial: true`), sent right after the subscribe answer; undefined: nothing to send.
    */
   initialEvent?(event: string): object | undefined;
+  /**
+   * Since 0.1.7: how a queued entry of a per-file event merges with a newer one for the same file
+   * (runtime/event-queue.ts MergeEntry); default: the newer replaces it. Deltas need one.
+   */
+  mergeEventEntry?: MergeEntry;
   /** Bytes the socket holds unsent (ws `bufferedAmount`), for the event queue's back-pressure. */
   bufferedAmount?(): number;
   /** Observes errors thrown by handlers (logging); never affects the answer. */
@@ -309,6 +314,7 @@ export class ServerSession<H extends object, T extends string = string> {
       this.queue ??= new EventQueue(
         { send: (f) => this.options.send(f), bufferedAmount: () => this.options.bufferedAmount?.() ?? 0 },
         this.protocol.coalesce,
+        this.options.mergeEventEntry,
       );
       this.queue.push(event, data);
     } catch {

@@ -7,6 +7,7 @@ import { applyLimitSettings } from '../../server-core/limits/settings';
 import { disposeRegexPool, regexPool, setRegexWorkerScript } from '../../server-core/search/regex-pool';
 import { recoverInterruptedWrites } from '../../server-core/write/journal';
 import { DiagnosticsTracker } from './diagnostics-wait';
+import { vscodeEventSources } from './events';
 import { vscodeHost } from './host';
 import { IdeaServer } from './server';
 
@@ -29,7 +30,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   // User regular expressions run in worker threads; one is started now so the first search is warm.
   setRegexWorkerScript(context.asAbsolutePath('dist/regex-worker.cjs'));
   regexPool().prewarm();
-  server = new IdeaServer(createCoreHandlers(host), log);
+  const events = vscodeEventSources(host, (event, data) => server?.emit(event, data));
+  context.subscriptions.push(events);
+  server = new IdeaServer(createCoreHandlers(host), log, events.sources);
 
   const status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Right, 100);
   status.command = 'idea.server.copyConnectionInfo';

@@ -9,6 +9,7 @@ import { type AdmissionLimits, DEFAULT_ADMISSION_LIMITS } from '../../runtime/ad
 import { DISCOVERY_KEYS } from '../../runtime/discovery';
 import { createIdeaServer, type RunningIdeaServer } from '../../runtime/idea-server';
 import { registryDir } from '../../runtime/registry';
+import type { CoreEventSources } from '../../server-core/events/sources';
 import { gatedAsClient, RequestGate } from '../../server-core/limits/requests';
 import { keepOutOfGit, writeSettingsKeys } from '../../server-core/settings-file';
 import { workspaceFolderPaths } from './host';
@@ -63,6 +64,8 @@ export class IdeaServer implements vscode.Disposable {
   constructor(
     private readonly handlers: Partial<Handlers>,
     private readonly log: (m: string) => void,
+    /** The v0.1.7 events this server pushes (advertised in the handshake); none: it pushes nothing. */
+    private readonly events?: CoreEventSources,
   ) {
     // Clients pick the window whose folders contain their directory: keep the entry's folders current.
     this.folderWatch = vscode.workspace.onDidChangeWorkspaceFolders(() => {
@@ -79,6 +82,11 @@ export class IdeaServer implements vscode.Disposable {
   }
   get clientCount(): number {
     return this.clients;
+  }
+
+  /** Pushes `event` to the connections that subscribed to it (nothing while stopped). */
+  emit(event: string, data: object): void {
+    this.running?.emit(event, data as Record<string, unknown>);
   }
 
   start(): Promise<ServerEndpoint | undefined> {
@@ -126,6 +134,12 @@ export class IdeaServer implements vscode.Disposable {
           handshakeTimeoutMs: Math.max(250, limits.pendingDeadlineMs - 1000),
           onHandlerError: (e, topic, id) =>
             this.log(`${topic} ${id}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`),
+          ...(this.events && {
+            events: this.events.events,
+            initialEvent: (event: string) => this.events?.initial(event),
+            mergeEventEntry: (event: string, queued: unknown, newer: unknown) =>
+              this.events?.mergeEntry(event, queued, newer),
+          }),
         },
         // The entry holds the token whatever idea.server.exposeToken says: the file is 0600 in a 0700 folder.
         registry: { ide: `${vscode.env.appName} ${vscode.version}` },

@@ -154,7 +154,12 @@ export function editRename(svc: CoreContext, rename: Rename): Handlers['editRena
       if (!after.equals(before)) writes.push({ path: file, target, before, after });
     }
     if (params.dryRun) return { dryRun: true, files, changedFiles: [], editCount };
-    await writeFiles(svc, writes, { what: 'edit/rename', recordResult: true, backupSource: BACKUP_SOURCES.rename });
+    await writeFiles(svc, writes, {
+      what: 'edit/rename',
+      recordResult: true,
+      backupSource: BACKUP_SOURCES.rename,
+      signal: ctx.signal,
+    });
     if (writes.length > 0) svc.tools.log(`rename: ${editCount} edit(s) in ${writes.length} file(s)`);
     return { dryRun: false, files, changedFiles: writes.map((w) => w.path), editCount };
   };

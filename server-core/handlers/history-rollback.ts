@@ -8,7 +8,7 @@ import type { Handlers } from '../protocol';
 import { BACKUP_SOURCES, checkWritable, writeFiles } from '../write/workspace-write';
 
 export function historyRollback(svc: CoreContext): Handlers['historyRollback'] {
-  return async (params) => {
+  return async (params, ctx) => {
     const { path, real } = resolvePath(svc, params.filePath);
     checkWritable(svc, [{ path, target: real }]);
     const repo = await repoFileOf(real);
@@ -19,6 +19,7 @@ export function historyRollback(svc: CoreContext): Handlers['historyRollback'] {
       what: 'history/rollback',
       recordResult: false,
       backupSource: BACKUP_SOURCES.rollback,
+      signal: ctx.signal,
     });
     svc.tools.log(`history rollback: ${path} ← ${hash.slice(0, 7)} (index ${params.toIndex})`);
     // Reading 2: index 1 is named "HEAD" (its content is what HEAD holds), older versions by their hash.

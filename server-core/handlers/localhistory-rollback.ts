@@ -9,7 +9,7 @@ import type { Handlers } from '../protocol';
 import { BACKUP_SOURCES, checkWritable, writeFiles } from '../write/workspace-write';
 
 export function localhistoryRollback(svc: CoreContext): Handlers['localhistoryRollback'] {
-  return async (params) => {
+  return async (params, ctx) => {
     const { path, real } = resolvePath(svc, params.filePath);
     checkWritable(svc, [{ path, target: real }]);
     const entry = svc.history.find(path, params.toId);
@@ -20,6 +20,7 @@ export function localhistoryRollback(svc: CoreContext): Handlers['localhistoryRo
       what: 'localhistory/rollback',
       recordResult: false,
       backupSource: BACKUP_SOURCES.rollback,
+      signal: ctx.signal,
     });
     svc.tools.log(`local-history rollback: ${path} ← ${entry.id}`);
     return { filePath: path, restoredId: entry.id, restoredLabel: formatUtcLabel(entry.timestamp) };

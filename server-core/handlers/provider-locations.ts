@@ -25,12 +25,14 @@ export async function providerLocations(
 ): Promise<{ locations: DefinitionLocation[] }> {
   const { path, position } = await documentAt(svc, params.filePath, params.line, params.character);
   const defs = await provider(path, position, signal);
+  signal.throwIfAborted(); // cancelled: no more language-server queries for an answer nobody reads
   if (isUnavailable(defs)) {
     svc.tools.log(`${what}: ${defs.unavailable}`);
     return { locations: [] };
   }
   const locations: DefinitionLocation[] = [];
   for (const d of defs) {
+    signal.throwIfAborted();
     let range = d.targetRange;
     if (!range) {
       // The server just answered for this position, so one symbol query (no retries) suffices.

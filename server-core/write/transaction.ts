@@ -5,6 +5,8 @@
 //      meanwhile: stop), then replace it atomically (write/atomic-file.ts);
 //   3. on any failure, put back the originals of the files already replaced, newest first;
 //   4. commit (delete the journal). Only then may the caller answer the client.
+// A cancelled request (`signal`) stops before the next file and is rolled back like a failure; once
+// the last file is replaced (the commit point) it is finished whatever the signal says.
 // Pure Node, no vscode import, so it runs (and is killed) in tests outside VS Code.
 import { readFile, rm } from 'node:fs/promises';
 import { replaceFileAtomically } from './atomic-file';
@@ -37,6 +39,8 @@ export interface ApplyOptions {
   what: string;
   /** Extra check right before each file is replaced; a string aborts the whole write with that reason. */
   precondition?(w: PlannedWrite): string | undefined;
+  /** The request's cancellation: aborted before the commit point, the write is undone. */
+  signal?: AbortSignal;
   /** Test seam: called after each file is replaced. */
   afterEach?(w: PlannedWrite, index: number): Promise<void> | void;
 }
@@ -47,6 +51,7 @@ export async function applyAllOrNothing(writes: readonly PlannedWrite[], opts: A
   const done: PlannedWrite[] = [];
   try {
     for (const w of writes) {
+      if (opts.signal?.aborted) throw new WriteFailedError('the request was cancelled');
       const current = await readFile(w.target).catch(() => null);
       if (!sameBytes(current, w.before))
         throw new WriteFailedError(`${w.path} changed on disk while the ${opts.what} was being prepared`);

@@ -33,6 +33,8 @@ export interface WriteOptions {
   recordResult: boolean;
   /** Local-history source of the entry that keeps what is overwritten (shown in VS Code's Timeline). */
   backupSource: string;
+  /** The request's ctx.signal: a write cancelled before its commit point changes nothing (transaction.ts). */
+  signal?: AbortSignal;
 }
 
 /** Sources of the entries that keep what a write overwrote. */
@@ -68,11 +70,14 @@ export function checkWritable(svc: CoreContext, writes: readonly { path: string;
 
 export function writeFiles(svc: CoreContext, writes: PlannedWrite[], opts: WriteOptions): Promise<void> {
   return oneAtATime(async () => {
+    // Cancelled while waiting its turn: nothing was touched yet.
+    opts.signal?.throwIfAborted();
     checkWritable(svc, writes);
     for (const w of writes) if (w.before !== null) await keepInLocalHistory(svc, w.path, w.before, opts.backupSource);
     await applyAllOrNothing(writes, {
       stateDir: svc.tools.stateDir,
       what: opts.what,
+      signal: opts.signal,
       precondition: (w) =>
         svc.documents.isDirty(w.path) ? `${w.path} got unsaved editor changes meanwhile` : undefined,
     });

@@ -11,6 +11,8 @@ import {
   type ServerSessionOptions,
 } from '../../generated/v0.1.7/server';
 import { MAX_QUEUED_EVENTS } from '../../runtime/event-queue';
+import { EventScope } from '../../server-core/events/scope';
+import { CoreEventSources } from '../../server-core/events/sources';
 
 const TOKEN = '3f2b8c1e-5d4a-4e7b-9c1a-2b3c4d5e6f70';
 const FIND = '/app/vscode/edit/find';
@@ -21,6 +23,11 @@ const FILES = '/app/vscode/files/changed';
 const EDITOR = '/app/vscode/editor/changed';
 const ALL = [DIAG, FILES, EDITOR];
 const hello = JSON.stringify({ type: 'handshake', token: TOKEN });
+const scopeOf = (paths: string[]) =>
+  new EventScope({
+    paths: () => paths,
+    searchSettings: () => ({ filesExclude: {}, searchExclude: {}, useIgnoreFiles: true }),
+  });
 const settle = () => new Promise((r) => setTimeout(r, 5));
 
 type Frame = Record<string, unknown>;
@@ -193,6 +200,55 @@ describe('fan-out and back-pressure', () => {
         data: { activeFile: '/w/999.ts', selections: [], visibleFiles: [], dirtyFiles: [] },
       },
     ]);
+  });
+
+  it('merges queued diagnostics deltas of a file: the reader gets the net change since ITS last event', async () => {
+    const d = (message: string) => ({
+      line: 0,
+      character: 0,
+      endLine: 0,
+      endCharacter: 1,
+      severity: 'error' as const,
+      message,
+      source: 'ts',
+      code: null,
+    });
+    const p = peer(
+      {},
+      { mergeEventEntry: (e, q, n) => new CoreEventSources(scopeOf([]), () => {}).mergeEntry(e, q, n) },
+    );
+    p.session.onFrame(req(SUB, 's', { events: [DIAG] }));
+    p.sent.length = 0;
+    p.held.bytes = 2 << 20; // the socket is full: both deltas wait in the queue
+    const delta = (added: string[], removed: string[], total: number): DiagnosticsChangedData => ({
+      files: [{ filePath: '/w/a.ts', added: added.map(d), removed: removed.map(d), total }],
+    });
+    p.session.emitters.diagnosticsChanged(delta(['A', 'B'], [], 2)); // {} → {A, B}
+    p.session.emitters.diagnosticsChanged(delta(['C'], ['A'], 2)); // {A, B} → {B, C}
+    expect(p.session.queuedEvents).toBe(1);
+    p.held.bytes = 0;
+    await new Promise((r) => setTimeout(r, 30));
+    expect(p.sent).toEqual([{ type: 'event', event: DIAG, data: delta(['B', 'C'], [], 2) }]);
+  });
+
+  it('a merge hook that throws costs the delta, never the connection: the newer entry is kept', async () => {
+    const p = peer(
+      {},
+      {
+        mergeEventEntry: () => {
+          throw new Error('faulty');
+        },
+      },
+    );
+    p.session.onFrame(req(SUB, 's', { events: [FILES] }));
+    p.sent.length = 0;
+    p.held.bytes = 2 << 20;
+    p.session.emitters.filesChanged(fileEvent('/w/a.ts', 'created'));
+    p.session.emitters.filesChanged(fileEvent('/w/a.ts', 'deleted'));
+    p.held.bytes = 0;
+    await new Promise((r) => setTimeout(r, 30));
+    expect(p.sent).toEqual([{ type: 'event', event: FILES, data: fileEvent('/w/a.ts', 'deleted') }]);
+    expect(p.session.state).toBe('open');
   });
 
   it('closing the socket ends its subscriptions and its queue', () => {

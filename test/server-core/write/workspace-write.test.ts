@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { coreContext } from '../../../server-core/context';
+import { applyAllOrNothing } from '../../../server-core/write/transaction';
 import { BACKUP_SOURCES, writeFiles } from '../../../server-core/write/workspace-write';
 import { fakeHost } from '../fake-host';
 
@@ -62,5 +63,54 @@ describe('writeFiles over a host', () => {
     const core = coreContext(fakeHost(root));
     await expect(writeFiles(core, [plan(config, 'x')], opts)).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
     expect(readFileSync(config, 'utf8')).toBe('[core]\n');
+  });
+});
+
+describe('a cancelled write (ctx.signal)', () => {
+  it('cancelled before its turn: nothing is written, nothing kept in local history', async () => {
+    const core = coreContext(fakeHost(root));
+    const ctl = new AbortController();
+    ctl.abort(new Error('cancelled'));
+    await expect(writeFiles(core, [plan(file, 'new\n')], { ...opts, signal: ctl.signal })).rejects.toThrow('cancelled');
+    expect(readFileSync(file, 'utf8')).toBe('old\n');
+    expect(core.history.list(file)).toEqual([]);
+  });
+
+  it('cancelled between files, before the commit point: the files already written are restored', async () => {
+    const second = join(root, 'ws', 'b.txt');
+    writeFileSync(second, 'old b\n');
+    const ctl = new AbortController();
+    const writes = [plan(file, 'new\n'), plan(second, 'new b\n')];
+    await expect(
+      applyAllOrNothing(writes, {
+        stateDir: join(root, 'state'),
+        what: 'edit/replace',
+        signal: ctl.signal,
+        afterEach: (_, i) => {
+          if (i === 0) ctl.abort(new Error('cancelled'));
+        },
+      }),
+    ).rejects.toThrow(/cancelled; nothing was changed \(1 file\(s\) already written were restored\)/);
+    expect(readFileSync(file, 'utf8')).toBe('old\n');
+    expect(readFileSync(second, 'utf8')).toBe('old b\n');
+  });
+
+  it('cancelled after the commit point: the write is finished', async () => {
+    const host = fakeHost(root);
+    const ctl = new AbortController();
+    const caughtUp = host.documents.afterWrite!.bind(host.documents);
+    host.documents.afterWrite = (path, bytes) => {
+      ctl.abort(new Error('cancelled'));
+      return caughtUp(path, bytes);
+    };
+    const core = coreContext(host);
+    await writeFiles(core, [plan(file, 'new\n')], { ...opts, signal: ctl.signal });
+    expect(readFileSync(file, 'utf8')).toBe('new\n');
+    expect(
+      core.history
+        .list(file)
+        .map((e) => e.source)
+        .sort(),
+    ).toEqual([BACKUP_SOURCES.replace, 'IDEA: edit/replace']);
   });
 });

@@ -1,0 +1,253 @@
+// Protocol 0.1.7 events and cancellation against a real VS Code (code-server + headless Chromium)
+// running our extension: what real VS Code notifications push, fan-out with a reader that never reads,
+// cancelling a large regex find (answer time, no ripgrep left), and bad subscribe input.
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { buildFixtureWorkspace } from '../../conformance/workspace';
+import { connect, type IdeaClient } from '../../generated/v0.1.7/client';
+import { type LiveHost, launchHost } from '../../livehost';
+import { MAX_QUEUED_EVENTS } from '../../runtime/event-queue';
+import { buildTarget } from '../../scripts/build';
+import { EXTENSION_DIR } from './helpers';
+
+const DIAG = '/app/vscode/diagnostics/changed';
+const FILES = '/app/vscode/files/changed';
+const EDITOR = '/app/vscode/editor/changed';
+const SUB = '/app/vscode/events/subscribe';
+/** Files of the large tree the cancelled regex find runs over. */
+const TREE_FILES = 30_000;
+
+let host: LiveHost;
+let base: string;
+let dir: string;
+let client: IdeaClient;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+beforeAll(async () => {
+  await buildTarget('extension');
+  base = mkdtempSync(join(tmpdir(), 'idea-events-live-'));
+  dir = buildFixtureWorkspace(join(base, 'ws')).dir;
+  // The large tree: 30 folders × 1000 small text files (TypeScript ignores them; ripgrep reads them all).
+  for (let d = 0; d < TREE_FILES / 1000; d++) {
+    const sub = join(dir, 'big', `d${d}`);
+    mkdirSync(sub, { recursive: true });
+    for (let f = 0; f < 1000; f++) writeFileSync(join(sub, `f${f}.txt`), `line one ${d}-${f}\n`.repeat(40));
+  }
+  host = await launchHost({
+    workspace: dir,
+    extensionDevPath: EXTENSION_DIR, // 64 subscribers plus the main client: over the default cap of 64 connections.
+    userSettings: { 'idea.server.limits.maxClients': 128 },
+    memorySampleMs: 500,
+  });
+  client = await connect({ url: host.url, token: host.token, validate: true, timeoutMs: 60_000 });
+}, 300_000);
+afterAll(async () => {
+  client?.close();
+  await host?.close();
+  if (base) rmSync(base, { recursive: true, force: true });
+});
+
+/** A raw connection past the handshake: frames as they arrive, parsed. */
+async function raw(): Promise<{
+  ws: WebSocket;
+  frames: Record<string, unknown>[];
+  next: (p: (f: Record<string, unknown>) => boolean, ms?: number) => Promise<Record<string, unknown>>;
+}> {
+  const ws = new WebSocket(host.url);
+  const frames: Record<string, unknown>[] = [];
+  const waiters: { p: (f: Record<string, unknown>) => boolean; done: (f: Record<string, unknown>) => void }[] = [];
+  ws.on('message', (m) => {
+    const f = JSON.parse(String(m)) as Record<string, unknown>;
+    frames.push(f);
+    for (const w of [...waiters])
+      if (w.p(f)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.done(f);
+      }
+  });
+  await new Promise((r, j) => ws.once('open', r).once('error', j));
+  const next = (p: (f: Record<string, unknown>) => boolean, ms = 10_000) =>
+    new Promise<Record<string, unknown>>((resolve, reject) => {
+      const seen = frames.find(p);
+      if (seen) return resolve(seen);
+      const t = setTimeout(() => reject(new Error('no such frame in time')), ms);
+      waiters.push({ p, done: (f) => (clearTimeout(t), resolve(f)) });
+    });
+  ws.send(JSON.stringify({ type: 'handshake', token: host.token }));
+  const hello = await next((f) => f.type === 'handshake');
+  expect(hello.version).toBe('0.1.7');
+  return { ws, frames, next };
+}
+
+/** rg processes whose working folder lies in the fixture workspace (other sessions may run their own). */
+function ourRipgreps(): number[] {
+  const out: number[] = [];
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      const exe = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+      if (exe !== 'rg') continue;
+      if (readlinkSync(`/proc/${pid}/cwd`).startsWith(dir)) out.push(Number(pid));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+function allRipgreps(): string[] {
+  const out: string[] = [];
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'rg')
+        out.push(`${pid} ${readlinkSync(`/proc/${pid}/cwd`)}`);
+    } catch {}
+  }
+  return out;
+}
+
+describe('handshake', () => {
+  it('announces 0.1.7 and advertises the three events', () => {
+    expect(client.handshake.version).toBe('0.1.7');
+    expect([...(client.handshake as { events?: string[] }).events!].sort()).toEqual([DIAG, EDITOR, FILES].sort());
+  });
+});
+
+describe('diagnostics/changed', () => {
+  it('an edit/replace that introduces a type error gives one event with exactly that delta', async () => {
+    const file = join(dir, 'src', 'unused.ts');
+    // Open it for TypeScript and let its diagnostics settle: that is the baseline.
+    const before = await client.diagList({ filePath: file });
+    await sleep(1500);
+    const got: unknown[] = [];
+    const off = client.on(DIAG, (data) => got.push(...data.files.filter((f) => f.filePath === file)));
+    await client.subscribe([DIAG]);
+    const r = await client.editReplace({
+      pattern: 'return input + 1;',
+      replacement: 'return input + "1";',
+      include: 'src/unused.ts',
+    });
+    expect(r.replacedCount).toBe(1);
+    await sleep(5000); // every later diagnostics pass for the file has happened
+    off();
+    expect(got).toHaveLength(1);
+    const delta = got[0] as {
+      added: { message: string; code: string; line: number; severity: string }[];
+      removed: unknown[];
+      total: number;
+    };
+    expect(delta.removed).toEqual([]);
+    expect(delta.added).toHaveLength(1);
+    expect(delta.added[0]).toMatchObject({ line: 2, severity: 'error', code: '2322', source: 'ts' });
+    expect(delta.total).toBe(before.totalCount + 1);
+  }, 60_000);
+});
+
+describe('files/changed', () => {
+  it('deleting a file pushes it as deleted; protected paths never show', async () => {
+    const got: { filePath: string; change: string }[] = [];
+    const off = client.on(FILES, (data) => got.push(...data.changes));
+    await client.subscribe([FILES]);
+    rmSync(join(dir, 'notes', 'journal.md'));
+    writeFileSync(join(dir, '.vscode', 'extra.json'), '{}');
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline && !got.some((c) => c.filePath.endsWith('journal.md'))) await sleep(50);
+    await sleep(500);
+    off();
+    expect(got).toContainEqual({ filePath: join(dir, 'notes', 'journal.md'), change: 'deleted' });
+    expect(got.filter((c) => c.filePath.includes('.vscode'))).toEqual([]);
+  }, 30_000);
+});
+
+describe('fan-out', () => {
+  it(`64 subscribers, one never reads: the other 63 get every event (its queue is bounded at ${MAX_QUEUED_EVENTS} entries)`, async () => {
+    // The folder exists before the burst: a recursive watcher can miss files created with their folder.
+    mkdirSync(join(dir, 'fan'));
+    await sleep(1000);
+    const peers = await Promise.all(Array.from({ length: 64 }, () => raw()));
+    for (const p of peers) p.ws.send(JSON.stringify({ topic: SUB, requestId: 's', params: { events: [FILES] } }));
+    await Promise.all(peers.map((p) => p.next((f) => f.requestId === 's')));
+    const stalled = peers[0]!;
+    (stalled.ws as unknown as { _socket: { pause(): void } })._socket.pause();
+    const N = 200;
+    const t0 = Date.now();
+    for (let i = 0; i < N; i++) writeFileSync(join(dir, 'fan', `${i}.txt`), 'x');
+    const want = new Set(Array.from({ length: N }, (_, i) => join(dir, 'fan', `${i}.txt`)));
+    const seen = (p: (typeof peers)[number]) => {
+      const s = new Set<string>();
+      for (const f of p.frames)
+        if (f.event === FILES)
+          for (const c of (f.data as { changes: { filePath: string }[] }).changes)
+            if (want.has(c.filePath)) s.add(c.filePath);
+      return s;
+    };
+    const deadline = Date.now() + 15_000;
+    while (Date.now() < deadline && peers.slice(1).some((p) => seen(p).size < N)) await sleep(50);
+    const took = Date.now() - t0;
+    for (const p of peers.slice(1)) expect(seen(p).size).toBe(N);
+    // A request on a reading connection stays fast while one connection is stalled.
+    const q0 = performance.now();
+    await client.fsFindFiles({ query: 'shapes' });
+    const requestMs = performance.now() - q0;
+    console.log(
+      `fan-out: ${N} created files reached 63 readers in ${took} ms; fs/findFiles meanwhile ${requestMs.toFixed(1)} ms`,
+    );
+    for (const p of peers) p.ws.terminate();
+  }, 60_000);
+});
+
+describe('cancellation', () => {
+  it(`a regex find over ${TREE_FILES} files cancelled after 50 ms: CANCELLED within 100 ms, no rg left`, async () => {
+    const p = await raw();
+    const times: number[] = [];
+    let running = 0; // samples that saw our rg before the cancel
+    for (let round = 0; round < 3; round++) {
+      const id = `find-${round}`;
+      p.ws.send(
+        JSON.stringify({
+          topic: '/app/vscode/edit/find',
+          requestId: id,
+          params: { pattern: 'line (one|two) \\d+-9{3}x', isRegex: true, include: 'big/**' },
+        }),
+      );
+      const sent = performance.now();
+      while (performance.now() - sent < 50) {
+        if (ourRipgreps().length > 0) running++;
+        await sleep(5);
+      }
+      const t0 = performance.now();
+      p.ws.send(JSON.stringify({ type: 'cancel', requestId: id }));
+      const answer = await p.next((f) => f.requestId === id);
+      times.push(performance.now() - t0);
+      expect(answer).toMatchObject({ requestId: id, error: { code: 'CANCELLED' } });
+      const deadline = Date.now() + 1000;
+      while (Date.now() < deadline && ourRipgreps().length > 0) await sleep(10);
+      expect(ourRipgreps()).toEqual([]);
+      // Exactly one answer: the handler's own is dropped.
+      await sleep(200);
+      expect(p.frames.filter((f) => f.requestId === id)).toHaveLength(1);
+    }
+    console.log(`rg processes anywhere: ${allRipgreps().join(' | ')}`);
+    expect(running, 'rg was running before the cancels').toBeGreaterThan(0);
+    console.log(`cancel → CANCELLED: ${times.map((t) => t.toFixed(1)).join(', ')} ms`);
+    for (const t of times) expect(t).toBeLessThan(100);
+    p.ws.terminate();
+  }, 60_000);
+});
+
+describe('bad input', () => {
+  it('subscribing to an unknown event is INVALID_REQUEST naming it', async () => {
+    const p = await raw();
+    p.ws.send(JSON.stringify({ topic: SUB, requestId: 'u', params: { events: [FILES, '/app/vscode/nope/changed'] } }));
+    const a = await p.next((f) => f.requestId === 'u');
+    expect(a).toMatchObject({
+      error: { code: 'INVALID_REQUEST', message: expect.stringContaining('/app/vscode/nope/changed') },
+    });
+    // Nothing was subscribed by the refused frame, and the session goes on.
+    p.ws.send(JSON.stringify({ topic: SUB, requestId: 'v', params: { events: [EDITOR] } }));
+    expect(await p.next((f) => f.requestId === 'v')).toMatchObject({ result: { subscribed: [EDITOR] } });
+    p.ws.terminate();
+  });
+});

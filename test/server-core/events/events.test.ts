@@ -1,0 +1,282 @@
+// server-core/events: diagnostics deltas and their merge, the confinement filter, the files/changed
+// window and the sources that tie them together (what both servers push in protocol 0.1.7).
+import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { RawDiagnostic } from '../../../server-core/diagnostics';
+import { ChangeWindow, MAX_WINDOW_FILES } from '../../../server-core/events/change-window';
+import {
+  DiagnosticsBaseline,
+  type EventDiagnostic,
+  mergeDiagnosticsDeltas,
+} from '../../../server-core/events/diagnostics-delta';
+import { excludedBy, globRegExp } from '../../../server-core/events/glob';
+import { EventScope } from '../../../server-core/events/scope';
+import {
+  CoreEventSources,
+  DIAGNOSTICS_CHANGED,
+  EDITOR_CHANGED,
+  FILES_CHANGED,
+} from '../../../server-core/events/sources';
+import type { EditorHost, FileChange } from '../../../server-core/host';
+
+const diag = (message: string, line = 0): EventDiagnostic => ({
+  line,
+  character: 0,
+  endLine: line,
+  endCharacter: 1,
+  severity: 'error',
+  message,
+  source: 'ts',
+  code: null,
+});
+const raw = (message: string, line = 0): RawDiagnostic => ({
+  range: { start: { line, character: 0 }, end: { line, character: 1 } },
+  severity: 0,
+  message,
+  source: 'ts',
+});
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('diagnostics deltas', () => {
+  it('reports what was added and removed since the last record, nothing when nothing changed', () => {
+    const b = new DiagnosticsBaseline();
+    expect(b.update('/w/a.ts', [diag('A'), diag('B')])).toEqual({
+      filePath: '/w/a.ts',
+      added: [diag('A'), diag('B')],
+      removed: [],
+      total: 2,
+    });
+    expect(b.update('/w/a.ts', [diag('B'), diag('A')])).toBeUndefined();
+    // A diagnostic that moved is one removed and one added.
+    expect(b.update('/w/a.ts', [diag('A'), diag('B', 3)])).toEqual({
+      filePath: '/w/a.ts',
+      added: [diag('B', 3)],
+      removed: [diag('B')],
+      total: 2,
+    });
+    expect(b.snapshot()).toEqual([{ filePath: '/w/a.ts', added: [diag('A'), diag('B', 3)], removed: [], total: 2 }]);
+    expect(b.update('/w/a.ts', [])?.removed).toEqual([diag('A'), diag('B', 3)]);
+    expect(b.snapshot()).toEqual([]);
+  });
+
+  it('counts identical diagnostics as a multiset', () => {
+    const b = new DiagnosticsBaseline();
+    b.update('/w/a.ts', [diag('A')]);
+    expect(b.update('/w/a.ts', [diag('A'), diag('A')])).toMatchObject({ added: [diag('A')], removed: [], total: 2 });
+  });
+
+  it('merges two undelivered deltas into the net change (added then removed cancels out)', () => {
+    const first = { filePath: '/w/a.ts', added: [diag('A'), diag('B')], removed: [diag('X')], total: 2 };
+    const second = { filePath: '/w/a.ts', added: [diag('C'), diag('X')], removed: [diag('A')], total: 3 };
+    expect(mergeDiagnosticsDeltas(first, second)).toEqual({
+      filePath: '/w/a.ts',
+      added: [diag('B'), diag('C')],
+      removed: [],
+      total: 3,
+    });
+  });
+});
+
+describe('exclude globs', () => {
+  it('compiles VS Code globs and matches a path or one of its folders', () => {
+    const g = (s: string) => globRegExp(s)!;
+    expect(excludedBy('node_modules/x/y.js', [g('**/node_modules')])).toBe(true);
+    expect(excludedBy('src/node_modules/y.js', [g('**/node_modules')])).toBe(true);
+    expect(excludedBy('src/a.ts', [g('**/node_modules')])).toBe(false);
+    expect(excludedBy('out/a.js', [g('{out,dist}')])).toBe(true);
+    expect(excludedBy('src/a.log', [g('**/*.log')])).toBe(true);
+    expect(excludedBy('src/a.ts', [g('**/*.log')])).toBe(false);
+    expect(excludedBy('a1.txt', [g('a[0-9].txt')])).toBe(true);
+    expect(excludedBy('a.b', [g('a?b')])).toBe(true);
+    expect(excludedBy('a/b', [g('a?b')])).toBe(false);
+  });
+
+  it('a malformed glob matches nothing instead of throwing', () => {
+    expect(globRegExp('{a,b')).toBeUndefined();
+    expect(globRegExp('[z-a]')).toBeUndefined();
+    expect(globRegExp('(((')).toBeDefined();
+    expect(excludedBy('(((', [globRegExp('(((')!])).toBe(true);
+  });
+});
+
+describe('event scope', () => {
+  let root: string;
+  let ws: string;
+  let scope: EventScope;
+  beforeEach(() => {
+    root = realpathSync(mkdtempSync(join(tmpdir(), 'idea-events-')));
+    ws = join(root, 'ws');
+    mkdirSync(join(ws, 'src'), { recursive: true });
+    mkdirSync(join(root, 'outside'));
+    writeFileSync(join(root, 'outside', 'secret.ts'), '');
+    symlinkSync(join(root, 'outside'), join(ws, 'link'));
+    scope = new EventScope({
+      paths: () => [ws],
+      searchSettings: () => ({
+        filesExclude: { '**/gen': true, '**/maybe': { when: 'x' } },
+        searchExclude: { '**/*.min.js': true },
+        useIgnoreFiles: true,
+      }),
+    });
+  });
+
+  it('reports workspace files only: not outside, not through a symlink out, not protected, not excluded', () => {
+    expect(scope.reportable(join(ws, 'src', 'a.ts'))).toBe(true);
+    expect(scope.reportable(join(ws, 'src', 'deleted-long-ago.ts'))).toBe(true);
+    expect(scope.reportable(join(ws, 'maybe', 'a.ts'))).toBe(true); // conditional excludes are not applied
+    for (const p of [
+      join(root, 'outside', 'secret.ts'),
+      join(ws, 'link', 'secret.ts'),
+      join(ws, '..', 'outside', 'secret.ts'),
+      join(ws, '.git', 'config'),
+      join(ws, '.vscode', 'settings.json'),
+      join(ws, 'x.code-workspace'),
+      join(ws, 'gen', 'a.ts'),
+      join(ws, 'src', 'lib.min.js'),
+      ws,
+      '',
+      `${ws}/a\0b`,
+    ])
+      expect(scope.reportable(p), p).toBe(false);
+  });
+
+  it('the editor sees excluded files but never protected or outside ones', () => {
+    expect(scope.visible(join(ws, 'gen', 'a.ts'))).toBe(true);
+    expect(scope.visible(join(ws, '.vscode', 'settings.json'))).toBe(false);
+    expect(scope.visible(join(root, 'outside', 'secret.ts'))).toBe(false);
+  });
+});
+
+describe('files/changed window', () => {
+  it("sends one entry per file after the window, combining a file's changes", async () => {
+    const sent: FileChange[][] = [];
+    const w = new ChangeWindow((c) => sent.push(c), 20);
+    w.add([{ path: '/w/a', kind: 'created' }]);
+    w.add([
+      { path: '/w/b', kind: 'deleted' },
+      { path: '/w/a', kind: 'changed' },
+    ]);
+    w.add([
+      { path: '/w/b', kind: 'created' },
+      { path: '/w/c', kind: 'changed' },
+      { path: '/w/c', kind: 'deleted' },
+    ]);
+    expect(sent).toEqual([]);
+    await sleep(40);
+    expect(sent).toEqual([
+      [
+        { path: '/w/a', kind: 'created' },
+        { path: '/w/b', kind: 'changed' },
+        { path: '/w/c', kind: 'deleted' },
+      ],
+    ]);
+  });
+
+  it('a burst is sent in bounded windows, never held without bound', () => {
+    const sent: FileChange[][] = [];
+    const w = new ChangeWindow((c) => sent.push(c), 10_000);
+    w.add(Array.from({ length: MAX_WINDOW_FILES * 3 + 5 }, (_, i) => ({ path: `/w/${i}`, kind: 'created' as const })));
+    expect(sent.map((s) => s.length)).toEqual([MAX_WINDOW_FILES, MAX_WINDOW_FILES, MAX_WINDOW_FILES]);
+    w.dispose();
+  });
+});
+
+describe('event sources', () => {
+  let ws: string;
+  const emitted: { event: string; data: unknown }[] = [];
+  const emit = (event: string, data: unknown) => emitted.push({ event, data });
+  let sources: CoreEventSources;
+  const editor = {
+    active: undefined as ReturnType<EditorHost['context']>['active'],
+    dirty: [] as string[],
+  };
+  beforeEach(() => {
+    emitted.length = 0;
+    ws = realpathSync(mkdtempSync(join(tmpdir(), 'idea-sources-')));
+    const host: EditorHost = {
+      context: () => ({ active: editor.active, visible: editor.active ? [editor.active] : [], tabs: [] }),
+      open: () => Promise.reject(new Error('not here')),
+    };
+    sources = new CoreEventSources(
+      new EventScope({
+        paths: () => [ws],
+        searchSettings: () => ({ filesExclude: undefined, searchExclude: undefined, useIgnoreFiles: true }),
+      }),
+      emit as never,
+      {
+        host,
+        documents: {
+          dirty: () => editor.dirty.map((path) => ({ path, text: () => '' })),
+          isDirty: () => false,
+          text: () => undefined,
+        },
+      },
+    );
+  });
+  afterEach(() => sources.dispose());
+
+  it('emits diagnostics deltas of reportable files only; the initial event is the full set', () => {
+    sources.diagnosticsChanged([{ filePath: join(ws, 'a.ts'), diagnostics: [raw('A')] }], true);
+    expect(emitted).toEqual([]);
+    sources.diagnosticsChanged([
+      { filePath: join(ws, 'a.ts'), diagnostics: [raw('A'), raw('B', 2)] },
+      { filePath: join(ws, '.vscode', 'x.json'), diagnostics: [raw('S')] },
+      { filePath: '/elsewhere/b.ts', diagnostics: [raw('S')] },
+    ]);
+    expect(emitted).toEqual([
+      {
+        event: DIAGNOSTICS_CHANGED,
+        data: { files: [{ filePath: join(ws, 'a.ts'), added: [diag('B', 2)], removed: [], total: 2 }] },
+      },
+    ]);
+    expect(sources.initial(DIAGNOSTICS_CHANGED)).toEqual({
+      files: [{ filePath: join(ws, 'a.ts'), added: [diag('A'), diag('B', 2)], removed: [], total: 2 }],
+    });
+    expect(sources.initial(FILES_CHANGED)).toBeUndefined();
+  });
+
+  it('emits file changes confined and coalesced', async () => {
+    sources.filesChanged([
+      { path: join(ws, 'a.ts'), kind: 'created' },
+      { path: join(ws, '.git', 'index'), kind: 'changed' },
+      { path: '/etc/passwd', kind: 'changed' },
+    ]);
+    sources.filesChanged([{ path: join(ws, 'a.ts'), kind: 'deleted' }]);
+    await sleep(80);
+    expect(emitted).toEqual([
+      { event: FILES_CHANGED, data: { changes: [{ filePath: join(ws, 'a.ts'), change: 'deleted' }] } },
+    ]);
+  });
+
+  it('emits the editor state once per settled change, only when it changed, without protected files', async () => {
+    editor.active = {
+      filePath: join(ws, 'a.ts'),
+      languageId: 'typescript',
+      isDirty: true,
+      selections: [{ start: { line: 1, character: 2 }, end: { line: 3, character: 4 }, isReversed: true }],
+      visibleRanges: [],
+    };
+    editor.dirty = [join(ws, 'a.ts'), join(ws, '.vscode', 'settings.json')];
+    for (let i = 0; i < 10; i++) sources.editorChanged();
+    await sleep(40);
+    sources.editorChanged();
+    await sleep(40);
+    const state = {
+      activeFile: join(ws, 'a.ts'),
+      selections: [{ line: 3, character: 4, activeLine: 1, activeCharacter: 2 }],
+      visibleFiles: [join(ws, 'a.ts')],
+      dirtyFiles: [join(ws, 'a.ts')],
+    };
+    expect(emitted).toEqual([{ event: EDITOR_CHANGED, data: state }]);
+    expect(sources.initial(EDITOR_CHANGED)).toEqual(state);
+    editor.active = { ...editor.active, filePath: join(ws, '.vscode', 'settings.json') };
+    sources.editorChanged();
+    await sleep(40);
+    expect(emitted[1]).toEqual({
+      event: EDITOR_CHANGED,
+      data: { activeFile: null, selections: [], visibleFiles: [], dirtyFiles: [join(ws, 'a.ts')] },
+    });
+  });
+});
