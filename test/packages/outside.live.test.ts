@@ -26,6 +26,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOST_USER_SETTINGS } from '../../conformance/launch';
+import { CURRENT_VERSION } from '../../generated/current';
+import { VERSIONS } from '../../generated/versions';
 import { type LiveHost, launchHost, REPO_ROOT } from '../../livehost';
 import { poll } from '../../runtime/poll';
 
@@ -274,7 +276,14 @@ await server.close();
     const run = inProject(process.execPath, [join('out', 'client.mjs')], env());
     expect(run.status, out(run)).toBe(0);
     const r = JSON.parse(run.stdout) as Record<string, unknown>;
-    expect(r).toMatchObject({ version: '0.1.6', refused: 'INVALID_REQUEST', oldTopics: 6, versions: 7 });
+    // A v0.1.6 client of the extension, which serves CURRENT_VERSION: the handshake's version is the
+    // server's, every other answer is v0.1.6's (the client validates every frame against v0.1.6).
+    expect(r).toMatchObject({
+      version: CURRENT_VERSION,
+      refused: 'INVALID_REQUEST',
+      oldTopics: 6,
+      versions: VERSIONS.length,
+    });
     expect(r.matches).toBeGreaterThan(0);
     expect(r.schema).toMatch(/edit-find\.params/);
   });
@@ -300,7 +309,7 @@ await server.close();
     expect(tsc.status, out(tsc)).toBe(0);
   });
 
-  it('a plain .mjs client (the package root is the newest version) and a CommonJS require() run', () => {
+  it('a plain .mjs client (the package root is the newest released version) and a CommonJS require() run', () => {
     writeFileSync(
       join(project, 'client.mjs'),
       `
