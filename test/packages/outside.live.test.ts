@@ -366,7 +366,8 @@ describe('the bins from outside', () => {
     figures.firstReportMs = Math.round(performance.now() - t0);
     figures.installPlusFirstReportMs = (figures.installMs as number) + (figures.firstReportMs as number);
     expect(r.status, out(r)).toBe(0);
-    expect(r.stdout).toMatch(/conformant on 13 of 13 topics/);
+    // Every topic of the version the extension serves (the count follows the served version).
+    expect(r.stdout).toMatch(/(?<!not )conformant on (\d+) of \1 topics/);
     const xml = readFileSync(join(project, 'conformance.xml'), 'utf8');
     const suites = /<testsuites[^>]*\btests="(\d+)"[^>]*\bfailures="(\d+)"/.exec(xml);
     expect(suites, xml.slice(0, 400)).not.toBeNull();
@@ -414,7 +415,11 @@ describe('the bins from outside', () => {
         env,
       );
       expect(r.status, `${out(r)}\n${log}`).toBe(0);
-      expect(r.stdout).toMatch(/conformant on 13 of 13 topics/);
+      // Conformant on what it serves: every topic but the editor's own (it has no editor) and, as it
+      // pushes no events, the session's subscribe topics.
+      const scope = /(?<!not )conformant on (\d+) of (\d+) topics/.exec(r.stdout);
+      expect(scope, r.stdout).not.toBeNull();
+      expect(Number(scope![2]) - Number(scope![1])).toBeLessThanOrEqual(4);
       // The regex worker and the language server resolve from the installed package.
       expect(log).not.toMatch(/Cannot find module|unavailable for typescript/);
     } finally {

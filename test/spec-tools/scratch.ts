@@ -1,8 +1,19 @@
 // Scratch copies of the repository for tests that write (bump, release, frozen edits).
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { compareVersions } from '../../spec-lib/version';
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const FIXTURES = join(REPO, 'test', 'spec-tools', 'fixtures');
@@ -40,6 +51,16 @@ export function dropUnreleased(root: string): string[] {
   for (const v of drafts) {
     rmSync(join(spec, `v${v}`), { recursive: true, force: true });
     rmSync(join(root, 'generated', `v${v}`), { recursive: true, force: true });
+    rmSync(join(root, 'conformance', 'fixtures', `v${v}`), { recursive: true, force: true });
+  }
+  // A served draft is served no more: the copy serves the newest released version instead.
+  const servedFile = join(spec, 'served.json');
+  if (drafts.length > 0 && existsSync(servedFile)) {
+    const served = JSON.parse(readFileSync(servedFile, 'utf8')) as { version: string };
+    if (drafts.includes(served.version)) {
+      const newest = [...released].sort(compareVersions).at(-1);
+      if (newest) writeFileSync(servedFile, `${JSON.stringify({ ...served, version: newest }, null, 2)}\n`);
+    }
   }
   return drafts;
 }
