@@ -23,6 +23,7 @@ import { connect } from '../../generated/current';
 import { poll } from '../../runtime/poll';
 import { parseRegistryEntry, type RegistryEntry } from '../../runtime/registry';
 import { buildTarget, ROOT } from '../../scripts/build';
+import { type Aim, aimKill } from './kill-aim';
 import { descendants, running } from './lsp/processes';
 
 const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
@@ -225,6 +226,13 @@ describe('idea-server, the built bin', () => {
 
 describe('idea-server killed (SIGKILL) in the middle of an edit/replace', () => {
   const RUNS = 10;
+  // Many small files: each is written, fsynced and renamed on its own (plus a folder fsync), so the span
+  // between the first and the last rename — where only the journal can make it all or nothing — is long
+  // enough for kills aimed at it from the disk (kill-aim.ts) to land inside it.
+  const FILES = 60;
+  // Runs that must have been killed with some files new and some old (before the restart), or the test
+  // did not prove that recovery ran: without recovery those runs stay mixed.
+  const MIN_MID_TRANSACTION = 3;
 
   it(`leaves every file old or new, and after a restart (recovery) all old or all new (${RUNS} kills)`, async () => {
     await builtServer();
@@ -237,65 +245,105 @@ describe('idea-server killed (SIGKILL) in the middle of an edit/replace', () => 
       const env = { PATH: process.env.PATH, HOME: home, IDEA_REGISTRY_DIR: registry };
       const ws = join(tmp, 'ws');
       mkdirSync(ws);
-      // Two files, one large enough (~12 MB) that the write takes a while.
-      const files = [
-        { path: join(ws, 'small.txt'), old: Buffer.from('small old\n') },
-        { path: join(ws, 'big.txt'), old: Buffer.from('old line of a large file\n'.repeat(500_000)) },
-      ].map((f) => ({ ...f, new: Buffer.from(f.old.toString().replaceAll('old', 'NEW')) }));
+      const files = Array.from({ length: FILES }, (_, i) => {
+        const name = `f${String(i).padStart(3, '0')}.txt`;
+        const old = Buffer.from(`old line ${i} of ${name}\n`.repeat(50));
+        return { name, path: join(ws, name), old, new: Buffer.from(old.toString().replaceAll('old', 'NEW')) };
+      });
+      const names = new Set(files.map((f) => f.name));
       const reset = () => {
         for (const f of files) writeFileSync(f.path, f.old);
       };
-      const state = () => files.map((f) => (readFileSync(f.path).equals(f.new) ? 'new' : 'old'));
-      const replace = async (server: Started, killAfterMs: number | null) => {
-        const client = await connect({ url: server.entry.url, token: server.entry.token! });
-        const t0 = performance.now();
-        const call = client.editReplace({ pattern: 'old', replacement: 'NEW', isCaseSensitive: true });
-        if (killAfterMs === null) {
-          await call;
-          client.close();
-          return performance.now() - t0;
-        }
-        call.catch(() => undefined); // the connection dies with the server
-        await new Promise((r) => setTimeout(r, killAfterMs));
-        server.child.kill('SIGKILL');
-        await exitOf(server.child);
-        client.close();
-        return performance.now() - t0;
-      };
-
-      reset();
-      let server = await startServer(bin, ['--workspace', ws, '--port', '0'], env, registry);
-      const span = Math.max(20, await replace(server, null));
-      expect(state()).toEqual(['new', 'new']);
-      server.child.kill('SIGTERM');
-      await exitOf(server.child);
-
-      const outcomes = { old: 0, new: 0, mixedBeforeRecovery: 0 };
-      for (let i = 0; i < RUNS; i++) {
-        reset();
-        server = await startServer(bin, ['--workspace', ws, '--port', '0'], env, registry);
-        // The first replace of a fresh server is slower than the calibration: spread the kills over 3 spans.
-        const killAt = Math.floor((i / RUNS) * span * 3);
-        await replace(server, killAt);
+      /** How many files hold the new bytes; every one must hold the old or the new (never a mix or a cut). */
+      const newCount = (run: string) => {
+        let n = 0;
         for (const f of files) {
           const now = readFileSync(f.path);
-          expect(now.equals(f.old) || now.equals(f.new), `run ${i}: ${f.path} is neither old nor new`).toBe(true);
+          expect(now.equals(f.old) || now.equals(f.new), `${run}: ${f.name} is neither old nor new`).toBe(true);
+          if (now.equals(f.new)) n++;
         }
-        if (new Set(state()).size > 1) outcomes.mixedBeforeRecovery++;
+        return n;
+      };
+      const start = () => startServer(bin, ['--workspace', ws, '--port', '0'], env, registry);
+      const stop = async (s: Started) => {
+        s.child.kill('SIGTERM');
+        await exitOf(s.child);
+      };
+
+      // First a whole replace, not killed: its duration is reported, and it makes the server's journal
+      // folder (left empty after the commit) that the first kill watches.
+      reset();
+      let server = await start();
+      let client = await connect({ url: server.entry.url, token: server.entry.token! });
+      let t0 = performance.now();
+      await client.editReplace({ pattern: 'old', replacement: 'NEW', isCaseSensitive: true });
+      const span = performance.now() - t0;
+      client.close();
+      await stop(server);
+      expect(newCount('unkilled replace')).toBe(FILES);
+      const stateRoot = join(home, '.idea-protocol', 'idea-server');
+      const stateDirs = readdirSync(stateRoot);
+      expect(stateDirs).toHaveLength(1);
+      const journalDir = join(stateRoot, stateDirs[0]!, 'journal');
+      expect(readdirSync(journalDir)).toEqual([]);
+
+      // Run 0: as the journal is begun (no file touched yet); then after k renamed files, spread over the
+      // span; last, after the answer (committed: recovery must leave it new).
+      const aims: (Aim | 'answered')[] = [
+        { kind: 'journal' },
+        ...Array.from({ length: RUNS - 2 }, (_, j) => ({
+          kind: 'renamed' as const,
+          count: Math.max(1, Math.round(((j + 1) / (RUNS - 1)) * FILES)),
+        })),
+        'answered',
+      ];
+      const runs: { aim: string; killedAtMs: number; newBefore: number; after: 'old' | 'new' }[] = [];
+      for (const [i, aim] of aims.entries()) {
+        const run = `run ${i} (${aim === 'answered' ? aim : aim.kind === 'journal' ? 'journal' : `${aim.count} renamed`})`;
+        reset();
+        server = await start();
+        client = await connect({ url: server.entry.url, token: server.entry.token! });
+        const victim = server.child;
+        let killedAt = Number.NaN;
+        const kill = () => {
+          killedAt = performance.now() - t0;
+          victim.kill('SIGKILL');
+        };
+        const watcher = aim === 'answered' ? undefined : aimKill(aim, ws, journalDir, names, kill);
+        t0 = performance.now();
+        const call = client.editReplace({ pattern: 'old', replacement: 'NEW', isCaseSensitive: true });
+        // A kill that never fires (the write finished first) must not hang the run: the answer ends it.
+        const answered = await call.then(
+          () => true,
+          () => false, // the connection died with the server
+        );
+        watcher?.close();
+        if (aim === 'answered') expect(answered, `${run}: no answer`).toBe(true);
+        if (victim.exitCode === null && victim.signalCode === null) kill();
+        await exitOf(victim);
+        client.close();
+        // Before the restart: what the kill left on disk.
+        const newBefore = newCount(run);
         // The restart replays the journal before it serves (its registry entry means: recovered).
-        const again = await startServer(bin, ['--workspace', ws, '--port', '0'], env, registry);
-        again.child.kill('SIGTERM');
-        await exitOf(again.child);
-        const after = state();
-        expect(new Set(after).size, `run ${i}: mixed after recovery: ${after}`).toBe(1);
-        outcomes[after[0] as 'old' | 'new']++;
-        expect(readdirSync(ws).sort(), `run ${i}: temporary files left`).toEqual(['big.txt', 'small.txt']);
+        await stop(await start());
+        const newAfter = newCount(`${run}, after recovery`);
+        expect([0, FILES], `${run}: ${newAfter} of ${FILES} files new after recovery`).toContain(newAfter);
+        const after = newAfter === FILES ? 'new' : 'old';
+        // A write the client was not answered for is undone; one it was answered for stays.
+        if (newBefore > 0 && newBefore < FILES) expect(after, `${run}: mixed, then not undone`).toBe('old');
+        if (answered) expect(after, `${run}: answered, then undone`).toBe('new');
+        expect(readdirSync(ws).sort(), `${run}: temporary files left`).toEqual([...names].sort());
+        runs.push({ aim: run, killedAtMs: Math.round(killedAt), newBefore, after });
       }
-      const summary = `full replace ${Math.round(span)} ms, outcomes ${JSON.stringify(outcomes)}`;
-      // Kills before and after the commit point, or the test proved little.
-      expect(outcomes.old, summary).toBeGreaterThan(0);
-      expect(outcomes.new, summary).toBeGreaterThan(0);
-      console.log(`idea-server SIGKILL runs: ${RUNS}, ${summary}`);
+      const mid = runs.filter((r) => r.newBefore > 0 && r.newBefore < FILES).length;
+      const summary = `full replace of ${FILES} files ${Math.round(span)} ms; ${mid} of ${RUNS} kills mid-transaction; ${runs
+        .map((r) => `${r.aim}: killed at ${r.killedAtMs} ms, ${r.newBefore} new → ${r.after}`)
+        .join('; ')}`;
+      console.log(`idea-server SIGKILL: ${summary}`);
+      // The kills must have landed before, inside and after the transaction, or the test proved little.
+      expect(mid, summary).toBeGreaterThanOrEqual(MIN_MID_TRANSACTION);
+      expect(runs.filter((r) => r.after === 'old').length, summary).toBeGreaterThan(0);
+      expect(runs.filter((r) => r.after === 'new').length, summary).toBeGreaterThan(0);
     } finally {
       rmSync(tmp, { recursive: true, force: true });
     }
