@@ -37,6 +37,8 @@ export interface ServerInfo {
   authRequired: boolean;
   capabilities: string[];
   workspaces: string[];
+  /** Events the server can push (handshake `events`, 0.1.7 on; none before). */
+  events?: string[];
 }
 
 /** What the runner knows about the server for the whole run. */

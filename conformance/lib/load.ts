@@ -83,6 +83,7 @@ export function parseCase(text: string, file: string): LoadedCase {
     level: fc.level ?? clauseLevel,
     needs: [...new Set(sent.filter(isKnownTopic))],
     needsAdvertised: sent.some((t) => /\$\{advertised\.\d+\}/.test(t)),
+    needsEvents: fc.kind === 'exchange' ? [...(fc.events ?? [])] : [],
   };
 }
 

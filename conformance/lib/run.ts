@@ -88,6 +88,7 @@ async function probeServer(url: string, token: string | undefined, timeoutMs = 1
       authRequired: h.authRequired === true,
       capabilities: Array.isArray(h.capabilities) ? h.capabilities : [],
       workspaces: Array.isArray(h.workspaces) ? h.workspaces : [],
+      events: Array.isArray(h.events) ? h.events.filter((e): e is string => typeof e === 'string') : [],
     };
   } finally {
     await conn.close();
@@ -122,6 +123,14 @@ function notApplicable(
       { missingTopics: missing, ...(req ? { required: true } : {}) },
     );
   }
+  const noEvent = lc.needsEvents.filter((e) => !(run.server.events ?? []).includes(e));
+  if (noEvent.length)
+    return notRun(
+      lc,
+      'unimplemented',
+      `${noEvent.join(', ')} ${noEvent.length === 1 ? 'is' : 'are'} not in the events the server advertises`,
+      { missingTopics: [] },
+    );
   if (lc.needsAdvertised && served.size === 0)
     return notRun(lc, 'unimplemented', 'the server advertises no topic of the protocol to send requests to', {
       missingTopics: [],

@@ -78,4 +78,6 @@ export interface LoadedCase {
   needs: string[];
   /** The case sends to `${advertised.N}`: it needs at least one advertised topic. */
   needsAdvertised: boolean;
+  /** Events the case subscribes to (exchange `events`): unimplemented unless the server advertises them. */
+  needsEvents: string[];
 }

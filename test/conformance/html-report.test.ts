@@ -117,7 +117,7 @@ describe('HTML report (headless Chromium)', () => {
     const json = readFileSync(report.html.replace(/\.html$/, '.json'), 'utf8');
     expect(json).toContain('‹redacted›');
     expect(json).not.toContain(TEST_TOKEN.slice(0, -1));
-    // Per case, not a total: the suite grows with each version (192 cases in 0.1.6, 228 in 0.1.7).
+    // Per case, not a total: the suite grows with each version (192 cases in 0.1.6, 232 in 0.1.7).
     const cases = (JSON.parse(json) as { cases: unknown[] }).cases.length;
     expect(cases).toBeGreaterThan(0);
     expect(statSync(report.html).size / cases).toBeLessThanOrEqual(2.5 * 1024);

@@ -51,8 +51,11 @@ describe('runner against a correct in-test server', () => {
   it('passes every selected case', async () => {
     expect(cases.length).toBeGreaterThan(40);
     const s = await runWith({});
+    // The in-test server speaks v0.1.6: cases of newer versions are not applicable to it.
+    const newer = (r: { verdict: string; reason?: string }) =>
+      r.verdict === 'skip' && /^not applicable: since /.test(r.reason ?? '');
     const bad = s.results.filter(
-      (r) => r.verdict !== 'pass' && !(r.id === 'security/loopback-only' && r.verdict === 'skip'),
+      (r) => r.verdict !== 'pass' && !(r.id === 'security/loopback-only' && r.verdict === 'skip') && !newer(r),
     );
     expect(
       bad.map(
