@@ -141,15 +141,15 @@ describe('idea-server, the built bin', () => {
     rmSync(tmp, { recursive: true, force: true });
   });
 
-  it('registers its workspace, says which ripgrep it uses and is ready within a second of starting', () => {
+  it('registers its workspace, says which ripgrep it uses and how long it took to be ready', () => {
     expect(server.entry.workspaces).toEqual([resolve(ws)]);
     expect(server.entry.authRequired).toBe(true);
     expect(server.entry.ide).toMatch(/^idea-server /);
     expect(server.stderr()).toMatch(/ripgrep: \S+ \((PATH|VS Code at .*|none: the JavaScript search)\)/);
+    // How fast is bench/idea-server's figure (cold start, target 1 s), not a timed test: a shared
+    // machine under a parallel suite says nothing about it. Here: the log reports it.
     const ready = Number(/ready in (\d+) ms/.exec(server.stderr())?.[1]);
-    // Cold start: Node's own start-up plus ours; language servers wait for their first request. 1 s is
-    // the target on an idle machine; 3 s leaves room for the two shared cores under a parallel suite.
-    expect(ready).toBeLessThan(3000);
+    expect(Number.isFinite(ready) && ready > 0).toBe(true);
   });
 
   it('passes the conformance suite, found through the registry with no --url or --token', async () => {
