@@ -107,7 +107,9 @@ describe('version claims', () => {
     const s = await runWith({}, { version: '0.1.3' }, cases());
     expect(s.version).toBe('0.1.6');
     expect(s.versionSource).toBe('topics');
-    expect(s.results.filter((r) => r.verdict === 'skip' && r.id !== 'security/loopback-only')).toEqual([]);
+    // Every case of the spoken version runs (cases of newer versions are not applicable to it).
+    const newer = (r: { reason?: string }) => /^not applicable: since /.test(r.reason ?? '');
+    expect(s.results.filter((r) => r.verdict === 'skip' && r.id !== 'security/loopback-only' && !newer(r))).toEqual([]);
     expect(notOk(s).map((l) => l.split(':')[0])).toEqual(['fail protocol/handshake-version-claim']);
     const claim = s.results.find((r) => r.id === 'protocol/handshake-version-claim')!;
     expect(claim.checks.filter((c) => !c.ok).map((c) => c.detail)).toEqual([

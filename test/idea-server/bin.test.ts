@@ -87,8 +87,15 @@ async function passesTheSuite(ws: string, env: NodeJS.ProcessEnv, report: string
   // unimplemented but the editor's own topics: with no editor, idea-server does not advertise them
   // (the suite then reports their cases unimplemented by capability); every other topic it serves.
   const editorOnly = (r: { topic?: string }) => r.topic !== undefined && EDITOR_ONLY.includes(r.topic);
+  // It pushes no events yet (issue 20): no subscribe topics advertised, no event cases run.
+  const eventCase = (r: { reason?: string }) =>
+    /^\/app\/vscode\/events\/subscribe\b.* not in the server's capabilities|not in the events the server advertises/.test(
+      r.reason ?? '',
+    );
   const bad = summary.cases.filter(
-    (r) => ['fail', 'error', 'warn'].includes(r.verdict) || (r.verdict === 'unimplemented' && !editorOnly(r)),
+    (r) =>
+      ['fail', 'error', 'warn'].includes(r.verdict) ||
+      (r.verdict === 'unimplemented' && !editorOnly(r) && !eventCase(r)),
   );
   expect(summary.cases.filter((r) => r.verdict === 'pass' && editorOnly(r))).toEqual([]);
   const why = (r: (typeof bad)[number]) =>
