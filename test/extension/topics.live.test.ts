@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TOPICS as CURRENT_TOPICS, CURRENT_VERSION } from '../../generated/current';
 import { vscodeStringHash } from '../../server-core/local-history';
 import { col, errorCode, type LiveFixture, startLiveFixture } from './helpers';
 
@@ -22,10 +23,10 @@ afterAll(async () => {
 });
 
 describe('handshake', () => {
-  it('advertises all 13 topics and the workspace', () => {
-    expect(fx.client.handshake.version).toBe('0.1.6');
+  it('advertises every topic of the served version and the workspace', () => {
+    expect(fx.client.handshake.version).toBe(CURRENT_VERSION);
     expect(fx.client.handshake.authRequired).toBe(true);
-    expect(fx.client.handshake.capabilities).toHaveLength(13);
+    expect(fx.client.handshake.capabilities).toHaveLength(CURRENT_TOPICS.length);
     expect(fx.client.handshake.workspaces).toEqual([dir]);
   });
   it('wrote the bound port and the token into .vscode/settings.json, keeping the other keys', () => {

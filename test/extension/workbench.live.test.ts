@@ -4,6 +4,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CURRENT_VERSION } from '../../generated/current';
 import { connect, type IdeaClient } from '../../generated/v0.1.6/client';
 import { isPortOpen, parseJsonc } from '../../livehost';
 import { poll } from '../../runtime/poll';
@@ -147,7 +148,7 @@ describe('status bar and commands', () => {
       url: fx.host.url,
       token: fx.host.token,
       authRequired: true,
-      protocolVersion: '0.1.6',
+      protocolVersion: CURRENT_VERSION,
       workspaces: [...fx.client.handshake.workspaces],
     });
     expect(statSync(fx.host.registryDir).mode & 0o777).toBe(0o700);

@@ -11,7 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MCP_TOOLS } from '../../generated/v0.1.6/mcp-tools';
+import { MCP_TOOLS } from '../../generated/v0.1.7/mcp-tools';
 import { poll } from '../../runtime/poll';
 import { listRegisteredServers } from '../../runtime/registry';
 import { col, type LiveFixture, startLiveFixture } from '../extension/helpers';
