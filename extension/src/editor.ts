@@ -20,6 +20,20 @@ function viewOf(e: vscode.TextEditor): EditorView {
 
 const isFile = (u: vscode.Uri) => u.scheme === 'file';
 
+let showing: Promise<unknown> = Promise.resolve();
+
+/**
+ * Runs `show` once every earlier one has ended. Two editor/open requests in flight make VS Code
+ * supersede the first open, which then fails with "Could NOT open editor" (seen with concurrent
+ * editor/open cases), so they take turns; each turn is bounded by SHOW_TIMEOUT_MS. Diagnostics' tab
+ * shows stay concurrent: they are bounded and their failure is harmless.
+ */
+function inTurn<T>(show: () => Promise<T>): Promise<T> {
+  const mine = showing.then(show, show);
+  showing = mine.catch(() => undefined);
+  return mine;
+}
+
 export const vscodeEditor: EditorHost = {
   context() {
     const active = vscode.window.activeTextEditor;
@@ -47,19 +61,21 @@ export const vscodeEditor: EditorHost = {
     const doc = await openDocument(path);
     // validateRange clamps to the document VS Code holds (the core checked the lines of the same text).
     const range = doc.validateRange(vscodeRange(selection));
-    const editor = await withTimeout(
-      vscode.window.showTextDocument(doc, {
-        selection: range,
-        preserveFocus: options.preserveFocus,
-        ...(options.preview === undefined ? {} : { preview: options.preview }),
-      }),
-      SHOW_TIMEOUT_MS,
-      `showing ${path}`,
-    );
-    // Set it again here: the editor's selection reaches this host asynchronously, so right after
-    // showTextDocument it may still be the one an earlier open left (seen on VS Code 1.139).
-    editor.selection = new vscode.Selection(range.start, range.end);
-    editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
-    return plain(editor.selection);
+    return inTurn(async () => {
+      const editor = await withTimeout(
+        vscode.window.showTextDocument(doc, {
+          selection: range,
+          preserveFocus: options.preserveFocus,
+          ...(options.preview === undefined ? {} : { preview: options.preview }),
+        }),
+        SHOW_TIMEOUT_MS,
+        `showing ${path}`,
+      );
+      // Set it again here: the editor's selection reaches this host asynchronously, so right after
+      // showTextDocument it may still be the one an earlier open left (seen on VS Code 1.139).
+      editor.selection = new vscode.Selection(range.start, range.end);
+      editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+      return plain(editor.selection);
+    });
   },
 };
