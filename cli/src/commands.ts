@@ -52,6 +52,11 @@ export interface CommandSpec {
    * filling these optional params (0-based): commands with a file argument and optional line/character.
    */
   fileAt?: { file: ParamSpec; line: ParamSpec; character?: ParamSpec };
+  /**
+   * Positionals that start FILE LINE CHARACTER (required, 0-based): the three may also be given as one
+   * `FILE:LINE:COL` (1-based), pasted from text output (`idea hover src/a.ts:12:5`).
+   */
+  positionAt?: true;
   schema: JsonSchema;
 }
 
@@ -174,8 +179,11 @@ function commandOf(t: TopicSpec, actionCount: Map<string, number>): CommandSpec 
   const file = positionals.find((q) => q.file && !q.repeatable);
   const line = optionalInt('line');
   const character = optionalInt('character');
+  const [p0, p1, p2] = positionals;
+  const positionAt = p0?.file === true && p1?.name === 'line' && p2?.name === 'character';
   return {
     ...(file && line ? { fileAt: { file, line, ...(character ? { character } : {}) } } : {}),
+    ...(positionAt ? { positionAt: true as const } : {}),
     topic: t.topic,
     name,
     category,

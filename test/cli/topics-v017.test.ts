@@ -34,6 +34,22 @@ describe('v0.1.7 commands', () => {
     });
   });
 
+  it('FILE:LINE:COL (1-based, as text output prints it) stands for FILE LINE CHARACTER', () => {
+    expect(params(['hover', 'src/a.ts:5:11'])).toEqual({ filePath: 'src/a.ts', line: 4, character: 10 });
+    expect(params(['definition', 'C:/w/a.ts:1:1'])).toEqual({ filePath: 'C:/w/a.ts', line: 0, character: 0 });
+    expect(params(['rename', 'a.ts:4:17', 'sum', '--dry-run'])).toEqual({
+      filePath: 'a.ts',
+      line: 3,
+      character: 16,
+      newName: 'sum',
+      dryRun: true,
+    });
+    // Only when exactly LINE and CHARACTER are missing: a name with colons stays a name.
+    expect(params(['hover', 'a.ts:5:11', '1', '2'])).toEqual({ filePath: 'a.ts:5:11', line: 1, character: 2 });
+    expect(() => params(['hover', 'a.ts:0:3'])).toThrow(/1 or more/);
+    expect(params(['hover', 'a.ts:5'])).toEqual({ filePath: 'a.ts:5' }); // the schema then asks for LINE
+  });
+
   it('context takes nothing; open takes FILE[:LINE[:COL]], 1-based', () => {
     expect(params(['context'])).toEqual({});
     expect(params(['open', 'src/a.ts'])).toEqual({ filePath: 'src/a.ts' });
