@@ -42,6 +42,8 @@ export interface ServerArgs {
   registry?: string;
   /** false with --no-registry. */
   register: boolean;
+  /** --write-settings: the port and token also go to the workspace's .vscode/settings.json. */
+  writeSettings: boolean;
 }
 
 export declare function parseServerArgs(argv: readonly string[], env?: NodeJS.ProcessEnv): ServerArgs;
@@ -67,6 +69,11 @@ export interface ServeOptions {
   historyDir?: string;
   /** Registry directory (default: IDEA_REGISTRY_DIR, else ~/.idea-protocol/servers); false: do not register. */
   registry?: string | false;
+  /**
+   * Also write the port (and the token, when auth is on) into the workspace's .vscode/settings.json,
+   * where existing IDEA clients look (default false).
+   */
+  writeSettings?: boolean;
   /** The regex worker bundle (default: regex-worker.cjs beside this module, see regexWorkerScript). */
   regexWorker?: string;
   env?: NodeJS.ProcessEnv;

@@ -8,6 +8,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { appendFile, readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { DISCOVERY_KEYS } from '../runtime/discovery';
 import { parseJsonc } from '../runtime/jsonc';
 import { git } from './git';
 
@@ -115,4 +116,38 @@ export async function keepOutOfGit(file: string): Promise<GitExcludeOutcome> {
     `${existing === '' || existing.endsWith('\n') ? '' : '\n'}# written by the IDEA extension: this file holds its token\n${line}\n`,
   );
   return 'added';
+}
+
+/**
+ * How existing IDEA clients find a server: the bound port (and the token, when `token` is given) in
+ * `folder`/.vscode/settings.json; a file holding the token is kept out of git. A failure is logged,
+ * never thrown: serving goes on, clients can still use the registry.
+ */
+export function exposeConnection(
+  folder: string,
+  port: number,
+  token: string | undefined,
+  log: (m: string) => void,
+): void {
+  const values: Record<string, string | number> = { [DISCOVERY_KEYS.port]: port };
+  if (token !== undefined) values[DISCOVERY_KEYS.token] = token;
+  const file = resolve(folder, '.vscode', 'settings.json');
+  try {
+    writeSettingsKeys(file, values);
+  } catch (e) {
+    log(`could not write ${file}: ${(e as Error).message}`);
+    return;
+  }
+  if (token === undefined) return;
+  void keepOutOfGit(file).then(
+    (outcome) => {
+      if (outcome === 'added') log(`listed ${file} in the repository's info/exclude (it holds the token)`);
+      if (outcome === 'tracked') {
+        log(
+          `WARNING: ${file} is tracked by git, so the token written there shows in git diff and may be committed; stop writing the token (idea.server.exposeToken false / no --write-settings) or stop tracking the file`,
+        );
+      }
+    },
+    (e: Error) => log(`could not keep ${file} out of git: ${e.message}`),
+  );
 }

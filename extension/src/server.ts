@@ -3,15 +3,13 @@
 // stop) with the extension's handlers and settings, and the .vscode/settings.json keys existing
 // clients read.
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { type AdmissionLimits, DEFAULT_ADMISSION_LIMITS } from '../../runtime/admission';
-import { DISCOVERY_KEYS } from '../../runtime/discovery';
 import { createIdeaServer, type RunningIdeaServer } from '../../runtime/idea-server';
 import { registryDir } from '../../runtime/registry';
 import type { CoreEventSources } from '../../server-core/events/sources';
 import { gatedAsClient, RequestGate } from '../../server-core/limits/requests';
-import { keepOutOfGit, writeSettingsKeys } from '../../server-core/settings-file';
+import { exposeConnection } from '../../server-core/settings-file';
 import { workspaceFolderPaths } from './host';
 import { type Handlers, SERVER_PROTOCOL, TRANSPORT } from './protocol';
 
@@ -176,27 +174,7 @@ export class IdeaServer implements vscode.Disposable {
     const folder = workspaceFolderPaths()[0];
     if (!folder || !this.current) return;
     const expose = vscode.workspace.getConfiguration('idea.server').get<boolean>('exposeToken', true);
-    const values: Record<string, string | number> = { [DISCOVERY_KEYS.port]: this.current.port };
-    if (expose) values[DISCOVERY_KEYS.token] = token;
-    const file = join(folder, '.vscode', 'settings.json');
-    try {
-      writeSettingsKeys(file, values);
-    } catch (e) {
-      this.log(`could not write ${file}: ${(e as Error).message}`);
-      return;
-    }
-    if (!expose) return;
-    void keepOutOfGit(file).then(
-      (outcome) => {
-        if (outcome === 'added') this.log(`listed ${file} in the repository's info/exclude (it holds the token)`);
-        if (outcome === 'tracked') {
-          this.log(
-            `WARNING: ${file} is tracked by git, so the token written there shows in git diff and may be committed; set idea.server.exposeToken to false or stop tracking the file`,
-          );
-        }
-      },
-      (e: Error) => this.log(`could not keep ${file} out of git: ${e.message}`),
-    );
+    exposeConnection(folder, this.current.port, expose ? token : undefined, (m) => this.log(m));
   }
 
   async stop(): Promise<void> {

@@ -3,7 +3,7 @@
 import { parseServerSpec, type ServerCommand } from './lsp/config';
 
 export const USAGE = `usage: idea-server --workspace DIR [--port N] [--lsp LANG=COMMAND]… [--token TOKEN] [--no-auth]
-                   [--history-dir DIR] [--registry DIR] [--no-registry]
+                   [--history-dir DIR] [--registry DIR] [--no-registry] [--write-settings]
        idea-server --help | --version
   Serves the IDEA protocol for the folder DIR without an editor, on 127.0.0.1 (port N, default 7200,
   the next free one of the following 9 when taken; 0 = any free port). Language servers start lazily:
@@ -11,6 +11,9 @@ export const USAGE = `usage: idea-server --workspace DIR [--port N] [--lsp LANG=
   --lsp "python=pyright-langserver --stdio" (run without a shell; quotes group an argument).
   The token: --token, else IDEA_SERVER_TOKEN, else a random one (written to the per-user registry,
   ~/.idea-protocol/servers or IDEA_REGISTRY_DIR, where idea, idea-mcp and idea-conformance find it).
+  --write-settings: also write idea.server.port and idea.server.authToken into DIR/.vscode/settings.json,
+  as the VS Code extension does, for IDEA clients that discover servers only there (the file is made 0600
+  and, in a git repository, listed in .git/info/exclude).
   Local history: VS Code's format in --history-dir (default ~/.idea-protocol/history). Logs go to stderr.`;
 
 export class UsageError extends Error {
@@ -32,13 +35,20 @@ export interface ServerArgs {
   registry?: string;
   /** false with --no-registry. */
   register: boolean;
+  /** --write-settings: the port and token also go to the workspace's .vscode/settings.json. */
+  writeSettings: boolean;
 }
 
 /** Tokens shorter than this are refused: the token is what keeps other local processes out. */
 export const MIN_TOKEN_LENGTH = 16;
 
 export function parseServerArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {}): ServerArgs {
-  const out: Omit<ServerArgs, 'workspace'> & { workspace?: string } = { lsp: [], auth: true, register: true };
+  const out: Omit<ServerArgs, 'workspace'> & { workspace?: string } = {
+    lsp: [],
+    auth: true,
+    register: true,
+    writeSettings: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     const raw = argv[i]!;
     // --name=value is the same as --name value.
@@ -93,6 +103,10 @@ export function parseServerArgs(argv: readonly string[], env: NodeJS.ProcessEnv 
       case '--no-registry':
         flag();
         out.register = false;
+        break;
+      case '--write-settings':
+        flag();
+        out.writeSettings = true;
         break;
       default:
         throw new UsageError(`unknown argument ${raw}`);

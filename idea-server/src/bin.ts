@@ -34,6 +34,7 @@ async function main(argv: string[]): Promise<number | undefined> {
       auth: args.auth,
       ...(args.historyDir !== undefined ? { historyDir: args.historyDir } : {}),
       ...(args.register ? (args.registry !== undefined ? { registry: args.registry } : {}) : { registry: false }),
+      writeSettings: args.writeSettings,
       log,
     });
   } catch (e) {

@@ -17,6 +17,7 @@ import { createCoreHandlers, servedTopics } from '../../server-core/handlers';
 import { gatedAsClient, RequestGate } from '../../server-core/limits/requests';
 import { applyLimitSettings } from '../../server-core/limits/settings';
 import { disposeRegexPool, setRegexWorkerScript } from '../../server-core/search/regex-pool';
+import { exposeConnection } from '../../server-core/settings-file';
 import { recoverInterruptedWrites } from '../../server-core/write/journal';
 import { version as PACKAGE_VERSION } from '../package.json';
 import { defaultHistoryDir, ensurePrivateDir } from './history';
@@ -45,6 +46,12 @@ export interface ServeOptions {
   historyDir?: string;
   /** Registry directory (default: IDEA_REGISTRY_DIR, else ~/.idea-protocol/servers); false: do not register. */
   registry?: string | false;
+  /**
+   * Also write the port (and the token, when auth is on) into the workspace's .vscode/settings.json,
+   * where existing IDEA clients look (default false: the registry is how idea, idea-mcp and
+   * idea-conformance find it, and a headless server should not touch the user's files unasked).
+   */
+  writeSettings?: boolean;
   /** The regex worker bundle (default: regex-worker.cjs beside this module, see regexWorkerScript). */
   regexWorker?: string;
   env?: NodeJS.ProcessEnv;
@@ -169,6 +176,10 @@ export async function serveWorkspace(options: ServeOptions): Promise<ServedWorks
         onHandlerError: (e, topic, id) => log(`${topic} ${id}: ${e instanceof Error ? e.message : String(e)}`),
       },
       ...(registry !== undefined ? { registry: { dir: registry, ide: `idea-server ${PACKAGE_VERSION}` } } : {}),
+      // Settings keys first, registry entry last (as the extension): whoever sees the entry finds the keys.
+      ...(options.writeSettings
+        ? { onListening: ({ port }) => exposeConnection(workspace, port, authRequired ? token : undefined, log) }
+        : {}),
     });
   } catch (e) {
     stopLimits();

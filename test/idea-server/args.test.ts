@@ -34,7 +34,9 @@ describe('idea-server arguments', () => {
       ['python', 'pyright-langserver', ['--stdio']],
       ['go', 'gopls', []],
     ]);
-    expect(parse('--workspace', 'w')).toMatchObject({ auth: true, register: true, lsp: [] });
+    expect(parse('--workspace', 'w')).toMatchObject({ auth: true, register: true, writeSettings: false, lsp: [] });
+    expect(parse('--workspace', 'w', '--write-settings').writeSettings).toBe(true);
+    expect(() => parse('--workspace', 'w', '--write-settings=yes')).toThrow(/takes no value/);
     expect(parse('--workspace', 'w').port).toBeUndefined();
   });
 
