@@ -333,6 +333,8 @@ async function runExchangeCase(ctx: CaseContext, c: ExchangeCase): Promise<void>
         ok: outcome.ok,
         detail: outcome.ok ? undefined : `close code: ${outcome.problems.join('; ')}`,
       });
+    } else if ('sleepMs' in step) {
+      await new Promise((r) => setTimeout(r, step.sleepMs));
     } else if ('expectSilence' in step) {
       const got = await conn.next(step.expectSilence);
       ctx.checks.push({

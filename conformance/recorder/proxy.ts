@@ -1,6 +1,8 @@
 // A transparent WebSocket proxy: clients connect to it as if it were the server; every frame is
 // forwarded unchanged both ways (close codes included), and each request/response pair is written
-// as a fixture case. The token only ever travels on the wire: cases never contain it.
+// as a fixture case. A connection that subscribes to events is written, from its subscribe on, as one
+// exchange case with the event frames the server pushed (exchange.ts), when it closes. The token only
+// ever travels on the wire: cases never contain it.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join, relative } from 'node:path';
@@ -8,6 +10,7 @@ import { WebSocket, WebSocketServer } from 'ws';
 import { frameBytes, frameText } from '../../runtime/frame-text';
 import { CLAUSES } from '../lib/clauses';
 import { CONFORMANCE_DIR } from '../lib/load';
+import { ExchangeRecording, SUBSCRIBE_TOPIC, unorderLists } from './exchange';
 import { type GeneralizeContext, generalize } from './generalize';
 
 export interface RecorderOptions {
@@ -41,21 +44,10 @@ const WRITE_TOPICS = new Set([
   '/app/vscode/history/rollback',
   '/app/vscode/localhistory/rollback',
 ]);
-/** Result lists whose order the protocol fixes (newest first); every other list is recorded `$unordered`. */
-const ORDERED_LISTS = new Set(['entries']);
-
 /** The clause a recorded case checks: the topic's results clause, or the error code's. */
 function clauseFor(topic: string, response: Record<string, unknown>): string {
   if ('error' in response) return (response.error as { code?: string }).code === 'UNKNOWN_TOPIC' ? 'T9' : 'T10';
   return [...CLAUSES.values()].find((c) => c.topic === topic)?.id ?? 'T1';
-}
-
-/** Top-level result lists become `$unordered` unless the protocol orders them. */
-function unorderLists(result: unknown): unknown {
-  if (!result || typeof result !== 'object' || Array.isArray(result)) return result;
-  return Object.fromEntries(
-    Object.entries(result).map(([k, v]) => [k, Array.isArray(v) && !ORDERED_LISTS.has(k) ? { $unordered: v } : v]),
-  );
 }
 
 export interface RunningRecorder {
@@ -77,6 +69,25 @@ export async function startRecorder(o: RecorderOptions): Promise<RunningRecorder
   const http: Server = createServer((_q, res) => res.writeHead(426).end());
   const wss = new WebSocketServer({ server: http, maxPayload: 64 * 1024 * 1024 });
   const sockets = new Set<WebSocket>();
+  /** Writers of the exchange cases of connections still open (run at close()). */
+  const open = new Set<() => void>();
+
+  /** Writes one case as `<area>/<prefix>-<n>.json`, its id and `$schema` filled in. */
+  const save = (area: string, fixture: Record<string, unknown>) => {
+    const name = `${o.prefix ?? 'recorded'}-${String(++counter).padStart(3, '0')}`;
+    const dir = join(o.outDir, area);
+    const file = join(dir, `${name}.json`);
+    const doc = {
+      // Resolvable where the file is written; a case moved under fixtures/<v>/<area>/ uses ../../../fixture.schema.json.
+      $schema: relative(dir, join(CONFORMANCE_DIR, 'fixture.schema.json')).split('\\').join('/'),
+      id: `${area}/${name}`,
+      ...fixture,
+    };
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(file, `${JSON.stringify(doc, null, 2)}\n`);
+    written.push(file);
+    o.onCase?.(file);
+  };
 
   wss.on('connection', (client, req) => {
     sockets.add(client);
@@ -104,16 +115,10 @@ export async function startRecorder(o: RecorderOptions): Promise<RunningRecorder
           .replace('/', '-')
           .toLowerCase()
           .replace(/[^a-z0-9-]/g, '') || 'protocol';
-      const name = `${o.prefix ?? 'recorded'}-${String(++counter).padStart(3, '0')}`;
       const expect =
         code !== undefined ? { error: { code } } : { result: unorderLists(generalize(response.result, ctx)) };
       const writes = WRITE_TOPICS.has(topic);
-      const dir = join(o.outDir, area);
-      const file = join(dir, `${name}.json`);
-      const fixture = {
-        // Resolvable where the file is written; a case moved under fixtures/<v>/<area>/ uses ../../../fixture.schema.json.
-        $schema: relative(dir, join(CONFORMANCE_DIR, 'fixture.schema.json')).split('\\').join('/'),
-        id: `${area}/${name}`,
+      save(area, {
         description: `Recorded ${topic} exchange (review and describe before committing).`,
         spec: clauseFor(topic, response),
         since: version ?? '0.1.0',
@@ -122,23 +127,50 @@ export async function startRecorder(o: RecorderOptions): Promise<RunningRecorder
         kind: 'request',
         request: { topic, params: generalize(params, ctx) },
         expect,
-      };
-      mkdirSync(dir, { recursive: true });
-      writeFileSync(file, `${JSON.stringify(fixture, null, 2)}\n`);
-      written.push(file);
-      o.onCase?.(file);
+      });
     };
+
+    let exchange: ExchangeRecording | undefined;
+    /** Writes the connection's exchange case, once (when either side closes, or the recorder does). */
+    const writeExchange = () => {
+      open.delete(writeExchange);
+      if (!exchange) return;
+      const x = exchange;
+      exchange = undefined;
+      const steps = x.finish();
+      const writes = [...x.topics].some((t) => WRITE_TOPICS.has(t));
+      save('events', {
+        description: 'Recorded exchange with pushed events (review and describe before committing).',
+        spec: 'T31',
+        since: version ?? '0.1.7',
+        // Events report what other cases do too: the case runs alone.
+        workspace: 'fresh',
+        ...(writes ? { destructive: true } : {}),
+        kind: 'exchange',
+        handshake: 'auto',
+        topic: SUBSCRIBE_TOPIC,
+        ...(x.events.size ? { events: [...x.events] } : {}),
+        steps,
+      });
+    };
+    open.add(writeExchange);
 
     client.on('message', (data, binary) => {
       const buf = frameBytes(data);
+      let msg: unknown;
       try {
-        const msg = JSON.parse(frameText(buf)) as Record<string, unknown>;
-        if (msg.type === 'handshake' && typeof msg.token === 'string') ctx.token = msg.token;
-        else if (typeof msg.topic === 'string' && typeof msg.requestId === 'string')
-          pending.set(msg.requestId, { topic: msg.topic, params: msg.params ?? {} });
+        msg = JSON.parse(frameText(buf));
       } catch {
-        // not JSON: forwarded as is, not recorded
+        // not JSON: forwarded as is, recorded only within an exchange
+        if (!binary) exchange?.sentText(frameText(buf));
       }
+      if (msg && typeof msg === 'object' && !Array.isArray(msg)) {
+        const m = msg as Record<string, unknown>;
+        if (m.type === 'handshake' && typeof m.token === 'string') ctx.token = m.token;
+        if (exchange) exchange.sent(m);
+        else if (m.type !== 'handshake' && typeof m.topic === 'string' && typeof m.requestId === 'string')
+          pending.set(m.requestId, { topic: m.topic, params: m.params ?? {} });
+      } else if (msg !== undefined) exchange?.sent(msg);
       if (upstream.readyState === WebSocket.OPEN) upstream.send(buf, { binary });
       else early.push({ data: buf, binary });
     });
@@ -154,8 +186,12 @@ export async function startRecorder(o: RecorderOptions): Promise<RunningRecorder
         const p = id !== undefined ? pending.get(id) : undefined;
         if (p && id !== undefined) {
           pending.delete(id);
-          write(p.topic, p.params, msg);
-        }
+          // An accepted subscribe starts the connection's exchange case; a refused one is a request case.
+          if (p.topic === SUBSCRIBE_TOPIC && 'result' in msg && !exchange)
+            exchange = new ExchangeRecording(ctx, { requestId: id, params: p.params }, msg);
+          else write(p.topic, p.params, msg);
+        } else if (exchange && msg && typeof msg === 'object' && !Array.isArray(msg)) exchange.received(msg);
+        else if (msg?.type === 'event') o.onSkip?.('not recorded: an event frame outside a subscription');
       } catch {
         // forwarded as is
       }
@@ -168,6 +204,7 @@ export async function startRecorder(o: RecorderOptions): Promise<RunningRecorder
     };
     upstream.on('close', closeBoth);
     client.on('close', closeBoth);
+    client.on('close', writeExchange);
     upstream.on('unexpected-response', (_r, res) => client.close(1008, `upstream refused: HTTP ${res.statusCode}`));
     upstream.on('error', () => client.readyState === WebSocket.OPEN && client.close(1011, 'upstream error'));
     client.on('error', () => undefined);
@@ -187,6 +224,7 @@ export async function startRecorder(o: RecorderOptions): Promise<RunningRecorder
     written,
     close: () =>
       new Promise<void>((res) => {
+        for (const w of [...open]) w();
         for (const s of sockets) s.terminate();
         wss.close();
         http.close(() => res());

@@ -9,7 +9,8 @@ import { loadCases } from '../../conformance/lib/load';
 import { selectCases } from '../../conformance/lib/select';
 import { runAgainstServer } from '../../conformance/lib/session';
 import { buildFixtureWorkspace } from '../../conformance/workspace';
-import { SERVER_PROTOCOL } from '../../generated/v0.1.7/server';
+import { SERVER_PROTOCOL as V016 } from '../../generated/v0.1.6/server';
+import { type Handlers, SERVER_PROTOCOL } from '../../generated/v0.1.7/server';
 import { createIdeaServer, type RunningIdeaServer } from '../../runtime/idea-server';
 
 const FILES = '/app/vscode/files/changed';
@@ -77,6 +78,84 @@ describe('v0.1.7 event and cancel cases', () => {
     const v = await verdicts([EDITOR], true);
     expect(v['events/files-changed-after-replace']).toBe(
       `unimplemented: ${FILES} is not in the events the server advertises`,
+    );
+  });
+});
+
+/**
+ * protocol/cancel-in-flight against edit/find handlers that model a server with one regex worker: the
+ * catastrophic pattern holds it until aborted (or, leaky, for 10 s whatever happens), the follow-up
+ * search needs it too.
+ */
+describe('protocol/cancel-in-flight', () => {
+  const ID = 'protocol/cancel-in-flight';
+  let tmp: string;
+  let ws: string;
+  const servers: RunningIdeaServer[] = [];
+  beforeAll(() => {
+    tmp = mkdtempSync(join(tmpdir(), 'conformance-cancel-'));
+    ws = buildFixtureWorkspace(join(tmp, 'ws')).dir;
+  });
+  afterAll(async () => {
+    for (const s of servers) await s.close();
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  function oneWorkerFind(leaky: boolean): Handlers['editFind'] {
+    let worker: Promise<unknown> = Promise.resolve();
+    const slow = (signal: AbortSignal) =>
+      new Promise<void>((done) => {
+        const t = setTimeout(done, 10_000);
+        if (leaky) return;
+        const stop = () => {
+          clearTimeout(t);
+          done();
+        };
+        if (signal.aborted) stop();
+        else signal.addEventListener('abort', stop, { once: true });
+      });
+    return async ({ pattern }, ctx) => {
+      const job = worker.then(() => (pattern.includes('(.+)+') ? slow(ctx.signal) : undefined));
+      worker = job.catch(() => undefined);
+      await job;
+      if (pattern.includes('(.+)+')) return { matches: [], totalCount: 0 };
+      const filePath = join(ws, 'text', 'search.txt');
+      return { matches: [{ filePath, line: 6, character: 4, lineText: 'the needle is here' }], totalCount: 1 };
+    };
+  }
+
+  async function verdict(protocol: typeof SERVER_PROTOCOL, editFind: Handlers['editFind']): Promise<string> {
+    const server = await createIdeaServer({
+      protocol,
+      port: 0,
+      auth: { required: false },
+      handlers: () => ({ editFind }),
+      workspaces: () => [ws],
+    });
+    servers.push(server);
+    const all = loadCases();
+    const summary = await runAgainstServer({
+      url: server.url,
+      token: 'unused',
+      workspace: ws,
+      cases: selectCases(all, { ids: [ID] }),
+      allIds: new Set(all.map((c) => c.case.id)),
+    });
+    const r = summary.results[0]!;
+    return `${r.verdict}${r.reason ? `: ${r.reason}` : ''}`;
+  }
+
+  it('a server whose cancelled work stops passes', async () => {
+    expect(await verdict(SERVER_PROTOCOL, oneWorkerFind(false))).toBe('pass');
+  });
+
+  it('a server that answers CANCELLED but keeps the work running fails: the next search is late', async () => {
+    expect(await verdict(SERVER_PROTOCOL, oneWorkerFind(true))).toMatch(/^fail: step\[9\] failed/);
+  });
+
+  it('a v0.1.6 server is not judged by it (no cancel frames before 0.1.7)', async () => {
+    expect(await verdict(V016 as unknown as typeof SERVER_PROTOCOL, oneWorkerFind(true))).toBe(
+      'skip: not applicable: since 0.1.7, the server speaks 0.1.6',
     );
   });
 });

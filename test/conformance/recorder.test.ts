@@ -8,6 +8,8 @@ import { runAgainstServer } from '../../conformance/lib/session';
 import { generalize } from '../../conformance/recorder/generalize';
 import { startRecorder } from '../../conformance/recorder/proxy';
 import { buildFixtureWorkspace, type FixtureWorkspaceInfo } from '../../conformance/workspace';
+import { SERVER_PROTOCOL as V017 } from '../../generated/v0.1.7/server';
+import { createIdeaServer } from '../../runtime/idea-server';
 import { startInTestServer, TEST_TOKEN } from './in-test-server';
 
 let tmp: string;
@@ -117,5 +119,94 @@ describe('recorder', () => {
       authorDate: { $match: '^2026-01-10T14:00:00' },
       note: 'has ${token} inside',
     });
+  });
+
+  it('records a subscription as an exchange case with the events pushed, which replays green', async () => {
+    const FILES = '/app/vscode/files/changed';
+    const journal = join(info.dir, 'notes', 'journal.md');
+    // A v0.1.7 server whose edit/replace reports the file it "wrote" as a files/changed event.
+    const server = await createIdeaServer({
+      protocol: V017,
+      port: 0,
+      auth: { required: false },
+      handlers: () => ({
+        fsFindFiles: async () => ({ files: [], totalCount: 0 }),
+        editReplace: async () => {
+          setTimeout(() => server.emit(FILES, { changes: [{ filePath: journal, change: 'changed' }] }), 20);
+          return { replacedCount: 1, affectedFiles: [journal] };
+        },
+      }),
+      workspaces: () => [info.dir],
+      session: { events: [FILES] },
+    });
+    const out = join(tmp, 'recorded-events');
+    const rec = await startRecorder({ upstream: server.url, workspace: info.dir, outDir: out });
+    try {
+      const via = await Connection.open(rec.url);
+      via.send({ type: 'handshake' });
+      expect(await frame(via)).toMatchObject({ type: 'handshake', events: [FILES] });
+      // Before the subscription: a request case as ever.
+      via.send({ topic: '/app/vscode/fs/findFiles', requestId: 'before', params: { query: 'journal' } });
+      expect(await frame(via)).toMatchObject({ requestId: 'before' });
+      via.send({ topic: '/app/vscode/events/subscribe', requestId: 'sub', params: { events: [FILES] } });
+      expect(await frame(via)).toMatchObject({ requestId: 'sub', result: { subscribed: [FILES] } });
+      via.send({
+        topic: '/app/vscode/edit/replace',
+        requestId: 'rep',
+        params: { pattern: 'draft-0', replacement: 'draft-1', include: 'notes/**' },
+      });
+      const got = [await frame(via), await frame(via)];
+      expect(got).toContainEqual(expect.objectContaining({ requestId: 'rep' }));
+      expect(got).toContainEqual(expect.objectContaining({ type: 'event', event: FILES }));
+      await via.close();
+    } finally {
+      await rec.close();
+    }
+    expect(rec.written.map((f) => f.slice(out.length + 1))).toEqual([
+      join('fs-findfiles', 'recorded-001.json'),
+      join('events', 'recorded-002.json'),
+    ]);
+    const text = readFileSync(rec.written[1]!, 'utf8');
+    expect(text).not.toContain(info.dir);
+    expect(JSON.parse(text)).toMatchObject({
+      id: 'events/recorded-002',
+      spec: 'T31',
+      since: '0.1.7',
+      workspace: 'fresh',
+      destructive: true,
+      kind: 'exchange',
+      handshake: 'auto',
+      topic: '/app/vscode/events/subscribe',
+      events: [FILES],
+      steps: [
+        { send: { topic: '/app/vscode/events/subscribe', requestId: 'sub', params: { events: [FILES] } } },
+        {
+          expect: {
+            topic: '/app/vscode/events/subscribe',
+            requestId: 'sub',
+            result: { subscribed: { $unordered: [FILES] } },
+          },
+        },
+        { send: { topic: '/app/vscode/edit/replace', requestId: 'rep' } },
+        {
+          expectUnordered: expect.arrayContaining([
+            {
+              type: 'event',
+              event: FILES,
+              requestId: { $absent: true },
+              topic: { $absent: true },
+              data: { changes: { $unordered: [{ filePath: '${workspace}/notes/journal.md', change: 'changed' }] } },
+            },
+          ]),
+        },
+      ],
+    });
+    // Replayed against the same server, the exchange case passes (and so does the request case).
+    const recorded = loadCases(out);
+    const s = await runAgainstServer({ url: server.url, workspace: info.dir, cases: recorded });
+    expect(s.results.map((r) => `${r.id} ${r.verdict}${r.reason ? `: ${r.reason}` : ''}`)).toEqual(
+      recorded.map((c) => `${c.case.id} pass`),
+    );
+    await server.close();
   });
 });
