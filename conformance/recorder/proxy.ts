@@ -7,6 +7,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join, relative } from 'node:path';
 import { WebSocket, WebSocketServer } from 'ws';
+import { CURRENT_VERSION } from '../../generated/current';
+import { loadMcpTools } from '../../generated/versions';
 import { frameBytes, frameText } from '../../runtime/frame-text';
 import { CLAUSES } from '../lib/clauses';
 import { CONFORMANCE_DIR } from '../lib/load';
@@ -38,12 +40,14 @@ export interface RecorderOptions {
   onSkip?(why: string): void;
 }
 
-/** Topics that change the workspace: their cases need a fresh workspace and a reset afterwards. */
-const WRITE_TOPICS = new Set([
-  '/app/vscode/edit/replace',
-  '/app/vscode/history/rollback',
-  '/app/vscode/localhistory/rollback',
-]);
+/**
+ * Topics that change the workspace (their cases need a fresh workspace and a reset afterwards): the
+ * destructive ones by the spec's topic annotations, as the MCP tools carry them (edit/rename included).
+ */
+export async function writeTopics(): Promise<ReadonlySet<string>> {
+  const tools = (await loadMcpTools(CURRENT_VERSION)) ?? [];
+  return new Set(tools.filter((t) => t.annotations.destructiveHint).map((t) => t.topic));
+}
 /** The clause a recorded case checks: the topic's results clause, or the error code's. */
 function clauseFor(topic: string, response: Record<string, unknown>): string {
   if ('error' in response) return (response.error as { code?: string }).code === 'UNKNOWN_TOPIC' ? 'T9' : 'T10';
@@ -64,6 +68,7 @@ interface Pending {
 }
 
 export async function startRecorder(o: RecorderOptions): Promise<RunningRecorder> {
+  const WRITE_TOPICS = await writeTopics();
   const written: string[] = [];
   let counter = 0;
   const http: Server = createServer((_q, res) => res.writeHead(426).end());

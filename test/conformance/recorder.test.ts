@@ -6,7 +6,7 @@ import { Connection } from '../../conformance/lib/connection';
 import { loadCases } from '../../conformance/lib/load';
 import { runAgainstServer } from '../../conformance/lib/session';
 import { generalize } from '../../conformance/recorder/generalize';
-import { startRecorder } from '../../conformance/recorder/proxy';
+import { startRecorder, writeTopics } from '../../conformance/recorder/proxy';
 import { buildFixtureWorkspace, type FixtureWorkspaceInfo } from '../../conformance/workspace';
 import { SERVER_PROTOCOL as V017 } from '../../generated/v0.1.7/server';
 import { createIdeaServer } from '../../runtime/idea-server';
@@ -91,6 +91,16 @@ describe('recorder', () => {
     const s = await runAgainstServer({ url: server.url, token: TEST_TOKEN, workspace: info.dir, cases: recorded });
     expect(s.results.map((r) => `${r.id} ${r.verdict}`)).toEqual(recorded.map((c) => `${c.case.id} pass`));
     await server.close();
+  });
+
+  it('marks the cases of every topic that writes the workspace destructive, rename included', async () => {
+    const writes = [...(await writeTopics())].sort();
+    expect(writes).toEqual([
+      '/app/vscode/edit/rename',
+      '/app/vscode/edit/replace',
+      '/app/vscode/history/rollback',
+      '/app/vscode/localhistory/rollback',
+    ]);
   });
 
   it('replaces volatile values by match rules', () => {
