@@ -129,11 +129,17 @@ function classHas(tok: Extract<Token, { t: 'class' }>, c: string): boolean {
   return tok.negated ? !inside : inside;
 }
 
-/** The automaton: state j = "tokens before j matched"; `star`/`all`/`dirs` may match nothing. */
+/**
+ * The automaton: state j = "tokens before j matched"; `star`/`all`/`dirs` may match nothing. A `dirs`
+ * token has a second state, "inside a folder name" (`inside[j]`), from which only a "/" leads back to j:
+ * a "**" before a "/" ends at the start or right after a "/", never inside a name (so "xa" is not in "**" "/a").
+ */
 function simulate(tokens: Token[], path: string): boolean {
   const m = tokens.length;
   let cur = new Uint8Array(m + 1);
   let next = new Uint8Array(m + 1);
+  let curInside = new Uint8Array(m);
+  let nextInside = new Uint8Array(m);
   const close = (s: Uint8Array) => {
     for (let j = 0; j < m; j++) {
       const t = tokens[j]!.t;
@@ -144,8 +150,13 @@ function simulate(tokens: Token[], path: string): boolean {
   close(cur);
   for (const c of path) {
     next.fill(0);
+    nextInside.fill(0);
     let any = false;
     for (let j = 0; j < m; j++) {
+      if (curInside[j]) {
+        if (c === '/') next[j] = 1;
+        else nextInside[j] = 1;
+      }
       if (!cur[j]) continue;
       const tok = tokens[j]!;
       switch (tok.t) {
@@ -165,15 +176,16 @@ function simulate(tokens: Token[], path: string): boolean {
           next[j] = 1;
           break;
         case 'dirs':
-          next[j] = 1;
-          if (c === '/') next[j + 1] = 1;
+          if (c === '/') next[j] = 1;
+          else nextInside[j] = 1;
           break;
       }
     }
-    for (let j = 0; j <= m; j++) if (next[j]) any = true;
+    for (let j = 0; j <= m; j++) if (next[j] || (j < m && nextInside[j])) any = true;
     if (!any) return false;
     close(next);
     [cur, next] = [next, cur];
+    [curInside, nextInside] = [nextInside, curInside];
   }
   return cur[m] === 1;
 }
