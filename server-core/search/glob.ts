@@ -190,6 +190,19 @@ function simulate(tokens: Token[], path: string): boolean {
   return cur[m] === 1;
 }
 
+/** The longest run of plain characters: consecutive `char` tokens match consecutive characters, so any match contains it. */
+function longestLiteral(tokens: Token[]): string {
+  let best = '';
+  let run = '';
+  for (const t of tokens) {
+    if (t.t === 'char') {
+      run += t.c;
+      if (run.length > best.length) best = run;
+    } else run = '';
+  }
+  return best;
+}
+
 /** Compiles one rg `--glob` pattern (without its `!`); INVALID_REQUEST for a malformed one, as rg refuses it. */
 export function compileGlob(glob: string): CompiledGlob {
   let g = glob;
@@ -200,6 +213,13 @@ export function compileGlob(glob: string): CompiledGlob {
   else if (g.startsWith('/')) g = g.slice(1);
   const alternatives: string[] = [];
   expandBraces(g, alternatives);
-  const compiled = alternatives.map(tokenize);
-  return { dirOnly, matches: (relPath) => compiled.some((t) => simulate(t, relPath)) };
+  const compiled = alternatives.map((a) => {
+    const tokens = tokenize(a);
+    return { tokens, literal: longestLiteral(tokens) };
+  });
+  // The literal first: most paths an exclude is tried on lack "node_modules" and are done in a substring search.
+  return {
+    dirOnly,
+    matches: (relPath) => compiled.some((c) => relPath.includes(c.literal) && simulate(c.tokens, relPath)),
+  };
 }
