@@ -89,6 +89,8 @@ export interface ServedWorkspace {
   readonly authRequired: boolean;
   /** The topics advertised. */
   readonly capabilities: string[];
+  /** The events advertised (v0.1.7: files/changed and diagnostics/changed). */
+  readonly events: readonly string[];
   readonly ripgrep: RipgrepChoice;
   /** The registry entry's file, when registered. */
   readonly registryFile: string | undefined;

@@ -50,7 +50,8 @@ export function toLocations(answer: unknown): { filePath: string; range: Range }
   return out;
 }
 
-function toRawDiagnostics(list: readonly unknown[]): RawDiagnostic[] {
+/** LSP diagnostics (VS Code-shaped already for the TS server) as the core's; malformed ones dropped. */
+export function toRawDiagnostics(list: readonly unknown[]): RawDiagnostic[] {
   return list.flatMap((d) => {
     const raw = typeof d === 'object' && d !== null ? rawDiagnostic(d as never) : undefined;
     return raw ? [raw] : [];

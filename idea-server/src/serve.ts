@@ -13,13 +13,17 @@ import { DEFAULT_ADMISSION_LIMITS } from '../../runtime/admission';
 import { sha256 } from '../../runtime/hash';
 import { createIdeaServer } from '../../runtime/idea-server';
 import { registryDir } from '../../runtime/registry';
-import { createCoreHandlers, servedTopics } from '../../server-core/handlers';
+import { ServerSession } from '../../runtime/server-session';
+import { EventScope } from '../../server-core/events/scope';
+import { createCoreHandlers } from '../../server-core/handlers';
 import { gatedAsClient, RequestGate } from '../../server-core/limits/requests';
 import { applyLimitSettings } from '../../server-core/limits/settings';
 import { disposeRegexPool, setRegexWorkerScript } from '../../server-core/search/regex-pool';
 import { exposeConnection } from '../../server-core/settings-file';
 import { recoverInterruptedWrites } from '../../server-core/write/journal';
 import { version as PACKAGE_VERSION } from '../package.json';
+import { ServerEvents } from './events';
+import { fsFileWatcher } from './file-watcher';
 import { defaultHistoryDir, ensurePrivateDir } from './history';
 import { createHost } from './host';
 import { LspClient } from './lsp/client';
@@ -67,6 +71,8 @@ export interface ServedWorkspace {
   readonly authRequired: boolean;
   /** The topics advertised. */
   readonly capabilities: string[];
+  /** The events advertised (v0.1.7: files/changed and diagnostics/changed). */
+  readonly events: readonly string[];
   readonly ripgrep: RipgrepChoice;
   /** The registry entry's file, when registered. */
   readonly registryFile: string | undefined;
@@ -144,6 +150,11 @@ export async function serveWorkspace(options: ServeOptions): Promise<ServedWorks
     stateDir,
     log,
   });
+  // files/changed and diagnostics/changed (events.ts): the watcher enters only folders whose files the
+  // event scope may report, and runs only while someone subscribed.
+  const scope = new EventScope(host.folders);
+  host.watcher = fsFileWatcher({ folders: () => host.folders.paths(), skipFolder: (p) => !scope.reportable(p), log });
+  const events = new ServerEvents({ scope, watcher: host.watcher, client, log });
   // As the extension activates (extension/src/extension.ts): a write the last process was killed in the
   // middle of is undone before any client can see the files; then the limits (defaults: no
   // machine-scoped settings here) and the regex worker threads user expressions run in.
@@ -174,7 +185,9 @@ export async function serveWorkspace(options: ServeOptions): Promise<ServedWorks
       session: {
         handshakeTimeoutMs: Math.max(250, DEFAULT_ADMISSION_LIMITS.pendingDeadlineMs - 1000),
         onHandlerError: (e, topic, id) => log(`${topic} ${id}: ${e instanceof Error ? e.message : String(e)}`),
+        ...events.session,
       },
+      createSession: (sessionOptions) => events.track(new ServerSession(SERVER_PROTOCOL, sessionOptions)),
       ...(registry !== undefined ? { registry: { dir: registry, ide: `idea-server ${PACKAGE_VERSION}` } } : {}),
       // Settings keys first, registry entry last (as the extension): whoever sees the entry finds the keys.
       ...(options.writeSettings
@@ -182,15 +195,24 @@ export async function serveWorkspace(options: ServeOptions): Promise<ServedWorks
         : {}),
     });
   } catch (e) {
+    events.dispose();
     stopLimits();
     await client.shutdown();
     throw e;
   }
+  events.attach((event, data) => server.emit(event, data));
   if (server.registryError) log(`could not register in ${registry}: ${server.registryError.message}`);
-  // What the sessions advertise: the topics that have a handler, in the topic index's order.
-  const capabilities = servedTopics(handlers);
+  // What the sessions advertise: the topics that have a handler, in the topic index's order, plus
+  // events/subscribe and /unsubscribe (the session serves them, as there are events).
+  const capabilities = new ServerSession(SERVER_PROTOCOL, {
+    handlers,
+    workspaces: () => [workspace],
+    send: () => {},
+    close: () => {},
+    ...events.session,
+  }).capabilities;
   log(
-    `serving ${workspace} on ${server.url} (protocol ${SERVER_PROTOCOL.version}, ${capabilities.length} topics, auth ${authRequired ? 'required' : 'off'})`,
+    `serving ${workspace} on ${server.url} (protocol ${SERVER_PROTOCOL.version}, ${capabilities.length} topics, events ${events.session.events.length}, auth ${authRequired ? 'required' : 'off'})`,
   );
   log(`ripgrep: ${ripgrep.path ?? '-'} (${ripgrep.source}); local history: ${historyDir}`);
   if (server.registration) log(`registered in ${registry}`);
@@ -202,11 +224,14 @@ export async function serveWorkspace(options: ServeOptions): Promise<ServedWorks
     token,
     authRequired,
     capabilities,
+    events: events.session.events,
     ripgrep,
     registryFile: server.registration?.file,
     unregister: () => server.unregister(),
     close: () => {
       server.unregister();
+      // The watches first: nothing is reported from a server that is going away.
+      events.dispose();
       closing ??= Promise.all([server.close(), client.shutdown()]).then(() => {
         stopLimits();
         disposeRegexPool();

@@ -5,15 +5,15 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { WorkspaceFolders } from '../host';
 import { realpathOfNearestAncestor } from '../path-guard';
-import { enabledGlobs } from '../search/excludes';
+import { compileExcludes, enabledGlobs, excludedBy } from '../search/excludes';
+import type { CompiledGlob } from '../search/glob';
 import { protectedReason } from '../write/protected-paths';
-import { excludedBy, globRegExp } from './glob';
 
 /** Exclude settings are re-read at most this often (each event would otherwise read them). */
 const SETTINGS_TTL_MS = 1000;
 
 export class EventScope {
-  private cache: { at: number; folders: { real: string; globs: RegExp[] }[]; paths: string[] } | undefined;
+  private cache: { at: number; folders: { real: string; globs: CompiledGlob[] }[]; paths: string[] } | undefined;
 
   constructor(private readonly folders: WorkspaceFolders) {}
 
@@ -43,9 +43,7 @@ export class EventScope {
     const paths = this.folders.paths();
     const folders = paths.map((f) => {
       const s = this.folders.searchSettings(f);
-      const globs = enabledGlobs(s.filesExclude, s.searchExclude)
-        .map(globRegExp)
-        .filter((g): g is RegExp => g !== undefined);
+      const globs = compileExcludes(enabledGlobs(s.filesExclude, s.searchExclude));
       return { real: realpathOfNearestAncestor(resolve(f)), globs };
     });
     this.cache = { at: now, folders, paths };

@@ -129,11 +129,17 @@ function classHas(tok: Extract<Token, { t: 'class' }>, c: string): boolean {
   return tok.negated ? !inside : inside;
 }
 
-/** The automaton: state j = "tokens before j matched"; `star`/`all`/`dirs` may match nothing. */
+/**
+ * The automaton: state j = "tokens before j matched"; `star`/`all`/`dirs` may match nothing. A `dirs`
+ * token has a second state, "inside a folder name" (`inside[j]`), from which only a "/" leads back to j:
+ * a "**" before a "/" ends at the start or right after a "/", never inside a name (so "xa" is not in "**" "/a").
+ */
 function simulate(tokens: Token[], path: string): boolean {
   const m = tokens.length;
   let cur = new Uint8Array(m + 1);
   let next = new Uint8Array(m + 1);
+  let curInside = new Uint8Array(m);
+  let nextInside = new Uint8Array(m);
   const close = (s: Uint8Array) => {
     for (let j = 0; j < m; j++) {
       const t = tokens[j]!.t;
@@ -144,8 +150,13 @@ function simulate(tokens: Token[], path: string): boolean {
   close(cur);
   for (const c of path) {
     next.fill(0);
+    nextInside.fill(0);
     let any = false;
     for (let j = 0; j < m; j++) {
+      if (curInside[j]) {
+        if (c === '/') next[j] = 1;
+        else nextInside[j] = 1;
+      }
       if (!cur[j]) continue;
       const tok = tokens[j]!;
       switch (tok.t) {
@@ -165,17 +176,31 @@ function simulate(tokens: Token[], path: string): boolean {
           next[j] = 1;
           break;
         case 'dirs':
-          next[j] = 1;
-          if (c === '/') next[j + 1] = 1;
+          if (c === '/') next[j] = 1;
+          else nextInside[j] = 1;
           break;
       }
     }
-    for (let j = 0; j <= m; j++) if (next[j]) any = true;
+    for (let j = 0; j <= m; j++) if (next[j] || (j < m && nextInside[j])) any = true;
     if (!any) return false;
     close(next);
     [cur, next] = [next, cur];
+    [curInside, nextInside] = [nextInside, curInside];
   }
   return cur[m] === 1;
+}
+
+/** The longest run of plain characters: consecutive `char` tokens match consecutive characters, so any match contains it. */
+function longestLiteral(tokens: Token[]): string {
+  let best = '';
+  let run = '';
+  for (const t of tokens) {
+    if (t.t === 'char') {
+      run += t.c;
+      if (run.length > best.length) best = run;
+    } else run = '';
+  }
+  return best;
 }
 
 /** Compiles one rg `--glob` pattern (without its `!`); INVALID_REQUEST for a malformed one, as rg refuses it. */
@@ -188,6 +213,13 @@ export function compileGlob(glob: string): CompiledGlob {
   else if (g.startsWith('/')) g = g.slice(1);
   const alternatives: string[] = [];
   expandBraces(g, alternatives);
-  const compiled = alternatives.map(tokenize);
-  return { dirOnly, matches: (relPath) => compiled.some((t) => simulate(t, relPath)) };
+  const compiled = alternatives.map((a) => {
+    const tokens = tokenize(a);
+    return { tokens, literal: longestLiteral(tokens) };
+  });
+  // The literal first: most paths an exclude is tried on lack "node_modules" and are done in a substring search.
+  return {
+    dirOnly,
+    matches: (relPath) => compiled.some((c) => relPath.includes(c.literal) && simulate(c.tokens, relPath)),
+  };
 }

@@ -1,7 +1,7 @@
 // The built `idea-server` as users run it: a process on the conformance fixture workspace, with HOME an
 // empty folder (no VS Code build, no user settings reachable), found by idea-conformance through the
 // per-user registry with no --url or --token, the whole suite run against it (nothing failed, warned or
-// unimplemented), and again with no ripgrep reachable (the JavaScript search); then a language server
+// unimplemented but the editor's own topics; the events/ cases passed), and again with no ripgrep reachable (the JavaScript search); then a language server
 // that does not exist, and a clean stop (registry entry removed, language servers gone). Last, the write
 // path's crash test against the bin: SIGKILL during an edit/replace, then a restart that recovers.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
@@ -87,17 +87,14 @@ async function passesTheSuite(ws: string, env: NodeJS.ProcessEnv, report: string
   // unimplemented but the editor's own topics: with no editor, idea-server does not advertise them
   // (the suite then reports their cases unimplemented by capability); every other topic it serves.
   const editorOnly = (r: { topic?: string }) => r.topic !== undefined && EDITOR_ONLY.includes(r.topic);
-  // It pushes no events yet (issue 20): no subscribe topics advertised, no event cases run.
-  const eventCase = (r: { reason?: string }) =>
-    /^\/app\/vscode\/events\/subscribe\b.* not in the server's capabilities|not in the events the server advertises/.test(
-      r.reason ?? '',
-    );
+  // Events too: it pushes files/changed and diagnostics/changed, so every events/ case must pass.
   const bad = summary.cases.filter(
-    (r) =>
-      ['fail', 'error', 'warn'].includes(r.verdict) ||
-      (r.verdict === 'unimplemented' && !editorOnly(r) && !eventCase(r)),
+    (r) => ['fail', 'error', 'warn'].includes(r.verdict) || (r.verdict === 'unimplemented' && !editorOnly(r)),
   );
   expect(summary.cases.filter((r) => r.verdict === 'pass' && editorOnly(r))).toEqual([]);
+  const events = summary.cases.filter((r) => r.id.startsWith('events/'));
+  expect(events.length).toBeGreaterThanOrEqual(2);
+  expect(events.filter((r) => r.verdict !== 'pass').map((r) => r.id)).toEqual([]);
   const why = (r: (typeof bad)[number]) =>
     r.reason ??
     (r.checks ?? [])

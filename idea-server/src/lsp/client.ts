@@ -66,6 +66,9 @@ export const DEFAULTS = {
   restartWindowMs: 60_000,
 } as const;
 
+/** Called with a file's diagnostics each time a language server publishes them. */
+export type DiagnosticsListener = (path: string, diagnostics: LspDiagnostic[]) => void;
+
 interface Live {
   server: ServerProcess;
   documents: Documents;
@@ -85,6 +88,7 @@ class Language {
   constructor(
     private readonly command: ServerCommand,
     private readonly client: Required<Omit<LspClientOptions, 'servers'>>,
+    private readonly published: DiagnosticsListener,
   ) {}
 
   get pid(): number | undefined {
@@ -119,7 +123,10 @@ class Language {
       this.command,
       this.client.rootPath,
       { timeoutMs: this.client.startTimeoutMs },
-      (p) => diagnostics.publish(this.command.vscodeTypeScript ? asVsCodeDiagnostics(p) : p),
+      (p) => {
+        const path = diagnostics.publish(this.command.vscodeTypeScript ? asVsCodeDiagnostics(p) : p);
+        if (path !== undefined) this.published(path, diagnostics.get(path));
+      },
     )
       .then(
         (server) => {
@@ -166,6 +173,7 @@ class Language {
 export class LspClient {
   private readonly options: Required<Omit<LspClientOptions, 'servers'>>;
   private readonly languages = new Map<string, Language>();
+  private readonly diagnosticsListeners = new Set<DiagnosticsListener>();
 
   constructor(options: LspClientOptions) {
     if (!isAbsolute(options.rootPath)) throw new Error(`rootPath must be absolute: ${options.rootPath}`);
@@ -176,7 +184,18 @@ export class LspClient {
       ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)),
     } as Required<Omit<LspClientOptions, 'servers'>>;
     for (const [language, command] of serverTable(options.servers))
-      this.languages.set(language, new Language(command, this.options));
+      this.languages.set(
+        language,
+        new Language(command, this.options, (path, list) => {
+          for (const l of [...this.diagnosticsListeners]) {
+            try {
+              l(path, list);
+            } catch {
+              // a listener's failure is its own; the store has the diagnostics
+            }
+          }
+        }),
+      );
   }
 
   /** The language serving `path` (by extension), or undefined. */
@@ -331,6 +350,27 @@ export class LspClient {
   /** Every diagnostic the running servers have published, per file, unconverted. */
   allRawDiagnostics(): [string, LspDiagnostic[]][] {
     return [...this.languages.values()].flatMap((l) => l.current?.diagnostics.all() ?? []);
+  }
+
+  /** Calls `listener` with each file's diagnostics as a language server publishes them; returns the unsubscribe. */
+  onDiagnostics(listener: DiagnosticsListener): () => void {
+    this.diagnosticsListeners.add(listener);
+    return () => this.diagnosticsListeners.delete(listener);
+  }
+
+  /**
+   * Files changed on disk (the file watcher saw them): a running server that has one of them open is
+   * brought up to date now (didChange, or didClose when gone), so its diagnostics follow the disk
+   * without waiting for the next request. Never throws.
+   */
+  changedOnDisk(paths: readonly string[]): void {
+    for (const l of this.languages.values()) {
+      const live = l.current;
+      if (!live?.server.alive) continue;
+      const doc = paths.map((p) => live.documents.get(p)).find((d) => d !== undefined);
+      // One sync re-syncs every document the server has open.
+      if (doc) void live.documents.sync(doc.path, doc.languageId).catch(() => {});
+    }
   }
 
   /** Stops every server (shutdown + exit, killed after shutdownTimeoutMs); later requests fail as unavailable. */

@@ -37,17 +37,18 @@ export class DiagnosticsStore {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** The publishDiagnostics handler. Non-file URIs and malformed params are ignored. */
-  publish(p: PublishDiagnosticsParams): void {
-    if (typeof p?.uri !== 'string' || !Array.isArray(p.diagnostics)) return;
+  /** The publishDiagnostics handler; returns the file's path. Non-file URIs and malformed params are ignored (undefined). */
+  publish(p: PublishDiagnosticsParams): string | undefined {
+    if (typeof p?.uri !== 'string' || !Array.isArray(p.diagnostics)) return undefined;
     let path: string;
     try {
       path = fileURLToPath(p.uri);
     } catch {
-      return;
+      return undefined;
     }
     this.published.set(path, { diagnostics: p.diagnostics, seq: ++this.seq, at: this.now() });
     for (const l of [...this.listeners]) l();
+    return path;
   }
 
   /** Records that the server was just told about `path`; what it published before is now stale. */

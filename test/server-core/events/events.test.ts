@@ -11,7 +11,6 @@ import {
   type EventDiagnostic,
   mergeDiagnosticsDeltas,
 } from '../../../server-core/events/diagnostics-delta';
-import { excludedBy, globRegExp } from '../../../server-core/events/glob';
 import { EventScope } from '../../../server-core/events/scope';
 import {
   CoreEventSources,
@@ -76,28 +75,6 @@ describe('diagnostics deltas', () => {
       removed: [],
       total: 3,
     });
-  });
-});
-
-describe('exclude globs', () => {
-  it('compiles VS Code globs and matches a path or one of its folders', () => {
-    const g = (s: string) => globRegExp(s)!;
-    expect(excludedBy('node_modules/x/y.js', [g('**/node_modules')])).toBe(true);
-    expect(excludedBy('src/node_modules/y.js', [g('**/node_modules')])).toBe(true);
-    expect(excludedBy('src/a.ts', [g('**/node_modules')])).toBe(false);
-    expect(excludedBy('out/a.js', [g('{out,dist}')])).toBe(true);
-    expect(excludedBy('src/a.log', [g('**/*.log')])).toBe(true);
-    expect(excludedBy('src/a.ts', [g('**/*.log')])).toBe(false);
-    expect(excludedBy('a1.txt', [g('a[0-9].txt')])).toBe(true);
-    expect(excludedBy('a.b', [g('a?b')])).toBe(true);
-    expect(excludedBy('a/b', [g('a?b')])).toBe(false);
-  });
-
-  it('a malformed glob matches nothing instead of throwing', () => {
-    expect(globRegExp('{a,b')).toBeUndefined();
-    expect(globRegExp('[z-a]')).toBeUndefined();
-    expect(globRegExp('(((')).toBeDefined();
-    expect(excludedBy('(((', [globRegExp('(((')!])).toBe(true);
   });
 });
 

@@ -146,6 +146,12 @@ describe('globs', () => {
     expect(compileGlob('[!a]?').matches('ba')).toBe(true);
     expect(compileGlob('[!a]?').matches('ab')).toBe(false);
     expect(compileGlob('dir/').dirOnly).toBe(true);
+    // "**/" ends at a folder boundary, never inside a name.
+    expect(compileGlob('**/a').matches('xa')).toBe(false);
+    expect(compileGlob('**/node_modules').matches('src/mynode_modules')).toBe(false);
+    expect(compileGlob('**/node_modules').matches('src/node_modules')).toBe(true);
+    expect(compileGlob('src/**/a.ts').matches('src/xa.ts')).toBe(false);
+    expect(compileGlob('src/**/a.ts').matches('src/x/a.ts')).toBe(true);
   });
 
   it('refuse what rg refuses, and brace bombs', () => {

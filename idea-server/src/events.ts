@@ -1,0 +1,114 @@
+// idea-server's v0.1.7 events: the two it can push without an editor, through server-core's event
+// machinery (confined by EventScope, coalesced and diffed by CoreEventSources, as in the extension).
+// - files/changed: the host's FileWatcher (file-watcher.ts), running only while some connection
+//   subscribes to files/changed or diagnostics/changed: a server nobody listens to watches nothing.
+// - diagnostics/changed: what the language servers publish (textDocument/publishDiagnostics), so only
+//   for files a language server reports on: the files it has open (those a request asked about) and
+//   whatever else it chooses to publish. While the watcher runs, a change on disk to an open file is
+//   sent to its server at once, so its diagnostics follow an edit/replace or an outside write.
+// - editor/changed: never (there is no editor); not advertised.
+
+import type { SessionLike } from '../../runtime/ws-server';
+import type { EventScope } from '../../server-core/events/scope';
+import { CoreEventSources, DIAGNOSTICS_CHANGED, FILES_CHANGED } from '../../server-core/events/sources';
+import type { FileChange, FileWatcher } from '../../server-core/host';
+import type { LspClient } from './lsp/client';
+import { toRawDiagnostics } from './lsp-features';
+
+/** The events whose subscribers need the watcher. */
+const WATCHED_FOR: readonly string[] = [FILES_CHANGED, DIAGNOSTICS_CHANGED];
+
+export interface ServerEventsOptions {
+  /** Which paths events may name (the watcher's skipFolder asks it too). */
+  scope: EventScope;
+  watcher: FileWatcher;
+  client: Pick<LspClient, 'onDiagnostics' | 'changedOnDisk'>;
+  log(message: string): void;
+}
+
+export class ServerEvents {
+  private readonly sources: CoreEventSources;
+  private emitTo: ((event: string, data: Record<string, unknown>) => void) | undefined;
+  /** Connections subscribed to an event in WATCHED_FOR. */
+  private listeners = 0;
+  private stopWatch: (() => void) | undefined;
+  private readonly stopDiagnostics: () => void;
+
+  constructor(private readonly o: ServerEventsOptions) {
+    this.sources = new CoreEventSources(o.scope, (event, data) =>
+      this.emitTo?.(event, data as unknown as Record<string, unknown>),
+    );
+    // Always kept (cheap, only what servers publish): a subscriber asking for `initial` gets the current set.
+    this.stopDiagnostics = o.client.onDiagnostics((filePath, list) =>
+      this.sources.diagnosticsChanged([{ filePath, diagnostics: toRawDiagnostics(list) }]),
+    );
+  }
+
+  /** The session settings: what the handshake advertises, the initial state, how deltas merge. */
+  get session() {
+    return {
+      events: this.sources.events,
+      initialEvent: (event: string) => this.sources.initial(event),
+      mergeEventEntry: (event: string, queued: unknown, newer: unknown) =>
+        this.sources.mergeEntry(event, queued, newer),
+    };
+  }
+
+  /** Where events go once the server listens (runtime/idea-server.ts's emit). */
+  attach(emit: (event: string, data: Record<string, unknown>) => void): void {
+    this.emitTo = emit;
+  }
+
+  /** A connection's session, watched for its subscriptions: the watcher runs while any needs it. */
+  track<S extends SessionLike & { readonly subscriptions: readonly string[] }>(session: S): SessionLike {
+    let listening = false;
+    const check = () => {
+      const now = session.subscriptions.some((e) => WATCHED_FOR.includes(e));
+      if (now === listening) return;
+      listening = now;
+      this.listenersChanged(now ? 1 : -1);
+    };
+    return {
+      onFrame: (text) => {
+        session.onFrame(text);
+        check();
+      },
+      onClose: () => {
+        session.onClose();
+        check();
+      },
+      emit: (event, data) => session.emit?.(event, data),
+      get state() {
+        return session.state;
+      },
+    };
+  }
+
+  /** True while the watcher runs (someone subscribed). */
+  get watching(): boolean {
+    return this.stopWatch !== undefined;
+  }
+
+  dispose(): void {
+    this.stopWatch?.();
+    this.stopWatch = undefined;
+    this.stopDiagnostics();
+    this.sources.dispose();
+    this.emitTo = undefined;
+  }
+
+  private listenersChanged(by: 1 | -1): void {
+    this.listeners += by;
+    if (this.listeners > 0 && !this.stopWatch) {
+      this.stopWatch = this.o.watcher.watch((changes: FileChange[]) => {
+        this.sources.filesChanged(changes);
+        this.o.client.changedOnDisk(changes.map((c) => c.path));
+      });
+      this.o.log('watching the workspace for files/changed (a client subscribed)');
+    } else if (this.listeners === 0 && this.stopWatch) {
+      this.stopWatch();
+      this.stopWatch = undefined;
+      this.o.log('stopped watching the workspace (no subscriber left)');
+    }
+  }
+}
