@@ -8,8 +8,12 @@ import { appendFileSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 
 export const EVENT_TRACE_ENV = 'IDEA_EVENT_TRACE';
-/** A callback this much older than the frame did not lead to it (its change was out of scope or no change). */
-export const STALE_MS = 1000;
+/**
+ * A windowed callback this much older than the next one led to no frame (its change was out of scope, or
+ * changed nothing a subscriber sees, or came after its window's frame): the next one starts the clock
+ * afresh. Longer than any coalescing window (50 ms) plus the lateness of a normally loaded host.
+ */
+export const STALE_MS = 250;
 
 export interface EventTraceLine {
   event: string;
@@ -57,9 +61,8 @@ export function eventTraceFromEnv(env: NodeJS.ProcessEnv = process.env, io: Trac
       },
     emitted: (event, send) => {
       const t0 = io.now();
-      const s = since.get(event);
+      const start = since.get(event) ?? t0;
       since.delete(event);
-      const start = s !== undefined && t0 - s <= STALE_MS ? s : t0;
       send();
       // The ws binding corks a socket for the tick and uncorks it on process.nextTick (runtime/tick-cork.ts):
       // a tick queued after the send runs after that write.

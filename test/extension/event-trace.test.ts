@@ -75,6 +75,15 @@ describe('IDEA_EVENT_TRACE', () => {
     expect(lines.map((l) => l.fromCallbackMs)).toEqual([50, 50]);
   });
 
+  it('a frame slower than STALE_MS is still timed from its callback, not hidden', async () => {
+    const { trace, clock, lines } = traced();
+    trace.callback('files', true, () => undefined)();
+    clock.t = STALE_MS * 3; // the host was that busy
+    trace.emitted('files', () => undefined);
+    await tick();
+    expect(lines[0]!.fromCallbackMs).toBe(STALE_MS * 3);
+  });
+
   it('writes the line after the socket’s uncork (a tick queued by the send runs first)', async () => {
     const { trace, order } = traced();
     trace.emitted('files', () => process.nextTick(() => order.push('uncorked')));
