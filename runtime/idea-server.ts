@@ -2,6 +2,7 @@
 // loopback ws binding (ws-server.ts, with admission.ts's limits), token auth, and an entry in the
 // per-user registry (registry.ts) once listening. It knows nothing of VS Code: the extension is this
 // plus its handlers and settings, and so are the test servers.
+import { shareEncoding } from './event-queue.js';
 import { type Registration, registerServer } from './registry.js';
 import { type ServerProtocol, ServerSession, type ServerSessionOptions } from './server-session.js';
 import { type SessionLike, startWebSocketServer, type WebSocketServerOptions } from './ws-server.js';
@@ -167,15 +168,16 @@ export async function createIdeaServer<H extends object, T extends string = stri
       return registration;
     },
     registryError,
-    emit: (event, data) => {
-      for (const session of live) {
-        try {
-          session.emit?.(event, data);
-        } catch {
-          // one connection's failure must not keep the event from the others
+    emit: (event, data) =>
+      shareEncoding(event, data, () => {
+        for (const session of live) {
+          try {
+            session.emit?.(event, data);
+          } catch {
+            // one connection's failure must not keep the event from the others
+          }
         }
-      }
-    },
+      }),
     workspacesChanged: () => registration?.update({ workspaces: workspaces() }),
     unregister,
     close: () => {

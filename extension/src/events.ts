@@ -4,16 +4,27 @@
 import * as vscode from 'vscode';
 import type { RawDiagnostic } from '../../server-core/diagnostics';
 import { EventScope } from '../../server-core/events/scope';
-import { CoreEventSources, type Emit } from '../../server-core/events/sources';
+import {
+  CoreEventSources,
+  DIAGNOSTICS_CHANGED,
+  EDITOR_CHANGED,
+  type Emit,
+  FILES_CHANGED,
+} from '../../server-core/events/sources';
 import type { CoreHost, FileChange } from '../../server-core/host';
+import { eventTraceFromEnv } from './event-trace';
 
 const isFile = (u: vscode.Uri) => u.scheme === 'file';
 
 /** The core's event sources fed by VS Code; dispose stops listening. */
 export function vscodeEventSources(host: CoreHost, emit: Emit): { sources: CoreEventSources } & vscode.Disposable {
+  // IDEA_EVENT_TRACE (event-trace.ts): callback-to-socket times for the bench; off, callbacks are as given.
+  const trace = eventTraceFromEnv();
+  const on = <A extends unknown[]>(event: string, windowed: boolean, fn: (...args: A) => void) =>
+    trace ? trace.callback(event, windowed, fn) : fn;
   const sources = new CoreEventSources(
     new EventScope(host.folders),
-    emit,
+    trace ? (event, data) => trace.emitted(event, () => emit(event, data)) : emit,
     host.editor ? { host: host.editor, documents: host.documents } : undefined,
   );
   const diagnosticsOf = (uris: readonly vscode.Uri[]) =>
@@ -24,13 +35,18 @@ export function vscodeEventSources(host: CoreHost, emit: Emit): { sources: CoreE
   // The baseline starts from what is known now: a first delta is a change, not the whole backlog.
   sources.diagnosticsChanged(diagnosticsOf(vscode.languages.getDiagnostics().map(([u]) => u)), true);
   const watcher = vscode.workspace.createFileSystemWatcher('**/*');
-  const fileChange = (kind: FileChange['kind']) => (u: vscode.Uri) => {
-    if (isFile(u)) sources.filesChanged([{ path: u.fsPath, kind }]);
-  };
-  const editor = () => sources.editorChanged();
+  const fileChange = (kind: FileChange['kind']) =>
+    on(FILES_CHANGED, true, (u: vscode.Uri) => {
+      if (isFile(u)) sources.filesChanged([{ path: u.fsPath, kind }]);
+    });
+  const editor = on(EDITOR_CHANGED, true, () => sources.editorChanged());
   const dirty = new Map<string, boolean>();
   const subscriptions = [
-    vscode.languages.onDidChangeDiagnostics((e) => sources.diagnosticsChanged(diagnosticsOf(e.uris))),
+    vscode.languages.onDidChangeDiagnostics(
+      on(DIAGNOSTICS_CHANGED, false, (e: vscode.DiagnosticChangeEvent) =>
+        sources.diagnosticsChanged(diagnosticsOf(e.uris)),
+      ),
+    ),
     watcher,
     watcher.onDidCreate(fileChange('created')),
     watcher.onDidChange(fileChange('changed')),
