@@ -27,7 +27,7 @@ import { fsFileWatcher } from './file-watcher';
 import { defaultHistoryDir, ensurePrivateDir } from './history';
 import { createHost } from './host';
 import { LspClient } from './lsp/client';
-import { defaultTypeScriptServer, type ServerCommand } from './lsp/config';
+import { defaultTypeScriptServer, type ServerCommand, TYPESCRIPT_INITIALIZATION_OPTIONS } from './lsp/config';
 import { lspHoverAndRename } from './lsp/hover-and-rename';
 import { lspLanguageFeatures } from './lsp-features';
 import { chooseRipgrep, type RipgrepChoice } from './ripgrep';
@@ -124,7 +124,7 @@ function typescriptServer(log: (m: string) => void): ServerCommand {
       language: 'typescript',
       command: 'typescript-language-server',
       args: ['--stdio'],
-      initializationOptions: { tsserver: { useSyntaxServer: 'never' } },
+      initializationOptions: TYPESCRIPT_INITIALIZATION_OPTIONS,
       vscodeTypeScript: true,
     };
   }

@@ -20,18 +20,19 @@ export async function documentText(core: CoreContext, path: string): Promise<str
 
 /**
  * Resolves a request's file and 0-based position (the schema made line/character integers >= 0; only
- * the file's own length is checked here: INVALID_REQUEST beyond its last line).
+ * the file's own length is checked here: INVALID_REQUEST beyond its last line), with the text read.
  */
 export async function documentAt(
   core: CoreContext,
   filePath: string,
   line: number,
   character: number,
-): Promise<{ path: string; position: Position }> {
+): Promise<{ path: string; position: Position; text: string }> {
   const { path } = resolvePath(core, filePath);
-  const lineCount = (await documentText(core, path)).split(LINE_BREAK).length;
+  const text = await documentText(core, path);
+  const lineCount = text.split(LINE_BREAK).length;
   if (line >= lineCount) throw invalidRequest(`line ${line} is beyond the end of the file (${lineCount} lines)`);
-  return { path, position: { line, character } };
+  return { path, position: { line, character }, text };
 }
 
 /** A position's offset in `text`, clamped to the document (as VS Code's TextDocument.offsetAt). */

@@ -48,6 +48,19 @@ const KNOWN_EXTENSIONS: Record<string, Record<string, string>> = {
 
 const LANGUAGE_NAME = /^[a-z][a-z0-9_+-]{0,63}$/;
 
+/**
+ * typescript-language-server's initializationOptions, wherever it comes from:
+ * - no syntax-only tsserver: it answers definition/references before the project has loaded, with the
+ *   import line instead of the declaration; one semantic tsserver makes them wait for it instead;
+ * - no automatic type acquisition: its typings installer is a second Node process (about 45 MB, a
+ *   fifth of the tree) that fetches @types packages from the npm registry into the user's cache, which
+ *   a headless server must not do behind its users' backs (`npm i -D @types/…` in the workspace works).
+ */
+export const TYPESCRIPT_INITIALIZATION_OPTIONS = {
+  tsserver: { useSyntaxServer: 'never' },
+  disableAutomaticTypingAcquisition: true,
+} as const;
+
 /** typescript-language-server's CLI, resolved from node_modules and run by this Node. */
 export function defaultTypeScriptServer(): ServerCommand {
   const require = createRequire(import.meta.url);
@@ -59,9 +72,7 @@ export function defaultTypeScriptServer(): ServerCommand {
     language: 'typescript',
     command: process.execPath,
     args: [join(dirname(pkgPath), bin), '--stdio'],
-    // No syntax-only tsserver: it answers definition/references before the project has loaded, with
-    // the import line instead of the declaration. One semantic tsserver makes them wait for it instead.
-    initializationOptions: { tsserver: { useSyntaxServer: 'never' } },
+    initializationOptions: TYPESCRIPT_INITIALIZATION_OPTIONS,
     vscodeTypeScript: true,
   };
 }

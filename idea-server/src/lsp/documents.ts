@@ -25,7 +25,9 @@ export const MAX_DOCUMENT_BYTES = 8 * 1024 * 1024;
 
 export class Documents {
   private readonly open = new Map<string, Tracked>();
-  /** Syncs run one at a time, so two requests for a new file open it once. */
+  /** The pass that runs next (not started yet): requests arriving meanwhile join it. */
+  private next: { wanted: Map<string, string>; run: Promise<Map<string, OpenDocument | Error>> } | undefined;
+  /** Passes run one at a time, so two requests for a new file open it once. */
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -35,17 +37,44 @@ export class Documents {
     private readonly maxBytes = MAX_DOCUMENT_BYTES,
   ) {}
 
-  /** Opens `path` or brings it up to date with the disk; then re-syncs every other open document too. */
+  /**
+   * Opens `path` or brings it up to date with the disk; every other open document too (the server
+   * answers from their text, not the disk's). Requests that arrive while a pass runs share the next
+   * one: it starts after they arrived, so it sees the disk as they did, and a burst of requests costs
+   * a pass or two instead of one each.
+   */
   sync(path: string, languageId: string): Promise<OpenDocument> {
-    const run = this.queue.then(async () => {
-      const doc = await this.syncOne(path, languageId);
-      for (const other of [...this.open.values()]) {
-        if (other.path !== path) await this.syncOne(other.path, other.languageId).catch(() => {});
-      }
+    if (!this.next) {
+      const wanted = new Map<string, string>();
+      const run = this.queue.then(() => {
+        this.next = undefined;
+        return this.pass(wanted);
+      });
+      this.next = { wanted, run };
+      this.queue = run.catch(() => {});
+    }
+    if (!this.next.wanted.has(path)) this.next.wanted.set(path, languageId);
+    return this.next.run.then((done) => {
+      const doc = done.get(path);
+      if (doc === undefined || doc instanceof Error) throw doc ?? new LspFileError(`cannot read ${path}`);
       return doc;
     });
-    this.queue = run.catch(() => {});
-    return run;
+  }
+
+  /** One sync of the wanted paths and every open one, their stats and reads side by side. */
+  private async pass(wanted: ReadonlyMap<string, string>): Promise<Map<string, OpenDocument | Error>> {
+    const all = new Map(wanted);
+    for (const doc of this.open.values()) if (!all.has(doc.path)) all.set(doc.path, doc.languageId);
+    const done = new Map<string, OpenDocument | Error>();
+    await Promise.all(
+      [...all].map(([path, languageId]) =>
+        this.syncOne(path, languageId).then(
+          (doc) => done.set(path, doc),
+          (e: unknown) => done.set(path, e instanceof Error ? e : new Error(String(e))),
+        ),
+      ),
+    );
+    return done;
   }
 
   get(path: string): OpenDocument | undefined {

@@ -1,8 +1,9 @@
 // idea-server's LSP client against the real typescript-language-server (from node_modules) on a small
 // TS project in a temp folder: definition across files, references, symbols, a type error's
 // diagnostic (and its disappearance once the file is fixed on disk), a crash (the next request
-// restarts the server) and a clean shutdown that leaves no process behind. One client for the file.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// restarts the server) and a clean shutdown that leaves no process behind (one tsserver, no type
+// acquisition). One client for the file.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,6 +39,14 @@ const B = [
 ].join('\n');
 
 let client: LspClient;
+
+const commandLine = (pid: number): string[] => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+  } catch {
+    return [];
+  }
+};
 
 beforeAll(() => {
   writeFileSync(
@@ -166,6 +175,11 @@ describe('LspClient with typescript-language-server', () => {
     const pid = client.serverPid('typescript')!;
     const all = [pid, ...descendants(pid)];
     expect(all.every(running)).toBe(true);
+    // One semantic tsserver (no syntax server), without automatic type acquisition (config.ts).
+    const tsservers = all.map(commandLine).filter((c) => c.some((a) => a.endsWith('tsserver.js')));
+    expect(tsservers).toHaveLength(1);
+    expect(tsservers[0]).toContain('--disableAutomaticTypingAcquisition');
+    expect(all.map(commandLine).some((c) => c.some((a) => a.endsWith('typingsInstaller.js')))).toBe(false);
     await client.shutdown();
     expect(client.serverPid('typescript')).toBeUndefined();
     expect(await poll(() => (all.every((p) => !running(p)) ? true : undefined), { timeoutMs: 30_000 })).toBe(true);

@@ -74,12 +74,29 @@ describe('nav/definition', () => {
     expect(res.locations[0]).toMatchObject({ line: 0, endCharacter: 22, code: 'export class Circle {}' });
   });
 
-  it('refuses a line past the end of the file (INVALID_REQUEST) before asking the host', async () => {
-    const { svc } = core({});
-    await expect(navDefinition(svc)({ filePath: file, line: 6, character: 0 }, ctx)).rejects.toMatchObject({
-      code: 'INVALID_REQUEST',
-      message: 'line 6 is beyond the end of the file (6 lines)',
-    });
+  it('refuses a line past the end of the file (INVALID_REQUEST), whatever the host answered meanwhile', async () => {
+    for (const definition of [
+      undefined,
+      async () => {
+        throw new Error('the language server refused the position');
+      },
+      async () => [{ filePath: file, range: r(0, 13, 0, 18), targetRange: r(0, 0, 0, 22) }],
+    ]) {
+      const { svc } = core(definition ? { definition } : {});
+      await expect(navDefinition(svc)({ filePath: file, line: 6, character: 0 }, ctx)).rejects.toMatchObject({
+        code: 'INVALID_REQUEST',
+        message: 'line 6 is beyond the end of the file (6 lines)',
+      });
+    }
+  });
+
+  it('refuses a path outside the workspace without asking the host', async () => {
+    let asked = 0;
+    const { svc } = core({ definition: async () => (asked++, []) });
+    await expect(
+      navDefinition(svc)({ filePath: join(root, 'outside.ts'), line: 0, character: 0 }, ctx),
+    ).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
+    expect(asked).toBe(0);
   });
 
   it('answers Unavailable with no locations and logs why', async () => {
