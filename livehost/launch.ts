@@ -41,6 +41,11 @@ export interface LaunchOptions {
   extensionDevPath?: string;
   /** A packed extension, installed with `code-server --install-extension` as a user would. Give this or `extensionDevPath`. */
   vsix?: string;
+  /**
+   * More unpacked extensions to load next to it (e.g. a bench's probe extension); each is linked into
+   * the run's extensions folder as `extensionDevPath` is. The launch still waits for the first only.
+   */
+  extraExtensionDevPaths?: readonly string[];
   /** Extra user settings, merged over the quiet offline defaults and `idea.server.port`. */
   userSettings?: Record<string, unknown>;
   /** Extra environment for code-server (inherited by the extension host). */
@@ -242,6 +247,7 @@ export async function launchHost(opts: LaunchOptions): Promise<LiveHost> {
       ? installedExtension(run.extensionsDir)
       : linkExtension(opts.extensionDevPath!, run.extensionsDir);
     extensionId = ext.id;
+    for (const extra of opts.extraExtensionDevPaths ?? []) linkExtension(extra, run.extensionsDir);
     // Stage 3: the workspace settings file, restored after every process below is gone.
     const settings = workspaceSettingsStage(workspace, opts.restoreWorkspaceSettings !== false, teardown, log);
     log(

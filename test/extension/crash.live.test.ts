@@ -6,8 +6,8 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { connect, type IdeaClient } from '../../generated/v0.1.6/client';
-import { groupPids, parseJsonc } from '../../livehost';
 import { type LiveFixture, startLiveFixture } from './helpers';
+import { extensionHostPid, reconnect } from './support/extension-host';
 
 const KILLS = 20;
 let fx: LiveFixture;
@@ -26,45 +26,9 @@ afterAll(async () => {
 const big = () => join(fx.ws.dir, 'crash', 'big.txt');
 const small = () => join(fx.ws.dir, 'crash', 'a-small.txt');
 
-function extensionHostPid(): number | undefined {
-  return groupPids(fx.host.codeServerPid).find((p) => {
-    try {
-      return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('extensionHost');
-    } catch {
-      return false;
-    }
-  });
-}
-
 /** A client on the server of the current extension host (its port and token are new after a restart). */
-async function client(notPid?: number): Promise<IdeaClient> {
-  const end = Date.now() + 60_000;
-  let reloaded = false;
-  const since = Date.now();
-  for (;;) {
-    const pid = extensionHostPid();
-    if (pid && pid !== notPid) {
-      try {
-        const s = parseJsonc(readFileSync(join(fx.ws.dir, '.vscode/settings.json'), 'utf8')) as Record<string, unknown>;
-        return await connect({
-          url: `ws://127.0.0.1:${s['idea.server.port']}`,
-          token: String(s['idea.server.authToken']),
-          timeoutMs: 2000,
-        });
-      } catch {
-        // the new host's server is not listening yet
-      }
-    }
-    // VS Code restarts a crashed extension host by itself twice in a row, then waits for the user:
-    // reloading the window starts a fresh one.
-    if (!reloaded && Date.now() - since > 4000) {
-      reloaded = true;
-      await fx.host.page.reload();
-    }
-    if (Date.now() > end) throw new Error('no extension host came back');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const client = (notPid?: number): Promise<IdeaClient> =>
+  reconnect(fx.host, (url, token) => connect({ url, token, timeoutMs: 2000 }), notPid);
 
 function state(path: string, oldBytes: Buffer, newBytes: Buffer): 'old' | 'new' | string {
   const b = readFileSync(path);
@@ -94,7 +58,7 @@ it(`SIGKILL of the extension host during a replace never truncates, and recovery
   for (let i = 0; i < KILLS; i++) {
     reset();
     await new Promise((r) => setTimeout(r, 300)); // let the host see the reset before it plans
-    const pid = extensionHostPid()!;
+    const pid = extensionHostPid(fx.host)!;
     let answered = false;
     t0 = Date.now();
     const pending = replace(c).then(
