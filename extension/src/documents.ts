@@ -1,6 +1,7 @@
 // Documents as VS Code holds them: open one (bounded: the workbench must answer), show it in a tab,
 // find the open (possibly unsaved) copy of a path, the unsaved texts a search must see, and the core's
 // OpenDocuments (server-core/host.ts) over them.
+import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { OpenDocuments } from '../../server-core/host';
 import { LANGUAGE_TIMEOUT_MS } from './language-server';
@@ -75,6 +76,27 @@ async function editorCaughtUp(path: string, bytes: Buffer): Promise<void> {
     await new Promise((r) => setTimeout(r, wait));
     wait = Math.min(wait * 2, 200);
   }
+}
+
+/**
+ * Whether the open copy of `path` may differ from what a language provider just answered for, or from
+ * the disk: its version moved since `version` (VS Code reloaded it meanwhile), or, unsaved changes
+ * aside, its text is not the disk's yet (a change made behind VS Code's back, e.g. a git checkout, is
+ * reloaded asynchronously). Waits, bounded, for such a copy to catch up before answering true.
+ */
+export async function behindDisk(path: string, version: number | undefined): Promise<boolean> {
+  const doc = openDocumentOf(path);
+  if (!doc || doc.isDirty) return false;
+  let disk: Buffer;
+  try {
+    disk = await readFile(path);
+  } catch {
+    return false; // gone: the core says so when it reads it
+  }
+  const moved = version !== undefined && doc.version !== version;
+  if (!moved && normalise(doc.getText()) === normalise(disk.toString('utf8'))) return false;
+  await editorCaughtUp(path, disk);
+  return true;
 }
 
 export const vscodeDocuments: OpenDocuments = {
