@@ -304,10 +304,11 @@ describe('no leak', () => {
     console.log(
       `no leak: extension host RSS ${before.rssMb.toFixed(1)} → ${after.rssMb.toFixed(1)} MB, fds ${before.fds} → ${after.fds}`,
     );
-    // Handles: the same set (a few for VS Code's own work in the meantime). Memory: a closed session's
-    // 10,000 frames hold nothing; 40 MB is far below what a leak of per-request state would keep
-    // (each round allocates well over that) yet above the garbage collector's slack.
+    // Handles: the same set (a few for VS Code's own work in the meantime). Memory is a coarse check:
+    // RSS, not the heap (the host's V8 is not reachable from here), grew 28 MB in a passing run as the
+    // collector keeps slack; a leak of ≥ 9 kB per request (7,500 of them) exceeds the 64 MB bound. The
+    // session's own maps are checked exactly in test/runtime/session-events.test.ts.
     expect(after.fds - before.fds).toBeLessThanOrEqual(5);
-    expect(after.rssMb - before.rssMb).toBeLessThan(40);
+    expect(after.rssMb - before.rssMb).toBeLessThan(64);
   }, 300_000);
 });
