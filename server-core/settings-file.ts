@@ -8,7 +8,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { appendFile, readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import { DISCOVERY_KEYS } from '../runtime/discovery';
+import { DISCOVERY_KEYS, workspaceSettingsFile } from '../runtime/discovery';
 import { parseJsonc } from '../runtime/jsonc';
 import { git } from './git';
 
@@ -131,7 +131,7 @@ export function exposeConnection(
 ): void {
   const values: Record<string, string | number> = { [DISCOVERY_KEYS.port]: port };
   if (token !== undefined) values[DISCOVERY_KEYS.token] = token;
-  const file = resolve(folder, '.vscode', 'settings.json');
+  const file = workspaceSettingsFile(folder);
   try {
     writeSettingsKeys(file, values);
   } catch (e) {
