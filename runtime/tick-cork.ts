@@ -2,8 +2,11 @@
 //
 // `ws` corks and uncorks the TCP socket around each frame, so N frames produced in one tick (a
 // burst of replies, pipelined requests) cost N writev syscalls: ~22 % of each side's CPU in the
-// pipelined bench (bench/FINDINGS.md). Corking once per tick and uncorking on process.nextTick
-// turns them into one write; a lone frame goes out in the same tick as before.
+// pipelined bench (bench/FINDINGS.md). The first frame of a tick goes out at once; a second one corks
+// the socket until process.nextTick, so the rest of the tick's frames leave in one more write. A lone
+// frame (a reply, an event) is never held: a tick can be long in a busy host (VS Code's extension host
+// runs other extensions' listeners in the same turn), and a frame corked until its end waits for all
+// of it.
 //
 // `_socket` is a private field of ws 8: when it is absent (another WebSocket class, or not yet
 // connected) this does nothing and frames go out one by one.
@@ -20,20 +23,27 @@ function socketOf(ws: object): Corkable | undefined {
     : undefined;
 }
 
-/** Returns a function to call right before each send on `ws`: it corks the socket until the end of the tick. */
+/** Returns a function to call right before each send on `ws`: from the tick's second send on, it corks the socket until the end of the tick. */
 export function corkPerTick(ws: object): () => void {
+  /** A frame was sent in this tick (reset when the tick ends). */
+  let sent = false;
   let corked: Corkable | undefined;
-  const uncork = () => {
+  const endOfTick = () => {
+    sent = false;
     const sock = corked;
     corked = undefined;
     sock?.uncork();
   };
   return () => {
     if (corked) return;
+    if (!sent) {
+      sent = true; // this one leaves at once
+      process.nextTick(endOfTick);
+      return;
+    }
     const sock = socketOf(ws);
     if (!sock) return;
     corked = sock;
     sock.cork();
-    process.nextTick(uncork);
   };
 }
