@@ -1,7 +1,8 @@
 // Opt-in latency trace of the events the extension pushes, for bench/events/extension-latency.bench.ts.
 // With IDEA_EVENT_TRACE=<absolute file> in the environment VS Code was started with, every event emitted
 // appends one JSON line to that file: the event, the ms from the VS Code callback that led to it (entry)
-// to its frame written on the socket, and the ms from the emit to that point. The path comes from the
+// to the end of the tick that sent its frame, the ms from the emit to that point, and the callback's wall
+// clock time, which the bench compares with the time its client received the frame. The path comes from the
 // person launching VS Code, never from a client. Unset (normal use): eventTraceFromEnv returns undefined
 // at activation and nothing else is done. VS Code-free (no `vscode` import) so it is unit-tested alone.
 import { appendFileSync } from 'node:fs';
@@ -17,10 +18,16 @@ export const STALE_MS = 250;
 
 export interface EventTraceLine {
   event: string;
-  /** From the entry of the first VS Code callback since the event's previous frame to the frame on the socket. */
+  /**
+   * From the entry of the first VS Code callback since the event's previous frame to the end of the tick
+   * that sent the frame: when a corked frame leaves (runtime/tick-cork.ts); the tick's first frame
+   * leaves earlier, inside the send.
+   */
   fromCallbackMs: number;
-  /** From the emit (after any coalescing window) to the frame on the socket. */
+  /** From the emit (after any coalescing window) to that same point. */
   fromEmitMs: number;
+  /** That callback's entry, ms since the epoch (performance.timeOrigin-based; comparable across processes). */
+  callbackAt: number;
 }
 
 export interface EventTrace {
@@ -36,10 +43,16 @@ export interface EventTrace {
 
 export interface TraceIO {
   now(): number;
+  /** performance.timeOrigin: now() + origin is the wall clock. */
+  origin: number;
   append(file: string, line: string): void;
 }
 
-const realIO: TraceIO = { now: () => performance.now(), append: (f, l) => appendFileSync(f, l) };
+const realIO: TraceIO = {
+  now: () => performance.now(),
+  origin: performance.timeOrigin,
+  append: (f, l) => appendFileSync(f, l),
+};
 
 export function eventTraceFromEnv(env: NodeJS.ProcessEnv = process.env, io: TraceIO = realIO): EventTrace | undefined {
   const file = env[EVENT_TRACE_ENV];
@@ -68,7 +81,12 @@ export function eventTraceFromEnv(env: NodeJS.ProcessEnv = process.env, io: Trac
       // a tick queued after the send runs after that write.
       process.nextTick(() => {
         const t1 = io.now();
-        const line: EventTraceLine = { event, fromCallbackMs: t1 - start, fromEmitMs: t1 - t0 };
+        const line: EventTraceLine = {
+          event,
+          fromCallbackMs: t1 - start,
+          fromEmitMs: t1 - t0,
+          callbackAt: io.origin + start,
+        };
         try {
           io.append(file, `${JSON.stringify(line)}\n`);
         } catch {

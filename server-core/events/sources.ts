@@ -17,7 +17,11 @@ export const DIAGNOSTICS_CHANGED = '/app/vscode/diagnostics/changed' satisfies E
 export const FILES_CHANGED = '/app/vscode/files/changed' satisfies EventName;
 export const EDITOR_CHANGED = '/app/vscode/editor/changed' satisfies EventName;
 
-/** Editor notifications arriving closer together than this are one editor/changed (typing, dragging a selection). */
+/**
+ * editor/changed is throttled, not delayed: the first notification after a quiet spell is sent at once,
+ * later ones within this window fold into one event at its end (dragging a selection, the other
+ * notifications of an editor switch), and so on while they keep coming.
+ */
 export const EDITOR_SETTLE_MS = 15;
 
 export type Emit = <E extends EventName>(event: E, data: DataOf<E>) => void;
@@ -27,7 +31,11 @@ type EditorData = DataOf<typeof EDITOR_CHANGED>;
 export class CoreEventSources {
   private readonly baseline = new DiagnosticsBaseline();
   private readonly window: ChangeWindow;
+  /** Set while the settle window runs: notifications then wait for its end. */
   private editorTimer: ReturnType<typeof setTimeout> | undefined;
+  /** A notification came after the window's event was taken. */
+  private editorPending = false;
+  private disposed = false;
   private lastEditor = '';
 
   constructor(
@@ -74,14 +82,32 @@ export class CoreEventSources {
   /** Something in the editor changed (active editor, selection, visible editors, a dirty flag). */
   editorChanged(): void {
     if (!this.editor) return;
-    this.editorTimer ??= setTimeout(() => {
-      this.editorTimer = undefined;
-      const state = this.editorState();
-      const key = JSON.stringify(state);
-      if (key === this.lastEditor) return; // nothing a subscriber can see changed
-      this.lastEditor = key;
-      this.emit(EDITOR_CHANGED, state);
-    }, EDITOR_SETTLE_MS);
+    if (this.editorTimer) {
+      this.editorPending = true;
+      return;
+    }
+    // Leading edge, inside the platform's callback: VS Code updates all of a switch's editor state before
+    // it fires the visible- and active-editor events, so the first of them already sees the whole change.
+    this.sendEditorState();
+    this.editorTimer = setTimeout(() => this.editorSettled(), EDITOR_SETTLE_MS);
+  }
+
+  /** The window's end: what changed during it goes out as one event, and the next window starts. */
+  private editorSettled(): void {
+    this.editorTimer = undefined;
+    if (!this.editorPending) return;
+    this.editorPending = false;
+    this.sendEditorState();
+    this.editorTimer = setTimeout(() => this.editorSettled(), EDITOR_SETTLE_MS);
+  }
+
+  private sendEditorState(): void {
+    if (this.disposed) return;
+    const state = this.editorState();
+    const key = JSON.stringify(state);
+    if (key === this.lastEditor) return; // nothing a subscriber can see changed
+    this.lastEditor = key;
+    this.emit(EDITOR_CHANGED, state);
   }
 
   /** The session's initialEvent: the current state, for a subscriber that asked for it. */
@@ -98,6 +124,7 @@ export class CoreEventSources {
   }
 
   dispose(): void {
+    this.disposed = true;
     this.window.dispose();
     clearTimeout(this.editorTimer);
     this.editorTimer = undefined;

@@ -13,6 +13,7 @@ function traced(env: NodeJS.ProcessEnv = { [EVENT_TRACE_ENV]: FILE }) {
   const order: string[] = [];
   const trace = eventTraceFromEnv(env, {
     now: () => clock.t,
+    origin: 1000,
     append: (file, line) => {
       expect(file).toBe(FILE);
       order.push('traced');
@@ -41,7 +42,7 @@ describe('IDEA_EVENT_TRACE', () => {
     clock.t = 100;
     cb(3);
     await tick();
-    expect(lines).toEqual([{ event: 'diag', fromCallbackMs: 6, fromEmitMs: 3 }]);
+    expect(lines).toEqual([{ event: 'diag', fromCallbackMs: 6, fromEmitMs: 3, callbackAt: 1100 }]);
   });
 
   it('a non-windowed callback that emitted nothing does not start the next frame’s clock', async () => {
@@ -98,6 +99,7 @@ describe('IDEA_EVENT_TRACE', () => {
       { [EVENT_TRACE_ENV]: FILE },
       {
         now: () => 0,
+        origin: 0,
         append: () => {
           throw new Error('disk full');
         },

@@ -16,6 +16,7 @@ import {
   CoreEventSources,
   DIAGNOSTICS_CHANGED,
   EDITOR_CHANGED,
+  EDITOR_SETTLE_MS,
   FILES_CHANGED,
 } from '../../../server-core/events/sources';
 import type { EditorHost, FileChange } from '../../../server-core/host';
@@ -227,7 +228,60 @@ describe('event sources', () => {
     ]);
   });
 
-  it('emits the editor state once per settled change, only when it changed, without protected files', async () => {
+  const at = (line: number, character: number) => ({
+    filePath: join(ws, 'a.ts'),
+    languageId: 'typescript',
+    isDirty: false,
+    selections: [{ start: { line, character }, end: { line, character }, isReversed: false }],
+    visibleRanges: [],
+  });
+  const cursors = () => emitted.map((e) => (e.data as { selections: { line: number }[] }).selections[0]?.line);
+
+  it('sends the first editor change at once, inside the notification', () => {
+    editor.active = at(1, 0);
+    sources.editorChanged();
+    expect(cursors()).toEqual([1]); // no timer ran: the settle window is not a delay
+    for (let i = 0; i < 10; i++) sources.editorChanged(); // the same turn's other notifications
+    expect(cursors()).toEqual([1]);
+  });
+
+  it('folds the changes within the settle window into one event at its end, and keeps the rate bounded', async () => {
+    editor.active = at(1, 0);
+    sources.editorChanged();
+    editor.active = at(2, 0);
+    sources.editorChanged();
+    editor.active = at(3, 0);
+    sources.editorChanged();
+    expect(cursors()).toEqual([1]);
+    await sleep(40);
+    expect(cursors()).toEqual([1, 3]); // 2 was never settled: folded into 3
+    // A selection dragged for 150 ms, a notification every millisecond: at most one event per window.
+    emitted.length = 0;
+    const end = Date.now() + 150;
+    for (let line = 10; Date.now() < end; line++) {
+      editor.active = at(line, 0);
+      sources.editorChanged();
+      await sleep(1);
+    }
+    await sleep(40);
+    expect(emitted.length).toBeGreaterThan(1);
+    expect(emitted.length).toBeLessThanOrEqual(Math.ceil(150 / EDITOR_SETTLE_MS) + 2);
+    expect(cursors().at(-1)).toBe((editor.active.selections[0] as { start: { line: number } }).start.line); // the last state is sent
+  });
+
+  it('sends nothing once disposed, not even a change waiting for the window', async () => {
+    editor.active = at(1, 0);
+    sources.editorChanged();
+    editor.active = at(2, 0);
+    sources.editorChanged(); // pending for the window's end
+    sources.dispose();
+    await sleep(40);
+    editor.active = at(3, 0);
+    sources.editorChanged(); // a late notification from a platform still tearing down
+    expect(cursors()).toEqual([1]);
+  });
+
+  it('emits the editor state only when it changed, without protected files', async () => {
     editor.active = {
       filePath: join(ws, 'a.ts'),
       languageId: 'typescript',
