@@ -161,7 +161,10 @@ describe('admission in the ws binding', () => {
     expect(real).toMatchObject({ ok: true });
     // Over the cap only between a burst and its trim two event-loop turns later, and never beyond 4×.
     expect(maxPending).toBeLessThanOrEqual(4 * 32);
-    await new Promise((r) => setImmediate(() => setImmediate(r)));
+    // The client's last connect callback can run before the server accepted every socket (a loaded
+    // machine): the cap holds two turns after the last one arrives there, so wait for the trim, bounded.
+    const end = Date.now() + 2000;
+    while (server.pendingCount > 32 && Date.now() < end) await new Promise((r) => setTimeout(r, 5));
     expect(server.pendingCount).toBeLessThanOrEqual(32);
     expect(refusals.filter((r) => r === 'evicted').length).toBeGreaterThan(1000);
     expect(server.clientCount).toBe(0); // the real client left
