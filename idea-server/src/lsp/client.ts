@@ -347,6 +347,21 @@ export class LspClient {
     return live.diagnostics.get(file);
   }
 
+  /**
+   * The text a running server has for `path` as last synced (every open document is synced with the
+   * disk before each request), or undefined: lets the core skip reading a file the request just synced.
+   */
+  syncedText(path: string): string | undefined {
+    if (typeof path !== 'string' || !isAbsolute(path)) return undefined;
+    const file = normalize(path);
+    for (const l of this.languages.values()) {
+      const live = l.current;
+      const doc = live?.server.alive ? live.documents.get(file) : undefined;
+      if (doc) return doc.text;
+    }
+    return undefined;
+  }
+
   /** Every diagnostic the running servers have published, per file, unconverted. */
   allRawDiagnostics(): [string, LspDiagnostic[]][] {
     return [...this.languages.values()].flatMap((l) => l.current?.diagnostics.all() ?? []);
