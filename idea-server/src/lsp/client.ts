@@ -98,6 +98,11 @@ class Language {
     return this.live;
   }
 
+  /** The server when it runs now (no start needed), else undefined. */
+  running(): Live | undefined {
+    return !this.closed && this.live?.server.alive ? this.live : undefined;
+  }
+
   /** The running server, started (or restarted) if need be. */
   get(): Promise<Live> {
     const { language } = this.command;
@@ -433,10 +438,13 @@ export class LspClient {
       );
     }
     const language = this.languages.get(lang.language)!;
-    const live = await bounded(language.get(), `starting the ${lang.language} language server`, {
-      signal: opts.signal,
-      timeoutMs: this.options.startTimeoutMs,
-    });
+    // A running server needs no bounded wait (its timer, its abort listener); the sync below is bounded.
+    const live =
+      language.running() ??
+      (await bounded(language.get(), `starting the ${lang.language} language server`, {
+        signal: opts.signal,
+        timeoutMs: this.options.startTimeoutMs,
+      }));
     const doc = await bounded(live.documents.sync(path, lang.languageId), `opening ${path}`, this.bounds(opts));
     return { live, doc: { ...doc, language: lang.language } };
   }

@@ -15,7 +15,7 @@ import {
   StreamMessageReader,
   StreamMessageWriter,
 } from 'vscode-languageserver-protocol/node';
-import { type Bounds, bounded } from './bounded';
+import { type Bounds, bounded, type FailEarly } from './bounded';
 import type { ServerCommand } from './config';
 import { LspUnavailableError } from './errors';
 
@@ -30,6 +30,8 @@ const STDERR_TAIL = 4096;
 
 export class ServerProcess {
   private stopping = false;
+  /** Waits failed early when the process goes away unasked (see `failEarly`). */
+  private readonly crashWaiters = new Set<(e: unknown) => void>();
   private stderrTail = '';
   private exitInfo: Exit | undefined;
   /** Resolves when the process is gone (exited, or never started). */
@@ -61,7 +63,9 @@ export class ServerProcess {
     this.crashed = this.exited.then((e) => {
       throw this.failure(e);
     });
-    this.crashed.catch(() => {});
+    this.crashed.catch((e: unknown) => {
+      for (const fail of [...this.crashWaiters]) fail(e);
+    });
     child.stdin?.on('error', () => {}); // EPIPE when it dies mid-write: reported by 'exit' instead
     child.stdout?.on('error', () => {});
     child.stderr?.on('data', (d: Buffer) => {
@@ -132,7 +136,7 @@ export class ServerProcess {
         connection.sendRequest('initialize', params),
         `starting the ${command.language} language server`,
         bounds,
-        { failEarly: server.crashed },
+        { failEarly: server.failEarly },
       );
       await connection.sendNotification('initialized', {});
     } catch (e) {
@@ -156,6 +160,16 @@ export class ServerProcess {
     return this.exitInfo === undefined && !this.stopping;
   }
 
+  /** For `bounded`: fails a wait when the process goes away unasked (at once when it is gone already). */
+  readonly failEarly: FailEarly = (fail) => {
+    if (this.exitInfo) {
+      this.crashed.catch(fail);
+      return () => {};
+    }
+    this.crashWaiters.add(fail);
+    return () => this.crashWaiters.delete(fail);
+  };
+
   /** A request bounded by the signal and timeout; giving up sends $/cancelRequest. Fails early if the server dies. */
   request<R>(method: string, params: unknown, what: string, bounds: Bounds): Promise<R> {
     if (!this.alive) return this.crashed;
@@ -170,7 +184,7 @@ export class ServerProcess {
       throw e;
     });
     return bounded(work, what, bounds, {
-      failEarly: this.crashed,
+      failEarly: this.failEarly,
       onGiveUp: () => {
         if (this.alive) cts.cancel();
       },
@@ -187,7 +201,7 @@ export class ServerProcess {
     this.stopping = true;
     const bounds = { timeoutMs };
     try {
-      await bounded(this.connection.sendRequest('shutdown'), 'shutdown', bounds, { failEarly: this.crashed });
+      await bounded(this.connection.sendRequest('shutdown'), 'shutdown', bounds, { failEarly: this.failEarly });
       await this.connection.sendNotification('exit');
     } catch {
       // no answer: it is killed below
