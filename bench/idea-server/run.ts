@@ -7,7 +7,8 @@
 //   and tsserver) vs the code-server tree plus the headless browser its window needs (the target's row),
 //   and vs the code-server tree alone; PSS (shared pages divided fairly; an RSS row too);
 // - warm nav/definition p50 through idea-server (client → ws → core → LSP → back, the declaration's text
-//   read) vs the same textDocument/definition sent to typescript-language-server directly over stdio.
+//   read) vs the same textDocument/definition sent to typescript-language-server directly over stdio,
+//   interleaved in blocks, with a no-op round trip through idea-server (events/unsubscribe) beside them;
 // --cases FILE writes every measured case's duration (and reset/settle time) per target, to see which
 // cases dominate a suite.
 //   npx tsx bench/idea-server/run.ts [--json out.json] [--no-vscode] [--cases cases.json]
@@ -39,7 +40,9 @@ const cases = loadCases();
 const expectedFailures = readExpectedFailures(join(CONFORMANCE_DIR, 'expected-failures.json'));
 // nav-definition/class-from-type-reference: `Circle` used as a type in src/shapes.ts.
 const DEF = { file: 'src/shapes.ts', line: 18, character: 25 };
-const NAV_RUNS = 60;
+const NAV_ROUNDS = 10;
+const NAV_BLOCK = 20;
+const NAV_RUNS = NAV_ROUNDS * NAV_BLOCK;
 
 /** The bin on `ws` (HOME empty, no registry). */
 const startServer = (ws: string, home: string) => startIdeaServerBin({ workspace: ws, home });
@@ -71,38 +74,42 @@ async function suite(
   return { ms: s.durationMs, pass: s.counts.pass, total: s.results.length, cases: times };
 }
 
-/** nav/definition through idea-server: warm (answered once first), NAV_RUNS timed. */
-async function navThroughServer(s: BinServer, ws: string): Promise<number[]> {
+interface NavTimes {
+  viaServer: number[];
+  direct: number[];
+  /** events/unsubscribe through idea-server: answered by the session, no handler, no language server. */
+  noop: number[];
+}
+
+/**
+ * nav/definition through idea-server vs the same request to typescript-language-server directly, and a
+ * no-op round trip through idea-server: all warm, in interleaved blocks (NAV_ROUNDS × NAV_BLOCK each),
+ * so a load that comes and goes on a shared machine hits every side alike.
+ */
+async function navCompare(s: BinServer, ws: string): Promise<NavTimes> {
   const client = await connect({ url: s.url, token: s.token });
+  const tsls = await startTslsDirect(ws, DEF);
   const params = { filePath: join(ws, DEF.file), line: DEF.line, character: DEF.character };
+  const sides: Record<keyof NavTimes, () => Promise<unknown>> = {
+    viaServer: async () => {
+      if ((await client.navDefinition(params)).locations.length === 0) throw new Error('nav/definition found nothing');
+    },
+    direct: () => tsls.definition(),
+    noop: () => client.eventsUnsubscribe({}),
+  };
+  const times: NavTimes = { viaServer: [], direct: [], noop: [] };
   try {
-    for (let i = 0; i < 5; i++) await client.navDefinition(params);
-    const times: number[] = [];
-    for (let i = 0; i < NAV_RUNS; i++) {
-      const t0 = performance.now();
-      const r = await client.navDefinition(params);
-      times.push(performance.now() - t0);
-      if (r.locations.length === 0) throw new Error('nav/definition found nothing');
-    }
+    for (let i = 0; i < 10; i++) for (const f of Object.values(sides)) await f();
+    for (let r = 0; r < NAV_ROUNDS; r++)
+      for (const [side, f] of Object.entries(sides) as [keyof NavTimes, () => Promise<unknown>][])
+        for (let i = 0; i < NAV_BLOCK; i++) {
+          const t0 = performance.now();
+          await f();
+          times[side].push(performance.now() - t0);
+        }
     return times;
   } finally {
     client.close();
-  }
-}
-
-/** The same definition request sent to typescript-language-server directly (idea-server's options). */
-async function navDirect(ws: string): Promise<number[]> {
-  const tsls = await startTslsDirect(ws, DEF);
-  try {
-    for (let i = 0; i < 5; i++) await tsls.definition();
-    const times: number[] = [];
-    for (let i = 0; i < NAV_RUNS; i++) {
-      const t0 = performance.now();
-      await tsls.definition();
-      times.push(performance.now() - t0);
-    }
-    return times;
-  } finally {
     await tsls.close();
   }
 }
@@ -144,11 +151,14 @@ try {
   console.log(
     `suite against idea-server: ${serverSuite.ms} ms, ${serverSuite.pass}/${serverSuite.total} passed; peak ${serverPeak.pssMB} MB PSS, ${serverPeak.rssMB} MB RSS, ${serverPeak.procs} processes`,
   );
-  const viaServer = summarize(await navThroughServer(served, wsServer));
+  const nav = await navCompare(served, wsServer);
   await served.stop();
-  const direct = summarize(await navDirect(wsServer));
+  const viaServer = summarize(nav.viaServer);
+  const direct = summarize(nav.direct);
+  const noop = summarize(nav.noop);
+  const added = viaServer.p50 - direct.p50;
   console.log(
-    `nav/definition p50: through idea-server ${round(viaServer.p50)} ms, tsls directly ${round(direct.p50)} ms`,
+    `nav/definition p50: through idea-server ${round(viaServer.p50)} ms, tsls directly ${round(direct.p50)} ms (added ${added.toFixed(2)} ms); no-op round trip through idea-server ${noop.p50.toFixed(2)} ms`,
   );
 
   const rows: BenchRow[] = [
@@ -167,6 +177,12 @@ try {
       baseline: round(direct.p50),
       target: '≤ 1.2×',
       ok: viaServer.p50 <= 1.2 * direct.p50,
+    },
+    {
+      metric: `nav/definition p50 added by idea-server (via − direct; baseline: a no-op round trip through it, events/unsubscribe: the socket hop every request pays)`,
+      value: Math.round(added * 100) / 100,
+      unit: 'ms',
+      baseline: Math.round(noop.p50 * 100) / 100,
     },
   ];
 
