@@ -28,8 +28,17 @@ export interface Exit {
 /** How much of the server's stderr is kept for error messages. */
 const STDERR_TAIL = 4096;
 
+/** One request in flight and how many callers still wait for it. */
+interface Shared {
+  work: Promise<unknown>;
+  cts: CancellationTokenSource;
+  callers: number;
+}
+
 export class ServerProcess {
   private stopping = false;
+  /** Requests in flight by method and params, for identical ones to share (see `request`). */
+  private readonly shared = new Map<string, Shared>();
   /** Waits failed early when the process goes away unasked (see `failEarly`). */
   private readonly crashWaiters = new Set<(e: unknown) => void>();
   private stderrTail = '';
@@ -170,11 +179,50 @@ export class ServerProcess {
     return () => this.crashWaiters.delete(fail);
   };
 
-  /** A request bounded by the signal and timeout; giving up sends $/cancelRequest. Fails early if the server dies. */
+  /**
+   * A request bounded by the signal and timeout; giving up sends $/cancelRequest. Fails early if the
+   * server dies. Identical requests (same method and params) in flight together share one: a burst
+   * of the same question (an agent asking again, 1,000 at once) costs the server one answer. Each
+   * caller keeps its own bounds; the shared request is cancelled only once every caller gave up; a
+   * caller that joined gets its own copy of the answer. Any notification (didOpen, didChange,
+   * didClose) ends the sharing, so a request sent after a change never gets an answer from before it.
+   */
   request<R>(method: string, params: unknown, what: string, bounds: Bounds): Promise<R> {
     if (!this.alive) return this.crashed;
+    const key = `${method}\n${JSON.stringify(params)}`;
+    const found = this.shared.get(key);
+    const shared = found ?? this.send(key, method, params);
+    shared.callers++;
+    let left = false;
+    const leave = () => {
+      if (!left) {
+        left = true;
+        shared.callers--;
+      }
+    };
+    return bounded(shared.work as Promise<R>, what, bounds, {
+      failEarly: this.failEarly,
+      onGiveUp: () => {
+        leave();
+        if (shared.callers > 0) return;
+        if (this.shared.get(key) === shared) this.shared.delete(key);
+        if (this.alive) shared.cts.cancel();
+      },
+    }).then(
+      (answer) => {
+        leave();
+        return found ? structuredClone(answer) : answer;
+      },
+      (e: unknown) => {
+        leave();
+        throw e;
+      },
+    );
+  }
+
+  private send(key: string, method: string, params: unknown): Shared {
     const cts = new CancellationTokenSource();
-    const work = this.connection.sendRequest<R>(method, params, cts.token).catch(async (e: unknown) => {
+    const work = this.connection.sendRequest(method, params, cts.token).catch(async (e: unknown) => {
       // A server that died fails its pending requests as "connection disposed": say it crashed instead.
       const code = (e as { code?: unknown }).code;
       if (code === ErrorCodes.PendingResponseRejected || code === ErrorCodes.ConnectionInactive) {
@@ -183,15 +231,18 @@ export class ServerProcess {
       }
       throw e;
     });
-    return bounded(work, what, bounds, {
-      failEarly: this.failEarly,
-      onGiveUp: () => {
-        if (this.alive) cts.cancel();
-      },
-    }).finally(() => cts.dispose());
+    const shared: Shared = { work, cts, callers: 0 };
+    this.shared.set(key, shared);
+    const done = () => {
+      if (this.shared.get(key) === shared) this.shared.delete(key);
+      cts.dispose();
+    };
+    work.then(done, done);
+    return shared;
   }
 
   notify(method: string, params: unknown): void {
+    this.shared.clear();
     if (this.alive) this.connection.sendNotification(method, params).catch(() => {});
   }
 
