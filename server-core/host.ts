@@ -90,6 +90,13 @@ export interface LanguageFeatures {
   diagnostics(path: string, signal: AbortSignal): Promise<RawDiagnostic[] | Unavailable>;
   /** Every diagnostic known now, for files (diag/list without filePath); no waiting. */
   allDiagnostics(): { filePath: string; diagnostics: RawDiagnostic[] }[];
+  /**
+   * Optional, no I/O: the text a language server of the host holds for `path`, brought up to date with
+   * the disk before each request about it (idea-server's LSP client), or undefined. With it the
+   * position topics check positions and cut declarations from the text the answer came from, after
+   * the answer, instead of reading the file.
+   */
+  syncedText?(path: string): string | undefined;
   // Since 0.1.7, optional: a host without one does not serve its topic (createCoreHandlers leaves it out).
   /** The hover at `at`: every provider's sections in order, and the first range one gives. */
   hover?(path: string, at: Position, signal: AbortSignal): Promise<HoverAnswer | Unavailable>;

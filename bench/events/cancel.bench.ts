@@ -6,15 +6,14 @@
 // server, same run: a plain request's round trip (localhistory/list of one file: a handler doing
 // little), on the idle server. No target in the issue; the live test's bound (test/extension/events.live.test.ts) is 100 ms.
 //   npx tsx bench/events/cancel.bench.ts [--json out.json]      BENCH_RUNS (default 20)
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { WebSocket } from 'ws';
 import { buildTarget } from '../../scripts/build';
 import { type BenchRow, emit } from '../lib/contract';
 import { openSocket } from '../lib/echo';
+import { type BinServer, startIdeaServerBin } from '../lib/idea-server-bin';
 import { nowMs, percentile } from '../lib/stats';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
@@ -22,44 +21,16 @@ const TREE_FILES = 20_000;
 const CANCEL_AFTER_MS = 50;
 const BOUND_MS = 100;
 const TOKEN = 'cancel-bench-token-0123456789';
-const BIN = fileURLToPath(new URL('../../idea-server/dist/idea-server.mjs', import.meta.url));
 const FIND = {
   topic: '/app/vscode/edit/find',
   params: { pattern: 'line (one|two) \\d+-9{3}x', isRegex: true, include: 'big/**' },
 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-interface Served {
-  child: ChildProcess;
-  url: string;
-  log: () => string;
-}
-
-/** The bin on `ws`, any free port, no registry; `rg`: ripgrep on PATH or not (then the JavaScript search). */
-function startServer(ws: string, home: string, rg: boolean): Promise<Served> {
+/** The bin on `ws`; `rg`: ripgrep on PATH or not (then the JavaScript search). */
+function startServer(ws: string, home: string, rg: boolean): Promise<BinServer> {
   // Without rg: PATH holds only Node's folder, and HOME has no VS Code whose ripgrep it could borrow.
-  const PATH = rg ? (process.env.PATH ?? '') : dirname(process.execPath);
-  const child = spawn(
-    process.execPath,
-    [BIN, '--workspace', ws, '--port', '0', '--token', TOKEN, '--no-registry', '--history-dir', join(home, 'h')],
-    { env: { PATH, HOME: home }, stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  let log = '';
-  return new Promise((resolve, reject) => {
-    child.stderr!.on('data', (d: Buffer) => {
-      log += d.toString();
-      const url = /on (ws:\/\/127\.0\.0\.1:\d+)/.exec(log)?.[1];
-      if (url && /ready in \d+ ms/.test(log)) resolve({ child, url, log: () => log });
-    });
-    child.once('exit', (code) => reject(new Error(`idea-server exited ${code}: ${log}`)));
-  });
-}
-
-async function stop(s: Served): Promise<void> {
-  if (s.child.exitCode !== null) return;
-  const exited = new Promise((r) => s.child.once('exit', r));
-  s.child.kill('SIGTERM');
-  await exited;
+  return startIdeaServerBin({ workspace: ws, home, token: TOKEN, path: rg ? undefined : dirname(process.execPath) });
 }
 
 /** A raw connection past the handshake; `answer(id)` resolves with the frame answering that request. */
@@ -160,7 +131,7 @@ async function main(): Promise<void> {
       try {
         m = await measure(s.url, search);
       } finally {
-        await stop(s);
+        await s.stop();
       }
       const p50 = percentile(m.cancel, 50);
       const p95 = percentile(m.cancel, 95);

@@ -7,18 +7,16 @@
 //   and tsserver) vs the code-server tree plus the headless browser its window needs (the target's row),
 //   and vs the code-server tree alone; PSS (shared pages divided fairly; an RSS row too);
 // - warm nav/definition p50 through idea-server (client → ws → core → LSP → back, the declaration's text
-//   read) vs the same textDocument/definition sent to typescript-language-server directly over stdio.
+//   read) vs the same textDocument/definition sent to typescript-language-server directly over stdio,
+//   interleaved in blocks, with a no-op round trip through idea-server (events/unsubscribe) beside them;
 // --cases FILE writes every measured case's duration (and reset/settle time) per target, to see which
 // cases dominate a suite.
 //   npx tsx bench/idea-server/run.ts [--json out.json] [--no-vscode] [--cases cases.json]
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
 import { HOST_USER_SETTINGS } from '../../conformance/launch';
 import { readExpectedFailures } from '../../conformance/lib/expected-failures';
 import { CONFORMANCE_DIR, loadCases } from '../../conformance/lib/load';
@@ -26,57 +24,28 @@ import { runSuite } from '../../conformance/lib/run';
 import { targetFor } from '../../conformance/lib/session';
 import { buildFixtureWorkspace, resetFixtureWorkspaceDetailed } from '../../conformance/workspace';
 import { connect } from '../../generated/current';
-import { TYPESCRIPT_INITIALIZATION_OPTIONS } from '../../idea-server/src/lsp/config';
 import { launchHost, REPO_ROOT } from '../../livehost';
 import { PeakSampler } from '../../livehost/proc-memory';
 import { buildTarget } from '../../scripts/build';
 import { type BenchRow, emit } from '../lib/contract';
+import { type BinServer, startIdeaServerBin } from '../lib/idea-server-bin';
 import { summarize } from '../lib/stats';
+import { startTslsDirect } from '../lib/tsls-direct';
 
 const { values } = parseArgs({
   options: { json: { type: 'string' }, 'no-vscode': { type: 'boolean' }, cases: { type: 'string' } },
 });
 const tmp = mkdtempSync(join(tmpdir(), 'idea-server-bench-'));
-const BIN = join(REPO_ROOT, 'idea-server', 'dist', 'idea-server.mjs');
 const cases = loadCases();
 const expectedFailures = readExpectedFailures(join(CONFORMANCE_DIR, 'expected-failures.json'));
 // nav-definition/class-from-type-reference: `Circle` used as a type in src/shapes.ts.
 const DEF = { file: 'src/shapes.ts', line: 18, character: 25 };
-const NAV_RUNS = 60;
+const NAV_ROUNDS = 10;
+const NAV_BLOCK = 20;
+const NAV_RUNS = NAV_ROUNDS * NAV_BLOCK;
 
-interface Served {
-  child: ChildProcess;
-  url: string;
-  token: string;
-  readyMs: number;
-}
-
-/** Spawns the bin on `ws` (HOME empty, no registry) and waits for its "ready" line. */
-function startServer(ws: string, home: string): Promise<Served> {
-  const token = 'bench-token-0123456789abcdef';
-  const t0 = performance.now();
-  const child = spawn(
-    process.execPath,
-    [BIN, '--workspace', ws, '--port', '0', '--token', token, '--no-registry', '--history-dir', join(home, 'h')],
-    { env: { PATH: process.env.PATH, HOME: home }, stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  let log = '';
-  return new Promise((resolve, reject) => {
-    child.stderr!.on('data', (d: Buffer) => {
-      log += d.toString();
-      const url = /on (ws:\/\/127\.0\.0\.1:\d+)/.exec(log)?.[1];
-      if (url && /ready in \d+ ms/.test(log)) resolve({ child, url, token, readyMs: performance.now() - t0 });
-    });
-    child.once('exit', (code) => reject(new Error(`idea-server exited ${code}: ${log}`)));
-  });
-}
-
-async function stop(s: Served): Promise<void> {
-  if (s.child.exitCode !== null) return;
-  const exited = new Promise((r) => s.child.once('exit', r));
-  s.child.kill('SIGTERM');
-  await exited;
-}
+/** The bin on `ws` (HOME empty, no registry). */
+const startServer = (ws: string, home: string) => startIdeaServerBin({ workspace: ws, home });
 
 interface CaseTime {
   id: string;
@@ -105,68 +74,43 @@ async function suite(
   return { ms: s.durationMs, pass: s.counts.pass, total: s.results.length, cases: times };
 }
 
-/** nav/definition through idea-server: warm (answered once first), NAV_RUNS timed. */
-async function navThroughServer(s: Served, ws: string): Promise<number[]> {
+interface NavTimes {
+  viaServer: number[];
+  direct: number[];
+  /** events/unsubscribe through idea-server: answered by the session, no handler, no language server. */
+  noop: number[];
+}
+
+/**
+ * nav/definition through idea-server vs the same request to typescript-language-server directly, and a
+ * no-op round trip through idea-server: all warm, in interleaved blocks (NAV_ROUNDS × NAV_BLOCK each),
+ * so a load that comes and goes on a shared machine hits every side alike.
+ */
+async function navCompare(s: BinServer, ws: string): Promise<NavTimes> {
   const client = await connect({ url: s.url, token: s.token });
+  const tsls = await startTslsDirect(ws, DEF);
   const params = { filePath: join(ws, DEF.file), line: DEF.line, character: DEF.character };
+  const sides: Record<keyof NavTimes, () => Promise<unknown>> = {
+    viaServer: async () => {
+      if ((await client.navDefinition(params)).locations.length === 0) throw new Error('nav/definition found nothing');
+    },
+    direct: () => tsls.definition(),
+    noop: () => client.eventsUnsubscribe({}),
+  };
+  const times: NavTimes = { viaServer: [], direct: [], noop: [] };
   try {
-    for (let i = 0; i < 5; i++) await client.navDefinition(params);
-    const times: number[] = [];
-    for (let i = 0; i < NAV_RUNS; i++) {
-      const t0 = performance.now();
-      const r = await client.navDefinition(params);
-      times.push(performance.now() - t0);
-      if (r.locations.length === 0) throw new Error('nav/definition found nothing');
-    }
+    for (let i = 0; i < 10; i++) for (const f of Object.values(sides)) await f();
+    for (let r = 0; r < NAV_ROUNDS; r++)
+      for (const [side, f] of Object.entries(sides) as [keyof NavTimes, () => Promise<unknown>][])
+        for (let i = 0; i < NAV_BLOCK; i++) {
+          const t0 = performance.now();
+          await f();
+          times[side].push(performance.now() - t0);
+        }
     return times;
   } finally {
     client.close();
-  }
-}
-
-/** The same definition request sent to typescript-language-server directly (idea-server's options). */
-async function navDirect(ws: string): Promise<number[]> {
-  const require = createRequire(import.meta.url);
-  const pkgPath = require.resolve('typescript-language-server/package.json');
-  const pkg = JSON.parse(readFileSync(pkgPath, 'utf8')) as { bin: Record<string, string> };
-  const cli = join(dirname(pkgPath), pkg.bin['typescript-language-server']!);
-  const child = spawn(process.execPath, [cli, '--stdio'], { cwd: ws, stdio: ['pipe', 'pipe', 'ignore'] });
-  const conn = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
-  conn.listen();
-  try {
-    const rootUri = pathToFileURL(ws).href;
-    await conn.sendRequest('initialize', {
-      processId: process.pid,
-      rootUri,
-      workspaceFolders: [{ uri: rootUri, name: 'ws' }],
-      capabilities: { textDocument: { definition: { linkSupport: true } } },
-      initializationOptions: TYPESCRIPT_INITIALIZATION_OPTIONS,
-    });
-    await conn.sendNotification('initialized', {});
-    const uri = pathToFileURL(join(ws, DEF.file)).href;
-    await conn.sendNotification('textDocument/didOpen', {
-      textDocument: { uri, languageId: 'typescript', version: 1, text: readFileSync(join(ws, DEF.file), 'utf8') },
-    });
-    const params = { textDocument: { uri }, position: { line: DEF.line, character: DEF.character } };
-    // Warm: until the project has loaded and the answer is there, then 5 more.
-    for (let i = 0; i < 200; i++) {
-      const r = (await conn.sendRequest('textDocument/definition', params)) as unknown[] | null;
-      if (r && r.length > 0) break;
-      await new Promise((res) => setTimeout(res, 100));
-    }
-    for (let i = 0; i < 5; i++) await conn.sendRequest('textDocument/definition', params);
-    const times: number[] = [];
-    for (let i = 0; i < NAV_RUNS; i++) {
-      const t0 = performance.now();
-      await conn.sendRequest('textDocument/definition', params);
-      times.push(performance.now() - t0);
-    }
-    await conn.sendRequest('shutdown');
-    await conn.sendNotification('exit');
-    return times;
-  } finally {
-    conn.dispose();
-    child.kill();
+    await tsls.close();
   }
 }
 
@@ -189,7 +133,7 @@ try {
     const home = mkdtempSync(join(tmp, 'home-'));
     const s = await startServer(small, home);
     starts.push(s.readyMs);
-    await stop(s);
+    await s.stop();
   }
   const startP50 = summarize(starts).p50;
   const nodeP50 = summarize(emptyNode).p50;
@@ -207,11 +151,14 @@ try {
   console.log(
     `suite against idea-server: ${serverSuite.ms} ms, ${serverSuite.pass}/${serverSuite.total} passed; peak ${serverPeak.pssMB} MB PSS, ${serverPeak.rssMB} MB RSS, ${serverPeak.procs} processes`,
   );
-  const viaServer = summarize(await navThroughServer(served, wsServer));
-  await stop(served);
-  const direct = summarize(await navDirect(wsServer));
+  const nav = await navCompare(served, wsServer);
+  await served.stop();
+  const viaServer = summarize(nav.viaServer);
+  const direct = summarize(nav.direct);
+  const noop = summarize(nav.noop);
+  const added = viaServer.p50 - direct.p50;
   console.log(
-    `nav/definition p50: through idea-server ${round(viaServer.p50)} ms, tsls directly ${round(direct.p50)} ms`,
+    `nav/definition p50: through idea-server ${round(viaServer.p50)} ms, tsls directly ${round(direct.p50)} ms (added ${added.toFixed(2)} ms); no-op round trip through idea-server ${noop.p50.toFixed(2)} ms`,
   );
 
   const rows: BenchRow[] = [
@@ -230,6 +177,12 @@ try {
       baseline: round(direct.p50),
       target: '≤ 1.2×',
       ok: viaServer.p50 <= 1.2 * direct.p50,
+    },
+    {
+      metric: `nav/definition p50 added by idea-server (via − direct; baseline: a no-op round trip through it, events/unsubscribe: the socket hop every request pays)`,
+      value: Math.round(added * 100) / 100,
+      unit: 'ms',
+      baseline: Math.round(noop.p50 * 100) / 100,
     },
   ];
 

@@ -95,6 +95,7 @@ export function lspLanguageFeatures(client: LspClient): LanguageFeatures {
       }),
     diagnostics: (path, signal) =>
       orUnavailable(async () => toRawDiagnostics(await client.rawDiagnostics(path, { signal }))),
+    syncedText: (path) => client.syncedText(path),
     allDiagnostics: () =>
       client.allRawDiagnostics().map(([filePath, list]) => ({ filePath, diagnostics: toRawDiagnostics(list) })),
   };

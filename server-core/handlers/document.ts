@@ -29,10 +29,50 @@ export async function documentAt(
   character: number,
 ): Promise<{ path: string; position: Position; text: string }> {
   const { path } = resolvePath(core, filePath);
-  const text = await documentText(core, path);
+  return checkedAt(path, await documentText(core, path), line, character);
+}
+
+function checkedAt(path: string, text: string, line: number, character: number) {
   const lineCount = text.split(LINE_BREAK).length;
   if (line >= lineCount) throw invalidRequest(`line ${line} is beyond the end of the file (${lineCount} lines)`);
   return { path, position: { line, character }, text };
+}
+
+/** The text the server holds for `path` without reading it: the editor's copy, else its language server's. */
+export function heldText(core: CoreContext, path: string): string | undefined {
+  return core.documents.text(path) ?? core.language.syncedText?.(path);
+}
+
+/**
+ * A language provider asked about a request's position, with the position checked against the file
+ * (that INVALID_REQUEST wins over the provider's failure). Where the host's language server holds the
+ * file's text (idea-server's LSP client, synced for this very request), the check uses that text once
+ * the provider answered: no read of its own. Otherwise the file is read beside the provider's call
+ * (without an editor four file-system round trips, which need not wait for the language server's).
+ */
+export async function askAt<R>(
+  core: CoreContext,
+  filePath: string,
+  line: number,
+  character: number,
+  provider: (path: string, position: Position) => Promise<R>,
+): Promise<{ path: string; position: Position; text: string; answer: R }> {
+  const { path } = resolvePath(core, filePath);
+  const position = { line, character };
+  const asked = (async () => provider(path, position))();
+  if (core.language.syncedText) {
+    const answer = await asked.then(
+      (a) => ({ ok: true as const, a }),
+      (e: unknown) => ({ ok: false as const, e }),
+    );
+    const held = heldText(core, path);
+    const source = checkedAt(path, held ?? (await documentText(core, path)), line, character);
+    if (!answer.ok) throw answer.e;
+    return { ...source, answer: answer.a };
+  }
+  asked.catch(() => {}); // awaited below, after the line check
+  const source = checkedAt(path, await documentText(core, path), line, character);
+  return { ...source, answer: await asked };
 }
 
 /** A position's offset in `text`, clamped to the document (as VS Code's TextDocument.offsetAt). */

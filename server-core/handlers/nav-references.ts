@@ -3,15 +3,16 @@
 import type { CoreContext } from '../context';
 import { isUnavailable } from '../host';
 import type { Handlers } from '../protocol';
-import { byFileAndPosition, documentAt, wireRange } from './document';
+import { askAt, byFileAndPosition, wireRange } from './document';
 
 /** Most locations returned; totalCount still counts them all (truncated when locations.length < totalCount). */
 export const MAX_REFERENCES = 10_000;
 
 export function navReferences(svc: CoreContext): Handlers['navReferences'] {
   return async (params, ctx) => {
-    const { path, position } = await documentAt(svc, params.filePath, params.line, params.character);
-    const refs = await svc.language.references(path, position, params.includeDeclaration, ctx.signal);
+    const { answer: refs } = await askAt(svc, params.filePath, params.line, params.character, (path, at) =>
+      svc.language.references(path, at, params.includeDeclaration, ctx.signal),
+    );
     if (isUnavailable(refs)) {
       svc.tools.log(`references: ${refs.unavailable}`);
       return { locations: [], totalCount: 0 };

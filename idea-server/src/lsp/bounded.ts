@@ -1,5 +1,6 @@
-// One way to bound a wait: the caller's AbortSignal, a timeout, and optionally a promise that fails
-// the wait early (a server that exited). Whatever ends the wait first wins; `onGiveUp` runs when the
+// One way to bound a wait: the caller's AbortSignal, a timeout, and optionally a subscription that
+// fails the wait early (a server that exited; a subscription rather than a promise, which would keep
+// one reaction per wait for as long as the server lives). Whatever ends the wait first wins; `onGiveUp` runs when the
 // caller stops waiting for a reason other than the answer (to send $/cancelRequest).
 import { LspAbortError, LspTimeoutError } from './errors';
 
@@ -8,11 +9,14 @@ export interface Bounds {
   timeoutMs: number;
 }
 
+/** Calls `fail` if the awaited thing can no longer come; returns the unsubscribe. */
+export type FailEarly = (fail: (e: unknown) => void) => () => void;
+
 export function bounded<T>(
   work: Promise<T>,
   what: string,
   bounds: Bounds,
-  opts: { failEarly?: Promise<never>; onGiveUp?: () => void } = {},
+  opts: { failEarly?: FailEarly; onGiveUp?: () => void } = {},
 ): Promise<T> {
   const { signal, timeoutMs } = bounds;
   if (signal?.aborted) {
@@ -22,10 +26,12 @@ export function bounded<T>(
   }
   return new Promise<T>((resolve, reject) => {
     let done = false;
+    let unsubscribe: (() => void) | undefined;
     const finish = (f: () => void, gaveUp: boolean) => {
       if (done) return;
       done = true;
       clearTimeout(timer);
+      unsubscribe?.();
       signal?.removeEventListener('abort', onAbort);
       if (gaveUp) opts.onGiveUp?.();
       f();
@@ -37,6 +43,6 @@ export function bounded<T>(
       (v) => finish(() => resolve(v), false),
       (e: unknown) => finish(() => reject(e), false),
     );
-    opts.failEarly?.catch((e: unknown) => finish(() => reject(e), false));
+    if (!done) unsubscribe = opts.failEarly?.((e: unknown) => finish(() => reject(e), false));
   });
 }

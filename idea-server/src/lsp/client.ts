@@ -98,6 +98,11 @@ class Language {
     return this.live;
   }
 
+  /** The server when it runs now (no start needed), else undefined. */
+  running(): Live | undefined {
+    return !this.closed && this.live?.server.alive ? this.live : undefined;
+  }
+
   /** The running server, started (or restarted) if need be. */
   get(): Promise<Live> {
     const { language } = this.command;
@@ -347,6 +352,21 @@ export class LspClient {
     return live.diagnostics.get(file);
   }
 
+  /**
+   * The text a running server has for `path` as last synced (every open document is synced with the
+   * disk before each request), or undefined: lets the core skip reading a file the request just synced.
+   */
+  syncedText(path: string): string | undefined {
+    if (typeof path !== 'string' || !isAbsolute(path)) return undefined;
+    const file = normalize(path);
+    for (const l of this.languages.values()) {
+      const live = l.current;
+      const doc = live?.server.alive ? live.documents.get(file) : undefined;
+      if (doc) return doc.text;
+    }
+    return undefined;
+  }
+
   /** Every diagnostic the running servers have published, per file, unconverted. */
   allRawDiagnostics(): [string, LspDiagnostic[]][] {
     return [...this.languages.values()].flatMap((l) => l.current?.diagnostics.all() ?? []);
@@ -418,10 +438,13 @@ export class LspClient {
       );
     }
     const language = this.languages.get(lang.language)!;
-    const live = await bounded(language.get(), `starting the ${lang.language} language server`, {
-      signal: opts.signal,
-      timeoutMs: this.options.startTimeoutMs,
-    });
+    // A running server needs no bounded wait (its timer, its abort listener); the sync below is bounded.
+    const live =
+      language.running() ??
+      (await bounded(language.get(), `starting the ${lang.language} language server`, {
+        signal: opts.signal,
+        timeoutMs: this.options.startTimeoutMs,
+      }));
     const doc = await bounded(live.documents.sync(path, lang.languageId), `opening ${path}`, this.bounds(opts));
     return { live, doc: { ...doc, language: lang.language } };
   }

@@ -15,7 +15,7 @@ import {
   StreamMessageReader,
   StreamMessageWriter,
 } from 'vscode-languageserver-protocol/node';
-import { type Bounds, bounded } from './bounded';
+import { type Bounds, bounded, type FailEarly } from './bounded';
 import type { ServerCommand } from './config';
 import { LspUnavailableError } from './errors';
 
@@ -28,8 +28,19 @@ export interface Exit {
 /** How much of the server's stderr is kept for error messages. */
 const STDERR_TAIL = 4096;
 
+/** One request in flight and how many callers still wait for it. */
+interface Shared {
+  work: Promise<unknown>;
+  cts: CancellationTokenSource;
+  callers: number;
+}
+
 export class ServerProcess {
   private stopping = false;
+  /** Requests in flight by method and params, for identical ones to share (see `request`). */
+  private readonly shared = new Map<string, Shared>();
+  /** Waits failed early when the process goes away unasked (see `failEarly`). */
+  private readonly crashWaiters = new Set<(e: unknown) => void>();
   private stderrTail = '';
   private exitInfo: Exit | undefined;
   /** Resolves when the process is gone (exited, or never started). */
@@ -61,7 +72,9 @@ export class ServerProcess {
     this.crashed = this.exited.then((e) => {
       throw this.failure(e);
     });
-    this.crashed.catch(() => {});
+    this.crashed.catch((e: unknown) => {
+      for (const fail of [...this.crashWaiters]) fail(e);
+    });
     child.stdin?.on('error', () => {}); // EPIPE when it dies mid-write: reported by 'exit' instead
     child.stdout?.on('error', () => {});
     child.stderr?.on('data', (d: Buffer) => {
@@ -132,7 +145,7 @@ export class ServerProcess {
         connection.sendRequest('initialize', params),
         `starting the ${command.language} language server`,
         bounds,
-        { failEarly: server.crashed },
+        { failEarly: server.failEarly },
       );
       await connection.sendNotification('initialized', {});
     } catch (e) {
@@ -156,11 +169,60 @@ export class ServerProcess {
     return this.exitInfo === undefined && !this.stopping;
   }
 
-  /** A request bounded by the signal and timeout; giving up sends $/cancelRequest. Fails early if the server dies. */
+  /** For `bounded`: fails a wait when the process goes away unasked (at once when it is gone already). */
+  readonly failEarly: FailEarly = (fail) => {
+    if (this.exitInfo) {
+      this.crashed.catch(fail);
+      return () => {};
+    }
+    this.crashWaiters.add(fail);
+    return () => this.crashWaiters.delete(fail);
+  };
+
+  /**
+   * A request bounded by the signal and timeout; giving up sends $/cancelRequest. Fails early if the
+   * server dies. Identical requests (same method and params) in flight together share one: a burst
+   * of the same question (an agent asking again, 1,000 at once) costs the server one answer. Each
+   * caller keeps its own bounds; the shared request is cancelled only once every caller gave up; a
+   * caller that joined gets its own copy of the answer. Any notification (didOpen, didChange,
+   * didClose) ends the sharing, so a request sent after a change never gets an answer from before it.
+   */
   request<R>(method: string, params: unknown, what: string, bounds: Bounds): Promise<R> {
     if (!this.alive) return this.crashed;
+    const key = `${method}\n${JSON.stringify(params)}`;
+    const found = this.shared.get(key);
+    const shared = found ?? this.send(key, method, params);
+    shared.callers++;
+    let left = false;
+    const leave = () => {
+      if (!left) {
+        left = true;
+        shared.callers--;
+      }
+    };
+    return bounded(shared.work as Promise<R>, what, bounds, {
+      failEarly: this.failEarly,
+      onGiveUp: () => {
+        leave();
+        if (shared.callers > 0) return;
+        if (this.shared.get(key) === shared) this.shared.delete(key);
+        if (this.alive) shared.cts.cancel();
+      },
+    }).then(
+      (answer) => {
+        leave();
+        return found ? structuredClone(answer) : answer;
+      },
+      (e: unknown) => {
+        leave();
+        throw e;
+      },
+    );
+  }
+
+  private send(key: string, method: string, params: unknown): Shared {
     const cts = new CancellationTokenSource();
-    const work = this.connection.sendRequest<R>(method, params, cts.token).catch(async (e: unknown) => {
+    const work = this.connection.sendRequest(method, params, cts.token).catch(async (e: unknown) => {
       // A server that died fails its pending requests as "connection disposed": say it crashed instead.
       const code = (e as { code?: unknown }).code;
       if (code === ErrorCodes.PendingResponseRejected || code === ErrorCodes.ConnectionInactive) {
@@ -169,15 +231,18 @@ export class ServerProcess {
       }
       throw e;
     });
-    return bounded(work, what, bounds, {
-      failEarly: this.crashed,
-      onGiveUp: () => {
-        if (this.alive) cts.cancel();
-      },
-    }).finally(() => cts.dispose());
+    const shared: Shared = { work, cts, callers: 0 };
+    this.shared.set(key, shared);
+    const done = () => {
+      if (this.shared.get(key) === shared) this.shared.delete(key);
+      cts.dispose();
+    };
+    work.then(done, done);
+    return shared;
   }
 
   notify(method: string, params: unknown): void {
+    this.shared.clear();
     if (this.alive) this.connection.sendNotification(method, params).catch(() => {});
   }
 
@@ -187,7 +252,7 @@ export class ServerProcess {
     this.stopping = true;
     const bounds = { timeoutMs };
     try {
-      await bounded(this.connection.sendRequest('shutdown'), 'shutdown', bounds, { failEarly: this.crashed });
+      await bounded(this.connection.sendRequest('shutdown'), 'shutdown', bounds, { failEarly: this.failEarly });
       await this.connection.sendNotification('exit');
     } catch {
       // no answer: it is killed below

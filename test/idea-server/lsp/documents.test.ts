@@ -7,13 +7,13 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { Documents } from '../../../idea-server/src/lsp/documents';
 
 const stats = vi.hoisted(() => ({ count: 0 }));
-vi.mock('node:fs/promises', async (original) => {
-  const real = await original<typeof import('node:fs/promises')>();
+vi.mock('node:fs', async (original) => {
+  const real = await original<typeof import('node:fs')>();
   return {
     ...real,
-    stat: (...args: Parameters<typeof real.stat>) => {
+    statSync: (...args: Parameters<typeof real.statSync>) => {
       stats.count++;
-      return real.stat(...args);
+      return real.statSync(...args);
     },
   };
 });

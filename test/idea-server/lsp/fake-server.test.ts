@@ -100,6 +100,32 @@ describe('LspClient failure paths', () => {
     await expect(client.definition(file, 0, 0, { signal: already })).rejects.toBeInstanceOf(LspAbortError);
   });
 
+  it('identical requests in flight share one; it is cancelled only when every caller gave up', async () => {
+    const { client, lines } = fake([]);
+    const burst = await Promise.all(Array.from({ length: 20 }, () => client.definition(file, 0, 0)));
+    expect(lines().filter((l) => l === 'textDocument/definition')).toHaveLength(1);
+    expect(new Set(burst.map((r) => JSON.stringify(r))).size).toBe(1);
+    burst[0]!.locations.length = 0; // each caller has its own answer
+    expect(burst[1]!.locations).toHaveLength(1);
+    // Asked again once answered: a new request.
+    await client.definition(file, 0, 0);
+    expect(lines().filter((l) => l === 'textDocument/definition')).toHaveLength(2);
+
+    const hanging = fake(['--hang']);
+    const [a, b] = [new AbortController(), new AbortController()];
+    const first = hanging.client.definition(file, 0, 0, { signal: a.signal });
+    const second = hanging.client.definition(file, 0, 0, { signal: b.signal });
+    await hanging.until('textDocument/definition');
+    a.abort();
+    await expect(first).rejects.toBeInstanceOf(LspAbortError);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(hanging.lines()).not.toContain('cancel:textDocument/definition');
+    b.abort();
+    await expect(second).rejects.toBeInstanceOf(LspAbortError);
+    await hanging.until('cancel:textDocument/definition');
+    expect(hanging.lines().filter((l) => l === 'textDocument/definition')).toHaveLength(1);
+  });
+
   it('a server that keeps dying is restarted at most maxRestarts times, then reported unavailable', async () => {
     const { client } = fake(['--exit-on-start', '3'], { maxRestarts: 2 });
     for (let i = 0; i < 3; i++) {

@@ -90,6 +90,42 @@ describe('nav/definition', () => {
     }
   });
 
+  it("checks the line and cuts the code from the language server's synced text, without reading the file", async () => {
+    // The disk holds SOURCE (6 lines); the language server's copy is what the answer came from.
+    const synced = 'a\nb\nexport class Circle {}\n';
+    const other = join(root, 'ws', 'gone.ts'); // held by the server only: reading it would fail
+    const { svc } = core({
+      definition: async () => [
+        { filePath: file, range: r(2, 13, 2, 19), targetRange: r(2, 0, 2, 22) },
+        { filePath: other, range: r(0, 0, 0, 1), targetRange: r(0, 0, 0, 9) },
+      ],
+      syncedText: (p) => (p === file ? synced : p === other ? 'type T = 1;' : undefined),
+    });
+    const res = await navDefinition(svc)({ filePath: file, line: 3, character: 0 }, ctx);
+    expect(res.locations.map((l) => l.code)).toEqual(['export class Circle {}', 'type T = ']);
+    await expect(navDefinition(svc)({ filePath: file, line: 4, character: 0 }, ctx)).rejects.toMatchObject({
+      code: 'INVALID_REQUEST',
+      message: 'line 4 is beyond the end of the file (4 lines)',
+    });
+  });
+
+  it('with a synced-text host, still reads a file its server does not hold, and the line check wins', async () => {
+    const refused = async () => {
+      throw new Error('the language server refused the position');
+    };
+    const { svc } = core({ definition: refused, references: refused, syncedText: () => undefined });
+    await expect(navDefinition(svc)({ filePath: file, line: 6, character: 0 }, ctx)).rejects.toMatchObject({
+      code: 'INVALID_REQUEST',
+      message: 'line 6 is beyond the end of the file (6 lines)',
+    });
+    await expect(
+      navReferences(svc)({ filePath: file, line: 6, character: 0, includeDeclaration: true }, ctx as never),
+    ).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
+    await expect(navDefinition(svc)({ filePath: file, line: 5, character: 0 }, ctx)).rejects.toThrow(
+      'the language server refused the position',
+    );
+  });
+
   it('refuses a path outside the workspace without asking the host', async () => {
     let asked = 0;
     const { svc } = core({ definition: async () => (asked++, []) });
