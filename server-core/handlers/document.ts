@@ -29,10 +29,42 @@ export async function documentAt(
   character: number,
 ): Promise<{ path: string; position: Position; text: string }> {
   const { path } = resolvePath(core, filePath);
+  return checkedAt(core, path, line, character);
+}
+
+/**
+ * documentAt with `ask` run meanwhile: the path is checked first, then `ask` starts while the file is
+ * read for the line check, whose error still wins (it is awaited first). Without an editor that read
+ * is file-system round trips, which need not wait for the language server's.
+ */
+export async function askedAt<T>(
+  core: CoreContext,
+  filePath: string,
+  line: number,
+  character: number,
+  ask: (path: string, position: Position) => Promise<T>,
+): Promise<{ source: { path: string; position: Position; text: string }; answer: T }> {
+  const { path } = resolvePath(core, filePath);
+  const asked = (async () => ask(path, { line, character }))();
+  asked.catch(() => {}); // awaited below, after the line check
+  const source = await checkedAt(core, path, line, character);
+  return { source, answer: await asked };
+}
+
+async function checkedAt(core: CoreContext, path: string, line: number, character: number) {
   const text = await documentText(core, path);
-  const lineCount = text.split(LINE_BREAK).length;
-  if (line >= lineCount) throw invalidRequest(`line ${line} is beyond the end of the file (${lineCount} lines)`);
+  if (!hasLine(text, line)) {
+    const lineCount = text.split(LINE_BREAK).length;
+    throw invalidRequest(`line ${line} is beyond the end of the file (${lineCount} lines)`);
+  }
   return { path, position: { line, character }, text };
+}
+
+/** Whether 0-based `line` exists: counts line breaks up to it, not through the whole text. */
+function hasLine(text: string, line: number): boolean {
+  const breaks = new RegExp(LINE_BREAK.source, 'g');
+  for (let n = 0; n < line; n++) if (!breaks.exec(text)) return false;
+  return true;
 }
 
 /** A position's offset in `text`, clamped to the document (as VS Code's TextDocument.offsetAt). */

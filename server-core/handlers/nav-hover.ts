@@ -3,12 +3,13 @@
 import type { CoreContext } from '../context';
 import { isUnavailable, type LanguageFeatures } from '../host';
 import type { Handlers } from '../protocol';
-import { documentAt, wireRange } from './document';
+import { askedAt, wireRange } from './document';
 
 export function navHover(svc: CoreContext, hover: NonNullable<LanguageFeatures['hover']>): Handlers['navHover'] {
   return async (params, ctx) => {
-    const { path, position } = await documentAt(svc, params.filePath, params.line, params.character);
-    const answer = await hover(path, position, ctx.signal);
+    const { answer } = await askedAt(svc, params.filePath, params.line, params.character, (path, at) =>
+      hover(path, at, ctx.signal),
+    );
     if (isUnavailable(answer)) {
       svc.tools.log(`hover: ${answer.unavailable}`);
       return { contents: [] };

@@ -2,11 +2,14 @@
 // each with the full declaration text: the provider's whole target range when it gives one
 // (LocationLink.targetRange; TypeScript does), else the innermost document symbol around the location,
 // else the location's own range.
-import { type CoreContext, resolvePath } from '../context';
+import type { CoreContext } from '../context';
 import { type DefinitionTarget, isUnavailable, type Position, type Unavailable } from '../host';
 import type { DefinitionLocation } from '../protocol';
 import { innermostContaining, type TreeSymbol } from '../symbols';
-import { documentAt, documentText, textOfRange, wireRange } from './document';
+import { askedAt, documentText, textOfRange, wireRange } from './document';
+
+/** Targets worked out at once (each may need a symbol query and a file read). */
+const LOOKUPS_IN_FLIGHT = 8;
 
 type Provider = (path: string, at: Position, signal: AbortSignal) => Promise<DefinitionTarget[] | Unavailable>;
 
@@ -23,33 +26,55 @@ export async function providerLocations(
   params: At,
   signal: AbortSignal,
 ): Promise<{ locations: DefinitionLocation[] }> {
-  // The path is checked first; then the provider is asked while the file is read for the line check
-  // (whose error still wins: it is awaited first). Without an editor that read is four file-system
-  // round trips, which need not wait for the language server's.
-  const { path } = resolvePath(svc, params.filePath);
-  const asked = (async () => provider(path, { line: params.line, character: params.character }, signal))();
-  asked.catch(() => {}); // awaited below, after the line check
-  const source = await documentAt(svc, params.filePath, params.line, params.character);
-  const defs = await asked;
+  const { source, answer: defs } = await askedAt(svc, params.filePath, params.line, params.character, (path, at) =>
+    provider(path, at, signal),
+  );
   signal.throwIfAborted(); // cancelled: no more language-server queries for an answer nobody reads
   if (isUnavailable(defs)) {
     svc.tools.log(`${what}: ${defs.unavailable}`);
     return { locations: [] };
   }
-  const locations: DefinitionLocation[] = [];
-  for (const d of defs) {
-    signal.throwIfAborted();
-    let range = d.targetRange;
-    if (!range) {
+  // Targets are worked out together, each file's symbols and text asked once (two implementations in
+  // one file are common): every symbol query is a language-server round trip the bare command does not make.
+  const symbols = new Map<string, Promise<TreeSymbol[]>>();
+  const symbolsOf = (path: string) => {
+    let tree = symbols.get(path);
+    if (!tree) {
       // The server just answered for this position, so one symbol query (no retries) suffices.
-      const syms = await svc.language.documentSymbols(d.filePath, signal, 'once');
-      const tree = isUnavailable(syms) ? [] : syms.filter((s): s is TreeSymbol => 'selectionRange' in s);
-      range = innermostContaining(tree, d.range.start)?.range ?? d.range;
+      tree = svc.language
+        .documentSymbols(path, signal, 'once')
+        .then((syms) => (isUnavailable(syms) ? [] : syms.filter((s): s is TreeSymbol => 'selectionRange' in s)));
+      symbols.set(path, tree);
     }
-    // A target in the requested file (most are) needs no second read.
-    const text = d.filePath === source.path ? source.text : await documentText(svc, d.filePath);
-    const code = textOfRange(text, range);
-    locations.push({ filePath: d.filePath, ...wireRange(range), code });
-  }
+    return tree;
+  };
+  // A target in the requested file (most are) needs no second read.
+  const texts = new Map<string, Promise<string>>([[source.path, Promise.resolve(source.text)]]);
+  const textOf = (path: string) => {
+    let text = texts.get(path);
+    if (!text) texts.set(path, (text = documentText(svc, path)));
+    return text;
+  };
+  const locate = async (d: DefinitionTarget): Promise<DefinitionLocation> => {
+    const range = d.targetRange ?? innermostContaining(await symbolsOf(d.filePath), d.range.start)?.range ?? d.range;
+    signal.throwIfAborted();
+    const code = textOfRange(await textOf(d.filePath), range);
+    return { filePath: d.filePath, ...wireRange(range), code };
+  };
+  // Bounded: an interface with hundreds of implementations must not open hundreds of files at once.
+  const locations: DefinitionLocation[] = new Array(defs.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < defs.length) {
+      const i = next++;
+      try {
+        locations[i] = await locate(defs[i]!);
+      } catch (e) {
+        next = defs.length; // the answer failed: the other workers stop asking
+        throw e;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(LOOKUPS_IN_FLIGHT, defs.length) }, worker));
   return { locations };
 }
