@@ -1,10 +1,12 @@
 // The extension's documentSymbols (extension/src/language-features.ts) with a stand-in `vscode` module:
 // symbols asked 'once' (the core widening a location) are remembered per document object and version,
-// non-empty answers only; 'wait' (nav/symbols) always asks.
+// non-empty answers only; 'wait' (nav/symbols) always asks. A document already open is not opened again.
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 const state = vi.hoisted(() => ({
   asked: 0,
+  opened: 0,
+  isOpen: false,
   symbols: [] as unknown[],
   doc: { languageId: 'plaintext', version: 1, uri: { scheme: 'file', fsPath: '/w/a.txt' } },
 }));
@@ -12,7 +14,12 @@ const state = vi.hoisted(() => ({
 vi.mock('vscode', () => ({
   Uri: { file: (fsPath: string) => ({ scheme: 'file', fsPath }) },
   extensions: { all: [] },
-  workspace: { openTextDocument: async () => state.doc },
+  workspace: {
+    openTextDocument: async () => (state.opened++, state.doc),
+    get textDocuments() {
+      return state.isOpen ? [state.doc] : [];
+    },
+  },
   commands: {
     executeCommand: async (command: string) => {
       if (command !== 'vscode.executeDocumentSymbolProvider') throw new Error(command);
@@ -30,6 +37,8 @@ const sym = (name: string) => ({ name, kind: 4, range: {}, selectionRange: {} })
 
 beforeEach(() => {
   state.asked = 0;
+  state.opened = 0;
+  state.isOpen = false;
   state.symbols = [sym('A')];
   state.doc = { ...state.doc, version: 1 };
 });
@@ -57,5 +66,9 @@ describe('documentSymbols', () => {
     await features.documentSymbols('/w/a.txt', signal, 'wait');
     await features.documentSymbols('/w/a.txt', signal, 'wait');
     expect(state.asked).toBe(4);
+    expect(state.opened).toBe(4);
+    state.isOpen = true;
+    await once();
+    expect(state.opened).toBe(4);
   });
 });
