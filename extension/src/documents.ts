@@ -23,6 +23,9 @@ export function withTimeout<T>(p: Thenable<T>, ms: number, what: string): Promis
 }
 
 export function openDocument(path: string): Promise<vscode.TextDocument> {
+  // Already open (the nav topics' files, their targets): no timer, no trip through the workbench.
+  const open = openDocumentOf(path);
+  if (open) return Promise.resolve(open);
   return withTimeout(vscode.workspace.openTextDocument(vscode.Uri.file(path)), LANGUAGE_TIMEOUT_MS, `opening ${path}`);
 }
 

@@ -10,6 +10,7 @@ import { DiagnosticsTracker } from './diagnostics-wait';
 import { vscodeEventSources } from './events';
 import { vscodeHost } from './host';
 import { IdeaServer } from './server';
+import { watchTsServerState } from './ts-server';
 
 let server: IdeaServer | undefined;
 
@@ -17,6 +18,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const output = vscode.window.createOutputChannel('IDEA Server');
   const log = (m: string) => output.appendLine(`[${new Date().toISOString()}] ${m}`);
   const tracker = new DiagnosticsTracker();
+  // Before any request: tsserver readiness is remembered only while its invalidating events are watched.
+  context.subscriptions.push(watchTsServerState());
   const host = vscodeHost(context, tracker, log);
   const { stateDir } = host.tools;
   await mkdir(stateDir, { recursive: true });

@@ -15,6 +15,23 @@ import { semanticServerReady, tsDiagnosticsCount } from './ts-server';
 
 type Def = vscode.Location | vscode.LocationLink;
 
+/** DocumentSymbol and SymbolInformation have the core's shapes (kinds in VS Code's numbering). */
+const symbolsOf = (raw: readonly unknown[]) =>
+  raw.filter((s) => typeof s === 'object' && s !== null) as (TreeSymbol | FlatSymbol)[];
+
+const symbolsAskedOnce = async (doc: vscode.TextDocument) =>
+  symbolsOf(
+    (await vscode.commands.executeCommand<unknown[] | undefined>('vscode.executeDocumentSymbolProvider', doc.uri)) ??
+      [],
+  );
+
+/**
+ * Symbols asked once (the core widening a location to its declaration), per open document (a reopened
+ * file is a new object) and version: they follow from the text, and each ask is a language-server round
+ * trip. Only non-empty answers: an empty one may be a server still starting.
+ */
+const symbolsOnce = new WeakMap<vscode.TextDocument, { version: number; symbols: (TreeSymbol | FlatSymbol)[] }>();
+
 /** VS Code's commands answering Location | LocationLink lists for a position. */
 type LocationCommand =
   | 'vscode.executeDefinitionProvider'
@@ -106,15 +123,15 @@ export function vscodeLanguageFeatures(tracker: DiagnosticsTracker): LanguageFea
 
     async documentSymbols(path, signal, mode) {
       const doc = await openDocument(path);
-      const raw =
-        mode === 'once' || hasNoLanguageServer(doc)
-          ? ((await vscode.commands.executeCommand<unknown[] | undefined>(
-              'vscode.executeDocumentSymbolProvider',
-              doc.uri,
-            )) ?? [])
-          : await documentSymbols(doc.uri, signal);
-      // DocumentSymbol and SymbolInformation have the core's shapes (kinds in VS Code's numbering).
-      return raw.filter((s) => typeof s === 'object' && s !== null) as (TreeSymbol | FlatSymbol)[];
+      if (mode === 'once') {
+        const known = symbolsOnce.get(doc);
+        if (known?.version === doc.version) return known.symbols;
+        const version = doc.version; // before asking: an edit meanwhile leaves the answer unremembered
+        const symbols = await symbolsAskedOnce(doc);
+        if (symbols.length > 0) symbolsOnce.set(doc, { version, symbols });
+        return symbols;
+      }
+      return hasNoLanguageServer(doc) ? symbolsAskedOnce(doc) : symbolsOf(await documentSymbols(doc.uri, signal));
     },
 
     async diagnostics(path, signal) {

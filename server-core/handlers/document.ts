@@ -33,9 +33,18 @@ export async function documentAt(
 }
 
 function checkedAt(path: string, text: string, line: number, character: number) {
-  const lineCount = text.split(LINE_BREAK).length;
-  if (line >= lineCount) throw invalidRequest(`line ${line} is beyond the end of the file (${lineCount} lines)`);
+  if (!hasLine(text, line)) {
+    const lineCount = text.split(LINE_BREAK).length;
+    throw invalidRequest(`line ${line} is beyond the end of the file (${lineCount} lines)`);
+  }
   return { path, position: { line, character }, text };
+}
+
+/** Whether 0-based `line` exists: counts line breaks up to it, not through the whole text. */
+function hasLine(text: string, line: number): boolean {
+  const breaks = new RegExp(LINE_BREAK.source, 'g');
+  for (let n = 0; n < line; n++) if (!breaks.exec(text)) return false;
+  return true;
 }
 
 /** The text the server holds for `path` without reading it: the editor's copy, else its language server's. */

@@ -8,6 +8,9 @@ import type { DefinitionLocation } from '../protocol';
 import { innermostContaining, type TreeSymbol } from '../symbols';
 import { askAt, documentText, heldText, textOfRange, wireRange } from './document';
 
+/** Targets worked out at once (each may need a symbol query and a file read). */
+const LOOKUPS_IN_FLIGHT = 8;
+
 type Provider = (path: string, at: Position, signal: AbortSignal) => Promise<DefinitionTarget[] | Unavailable>;
 
 interface At {
@@ -31,21 +34,50 @@ export async function providerLocations(
     svc.tools.log(`${what}: ${defs.unavailable}`);
     return { locations: [] };
   }
-  const locations: DefinitionLocation[] = [];
-  for (const d of defs) {
-    signal.throwIfAborted();
-    let range = d.targetRange;
-    if (!range) {
+  // Targets are worked out together, each file's symbols and text asked once (two implementations in
+  // one file are common): every symbol query is a language-server round trip the bare command does not make.
+  const symbols = new Map<string, Promise<TreeSymbol[]>>();
+  const symbolsOf = (path: string) => {
+    let tree = symbols.get(path);
+    if (!tree) {
       // The server just answered for this position, so one symbol query (no retries) suffices.
-      const syms = await svc.language.documentSymbols(d.filePath, signal, 'once');
-      const tree = isUnavailable(syms) ? [] : syms.filter((s): s is TreeSymbol => 'selectionRange' in s);
-      range = innermostContaining(tree, d.range.start)?.range ?? d.range;
+      tree = svc.language
+        .documentSymbols(path, signal, 'once')
+        .then((syms) => (isUnavailable(syms) ? [] : syms.filter((s): s is TreeSymbol => 'selectionRange' in s)));
+      symbols.set(path, tree);
     }
-    // A target in the requested file (most are), or one the language server holds, needs no read.
-    const text =
-      d.filePath === source.path ? source.text : (heldText(svc, d.filePath) ?? (await documentText(svc, d.filePath)));
-    const code = textOfRange(text, range);
-    locations.push({ filePath: d.filePath, ...wireRange(range), code });
-  }
+    return tree;
+  };
+  // A target in the requested file (most are), or one the server holds, needs no read.
+  const texts = new Map<string, Promise<string>>([[source.path, Promise.resolve(source.text)]]);
+  const textOf = (path: string) => {
+    let text = texts.get(path);
+    if (!text) {
+      const held = heldText(svc, path);
+      texts.set(path, (text = held === undefined ? documentText(svc, path) : Promise.resolve(held)));
+    }
+    return text;
+  };
+  const locate = async (d: DefinitionTarget): Promise<DefinitionLocation> => {
+    const range = d.targetRange ?? innermostContaining(await symbolsOf(d.filePath), d.range.start)?.range ?? d.range;
+    signal.throwIfAborted();
+    const code = textOfRange(await textOf(d.filePath), range);
+    return { filePath: d.filePath, ...wireRange(range), code };
+  };
+  // Bounded: an interface with hundreds of implementations must not open hundreds of files at once.
+  const locations: DefinitionLocation[] = new Array(defs.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < defs.length) {
+      const i = next++;
+      try {
+        locations[i] = await locate(defs[i]!);
+      } catch (e) {
+        next = defs.length; // the answer failed: the other workers stop asking
+        throw e;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(LOOKUPS_IN_FLIGHT, defs.length) }, worker));
   return { locations };
 }

@@ -1,8 +1,9 @@
 // Bench only (bench/extension/nav-vs-direct.bench.ts), never shipped: runs a VS Code command N times
 // inside the extension host, as the IDEA extension's handlers run it, and answers the time of each call.
 // Listens on 127.0.0.1 (port 0) and writes {port, token} to the file IDEA_BENCH_PROBE_FILE names.
-// GET /time?command=<id>&file=<absolute path>&line=&character=&n= (Bearer token) →
-// {samples: ms[], results: number} (results: how many items the last call answered).
+// GET /time?command=<id>&file=<absolute path>&line=&character=&n=[&idle=ms] (Bearer token) →
+// {samples: ms[], results: number} (results: how many items the last call answered). idle: the host
+// sleeps that long (untimed) before each call, as it idles between the calls of a client.
 
 const vscode = require('vscode');
 const http = require('node:http');
@@ -27,12 +28,14 @@ async function time(u) {
   const command = u.searchParams.get('command');
   if (!COMMANDS.has(command)) throw new Error(`command not allowed: ${command}`);
   const n = Math.min(Math.max(Number(u.searchParams.get('n')) || 1, 1), 1000);
+  const idle = Math.min(Math.max(Number(u.searchParams.get('idle')) || 0, 0), 100);
   const uri = vscode.Uri.file(String(u.searchParams.get('file')));
   const at = new vscode.Position(Number(u.searchParams.get('line')), Number(u.searchParams.get('character')));
   await vscode.workspace.openTextDocument(uri); // as the IDEA handler's document is: open before timing
   const samples = [];
   let results = 0;
   for (let i = 0; i < n; i++) {
+    if (idle > 0) await new Promise((r) => setTimeout(r, idle));
     const t0 = performance.now();
     const r = await vscode.commands.executeCommand(command, uri, at);
     samples.push(performance.now() - t0);

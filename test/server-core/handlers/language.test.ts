@@ -9,6 +9,7 @@ import { coreContext } from '../../../server-core/context';
 import { diagList } from '../../../server-core/handlers/diag-list';
 import { textOfRange } from '../../../server-core/handlers/document';
 import { navDefinition } from '../../../server-core/handlers/nav-definition';
+import { navHover } from '../../../server-core/handlers/nav-hover';
 import { navReferences } from '../../../server-core/handlers/nav-references';
 import { navSymbols } from '../../../server-core/handlers/nav-symbols';
 import type { LanguageFeatures, Range } from '../../../server-core/host';
@@ -139,6 +140,74 @@ describe('nav/definition', () => {
     const { host, svc } = core({ definition: async () => UNAVAILABLE });
     expect(await navDefinition(svc)({ filePath: file, line: 0, character: 0 }, ctx)).toEqual({ locations: [] });
     expect(host.logged).toEqual(['definition: no language server for .ts']);
+  });
+});
+
+describe('the location topics with many targets', () => {
+  // `n` targets, alternating between the requested file and `other`: Location only, so each needs symbols.
+  const other = () => join(root, 'ws', 'other.ts');
+  const targets = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({ filePath: i % 2 ? other() : file, range: r(1, 2, 1, 6) }));
+
+  it('asks each file for its symbols and text once, and keeps the order', async () => {
+    writeFileSync(other(), SOURCE.replace('area', 'size'));
+    const asked: string[] = [];
+    const { host, svc } = core({
+      definition: async () => targets(4),
+      documentSymbols: async (p) => (asked.push(p), tree),
+    });
+    host.docs.push({ path: other(), text: SOURCE.replace('area', 'size'), dirty: false });
+    const res = await navDefinition(svc)({ filePath: file, line: 2, character: 4 }, ctx);
+    expect(asked.sort()).toEqual([other(), file].sort());
+    expect(res.locations.map((l) => [l.filePath, l.code.slice(0, 4)])).toEqual([
+      [file, 'area'],
+      [other(), 'size'],
+      [file, 'area'],
+      [other(), 'size'],
+    ]);
+  });
+
+  it('works on at most 8 targets at once, and stops asking once one fails', async () => {
+    let inFlight = 0;
+    let most = 0;
+    let calls = 0;
+    const files = Array.from({ length: 40 }, (_, i) => join(root, 'ws', `t${i}.ts`));
+    const { host, svc } = core({
+      definition: async () => files.map((f) => ({ filePath: f, range: r(0, 0, 0, 1) })),
+      documentSymbols: async (p) => {
+        calls++;
+        inFlight++;
+        most = Math.max(most, inFlight);
+        await new Promise((ok) => setTimeout(ok, 5));
+        inFlight--;
+        if (p === files[3]) throw new Error('symbols failed');
+        return tree;
+      },
+    });
+    for (const f of files) host.docs.push({ path: f, text: SOURCE, dirty: false });
+    await expect(navDefinition(svc)({ filePath: file, line: 0, character: 0 }, ctx)).rejects.toThrow('symbols failed');
+    await new Promise((ok) => setTimeout(ok, 30)); // whatever was still running has ended
+    expect(most).toBe(8);
+    expect(calls).toBeLessThan(16);
+  });
+});
+
+describe('the line check', () => {
+  it('counts CRLF, CR and LF alike, and its error wins over the hover asked meanwhile', async () => {
+    const crOnly = join(root, 'ws', 'cr.ts');
+    writeFileSync(crOnly, 'a\rb\r\nc\n');
+    let asked = 0;
+    const hover = navHover(coreContext(fakeHost(root, {})), async () => {
+      asked++;
+      throw new Error('no position there');
+    });
+    const at = (line: number) => hover({ filePath: crOnly, line, character: 0 }, ctx);
+    await expect(at(3)).rejects.toThrow('no position there'); // the last, empty line exists
+    await expect(at(4)).rejects.toMatchObject({
+      code: 'INVALID_REQUEST',
+      message: 'line 4 is beyond the end of the file (4 lines)',
+    });
+    expect(asked).toBe(2); // asked while the file was read
   });
 });
 
