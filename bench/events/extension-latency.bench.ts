@@ -134,7 +134,7 @@ async function main(): Promise<void> {
       const times = (received.get(event) ?? []).slice(skipReceived.get(event) ?? 0);
       if (of.length !== times.length)
         throw new Error(`${event}: ${of.length} frames traced but ${times.length} received; cannot pair them`);
-      of.forEach((l, i) => frames.push({ ...l, receivedAt: times[i]! }));
+      for (const [i, l] of of.entries()) frames.push({ ...l, receivedAt: times[i]! });
     }
   } finally {
     await host.close();
