@@ -23,6 +23,12 @@ interface Tracked extends OpenDocument {
 
 /** Default bound on a file sent to a server. */
 export const MAX_DOCUMENT_BYTES = 8 * 1024 * 1024;
+/**
+ * Up to this many files a pass stats synchronously (a few µs each: cheaper than a thread-pool trip);
+ * beyond it, through the thread pool, so a client that made the server open thousands of files does not
+ * buy that much main-thread time with every later request.
+ */
+export const SYNC_STAT_MAX = 64;
 
 export class Documents {
   private readonly open = new Map<string, Tracked>();
@@ -67,9 +73,10 @@ export class Documents {
     const all = new Map(wanted);
     for (const doc of this.open.values()) if (!all.has(doc.path)) all.set(doc.path, doc.languageId);
     const done = new Map<string, OpenDocument | Error>();
+    const sync = all.size <= SYNC_STAT_MAX;
     await Promise.all(
       [...all].map(([path, languageId]) =>
-        this.syncOne(path, languageId).then(
+        this.syncOne(path, languageId, sync).then(
           (doc) => done.set(path, doc),
           (e: unknown) => done.set(path, e instanceof Error ? e : new Error(String(e))),
         ),
@@ -86,14 +93,13 @@ export class Documents {
     return [...this.open.keys()];
   }
 
-  private async syncOne(path: string, languageId: string): Promise<OpenDocument> {
+  private async syncOne(path: string, languageId: string, sync: boolean): Promise<OpenDocument> {
     const known = this.open.get(path);
     let st;
     try {
-      // Synchronous: an unchanged file (nearly every one, nearly every time) then costs no trip through
-      // the thread pool and back, which is most of a warm request's sync pass. No new blocking: the
-      // core's path guard realpaths the same files synchronously.
-      st = statSync(path);
+      // Synchronous for a few files: an unchanged file (nearly every one, nearly every time) then costs
+      // no trip through the thread pool and back, which is most of a warm request's sync pass.
+      st = sync ? statSync(path) : await stat(path);
     } catch (e) {
       if (known) this.close(known);
       throw new LspFileError(`cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);

@@ -4,9 +4,19 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { Documents } from '../../../idea-server/src/lsp/documents';
+import { Documents, SYNC_STAT_MAX } from '../../../idea-server/src/lsp/documents';
 
-const stats = vi.hoisted(() => ({ count: 0 }));
+const stats = vi.hoisted(() => ({ count: 0, async: 0 }));
+vi.mock('node:fs/promises', async (original) => {
+  const real = await original<typeof import('node:fs/promises')>();
+  return {
+    ...real,
+    stat: (...args: Parameters<typeof real.stat>) => {
+      stats.async++;
+      return real.stat(...args);
+    },
+  };
+});
 vi.mock('node:fs', async (original) => {
   const real = await original<typeof import('node:fs')>();
   return {
@@ -47,6 +57,22 @@ describe('Documents', () => {
     expect(new Set(answers.map((d) => d.path))).toEqual(new Set([a]));
     expect(stats.count).toBe(3);
     expect(sent.sort()).toEqual(['didChange b.ts', 'didOpen a.ts']);
+  });
+
+  it('stats a few open files synchronously, many through the thread pool (a main-thread bound)', async () => {
+    const files = Array.from({ length: SYNC_STAT_MAX + 1 }, (_, i) => join(dir, `many-${i}.ts`));
+    for (const f of files) writeFileSync(f, `// ${f}\n`);
+    const { docs } = documents();
+    for (const f of files.slice(0, SYNC_STAT_MAX)) await docs.sync(f, 'typescript');
+    stats.count = 0;
+    stats.async = 0;
+    await docs.sync(files[0]!, 'typescript');
+    expect([stats.count, stats.async]).toEqual([SYNC_STAT_MAX, 0]);
+    await docs.sync(files.at(-1)!, 'typescript'); // one more open file: over the bound
+    stats.count = 0;
+    stats.async = 0;
+    await docs.sync(files[0]!, 'typescript');
+    expect([stats.count, stats.async]).toEqual([0, SYNC_STAT_MAX + 1]);
   });
 
   it('a request arriving while a pass runs gets the next pass, which sees what changed before it arrived', async () => {
