@@ -75,7 +75,9 @@ async function main(): Promise<void> {
       client.on(e as typeof FILES_CHANGED, () => {
         const at = wallNow();
         got.set(e, (got.get(e) ?? 0) + 1);
-        received.set(e, [...(received.get(e) ?? []), at]);
+        let times = received.get(e);
+        if (!times) received.set(e, (times = []));
+        times.push(at);
       });
     await client.subscribe([DIAGNOSTICS_CHANGED, FILES_CHANGED, EDITOR_CHANGED]);
     /** Waits until `event` has arrived more often than `before` (or gives up after `ms`). */
