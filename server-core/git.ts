@@ -63,15 +63,46 @@ export interface RepoFile {
   rel: string;
 }
 
+// Repository top levels by the folder git was asked from: every history request starts by finding its
+// repository, and each git process costs the event loop a fork (tens of ms from a large process).
+const TOPS_MAX = 256;
+const TOP_MAX_AGE_MS = 30_000;
+const tops = new Map<string, { top: string; at: number }>();
+
+/**
+ * The remembered top level for `dir` while git would still find it: `<top>/.git` exists and no folder
+ * from `dir` up to `top` has gained a `.git` (`git init` or a nested clone). Other changes (ownership, a
+ * broken .git) make the next git call in `top` fail by itself; an entry is at most 30 s old.
+ */
+function rememberedTop(dir: string): string | undefined {
+  const hit = tops.get(dir);
+  if (!hit) return undefined;
+  let valid = Date.now() - hit.at <= TOP_MAX_AGE_MS && existsSync(join(hit.top, '.git'));
+  for (let d = dir; valid && d !== hit.top; d = dirname(d)) {
+    if (dirname(d) === d || existsSync(join(d, '.git'))) valid = false;
+  }
+  if (valid) return hit.top;
+  tops.delete(dir);
+  return undefined;
+}
+
+function remember(dir: string, top: string): void {
+  if (tops.size >= TOPS_MAX) tops.delete(tops.keys().next().value!); // the oldest entry
+  tops.set(dir, { top, at: Date.now() });
+}
+
 /** Finds the repository containing `realPath` (an absolute path with symlinks resolved). */
 export async function repoFileOf(realPath: string): Promise<RepoFile> {
   let dir = dirname(realPath);
   while (!existsSync(dir) && dirname(dir) !== dir) dir = dirname(dir);
-  let top: string;
-  try {
-    top = (await git(dir, ['rev-parse', '--show-toplevel'])).toString('utf8').trim();
-  } catch {
-    throw new GitError(`not inside a git repository: ${realPath}`);
+  let top = rememberedTop(dir);
+  if (top === undefined) {
+    try {
+      top = (await git(dir, ['rev-parse', '--show-toplevel'])).toString('utf8').trim();
+    } catch {
+      throw new GitError(`not inside a git repository: ${realPath}`);
+    }
+    remember(dir, top);
   }
   const root = realpathOfNearestAncestor(top);
   const rel = relative(root, realPath).split(sep).join('/');
@@ -89,6 +120,13 @@ export interface Commit {
 const FIELD = '\x1f';
 const RECORD = '\x1e';
 
+/** A repository without any commit has no HEAD: the file simply has no history yet. */
+function noHistoryYet(e: Error): Buffer {
+  if (/does not have any commits|unknown revision|bad revision|ambiguous argument 'HEAD'/.test(e.message))
+    return Buffer.alloc(0);
+  throw e;
+}
+
 /** Commits that touched the file, newest first: position i (0-based) is the file's version index i+1. */
 export async function fileLog(repo: RepoFile, maxCount: number, skip = 0): Promise<Commit[]> {
   const out = await git(repo.root, [
@@ -100,12 +138,7 @@ export async function fileLog(repo: RepoFile, maxCount: number, skip = 0): Promi
     'HEAD',
     '--',
     repo.rel,
-  ]).catch((e: Error) => {
-    // A repository without any commit has no HEAD: the file simply has no history yet.
-    if (/does not have any commits|unknown revision|bad revision|ambiguous argument 'HEAD'/.test(e.message))
-      return Buffer.alloc(0);
-    throw e;
-  });
+  ]).catch(noHistoryYet);
   return out
     .toString('utf8')
     .split(RECORD)
@@ -137,6 +170,33 @@ export async function commitAtIndex(repo: RepoFile, index: number): Promise<stri
   if (!c) throw invalidRequest(`index ${index} is beyond the file's history`);
   return c.hash;
 }
+
+/**
+ * The commits holding several of the file's versions (indices >= 1, as commitAtIndex) with one git
+ * process when all are within the first MAX_INDEX_BATCH versions; INVALID_REQUEST for any beyond history.
+ */
+export async function commitsAtIndices(repo: RepoFile, indices: readonly number[]): Promise<string[]> {
+  if (indices.length === 0) return [];
+  const deepest = Math.max(...indices);
+  if (!indices.every((i) => Number.isSafeInteger(i) && i >= 1) || deepest > MAX_INDEX_BATCH)
+    return Promise.all(indices.map((i) => commitAtIndex(repo, i)));
+  const out = await git(repo.root, [
+    'log',
+    `--max-count=${deepest}`,
+    '--no-color',
+    '--format=%H',
+    'HEAD',
+    '--',
+    repo.rel,
+  ]).catch(noHistoryYet);
+  const hashes = out.toString('utf8').split('\n').filter(Boolean);
+  return indices.map((i) => {
+    const hash = hashes[i - 1];
+    if (!hash) throw invalidRequest(`index ${i} is beyond the file's history`);
+    return hash;
+  });
+}
+const MAX_INDEX_BATCH = 1000;
 
 /** Validates a client-supplied ref and resolves it to a commit hash. */
 export async function resolveRef(root: string, ref: unknown): Promise<string> {

@@ -6,7 +6,7 @@
 
 import { type CoreContext, resolvePath } from '../context';
 import { invalidRequest } from '../errors';
-import { commitAtIndex, diffFile, repoFileOf, resolveRef } from '../git';
+import { commitsAtIndices, diffFile, repoFileOf, resolveRef } from '../git';
 import type { Handlers } from '../protocol';
 
 const WORKING_TREE = 'working-tree';
@@ -35,8 +35,10 @@ export function historyDiff(svc: CoreContext): Handlers['historyDiff'] {
         throw invalidRequest(`fromIndex 0 (the working tree) compares with HEAD only: toIndex must be 1, got ${b}`);
       const older = Math.max(a, b);
       const newer = Math.min(a, b);
-      const hashOf = async (i: number) => (i === 0 ? null : commitAtIndex(repo, i));
-      const [olderHash, newerHash] = await Promise.all([hashOf(older), hashOf(newer)]);
+      const [olderHash = null, newerHash = null] = await commitsAtIndices(
+        repo,
+        [older, newer].filter((i) => i !== 0),
+      );
       const labels = {
         fromRef: sideLabel(a, a === older ? olderHash : newerHash),
         toRef: sideLabel(b, b === older ? olderHash : newerHash),

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   blobAt,
   commitAtIndex,
+  commitsAtIndices,
   diffFile,
   fileCommitCount,
   fileLog,
@@ -176,6 +177,7 @@ describe('git waits for a slot of the shared process limiter', () => {
     const { configureLimits } = await import('../../server-core/limits/config');
     const { withProcessSlot, processSlotStats } = await import('../../server-core/limits/process-slots');
     const { runAsClient } = await import('../../server-core/limits/client-context');
+    const repo = await repoFileOf(join(dir, 'f.txt'));
     configureLimits({ maxChildProcesses: 2 });
     try {
       const releases: (() => void)[] = [];
@@ -185,7 +187,7 @@ describe('git waits for a slot of the shared process limiter', () => {
       await new Promise((r) => setTimeout(r, 20));
       expect(processSlotStats().active).toBe(2);
       let done = false;
-      const call = runAsClient('c', () => repoFileOf(join(dir, 'f.txt'))).then(() => {
+      const call = runAsClient('c', () => fileLog(repo, 1)).then(() => {
         done = true;
       });
       await new Promise((r) => setTimeout(r, 200));
@@ -197,5 +199,77 @@ describe('git waits for a slot of the shared process limiter', () => {
     } finally {
       configureLimits({});
     }
+  });
+});
+
+/** Holds every process slot (capacity 1) while `fn` runs: a git process started by `fn` must wait. */
+async function withSlotsTaken<T>(fn: () => Promise<T>): Promise<T> {
+  const { configureLimits } = await import('../../server-core/limits/config');
+  const { withProcessSlot } = await import('../../server-core/limits/process-slots');
+  const { runAsClient } = await import('../../server-core/limits/client-context');
+  configureLimits({ maxChildProcesses: 1 });
+  let release = () => {};
+  const holder = runAsClient('holder', () => withProcessSlot(undefined, () => new Promise<void>((r) => (release = r))));
+  try {
+    await new Promise((r) => setTimeout(r, 20));
+    return await fn();
+  } finally {
+    release();
+    await holder;
+    configureLimits({});
+  }
+}
+
+/** Settles within `ms` (true) or is still waiting (false). */
+function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
+  return Promise.race([p.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms))]);
+}
+
+describe('the repository root is remembered, and found again when git would find another', () => {
+  it('a second lookup from the same folder starts no git process', async () => {
+    const first = await repoFileOf(join(dir, 'f.txt'));
+    await withSlotsTaken(async () => {
+      const again = repoFileOf(join(dir, 'other.txt'));
+      expect(await settlesWithin(again, 500)).toBe(true);
+      expect(await again).toEqual({ root: first.root, rel: 'other.txt' });
+    });
+  });
+  it('a folder never asked about still asks git (the check above can fail)', async () => {
+    const sub = join(dir, 'fresh-sub');
+    mkdirSync(sub, { recursive: true });
+    await withSlotsTaken(async () => {
+      const lookup = repoFileOf(join(sub, 'x.txt'));
+      expect(await settlesWithin(lookup, 300)).toBe(false);
+      lookup.catch(() => {});
+    });
+  });
+  it('a repository created later inside the remembered one is the one found', async () => {
+    const nested = join(dir, 'nested');
+    mkdirSync(join(nested, 'deeper'), { recursive: true });
+    const outer = await repoFileOf(join(nested, 'deeper', 'n.txt'));
+    expect(outer.rel).toBe('nested/deeper/n.txt');
+    execFileSync('git', ['-C', nested, 'init', '-q', '-b', 'main']);
+    try {
+      const inner = await repoFileOf(join(nested, 'deeper', 'n.txt'));
+      expect(inner.rel).toBe('deeper/n.txt');
+      expect(inner.root).not.toBe(outer.root);
+    } finally {
+      rmSync(join(nested, '.git'), { recursive: true, force: true });
+    }
+    expect((await repoFileOf(join(nested, 'deeper', 'n.txt'))).rel).toBe('nested/deeper/n.txt');
+  });
+});
+
+describe('commitsAtIndices', () => {
+  it('answers as commitAtIndex does, each index on its own', async () => {
+    const repo = await repoFileOf(join(dir, 'f.txt'));
+    expect(await commitsAtIndices(repo, [2, 1, 2])).toEqual([hashes.one, hashes.two, hashes.one]);
+    expect(await commitsAtIndices(repo, [1])).toEqual([await commitAtIndex(repo, 1)]);
+    expect(await commitsAtIndices(repo, [])).toEqual([]);
+  });
+  it('refuses an index beyond the history, a huge one and a non-integer', async () => {
+    const repo = await repoFileOf(join(dir, 'f.txt'));
+    for (const bad of [[1, 3], [2 ** 53], [1.5], [0]])
+      await expect(commitsAtIndices(repo, bad)).rejects.toThrow(/beyond the file's history/);
   });
 });
