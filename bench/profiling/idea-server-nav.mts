@@ -13,7 +13,8 @@
 //            least, so "added" splits into the hop's floor and what idea-server adds beyond it;
 //   floor-no-op  events/unsubscribe answered by that proxy: the floor of the no-op round trip;
 //   base     with --base DIR: nav/definition through idea-server from another checkout's sources (its
-//            bench/profiling/idea-server-nav-server.mts; link node_modules into it), for a same-run A/B;
+//            bench/profiling/idea-server-nav-server.mts, which must answer "cpu" as this tree's does;
+//            link node_modules into it), for a same-run A/B;
 //   lsp-only the same request from inside idea-server on its own LSP connection (no ws, no handler).
 // Prints p50s per side; the CPU time (user + system, all threads) a request costs idea-server's process
 // and the proxy's (on this machine a wake-up, a write that wakes another process and JavaScript run
@@ -94,6 +95,7 @@ try {
     'no-LS': child,
     floor: floorProxy.child,
     'floor-no-op': floorProxy.child,
+    ...(base && { base: base.child }),
   };
   const cpu: Record<string, number[]> = Object.fromEntries(Object.keys(cpuOf).map((k) => [k, []]));
   const cpuNow = async (c: ChildProcess) => {
@@ -135,7 +137,7 @@ try {
   console.log(
     `  CPU per request (median of the blocks, µs): ${Object.entries(cpu)
       .map(([side, us]) => `${side} ${summarize(us).p50.toFixed(0)}`)
-      .join(', ')} (idea-server's process for nav, no-op, no-LS; the proxy's for floor)`,
+      .join(', ')} (idea-server's process for nav, no-op, no-LS; the proxy's for floor; the base's for base)`,
   );
   console.log(`  lsp-only p50 ${f(summarize(lspOnly).p50)} ms (idea-server's LSP connection, no ws, no handler)`);
   console.log(
