@@ -2,6 +2,7 @@
 // serveWorkspace (from the sources), with timing marks patched into the stages one request passes,
 // and hands the marks of every request frame to the parent over IPC when asked ("dump").
 //   argv: <workspace> <home>
+import type { ChildProcess } from 'node:child_process';
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
 import { Documents } from '../../idea-server/src/lsp/documents';
@@ -56,9 +57,25 @@ timeMethod(Documents.prototype, 'sync', 'sync');
 timeMethod(ServerProcess.prototype, 'request', 'lsp');
 // The language server's process as the nav requests reach it, for the in-process side ("lsp-only").
 let tsls: { server: ServerProcess; params: unknown } | undefined;
+// Its stdin writes ("lsp.write", one per write call) and its stdout's chunks ("lsp.data") split the LSP
+// stage into our sending, the language server's time, and our receiving.
+const watched = new WeakSet<object>();
 const request = ServerProcess.prototype.request;
 ServerProcess.prototype.request = function (this: ServerProcess, ...args: Parameters<typeof request>) {
   if (args[0] === 'textDocument/definition') tsls = { server: this, params: args[1] };
+  const child = (this as unknown as { child: ChildProcess }).child;
+  if (!watched.has(child)) {
+    watched.add(child);
+    const stdin = child.stdin as unknown as { write: (...a: unknown[]) => boolean };
+    const write = stdin.write;
+    stdin.write = function (this: unknown, ...a: unknown[]) {
+      mark('lsp.write.call');
+      const r = write.apply(this, a);
+      mark('lsp.write');
+      return r;
+    };
+    child.stdout!.prependListener('data', () => mark('lsp.data'));
+  }
   return request.apply(this, args) as never;
 };
 // File-system calls of the request (the line check's read, the documents' stats).
@@ -95,13 +112,18 @@ process.on('message', async (m: unknown) => {
   if (typeof m === 'object' && m !== null && 'lspOnly' in m) {
     // The same textDocument/definition sent from inside idea-server straight to its language server.
     const times: number[] = [];
+    const marks: Marks[] = [];
     for (let i = 0; i < (m as { lspOnly: number }).lspOnly; i++) {
+      current = [];
+      marks.push(current);
       const t0 = performance.now();
       await tsls!.server.request('textDocument/definition', tsls!.params, 'definition', { timeoutMs: 10_000 });
       times.push(performance.now() - t0);
     }
-    process.send!({ times });
+    current = undefined;
+    process.send!({ times, records: marks });
   }
+  if (m === 'cpu') process.send!({ cpu: process.cpuUsage() });
   if (m === 'dump' || m === 'reset') process.send!({ records: m === 'dump' ? records : [] });
   if (m === 'reset') records.length = 0;
   if (m === 'stop') void served.close().then(() => process.exit(0));

@@ -7,16 +7,14 @@ import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
   CancellationTokenSource,
-  createProtocolConnection,
   ErrorCodes,
   type InitializeParams,
   type ProtocolConnection,
   type PublishDiagnosticsParams,
-  StreamMessageReader,
-  StreamMessageWriter,
 } from 'vscode-languageserver-protocol/node';
 import { type Bounds, bounded, type FailEarly } from './bounded';
 import type { ServerCommand } from './config';
+import { lspConnection } from './connection';
 import { LspUnavailableError } from './errors';
 
 export interface Exit {
@@ -116,10 +114,7 @@ export class ServerProcess {
         `${command.command} could not be started: ${(e as Error).message}`,
       );
     }
-    const connection = createProtocolConnection(
-      new StreamMessageReader(child.stdout!),
-      new StreamMessageWriter(child.stdin!),
-    );
+    const connection = lspConnection(child.stdout!, child.stdin!);
     const server = new ServerProcess(command, child, connection, onDiagnostics);
     const rootUri = pathToFileURL(rootPath).href;
     const params: InitializeParams = {

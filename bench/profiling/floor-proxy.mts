@@ -1,0 +1,129 @@
+// The floor of "one more process in the chain" for idea-server-nav.mts (not a bench entry): a minimal
+// Node proxy, ws in → LSP out, nothing else. It serves the IDEA handshake and nav/definition on a
+// loopback ws (the `ws` package, as idea-server) by forwarding textDocument/definition to its own
+// typescript-language-server (idea-server's command and initializationOptions) over stdio, framing
+// each LSP message itself in one write, and answering with the first target's range and text; and
+// events/unsubscribe at once (the floor of the no-op round trip). No validation, no path checks, no
+// document sync, no bounds: what any proxy between a client and a language server pays at least.
+//   argv: <workspace> <file relative to it> (the one file it opens); parent: IPC (sends { url } when
+//   ready; "cpu" → { cpu: process.cpuUsage() }, "stop")
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { WebSocketServer } from 'ws';
+import { SERVER_PROTOCOL } from '../../generated/current';
+import { defaultTypeScriptServer } from '../../idea-server/src/lsp/config';
+
+const [workspace, file] = process.argv.slice(2) as [string, string];
+const NAV = '/app/vscode/nav/definition';
+const UNSUBSCRIBE = '/app/vscode/events/unsubscribe';
+
+const command = defaultTypeScriptServer();
+const tsls = spawn(command.command, command.args, { cwd: workspace, stdio: ['pipe', 'pipe', 'ignore'] });
+let nextId = 1;
+const pending = new Map<number, (result: unknown) => void>();
+const send = (message: object) => {
+  const body = JSON.stringify({ jsonrpc: '2.0', ...message });
+  tsls.stdin!.write(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+};
+const request = (method: string, params: unknown) =>
+  new Promise<unknown>((resolve) => {
+    const id = nextId++;
+    pending.set(id, resolve);
+    send({ id, method, params });
+  });
+// LSP framing of tsls's answers: Content-Length header, blank line, body.
+let buffered: Buffer = Buffer.alloc(0);
+tsls.stdout!.on('data', (chunk: Buffer) => {
+  buffered = buffered.length === 0 ? chunk : Buffer.concat([buffered, chunk]);
+  for (;;) {
+    const end = buffered.indexOf('\r\n\r\n');
+    if (end < 0) return;
+    const length = Number(/Content-Length: (\d+)/i.exec(buffered.subarray(0, end).toString('ascii'))?.[1]);
+    if (buffered.length < end + 4 + length) return;
+    const message = JSON.parse(buffered.subarray(end + 4, end + 4 + length).toString('utf8'));
+    buffered = buffered.subarray(end + 4 + length);
+    if (message.id !== undefined && message.method !== undefined) send({ id: message.id, result: null });
+    else if (message.id !== undefined) pending.get(message.id)?.(message.result);
+    pending.delete(message.id);
+  }
+});
+
+const rootUri = pathToFileURL(workspace).href;
+await request('initialize', {
+  processId: process.pid,
+  rootUri,
+  workspaceFolders: [{ uri: rootUri, name: 'ws' }],
+  capabilities: { textDocument: { definition: { linkSupport: true } } },
+  initializationOptions: command.initializationOptions,
+});
+send({ method: 'initialized', params: {} });
+const path = join(workspace, file);
+const text = readFileSync(path, 'utf8');
+const uri = pathToFileURL(path).href;
+send({ method: 'textDocument/didOpen', params: { textDocument: { uri, languageId: 'typescript', version: 1, text } } });
+const lines = text.split('\n');
+
+interface Link {
+  targetUri: string;
+  targetRange: { start: { line: number; character: number }; end: { line: number; character: number } };
+}
+/** The declaration's text from the one file opened (other files: empty), lines split at '\n'. */
+const codeOf = (l: Link) => {
+  if (l.targetUri !== uri) return '';
+  const { start, end } = l.targetRange;
+  const span = lines.slice(start.line, end.line + 1);
+  span[span.length - 1] = span[span.length - 1]!.slice(0, end.character);
+  span[0] = span[0]!.slice(start.character);
+  return span.join('\n');
+};
+
+const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+wss.on('connection', (ws) => {
+  let open = false;
+  ws.on('message', async (data) => {
+    const frame = JSON.parse(data.toString());
+    if (!open) {
+      open = true;
+      ws.send(
+        JSON.stringify({
+          type: 'handshake',
+          version: SERVER_PROTOCOL.version,
+          ...(SERVER_PROTOCOL.spec.draft ? { draft: true } : {}),
+          authRequired: false,
+          capabilities: [NAV, UNSUBSCRIBE],
+          events: [],
+          workspaces: [workspace],
+        }),
+      );
+      return;
+    }
+    const { topic, requestId, params } = frame;
+    if (topic === UNSUBSCRIBE) return ws.send(JSON.stringify({ topic, requestId, result: { subscribed: [] } }));
+    const answer = (await request('textDocument/definition', {
+      textDocument: { uri: pathToFileURL(params.filePath).href },
+      position: { line: params.line, character: params.character },
+    })) as Link[] | null;
+    const locations = (answer ?? []).map((l) => ({
+      filePath: fileURLToPath(l.targetUri),
+      line: l.targetRange.start.line,
+      character: l.targetRange.start.character,
+      endLine: l.targetRange.end.line,
+      endCharacter: l.targetRange.end.character,
+      code: codeOf(l),
+    }));
+    ws.send(JSON.stringify({ topic, requestId, result: { locations } }));
+  });
+});
+await new Promise((resolve) => wss.once('listening', resolve));
+const { port } = wss.address() as { port: number };
+process.on('message', (m) => {
+  if (m === 'cpu') process.send!({ cpu: process.cpuUsage() });
+  if (m === 'stop') {
+    tsls.kill();
+    wss.close();
+    process.exit(0);
+  }
+});
+process.send!({ url: `ws://127.0.0.1:${port}` });
