@@ -20,8 +20,11 @@ interface Run {
 
 const runs = new Map<number, Run>();
 
+/** A failed write means the parent is gone: 'disconnect' follows and cleans up. */
+const ignore = () => undefined;
+
 function send(m: FromSpawner): void {
-  if (process.connected) process.send!(m);
+  if (process.connected) process.send!(m, undefined, undefined, ignore);
 }
 
 function start(m: Extract<ToSpawner, { t: 'run' }>): void {
