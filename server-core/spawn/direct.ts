@@ -17,11 +17,12 @@ export function startDirect(req: ProcessRequest, sink: ProcessSink): RunningProc
     return { pause() {}, resume() {}, kill() {} };
   }
   let done = false;
+  let killed = false;
   child.stdout!.on('data', (c: Buffer) => {
-    if (!done) sink.stdout(c);
+    if (!done && !killed) sink.stdout(c);
   });
   child.stderr!.on('data', (c: Buffer) => {
-    if (!done) sink.stderr(c);
+    if (!done && !killed) sink.stderr(c);
   });
   child.on('error', (e) => {
     if (done || child.pid !== undefined) return;
@@ -42,7 +43,9 @@ export function startDirect(req: ProcessRequest, sink: ProcessSink): RunningProc
       child.stdout!.resume();
       child.stderr!.resume();
     },
+    // Output after a kill is dropped; Node flushes paused pipes at the child's exit, so the end comes.
     kill: (signal = 'SIGTERM') => {
+      killed = true;
       child.kill(signal);
     },
   };

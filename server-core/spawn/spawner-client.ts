@@ -125,9 +125,12 @@ export class SpawnerClient {
         if (run.delegate) return run.delegate.kill(signal);
         if (run.done || run.killed) return;
         run.killed = true;
+        // Its output is dropped and a pause no longer holds its end back: the end comes as promised.
         run.queue = run.queue.filter((m) => m.t !== 'data');
+        run.paused = false;
         if (run.sent) this.post({ t: 'kill', id, signal });
         else this.finish(run, () => run.sink.exit(null, signal)); // never started: it ends here
+        this.drain(run);
       },
     };
   }

@@ -51,6 +51,14 @@ describe('startDirect (the fallback)', () => {
     expect(o.error).toBeInstanceOf(Error);
   });
 
+  it('a paused run that is killed still ends, its output dropped', async () => {
+    const o = await run(sh('head -c 1000000 /dev/zero; exec sleep 30'), (p) => {
+      p.pause();
+      setTimeout(() => p.kill(), 300);
+    });
+    expect(o).toMatchObject({ out: '', signal: 'SIGTERM' });
+  });
+
   it('kill() signals the child', async () => {
     const o = await run(sh('exec sleep 30'), (p) => setTimeout(() => p.kill('SIGKILL'), 50));
     expect(o.signal).toBe('SIGKILL');

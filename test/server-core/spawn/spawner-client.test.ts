@@ -85,6 +85,17 @@ describe('SpawnerClient', () => {
     c.dispose();
   });
 
+  it('a paused run that is killed still ends, its output dropped', async () => {
+    const { c } = client();
+    const r = collect();
+    const p = c.start(sh('echo early; exec sleep 30'), r.sink);
+    p.pause();
+    await new Promise((res) => setTimeout(res, 400));
+    p.kill();
+    expect(await r.done).toEqual({ out: '', code: null, signal: 'SIGTERM' });
+    c.dispose();
+  });
+
   it('a run killed before the spawner took it ends without starting', async () => {
     const { c } = client();
     const r = collect();
