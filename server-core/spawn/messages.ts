@@ -8,9 +8,10 @@ export type ToSpawner =
   | { t: 'kill'; id: number; signal: NodeJS.Signals }
   | { t: 'ack'; id: number; bytes: number };
 
-/** Spawner → parent: ready to take runs; a run's output, its end, or why it could not start. */
+/** Spawner → parent: ready to take runs; a run's pid, output, end, or why it could not start. */
 export type FromSpawner =
   | { t: 'ready' }
+  | { t: 'started'; id: number; pid: number }
   | { t: 'data'; id: number; fd: 1 | 2; chunk: Buffer }
   | { t: 'exit'; id: number; code: number | null; signal: NodeJS.Signals | null }
   | { t: 'error'; id: number; message: string; code?: string };

@@ -17,8 +17,8 @@
 //   signal reaches the real child at once and the pipes' leftovers are dropped so the end comes fast.
 // - Backpressure: the spawner sends at most OUTPUT_WINDOW_BYTES (1 MiB) of a run's output ahead of this
 //   side's acknowledgements, then pauses that child's pipes; a caller's pause() stops acknowledgements.
-// - If the spawner dies, every run in flight fails with an error saying so (none hangs) and the next
-//   call forks a new one; after MAX_DEATHS deaths within DEATH_WINDOW_MS, or when it cannot be forked
+// - If the spawner dies, every run in flight fails with an error saying so (none hangs), its process
+//   is killed by pid (the spawner told it; nothing else would), and the next call forks a new spawner; after MAX_DEATHS deaths within DEATH_WINDOW_MS, or when it cannot be forked
 //   (no bundle, fork fails, it never says ready), processes start directly on this thread, logged once.
 //   Runs held for a spawner that never became ready are started directly instead, not failed.
 // - When this process dies the spawner's channel closes: it kills every process it started and exits.

@@ -33,6 +33,8 @@ interface ClientRun {
   toAck: number;
   /** Started by the fallback after the spawner failed to start. */
   delegate?: RunningProcess;
+  /** The process's pid, once the spawner started it. */
+  pid?: number;
 }
 
 /** The spawner's environment: this process's minus NODE_OPTIONS (no --inspect or --require inherited). */
@@ -168,6 +170,10 @@ export class SpawnerClient {
     }
     const run = this.runs.get(m.id);
     if (!run || run.done || (run.killed && m.t === 'data')) return;
+    if (m.t === 'started') {
+      run.pid = m.pid;
+      return;
+    }
     run.queue.push(m);
     this.drain(run);
   }
@@ -228,6 +234,15 @@ export class SpawnerClient {
         continue;
       }
       run.done = true;
+      // A spawner that died cannot kill what it started: its processes would run on as orphans. (Its
+      // end was not reported, so the pid is still that process's, or a zombie's init reaps.)
+      if (run.pid !== undefined && !this.closing) {
+        try {
+          process.kill(run.pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
       run.sink.error(
         new Error(
           `the process spawner (pid ${this.child.pid}) ${detail} while ${run.req.file} ran; it did not complete`,

@@ -38,6 +38,7 @@ function start(m: Extract<ToSpawner, { t: 'run' }>): void {
   }
   const run: Run = { child, unacked: 0, paused: false };
   runs.set(m.id, run);
+  if (child.pid !== undefined) send({ t: 'started', id: m.id, pid: child.pid });
   let done = false;
   const finish = (last: FromSpawner) => {
     if (done) return;

@@ -29,6 +29,14 @@ function alive(pid: number): boolean {
   }
 }
 
+function readIfThere(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
 async function until(what: string, ok: () => boolean, ms = 3000): Promise<void> {
   const end = Date.now() + ms;
   while (!ok()) {
@@ -186,10 +194,14 @@ describe('processes through the spawner', () => {
 describe('when the spawner dies', () => {
   it('fails the runs in flight with a clear error, and the next run starts a new spawner', async () => {
     const first = await spawnerPid();
-    const run = execProcess(sh('exec sleep 30'), { maxBuffer: 1024 });
-    await new Promise((r) => setTimeout(r, 100));
+    const pidFile = join(tmp, 'crash.pid');
+    const run = execProcess(sh(`echo $$ > ${pidFile}; exec sleep 30`), { maxBuffer: 1024 });
+    await until('the child', () => /\d+\n/.test(readIfThere(pidFile)));
+    await new Promise((r) => setTimeout(r, 50)); // its pid reached this side too
     process.kill(first, 'SIGKILL');
     await expect(run).rejects.toThrow(/process spawner \(pid \d+\) was killed by SIGKILL while sh ran/);
+    // The spawner could not kill it: this side did, by the pid the spawner reported.
+    await until('the orphan to be killed', () => !alive(Number(readIfThere(pidFile))), 2000);
     const res = await execProcess(sh('echo again'), { maxBuffer: 1024 });
     expect(res.stdout.toString()).toBe('again\n');
     expectThroughSpawner();
