@@ -18,9 +18,10 @@
 // - Backpressure: the spawner sends at most OUTPUT_WINDOW_BYTES (1 MiB) of a run's output ahead of this
 //   side's acknowledgements, then pauses that child's pipes; a caller's pause() stops acknowledgements.
 // - If the spawner dies, every run in flight fails with an error saying so (none hangs), its process
-//   is killed by pid (the spawner told it; nothing else would), and the next call forks a new spawner; after MAX_DEATHS deaths within DEATH_WINDOW_MS, or when it cannot be forked
-//   (no bundle, fork fails, it never says ready), processes start directly on this thread, logged once.
-//   Runs held for a spawner that never became ready are started directly instead, not failed.
+//   is killed by pid (the spawner told it; nothing else would), and the next call forks a new spawner.
+//   After MAX_DEATHS deaths within DEATH_WINDOW_MS, or when it cannot be forked (no bundle, fork fails,
+//   it never says ready), processes start directly on this thread, logged once. Runs held for a
+//   spawner that never became ready are started directly instead, not failed.
 // - When this process dies the spawner's channel closes: it kills every process it started and exits.
 // - IDEA_SPAWN=direct turns the spawner off (debugging: processes are then children of this process).
 import { existsSync } from 'node:fs';
