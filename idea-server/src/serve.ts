@@ -165,9 +165,8 @@ export async function serveWorkspace(options: ServeOptions): Promise<ServedWorks
   await recoverInterruptedWrites(stateDir, log);
   const stopLimits = applyLimitSettings(host.limits, log);
   setRegexWorkerScript(options.regexWorker ?? distFile('regex-worker.cjs'));
-  // git and rg start in the spawner process, forked now so the first search does not wait for it.
+  // git and rg start in the spawner process (forked once serving, below).
   configureSpawner({ script: options.spawner ?? distFile('spawner.cjs'), log });
-  prewarmSpawner();
   const handlers = createCoreHandlers(host);
   // Requests in flight across all connections (idea.server.limits.maxRequestsInFlight).
   const gate = new RequestGate();
@@ -208,6 +207,10 @@ export async function serveWorkspace(options: ServeOptions): Promise<ServedWorks
     throw e;
   }
   events.attach((event, data) => server.emit(event, data));
+  // Forked just after start-up (which does not wait for it), so the first request does not wait either.
+  setImmediate(() => {
+    if (!closing) prewarmSpawner();
+  });
   if (server.registryError) log(`could not register in ${registry}: ${server.registryError.message}`);
   // What the sessions advertise: the topics that have a handler, in the topic index's order, plus
   // events/subscribe and /unsubscribe (the session serves them, as there are events).
