@@ -74,8 +74,10 @@ export interface ServeOptions {
    * where existing IDEA clients look (default false).
    */
   writeSettings?: boolean;
-  /** The regex worker bundle (default: regex-worker.cjs beside this module, see regexWorkerScript). */
+  /** The regex worker bundle (default: regex-worker.cjs beside this module). */
   regexWorker?: string;
+  /** The process spawner bundle that starts git and rg (default: spawner.cjs beside this module). */
+  spawner?: string;
   env?: NodeJS.ProcessEnv;
   home?: string;
   log?(message: string): void;

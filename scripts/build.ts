@@ -69,7 +69,8 @@ export const vsixPath = () => {
 };
 
 // VS Code loads `main` with require(); the .vsix ships no node_modules, so ws, diff and the generated
-// dispatcher are inside. The regex worker thread is a second bundle beside it, loaded by file name.
+// dispatcher are inside. The regex worker thread is a second bundle beside it, loaded by file name, and
+// the process spawner (server-core/spawn/spawner.ts, a child process that starts git and rg) a third.
 export const EXTENSION_BUNDLES = {
   main: {
     entry: 'extension/src/extension.ts',
@@ -82,6 +83,11 @@ export const EXTENSION_BUNDLES = {
     outfile: 'extension/dist/regex-worker.cjs',
     format: 'cjs',
     external: ['vscode'],
+  },
+  spawner: {
+    entry: 'server-core/spawn/spawner.ts',
+    outfile: 'extension/dist/spawner.cjs',
+    format: 'cjs',
   },
 } satisfies Record<string, Bundle>;
 const extensionBundles: Bundle[] = Object.values(EXTENSION_BUNDLES);
@@ -122,8 +128,8 @@ export const TARGETS = {
   // import; a dependency of both, loaded only with --headless, so their bundles and start-up stay as
   // they were and one install of the language server serves all three), ESM; typescript-language-server and typescript stay outside, dependencies of the package
   // resolved at run time (lsp/config.ts), so one install serves the bin and the in-process servers.
-  // The regex worker thread (server-core's, as the extension's) is a third bundle beside them, found by
-  // file name from either (idea-server/src/serve.ts regexWorkerScript).
+  // The regex worker thread and the process spawner (server-core's, as the extension's) are bundles
+  // beside them, found by file name from either (idea-server/src/serve.ts distFile).
   server: {
     pkg: 'idea-server',
     clean: ['idea-server/dist'],
@@ -142,6 +148,7 @@ export const TARGETS = {
         external: ['typescript-language-server', 'typescript'],
       },
       { ...EXTENSION_BUNDLES.regexWorker, outfile: 'idea-server/dist/regex-worker.cjs', external: [] },
+      { ...EXTENSION_BUNDLES.spawner, outfile: 'idea-server/dist/spawner.cjs' },
     ],
   },
   // `idea-conformance`: fixtures, workspace builder, reporters, recorder and the generated validators

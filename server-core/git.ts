@@ -9,7 +9,6 @@
 // Working-tree diffs never let git read the working tree (which would run clean filters and fsmonitor
 // named by .gitattributes or an included config file): the committed blob and the file's bytes are
 // compared by `git diff --no-index` in an empty temporary folder with no configuration at all.
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -18,6 +17,7 @@ import { DISARMING_ARGS, disarmedEnv } from '../runtime/git-disarm';
 import { invalidRequest } from './errors';
 import { withProcessSlot } from './limits/process-slots';
 import { realpathOfNearestAncestor } from './path-guard';
+import { type ExecResult, execProcess } from './spawn/processes';
 
 const MAX_OUTPUT = 64 * 1024 * 1024;
 
@@ -28,27 +28,25 @@ function run(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv, signa
   return withProcessSlot(signal, () => spawnGit(cwd, args, env, signal));
 }
 
-function spawnGit(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<Buffer> {
-  const config = DISARMING_ARGS;
-  return new Promise((resolvePromise, reject) => {
-    execFile(
-      'git',
-      ['-C', cwd, '--no-pager', ...config, ...args],
-      { encoding: 'buffer', maxBuffer: MAX_OUTPUT, signal, env, cwd, windowsHide: true },
-      (err, stdout, stderr) => {
-        // `diff --no-index` exits 1 when the files differ: that is an answer, not a failure.
-        if (err && !(args[0] === 'diff' && args.includes('--no-index') && (err as { code?: unknown }).code === 1)) {
-          reject(
-            new GitError(
-              `git ${args[0]} failed: ${String(stderr || err.message)
-                .trim()
-                .slice(0, 2000)}`,
-            ),
-          );
-        } else resolvePromise(stdout);
-      },
+async function spawnGit(
+  cwd: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  signal?: AbortSignal,
+): Promise<Buffer> {
+  let res: ExecResult;
+  try {
+    res = await execProcess(
+      { file: 'git', args: ['-C', cwd, '--no-pager', ...DISARMING_ARGS, ...args], cwd, env },
+      { maxBuffer: MAX_OUTPUT, signal },
     );
-  });
+  } catch (e) {
+    throw new GitError(`git ${args[0]} failed: ${(e as Error).message.slice(0, 2000)}`);
+  }
+  // `diff --no-index` exits 1 when the files differ: that is an answer, not a failure.
+  if (res.code === 0 || (res.code === 1 && args[0] === 'diff' && args.includes('--no-index'))) return res.stdout;
+  const why = res.signal ? `killed by ${res.signal}` : `exit code ${res.code}`;
+  throw new GitError(`git ${args[0]} failed: ${(res.stderr.toString('utf8').trim() || why).slice(0, 2000)}`);
 }
 
 /** Runs git in `cwd`; resolves with stdout bytes, rejects with GitError (stderr) on a non-zero exit. */

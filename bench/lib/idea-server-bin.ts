@@ -1,5 +1,6 @@
 // The built idea-server bin as the benches start it: a child process on a free port with a fixed token,
-// no registry entry, local history in the given HOME; resolved once it logs its url and "ready".
+// no registry entry, local history in the given HOME (and IDEA_SPAWN passed on); resolved once it logs
+// its url and "ready".
 // Build it first (buildTarget('server') in scripts/build.ts).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -38,7 +39,15 @@ export function startIdeaServerBin(o: BinOptions): Promise<BinServer> {
       ...['--workspace', o.workspace, '--port', '0', '--token', token, '--no-registry'],
       ...['--history-dir', join(o.home, 'h')],
     ],
-    { env: { PATH: o.path ?? process.env.PATH ?? '', HOME: o.home }, stdio: ['ignore', 'ignore', 'pipe'] },
+    {
+      // IDEA_SPAWN=direct passes through: the same bench with git and rg spawned on the main thread.
+      env: {
+        PATH: o.path ?? process.env.PATH ?? '',
+        HOME: o.home,
+        ...(process.env.IDEA_SPAWN ? { IDEA_SPAWN: process.env.IDEA_SPAWN } : {}),
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
   );
   let log = '';
   const stop = async (): Promise<void> => {

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { createCoreHandlers } from '../../server-core/handlers';
 import { applyLimitSettings } from '../../server-core/limits/settings';
 import { disposeRegexPool, regexPool, setRegexWorkerScript } from '../../server-core/search/regex-pool';
+import { configureSpawner, disposeSpawner, prewarmSpawner } from '../../server-core/spawn/processes';
 import { recoverInterruptedWrites } from '../../server-core/write/journal';
 import { DiagnosticsTracker } from './diagnostics-wait';
 import { vscodeEventSources } from './events';
@@ -33,6 +34,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   // User regular expressions run in worker threads; one is started now so the first search is warm.
   setRegexWorkerScript(context.asAbsolutePath('dist/regex-worker.cjs'));
   regexPool().prewarm();
+  // git and rg start in a spawner process: spawn() from the host would block it ~30 ms per process.
+  configureSpawner({ script: context.asAbsolutePath('dist/spawner.cjs'), log });
+  context.subscriptions.push({ dispose: disposeSpawner });
+  prewarmSpawner();
   const events = vscodeEventSources(host, (event, data) => server?.emit(event, data));
   context.subscriptions.push(events);
   server = new IdeaServer(createCoreHandlers(host), log, events.sources);

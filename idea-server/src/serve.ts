@@ -20,6 +20,7 @@ import { gatedAsClient, RequestGate } from '../../server-core/limits/requests';
 import { applyLimitSettings } from '../../server-core/limits/settings';
 import { disposeRegexPool, setRegexWorkerScript } from '../../server-core/search/regex-pool';
 import { exposeConnection } from '../../server-core/settings-file';
+import { configureSpawner, disposeSpawner, prewarmSpawner } from '../../server-core/spawn/processes';
 import { recoverInterruptedWrites } from '../../server-core/write/journal';
 import { version as PACKAGE_VERSION } from '../package.json';
 import { ServerEvents } from './events';
@@ -56,8 +57,10 @@ export interface ServeOptions {
    * idea-conformance find it, and a headless server should not touch the user's files unasked).
    */
   writeSettings?: boolean;
-  /** The regex worker bundle (default: regex-worker.cjs beside this module, see regexWorkerScript). */
+  /** The regex worker bundle (default: regex-worker.cjs beside this module, see distFile). */
   regexWorker?: string;
+  /** The process spawner bundle that starts git and rg (default: spawner.cjs beside this module). */
+  spawner?: string;
   env?: NodeJS.ProcessEnv;
   home?: string;
   log?(message: string): void;
@@ -101,13 +104,14 @@ export function resolveWorkspace(dir: string): string {
 }
 
 /**
- * The regex worker bundle: beside the built bin and library (dist/, in a clone and in the installed
- * package alike); run from the sources (tsx), the package's dist/ one folder up.
+ * A bundle of server-core's (regex-worker.cjs, spawner.cjs): beside the built bin and library (dist/,
+ * in a clone and in the installed package alike); run from the sources (tsx), the package's dist/ one
+ * folder up.
  */
-export function regexWorkerScript(): string {
+export function distFile(name: string): string {
   const here = dirname(fileURLToPath(import.meta.url));
-  const beside = join(here, 'regex-worker.cjs');
-  return existsSync(beside) ? beside : join(here, '..', 'dist', 'regex-worker.cjs');
+  const beside = join(here, name);
+  return existsSync(beside) ? beside : join(here, '..', 'dist', name);
 }
 
 /**
@@ -160,7 +164,9 @@ export async function serveWorkspace(options: ServeOptions): Promise<ServedWorks
   // machine-scoped settings here) and the regex worker threads user expressions run in.
   await recoverInterruptedWrites(stateDir, log);
   const stopLimits = applyLimitSettings(host.limits, log);
-  setRegexWorkerScript(options.regexWorker ?? regexWorkerScript());
+  setRegexWorkerScript(options.regexWorker ?? distFile('regex-worker.cjs'));
+  // git and rg start in the spawner process (forked once serving, below).
+  configureSpawner({ script: options.spawner ?? distFile('spawner.cjs'), log });
   const handlers = createCoreHandlers(host);
   // Requests in flight across all connections (idea.server.limits.maxRequestsInFlight).
   const gate = new RequestGate();
@@ -201,6 +207,10 @@ export async function serveWorkspace(options: ServeOptions): Promise<ServedWorks
     throw e;
   }
   events.attach((event, data) => server.emit(event, data));
+  // Forked just after start-up (which does not wait for it), so the first request does not wait either.
+  setImmediate(() => {
+    if (!closing) prewarmSpawner();
+  });
   if (server.registryError) log(`could not register in ${registry}: ${server.registryError.message}`);
   // What the sessions advertise: the topics that have a handler, in the topic index's order, plus
   // events/subscribe and /unsubscribe (the session serves them, as there are events).
@@ -235,6 +245,7 @@ export async function serveWorkspace(options: ServeOptions): Promise<ServedWorks
       closing ??= Promise.all([server.close(), client.shutdown()]).then(() => {
         stopLimits();
         disposeRegexPool();
+        disposeSpawner();
       });
       return closing;
     },

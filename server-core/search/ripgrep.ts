@@ -1,15 +1,16 @@
 // Runs ripgrep (VS Code's bundled binary when present) per workspace folder, with VS Code search's
 // file-selection rules: hidden files included, .gitignore honoured even outside a git repository,
 // symlinks not followed (so nothing outside the folder is read), exclude globs as `!glob` overrides.
-// Every rg process holds a slot of the shared process limiter while it runs. rg's messages are read,
-// not hidden: a file rg could not search (unreadable, PCRE2 match limit) comes back as a FileProblem,
-// and callers decide (edit/find fails naming the files; fs/findFiles logs them).
-import { spawn } from 'node:child_process';
+// Every rg process holds a slot of the shared process limiter while it runs and is started off this
+// thread (server-core/spawn). rg's messages are read, not hidden: a file rg could not search
+// (unreadable, PCRE2 match limit) comes back as a FileProblem, and callers decide (edit/find fails
+// naming the files; fs/findFiles logs them).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { invalidRequest } from '../errors';
 import { limits } from '../limits/config';
 import { withProcessSlot } from '../limits/process-slots';
+import { startProcess } from '../spawn/processes';
 import { RecordSplitter } from './record-splitter';
 
 export function ripgrepPath(
@@ -98,37 +99,41 @@ interface RunResult {
 /** Most stderr kept: enough for hundreds of file messages. */
 const MAX_STDERR = 64 * 1024;
 
-/** Spawns rg in `cwd` once a process slot is free, feeding stdout record by record. */
+/** Starts rg in `cwd` (server-core/spawn) once a process slot is free, feeding stdout record by record. */
 function runRg(rg: string, cwd: string, args: string[], o: RunOptions): Promise<RunResult> {
   return withProcessSlot(
     o.signal,
     () =>
       new Promise<RunResult>((resolvePromise, reject) => {
-        const child = spawn(rg, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
         let stderr = '';
         let stopped = false;
+        const splitter = new RecordSplitter(o.sep, limits().maxLineBytes, o.onRecord, o.onOverlong);
         const stop = () => {
           stopped = true;
           child.kill();
         };
-        const splitter = new RecordSplitter(o.sep, limits().maxLineBytes, o.onRecord, o.onOverlong);
+        const child = startProcess(
+          { file: rg, args, cwd },
+          {
+            stdout: (chunk) => {
+              if (!stopped && !splitter.push(chunk)) stop();
+            },
+            stderr: (c) => {
+              if (stderr.length < MAX_STDERR) stderr += c.toString('utf8');
+            },
+            error: (e) => {
+              o.signal?.removeEventListener('abort', stop);
+              reject(e);
+            },
+            exit: (code) => {
+              o.signal?.removeEventListener('abort', stop);
+              if (!stopped) splitter.end();
+              resolvePromise({ code: stopped ? 0 : code, stderr, stopped });
+            },
+          },
+        );
         o.signal?.addEventListener('abort', stop, { once: true });
-        o.onStart?.({ pause: () => child.stdout.pause(), resume: () => child.stdout.resume() });
-        child.stdout.on('data', (chunk: Buffer) => {
-          if (!stopped && !splitter.push(chunk)) stop();
-        });
-        child.stderr.on('data', (c: Buffer) => {
-          if (stderr.length < MAX_STDERR) stderr += c.toString('utf8');
-        });
-        child.on('error', (e) => {
-          o.signal?.removeEventListener('abort', stop);
-          reject(e);
-        });
-        child.on('close', (code) => {
-          o.signal?.removeEventListener('abort', stop);
-          if (!stopped) splitter.end();
-          resolvePromise({ code: stopped ? 0 : code, stderr, stopped });
-        });
+        o.onStart?.({ pause: () => child.pause(), resume: () => child.resume() });
       }),
   );
 }

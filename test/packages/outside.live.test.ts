@@ -69,6 +69,21 @@ function inProject(cmd: string, args: string[], env: Record<string, string> = {}
 }
 const out = (r: SpawnSyncReturns<string>) => `exit ${r.status}\n${r.stdout}\n${r.stderr}`.slice(-4000);
 
+/** Whether some process runs a script whose path ends with `suffix` (a shipped bundle in use). */
+function runningScript(suffix: string): boolean {
+  return readdirSync('/proc')
+    .filter((n) => /^\d+$/.test(n))
+    .some((n) => {
+      try {
+        return readFileSync(`/proc/${n}/cmdline`, 'utf8')
+          .split('\0')
+          .some((a) => a.endsWith(suffix));
+      } catch {
+        return false; // gone meanwhile
+      }
+    });
+}
+
 beforeAll(async () => {
   base = mkdtempSync(join(tmpdir(), 'idea-outside-'));
   const packs = join(base, 'packs');
@@ -191,6 +206,11 @@ describe('@idea-kit/protocol from outside, against our extension installed from 
     expect(folder, `installed extensions: ${readdirSync(exts).join(', ')}`).toBeDefined();
     expect(lstatSync(join(exts, folder!)).isSymbolicLink()).toBe(false);
     expect(existsSync(join(exts, folder!, 'dist', 'extension.cjs'))).toBe(true);
+    // The regex worker and the process spawner ship beside it, and the spawner runs from there (the
+    // extension forks it at activation; git and rg start in it).
+    expect(existsSync(join(exts, folder!, 'dist', 'regex-worker.cjs'))).toBe(true);
+    expect(existsSync(join(exts, folder!, 'dist', 'spawner.cjs'))).toBe(true);
+    expect(runningScript(`${folder}/dist/spawner.cjs`)).toBe(true);
     expect(existsSync(join(exts, folder!, 'src'))).toBe(false); // only the bundles ship
     expect(host!.build.name).toBe('newest');
   });
@@ -420,8 +440,9 @@ describe('the bins from outside', () => {
       const scope = /(?<!not )conformant on (\d+) of (\d+) topics/.exec(r.stdout);
       expect(scope, r.stdout).not.toBeNull();
       expect(Number(scope![2]) - Number(scope![1])).toBeLessThanOrEqual(2);
-      // The regex worker and the language server resolve from the installed package.
-      expect(log).not.toMatch(/Cannot find module|unavailable for typescript/);
+      // The regex worker, the process spawner and the language server resolve from the installed package.
+      expect(log).not.toMatch(/Cannot find module|unavailable for typescript|started directly/);
+      expect(runningScript('node_modules/@idea-kit/server/dist/spawner.cjs')).toBe(true);
     } finally {
       process.kill(-server.pid!, 'SIGTERM');
       await new Promise((r) => (server.exitCode !== null ? r(undefined) : server.once('exit', r)));

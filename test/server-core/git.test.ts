@@ -13,6 +13,10 @@ import {
   repoFileOf,
   resolveRef,
 } from '../../server-core/git';
+import { expectThroughSpawner, useTestSpawner } from './spawn/spawner-build';
+
+// git/rg run through the spawner process, as in the servers.
+useTestSpawner();
 
 let dir: string;
 const hashes: Record<string, string> = {};
@@ -59,6 +63,7 @@ describe('git wrapper', () => {
     expect(log[0]!.message).toBe('two\n\nbody of two');
     expect(log[0]!.authorName).toBe('Ada');
     expect(log[0]!.authorDate).toBe('2026-01-03T10:00:00+00:00');
+    expectThroughSpawner();
     expect(await commitAtIndex(repo, 2)).toBe(hashes.one);
     await expect(commitAtIndex(repo, 3)).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
     // Numbers git would misread (`--skip=1e+21` is 1) are refused, not mapped to another version.

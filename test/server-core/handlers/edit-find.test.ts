@@ -7,6 +7,10 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { coreContext } from '../../../server-core/context';
 import { editFind } from '../../../server-core/handlers/edit-find';
 import type { CoreHost } from '../../../server-core/host';
+import { useTestSpawner } from '../spawn/spawner-build';
+
+// git/rg run through the spawner process, as in the servers.
+useTestSpawner();
 
 const state = {
   folders: [] as string[],

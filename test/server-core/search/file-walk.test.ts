@@ -8,9 +8,11 @@ import { jsListFiles } from '../../../server-core/search/file-walk';
 import { compileGlob, MAX_GLOB_ALTERNATIVES } from '../../../server-core/search/glob';
 import { type FileSelection, rgListFiles } from '../../../server-core/search/ripgrep';
 import { searchText } from '../../../server-core/search/text-search';
+import { useTestSpawner } from '../spawn/spawner-build';
 import { useTestRegexWorker } from './regex-worker-build';
 
 useTestRegexWorker();
+useTestSpawner();
 
 let root: string;
 let ws: string;

@@ -12,9 +12,11 @@ import { processSlotStats } from '../../../server-core/limits/process-slots';
 import { replaceInText } from '../../../server-core/search/replace-in-text';
 import { rgListFiles } from '../../../server-core/search/ripgrep';
 import { type SearchFolder, SearchIncompleteError, searchText } from '../../../server-core/search/text-search';
+import { useTestSpawner } from '../spawn/spawner-build';
 import { useTestRegexWorker } from './regex-worker-build';
 
 useTestRegexWorker();
+useTestSpawner();
 
 const PLANTED = `${'a'.repeat(28)}b`;
 let ws: string;

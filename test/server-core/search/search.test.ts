@@ -5,9 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRegExp, matchColumns, relaxForRipgrep, replaceInLine } from '../../../server-core/search/js-regex';
 import { anchorGlob, rgListFiles } from '../../../server-core/search/ripgrep';
 import { type SearchFolder, searchText } from '../../../server-core/search/text-search';
+import { useTestSpawner } from '../spawn/spawner-build';
 import { useTestRegexWorker } from './regex-worker-build';
 
 useTestRegexWorker();
+useTestSpawner();
 
 const rg = 'rg';
 let ws: string, outside: string;

@@ -1,0 +1,129 @@
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import type { ProcessRequest, ProcessSink, RunningProcess } from '../../../server-core/spawn/process-types';
+import { SpawnerClient, type SpawnerDeath } from '../../../server-core/spawn/spawner-client';
+import { testSpawnerScript } from './spawner-build';
+
+function alive(pid: number): boolean {
+  try {
+    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+async function until(what: string, ok: () => boolean, ms = 3000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const sh = (script: string): ProcessRequest => ({ file: 'sh', args: ['-c', script], cwd: tmpdir() });
+
+function collect(): {
+  sink: ProcessSink;
+  done: Promise<{ out: string; code?: number | null; signal?: string | null; error?: Error }>;
+} {
+  let out = '';
+  let resolve!: (v: { out: string; code?: number | null; signal?: string | null; error?: Error }) => void;
+  const done = new Promise<{ out: string; code?: number | null; signal?: string | null; error?: Error }>((r) => {
+    resolve = r;
+  });
+  return {
+    sink: {
+      stdout: (c) => {
+        out += c.toString();
+      },
+      stderr: () => undefined,
+      exit: (code, signal) => resolve({ out, code, signal }),
+      error: (error) => resolve({ out, error }),
+    },
+    done,
+  };
+}
+
+function client(): { c: SpawnerClient; deaths: SpawnerDeath[]; fellBack: ProcessRequest[] } {
+  const deaths: SpawnerDeath[] = [];
+  const fellBack: ProcessRequest[] = [];
+  const fallback = (req: ProcessRequest, sink: ProcessSink): RunningProcess => {
+    fellBack.push(req);
+    queueMicrotask(() => sink.exit(0, null));
+    return { pause() {}, resume() {}, kill() {} };
+  };
+  return { c: new SpawnerClient(testSpawnerScript(), fallback, (d) => deaths.push(d)), deaths, fellBack };
+}
+
+describe('SpawnerClient', () => {
+  it('holds runs until the spawner is ready, then runs them there', async () => {
+    const { c, fellBack } = client();
+    const a = collect();
+    const b = collect();
+    c.start(sh('echo a'), a.sink);
+    c.start(sh('echo b'), b.sink);
+    expect(await a.done).toMatchObject({ out: 'a\n', code: 0 });
+    expect(await b.done).toMatchObject({ out: 'b\n', code: 0 });
+    expect(fellBack).toEqual([]);
+    c.dispose();
+  });
+
+  it('delivers nothing while paused and everything, in order, after resume', async () => {
+    const { c } = client();
+    const r = collect();
+    const p = c.start(sh('for i in 1 2 3; do echo $i; done'), r.sink);
+    p.pause();
+    let ended = false;
+    void r.done.then(() => {
+      ended = true;
+    });
+    await new Promise((res) => setTimeout(res, 400));
+    expect(ended).toBe(false);
+    p.resume();
+    expect(await r.done).toMatchObject({ out: '1\n2\n3\n', code: 0 });
+    c.dispose();
+  });
+
+  it('a paused run that is killed still ends, its output dropped', async () => {
+    const { c } = client();
+    const r = collect();
+    const p = c.start(sh('echo early; exec sleep 30'), r.sink);
+    p.pause();
+    await new Promise((res) => setTimeout(res, 400));
+    p.kill();
+    expect(await r.done).toEqual({ out: '', code: null, signal: 'SIGTERM' });
+    c.dispose();
+  });
+
+  it('a run killed before the spawner took it ends without starting', async () => {
+    const { c } = client();
+    const r = collect();
+    c.start(sh('echo never'), r.sink).kill();
+    expect(await r.done).toEqual({ out: '', code: null, signal: 'SIGTERM' });
+    c.dispose();
+  });
+
+  it('dispose() fails runs in flight, and the spawner kills their processes', async () => {
+    const { c, deaths } = client();
+    let out = '';
+    const failed = new Promise<Error>((resolve) =>
+      c.start(sh('echo $$; exec sleep 30'), {
+        stdout: (chunk) => {
+          out += chunk.toString();
+        },
+        stderr: () => undefined,
+        exit: () => resolve(new Error('exited')),
+        error: resolve,
+      }),
+    );
+    await until('the pid', () => out.endsWith('\n'));
+    const pid = Number(out);
+    expect(alive(pid)).toBe(true);
+    c.dispose();
+    expect((await failed).message).toMatch(/was shut down while sh ran/);
+    await until('the process to be killed', () => !alive(pid));
+    expect(deaths).toEqual([]);
+    expect(c.alive).toBe(false);
+  });
+});
