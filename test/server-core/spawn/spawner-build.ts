@@ -1,22 +1,9 @@
-// Unit tests run the TypeScript sources; the spawner is a process of its own and needs JavaScript, so
-// it is bundled once per test process (with scripts/build.ts's options for the extension's bundle) and
-// server-core/spawn pointed at it.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { buildSync } from 'esbuild';
-import { bundleOptions, EXTENSION_BUNDLES } from '../../../scripts/build';
+// The spawner is a process of its own: tests point server-core/spawn at a test build of its bundle.
 import { configureSpawner, spawnerState } from '../../../server-core/spawn/processes';
-
-let built: string | undefined;
+import { testBundle } from '../test-bundle';
 
 export function testSpawnerScript(): string {
-  if (!built) {
-    const out = join(mkdtempSync(join(tmpdir(), 'idea-spawner-')), 'spawner.cjs');
-    buildSync({ ...bundleOptions(EXTENSION_BUNDLES.spawner), outfile: out });
-    built = out;
-  }
-  return built;
+  return testBundle('spawner');
 }
 
 /** Points server-core's processes at the test build (call before the first process starts). */
