@@ -210,7 +210,9 @@ describe('launchHost (live code-server + headless Chromium)', () => {
     const elapsed = Date.now() - t0;
     expect(err?.message).toMatch(/did not signal readiness/);
     expect(err?.message).toMatch(/--- code-server log/);
-    expect(err?.message).toMatch(/exthost/i);
+    // The extension host's section: its log, or word that none was written yet (a loaded machine can
+    // take the whole bound to connect the workbench, and the host writes its log only after that).
+    expect(err?.message).toMatch(/^--- (extension host log: none written|\S*exthost\S*)/im);
     expect(elapsed).toBeLessThan(15_000 + 20_000); // the bound, plus teardown
     expect(processesMentioning(tmp)).toEqual([]);
     expect(readdirSync(join(tmp, 'runs'))).toEqual([]); // run folder removed on failure too
