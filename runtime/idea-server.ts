@@ -4,7 +4,7 @@
 // plus its handlers and settings, and so are the test servers.
 import { shareEncoding } from './event-queue.js';
 import { type Registration, registerServer } from './registry.js';
-import { type ServerProtocol, ServerSession, type ServerSessionOptions } from './server-session.js';
+import { type AroundRequest, type ServerProtocol, ServerSession, type ServerSessionOptions } from './server-session.js';
 import { type SessionLike, startWebSocketServer, type WebSocketServerOptions } from './ws-server.js';
 
 /** One accepted connection, as handler and session factories see it. */
@@ -33,11 +33,7 @@ export interface IdeaServerOptions<H extends object, T extends string = string>
    * The session hook around every request of `connection` (ServerSessionOptions.aroundRequest): admission
    * across connections and per-client context go here, not into the handlers.
    */
-  aroundRequest?<R>(
-    connection: IdeaConnection,
-    request: { topic: T; requestId: string; ownInFlight: number },
-    call: () => Promise<R>,
-  ): Promise<R>;
+  aroundRequest?<R>(connection: IdeaConnection, request: AroundRequest<T>, call: () => Promise<R>): Promise<R>;
   /** Token auth, in versions that have it (see ServerSessionOptions: missing there means nobody gets in). */
   auth?: { required: boolean; token?: string };
   /** Absolute paths of the workspace folders: read at every handshake and for the registry entry. */

@@ -44,6 +44,12 @@ export interface RequestContext<T extends string = string> {
   readonly signal: AbortSignal;
 }
 
+/** What the aroundRequest hook learns of a request: its context, and the connection's load. */
+export interface AroundRequest<T extends string = string> extends RequestContext<T> {
+  /** The connection's other requests whose handler has not settled. */
+  readonly ownInFlight: number;
+}
+
 /** Thrown by a handler to answer with a specific code (e.g. INVALID_REQUEST for a bad path). */
 export class ProtocolError<Code extends string = string> extends Error {
   override readonly name = 'ProtocolError';
@@ -180,10 +186,10 @@ export interface ServerSessionOptions<H, T extends string = string> {
   /**
    * Wraps every handler call (a session hook): admits the request — a throw answers it, a ProtocolError
    * with its code, anything else HANDLER_ERROR — and runs `call` inside whatever context it sets up
-   * (the extension's per-server gate and per-client limiter context). `ownInFlight`: the connection's
-   * other requests whose handler has not settled.
+   * (the extension's per-server gate and per-client limiter context). Its `signal` is the handler's
+   * `ctx.signal` (reading it creates it).
    */
-  aroundRequest?<R>(request: { topic: T; requestId: string; ownInFlight: number }, call: () => Promise<R>): Promise<R>;
+  aroundRequest?<R>(request: AroundRequest<T>, call: () => Promise<R>): Promise<R>;
   /**
    * Since 0.1.7: the events this server can push (advertised in the handshake; subscribing to others
    * is INVALID_REQUEST). Only events of the version count. None: events/subscribe is not served.
@@ -489,7 +495,20 @@ export class ServerSession<H extends object, T extends string = string> {
       const handler = this.options.handlers[route.method] as unknown as AnyHandler;
       const call = () => handler.call(this.options.handlers, params, ctx);
       const around = this.options.aroundRequest;
-      const result = await (around ? around({ topic, requestId, ownInFlight: this.inFlight - 1 }, call) : call());
+      const ownInFlight = this.inFlight - 1;
+      const result = await (around
+        ? around(
+            {
+              topic,
+              requestId,
+              ownInFlight,
+              get signal() {
+                return ctx.signal;
+              },
+            },
+            call,
+          )
+        : call());
       if (!isObject(result)) throw new InvalidResultError('handler returned no result object');
       if (this.options.validateResults && !route.validateResult(result)) {
         throw new InvalidResultError(

@@ -90,14 +90,15 @@ function remember(dir: string, top: string): void {
 }
 
 /** Finds the repository containing `realPath` (an absolute path with symlinks resolved). */
-export async function repoFileOf(realPath: string): Promise<RepoFile> {
+export async function repoFileOf(realPath: string, signal?: AbortSignal): Promise<RepoFile> {
   let dir = dirname(realPath);
   while (!existsSync(dir) && dirname(dir) !== dir) dir = dirname(dir);
   let top = rememberedTop(dir);
   if (top === undefined) {
     try {
-      top = (await git(dir, ['rev-parse', '--show-toplevel'])).toString('utf8').trim();
-    } catch {
+      top = (await git(dir, ['rev-parse', '--show-toplevel'], signal)).toString('utf8').trim();
+    } catch (e) {
+      if (signal?.aborted) throw e;
       throw new GitError(`not inside a git repository: ${realPath}`);
     }
     remember(dir, top);
@@ -126,17 +127,21 @@ function noHistoryYet(e: Error): Buffer {
 }
 
 /** Commits that touched the file, newest first: position i (0-based) is the file's version index i+1. */
-export async function fileLog(repo: RepoFile, maxCount: number, skip = 0): Promise<Commit[]> {
-  const out = await git(repo.root, [
-    'log',
-    `--max-count=${maxCount}`,
-    `--skip=${skip}`,
-    '--no-color',
-    `--format=%H${FIELD}%an${FIELD}%ae${FIELD}%aI${FIELD}%B${RECORD}`,
-    'HEAD',
-    '--',
-    repo.rel,
-  ]).catch(noHistoryYet);
+export async function fileLog(repo: RepoFile, maxCount: number, skip = 0, signal?: AbortSignal): Promise<Commit[]> {
+  const out = await git(
+    repo.root,
+    [
+      'log',
+      `--max-count=${maxCount}`,
+      `--skip=${skip}`,
+      '--no-color',
+      `--format=%H${FIELD}%an${FIELD}%ae${FIELD}%aI${FIELD}%B${RECORD}`,
+      'HEAD',
+      '--',
+      repo.rel,
+    ],
+    signal,
+  ).catch(noHistoryYet);
   return out
     .toString('utf8')
     .split(RECORD)
@@ -155,16 +160,18 @@ export async function fileLog(repo: RepoFile, maxCount: number, skip = 0): Promi
 }
 
 /** Number of commits that touched the file (the whole history, not just what a list returned). */
-export async function fileCommitCount(repo: RepoFile): Promise<number> {
-  const out = await git(repo.root, ['rev-list', '--count', 'HEAD', '--', repo.rel]).catch(() => Buffer.from('0'));
+export async function fileCommitCount(repo: RepoFile, signal?: AbortSignal): Promise<number> {
+  const out = await git(repo.root, ['rev-list', '--count', 'HEAD', '--', repo.rel], signal).catch(() =>
+    Buffer.from('0'),
+  );
   return Number(out.toString('utf8').trim()) || 0;
 }
 
 /** The commit holding the file's version `index` (>= 1) as fileLog lists it; INVALID_REQUEST when there is none. */
-export async function commitAtIndex(repo: RepoFile, index: number): Promise<string> {
+export async function commitAtIndex(repo: RepoFile, index: number, signal?: AbortSignal): Promise<string> {
   // 1e21 is a JSON integer, but git would read `--skip=1e+21` as 1: only exact integers reach git.
   if (!Number.isSafeInteger(index) || index < 1) throw invalidRequest(`index ${index} is beyond the file's history`);
-  const [c] = await fileLog(repo, 1, index - 1);
+  const [c] = await fileLog(repo, 1, index - 1, signal);
   if (!c) throw invalidRequest(`index ${index} is beyond the file's history`);
   return c.hash;
 }
@@ -173,20 +180,20 @@ export async function commitAtIndex(repo: RepoFile, index: number): Promise<stri
  * The commits holding several of the file's versions (indices >= 1, as commitAtIndex) with one git
  * process when all are within the first MAX_INDEX_BATCH versions; INVALID_REQUEST for any beyond history.
  */
-export async function commitsAtIndices(repo: RepoFile, indices: readonly number[]): Promise<string[]> {
+export async function commitsAtIndices(
+  repo: RepoFile,
+  indices: readonly number[],
+  signal?: AbortSignal,
+): Promise<string[]> {
   if (indices.length === 0) return [];
   const deepest = Math.max(...indices);
   if (!indices.every((i) => Number.isSafeInteger(i) && i >= 1) || deepest > MAX_INDEX_BATCH)
-    return Promise.all(indices.map((i) => commitAtIndex(repo, i)));
-  const out = await git(repo.root, [
-    'log',
-    `--max-count=${deepest}`,
-    '--no-color',
-    '--format=%H',
-    'HEAD',
-    '--',
-    repo.rel,
-  ]).catch(noHistoryYet);
+    return Promise.all(indices.map((i) => commitAtIndex(repo, i, signal)));
+  const out = await git(
+    repo.root,
+    ['log', `--max-count=${deepest}`, '--no-color', '--format=%H', 'HEAD', '--', repo.rel],
+    signal,
+  ).catch(noHistoryYet);
   const hashes = out.toString('utf8').split('\n').filter(Boolean);
   return indices.map((i) => {
     const hash = hashes[i - 1];
@@ -197,43 +204,48 @@ export async function commitsAtIndices(repo: RepoFile, indices: readonly number[
 const MAX_INDEX_BATCH = 1000;
 
 /** Validates a client-supplied ref and resolves it to a commit hash. */
-export async function resolveRef(root: string, ref: unknown): Promise<string> {
+export async function resolveRef(root: string, ref: unknown, signal?: AbortSignal): Promise<string> {
   if (typeof ref !== 'string' || ref.length === 0) throw invalidRequest('ref must be a non-empty string');
   if (ref.startsWith('-')) throw invalidRequest(`invalid ref (starts with "-"): ${ref}`);
   if (/[\0\n]/.test(ref)) throw invalidRequest('invalid ref');
   try {
-    const out = await git(root, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`]);
+    const out = await git(root, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`], signal);
     return out.toString('utf8').trim();
-  } catch {
+  } catch (e) {
+    if (signal?.aborted) throw e;
     throw invalidRequest(`unknown git ref: ${ref}`);
   }
 }
 
 /** Exact committed bytes of the file at `hash` (no textconv, no filters). */
-export function blobAt(repo: RepoFile, hash: string): Promise<Buffer> {
-  return git(repo.root, ['cat-file', 'blob', '--end-of-options', `${hash}:${repo.rel}`]);
+export function blobAt(repo: RepoFile, hash: string, signal?: AbortSignal): Promise<Buffer> {
+  return git(repo.root, ['cat-file', 'blob', '--end-of-options', `${hash}:${repo.rel}`], signal);
 }
 
 /**
  * Unified diff of the file from `older` to `newer` (commit hashes; `newer` null = the working tree),
  * "" when they are equal. `reverse` swaps the sides (working tree → commit).
  */
-export async function diffFile(repo: RepoFile, older: string, newer: string | null, reverse = false): Promise<string> {
+export async function diffFile(
+  repo: RepoFile,
+  older: string,
+  newer: string | null,
+  reverse = false,
+  signal?: AbortSignal,
+): Promise<string> {
   if (newer) {
-    const out = await git(repo.root, [
-      'diff',
-      '--no-color',
-      '--no-ext-diff',
-      '--no-textconv',
-      '--end-of-options',
-      older,
-      newer,
-      '--',
-      repo.rel,
-    ]);
+    const out = await git(
+      repo.root,
+      ['diff', '--no-color', '--no-ext-diff', '--no-textconv', '--end-of-options', older, newer, '--', repo.rel],
+      signal,
+    );
     return out.toString('utf8');
   }
-  const committed = await blobAt(repo, older).catch(() => null); // the file may not exist in that commit
+  // The file may not exist in that commit.
+  const committed = await blobAt(repo, older, signal).catch((e) => {
+    if (signal?.aborted) throw e;
+    return null;
+  });
   const current = await readFile(join(repo.root, ...repo.rel.split('/'))).catch(() => null);
   return reverse ? diffBytes(repo.rel, current, committed) : diffBytes(repo.rel, committed, current);
 }

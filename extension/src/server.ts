@@ -124,7 +124,7 @@ export class IdeaServer implements vscode.Disposable {
         // Each connection is its own client for the fair limiters (processes, regex workers), and its
         // requests count against the per-server bound.
         aroundRequest: (connection, request, call) =>
-          gatedAsClient(this.requests, `connection-${connection.id}`)(request, call),
+          gatedAsClient(this.requests, `connection-${connection.id}`, request, call),
         auth: { required: authRequired, token },
         workspaces: workspaceFolderPaths,
         session: {

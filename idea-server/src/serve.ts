@@ -185,7 +185,7 @@ export async function serveWorkspace(options: ServeOptions): Promise<ServedWorks
       handlers: () => handlers,
       // Each connection is its own client for the fair limiters (processes, regex workers), and its
       // requests count against the per-server bound: the extension's hook, exactly.
-      aroundRequest: (connection, request, call) => gatedAsClient(gate, `connection-${connection.id}`)(request, call),
+      aroundRequest: (connection, request, call) => gatedAsClient(gate, `connection-${connection.id}`, request, call),
       auth: { required: authRequired, token },
       workspaces: () => [workspace],
       session: {

@@ -18,9 +18,10 @@ function sideLabel(index: number, hash: string | null): string {
 }
 
 export function historyDiff(svc: CoreContext): Handlers['historyDiff'] {
-  return async (params) => {
+  return async (params, ctx) => {
+    const { signal } = ctx;
     const { real } = resolvePath(svc, params.filePath);
-    const repo = await repoFileOf(real);
+    const repo = await repoFileOf(real, signal);
     const indexMode =
       params.fromIndex !== undefined ||
       params.toIndex !== undefined ||
@@ -38,20 +39,21 @@ export function historyDiff(svc: CoreContext): Handlers['historyDiff'] {
       const [olderHash = null, newerHash = null] = await commitsAtIndices(
         repo,
         [older, newer].filter((i) => i !== 0),
+        signal,
       );
       const labels = {
         fromRef: sideLabel(a, a === older ? olderHash : newerHash),
         toRef: sideLabel(b, b === older ? olderHash : newerHash),
       };
       if (older === newer) return { diff: '', ...labels };
-      return { diff: await diffFile(repo, olderHash!, newerHash), ...labels };
+      return { diff: await diffFile(repo, olderHash!, newerHash, false, signal), ...labels };
     }
-    const fromHash = params.fromRef === undefined ? null : await resolveRef(repo.root, params.fromRef);
-    const toHash = params.toRef === undefined ? null : await resolveRef(repo.root, params.toRef);
+    const fromHash = params.fromRef === undefined ? null : await resolveRef(repo.root, params.fromRef, signal);
+    const toHash = params.toRef === undefined ? null : await resolveRef(repo.root, params.toRef, signal);
     let diff: string;
-    if (fromHash && toHash) diff = await diffFile(repo, fromHash, toHash);
-    else if (fromHash) diff = await diffFile(repo, fromHash, null);
-    else diff = await diffFile(repo, toHash!, null, true); // working tree → toRef: git puts the commit first, -R swaps
+    if (fromHash && toHash) diff = await diffFile(repo, fromHash, toHash, false, signal);
+    else if (fromHash) diff = await diffFile(repo, fromHash, null, false, signal);
+    else diff = await diffFile(repo, toHash!, null, true, signal); // working tree → toRef: git puts the commit first, -R swaps
     return { diff, fromRef: params.fromRef ?? WORKING_TREE, toRef: params.toRef ?? WORKING_TREE };
   };
 }

@@ -8,10 +8,10 @@ import type { Handlers } from '../protocol';
 export const MAX_HISTORY_COUNT = 1000;
 
 export function historyList(svc: CoreContext): Handlers['historyList'] {
-  return async (params) => {
+  return async (params, ctx) => {
     const { real } = resolvePath(svc, params.filePath);
-    const repo = await repoFileOf(real);
-    const commits = await fileLog(repo, Math.min(params.maxCount, MAX_HISTORY_COUNT));
+    const repo = await repoFileOf(real, ctx.signal);
+    const commits = await fileLog(repo, Math.min(params.maxCount, MAX_HISTORY_COUNT), 0, ctx.signal);
     const entries = commits.map((c, i) => ({
       index: i + 1,
       hash: c.hash,

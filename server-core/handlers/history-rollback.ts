@@ -11,9 +11,9 @@ export function historyRollback(svc: CoreContext): Handlers['historyRollback'] {
   return async (params, ctx) => {
     const { path, real } = resolvePath(svc, params.filePath);
     checkWritable(svc, [{ path, target: real }]);
-    const repo = await repoFileOf(real);
-    const hash = await commitAtIndex(repo, params.toIndex);
-    const bytes = await blobAt(repo, hash);
+    const repo = await repoFileOf(real, ctx.signal);
+    const hash = await commitAtIndex(repo, params.toIndex, ctx.signal);
+    const bytes = await blobAt(repo, hash, ctx.signal);
     const before = await readFile(real).catch(() => null);
     await writeFiles(svc, [{ path, target: real, before, after: bytes }], {
       what: 'history/rollback',

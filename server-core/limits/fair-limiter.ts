@@ -2,7 +2,7 @@
 // with 1,000 queued calls gets one slot per turn like a client with one, so it cannot starve the others.
 // One client never holds every slot (at most capacity - 1 when capacity > 1), so a newcomer finds a slot
 // without waiting for a long holder (a regex running to its budget, a slow rg) to finish.
-import { currentClient } from './client-context';
+import { clientOf } from './client-context';
 
 export type Release = () => void;
 
@@ -49,10 +49,10 @@ export class FairLimiter {
   }
 
   /**
-   * Waits for a slot for `client` (default: the current client). Rejects with the signal's reason when
-   * it aborts first; the returned release is idempotent.
+   * Waits for a slot for `client` (default: the client `signal` is bound to, see bindClient). Rejects
+   * with the signal's reason when it aborts first; the returned release is idempotent.
    */
-  acquire(signal?: AbortSignal, client = currentClient()): Promise<Release> {
+  acquire(signal?: AbortSignal, client = clientOf(signal)): Promise<Release> {
     if (signal?.aborted) return Promise.reject(abortReason(signal));
     return new Promise<Release>((grant, fail) => {
       const w: Waiter = { client, grant, fail, signal, onAbort: undefined };

@@ -8,8 +8,8 @@ onLimitsChanged((l) => processes.setCapacity(l.maxChildProcesses));
 
 /**
  * Runs `fn` (which starts one child process and settles when it has exited) holding a process slot of
- * the current client (see runAsClient). Waits its turn; rejects with the signal's reason when the
- * request is aborted while queued.
+ * the client `signal` belongs to (see bindClient). Waits its turn; rejects with the signal's reason
+ * when the request is aborted while queued.
  */
 export function withProcessSlot<T>(signal: AbortSignal | undefined, fn: () => Promise<T>): Promise<T> {
   return processes.run(signal, fn);

@@ -1,7 +1,7 @@
-// Per-connection wiring of the limits, as a session hook: every request runs as its connection's client
-// (so the process and regex limiters can be fair per connection) and counts against a per-server bound
+// Per-connection wiring of the limits, as a session hook: every request's signal is bound to its
+// connection's client (so the process and regex limiters can be fair per connection) and counts against a per-server bound
 // on requests in flight, next to the per-connection bound the generated session enforces.
-import { runAsClient } from './client-context';
+import { bindClient } from './client-context';
 import { limits } from './config';
 
 /** A connection with fewer requests than this in flight is admitted even when the server is full. */
@@ -38,19 +38,21 @@ export class RequestGate {
 }
 
 /**
- * The session hook (runtime ServerSessionOptions.aroundRequest) of one connection: each request is
- * admitted through `gate` and runs as `clientId` for the fair process and regex limiters.
+ * The session hook (runtime ServerSessionOptions.aroundRequest) of one connection's request: it is
+ * admitted through `gate`, and work handed its signal counts as `clientId`'s at the fair process and
+ * regex limiters.
  */
-export function gatedAsClient(
+export async function gatedAsClient<R>(
   gate: RequestGate,
   clientId: string,
-): <R>(request: { ownInFlight: number }, call: () => Promise<R>) => Promise<R> {
-  return async (request, call) => {
-    const leave = gate.enter(request.ownInFlight);
-    try {
-      return await runAsClient(clientId, call);
-    } finally {
-      leave();
-    }
-  };
+  request: { ownInFlight: number; signal: AbortSignal },
+  call: () => Promise<R>,
+): Promise<R> {
+  const leave = gate.enter(request.ownInFlight);
+  try {
+    bindClient(request.signal, clientId);
+    return await call();
+  } finally {
+    leave();
+  }
 }

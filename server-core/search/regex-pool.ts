@@ -5,6 +5,7 @@
 // and the host never waits for the regex.
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { clientOf } from '../limits/client-context';
 import { limits, onLimitsChanged } from '../limits/config';
 import { FairLimiter } from '../limits/fair-limiter';
 import type { RegexJob, RegexJobResult } from './regex-jobs';
@@ -74,7 +75,7 @@ export class RegexPool {
     if (this.disposed) throw new Error('the regex engine is shut down');
     if (budget.remainingMs <= 0) throw timeError(budget);
     const stop = signal ? AbortSignal.any([signal, this.shutdown.signal]) : this.shutdown.signal;
-    const release = await this.slots.acquire(stop);
+    const release = await this.slots.acquire(stop, clientOf(signal));
     try {
       const w = this.idle.pop() ?? this.spawn();
       return (await this.exec(w, job, budget, stop, transfer)) as R;

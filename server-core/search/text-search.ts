@@ -7,6 +7,7 @@
 // not be searched (rg's messages, an overlong line, an unreadable file) fails the search, naming it.
 import { readFile, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
+import { inheritClient } from '../limits/client-context';
 import { listFiles } from './file-walk';
 import { buildRegExp, type MatchOptions, relaxForRipgrep } from './js-regex';
 import { type LiteralMatcher, literalMatcher } from './literal';
@@ -78,6 +79,7 @@ export async function searchText(req: SearchRequest): Promise<SearchOutcome> {
   };
   // One controller for the whole request: the client going away, or a failed regex job, stops every rg.
   const ctl = new AbortController();
+  inheritClient(ctl.signal, req.signal); // its rg and regex jobs are still the requesting client's
   const onAbort = () => ctl.abort(req.signal?.reason);
   if (req.signal?.aborted) ctl.abort(req.signal.reason);
   req.signal?.addEventListener('abort', onAbort, { once: true });

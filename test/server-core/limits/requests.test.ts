@@ -1,10 +1,10 @@
-// The per-connection session hook (runtime aroundRequest) through a real ServerSession: client identity
-// through every await, the per-server bound on requests in flight (with a small reserve per
+// The per-connection session hook (runtime aroundRequest) through a real ServerSession: the client each
+// request's signal is bound to, the per-server bound on requests in flight (with a small reserve per
 // connection), slots given back however a handler ends.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { type Handlers, ServerSession } from '../../../generated/v0.1.6/server';
-import { currentClient } from '../../../server-core/limits/client-context';
+import { clientOf } from '../../../server-core/limits/client-context';
 import { configureLimits, LIMIT_RANGES, limits } from '../../../server-core/limits/config';
 import { gatedAsClient, RESERVED_PER_CONNECTION, RequestGate } from '../../../server-core/limits/requests';
 
@@ -25,7 +25,7 @@ function connection(handlers: Partial<Handlers>, clientId: string, gate: Request
       if (typeof frame.requestId === 'string') answers.set(frame.requestId, frame);
     },
     close: () => undefined,
-    aroundRequest: gatedAsClient(gate, clientId),
+    aroundRequest: (request, call) => gatedAsClient(gate, clientId, request, call),
   });
   session.onFrame(JSON.stringify({ type: 'handshake', token: TOKEN }));
   let n = 0;
@@ -45,12 +45,15 @@ const errorOf = (frame: Record<string, unknown> | undefined) =>
   (frame?.error as { message?: string } | undefined)?.message;
 
 describe('gatedAsClient (the session hook)', () => {
-  it('runs each request as its connection, across awaits', async () => {
+  it("binds each request's signal to its connection", async () => {
     const handlers: Partial<Handlers> = {
-      editFind: async () => {
+      editFind: async (_params, ctx) => {
         await tick();
         await new Promise((r) => setTimeout(r, 1));
-        return { matches: [{ filePath: '/w/a', line: 0, character: 0, lineText: currentClient() }], totalCount: 1 };
+        return {
+          matches: [{ filePath: '/w/a', line: 0, character: 0, lineText: clientOf(ctx.signal) }],
+          totalCount: 1,
+        };
       },
     };
     const gate = new RequestGate(() => 100);
@@ -63,7 +66,7 @@ describe('gatedAsClient (the session hook)', () => {
       return r.matches[0]!.lineText;
     });
     expect(who).toEqual(['conn-a', 'conn-b', 'conn-a']);
-    expect(currentClient()).toBe('internal');
+    expect(clientOf(new AbortController().signal)).toBe('internal');
   });
 
   it('refuses a request over the server bound with a clear error, admits light connections, and counts down on errors', async () => {

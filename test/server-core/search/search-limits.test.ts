@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ProtocolError } from '../../../server-core/errors';
-import { runAsClient } from '../../../server-core/limits/client-context';
+import { bindClient } from '../../../server-core/limits/client-context';
 import { configureLimits } from '../../../server-core/limits/config';
-import { processSlotStats } from '../../../server-core/limits/process-slots';
+import { processSlotStats, withProcessSlot } from '../../../server-core/limits/process-slots';
 import { replaceInText } from '../../../server-core/search/replace-in-text';
 import { rgListFiles } from '../../../server-core/search/ripgrep';
 import { type SearchFolder, SearchIncompleteError, searchText } from '../../../server-core/search/text-search';
@@ -28,6 +28,13 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(ws, { recursive: true, force: true }));
 afterEach(() => configureLimits({}));
+
+/** A request signal of client `id` (what the session hook binds). */
+function clientSignal(id: string): AbortSignal {
+  const { signal } = new AbortController();
+  bindClient(signal, id);
+  return signal;
+}
 
 const folders = (root = ws): SearchFolder[] => [{ root, selection: { excludes: [], useIgnoreFiles: true } }];
 const find = (
@@ -196,7 +203,7 @@ describe('process limiter', () => {
       configureLimits({ maxChildProcesses: 3 });
       const rg = fakeRg(dir, '', 1, 0.05);
       const searches = Array.from({ length: 30 }, (_, i) =>
-        runAsClient(`client-${i % 4}`, () => find('needle', { rg })),
+        find('needle', { rg, signal: clientSignal(`client-${i % 4}`) }),
       );
       await new Promise((r) => setTimeout(r, 20));
       expect(processSlotStats().active).toBe(3);
@@ -206,6 +213,25 @@ describe('process limiter', () => {
       expect(seen).toHaveLength(30);
       expect(Math.max(...seen)).toBeLessThanOrEqual(3);
       expect(readdirSync(join(dir, 'running'))).toEqual([]);
+      expect(processSlotStats()).toMatchObject({ active: 0, queued: 0 });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a search's rg processes count as its client's, however many signals the search derives", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'idea-fake-rg-'));
+    try {
+      // Two slots: one client may hold one. It holds it, so its search must wait while a slot is free.
+      configureLimits({ maxChildProcesses: 2 });
+      const rg = fakeRg(dir, '', 1, 0);
+      let release = () => {};
+      const holder = withProcessSlot(clientSignal('a'), () => new Promise<void>((r) => (release = r)));
+      const search = find('needle', { rg, signal: clientSignal('a') });
+      await new Promise((r) => setTimeout(r, 50));
+      expect(processSlotStats()).toMatchObject({ active: 1, queued: 1 });
+      release();
+      await Promise.all([holder, search]);
       expect(processSlotStats()).toMatchObject({ active: 0, queued: 0 });
     } finally {
       rmSync(dir, { recursive: true, force: true });
