@@ -24,6 +24,8 @@ export interface Flaws {
   invalidRequestAsHandlerError?: boolean;
   /** No bound on requests in flight (H9): every request runs, however many. */
   noInFlightBound?: boolean;
+  /** This bound on requests in flight instead of the default 1,000 (a server that keeps up with a flood of that many). */
+  maxInFlight?: number;
 }
 
 function inside(root: string, p: string, flaws: Flaws): string {
@@ -154,6 +156,7 @@ export async function startInTestServer(root: string, flaws: Flaws = {}, opts: I
         ...o,
         ...(flaws.invalidRequestAsHandlerError ? { send: (f: string) => o.send(flawed(f)) } : {}),
         ...(flaws.noInFlightBound ? { maxInFlight: Number.MAX_SAFE_INTEGER } : {}),
+        ...(flaws.maxInFlight ? { maxInFlight: flaws.maxInFlight } : {}),
       }),
   });
   return { url: server.url, close: () => server.close() };

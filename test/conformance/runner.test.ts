@@ -128,8 +128,16 @@ describe('runner against deliberately wrong in-test servers', () => {
     const s = await runWith({ noInFlightBound: true });
     expect(byId(s, 'security/in-flight-bound').verdict).toBe('fail');
     expect(detail(s, 'security/in-flight-bound')).toContain(
-      'none of 1500 requests sent at once was refused as over a bound on requests in flight',
+      'none of 1500, then 3000, then 6000 requests sent at once was refused as over a bound on requests in flight',
     );
+  });
+
+  it('a server that keeps up with the first flood is flooded again, harder, until some requests are over its bound', async () => {
+    // A bound of 2,000: the case's 1,500 never exceed it, as with a server answering as fast as they arrive.
+    const s = await runWith({ maxInFlight: 2000 });
+    const r = byId(s, 'security/in-flight-bound');
+    expect(r.verdict).toBe('pass');
+    expect(r.sent).toContain('1500, then 3000 /app/vscode/nav/definition requests at once');
   });
 
   it('expected failures turn failures into non-failing verdicts, and a listed case that passes is stale', async () => {
