@@ -56,7 +56,7 @@ try {
   mkdirSync(home);
   const served = await start(join(import.meta.dirname, 'idea-server-nav-server.mts'), [ws, home]);
   const child = served.child;
-  const floorProxy = await start(join(import.meta.dirname, 'floor-proxy.mts'), [ws, DEF.file]);
+  const floorProxy = await start(join(import.meta.dirname, '..', 'lib', 'floor-proxy.mts'), [ws, DEF.file]);
   const base = values.base
     ? await start(join(values.base, 'bench', 'profiling', 'idea-server-nav-server.mts'), [ws, home], values.base)
     : undefined;

@@ -1,5 +1,5 @@
-// The floor of "one more process in the chain" for idea-server-nav.mts (not a bench entry): a minimal
-// Node proxy, ws in → LSP out, nothing else. It serves the IDEA handshake and nav/definition on a
+// The floor of "one more process in the chain", a side of bench/idea-server/run.ts and of
+// bench/profiling/idea-server-nav.mts: a minimal Node proxy, ws in → LSP out, nothing else. It serves the IDEA handshake and nav/definition on a
 // loopback ws (the `ws` package, as idea-server) by forwarding textDocument/definition to its own
 // typescript-language-server (idea-server's command and initializationOptions) over stdio, framing
 // each LSP message itself in one write, and answering with the first target's range and text; and
