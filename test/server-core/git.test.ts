@@ -13,6 +13,7 @@ import {
   repoFileOf,
   resolveRef,
 } from '../../server-core/git';
+import { clientSignal } from './limits/client-signal';
 import { expectThroughSpawner, useTestSpawner } from './spawn/spawner-build';
 
 // git/rg run through the spawner process, as in the servers.
@@ -181,21 +182,17 @@ describe('git waits for a slot of the shared process limiter', () => {
   it('does not start while every process slot is taken, and runs once one is free', async () => {
     const { configureLimits } = await import('../../server-core/limits/config');
     const { withProcessSlot, processSlotStats } = await import('../../server-core/limits/process-slots');
-    const { bindClient } = await import('../../server-core/limits/client-context');
-    const as = (id: string) => {
-      const { signal } = new AbortController();
-      bindClient(signal, id);
-      return signal;
-    };
     const repo = await repoFileOf(join(dir, 'f.txt'));
     configureLimits({ maxChildProcesses: 2 });
     try {
       const releases: (() => void)[] = [];
-      const holders = ['a', 'b'].map((id) => withProcessSlot(as(id), () => new Promise<void>((r) => releases.push(r))));
+      const holders = ['a', 'b'].map((id) =>
+        withProcessSlot(clientSignal(id), () => new Promise<void>((r) => releases.push(r))),
+      );
       await new Promise((r) => setTimeout(r, 20));
       expect(processSlotStats().active).toBe(2);
       let done = false;
-      const call = fileLog(repo, 1, 0, as('c')).then(() => {
+      const call = fileLog(repo, 1, 0, clientSignal('c')).then(() => {
         done = true;
       });
       await new Promise((r) => setTimeout(r, 200));
@@ -214,12 +211,9 @@ describe('git waits for a slot of the shared process limiter', () => {
 async function withSlotsTaken<T>(fn: () => Promise<T>): Promise<T> {
   const { configureLimits } = await import('../../server-core/limits/config');
   const { withProcessSlot } = await import('../../server-core/limits/process-slots');
-  const { bindClient } = await import('../../server-core/limits/client-context');
   configureLimits({ maxChildProcesses: 1 });
   let release = () => {};
-  const { signal } = new AbortController();
-  bindClient(signal, 'holder');
-  const holder = withProcessSlot(signal, () => new Promise<void>((r) => (release = r)));
+  const holder = withProcessSlot(clientSignal('holder'), () => new Promise<void>((r) => (release = r)));
   try {
     await new Promise((r) => setTimeout(r, 20));
     return await fn();

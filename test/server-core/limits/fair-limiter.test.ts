@@ -1,8 +1,8 @@
 // The fair limiter shared by child processes and regex workers: round-robin per client, a share cap so
 // one client never holds every slot, abort while queued, release however the work ends.
 import { describe, expect, it } from 'vitest';
-import { bindClient } from '../../../server-core/limits/client-context';
 import { FairLimiter, type Release } from '../../../server-core/limits/fair-limiter';
+import { clientSignal } from './client-signal';
 
 const tick = () => new Promise((r) => setImmediate(r));
 
@@ -58,14 +58,9 @@ describe('FairLimiter', () => {
   it('takes the client from the signal (bindClient)', async () => {
     const l = new FairLimiter(2);
     const got: string[] = [];
-    const as = (id: string) => {
-      const signal = new AbortController().signal;
-      bindClient(signal, id);
-      return signal;
-    };
-    void l.acquire(as('x')).then(() => got.push('x1'));
-    void l.acquire(as('x')).then(() => got.push('x2'));
-    void l.acquire(as('y')).then(() => got.push('y1'));
+    void l.acquire(clientSignal('x')).then(() => got.push('x1'));
+    void l.acquire(clientSignal('x')).then(() => got.push('x2'));
+    void l.acquire(clientSignal('y')).then(() => got.push('y1'));
     await tick();
     expect(got).toEqual(['x1', 'y1']); // x is at its share (1 of 2)
   });

@@ -2,9 +2,9 @@
 // keeps running, the heap limit is enforced, an aborted job kills its worker, and the pool replaces
 // what it terminated and serves the next job; one client's runaway jobs leave a worker to others.
 import { afterEach, describe, expect, it } from 'vitest';
-import { bindClient } from '../../../server-core/limits/client-context';
 import type { LinesResult, ReplaceResult } from '../../../server-core/search/regex-jobs';
 import { RegexBudget, RegexLimitError, RegexPool } from '../../../server-core/search/regex-pool';
+import { clientSignal } from '../limits/client-signal';
 import { testRegexWorkerScript } from './regex-worker-build';
 
 const CATASTROPHIC = { pattern: '(a+)+$(?<![^]x)', isRegex: true, isCaseSensitive: true };
@@ -125,21 +125,20 @@ describe('RegexPool', () => {
     // An order, not a time bound (the machine may be loaded): had the victim waited for a worker the
     // runaway jobs hold, it could only be served once one of them had hit its 3 s budget.
     let firstRunawayEnded = Number.POSITIVE_INFINITY;
-    const as = (id: string) => {
-      const { signal } = new AbortController();
-      bindClient(signal, id);
-      return signal;
-    };
     const runaway = Array.from({ length: 4 }, () =>
       p
-        .run({ op: 'lines', match: CATASTROPHIC, lines: [PLANTED], keep: 1 }, new RegexBudget(3000), as('attacker'))
+        .run(
+          { op: 'lines', match: CATASTROPHIC, lines: [PLANTED], keep: 1 },
+          new RegexBudget(3000),
+          clientSignal('attacker'),
+        )
         .catch((e: Error) => e.message)
         .finally(() => {
           firstRunawayEnded = Math.min(firstRunawayEnded, performance.now());
         }),
     );
     await new Promise((r) => setTimeout(r, 50));
-    await expect(p.run<LinesResult>(simple, new RegexBudget(5000), as('victim'))).resolves.toMatchObject({
+    await expect(p.run<LinesResult>(simple, new RegexBudget(5000), clientSignal('victim'))).resolves.toMatchObject({
       counts: [1, 0],
     });
     const victimServed = performance.now();

@@ -6,12 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ProtocolError } from '../../../server-core/errors';
-import { bindClient } from '../../../server-core/limits/client-context';
 import { configureLimits } from '../../../server-core/limits/config';
 import { processSlotStats, withProcessSlot } from '../../../server-core/limits/process-slots';
 import { replaceInText } from '../../../server-core/search/replace-in-text';
 import { rgListFiles } from '../../../server-core/search/ripgrep';
 import { type SearchFolder, SearchIncompleteError, searchText } from '../../../server-core/search/text-search';
+import { clientSignal } from '../limits/client-signal';
 import { useTestSpawner } from '../spawn/spawner-build';
 import { useTestRegexWorker } from './regex-worker-build';
 
@@ -28,13 +28,6 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(ws, { recursive: true, force: true }));
 afterEach(() => configureLimits({}));
-
-/** A request signal of client `id` (what the session hook binds). */
-function clientSignal(id: string): AbortSignal {
-  const { signal } = new AbortController();
-  bindClient(signal, id);
-  return signal;
-}
 
 const folders = (root = ws): SearchFolder[] => [{ root, selection: { excludes: [], useIgnoreFiles: true } }];
 const find = (
