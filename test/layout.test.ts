@@ -16,8 +16,8 @@ function files(dir: string, pick: (f: string) => boolean): string[] {
 
 /** Calls that start a VS Code host: the launcher, the live fixture over it, conformance's --launch. */
 const STARTS_A_HOST = /\b(launchHost|startLiveFixture|runWithLaunch)\(/;
-/** Folders of cross-cutting tests with no source folder of their own. */
-const NOT_A_SOURCE_FOLDER = new Set(['robustness']);
+/** Folders of cross-cutting tests with no source folder of their own, and the harnesses' shared helpers. */
+const NOT_A_SOURCE_FOLDER = new Set(['robustness', 'support']);
 
 describe('test layout', () => {
   it('every test that starts a VS Code host is a *.live.test.ts, and every *.live.test.ts starts one', () => {

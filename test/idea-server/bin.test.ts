@@ -23,6 +23,7 @@ import { connect } from '../../generated/current';
 import { poll } from '../../runtime/poll';
 import { parseRegistryEntry, type RegistryEntry } from '../../runtime/registry';
 import { buildTarget, ROOT } from '../../scripts/build';
+import { exited } from '../support/processes';
 import { type Aim, aimKill } from './kill-aim';
 import { descendants, running } from './lsp/processes';
 
@@ -33,6 +34,8 @@ interface Started {
   entry: RegistryEntry;
   stderr: () => string;
 }
+
+const REGISTER_TIMEOUT_MS = 60_000;
 
 /** Starts the bin and waits for its registry entry (what every client waits for). */
 async function startServer(bin: string, args: string[], env: NodeJS.ProcessEnv, registry: string): Promise<Started> {
@@ -48,16 +51,16 @@ async function startServer(bin: string, args: string[], env: NodeJS.ProcessEnv, 
       const parsed = file ? parseRegistryEntry(readFileSync(join(registry, file), 'utf8')) : undefined;
       return typeof parsed === 'object' ? parsed : undefined;
     },
-    { timeoutMs: 20_000, intervalMs: 50 },
+    // A restart replays the write journal before it registers; a loaded CI machine takes seconds.
+    { timeoutMs: REGISTER_TIMEOUT_MS, intervalMs: 50 },
   );
-  if (!entry) throw new Error(`idea-server did not register within 20 s: ${err}`);
+  if (!entry) throw new Error(`idea-server did not register within ${REGISTER_TIMEOUT_MS / 1000} s: ${err}`);
   return { child, entry, stderr: () => err };
 }
 
-function exitOf(child: ChildProcess): Promise<number | null> {
-  return child.exitCode !== null
-    ? Promise.resolve(child.exitCode)
-    : new Promise((r) => child.once('exit', (code) => r(code)));
+/** The bin's exit code once it has gone, bounded (test/support/processes.ts says why a signal matters). */
+async function exitOf(child: ChildProcess, what = 'idea-server'): Promise<number | null> {
+  return (await exited(child, what)).code;
 }
 
 /** Topics only an editor can serve (v0.1.7 on): idea-server never advertises them. */
@@ -271,7 +274,7 @@ describe('idea-server killed (SIGKILL) in the middle of an edit/replace', () => 
       const start = () => startServer(bin, ['--workspace', ws, '--port', '0'], env, registry);
       const stop = async (s: Started) => {
         s.child.kill('SIGTERM');
-        await exitOf(s.child);
+        await exitOf(s.child, 'idea-server after SIGTERM');
       };
 
       // First a whole replace, not killed: its duration is reported, and it makes the server's journal
@@ -324,7 +327,7 @@ describe('idea-server killed (SIGKILL) in the middle of an edit/replace', () => 
         watcher?.close();
         if (aim === 'answered') expect(answered, `${run}: no answer`).toBe(true);
         if (victim.exitCode === null && victim.signalCode === null) kill();
-        await exitOf(victim);
+        await exitOf(victim, `${run}: the killed idea-server`);
         client.close();
         // Before the restart: what the kill left on disk.
         const newBefore = newCount(run);

@@ -30,6 +30,7 @@ import { TOPICS as CURRENT_TOPICS, CURRENT_VERSION } from '../../generated/curre
 import { VERSIONS } from '../../generated/versions';
 import { type LiveHost, launchHost, REPO_ROOT } from '../../livehost';
 import { poll } from '../../runtime/poll';
+import { exited } from '../support/processes';
 
 interface Artefact {
   name: string;
@@ -445,7 +446,7 @@ describe('the bins from outside', () => {
       expect(runningScript('node_modules/@idea-kit/server/dist/spawner.cjs')).toBe(true);
     } finally {
       process.kill(-server.pid!, 'SIGTERM');
-      await new Promise((r) => (server.exitCode !== null ? r(undefined) : server.once('exit', r)));
+      await exited(server, 'the installed idea-server after SIGTERM');
     }
   });
 

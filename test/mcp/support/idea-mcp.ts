@@ -3,6 +3,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildTarget } from '../../../scripts/build';
+import { exited, exitStatus } from '../../support/processes';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 export const IDEA_MCP = join(ROOT, 'mcp/dist/idea-mcp.mjs');
@@ -45,12 +46,11 @@ export function startHttpMcp(
           token,
           child,
           stderr: () => err,
-          stop: () =>
-            new Promise<void>((done) => {
-              if (child.exitCode !== null) return done();
-              child.once('exit', () => done());
-              child.kill('SIGTERM');
-            }),
+          stop: async () => {
+            if (exitStatus(child)) return;
+            child.kill('SIGTERM');
+            await exited(child, 'idea-mcp --http after SIGTERM');
+          },
         });
       }
     });

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FromSpawner, ToSpawner } from '../../../server-core/spawn/messages';
+import { exited } from '../../support/processes';
 import { testSpawnerScript } from './spawner-build';
 
 function alive(pid: number): boolean {
@@ -86,7 +87,7 @@ describe('the spawner process', () => {
   it('exits at once when forked without a channel', async () => {
     const c = spawn(process.execPath, [testSpawnerScript()], { stdio: 'ignore' });
     started.push(c);
-    const code = await new Promise((r) => c.once('exit', r));
+    const { code } = await exited(c, 'the spawner forked without a channel', 10_000);
     expect(code).toBe(2);
   });
 });
