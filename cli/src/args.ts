@@ -293,17 +293,54 @@ function flagKinds(cmd: CommandSpec | undefined): (name: string) => FlagKind {
   };
 }
 
-/** The words naming the command: argv after any leading global flags, up to the next flag. */
-function commandWords(argv: readonly string[]): string[] {
-  let i = 0;
-  while (i < argv.length && argv[i]!.startsWith('-') && argv[i] !== '--') {
-    const a = argv[i]!;
-    const name = a.includes('=') ? a.slice(0, a.indexOf('=')) : a;
-    if (!(GLOBAL_FLAGS as readonly string[]).includes(name) && a !== '-h') return [];
-    i += a.includes('=') || GLOBAL_VALUELESS.has(name) || a === '-h' ? 1 : 2;
-  }
+/**
+ * How a flag given before the command is read, before the command is known: the CLI's own flags as
+ * always; a command's boolean flag (or its `--no-` form) takes no value and a value flag takes the next
+ * word — judged over every command, so `idea --dry-run rename …` never eats `rename`. A flag that is a
+ * boolean of one command and takes a value in another is 'either' (both readings are tried); one no
+ * command has takes no value (it is refused by name later, as split() does).
+ */
+function kindBeforeCommand(cmds: readonly CommandSpec[], name: string): 'valueless' | 'value' | 'either' {
+  if (GLOBAL_VALUELESS.has(name) || name === '-h') return 'valueless';
+  if ((GLOBAL_FLAGS as readonly string[]).includes(name)) return 'value';
+  let boolean = false;
+  let value = false;
+  for (const c of cmds)
+    for (const p of c.params) {
+      if (p.type === 'boolean' && (p.flag === name || `--no-${p.flag.slice(2)}` === name)) boolean = true;
+      else if (p.flag === name) value = true;
+      if (p.type === 'boolean' && PARAM_ALIASES[p.name]?.some((a) => a.flag === name)) boolean = true;
+    }
+  return boolean && value ? 'either' : value ? 'value' : 'valueless';
+}
+
+/**
+ * The words naming the command: up to two adjacent words of argv after any flags (the CLI's own or a
+ * command's: `idea --headless --json symbols F`, `idea --dry-run rename …`) and their values; `--` ends
+ * the flags. Where a flag before the command could be read two ways, the reading that names a command wins.
+ */
+function commandWords(argv: readonly string[], cmds: readonly CommandSpec[], from = 0): string[] {
   const words: string[] = [];
-  for (; i < argv.length && !argv[i]!.startsWith('-') && words.length < 2; i++) words.push(argv[i]!);
+  for (let i = from; i < argv.length && words.length < 2; i++) {
+    const a = argv[i]!;
+    if (a === '--') {
+      words.push(...argv.slice(i + 1, i + 1 + (2 - words.length)));
+      break;
+    }
+    if (!a.startsWith('-') || a === '-') {
+      words.push(a);
+      continue;
+    }
+    if (words.length > 0) break; // the command's words stand together
+    if (a.includes('=')) continue;
+    const kind = kindBeforeCommand(cmds, a);
+    if (kind === 'value') i++;
+    else if (kind === 'either') {
+      const asBoolean = commandWords(argv, cmds, i + 1);
+      if (findCommand(cmds, asBoolean.slice(0, 2))) return asBoolean;
+      return commandWords(argv, cmds, i + 2);
+    }
+  }
   return words;
 }
 
@@ -323,7 +360,7 @@ export function parseArgs(
 ): Invocation {
   // The command words come first (after global flags, if any); the command is picked before splitting
   // so that its boolean flags are known to take no value.
-  const leading = commandWords(argv);
+  const leading = commandWords(argv, cmds);
   const special = leading[0];
   const found =
     special === 'call' || special === 'servers' || special === 'help' || special === 'watch'

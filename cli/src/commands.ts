@@ -89,6 +89,7 @@ export const GLOBAL_FLAGS = [
   '--help',
   '--params',
   '--version',
+  '--headless',
 ] as const;
 
 const TOPIC_PREFIX = '/app/vscode/';

@@ -166,3 +166,32 @@ describe('parseArgs', () => {
     expect(usage(['localhistory', 'diff', 'a.ts', '--to-id', 'AbCd.ts'])).toBe('no usage error');
   });
 });
+
+describe('flags anywhere (issue 34)', () => {
+  it('global flags before the command are the same as after it', () => {
+    for (const argv of [
+      ['--headless', 'symbols', 'src/index.ts'],
+      ['--headless', '--json', 'symbols', 'src/index.ts'],
+      ['symbols', 'src/index.ts', '--json', '--headless'],
+      ['--url', 'ws://127.0.0.1:7200', '--headless', 'symbols', 'src/index.ts'],
+      ['--timeout=500', '--headless', 'symbols', 'src/index.ts'],
+    ]) {
+      const inv = parse(argv);
+      expect(inv.kind, argv.join(' ')).toBe('topic');
+      if (inv.kind === 'topic') expect(inv.params, argv.join(' ')).toEqual({ filePath: 'src/index.ts' });
+    }
+    const inv = parse(['--headless', '--json', 'hover', 'src/util.ts:2:17']);
+    expect(inv.kind === 'topic' && inv.globals).toMatchObject({ headless: true, json: true });
+  });
+
+  it("a command's boolean flag before the command never takes the command as its value", () => {
+    const before = parse(['--dry-run', 'rename', 'src/a.ts:3:17', 'sum']);
+    const after = parse(['rename', 'src/a.ts:3:17', 'sum', '--dry-run']);
+    expect(before.kind).toBe('topic');
+    expect(before).toEqual(after);
+    // A value flag before the command still takes its value.
+    expect(params(['--max-count', '5', 'history', 'list', 'a.ts'])).toEqual({ filePath: 'a.ts', maxCount: 5 });
+    // `--` ends the flags: what follows is a word, even when it looks like one.
+    expect(params(['--json', 'find', '--', '--dry-run'])).toEqual({ pattern: '--dry-run' });
+  });
+});
