@@ -13,11 +13,13 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { version as PACKAGE_VERSION } from '../package.json';
 import type { IdeaConnection } from './connection';
 import { hubOf, ResourceError, readResource, resourcesFor, type Subscriber } from './resources';
 import { callTool, listTools, toolsFor, UnknownToolError } from './tools';
 
-const SERVER_INFO = { name: 'idea-mcp', title: 'IDEA (VS Code) tools', version: '0.1.0' } as const;
+/** The version is the package's, as `idea-mcp --version` prints it. */
+const SERVER_INFO = { name: 'idea-mcp', title: 'IDEA (VS Code) tools', version: PACKAGE_VERSION } as const;
 
 const INSTRUCTIONS =
   'Tools that act on the running VS Code window whose workspace contains this folder, through the IDEA protocol: ' +

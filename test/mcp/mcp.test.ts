@@ -13,6 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CURRENT_VERSION } from '../../generated/current';
 import { MCP_TOOLS } from '../../generated/v0.1.6/mcp-tools';
 import { loadMcpTools } from '../../generated/versions';
+import { version as MCP_PACKAGE_VERSION } from '../../mcp/package.json';
 import { parseArgs } from '../../mcp/src/cli';
 import { IdeaConnection } from '../../mcp/src/connection';
 import { createMcpServer } from '../../mcp/src/server';
@@ -51,6 +52,8 @@ describe('MCP server over an IDEA connection', () => {
   it('lists one tool per advertised topic with the generated schemas and hints', async () => {
     const s = await server();
     const client = await mcpClient(new IdeaConnection({ url: s.url, token: TOKEN }));
+    // It announces itself with its package's version, as --version prints it.
+    expect(client.getServerVersion()).toMatchObject({ name: 'idea-mcp', version: MCP_PACKAGE_VERSION });
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(MCP_TOOLS.map((t) => t.name));
     for (const t of tools) {
