@@ -12,15 +12,23 @@ import { version as PACKAGE_VERSION } from '../package.json';
 import { type ConnectionOptions, IdeaConnection } from './connection';
 import { startHttpServer } from './http';
 import { createMcpServer } from './server';
+import { type ToolFilterOptions, toolFilter, toolFilterEnv, toolList } from './tool-filter';
+import { knownTools } from './tools';
 
 const USAGE = `usage: idea-mcp [--http [--port N] [--host 127.0.0.1]] [--cwd DIR] [--url ws://127.0.0.1:PORT] [--registry DIR] [--timeout MS] [--headless]
+                [--read-only] [--enable-tools NAME,…] [--disable-tools NAME,…]
        idea-mcp --help | --version
   stdio by default. --http: Streamable HTTP on loopback; clients send "Authorization: Bearer <token>",
   the token from IDEA_MCP_TOKEN (at least 16 characters) or, when unset, a random one printed on stderr.
   The IDEA server: --url (loopback only), else IDEA_URL, else the window serving --cwd (the registry, else
   its .vscode/settings.json); its token: IDEA_TOKEN, else the registry's, else the settings file's.
   --headless: when no server serves --cwd at start, serve it in-process with idea-server (registered,
-  so \`idea\` finds it too) until idea-mcp exits.`;
+  so \`idea\` finds it too) until idea-mcp exits.
+  Tools an agent gets (stdio and --http alike; a hidden tool is neither listed nor callable):
+  --read-only only the tools that change nothing (annotations readOnlyHint); --enable-tools only those
+  named; --disable-tools all but those named (names as tools/list gives them, e.g. edit_replace; an
+  unknown name is an error). Environment: IDEA_MCP_READ_ONLY=1, IDEA_MCP_ENABLE_TOOLS, IDEA_MCP_DISABLE_TOOLS
+  (the flags win).`;
 
 export const DEFAULT_HTTP_PORT = 7300;
 
@@ -31,10 +39,19 @@ interface Args extends ConnectionOptions {
   port: number;
   host: string;
   headless: boolean;
+  /** The tool filter's options: the environment's, with the flags' in their place. */
+  tools: ToolFilterOptions;
 }
 
 export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Args {
-  const args: Args = { http: false, port: DEFAULT_HTTP_PORT, host: '127.0.0.1', cwd: process.cwd(), headless: false };
+  const args: Args = {
+    http: false,
+    port: DEFAULT_HTTP_PORT,
+    host: '127.0.0.1',
+    cwd: process.cwd(),
+    headless: false,
+    tools: toolFilterEnv(env),
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = () => {
@@ -56,6 +73,12 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
     else if (a === '--registry') args.registry = resolve(value());
     else if (a === '--timeout') args.timeoutMs = int('--timeout', 1, 3_600_000);
     else if (a === '--headless') args.headless = true;
+    else if (a === '--read-only') args.tools = { ...args.tools, readOnly: true };
+    else if (a === '--enable-tools' || a === '--disable-tools') {
+      const names = toolList(value());
+      if (names.length === 0) throw new Error(`${a} needs at least one tool name\n${USAGE}`);
+      args.tools = { ...args.tools, [a === '--enable-tools' ? 'enable' : 'disable']: names };
+    }
     else if (a === '--help' || a === '-h') return { ...args, info: 'help' };
     else if (a === '--version') return { ...args, info: 'version' };
     else throw new Error(`unknown argument ${a}\n${USAGE}`);
@@ -96,6 +119,9 @@ async function main(): Promise<void> {
     return;
   }
   const log = (m: string) => process.stderr.write(`idea-mcp: ${m}\n`);
+  // Names checked before anything starts: a typo must not leave a tool enabled.
+  const filter = toolFilter(args.tools, await knownTools());
+  if (filter.summary) log(filter.summary);
   // Before the connection: it then finds the in-process server through the registry like any other.
   const headless = args.headless ? await startHeadless(args, log) : undefined;
   const conn = new IdeaConnection(args);
@@ -107,12 +133,12 @@ async function main(): Promise<void> {
       port: args.port,
       host: args.host,
       token,
-      createServer: () => createMcpServer(conn),
+      createServer: () => createMcpServer(conn, filter),
     });
     log(`listening on ${http.url}${fromEnv ? ' (token from IDEA_MCP_TOKEN)' : `, token ${token}`}`);
     stop = () => http.close();
   } else {
-    const server = createMcpServer(conn);
+    const server = createMcpServer(conn, filter);
     await server.connect(new StdioServerTransport());
     process.stdin.once('end', () => void shutdown());
     stop = () => server.close();

@@ -16,6 +16,7 @@ import {
 import { version as PACKAGE_VERSION } from '../package.json';
 import type { IdeaConnection } from './connection';
 import { hubOf, ResourceError, readResource, resourcesFor, type Subscriber } from './resources';
+import { ALL_TOOLS, type ToolFilter } from './tool-filter';
 import { callTool, listTools, toolsFor, UnknownToolError } from './tools';
 
 /** The version is the package's, as `idea-mcp --version` prints it. */
@@ -26,20 +27,21 @@ const INSTRUCTIONS =
   'find/replace, definition, references, symbols, diagnostics, git and local history. ' +
   'File paths are workspace-relative or absolute inside an open workspace folder.';
 
-export function createMcpServer(conn: IdeaConnection): Server {
+/** `filter`: the tools this server hands its agent (tool-filter.ts); all by default. */
+export function createMcpServer(conn: IdeaConnection, filter: ToolFilter = ALL_TOOLS): Server {
   const server = new Server(SERVER_INFO, {
     capabilities: { tools: { listChanged: true }, resources: { subscribe: true } },
     instructions: INSTRUCTIONS,
   });
   let listed: string | undefined; // the names last returned by tools/list
   server.setRequestHandler(ListToolsRequestSchema, async () => {
-    const tools = await listTools(conn);
+    const tools = await listTools(conn, filter);
     listed = tools.map((t) => t.name).join(',');
     return { tools };
   });
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
     try {
-      return await callTool(conn, req.params.name, req.params.arguments, extra.signal);
+      return await callTool(conn, req.params.name, req.params.arguments, extra.signal, filter);
     } catch (e) {
       if (e instanceof UnknownToolError) throw new McpError(ErrorCode.InvalidParams, e.message);
       throw e;
@@ -75,7 +77,7 @@ export function createMcpServer(conn: IdeaConnection): Server {
   // A window reloaded into another version (or with other topics) changes the tool set: say so.
   const unsubscribe = conn.onChange((client) => {
     if (listed === undefined || !client) return;
-    void toolsFor(client).then((tools) => {
+    void toolsFor(client, filter).then((tools) => {
       const names = tools.map((t) => t.name).join(',');
       if (names !== listed) void server.sendToolListChanged().catch(() => undefined);
     });

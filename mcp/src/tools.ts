@@ -14,6 +14,7 @@ import {
 import { loadMcpTools } from '../../generated/versions';
 import { type IdeaConnection, NoWindowError } from './connection';
 import { resultText } from './text';
+import { ALL_TOOLS, type ToolFilter } from './tool-filter';
 
 // Each version's table is loaded once: a dynamic import per call costs more than the whole round trip.
 const tables = new Map<string, Promise<readonly McpToolDefinition[] | undefined>>();
@@ -23,10 +24,21 @@ function toolTable(version: string): Promise<readonly McpToolDefinition[] | unde
   return t;
 }
 
-/** The tools of the client's announced version (the served one, spec/served.json, when this tree has no code for the one it announced), advertised ones only. */
-export async function toolsFor(client: IdeaClient | undefined): Promise<readonly McpToolDefinition[]> {
-  const all = (client && (await toolTable(client.handshake.version))) || (await toolTable(CURRENT_VERSION))!;
-  return client ? all.filter((t) => client.handshake.capabilities.includes(t.topic)) : all;
+/** Every tool of the version idea-mcp serves (spec/served.json): what tool names are checked against. */
+export async function knownTools(): Promise<readonly McpToolDefinition[]> {
+  return (await toolTable(CURRENT_VERSION))!;
+}
+
+/**
+ * The tools of the client's announced version (the served one, spec/served.json, when this tree has no
+ * code for the one it announced), advertised ones only, and only those the filter lets the agent have.
+ */
+export async function toolsFor(
+  client: IdeaClient | undefined,
+  filter: ToolFilter = ALL_TOOLS,
+): Promise<readonly McpToolDefinition[]> {
+  const all = (client && (await toolTable(client.handshake.version))) || (await knownTools());
+  return (client ? all.filter((t) => client.handshake.capabilities.includes(t.topic)) : all).filter(filter.allows);
 }
 
 function asMcpTool(d: McpToolDefinition): Tool {
@@ -45,14 +57,14 @@ function asMcpTool(d: McpToolDefinition): Tool {
  * served version's full set is listed, so a client that lists once at start-up still knows them; a
  * call then says no window is open.
  */
-export async function listTools(conn: IdeaConnection): Promise<Tool[]> {
+export async function listTools(conn: IdeaConnection, filter: ToolFilter = ALL_TOOLS): Promise<Tool[]> {
   let client: IdeaClient | undefined;
   try {
     client = await conn.get();
   } catch {
     client = undefined;
   }
-  return (await toolsFor(client)).map(asMcpTool);
+  return (await toolsFor(client, filter)).map(asMcpTool);
 }
 
 export class UnknownToolError extends Error {
@@ -67,14 +79,20 @@ function toolError(text: string, code?: string): CallToolResult {
   };
 }
 
-/** `signal`: the MCP request's (aborted by `notifications/cancelled`); it cancels the IDEA request. */
+/**
+ * `signal`: the MCP request's (aborted by `notifications/cancelled`); it cancels the IDEA request. A tool
+ * the filter hides is refused before anything is sent, as an unknown one is.
+ */
 export async function callTool(
   conn: IdeaConnection,
   name: string,
   args: Record<string, unknown> | undefined,
   signal?: AbortSignal,
+  filter: ToolFilter = ALL_TOOLS,
 ): Promise<CallToolResult> {
-  const known = (await toolTable(CURRENT_VERSION))!;
+  const known = await knownTools();
+  const def = known.find((t) => t.name === name);
+  if (def && !filter.allows(def)) throw new UnknownToolError(`tool ${name} is not available here: ${filter.why(name)}`);
   let client: IdeaClient;
   try {
     client = await conn.get();
@@ -82,7 +100,7 @@ export async function callTool(
     if (!known.some((t) => t.name === name)) throw new UnknownToolError(`unknown tool: ${name}`);
     return toolError(e instanceof Error ? e.message : String(e));
   }
-  const tool = (await toolsFor(client)).find((t) => t.name === name);
+  const tool = (await toolsFor(client, filter)).find((t) => t.name === name);
   if (!tool) {
     if (known.some((t) => t.name === name)) {
       return toolError(

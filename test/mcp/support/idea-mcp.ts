@@ -26,8 +26,9 @@ export function startHttpMcp(
   cwd: string,
   env: NodeJS.ProcessEnv,
   token = 'live-bearer-token-0123456789abcdef',
+  extraArgs: readonly string[] = [],
 ): Promise<HttpMcp> {
-  const child = spawn(process.execPath, [IDEA_MCP, '--http', '--port', '0', '--cwd', cwd], {
+  const child = spawn(process.execPath, [IDEA_MCP, '--http', '--port', '0', '--cwd', cwd, ...extraArgs], {
     env: { ...process.env, ...env, IDEA_MCP_TOKEN: token },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
