@@ -5,7 +5,9 @@
 // - overrides, on the command line (which beats every config file), the settings through which git
 //   runs programs or reaches out: hooks, fsmonitor, pager, credential helpers, transports (a partial
 //   clone's lazy fetch), signature verification; replace refs are ignored so history cannot be faked;
-// - starts from an environment without inherited GIT_* variables (GIT_DIR, GIT_EXTERNAL_DIFF, …).
+// - starts from an environment without inherited GIT_* variables (GIT_DIR, GIT_EXTERNAL_DIFF, …);
+// - runs the git found in PATH's absolute folders, never one a relative PATH entry would find inside
+//   the workspace (runtime/programs.ts).
 // Working-tree diffs never let git read the working tree (which would run clean filters and fsmonitor
 // named by .gitattributes or an included config file): the committed blob and the file's bytes are
 // compared by `git diff --no-index` in an empty temporary folder with no configuration at all.
@@ -14,6 +16,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 import { DISARMING_ARGS, disarmedEnv } from '../runtime/git-disarm';
+import { absolutePathFolders, findProgram } from '../runtime/programs';
 import { invalidRequest } from './errors';
 import { withProcessSlot } from './limits/process-slots';
 import { realpathOfNearestAncestor } from './path-guard';
@@ -37,7 +40,7 @@ async function spawnGit(
   let res: ExecResult;
   try {
     res = await execProcess(
-      { file: 'git', args: ['-C', cwd, '--no-pager', ...DISARMING_ARGS, ...args], cwd, env },
+      { file: gitProgram(env), args: ['-C', cwd, '--no-pager', ...DISARMING_ARGS, ...args], cwd, env },
       { maxBuffer: MAX_OUTPUT, signal },
     );
   } catch (e) {
@@ -47,6 +50,16 @@ async function spawnGit(
   if (res.code === 0 || (res.code === 1 && args[0] === 'diff' && args.includes('--no-index'))) return res.stdout;
   const why = res.signal ? `killed by ${res.signal}` : `exit code ${res.code}`;
   throw new GitError(`git ${args[0]} failed: ${(res.stderr.toString('utf8').trim() || why).slice(0, 2000)}`);
+}
+
+/** The git program found for the last PATH seen (found again only when PATH's absolute folders change). */
+let gitFound: { folders: string; file: string } | undefined;
+
+/** git's absolute path, found in PATH's absolute folders (runtime/programs.ts); throws ProgramNotFoundError. */
+function gitProgram(env: NodeJS.ProcessEnv): string {
+  const folders = absolutePathFolders(env).join('\0');
+  if (gitFound?.folders !== folders) gitFound = { folders, file: findProgram('git', env) };
+  return gitFound.file;
 }
 
 /** Runs git in `cwd`; resolves with stdout bytes, rejects with GitError (stderr) on a non-zero exit. */

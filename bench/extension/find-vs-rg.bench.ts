@@ -84,6 +84,7 @@ async function main(): Promise<void> {
   console.error(`[extension] corpus: ${FILES} files, ${(corpusBytes / 1e6).toFixed(1)} MB`);
   // The same binary the extension uses: VS Code's bundled ripgrep (appRoot = <code-server>/lib/vscode).
   const rg = ripgrepPath(join(dirname(findCodeServer()), '..', 'code-server', 'lib', 'vscode'));
+  if (rg === null) throw new Error('no ripgrep: neither code-server nor PATH has one');
   console.error(`[extension] ripgrep: ${rg}`);
   const rows: BenchRow[] = [];
   const host = await launchHost({ workspace: ws.dir, extensionDevPath: join(ROOT, 'extension'), memorySampleMs: 250 });

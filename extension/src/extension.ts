@@ -27,7 +27,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   // A write the host was killed in the middle of is undone before any client can see the files.
   await recoverInterruptedWrites(stateDir, log);
   log(
-    `IDEA extension ${context.extension.packageJSON.version} in VS Code ${vscode.version}; ripgrep ${host.tools.ripgrep}; local history ${host.localHistory.home}`,
+    `IDEA extension ${context.extension.packageJSON.version} in VS Code ${vscode.version}; ripgrep ${host.tools.ripgrep ?? 'none (the JavaScript search)'}; local history ${host.localHistory.home}`,
   );
   const stopLimitSettings = applyLimitSettings(host.limits, log);
   context.subscriptions.push({ dispose: stopLimitSettings }, { dispose: disposeRegexPool });

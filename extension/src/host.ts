@@ -51,7 +51,8 @@ export function vscodeHost(
     language: vscodeLanguageFeatures(tracker),
     localHistory: localHistoryStore(context.globalStorageUri.fsPath),
     limits: vscodeLimitSettings,
-    // VS Code's bundled ripgrep, else `rg` on PATH; the write journal in the extension's own storage.
+    // VS Code's bundled ripgrep, else `rg` in PATH's absolute folders (runtime/programs.ts), else
+    // the JavaScript search; the write journal in the extension's own storage.
     tools: { ripgrep: ripgrepPath(vscode.env.appRoot), stateDir: context.globalStorageUri.fsPath, log },
     editor: vscodeEditor,
   };

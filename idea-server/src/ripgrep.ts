@@ -1,9 +1,10 @@
-// Which ripgrep idea-server searches with, said in its log: `rg` on PATH first (the user's choice),
-// else the one a VS Code install ships (desktop, remote server, code-server), else none, and the core's
-// JavaScript search runs instead (same semantics, slower on large trees).
+// Which ripgrep idea-server searches with, said in its log: `rg` in PATH's absolute folders first (the
+// user's choice), else the one a VS Code install ships (desktop, remote server, code-server), else none,
+// and the core's JavaScript search runs instead (same semantics, slower on large trees).
 import { accessSync, constants, readdirSync, statSync } from 'node:fs';
-import { delimiter, isAbsolute, join } from 'node:path';
-import { ripgrepPath } from '../../server-core/search/ripgrep';
+import { join } from 'node:path';
+import { findProgramOrUndefined } from '../../runtime/programs';
+import { bundledRipgrep } from '../../server-core/search/ripgrep';
 
 export interface RipgrepChoice {
   path: string | null;
@@ -21,15 +22,9 @@ function isExecutable(path: string): boolean {
   }
 }
 
-/** `rg` (rg.exe) in the PATH's absolute folders (a relative PATH entry is refused: it depends on the cwd). */
+/** `rg` in PATH's absolute folders (runtime/programs.ts: a relative entry would mean the workspace). */
 export function ripgrepOnPath(env: NodeJS.ProcessEnv, platform = process.platform): string | undefined {
-  const exe = platform === 'win32' ? 'rg.exe' : 'rg';
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (!dir || !isAbsolute(dir)) continue;
-    const p = join(dir, exe);
-    if (isExecutable(p)) return p;
-  }
-  return undefined;
+  return findProgramOrUndefined('rg', env, platform);
 }
 
 function subfolders(dir: string): string[] {
@@ -70,8 +65,8 @@ export function vscodeAppRoots(home: string, platform = process.platform): strin
 
 /** ripgrep in a VS Code app folder, by the core's one list of places (old and new layouts). */
 function ripgrepInAppRoot(appRoot: string, platform: string, arch: string): string | undefined {
-  const p = ripgrepPath(appRoot, platform, arch);
-  return p !== 'rg' && isExecutable(p) ? p : undefined;
+  const p = bundledRipgrep(appRoot, platform, arch);
+  return p !== undefined && isExecutable(p) ? p : undefined;
 }
 
 export function chooseRipgrep(

@@ -4,35 +4,56 @@
 // Every rg process holds a slot of the shared process limiter while it runs and is started off this
 // thread (server-core/spawn). rg's messages are read, not hidden: a file rg could not search
 // (unreadable, PCRE2 match limit) comes back as a FileProblem, and callers decide (edit/find fails
-// naming the files; fs/findFiles logs them).
+// naming the files; fs/findFiles logs them). No configuration of the user's or the workspace's reaches
+// rg: --no-config, no RIPGREP_CONFIG_PATH, PATH's absolute folders only (runtime/programs.ts).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { findProgramOrUndefined, programEnv } from '../../runtime/programs';
 import { invalidRequest } from '../errors';
 import { limits } from '../limits/config';
 import { withProcessSlot } from '../limits/process-slots';
 import { startProcess } from '../spawn/processes';
 import { RecordSplitter } from './record-splitter';
 
-export function ripgrepPath(
+/** The ripgrep a VS Code install ships in its app folder, if any. */
+export function bundledRipgrep(
   appRoot: string | undefined,
   platform: string = process.platform,
   arch: string = process.arch,
-): string {
-  if (appRoot) {
-    const exe = platform === 'win32' ? 'rg.exe' : 'rg';
-    // VS Code up to ~1.10x ships @vscode/ripgrep; newer builds @vscode/ripgrep-universal with one binary per platform.
-    const candidates = [
-      `node_modules/@vscode/ripgrep/bin/${exe}`,
-      `node_modules.asar.unpacked/@vscode/ripgrep/bin/${exe}`,
-      `node_modules/@vscode/ripgrep-universal/bin/${platform}-${arch}/${exe}`,
-      `node_modules.asar.unpacked/@vscode/ripgrep-universal/bin/${platform}-${arch}/${exe}`,
-    ];
-    for (const p of candidates) {
-      const full = join(appRoot, p);
-      if (existsSync(full)) return full;
-    }
-  }
-  return 'rg';
+): string | undefined {
+  if (!appRoot) return undefined;
+  const exe = platform === 'win32' ? 'rg.exe' : 'rg';
+  // VS Code up to ~1.10x ships @vscode/ripgrep; newer builds @vscode/ripgrep-universal with one binary per platform.
+  const candidates = [
+    `node_modules/@vscode/ripgrep/bin/${exe}`,
+    `node_modules.asar.unpacked/@vscode/ripgrep/bin/${exe}`,
+    `node_modules/@vscode/ripgrep-universal/bin/${platform}-${arch}/${exe}`,
+    `node_modules.asar.unpacked/@vscode/ripgrep-universal/bin/${platform}-${arch}/${exe}`,
+  ];
+  return candidates.map((p) => join(appRoot, p)).find((full) => existsSync(full));
+}
+
+/**
+ * The extension's ripgrep: VS Code's own, else `rg` in PATH's absolute folders (never one a relative
+ * PATH entry finds in the workspace: runtime/programs.ts), else null (the JavaScript search).
+ */
+export function ripgrepPath(
+  appRoot: string | undefined,
+  platform: NodeJS.Platform = process.platform,
+  arch: string = process.arch,
+  env: NodeJS.ProcessEnv = process.env,
+): string | null {
+  return bundledRipgrep(appRoot, platform, arch) ?? findProgramOrUndefined('rg', env, platform) ?? null;
+}
+
+/**
+ * rg's environment: PATH's absolute folders only, and no RIPGREP_CONFIG_PATH. `--no-config` already
+ * makes rg ignore that file; without the variable, an rg that did not honour the flag finds none either.
+ */
+export function ripgrepEnv(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const out = programEnv(env);
+  delete out.RIPGREP_CONFIG_PATH;
+  return out;
 }
 
 export interface FileSelection {
@@ -113,7 +134,7 @@ function runRg(rg: string, cwd: string, args: string[], o: RunOptions): Promise<
           child.kill();
         };
         const child = startProcess(
-          { file: rg, args, cwd },
+          { file: rg, args, cwd, env: ripgrepEnv() },
           {
             stdout: (chunk) => {
               if (!stopped && !splitter.push(chunk)) stop();

@@ -13,6 +13,9 @@
 //   code inherited). It takes orders from that channel alone, each message shape-checked (messages.ts),
 //   and never runs a shell: a run is the caller's argument vector, cwd and whole environment (git's
 //   disarmed one, or this process's at the call) — exactly what spawn() here would have been given.
+// - Programs are never found relative to the workspace (runtime/programs.ts): a bare name is resolved in
+//   PATH's absolute folders before the run is handed on, a relative path is refused (it would be
+//   relative to the run's cwd, the workspace), and the child's PATH keeps only absolute folders.
 // - Callers keep their semantics: withProcessSlot around each process is theirs; kill()/an aborted
 //   signal reaches the real child at once and the pipes' leftovers are dropped so the end comes fast.
 // - Backpressure: the spawner sends at most OUTPUT_WINDOW_BYTES (1 MiB) of a run's output ahead of this
@@ -25,7 +28,8 @@
 // - When this process dies the spawner's channel closes: it kills every process it started and exits.
 // - IDEA_SPAWN=direct turns the spawner off (debugging: processes are then children of this process).
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
+import { findProgram, isBareName, programEnv } from '../../runtime/programs';
 import { startDirect } from './direct';
 import type { ProcessRequest, ProcessSink, RunningProcess } from './process-types';
 import { SpawnerClient, type SpawnerDeath } from './spawner-client';
@@ -94,7 +98,24 @@ function spawner(): SpawnerClient | undefined {
 
 /** Starts one process; its output and end go to `sink` (see ProcessSink). */
 export function startProcess(req: ProcessRequest, sink: ProcessSink): RunningProcess {
-  return (spawner() ?? { start: startDirect }).start(req, sink);
+  let safe: ProcessRequest;
+  try {
+    safe = programRequest(req);
+  } catch (e) {
+    queueMicrotask(() => sink.error(e as Error));
+    return { pause() {}, resume() {}, kill() {} };
+  }
+  return (spawner() ?? { start: startDirect }).start(safe, sink);
+}
+
+/** The run as it may start: its program an absolute path, its PATH absolute folders only (runtime/programs.ts). */
+function programRequest(req: ProcessRequest): ProcessRequest {
+  const env = programEnv(req.env ?? process.env);
+  let file = req.file;
+  if (isBareName(file)) file = findProgram(file, env);
+  else if (!isAbsolute(file))
+    throw new Error(`${file} is a relative path: it would be found in ${req.cwd}; programs run by absolute path only`);
+  return { ...req, file, env };
 }
 
 /** Forks the spawner now, so the first request does not wait for it. */

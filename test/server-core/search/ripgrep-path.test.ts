@@ -1,8 +1,9 @@
 // Where the extension finds VS Code's bundled ripgrep: @vscode/ripgrep (VS Code 1.100) or, in newer
-// builds, @vscode/ripgrep-universal with one binary per platform; PATH's rg only when neither exists.
+// builds, @vscode/ripgrep-universal with one binary per platform; PATH's rg (absolute folders only)
+// when neither exists, else none.
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ripgrepPath } from '../../../server-core/search/ripgrep';
 
@@ -44,8 +45,12 @@ describe('ripgrepPath', () => {
     );
   });
 
-  it('falls back to rg on PATH when VS Code bundles none', () => {
-    expect(ripgrepPath(appRoot('none'), 'linux', 'x64')).toBe('rg');
-    expect(ripgrepPath(undefined)).toBe('rg');
+  it("falls back to rg in PATH's absolute folders when VS Code bundles none, else none", () => {
+    const bin = appRoot('bin', 'rg');
+    const onPath = { PATH: `bin:.::${bin}` };
+    expect(ripgrepPath(appRoot('none'), 'linux', 'x64', onPath)).toBe(join(bin, 'rg'));
+    expect(ripgrepPath(undefined, 'linux', 'x64', onPath)).toBe(join(bin, 'rg'));
+    // Relative entries are never searched: here they would find the rg beside the test's own folder.
+    expect(ripgrepPath(undefined, 'linux', 'x64', { PATH: `${relative(process.cwd(), bin)}:.:` })).toBeNull();
   });
 });

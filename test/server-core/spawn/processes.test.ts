@@ -108,9 +108,12 @@ describe('processes through the spawner', () => {
     expect(killed).toMatchObject({ code: null, signal: 'SIGTERM' });
   });
 
-  it('rejects a program that does not exist with its spawn error', async () => {
+  it('rejects a program that does not exist: not found in PATH, or its spawn error', async () => {
     await expect(
       execProcess({ file: 'no-such-program-idea', args: [], cwd: tmp }, { maxBuffer: 1024 }),
+    ).rejects.toThrow(/no-such-program-idea was not found in PATH's absolute folders/);
+    await expect(
+      execProcess({ file: join(tmp, 'no-such-program-idea'), args: [], cwd: tmp }, { maxBuffer: 1024 }),
     ).rejects.toThrow(/ENOENT/);
   });
 
@@ -199,7 +202,7 @@ describe('when the spawner dies', () => {
     await until('the child', () => /\d+\n/.test(readIfThere(pidFile)));
     await new Promise((r) => setTimeout(r, 50)); // its pid reached this side too
     process.kill(first, 'SIGKILL');
-    await expect(run).rejects.toThrow(/process spawner \(pid \d+\) was killed by SIGKILL while sh ran/);
+    await expect(run).rejects.toThrow(/process spawner \(pid \d+\) was killed by SIGKILL while \/\S*\/sh ran/);
     // The spawner could not kill it: this side did, by the pid the spawner reported.
     await until('the orphan to be killed', () => !alive(Number(readIfThere(pidFile))), 2000);
     const res = await execProcess(sh('echo again'), { maxBuffer: 1024 });
