@@ -12,6 +12,8 @@ export interface ServerCommand {
   initializationOptions?: unknown;
   /** typescript-language-server: answers shown as VS Code's TypeScript extension shows them (vscode-typescript.ts). */
   vscodeTypeScript?: boolean;
+  /** Checked before every start: why the server must not start (it is then unavailable), or undefined. */
+  preflight?(): string | undefined;
 }
 
 /**
@@ -44,6 +46,8 @@ export interface ServerArgs {
   register: boolean;
   /** --write-settings: the port and token also go to the workspace's .vscode/settings.json. */
   writeSettings: boolean;
+  /** --trust-workspace: typescript-language-server may run the workspace's own TypeScript. */
+  trustWorkspace: boolean;
 }
 
 export declare function parseServerArgs(argv: readonly string[], env?: NodeJS.ProcessEnv): ServerArgs;
@@ -61,6 +65,11 @@ export interface ServeOptions {
   port?: number;
   /** Language servers besides (or replacing) the default TypeScript one. */
   lsp?: readonly ServerCommand[];
+  /**
+   * --trust-workspace: typescript-language-server may run the workspace's own TypeScript (its
+   * node_modules/typescript). Default false: idea-server's own tsserver, nothing of the workspace's.
+   */
+  trustWorkspace?: boolean;
   /** Default: a random UUID. */
   token?: string;
   /** Default true. */

@@ -4,11 +4,19 @@ import { parseServerSpec, type ServerCommand } from './lsp/config';
 
 export const USAGE = `usage: idea-server --workspace DIR [--port N] [--lsp LANG=COMMAND]… [--token TOKEN] [--no-auth]
                    [--history-dir DIR] [--registry DIR] [--no-registry] [--write-settings]
+                   [--trust-workspace]
        idea-server --help | --version
   Serves the IDEA protocol for the folder DIR without an editor, on 127.0.0.1 (port N, default 7200,
   the next free one of the following 9 when taken; 0 = any free port). Language servers start lazily:
   typescript-language-server for TS/JS, others with --lsp (repeatable), e.g.
   --lsp "python=pyright-langserver --stdio" (run without a shell; quotes group an argument).
+  What it runs, nothing DIR chose: typescript-language-server from its own dependencies (else PATH's)
+  with its own tsserver, never DIR's node_modules/typescript; rg from PATH, else VS Code's, else
+  none (a JavaScript search); git from PATH; --lsp commands as given (a bare name from PATH, a
+  relative path from the current folder). PATH means its absolute folders only: a relative entry
+  (".", "node_modules/.bin") would be a folder inside DIR. DIR/.vscode/settings.json names no program.
+  --trust-workspace: let typescript-language-server run DIR's own TypeScript (its
+  node_modules/typescript, as an editor would): only for a folder whose code you would run anyway.
   The token: --token, else IDEA_SERVER_TOKEN, else a random one (written to the per-user registry,
   ~/.idea-protocol/servers or IDEA_REGISTRY_DIR, where idea, idea-mcp and idea-conformance find it).
   --write-settings: also write idea.server.port and idea.server.authToken into DIR/.vscode/settings.json,
@@ -37,6 +45,8 @@ export interface ServerArgs {
   register: boolean;
   /** --write-settings: the port and token also go to the workspace's .vscode/settings.json. */
   writeSettings: boolean;
+  /** --trust-workspace: typescript-language-server may run the workspace's own TypeScript. */
+  trustWorkspace: boolean;
 }
 
 /** Tokens shorter than this are refused: the token is what keeps other local processes out. */
@@ -48,6 +58,7 @@ export function parseServerArgs(argv: readonly string[], env: NodeJS.ProcessEnv 
     auth: true,
     register: true,
     writeSettings: false,
+    trustWorkspace: false,
   };
   for (let i = 0; i < argv.length; i++) {
     const raw = argv[i]!;
@@ -107,6 +118,10 @@ export function parseServerArgs(argv: readonly string[], env: NodeJS.ProcessEnv 
       case '--write-settings':
         flag();
         out.writeSettings = true;
+        break;
+      case '--trust-workspace':
+        flag();
+        out.trustWorkspace = true;
         break;
       default:
         throw new UsageError(`unknown argument ${raw}`);

@@ -35,6 +35,7 @@ async function main(argv: string[]): Promise<number | undefined> {
       ...(args.historyDir !== undefined ? { historyDir: args.historyDir } : {}),
       ...(args.register ? (args.registry !== undefined ? { registry: args.registry } : {}) : { registry: false }),
       writeSettings: args.writeSettings,
+      trustWorkspace: args.trustWorkspace,
       log,
     });
   } catch (e) {

@@ -12,6 +12,7 @@ import { SERVER_PROTOCOL, TRANSPORT } from '../../generated/current';
 import { DEFAULT_ADMISSION_LIMITS } from '../../runtime/admission';
 import { sha256 } from '../../runtime/hash';
 import { createIdeaServer } from '../../runtime/idea-server';
+import { resolveCommand } from '../../runtime/programs';
 import { registryDir } from '../../runtime/registry';
 import { ServerSession } from '../../runtime/server-session';
 import { EventScope } from '../../server-core/events/scope';
@@ -28,7 +29,13 @@ import { fsFileWatcher } from './file-watcher';
 import { defaultHistoryDir, ensurePrivateDir } from './history';
 import { createHost } from './host';
 import { LspClient } from './lsp/client';
-import { defaultTypeScriptServer, type ServerCommand, TYPESCRIPT_INITIALIZATION_OPTIONS } from './lsp/config';
+import {
+  defaultTypeScriptServer,
+  type ServerCommand,
+  type TypeScriptChoice,
+  typeScriptChoice,
+  typeScriptServerOptions,
+} from './lsp/config';
 import { lspHoverAndRename } from './lsp/hover-and-rename';
 import { lspLanguageFeatures } from './lsp-features';
 import { chooseRipgrep, type RipgrepChoice } from './ripgrep';
@@ -43,6 +50,11 @@ export interface ServeOptions {
   port?: number;
   /** Language servers besides (or replacing) the default TypeScript one. */
   lsp?: readonly ServerCommand[];
+  /**
+   * --trust-workspace: typescript-language-server may run the workspace's own TypeScript (its
+   * node_modules/typescript). Default false: idea-server's own tsserver, nothing of the workspace's.
+   */
+  trustWorkspace?: boolean;
   /** Default: a random UUID. */
   token?: string;
   /** Default true. */
@@ -115,22 +127,41 @@ export function distFile(name: string): string {
 }
 
 /**
- * typescript-language-server from our node_modules, else `typescript-language-server` on PATH (the
- * package installed without it, a bundle copied elsewhere): when neither exists, TS/JS topics are
- * unavailable, the server still serves.
+ * typescript-language-server from our node_modules, else `typescript-language-server` in PATH's
+ * absolute folders (the package installed without it, a bundle copied elsewhere), given the tsserver
+ * `choice` names either way: when neither exists, TS/JS topics are unavailable, the server still serves.
  */
-function typescriptServer(log: (m: string) => void): ServerCommand {
+function typescriptServer(choice: TypeScriptChoice, log: (m: string) => void): ServerCommand {
   try {
-    return defaultTypeScriptServer();
+    return defaultTypeScriptServer(choice);
   } catch (e) {
     log(`typescript-language-server is not installed beside idea-server (${(e as Error).message}); trying PATH`);
     return {
       language: 'typescript',
       command: 'typescript-language-server',
       args: ['--stdio'],
-      initializationOptions: TYPESCRIPT_INITIALIZATION_OPTIONS,
-      vscodeTypeScript: true,
+      ...typeScriptServerOptions(choice),
     };
+  }
+}
+
+/** The start-up log's account of what runs for each language (a configured command as given, and found where). */
+function logLanguageServers(
+  lsp: readonly ServerCommand[],
+  typescript: TypeScriptChoice | undefined,
+  log: (m: string) => void,
+  env: NodeJS.ProcessEnv,
+): void {
+  if (typescript) log(`typescript: ${typescript.description}`);
+  for (const c of lsp) {
+    if (c.vscodeTypeScript && typescript) continue;
+    let found: string;
+    try {
+      found = resolveCommand(c.command, { env });
+    } catch (e) {
+      found = (e as Error).message;
+    }
+    log(`${c.language}: ${[c.command, ...c.args].join(' ')} (${found === c.command ? 'as given' : found}; --lsp)`);
   }
 }
 
@@ -140,8 +171,13 @@ export async function serveWorkspace(options: ServeOptions): Promise<ServedWorks
   const home = options.home ?? (env.HOME?.trim() || homedir());
   const workspace = resolveWorkspace(options.workspace);
   const lsp = [...(options.lsp ?? [])];
-  if (!lsp.some((c) => c.language === 'typescript')) lsp.unshift(typescriptServer(log));
-  const client = new LspClient({ rootPath: workspace, servers: lsp });
+  // TypeScript's server is ours unless --lsp typescript=… names another; its tsserver is ours unless
+  // --trust-workspace (lsp/config.ts typeScriptChoice).
+  const typescript = lsp.some((c) => c.language === 'typescript')
+    ? undefined
+    : typeScriptChoice({ trustWorkspace: options.trustWorkspace ?? false });
+  if (typescript) lsp.unshift(typescriptServer(typescript, log));
+  const client = new LspClient({ rootPath: workspace, servers: lsp, env });
   const ripgrep = chooseRipgrep(env, home);
   const historyDir = ensurePrivateDir(options.historyDir ?? defaultHistoryDir(home));
   const stateDir = join(home, '.idea-protocol', 'idea-server', sha256(workspace).slice(0, 16));
@@ -225,6 +261,7 @@ export async function serveWorkspace(options: ServeOptions): Promise<ServedWorks
     `serving ${workspace} on ${server.url} (protocol ${SERVER_PROTOCOL.version}, ${capabilities.length} topics, events ${events.session.events.length}, auth ${authRequired ? 'required' : 'off'})`,
   );
   log(`ripgrep: ${ripgrep.path ?? '-'} (${ripgrep.source}); local history: ${historyDir}`);
+  logLanguageServers(lsp, typescript, log, env);
   if (server.registration) log(`registered in ${registry}`);
   let closing: Promise<void> | undefined;
   return {

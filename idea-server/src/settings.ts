@@ -4,6 +4,10 @@
 // `search.useIgnoreFiles` and `workbench.localHistory.enabled` / `.maxFileSize`. Only these keys are
 // read: the token and the limits are machine-scoped in the extension (a workspace must not pick
 // them), so idea-server takes them from its command line and environment, never from this file.
+// Nothing read here names a program or a path to load code from, and nothing may: the file belongs to
+// whoever wrote the repository. `typescript.tsdk`, `typescript.tsserver.pluginPaths`, `git.path`,
+// `search.ripgrep.*` and every other `*.path` are ignored; what runs is idea-server's choice alone
+// (runtime/programs.ts).
 // The file is hostile input: bounded in size, malformed or odd-shaped values ignored, never thrown.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { workspaceSettingsFile } from '../../runtime/discovery';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MIN_TOKEN_LENGTH, parseServerArgs, UsageError } from '../../idea-server/src/args';
+import { MIN_TOKEN_LENGTH, parseServerArgs, USAGE, UsageError } from '../../idea-server/src/args';
 
 const parse = (...argv: string[]) => parseServerArgs(argv, {});
 const usage = (argv: string[], env: NodeJS.ProcessEnv = {}) => {
@@ -64,6 +64,15 @@ describe('idea-server arguments', () => {
     expect(usage(['--workspace', 'w', '--no-auth=yes'])).toMatch(/takes no value/);
     expect(usage(['--workspace', 'w', '--frobnicate'])).toMatch(/unknown argument --frobnicate/);
     expect(usage(['--workspace='])).toMatch(/non-empty/);
+  });
+
+  it("--trust-workspace is off unless given (then the workspace's TypeScript may run); a switch, no value", () => {
+    expect(parse('--workspace', 'w').trustWorkspace).toBe(false);
+    expect(parse('--workspace', 'w', '--trust-workspace').trustWorkspace).toBe(true);
+    expect(usage(['--workspace', 'w', '--trust-workspace=yes'])).toMatch(/--trust-workspace takes no value/);
+    // --lsp commands are kept as typed: nothing is looked up while parsing.
+    expect(parse('--workspace', 'w', '--lsp', 'x=./ls --stdio').lsp[0]!.command).toBe('./ls');
+    expect(USAGE).toMatch(/--trust-workspace: let typescript-language-server run DIR's own TypeScript/);
   });
 
   it('--help and --version answer before the rest is read', () => {

@@ -22,7 +22,29 @@ function workspaceWith(text: string | undefined, name: string): string {
   return ws;
 }
 
+/** Settings through which VS Code or an extension would run a program or load code the workspace chose. */
+const NAMES_PROGRAMS = `{
+  "typescript.tsdk": "TRAP/node_modules/typescript/lib",
+  "js/ts.tsdk.path": "TRAP/lib",
+  "typescript.tsserver.pluginPaths": ["TRAP/plugins"],
+  "typescript.npm": "TRAP/npm",
+  "git.path": "TRAP/git",
+  "search.ripgrep.path": "TRAP/rg",
+  "search.ripgrep.args": ["--pre", "TRAP/pre"],
+  "terminal.integrated.shell.linux": "TRAP/sh",
+  "eslint.nodePath": "TRAP/node_modules",
+  "python.defaultInterpreterPath": "TRAP/python",
+}`;
+
 describe('workspace settings', () => {
+  it('never name a program or a path to load code from: such keys change nothing', () => {
+    const s = settingsFromText(NAMES_PROGRAMS);
+    expect(s).toEqual(settingsFromText('{}'));
+    expect(JSON.stringify(s)).not.toContain('TRAP');
+    const ws = workspaceWith(NAMES_PROGRAMS, 'names-programs');
+    expect(JSON.stringify(readWorkspaceSettings(ws))).not.toContain('TRAP');
+  });
+
   it('merges files.exclude / search.exclude over VS Code defaults, JSONC with comments and trailing commas', () => {
     const s = settingsFromText(`{
       // ours

@@ -50,6 +50,8 @@ export interface LspClientOptions {
   restartWindowMs?: number;
   settleTimes?: SettleTimes;
   maxDocumentBytes?: number;
+  /** The environment servers are found in and run with, PATH cut to absolute folders (default: this process's). */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface CallOptions {
@@ -132,6 +134,7 @@ class Language {
         const path = diagnostics.publish(this.command.vscodeTypeScript ? asVsCodeDiagnostics(p) : p);
         if (path !== undefined) this.published(path, diagnostics.get(path));
       },
+      this.client.env,
     )
       .then(
         (server) => {
@@ -186,6 +189,7 @@ export class LspClient {
       ...DEFAULTS,
       settleTimes: SETTLE_TIMES,
       maxDocumentBytes: MAX_DOCUMENT_BYTES,
+      env: process.env,
       ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)),
     } as Required<Omit<LspClientOptions, 'servers'>>;
     for (const [language, command] of serverTable(options.servers))

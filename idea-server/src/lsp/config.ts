@@ -1,6 +1,11 @@
 // Which language server serves which file: a server per language, a language per file extension.
 // The TypeScript/JavaScript server is typescript-language-server resolved from node_modules; any other
 // comes from configuration as `LANG=COMMAND` (e.g. `python=pyright-langserver --stdio`).
+// typescript-language-server runs the tsserver it is given; given none (or a path that is not a file)
+// it runs the workspace's node_modules/typescript found walking up from the workspace: code a cloned
+// repository chose (issue 30). So idea-server gives it its own, checked before every start, and lets
+// the workspace's run only with --trust-workspace (runtime/programs.ts has the whole rule).
+import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, extname, join } from 'node:path';
 
@@ -13,6 +18,8 @@ export interface ServerCommand {
   initializationOptions?: unknown;
   /** typescript-language-server: answers shown as VS Code's TypeScript extension shows them (vscode-typescript.ts). */
   vscodeTypeScript?: boolean;
+  /** Checked before every start: why the server must not start (it is then unavailable), or undefined. */
+  preflight?(): string | undefined;
 }
 
 /** A file's language server key and the LSP languageId its didOpen carries. */
@@ -61,8 +68,94 @@ export const TYPESCRIPT_INITIALIZATION_OPTIONS = {
   disableAutomaticTypingAcquisition: true,
 } as const;
 
-/** typescript-language-server's CLI, resolved from node_modules and run by this Node. */
-export function defaultTypeScriptServer(): ServerCommand {
+/** idea-server's own TypeScript: the `typescript` package it depends on. */
+export interface OwnTypeScript {
+  /** Its lib/tsserver.js. */
+  tsserver: string;
+  version: string;
+}
+
+/**
+ * idea-server's own TypeScript, resolved from this module as its dependencies are (from the sources
+ * and from the bundle alike: `typescript` stays outside the bundle, scripts/build.ts). Throws why not.
+ */
+export function ownTypeScript(): OwnTypeScript {
+  const require = createRequire(import.meta.url);
+  const pkgPath = require.resolve('typescript/package.json');
+  const { version } = require(pkgPath) as { version?: unknown };
+  const tsserver = join(dirname(pkgPath), 'lib', 'tsserver.js');
+  const why = notAFile(tsserver);
+  if (why) throw new Error(why);
+  return { tsserver, version: typeof version === 'string' ? version : 'unknown version' };
+}
+
+function notAFile(path: string): string | undefined {
+  try {
+    return statSync(path).isFile() ? undefined : `${path} is not a file`;
+  } catch (e) {
+    return `${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`;
+  }
+}
+
+export interface TypeScriptOptions {
+  /** --trust-workspace: typescript-language-server may run the workspace's TypeScript. */
+  trustWorkspace?: boolean;
+}
+
+/** How the TypeScript server is given a tsserver: initializationOptions, the check before each start, the log line. */
+export interface TypeScriptChoice {
+  initializationOptions: unknown;
+  preflight?(): string | undefined;
+  /** What runs, for the start-up log. */
+  description: string;
+}
+
+const NOT_TRUSTED = "the workspace's TypeScript is not run (--trust-workspace to allow)";
+
+/**
+ * Without --trust-workspace: idea-server's own tsserver as `tsserver.path`, checked to be a file before
+ * every start (the server is unavailable otherwise: an invalid path would make typescript-language-server
+ * fall back to the workspace's). With it: no path, so the workspace's TypeScript is found as an editor
+ * would; idea-server's own is the fallback.
+ */
+export function typeScriptChoice(
+  o: TypeScriptOptions = {},
+  own: () => OwnTypeScript = ownTypeScript,
+): TypeScriptChoice {
+  let found: OwnTypeScript | undefined;
+  let problem: string | undefined;
+  try {
+    found = own();
+  } catch (e) {
+    problem = (e as Error).message.split('\n')[0]; // a require error goes on with its require stack
+  }
+  const { tsserver, ...rest } = TYPESCRIPT_INITIALIZATION_OPTIONS;
+  if (o.trustWorkspace)
+    return {
+      initializationOptions: { ...rest, tsserver: { ...tsserver, ...(found ? { fallbackPath: found.tsserver } : {}) } },
+      description: `--trust-workspace: the workspace's TypeScript may run (its node_modules/typescript, found walking up from the workspace), else ${found ? `idea-server's own (${found.tsserver}, ${found.version})` : "typescript-language-server's"}`,
+    };
+  if (!found) {
+    const why = `idea-server's own TypeScript was not found (${problem}); ${NOT_TRUSTED}`;
+    return {
+      initializationOptions: TYPESCRIPT_INITIALIZATION_OPTIONS,
+      preflight: () => why,
+      description: `${why}: TS/JS topics are unavailable`,
+    };
+  }
+  const path = found.tsserver;
+  return {
+    initializationOptions: { ...rest, tsserver: { ...tsserver, path } },
+    preflight: () => {
+      const why = notAFile(path);
+      return why && `idea-server's own tsserver is missing (${why}); ${NOT_TRUSTED}`;
+    },
+    description: `idea-server's own tsserver (${path}, ${found.version}); ${NOT_TRUSTED}`,
+  };
+}
+
+/** typescript-language-server's CLI, resolved from node_modules and run by this Node, with `choice`'s tsserver. */
+export function defaultTypeScriptServer(choice: TypeScriptChoice = typeScriptChoice()): ServerCommand {
   const require = createRequire(import.meta.url);
   const pkgPath = require.resolve('typescript-language-server/package.json');
   const pkg = require(pkgPath) as { bin?: string | Record<string, string> };
@@ -72,7 +165,17 @@ export function defaultTypeScriptServer(): ServerCommand {
     language: 'typescript',
     command: process.execPath,
     args: [join(dirname(pkgPath), bin), '--stdio'],
-    initializationOptions: TYPESCRIPT_INITIALIZATION_OPTIONS,
+    ...typeScriptServerOptions(choice),
+  };
+}
+
+/** What every typescript-language-server we start gets, wherever the CLI comes from. */
+export function typeScriptServerOptions(
+  choice: TypeScriptChoice,
+): Pick<ServerCommand, 'initializationOptions' | 'preflight' | 'vscodeTypeScript'> {
+  return {
+    initializationOptions: choice.initializationOptions,
+    ...(choice.preflight ? { preflight: choice.preflight } : {}),
     vscodeTypeScript: true,
   };
 }

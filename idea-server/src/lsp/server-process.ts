@@ -1,7 +1,10 @@
 // One language server child process spoken to over stdio with the LSP team's client libraries: spawn,
 // initialize, bounded requests that send $/cancelRequest when given up, clean shutdown (shutdown +
 // exit, then SIGKILL of its whole process group after a timeout). The child leads its own process
-// group so that helpers it spawns (tsserver) go with it.
+// group so that helpers it spawns (tsserver) go with it. It runs in the workspace, so its program is
+// never looked for there (runtime/programs.ts): a bare name is found in PATH's absolute folders,
+// a relative path is taken from idea-server's own working folder, and its PATH (what it starts in turn
+// searches) keeps only absolute folders.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -12,6 +15,7 @@ import {
   type ProtocolConnection,
   type PublishDiagnosticsParams,
 } from 'vscode-languageserver-protocol/node';
+import { ProgramNotFoundError, programEnv, RELATIVE_NEVER, resolveCommand } from '../../../runtime/programs';
 import { type Bounds, bounded, type FailEarly } from './bounded';
 import type { ServerCommand } from './config';
 import { lspConnection } from './connection';
@@ -48,6 +52,8 @@ export class ServerProcess {
 
   private constructor(
     readonly command: ServerCommand,
+    /** The program run: command.command resolved (runtime/programs.ts). */
+    readonly program: string,
     private readonly child: ChildProcess,
     private readonly connection: ProtocolConnection,
     onDiagnostics: (p: PublishDiagnosticsParams) => void,
@@ -91,17 +97,42 @@ export class ServerProcess {
     connection.listen();
   }
 
-  /** Spawns and initializes the server; a missing command or a failed start rejects with LspUnavailableError. */
+  /**
+   * Spawns and initializes the server; a missing command, a failed preflight or a failed start rejects
+   * with LspUnavailableError. `env` is the environment the server's program is found in and runs with
+   * (its PATH cut to absolute folders).
+   */
   static async start(
     command: ServerCommand,
     rootPath: string,
     bounds: Bounds,
     onDiagnostics: (p: PublishDiagnosticsParams) => void,
+    env: NodeJS.ProcessEnv = process.env,
   ): Promise<ServerProcess> {
+    const refused = command.preflight?.();
+    if (refused !== undefined) throw new LspUnavailableError(command.language, 'missing', refused);
+    const childEnv = programEnv(env);
+    let program: string;
+    try {
+      program = resolveCommand(command.command, { env: childEnv });
+    } catch (e) {
+      throw e instanceof ProgramNotFoundError
+        ? new LspUnavailableError(
+            command.language,
+            'missing',
+            `command not found: ${command.command} (not in PATH's absolute folders; ${RELATIVE_NEVER})`,
+          )
+        : new LspUnavailableError(
+            command.language,
+            'failed',
+            `${command.command} could not be started: ${(e as Error).message}`,
+          );
+    }
     let child: ChildProcess;
     try {
-      child = spawn(command.command, command.args, {
+      child = spawn(program, command.args, {
         cwd: rootPath,
+        env: childEnv,
         stdio: ['pipe', 'pipe', 'pipe'],
         detached: true,
         windowsHide: true,
@@ -115,7 +146,7 @@ export class ServerProcess {
       );
     }
     const connection = lspConnection(child.stdout!, child.stdin!);
-    const server = new ServerProcess(command, child, connection, onDiagnostics);
+    const server = new ServerProcess(command, program, child, connection, onDiagnostics);
     const rootUri = pathToFileURL(rootPath).href;
     const params: InitializeParams = {
       processId: process.pid, // servers built on vscode-languageserver exit when this process is gone
@@ -288,7 +319,8 @@ export class ServerProcess {
   }
 
   private unavailable(e: Exit): LspUnavailableError {
-    const { language, command } = this.command;
+    const { language } = this.command;
+    const command = this.program;
     if (e.error) {
       const code = (e.error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') return new LspUnavailableError(language, 'missing', `command not found: ${command}`);

@@ -1,14 +1,20 @@
-// Which server serves which file: LANG=COMMAND specs, the default TypeScript server from node_modules,
-// and files mapped to a language by extension.
-import { existsSync } from 'node:fs';
+// Which server serves which file: LANG=COMMAND specs, the default TypeScript server from node_modules
+// with idea-server's own tsserver (the workspace's only with --trust-workspace), and files mapped to a
+// language by extension.
+import { existsSync, mkdtempSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   defaultTypeScriptServer,
   languageOfFile,
+  ownTypeScript,
   parseServerSpec,
   serverTable,
   splitCommand,
+  typeScriptChoice,
 } from '../../../idea-server/src/lsp/config';
+import { ROOT } from '../../../scripts/build';
 
 describe('parseServerSpec', () => {
   it('splits LANG=COMMAND, quotes keeping spaces, no shell', () => {
@@ -50,6 +56,59 @@ describe('serverTable', () => {
     });
     expect(table.get('typescript')).toEqual({ language: 'typescript', command: 'my-ts', args: ['--stdio'] });
     expect(table.get('python')?.command).toBe('pylsp');
+  });
+});
+
+describe("TypeScript: idea-server's own tsserver (issue 30)", () => {
+  const tsOptions = (c: { initializationOptions?: unknown }) =>
+    (c.initializationOptions as { tsserver: { path?: string; fallbackPath?: string; useSyntaxServer?: string } })
+      .tsserver;
+
+  it('is the tsserver of its own typescript dependency, a file, given as tsserver.path', () => {
+    const own = ownTypeScript();
+    expect(own.tsserver).toBe(join(ROOT, 'node_modules', 'typescript', 'lib', 'tsserver.js'));
+    expect(statSync(own.tsserver).isFile()).toBe(true);
+    expect(own.version).toMatch(/^5\.9\./);
+    const ts = defaultTypeScriptServer();
+    expect(tsOptions(ts)).toEqual({ useSyntaxServer: 'never', path: own.tsserver });
+    expect(ts.preflight?.()).toBeUndefined();
+    expect(tsOptions(serverTable([]).get('typescript')!).path).toBe(own.tsserver);
+    expect(typeScriptChoice().description).toBe(
+      `idea-server's own tsserver (${own.tsserver}, ${own.version}); the workspace's TypeScript is not run (--trust-workspace to allow)`,
+    );
+  });
+
+  it('--trust-workspace gives no path (the workspace is looked at first), its own as the fallback', () => {
+    const own = ownTypeScript();
+    const choice = typeScriptChoice({ trustWorkspace: true });
+    const ts = defaultTypeScriptServer(choice);
+    expect(tsOptions(ts)).toEqual({ useSyntaxServer: 'never', fallbackPath: own.tsserver });
+    expect(ts.preflight).toBeUndefined();
+    expect(choice.description).toMatch(/^--trust-workspace: the workspace's TypeScript may run/);
+  });
+
+  it("without its own TypeScript the server is unavailable, never started on the workspace's", () => {
+    const gone = typeScriptChoice({}, () => {
+      throw new Error("Cannot find module 'typescript/package.json'");
+    });
+    expect(gone.preflight?.()).toBe(
+      "idea-server's own TypeScript was not found (Cannot find module 'typescript/package.json'); the workspace's TypeScript is not run (--trust-workspace to allow)",
+    );
+    expect(tsOptions(defaultTypeScriptServer(gone)).path).toBeUndefined();
+    // Found at start-up, deleted later: checked again before every start.
+    const dir = mkdtempSync(join(tmpdir(), 'idea-own-ts-'));
+    const tsserver = join(dir, 'tsserver.js');
+    writeFileSync(tsserver, '');
+    try {
+      const later = typeScriptChoice({}, () => ({ tsserver, version: '5.9.0' }));
+      expect(later.preflight?.()).toBeUndefined();
+      unlinkSync(tsserver);
+      expect(later.preflight?.()).toMatch(
+        /^idea-server's own tsserver is missing \(.*tsserver\.js: ENOENT\); the workspace's TypeScript is not run/,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -2,7 +2,7 @@
 // (fixtures/fake-server.mjs): a missing command, an unconfigured file type, cancellation and timeout
 // ($/cancelRequest reaches the server), a server that keeps dying (bounded restarts), a shutdown the
 // server ignores (killed with its own child), and re-syncing a file that changes on disk.
-import { mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -50,9 +50,35 @@ describe('LspClient failure paths', () => {
       expect(err).toBeInstanceOf(LspUnavailableError);
       expect((err as LspUnavailableError).reason).toBe('missing');
       expect((err as Error).message).toBe(
-        'language server unavailable for fake: command not found: idea-no-such-language-server-xyz',
+        "language server unavailable for fake: command not found: idea-no-such-language-server-xyz (not in PATH's absolute folders; relative PATH entries are never searched)",
       );
     }
+  });
+
+  it('a server whose preflight refuses is unavailable with its reason, and is never started', async () => {
+    const log = join(dir, 'preflight-log.txt');
+    let checks = 0;
+    const client = new LspClient({
+      rootPath: dir,
+      servers: [
+        {
+          language: 'fake',
+          command: process.execPath,
+          args: [FAKE, '--log', log],
+          preflight: () => (++checks === 1 ? 'its own tsserver is missing' : undefined),
+        },
+      ],
+    });
+    clients.push(client);
+    await expect(client.definition(file, 0, 0)).rejects.toMatchObject({
+      name: 'LspUnavailableError',
+      reason: 'missing',
+      message: 'language server unavailable for fake: its own tsserver is missing',
+    });
+    expect(existsSync(log), 'the fake server wrote its log: it was started').toBe(false);
+    // Checked again before the next start: once it passes, the server starts.
+    expect((await client.definition(file, 1, 0)).locations).toHaveLength(1);
+    expect(checks).toBe(2);
   });
 
   it('a file no server is configured for: unavailable for nav, no diagnostics', async () => {
