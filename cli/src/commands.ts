@@ -9,6 +9,7 @@
 //   `idea definition FILE LINE CHARACTER`);
 // - a file argument of a command whose line/character are optional may carry them, 1-based as text
 //   output prints them: `idea open src/a.ts:12:5` (`--line 11 --character 4`).
+import { CHANGED_FILES_PARAM } from '../../runtime/changed-files';
 import type { JsonSchema, SpecBundle, TopicSpec } from './spec';
 
 type ScalarType = 'string' | 'integer' | 'number' | 'boolean';
@@ -33,6 +34,8 @@ export interface ParamSpec {
   /** A file path (the spec's FilePath, or a list of them). */
   file: boolean;
   description: string;
+  /** Answered by the client, never sent: `--changed` (runtime/changed-files.ts). */
+  client?: true;
 }
 
 export interface CommandSpec {
@@ -160,6 +163,20 @@ function commandOf(t: TopicSpec, actionCount: Map<string, number>): CommandSpec 
       description: typeof s.description === 'string' ? s.description : '',
     };
   });
+  // The client's own param of this topic, unless the spec has one of that name (the server's wins).
+  const c = CHANGED_FILES_PARAM;
+  if (t.topic === c.topic && !params.some((p) => p.name === c.name))
+    params.push({
+      name: c.name,
+      flag: `--${kebab(c.name)}`,
+      type: 'boolean',
+      repeatable: false,
+      acceptsScalar: true,
+      required: false,
+      file: false,
+      description: c.description.replace(c.fills, `--${kebab(c.fills)}`),
+      client: true,
+    });
   let n = 0;
   const positionals: ParamSpec[] = [];
   for (const field of required) {

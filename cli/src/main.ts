@@ -5,6 +5,7 @@
 // in everything written, errors and results alike (a result could quote .vscode/settings.json).
 import { realpathSync } from 'node:fs';
 import { formatResult } from '@idea-kit/result-text/format';
+import { CHANGED_FILES_PARAM, ChangedFilesError, withChangedFiles } from '../../runtime/changed-files';
 import { type Endpoint, NoServerError, NotLoopbackError, pickServer, resolveEndpoint } from '../../runtime/locate';
 import { listRegisteredServers, type RegistryEntry, registryDir } from '../../runtime/registry';
 import { version as PACKAGE_VERSION } from '../package.json';
@@ -182,13 +183,26 @@ async function execute(inv: Invocation, cmds: readonly CommandSpec[], spec: Spec
     case 'topic':
     case 'call': {
       const topic = inv.kind === 'topic' ? inv.command.topic : inv.topic;
-      checkParams(FRAMES.params.get(topic), inv.params, inv.command);
-      const result = await request(topic, inv.params, inv.globals, io);
+      let params = inv.params;
+      let result: unknown;
+      const clientSide =
+        inv.kind === 'topic' && inv.command.params.some((p) => p.client && params[p.name] !== undefined);
+      if (clientSide) {
+        const filled = await withChangedFiles(params, realCwd(io.cwd)).catch((e: unknown) => {
+          throw e instanceof ChangedFilesError ? new UsageError(`--changed: ${e.message}`, inv.command) : e;
+        });
+        if (!filled) {
+          io.stderr('idea: git reports no changed files: nothing to ask\n');
+          result = CHANGED_FILES_PARAM.emptyResult;
+        } else params = filled.params;
+      }
+      checkParams(FRAMES.params.get(topic), params, inv.command);
+      result ??= await request(topic, params, inv.globals, io);
       const text = inv.globals.json
         ? JSON.stringify(result, null, 2)
         : formatResult(topic, result, { color: colorOf(inv.globals, io), cwd: realCwd(io.cwd) });
       if (text !== '') io.stdout(`${text}\n`);
-      else if (inv.kind === 'topic' && !inv.globals.json) {
+      else if (inv.kind === 'topic' && !inv.globals.json && !clientSide) {
         const hint = emptyResultHint(inv.command, inv.params);
         if (hint) io.stderr(`${hint}\n`);
       }

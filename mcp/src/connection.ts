@@ -37,12 +37,17 @@ export class IdeaConnection {
 
   constructor(private readonly options: ConnectionOptions = {}) {}
 
+  /** The folder the tools act for (the repository `changed` asks git about). */
+  get cwd(): string {
+    return this.options.cwd ?? process.cwd();
+  }
+
   /** Where the server is now, by the rule every client follows (flag > environment > registry > settings). */
   async endpoint(): Promise<Endpoint> {
     const { url, token } = await resolveEndpoint({
       url: this.options.url,
       token: this.options.token,
-      cwd: this.options.cwd ?? process.cwd(),
+      cwd: this.cwd,
       registry: this.options.registry,
       ...(this.options.env ? { env: this.options.env } : {}),
     });

@@ -12,6 +12,7 @@ import {
   IdeaTimeoutError,
 } from '../../generated/current';
 import { loadMcpTools } from '../../generated/versions';
+import { CHANGED_FILES_PARAM, ChangedFilesError, withChangedFiles } from '../../runtime/changed-files';
 import { type IdeaConnection, NoWindowError } from './connection';
 import { resultText } from './text';
 import { ALL_TOOLS, type ToolFilter } from './tool-filter';
@@ -41,12 +42,23 @@ export async function toolsFor(
   return (client ? all.filter((t) => client.handshake.capabilities.includes(t.topic)) : all).filter(filter.allows);
 }
 
+/**
+ * The generated input schema, plus the client's `changed` argument on the topic that takes it (the
+ * agent's "what did my edit break" call; runtime/changed-files.ts) unless the spec has one.
+ */
+function inputSchemaOf(d: McpToolDefinition): Tool['inputSchema'] {
+  const schema = d.inputSchema as Tool['inputSchema'];
+  const c = CHANGED_FILES_PARAM;
+  if (d.topic !== c.topic || schema.properties?.[c.name] !== undefined) return schema;
+  return { ...schema, properties: { ...schema.properties, [c.name]: { type: 'boolean', description: c.description } } };
+}
+
 function asMcpTool(d: McpToolDefinition): Tool {
   return {
     name: d.name,
     title: d.title,
     description: d.description,
-    inputSchema: d.inputSchema as Tool['inputSchema'],
+    inputSchema: inputSchemaOf(d),
     outputSchema: d.outputSchema as Tool['outputSchema'],
     annotations: { ...d.annotations },
   };
@@ -110,9 +122,27 @@ export async function callTool(
     }
     throw new UnknownToolError(`unknown tool: ${name}`);
   }
+  let params: Record<string, unknown> = args ?? {};
+  if (tool.topic === CHANGED_FILES_PARAM.topic && params[CHANGED_FILES_PARAM.name] !== undefined) {
+    let filled: Awaited<ReturnType<typeof withChangedFiles>>;
+    try {
+      filled = await withChangedFiles(params, conn.cwd);
+    } catch (e) {
+      if (e instanceof ChangedFilesError) return toolError(`${CHANGED_FILES_PARAM.name}: ${e.message}`);
+      throw e;
+    }
+    if (!filled) {
+      const result = CHANGED_FILES_PARAM.emptyResult;
+      return {
+        content: [{ type: 'text', text: `git reports no changed files in ${conn.cwd}: no diagnostics to ask for.` }],
+        structuredContent: { ...result },
+      };
+    }
+    params = filled.params;
+  }
   // The IDEA server checks the params against the same schema (INVALID_REQUEST names the problem).
   const send = (c: IdeaClient) =>
-    c.request(tool.topic as never, (args ?? {}) as never, signal ? { signal } : {}) as Promise<Record<string, unknown>>;
+    c.request(tool.topic as never, params as never, signal ? { signal } : {}) as Promise<Record<string, unknown>>;
   try {
     let result: Record<string, unknown>;
     try {

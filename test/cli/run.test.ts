@@ -1,5 +1,6 @@
 // The CLI end to end in-process (run()), against a fake server found through its registry entry.
-import { mkdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Io, run } from '../../cli/src/main';
@@ -169,6 +170,51 @@ describe('idea, in-process against a registered server', () => {
         { filePath: ['src/a.ts', 'src/b.ts'], severity: 'all' },
       ]);
       expect((await run(['diag', 'list', '--json'])).stderr).toBe('');
+    } finally {
+      await diag.close();
+    }
+  });
+
+  it('diag list --changed: the files git reports as changed, asked by their absolute paths; none: nothing asked', async () => {
+    const diag = await startFakeServer({
+      async diagList() {
+        return { diagnostics: [], totalCount: 0 };
+      },
+    });
+    try {
+      const ws = diag.workspace;
+      const git = (...args: string[]) =>
+        execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], {
+          cwd: ws,
+          env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
+        });
+      mkdirSync(join(ws, 'src'), { recursive: true });
+      writeFileSync(join(ws, 'src/a.ts'), 'export const a = 1;\n');
+      writeFileSync(join(ws, 'src/b.ts'), 'export const b = 1;\n');
+      git('init', '-q');
+      git('add', '-A');
+      git('commit', '-q', '-m', 'base');
+      const run = (argv: string[]) => idea(argv, { cwd: join(ws, 'src'), env: { IDEA_REGISTRY_DIR: diag.registry } });
+      // Clean: nothing is asked (an omitted filePath would mean "every known diagnostic").
+      const clean = await run(['diag', 'list', '--changed']);
+      expect(clean).toEqual({ code: 0, stdout: '', stderr: 'idea: git reports no changed files: nothing to ask\n' });
+      expect((await run(['--json', 'diag', 'list', '--changed'])).stdout).toBe(
+        '{\n  "diagnostics": [],\n  "totalCount": 0\n}\n',
+      );
+      expect(diag.received).toEqual([]);
+      writeFileSync(join(ws, 'src/b.ts'), 'export const b: number = "x";\n');
+      writeFileSync(join(ws, 'src/c.ts'), 'export {};\n');
+      expect(await run(['diag', 'list', '--changed', '--severity', 'error'])).toEqual({
+        code: 0,
+        stdout: '',
+        stderr: '',
+      });
+      expect(diag.received.map((r) => r.params)).toEqual([
+        { filePath: [join(realpathSync(ws), 'src/b.ts'), join(realpathSync(ws), 'src/c.ts')], severity: 'error' },
+      ]);
+      const both = await run(['diag', 'list', '--changed', 'src/a.ts']);
+      expect(both.code).toBe(2);
+      expect(both.stderr).toMatch(/--changed: give changed or filePath, not both/);
     } finally {
       await diag.close();
     }

@@ -1,0 +1,70 @@
+// idea-mcp's `changed: true` on diag_list (issue 34, "the check loop in one call"): the diagnostics of
+// the files git reports as changed in the folder idea-mcp serves, through the official SDK client.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IdeaConnection } from '../../mcp/src/connection';
+import { createMcpServer } from '../../mcp/src/server';
+import { startTestServer, type TestServer, TOKEN, trivialHandlers } from '../robustness/harness';
+
+let idea: TestServer;
+const asked: unknown[] = [];
+const ws = realpathSync(mkdtempSync(join(tmpdir(), 'idea-mcp-changed-')));
+
+beforeAll(async () => {
+  idea = await startTestServer({
+    handlers: trivialHandlers((topic, run, params) => {
+      if (topic === '/app/vscode/diag/list') asked.push(params);
+      return run();
+    }),
+  });
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], {
+      cwd: ws,
+      env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
+    });
+  mkdirSync(join(ws, 'src'));
+  writeFileSync(join(ws, 'src/a.ts'), 'export const a = 1;\n');
+  git('init', '-q');
+  git('add', '-A');
+  git('commit', '-q', '-m', 'base');
+});
+afterAll(async () => {
+  await idea?.close();
+  rmSync(ws, { recursive: true, force: true });
+});
+
+describe('diag_list with changed: true', () => {
+  it('is in the tool schema, answers a clean repository without asking, then asks for the changed files', async () => {
+    const conn = new IdeaConnection({ url: idea.url, token: TOKEN, cwd: join(ws, 'src') });
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    const srv = createMcpServer(conn);
+    await srv.connect(a);
+    const client = new Client({ name: 'agent', version: '1' });
+    await client.connect(b);
+    try {
+      const tool = (await client.listTools()).tools.find((t) => t.name === 'diag_list')!;
+      expect(tool.inputSchema.properties).toHaveProperty('changed.type', 'boolean');
+      const clean = await client.callTool({ name: 'diag_list', arguments: { changed: true } });
+      expect(clean.isError).toBeFalsy();
+      expect(clean.structuredContent).toEqual({ diagnostics: [], totalCount: 0 });
+      expect((clean.content as { text: string }[])[0]!.text).toMatch(/git reports no changed files/);
+      expect(asked).toEqual([]);
+      writeFileSync(join(ws, 'src/a.ts'), 'export const a: number = "x";\n');
+      const r = await client.callTool({ name: 'diag_list', arguments: { changed: true, severity: 'error' } });
+      expect(r.isError).toBeFalsy();
+      expect(asked).toEqual([{ filePath: [join(ws, 'src/a.ts')], severity: 'error' }]);
+      const both = await client.callTool({ name: 'diag_list', arguments: { changed: true, filePath: 'src/a.ts' } });
+      expect(both.isError).toBe(true);
+      expect((both.content as { text: string }[])[0]!.text).toMatch(/not both/);
+    } finally {
+      await client.close();
+      await srv.close();
+      await conn.close();
+    }
+  });
+});
