@@ -3,6 +3,7 @@
 // and disarmed (runtime/git-disarm.ts) like every git call here.
 import { spawnSync } from 'node:child_process';
 import { DISARMING_ARGS, disarmedEnv } from '../runtime/git-disarm';
+import { findProgramOrUndefined, programEnv, RELATIVE_NEVER } from '../runtime/programs';
 
 export interface GitResult {
   ok: boolean;
@@ -10,11 +11,14 @@ export interface GitResult {
   stderr: string;
 }
 
+/** git from PATH's absolute folders only (runtime/programs.ts): never one the checkout holds. */
 export function git(cwd: string, args: string[], input?: string): GitResult {
-  const r = spawnSync('git', [...DISARMING_ARGS, ...args], {
+  const exe = findProgramOrUndefined('git');
+  if (!exe) return { ok: false, stdout: Buffer.alloc(0), stderr: `git: ENOENT (${RELATIVE_NEVER})` };
+  const r = spawnSync(exe, [...DISARMING_ARGS, ...args], {
     cwd,
     input,
-    env: disarmedEnv(),
+    env: programEnv(disarmedEnv()),
     maxBuffer: 256 * 1024 * 1024,
   });
   if (r.error) return { ok: false, stdout: Buffer.alloc(0), stderr: r.error.message };
