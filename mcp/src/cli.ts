@@ -78,8 +78,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
       const names = toolList(value());
       if (names.length === 0) throw new Error(`${a} needs at least one tool name\n${USAGE}`);
       args.tools = { ...args.tools, [a === '--enable-tools' ? 'enable' : 'disable']: names };
-    }
-    else if (a === '--help' || a === '-h') return { ...args, info: 'help' };
+    } else if (a === '--help' || a === '-h') return { ...args, info: 'help' };
     else if (a === '--version') return { ...args, info: 'version' };
     else throw new Error(`unknown argument ${a}\n${USAGE}`);
   }
