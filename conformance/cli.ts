@@ -23,7 +23,8 @@ const USAGE = `idea-conformance — conformance suite for IDEA protocol servers
       <dir>/.vscode/settings.json); its token: --token, else IDEA_TOKEN, else the registry's, else the settings'.
   idea-conformance run --launch [--extension <dir>] [options]
       Build a fresh fixture workspace, start our extension in a live VS Code on it, run, tear down.
-  idea-conformance workspace <dir>      build the fixture workspace (open it in your server, then run)
+  idea-conformance workspace <dir>      build the fixture workspace (open it in your server, then run); it is
+      a hostile repository on purpose: programs that record being run, in <dir>.traps/ (see H19)
   idea-conformance list [selection]     list the cases that would run
   idea-conformance record --upstream ws://… --workspace <dir> --out <folder> [--port N] [--allow-unknown-topic]
       transparent recording proxy (see conformance/recorder/README.md)
@@ -116,7 +117,10 @@ async function main(argv: string[]): Promise<number> {
     const dir = positionals[0] ?? values.workspace;
     if (!dir) fail('workspace needs a folder');
     const info = buildFixtureWorkspace(dir);
-    process.stdout.write(`fixture workspace built at ${info.dir} (HEAD ${info.commits.notes}, tag ${info.baseTag})\n`);
+    process.stdout.write(
+      `fixture workspace built at ${info.dir} (HEAD ${info.commits.notes}, tag ${info.baseTag}); ` +
+        `its ${info.traps!.traps.length} traps record being run in ${info.traps!.markerDir}\n`,
+    );
     return 0;
   }
   const fixtures = resolve(values.fixtures ?? DEFAULT_FIXTURES);

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DISCOVERY_KEYS } from '../runtime/discovery';
 
-/** From the measured recipe (run-live.sh): no gallery, update, telemetry, experiments, ATA or autofetch. */
+/** From the measured recipe (run-live.sh): no gallery, update, telemetry, experiments, ATA, nor VS Code's own git. */
 const QUIET_OFFLINE_SETTINGS: Readonly<Record<string, unknown>> = {
   'telemetry.telemetryLevel': 'off',
   'update.mode': 'none',
@@ -11,6 +11,10 @@ const QUIET_OFFLINE_SETTINGS: Readonly<Record<string, unknown>> = {
   'workbench.enableExperiments': false,
   'workbench.startupEditor': 'none',
   'workbench.tips.enabled': false,
+  // VS Code's own git extension runs git in the (trusted) workspace with the repository's configuration:
+  // the fixture workspace's traps (conformance/workspace/traps.ts: fsmonitor, hooks, filters) would fire
+  // through VS Code itself, which is VS Code's trust model, not what the server under test does (H19).
+  'git.enabled': false,
   'git.autofetch': false,
   'git.openRepositoryInParentFolders': 'always',
   'typescript.disableAutomaticTypeAcquisition': true,

@@ -1,22 +1,13 @@
 // Builds the fixture workspace deterministically: same content, authors and dates → same commit hashes.
 import { execFileSync } from 'node:child_process';
-import {
-  closeSync,
-  constants,
-  fchmodSync,
-  fstatSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  type Stats,
-  writeFileSync,
-} from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DISARMING_ARGS, disarmedEnv } from '../../runtime/git-disarm';
 import { BASE_TAG, commits, type FileSet, overlay, workspaceSettings } from './content';
+import { clearTrapMarkers, type PlantedTraps, plantTraps, readTrapManifest } from './traps';
+import { lstatOrUndefined, writeInside } from './write-inside';
+
+export { lstatOrUndefined, writeInside };
 
 export interface FixtureWorkspaceInfo {
   /** Absolute path of the workspace root. */
@@ -27,6 +18,8 @@ export interface FixtureWorkspaceInfo {
   commits: Record<string, string>;
   /** Variables for fixture placeholders: `workspace`, `commit.<name>`, `short.<name>`. */
   vars: Record<string, string>;
+  /** The hostile-repository traps it carries (traps.ts); undefined for a workspace an older builder made. */
+  traps?: PlantedTraps;
 }
 
 export interface BuildOptions {
@@ -57,7 +50,8 @@ const FIXTURE_GIT_CONFIG =
   '[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n\tlogallrefupdates = true\n';
 
 /**
- * Puts back the fixture's own .git/config before git reads the work tree: a server under test may have
+ * Puts back the fixture's own .git/config before git reads the work tree, without the traps (traps.ts:
+ * the reset plants them again once git is done), since a server under test may have
  * written filter drivers, textconv, diff.external, fsmonitor or include.path there, which `git diff`,
  * `status` and `reset` would run. Replaced by rename, so a symlink planted there is replaced, not followed.
  */
@@ -68,42 +62,6 @@ export function restoreGitConfig(dir: string): void {
   const tmp = join(dotGit, `config.idea-${process.pid}.tmp`);
   writeFileSync(tmp, FIXTURE_GIT_CONFIG);
   renameSync(tmp, join(dotGit, 'config'));
-}
-
-/**
- * Writes `text` at `rel` below `dir` without following a symlink the server may have put on the way
- * (node_modules -> elsewhere): whatever is not a real folder on the way, or not a plain file at the end,
- * is removed first, and the file is opened with O_NOFOLLOW, so a link swapped in after that check makes
- * the write fail instead of landing outside. Fixture files are never executable: an x bit is cleared.
- */
-export function writeInside(dir: string, rel: string, text: string): void {
-  const segs = rel.split('/');
-  let at = dir;
-  for (const seg of segs.slice(0, -1)) {
-    at = join(at, seg);
-    const st = lstatOrUndefined(at);
-    if (st && !st.isDirectory()) rmSync(at, { force: true });
-    if (!st?.isDirectory()) mkdirSync(at);
-  }
-  const abs = join(dir, rel);
-  const st = lstatOrUndefined(abs);
-  if (st && !st.isFile()) rmSync(abs, { recursive: true, force: true });
-  const fd = openSync(abs, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o644);
-  try {
-    writeFileSync(fd, text);
-    const mode = fstatSync(fd).mode;
-    if (mode & 0o111) fchmodSync(fd, mode & 0o666);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-export function lstatOrUndefined(path: string): Stats | undefined {
-  try {
-    return lstatSync(path);
-  } catch {
-    return undefined;
-  }
 }
 
 function writeFiles(dir: string, files: FileSet): void {
@@ -130,6 +88,14 @@ export function applyOverlay(dir: string): void {
   writeWorkspaceSettings(dir);
 }
 
+/**
+ * Where the fixture's traps leave their markers: `<dir>.traps`, a sibling of the workspace, so outside
+ * what a server serving the workspace writes, and removed with a temp folder holding both.
+ */
+export function trapMarkerDir(dir: string): string {
+  return `${resolve(dir)}.traps`;
+}
+
 export function buildFixtureWorkspace(dirArg: string, opts: BuildOptions = {}): FixtureWorkspaceInfo {
   const dir = resolve(dirArg);
   if (opts.clean !== false) rmSync(dir, { recursive: true, force: true });
@@ -152,7 +118,11 @@ export function buildFixtureWorkspace(dirArg: string, opts: BuildOptions = {}): 
   }
   git(dir, ['tag', BASE_TAG]);
   applyOverlay(dir);
-  return { dir, baseTag: BASE_TAG, commits: hashes, vars: varsFor(dir, hashes) };
+  // Last: git is done, so none of the planted programs can run here. A fresh workspace has no marker.
+  const markerDir = trapMarkerDir(dir);
+  clearTrapMarkers(markerDir);
+  const traps = plantTraps(dir, { markerDir });
+  return { dir, baseTag: BASE_TAG, commits: hashes, vars: varsFor(dir, hashes), traps };
 }
 
 /**
@@ -191,7 +161,13 @@ export function readFixtureWorkspace(dirArg: string): FixtureWorkspaceInfo {
     const h = listed[i];
     if (h) hashes[c.name] = h;
   });
-  return { dir, baseTag: BASE_TAG, commits: hashes, vars: varsFor(dir, hashes) };
+  let traps: PlantedTraps | undefined;
+  try {
+    traps = readTrapManifest(dir);
+  } catch {
+    // unreadable: the case that checks the traps says so (lib/execute.ts); the other cases run
+  }
+  return { dir, baseTag: BASE_TAG, commits: hashes, vars: varsFor(dir, hashes), ...(traps ? { traps } : {}) };
 }
 
 function varsFor(dir: string, hashes: Record<string, string>): Record<string, string> {

@@ -1,3 +1,14 @@
 export { buildFixtureWorkspace, type FixtureWorkspaceInfo, readFixtureWorkspace } from './build';
 export * as fixtureContent from './content';
 export { resetFixtureWorkspace, resetFixtureWorkspaceDetailed } from './reset';
+export {
+  clearTrapMarkers,
+  type FiredTrap,
+  firedTraps,
+  type PlantedTraps,
+  type PlantOptions,
+  plantTraps,
+  readTrapManifest,
+  TRAPS_MANIFEST,
+  type Trap,
+} from './traps';

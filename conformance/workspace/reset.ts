@@ -8,6 +8,10 @@
 // The server under test can write anywhere in this workspace, .git/ included: nothing here follows a
 // symlink (every path is lstat-ed from the root down; a file is rewritten only where a regular file
 // sits in real folders), and git, when it runs, runs disarmed with the fixture's own .git/config put back.
+//
+// The hostile-repository traps (traps.ts) are not part of what a case changes: the scan leaves their files
+// alone, and once git is done they are planted again (only what differs is written; .git/config always,
+// since its trap block was taken out before git ran). A reset plants the default set, never `full`.
 import { lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -15,13 +19,13 @@ import {
   applyOverlay,
   buildFixtureWorkspace,
   git,
-  lstatOrUndefined,
   restoreGitConfig,
   stateFingerprint,
-  writeInside,
   writeWorkspaceSettings,
 } from './build';
 import { BASE_TAG, commits, gitignore, overlay, workspaceSettings } from './content';
+import { type PlantedTraps, plantTraps, readTrapManifest, trapWorkTreeFiles } from './traps';
+import { lstatOrUndefined, writeInside } from './write-inside';
 
 /** One file the reset wrote back or removed. */
 interface RestoredFile {
@@ -222,14 +226,15 @@ interface Scan {
   odd: string[];
 }
 
-function scanWorkTree(dir: string, st: FreshState): Scan {
+/** `traps`: the planted trap files, left to plantTraps (a root impostor is no untracked file of a case). */
+function scanWorkTree(dir: string, st: FreshState, traps: ReadonlySet<string>): Scan {
   const scan: Scan = { fixes: [], unexpected: [], odd: [] };
   const seen = new Set<string>();
   const walk = (rel: string): void => {
     for (const e of readdirSync(rel ? join(dir, rel) : dir, { withFileTypes: true })) {
       const path = rel ? `${rel}/${e.name}` : e.name;
       if (!rel && e.name === '.git') continue;
-      if (isIgnored(st.ignore, e.name, e.isDirectory())) continue;
+      if (isIgnored(st.ignore, e.name, e.isDirectory()) || traps.has(path)) continue;
       if (e.isDirectory()) {
         walk(path);
         continue;
@@ -293,13 +298,31 @@ function settingsFresh(dir: string): boolean {
 
 /**
  * Restores the fresh state after a destructive case (replace, rollback); keeps .vscode/ (with the
- * server's keys in settings.json) and node_modules/. Touches nothing when nothing had changed.
+ * server's keys in settings.json) and node_modules/. Touches nothing when nothing had changed (but
+ * .git/config, which is rewritten without the traps and then with them).
  */
 export function resetFixtureWorkspaceDetailed(dirArg: string, opts: ResetOptions = {}): ResetOutcome {
   const dir = resolve(dirArg);
+  const traps = plantedTraps(dir);
+  const out = restore(dir, opts, traps);
+  // After git: its config holds the traps again, for the next case.
+  if (traps) plantTraps(dir, { markerDir: traps.markerDir });
+  return out;
+}
+
+/** The workspace's trap manifest; none (an older build) or unreadable: the reset plants nothing. */
+function plantedTraps(dir: string): PlantedTraps | undefined {
+  try {
+    return readTrapManifest(dir);
+  } catch {
+    return undefined;
+  }
+}
+
+function restore(dir: string, opts: ResetOptions, traps: PlantedTraps | undefined): ResetOutcome {
   restoreGitConfig(dir); // first: nothing below may read a config the server wrote
   const st = freshState();
-  const scan = scanWorkTree(dir, st);
+  const scan = scanWorkTree(dir, st, new Set(traps ? trapWorkTreeFiles(dir, { ...traps, full: false }) : []));
   const restored: RestoredFile[] = [
     ...scan.fixes.map((f) => ({ path: f.path, text: f.text, searchable: searchable(st, f.path) })),
     ...[...scan.odd, ...scan.unexpected].map((path) => ({

@@ -24,7 +24,11 @@ import { freshFingerprint, indexEntries } from '../../conformance/workspace/rese
 const tmp = mkdtempSync(join(tmpdir(), 'idea-fixture-reset-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-/** Everything below `dir` but .git: path → kind, executable bit, content (symlinks: target). */
+/**
+ * Everything below `dir` but .git: path → kind, executable bit, content (symlinks: target). The traps
+ * hold the workspace's own path (and its marker folder's, `<dir>.traps`): written as `<ws>`, so that two
+ * workspaces compare.
+ */
 function tree(dir: string, rel = ''): Record<string, string> {
   const out: Record<string, string> = {};
   for (const e of readdirSync(join(dir, rel), { withFileTypes: true })) {
@@ -33,7 +37,7 @@ function tree(dir: string, rel = ''): Record<string, string> {
     const abs = join(dir, path);
     if (e.isDirectory()) Object.assign(out, tree(dir, path), { [`${path}/`]: 'dir' });
     else if (e.isSymbolicLink()) out[path] = `link -> ${readlinkSync(abs)}`;
-    else out[path] = `${lstatSync(abs).mode & 0o111 ? 'x' : '-'} ${readFileSync(abs, 'utf8')}`;
+    else out[path] = `${lstatSync(abs).mode & 0o111 ? 'x' : '-'} ${readFileSync(abs, 'utf8').split(dir).join('<ws>')}`;
   }
   return out;
 }

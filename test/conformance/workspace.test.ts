@@ -58,10 +58,10 @@ describe('fixture workspace', () => {
     expect(lines('README.md')[0]).toBe('# Fixture project');
     expect(lines('src/config.ts')[2]).toBe('  verbose: true,');
     expect(() => readFileSync(join(a.dir, 'stray.txt'))).toThrow();
-    expect(JSON.parse(readFileSync(settings, 'utf8'))).toEqual({
-      'idea.server.port': 7201,
-      'files.exclude': { '**/hidden': true },
-    });
+    // The server's key and the fixture's are kept, and the traps' keys (traps.ts) planted again.
+    const after = JSON.parse(readFileSync(settings, 'utf8'));
+    expect(after).toMatchObject({ 'idea.server.port': 7201, 'files.exclude': { '**/hidden': true } });
+    expect(after['git.path']).toBe(join(a.dir, '.vscode/idea-traps/bin/setting-git-path'));
     expect(resetFixtureWorkspace(a.dir)).toBe(false);
   });
 });

@@ -131,6 +131,8 @@ describe('user settings and extension link', () => {
     expect(s['git.autofetch']).toBe(true);
     expect(s['telemetry.telemetryLevel']).toBe('off');
     expect(s['workbench.localHistory.enabled']).toBe(true);
+    // VS Code's own git would run the fixture workspace's planted git programs (conformance/workspace/traps.ts).
+    expect(s['git.enabled']).toBe(false);
     expect(parseJsonc(readFileSync(join(udd, 'User', 'settings.json'), 'utf8'))).toEqual(s);
   });
 
