@@ -480,5 +480,12 @@ export const CURRENT_CLAUSES = [
     "since": "0.1.7",
     "title": "Cancel bookkeeping is bounded",
     "text": "A request stays known for cancellation only while in flight (bounded by the in-flight limit); cancels, subscribes and unsubscribes leave nothing behind once answered."
+  },
+  {
+    "id": "H19",
+    "layer": "hardening",
+    "since": "0.1.7",
+    "title": "Nothing a workspace holds chooses a program that runs",
+    "text": "No topic makes the server run or load code the workspace supplies or names: a workspace copy of a language server or its runtime (`node_modules/typescript`), compiler plugins its configuration names, programs its settings name, executables found through a relative `PATH` entry, and git's hooks, filters and drivers (H13)."
   }
 ];

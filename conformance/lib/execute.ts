@@ -5,6 +5,7 @@ import { networkInterfaces } from 'node:os';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { compareVersions } from '@idea-kit/spec-lib/version';
 import { isPortOpen } from '../../runtime/loopback';
+import { type FiredTrap, firedTraps, type PlantedTraps, readTrapManifest, TRAPS_MANIFEST } from '../workspace/traps';
 import { Connection, UpgradeRefusedError } from './connection';
 import { match, renderMismatch, unknownRuleKeys } from './match';
 import type { FrameChecker } from './schema-check';
@@ -21,7 +22,7 @@ import type {
   SetupStep,
   TransportCase,
 } from './types';
-import { bindFrom, substitute, type Vars } from './vars';
+import { bindFrom, placeholdersIn, substitute, type Vars } from './vars';
 
 export interface Target {
   url: string;
@@ -61,6 +62,8 @@ class Abort extends Error {
   constructor(
     readonly check: Check,
     readonly setup = false,
+    /** No answer came (a timeout, a close): later answers on the connection cannot be paired with requests. */
+    readonly noAnswer = false,
   ) {
     super(check.detail ?? check.name);
   }
@@ -134,7 +137,11 @@ class CaseContext {
     conn.send({ topic: req.topic, requestId, params: req.params ?? {} });
     const got = await conn.next(this.timeoutMs);
     if (got?.kind !== 'frame')
-      throw new Abort({ name, ok: false, detail: `no response to ${req.topic}: ${describeIncoming(got)}` }, setup);
+      throw new Abort(
+        { name, ok: false, detail: `no response to ${req.topic}: ${describeIncoming(got)}` },
+        setup,
+        true,
+      );
     const frame = safeParse(got.text);
     if (expect) {
       const outcome = match(substitute(expectedFrame(req.topic, requestId, expect), this.vars), frame);
@@ -426,6 +433,7 @@ async function runTransportCase(ctx: CaseContext, c: TransportCase, run: RunCont
     await inFlightBound(ctx, c);
     return undefined;
   }
+  if (c.action === 'no-traps-fired') return noTrapsFired(ctx, c, run);
   // oversize-frame
   ctx.sent = `one text frame of ${c.bytes} bytes ${c.afterHandshake ? 'after' : 'before'} the handshake`;
   const conn = await openForCase(ctx);
@@ -524,6 +532,86 @@ async function inFlightBound(
         : `none of ${floods.join(', then ')} requests sent at once was refused as over a bound on requests in flight (expected ${JSON.stringify(c.expectRefusal)})${firstOther ? `; an other error: ${firstOther}` : ''}`,
   });
   await ctx.request(conn, { request: req }, 'afterwards', { result: { $type: 'object' } }, false);
+}
+
+/**
+ * H19: `requests` on the fixture workspace with its traps planted (workspace/traps.ts), each only where the
+ * server advertises its topic; then no trap may have left a marker. A skipped request's `bind` variables
+ * are unavailable, and so skipped is every later request that needs one. Returns a skip reason when the
+ * server serves none of the topics and no trap ran.
+ */
+async function noTrapsFired(
+  ctx: CaseContext,
+  c: Extract<TransportCase, { action: 'no-traps-fired' }>,
+  run: RunContext,
+): Promise<string | undefined> {
+  const dir = ctx.target.workspaceDir;
+  const rebuild = (why: string) =>
+    new Abort(
+      {
+        name: 'setup: trap manifest',
+        ok: false,
+        detail: `rebuild the workspace with \`idea-conformance workspace ${dir}\` and open it in the server again: ${why}`,
+      },
+      true,
+    );
+  let manifest: PlantedTraps | undefined;
+  try {
+    manifest = readTrapManifest(dir);
+  } catch (err) {
+    throw rebuild((err as Error).message);
+  }
+  // Never a silent pass: without the manifest there are no traps (or none the runner can read).
+  if (!manifest)
+    throw rebuild(`it has no ${TRAPS_MANIFEST}, so an older builder made it, without the traps this case needs`);
+  const served = new Set(run.server.capabilities);
+  const conn = await openForCase(ctx);
+  await ctx.handshake(conn);
+  const unavailable = new Set<string>();
+  const skipped: string[] = [];
+  let sent = 0;
+  for (const [i, step] of c.requests.entries()) {
+    const topic = step.request.topic;
+    const short = topic.replace('/app/vscode/', '');
+    const needs = placeholdersIn(step.request).find((v) => unavailable.has(v));
+    if (!served.has(topic) || needs) {
+      skipped.push(needs ? `${short} (needs \${${needs}})` : short);
+      for (const v of Object.keys(step.bind ?? {})) unavailable.add(v);
+      continue;
+    }
+    sent++;
+    try {
+      await ctx.request(conn, step, `requests[${i}] (${short})`, step.expect, false);
+    } catch (err) {
+      if (!(err instanceof Abort) || err.setup) throw err;
+      ctx.checks.push(err.check);
+      for (const v of Object.keys(step.bind ?? {})) unavailable.add(v);
+      if (err.noAnswer) break; // what arrives later cannot be told apart: go on to the markers
+    }
+  }
+  ctx.sent = `${sent} of ${c.requests.length} requests (to the topics the server advertises${skipped.length ? `; skipped: ${skipped.join(', ')}` : ''}), then the markers of ${manifest.traps.length} traps in ${manifest.markerDir}`;
+  const fired = firedTraps(manifest.markerDir);
+  if (sent === 0 && fired.length === 0)
+    return `the server advertises none of the topics this case sends (${skipped.join(', ')})`;
+  ctx.checks.push(trapsCheck(manifest, fired));
+  return undefined;
+}
+
+function trapsCheck(manifest: PlantedTraps, fired: readonly FiredTrap[]): Check {
+  if (fired.length === 0) return { name: 'no trap ran', ok: true };
+  const what = new Map(manifest.traps.map((t) => [t.id, t.what]));
+  const each = fired.map(
+    (f) =>
+      `  • ${f.id}: ${what.get(f.id) ?? 'a marker in the trap folder'}\n${f.detail
+        .split('\n')
+        .map((l) => `      ${l}`)
+        .join('\n')}`,
+  );
+  return {
+    name: 'no trap ran',
+    ok: false,
+    detail: `${fired.length} of the workspace's traps ran: the server ran or loaded code the workspace supplies or names (markers in ${manifest.markerDir}):\n${each.join('\n')}`,
+  };
 }
 
 export function caseTopic(c: LoadedCase['case']): string | undefined {

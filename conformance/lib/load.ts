@@ -72,6 +72,13 @@ export function parseCase(text: string, file: string): LoadedCase {
   const clauseLevel = levelOf(clause);
   if (fc.level === 'must' && clauseLevel === 'should')
     throw new FixtureError(`${file}: level "must" above its clause ${clause.id} (a ${clause.layer}: should)`);
+  // These requests are skipped where their topic is not advertised: a misspelt topic would always be.
+  const unknownTopics =
+    fc.kind === 'transport' && fc.action === 'no-traps-fired'
+      ? fc.requests.map((r) => r.request.topic).filter((t) => !isKnownTopic(t))
+      : [];
+  if (unknownTopics.length)
+    throw new FixtureError(`${file}: requests to topics the suite does not know: ${unknownTopics.join(', ')}`);
   const sent = sentTopics(fc);
   return {
     case: fc,

@@ -20,6 +20,23 @@ function substituteString(s: string, vars: Vars, inRegex: boolean): string {
   });
 }
 
+/** The variables the placeholders in a value name (keys included; `$${x}` escapes name none). */
+export function placeholdersIn(value: unknown): string[] {
+  const names = new Set<string>();
+  const visit = (v: unknown): void => {
+    if (typeof v === 'string') {
+      for (const m of v.matchAll(PLACEHOLDER)) if (!m[0].startsWith('$$')) names.add(m[1]!);
+    } else if (Array.isArray(v)) v.forEach(visit);
+    else if (v && typeof v === 'object')
+      for (const [k, x] of Object.entries(v)) {
+        visit(k);
+        visit(x);
+      }
+  };
+  visit(value);
+  return [...names];
+}
+
 /** Replaces placeholders in every string (keys included); inside `$match` values they are regex-escaped. */
 export function substitute<T>(value: T, vars: Vars, inRegex = false): T {
   if (typeof value === 'string') return substituteString(value, vars, inRegex) as T;
