@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { type BackendRequest, type HostName, launchAnyHost, REPO_ROOT } from '@idea-kit/livehost';
 import { type ExistingServerOptions, runAgainstServer } from './lib/session';
 import type { Implementation, RunSummary } from './reporters/types';
-import { buildFixtureWorkspace } from './workspace';
+import { buildFixtureWorkspace, plantTraps, trapMarkerDir } from './workspace';
 
 /** Local history entries of two saves within this window are merged by VS Code; the cases need separate entries. */
 export const HOST_USER_SETTINGS: Record<string, unknown> = { 'workbench.localHistory.mergeWindow': 1 };
@@ -21,6 +21,11 @@ export interface LaunchRunOptions extends Omit<ExistingServerOptions, 'url' | 't
   vscode?: HostName;
   /** code-server, electron (desktop VS Code, downloaded) or auto; default IDEA_HOST, else code-server. */
   backend?: BackendRequest;
+  /**
+   * Plant the full trap set (workspace/traps.ts: a tsconfig plugin, .gitattributes on every file) over the
+   * fixture's own. They change tracked files, which other cases read: for runs of the H19 case alone.
+   */
+  fullTraps?: boolean;
   log?: (line: string) => void;
 }
 
@@ -49,6 +54,7 @@ export async function runWithLaunch(o: LaunchRunOptions): Promise<LaunchRunResul
   const dir = own ? join(mkdtempSync(join(tmpdir(), 'idea-conformance-')), 'workspace') : resolve(o.workspace!);
   try {
     buildFixtureWorkspace(dir);
+    if (o.fullTraps) plantTraps(dir, { markerDir: trapMarkerDir(dir), full: true });
     const t0 = performance.now();
     const host = await launchAnyHost({
       workspace: dir,

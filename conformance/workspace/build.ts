@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DISARMING_ARGS, disarmedEnv } from '../../runtime/git-disarm';
+import { findProgram, programEnv } from '../../runtime/programs';
 import { BASE_TAG, commits, type FileSet, overlay, workspaceSettings } from './content';
 import { clearTrapMarkers, type PlantedTraps, plantTraps, readTrapManifest } from './traps';
 import { lstatOrUndefined, writeInside } from './write-inside';
@@ -30,17 +31,18 @@ export interface BuildOptions {
 /**
  * git with no user/system config, so hooks, signing or templates on the machine cannot change hashes,
  * and disarmed (runtime/git-disarm.ts): the server under test can write into this workspace, .git/
- * included, and nothing it plants there may run here (see restoreGitConfig).
+ * included, and nothing it plants there may run here (see restoreGitConfig). The program itself comes
+ * from PATH's absolute folders (runtime/programs.ts): the workspace has a `git` of its own at its root.
  */
 export function git(dir: string, args: string[], env: Record<string, string> = {}): string {
   return execFileSync(
-    'git',
+    findProgram('git'),
     [...DISARMING_ARGS, '-c', 'core.autocrlf=false', '-c', 'commit.gpgsign=false', '-c', 'tag.gpgsign=false', ...args],
     {
       cwd: dir,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: disarmedEnv({ GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', ...env }),
+      env: programEnv(disarmedEnv({ GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', ...env })),
     },
   ).trim();
 }

@@ -1,4 +1,4 @@
-export { buildFixtureWorkspace, type FixtureWorkspaceInfo, readFixtureWorkspace } from './build';
+export { buildFixtureWorkspace, type FixtureWorkspaceInfo, readFixtureWorkspace, trapMarkerDir } from './build';
 export * as fixtureContent from './content';
 export { resetFixtureWorkspace, resetFixtureWorkspaceDetailed } from './reset';
 export {

@@ -18,7 +18,7 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFixtureWorkspace } from '../../conformance/workspace';
+import { buildFixtureWorkspace, firedTraps, plantTraps, trapMarkerDir } from '../../conformance/workspace';
 import { connect } from '../../generated/current';
 import { poll } from '../../runtime/poll';
 import { parseRegistryEntry, type RegistryEntry } from '../../runtime/registry';
@@ -108,6 +108,44 @@ async function passesTheSuite(ws: string, env: NodeJS.ProcessEnv, report: string
   expect(code).toBe(0);
   expect(summary.counts.pass).toBeGreaterThan(0);
 }
+
+/** The H19 case alone (found through the registry): its verdict and the checks that failed. */
+async function hostileCase(
+  ws: string,
+  env: NodeJS.ProcessEnv,
+  report: string,
+): Promise<{ verdict: string; failed: string }> {
+  await new Promise<void>((done) => {
+    execFile(
+      TSX,
+      [
+        join(ROOT, 'conformance', 'cli.ts'),
+        'run',
+        '--workspace',
+        ws,
+        '--id',
+        HOSTILE_CASE,
+        '--reporter',
+        `json:${report}`,
+      ],
+      { cwd: dirname(report), env, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 },
+      () => done(),
+    );
+  });
+  const r = (
+    JSON.parse(readFileSync(report, 'utf8')) as {
+      cases: { id: string; verdict: string; checks?: { ok?: boolean; detail?: string; name?: string }[] }[];
+    }
+  ).cases.find((c) => c.id === HOSTILE_CASE);
+  if (!r) throw new Error(`${HOSTILE_CASE} is not in ${report}`);
+  const failed = (r.checks ?? [])
+    .filter((c) => c.ok === false)
+    .map((c) => `${c.name}: ${c.detail ?? ''}`)
+    .join('\n');
+  return { verdict: r.verdict, failed };
+}
+
+const HOSTILE_CASE = 'security/repository-runs-nothing';
 
 let building: Promise<void> | undefined;
 /** The server build, once per file (both describes use it). */
@@ -221,6 +259,47 @@ describe('idea-server, the built bin', () => {
       expect(await exitOf(other.child)).toBe(0);
     }
   }, 120_000);
+
+  it('runs nothing a hostile repository planted, with relative PATH entries too; --trust-workspace does', async () => {
+    // The fixture with the full trap set (a tsconfig plugin, .gitattributes on every file) and a PATH
+    // whose relative entries would find the workspace's own git, rg, node and typescript-language-server.
+    const hostile = (name: string) => {
+      const dir = buildFixtureWorkspace(join(tmp, name)).dir;
+      plantTraps(dir, { markerDir: trapMarkerDir(dir), full: true });
+      return dir;
+    };
+    const relPath = { ...env, PATH: `node_modules/.bin:.::${process.env.PATH}` };
+    const safe = hostile('ws-hostile');
+    const reg = join(tmp, 'registry-hostile');
+    const a = await startServer(bin, ['--workspace', safe, '--port', '0'], { ...relPath, IDEA_REGISTRY_DIR: reg }, reg);
+    try {
+      const got = await hostileCase(safe, { ...env, IDEA_REGISTRY_DIR: reg }, join(tmp, 'hostile.json'));
+      expect(got.failed).toBe('');
+      expect(got.verdict).toBe('pass');
+      expect(firedTraps(trapMarkerDir(safe))).toEqual([]);
+    } finally {
+      a.child.kill('SIGTERM');
+      await exitOf(a.child, 'idea-server on the hostile repository');
+    }
+    // The control: the opt-in runs the workspace's TypeScript, and the same case says so by name.
+    const trusting = hostile('ws-hostile-trusted');
+    const reg2 = join(tmp, 'registry-hostile-trusted');
+    const b = await startServer(
+      bin,
+      ['--workspace', trusting, '--port', '0', '--trust-workspace'],
+      { ...relPath, IDEA_REGISTRY_DIR: reg2 },
+      reg2,
+    );
+    try {
+      expect(b.stderr()).toMatch(/trust-workspace/);
+      const got = await hostileCase(trusting, { ...env, IDEA_REGISTRY_DIR: reg2 }, join(tmp, 'hostile-trusted.json'));
+      expect(got.verdict).toBe('fail');
+      expect(got.failed).toMatch(/workspace-tsserver/);
+    } finally {
+      b.child.kill('SIGTERM');
+      await exitOf(b.child, 'idea-server --trust-workspace');
+    }
+  }, 300_000);
 
   it('stops on SIGTERM: registry entry removed, language servers gone, exit 0', async () => {
     const children = descendants(server.child.pid!);
