@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Io, run } from '../../cli/src/main';
+import { buildFixtureWorkspace, firedTraps, trapMarkerDir } from '../../conformance/workspace';
 import { buildTarget } from '../../scripts/build';
 import { startFakeServer } from './fake-server';
 import { SPEC } from './spec';
@@ -77,4 +78,29 @@ describe('idea --headless', () => {
       await srv.close();
     }
   });
+
+  it('on a hostile repository runs nothing it planted, flags before the command (issue 30, 34)', async () => {
+    // The conformance fixture with its traps (conformance/workspace/traps.ts) and a PATH whose relative
+    // entries would find the workspace's own git, rg and node: hover goes through the language server,
+    // diag list --changed through git status (filters, fsmonitor) and the language server.
+    const hostile = buildFixtureWorkspace(join(tmp, 'hostile')).dir;
+    let stdout = '';
+    let stderr = '';
+    const io: Io = {
+      env: { IDEA_REGISTRY_DIR: registry, HOME: home, PATH: `node_modules/.bin:.:${process.env.PATH}` },
+      cwd: hostile,
+      stdout: (t) => void (stdout += t),
+      stderr: (t) => void (stderr += t),
+      stdoutIsTTY: false,
+    };
+    expect(await run(['--headless', '--json', 'hover', 'src/main.ts:8:13'], SPEC, io)).toBe(0);
+    expect(JSON.stringify(JSON.parse(stdout))).toMatch(/totalArea/);
+    stdout = '';
+    expect(await run(['--headless', 'diag', 'list', '--changed', '--json'], SPEC, io)).toBe(0);
+    const diags = JSON.parse(stdout) as { diagnostics: { filePath: string }[] };
+    // The fixture's uncommitted change (src/config.ts) and untracked file (src/polygon.ts) were asked.
+    expect(stderr).toBe('');
+    expect(Array.isArray(diags.diagnostics)).toBe(true);
+    expect(firedTraps(trapMarkerDir(hostile))).toEqual([]);
+  }, 120_000);
 });
