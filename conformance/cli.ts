@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { resolveEndpoint } from '../runtime/locate';
+import { NoServerError, resolveEndpoint } from '../runtime/locate';
 import { PROFILES, parseProfiles } from './lib/clauses';
 import { readExpectedFailures } from './lib/expected-failures';
 import { DEFAULT_FIXTURES, loadCases } from './lib/load';
@@ -49,11 +49,20 @@ Options:    --reporter console|github|html[:<file>]|json[:<file>]|junit[:<file>]
             (asked through edit/find; default 3000; 0 = do not wait)
 Exit code:  0 when no case of the selected profiles fails a must check or errors, no required topic is
             missing and the expected-failures list has no stale entry (warnings, skips, unimplemented
-            and listed expected failures allowed); 1 otherwise; 2 on usage errors.`;
+            and listed expected failures allowed); 1 otherwise; 2 on usage errors; 3 when no server serves
+            the workspace or the server cannot be reached (as \`idea\` exits).`;
 
 function fail(msg: string): never {
   process.stderr.write(`idea-conformance: ${msg}\n`);
   process.exit(2);
+}
+
+/** No server to judge: none serves the workspace, or the one named cannot be reached (exit 3, as `idea`). */
+const NO_SERVER_EXIT = 3;
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT']);
+
+function noServer(err: unknown): boolean {
+  return err instanceof NoServerError || UNREACHABLE.has(String((err as NodeJS.ErrnoException)?.code));
 }
 
 /** An integer option ≥ min, or undefined when not given; anything else is a usage error. */
@@ -208,7 +217,11 @@ async function main(argv: string[]): Promise<number> {
       token: values.token,
       env: process.env,
       cwd: values.workspace,
-    }).catch((e: Error) => fail(e.message));
+    }).catch((e: Error) => {
+      if (!noServer(e)) fail(e.message);
+      process.stderr.write(`idea-conformance: ${e.message}\n`);
+      process.exit(NO_SERVER_EXIT);
+    });
     const { url, token } = ep;
     summary = await runAgainstServer({ ...common, url, token, workspace: values.workspace });
   }
@@ -234,6 +247,6 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
     process.stderr.write(`idea-conformance: ${err instanceof Error ? err.message : String(err)}\n`);
-    process.exit(2);
+    process.exit(noServer(err) ? NO_SERVER_EXIT : 2);
   },
 );

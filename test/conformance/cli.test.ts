@@ -182,6 +182,30 @@ describe('a partial server through the CLI', () => {
     }
   });
 
+  it('no server to judge is exit 3, as idea says it, never the usage error 2', async () => {
+    // A url nothing listens on (port 9: discard, refused here), and a workspace no registered server serves.
+    const refused = await cli([
+      'run',
+      '--workspace',
+      ws,
+      '--url',
+      'ws://127.0.0.1:9',
+      '--id',
+      'protocol/unknown-topic',
+    ]);
+    expect(refused.stderr).toMatch(/ECONNREFUSED/);
+    expect(refused.code).toBe(3);
+    const none = await run(TSX, [CLI, 'run', '--workspace', ws], {
+      cwd: tmp,
+      env: { ...process.env, IDEA_REGISTRY_DIR: join(tmp, 'empty-registry'), IDEA_URL: '', IDEA_TOKEN: '' },
+    }).then(
+      () => ({ code: 0, stderr: '' }),
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(none.stderr).toMatch(/no IDEA server serves/);
+    expect(none.code).toBe(3);
+  });
+
   it('numeric options take whole numbers or are usage errors', async () => {
     for (const [flag, value, min] of [
       ['--settle-timeout', 'soon', 0],
