@@ -3,6 +3,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { CURRENT_VERSION } from '../generated/current';
 import { NoServerError, resolveEndpoint } from '../runtime/locate';
 import { PROFILES, parseProfiles } from './lib/clauses';
 import { readExpectedFailures } from './lib/expected-failures';
@@ -31,6 +32,10 @@ const USAGE = `idea-conformance — conformance suite for IDEA protocol servers
   idea-conformance matrix <report.json | name=report.json>… [--markdown <file>] [--html <file>]
       JSON reports of several servers or builds as one table, cases × implementations by clause (names
       from the reports' implementation, set by --launch or --name; default ./matrix.md and ./matrix.html)
+  idea-conformance coverage [--version <x.y.z>] [--report <run.json>] [--json]
+      each clause of a version (default the served one, ${CURRENT_VERSION}) with the cases that check it and,
+      given a run's JSON report, their verdicts; a clause no client can observe names idea-kit's own tests
+      of it (conformance/clause-tests.json; checked to exist only in a clone). Exit 1 when a clause has neither
   idea-conformance --help | --version
 
 Selection:  --id <glob> (repeatable)  --topic <topic|area> (repeatable)  --version <x.y.z>  --last-failed
@@ -93,6 +98,10 @@ async function main(argv: string[]): Promise<number> {
   if (!command || command === 'help' || argv.includes('--help') || argv.includes('-h')) {
     process.stdout.write(`${USAGE}\n`);
     return command ? 0 : 2;
+  }
+  if (command === 'coverage') {
+    const { coverageCli } = await import('./coverage-cli');
+    return coverageCli(rest);
   }
   const { values, positionals } = parseArgs({
     args: rest,

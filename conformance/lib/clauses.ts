@@ -1,10 +1,11 @@
 // The clauses the suite enforces (the served version's spec/<v>/clauses.json, rendered with anchors into
 // generated/<v>/protocol.md): every case cites one, and its layer gives the case's profile and level.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CURRENT_CLAUSES, CURRENT_FOLDER } from '../../generated/current';
-
-/** Set by scripts/build.ts in the packaged bin, where protocol.md sits beside it (dist/). */
-declare const __IDEA_PACKAGED__: boolean | undefined;
+import { normalizeVersion, versionFolder } from '@idea-kit/spec-lib/version';
+import { CURRENT_CLAUSES, CURRENT_FOLDER, CURRENT_VERSION } from '../../generated/current';
+import { PACKAGED } from './clone';
 
 type Layer = 'text' | 'reading' | 'hardening';
 export type Profile = 'core' | 'readings' | 'security';
@@ -33,6 +34,24 @@ export const PROTOCOL_MD = `generated/${CURRENT_FOLDER}/protocol.md`;
 /** The clauses file every fixture's `spec` is read against (relative to the repository root). */
 export const CLAUSES_JSON = `spec/${CURRENT_FOLDER}/clauses.json`;
 
+/**
+ * The clauses of `version`: the served one's are built in (the package carries no spec); another
+ * version's are read from spec/ of the clone at `root`.
+ */
+export function clausesOf(version: string, root: string | undefined): Clause[] {
+  const v = normalizeVersion(version);
+  if (v === CURRENT_VERSION) return [...CLAUSES.values()];
+  if (!root)
+    throw new Error(
+      `this package carries the clauses of ${CURRENT_VERSION} only (the served version); ${v}'s need a clone of idea-kit`,
+    );
+  const rel = `spec/${versionFolder(v)}/clauses.json`;
+  if (!existsSync(join(root, rel))) throw new Error(`protocol ${v} has no clauses (no ${rel})`);
+  const list = (JSON.parse(readFileSync(join(root, rel), 'utf8')) as { clauses?: unknown }).clauses;
+  if (!Array.isArray(list)) throw new Error(`${rel}: expected {"clauses": [...]}`);
+  return list as Clause[];
+}
+
 export function profileOf(c: Clause): Profile {
   return PROFILE_OF[c.layer];
 }
@@ -46,11 +65,8 @@ export function clauseAnchor(id: string): string {
   return `clause-${id.toLowerCase()}`;
 }
 
-/** What clause links point at: repository-relative in a clone; from the package, the absolute path of its own copy. */
-const LINKED_DOC =
-  typeof __IDEA_PACKAGED__ !== 'undefined' && __IDEA_PACKAGED__
-    ? fileURLToPath(new URL('./protocol.md', import.meta.url))
-    : PROTOCOL_MD;
+/** What clause links point at: repository-relative in a clone; from the package (protocol.md beside the bin), the absolute path of its own copy. */
+const LINKED_DOC = PACKAGED ? fileURLToPath(new URL('./protocol.md', import.meta.url)) : PROTOCOL_MD;
 
 export function clauseLink(id: string): string {
   return `${LINKED_DOC}#${clauseAnchor(id)}`;

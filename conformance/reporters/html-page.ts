@@ -78,6 +78,7 @@ code,pre{font:13px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 pre{white-space:pre-wrap;overflow-wrap:anywhere;background:var(--soft);padding:.4rem .5rem;margin:.2rem 0;border-radius:4px}
 pre ins{color:var(--pass);text-decoration:none}pre del{color:var(--fail);text-decoration:none}
 ol.transcript{list-style:none;padding:0;margin:.2rem 0}
+ul.plain{list-style:none;padding:0;margin:0}
 ol.transcript li{display:grid;grid-template-columns:5.5rem 1fr;gap:.4rem}
 ol.transcript li pre{margin:.1rem 0}
 dl.meta{display:grid;grid-template-columns:max-content 1fr;gap:.1rem .8rem;margin:.4rem 0}

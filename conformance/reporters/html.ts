@@ -1,10 +1,12 @@
-// HTML report: one self-contained file for people. Summary by profile, topic and clause; filters by
-// verdict, topic, profile and text; every case with its description, clause link, fixture file, the frames
-// it sent and received, and the diff of what failed. Server text is only ever escaped text (html-page.ts).
+// HTML report: one self-contained file for people. Summary by profile, topic and clause, clause coverage
+// (html-coverage.ts); filters by verdict, topic, profile and text; every case with its description, clause
+// link, fixture file, the frames it sent and received, and the diff of what failed. Server text is only
+// ever escaped text (html-page.ts).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { CLAUSES, clauseLink, PROFILES } from '../lib/clauses';
 import { type CaseResult, VERDICTS, type Verdict } from '../lib/types';
+import { caseAnchor, coverageSection } from './html-coverage';
 import { attr, badge, esc, page, safeHref, VERDICT_ICON } from './html-page';
 import { isFinding, type Reporter, type RunSummary, scopeLine } from './types';
 
@@ -74,7 +76,7 @@ function caseBlock(r: CaseResult, o: Required<HtmlOptions>): string {
       `<li><span class="${k.ok ? 'ok' : 'bad'}">${k.ok ? '✓' : '✗'}</span> ${esc(k.name)}${k.level === 'should' ? ' <span class="muted">(should)</span>' : ''}${!k.ok && k.detail ? diffBlock(k.detail) : ''}</li>`,
   );
   const text = `${r.id} ${r.description} ${r.reason ?? ''}`.toLowerCase();
-  return `<details class="case" id="case-${attr(r.id.replace(/[^A-Za-z0-9_-]/g, '-'))}" data-verdict="${attr(r.verdict)}" data-area="${attr(areaOf(r))}" data-profile="${attr(r.profile)}" data-text="${attr(text)}"${isFinding(r) ? ' open' : ''}>
+  return `<details class="case" id="${attr(caseAnchor(r.id))}" data-verdict="${attr(r.verdict)}" data-area="${attr(areaOf(r))}" data-profile="${attr(r.profile)}" data-text="${attr(text)}"${isFinding(r) ? ' open' : ''}>
 <summary>${badge(r.verdict, r.expectedFailure)} <code>${esc(r.id)}</code>${r.reason ? ` <span class="muted">— ${esc(r.reason)}</span>` : ''}</summary>
 <dl class="meta"><dt>checks</dt><dd>${esc(r.description)}</dd>
 <dt>clause</dt><dd><a href="${safeHref(o.clauseHref(r.clause))}">${esc(r.clause)}</a>${c ? ` ${esc(c.title)} <span class="muted">(${esc(c.layer)})</span>` : ''} · ${esc(r.profile)} profile, ${esc(r.level)}</dd>
@@ -128,6 +130,7 @@ ${[...areas].map(([a, x]) => `<tr><th scope="row">${esc(a)}</th>${countRow(x)}</
 <details><summary><h2 id="by-clause" style="display:inline">By clause</h2> <span class="muted">(${clauses.length} clauses)</span></summary>
 <div class="scroll"><table><thead>${countHead('<th scope="col">clause</th><th scope="col">title</th>')}</thead><tbody>
 ${clauses.map(([id, x]) => `<tr><th scope="row"><a href="${safeHref(o.clauseHref(id))}">${esc(id)}</a></th><td>${esc(CLAUSES.get(id)?.title ?? '')}</td>${countRow(x)}</tr>`).join('\n')}</tbody></table></div></details>
+${coverageSection(s, o.clauseHref)}
 <h2 id="cases">Cases</h2>
 <form id="filters" class="filters" role="search" aria-label="Filter cases">
 <fieldset><legend>verdict</legend>${VERDICTS.map((v) => `<label><input type="checkbox" name="verdict" value="${v}" checked> <span class="v v-${v}">${VERDICT_ICON[v]} ${v}</span> (${verdictCount(v)})</label>`).join('')}</fieldset>

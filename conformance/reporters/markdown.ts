@@ -1,6 +1,9 @@
-// Markdown summary (e.g. for $GITHUB_STEP_SUMMARY): totals, a table per area, and the diffs of failures.
+// Markdown summary (e.g. for $GITHUB_STEP_SUMMARY): totals, a table per area, the diffs of failures and,
+// folded, the clause coverage of the run.
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { clauseLink } from '../lib/clauses';
+import { type ClauseCoverage, type CoveringCase, countsLine, coverageCounts, coverageOfRun } from '../lib/coverage';
 import { contextLines, DEFAULT_FIXTURES_SHOWN } from './context';
 import { isFinding, type Reporter, type RunSummary, scopeLine } from './types';
 
@@ -58,7 +61,33 @@ export function summaryToMarkdown(s: RunSummary, fixturesDir = DEFAULT_FIXTURES_
       lines.push('```diff', `# ${k.name}${k.level === 'should' ? ' (should)' : ''}`, k.detail ?? '', '```');
     lines.push('</details>');
   }
+  lines.push(...coverageMarkdown(coverageOfRun(s)));
   return `${lines.join('\n')}\n`;
+}
+
+const cell = (text: string) => text.replace(/\|/g, '\\|');
+/** A verdict's icon; a case without one (not run, a preference not judged) says so in words. */
+const markText = (k: CoveringCase) =>
+  k.expectedFailure ? '☑️' : k.mark && Object.hasOwn(ICON, k.mark) ? ICON[k.mark as keyof typeof ICON] : `(${k.mark})`;
+
+/** Each clause of the run's profiles and version: the run's cases with their verdicts, else idea-kit's own tests. */
+function coverageMarkdown(cov: readonly ClauseCoverage[]): string[] {
+  const cases = (c: ClauseCoverage) =>
+    c.cases.length
+      ? c.cases.map((k) => `${markText(k)} \`${k.id}\`${k.prefers ? ' (preference)' : ''}`).join(' ')
+      : '—';
+  const tests = (c: ClauseCoverage) =>
+    c.tests.length ? c.tests.map((t) => `\`${t.file}\``).join(' ') : c.cases.length ? '' : '❌ neither';
+  return [
+    '',
+    `<details><summary>Clause coverage: ${countsLine(coverageCounts(cov), 'cases of this run', "idea-kit's own tests")}</summary>`,
+    '',
+    "| clause | title | cases of this run | idea-kit's own tests (of its servers, not this one) |",
+    '|---|---|---|---|',
+    ...cov.map((c) => `| [${c.id}](${clauseLink(c.id)}) | ${cell(c.title)} (${c.layer}) | ${cases(c)} | ${tests(c)} |`),
+    '',
+    '</details>',
+  ];
 }
 
 export class MarkdownReporter implements Reporter {

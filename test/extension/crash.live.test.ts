@@ -35,6 +35,7 @@ function state(path: string, oldBytes: Buffer, newBytes: Buffer): 'old' | 'new' 
   return b.equals(oldBytes) ? 'old' : b.equals(newBytes) ? 'new' : `neither (${b.length} bytes)`;
 }
 
+// clause H12: a write interrupted by a crash is undone at the next start, in the real extension host.
 it(`SIGKILL of the extension host during a replace never truncates, and recovery makes it all or nothing (${KILLS} kills)`, async () => {
   const reset = () => {
     writeFileSync(big(), OLD_BIG);

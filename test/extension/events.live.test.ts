@@ -162,6 +162,7 @@ describe('files/changed', () => {
   }, 30_000);
 });
 
+// clause H17: one subscriber that never reads does not hold back the other 63.
 describe('fan-out', () => {
   it(`64 subscribers, one never reads: the other 63 get every event (its queue is bounded at ${MAX_QUEUED_EVENTS} entries)`, async () => {
     // The folder exists before the burst: a recursive watcher can miss files created with their folder.
@@ -259,6 +260,7 @@ function hostUsage(pid: number): { rssMb: number; fds: number } {
   return { rssMb: Number(rss?.[1] ?? Number.NaN) / 1024, fds: readdirSync(`/proc/${pid}/fd`).length };
 }
 
+// clause H18: 10,000 subscribe/unsubscribe/cancel frames leave the host's memory and handles as they were.
 describe('no leak', () => {
   it('10,000 subscribe/unsubscribe/find/cancel frames, twice: the host keeps its memory and handles', async () => {
     const pid = extensionHostPid(host);

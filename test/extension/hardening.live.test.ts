@@ -61,6 +61,7 @@ const ran = () => (existsSync(marker) ? readFileSync(marker, 'utf8') : '');
 const file = (rel: string) => readFileSync(join(fx.ws.dir, rel));
 
 describe('no code execution through edits or history', () => {
+  // clause H11: .vscode and .git are never written, whatever files.exclude says; rollbacks refuse them.
   it('the workspace settings and .git are never selected by edit/replace, even when un-excluded', async () => {
     const settingsBefore = file('.vscode/settings.json');
     const r = await fx.client.editReplace({ pattern: 'idea.server', replacement: 'pwned', include: '.vscode/**' });
@@ -94,6 +95,7 @@ describe('no code execution through edits or history', () => {
       await errorCode(fx.client.localhistoryRollback({ filePath: '.vscode/settings.json', toId: 'AbCd.json' })),
     ).toBe('INVALID_REQUEST');
   });
+  // clause H13: history topics over a repository whose config names programs: git runs none of them.
   it('history topics run none of the programs the repository configures', async () => {
     writeFileSync(join(fx.ws.dir, 'src/shapes.ts'), `${file('src/shapes.ts').toString('utf8')}\n// local change\n`);
     const list = await fx.client.historyList({ filePath: 'src/shapes.ts' });
@@ -110,6 +112,7 @@ describe('no code execution through edits or history', () => {
   });
 });
 
+// clause H12: a failing replace leaves every file as it was; originals of any size kept.
 describe('replace is a transaction', () => {
   it('a replace over 60 files that fails midway leaves every other file byte-identical and says so', async () => {
     const names = readdirSync(join(fx.ws.dir, 'bulk')).sort();
@@ -159,6 +162,7 @@ describe('replace is a transaction', () => {
   });
 });
 
+// clause H8: the admission limits in the real extension host, with its machine-scoped settings.
 describe('limits', () => {
   function silentSocket(): Promise<Socket> {
     return new Promise((resolve) => {
@@ -285,6 +289,7 @@ describe('limits', () => {
   });
 });
 
+// clause H14: the settings file that carries the token is 0600 and out of git status.
 describe('token at rest and integers', () => {
   it('writes the settings file 0600 and keeps it out of git status', () => {
     expect(statSync(join(fx.ws.dir, '.vscode/settings.json')).mode & 0o777).toBe(0o600);

@@ -12,6 +12,7 @@ import { HOST_NAMES, hostBuild } from '../../livehost/hosts';
 
 const CASE = 'security/repository-runs-nothing';
 
+// clause H13: every git-touching topic on a repository with every git driver planted runs none of them.
 describe.each(HOST_NAMES.map((name) => hostBuild(name)))('a hostile repository in VS Code $vscode ($name)', (build) => {
   it('every topic answers as usual and nothing the repository planted runs', { timeout: 180_000 }, async () => {
     const cases = selectCases(loadCases(), { ids: [CASE] });

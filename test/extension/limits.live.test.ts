@@ -115,6 +115,7 @@ async function outcome(p: Promise<unknown>): Promise<{ ok: boolean; code?: strin
   }
 }
 
+// clause H10: regex budgets, unsearchable files and process slots in the real extension host.
 describe('regex with a deadline', () => {
   it('the catastrophic regex answers an error within its budget while another client is served in < 500 ms', async () => {
     const attacker = await client();

@@ -84,6 +84,7 @@ async function rename(c: IdeaClient, from: State) {
   }
 }
 
+// clause H16: a rename is one all-or-nothing transaction, recovered after a crash.
 it(`SIGKILL of the extension host during a rename in ${USERS + 1} files: recovery makes it all or nothing (${KILLS} kills)`, {
   timeout: 1_800_000, // ~1 min per kill on a loaded 2-core machine (restart + cold tsserver)
 }, async () => {

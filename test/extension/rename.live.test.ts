@@ -45,6 +45,7 @@ const failure = (p: Promise<unknown>) =>
     (e: Error & { code?: string }) => `${e.code}: ${e.message}`,
   );
 
+// clause H16: a dry run writes nothing; a file with unsaved editor changes refuses the rename.
 describe('edit/rename (live)', () => {
   it('a dry run answers the edits and diffs of every file and leaves every byte unchanged', {
     timeout: 120_000,

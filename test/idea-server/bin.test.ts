@@ -310,6 +310,7 @@ describe('idea-server, the built bin', () => {
   }, 30_000);
 });
 
+// clause H12: a write interrupted by a crash is undone at the next start.
 describe('idea-server killed (SIGKILL) in the middle of an edit/replace', () => {
   const RUNS = 10;
   // Many small files: each is written, fsynced and renamed on its own (plus a folder fsync), so the span

@@ -42,6 +42,7 @@ async function serve(ws: string, home: string, writeSettings: boolean): Promise<
   return s;
 }
 
+// clause H14: idea-server writes the settings file 0600, kept out of git.
 describe('idea-server --write-settings', () => {
   it('writes the port and token where existing clients look, 0600, kept out of git; a client connects', async () => {
     const { ws, home } = workspace();

@@ -8,6 +8,8 @@ import { ServerSession } from '../../generated/v0.1.6/server';
 import { HandshakeThrottle, PendingSockets, Progress } from '../../runtime/admission';
 import { type RunningWebSocketServer, startWebSocketServer } from '../../runtime/ws-server';
 
+// clause H8: the admission limits — pending sockets capped and deadlined, clients capped (503), failed
+// handshakes held to a rate (the unit below and its ws binding further down).
 describe('PendingSockets', () => {
   it('over the cap drops the oldest sockets, two event-loop turns after they arrived', async () => {
     const dropped: [string, string][] = [];

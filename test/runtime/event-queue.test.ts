@@ -33,6 +33,7 @@ describe('event frames', () => {
     expect(sent).toEqual([JSON.stringify({ type: 'event', event: FILES, data })]);
   });
 
+  // clause H17: the queue's bound, and the dropped count on the next frame delivered.
   it('carry the dropped count after the data, as before', async () => {
     let held = HIGH_WATER_BYTES + 1;
     const { q, sent } = queue(() => held);

@@ -50,6 +50,7 @@ const base = (over: Partial<RegistryEntry> = {}) => ({
   ...over,
 });
 
+// clause H14: the registry is a 0700 folder of 0600 entries; readers refuse entries others could write.
 describe('the registry directory and its entries', () => {
   it('is ~/.idea-protocol/servers unless IDEA_REGISTRY_DIR says otherwise', () => {
     expect(registryDir({ HOME: '/home/u' })).toMatch(/\.idea-protocol\/servers$/);

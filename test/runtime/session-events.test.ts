@@ -65,6 +65,7 @@ const fileEvent = (path: string, change: 'created' | 'changed' | 'deleted' = 'ch
   changes: [{ filePath: path, change }],
 });
 
+// clause T34: the handshake of a version not yet released says draft: true.
 describe('handshake (0.1.7)', () => {
   it('says draft, advertises the events and the subscribe topics only when it has events', () => {
     const sent: Frame[] = [];
@@ -151,6 +152,7 @@ describe('subscribe / unsubscribe', () => {
   });
 });
 
+// clause H17: a subscriber that never reads has a bounded, coalescing queue and a dropped count.
 describe('fan-out and back-pressure', () => {
   it('64 subscribers, one never reads: its queue stays bounded with a dropped count, the 63 get every event', async () => {
     const peers = Array.from({ length: 64 }, () => peer());
@@ -383,6 +385,7 @@ describe('a 0.1.6 session is unchanged', () => {
   });
 });
 
+// clause H18: subscribes, unsubscribes and cancels leave nothing behind once answered.
 describe('no leak', () => {
   it('10,000 subscribe/unsubscribe/cancel frames leave nothing behind', async () => {
     const p = peer({

@@ -132,6 +132,7 @@ describe('handshake', () => {
     expect(r.closes).toEqual([]);
   });
 
+  // clause H8: the handshake deadline's INVALID_REQUEST, and the client cap through admit (next tests).
   it('handshakeTimeoutMs refuses a silent connection, and does not fire once handshaken', () => {
     vi.useFakeTimers();
     try {

@@ -103,6 +103,7 @@ describe('git wrapper', () => {
   });
 });
 
+// clause H13: hooks, fsmonitor, pagers, external diff, textconv, filters and inherited GIT_* run nothing.
 describe('git is disarmed: a hostile repository configuration runs nothing', () => {
   let outer: string;
   let repo: string;

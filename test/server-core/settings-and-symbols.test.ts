@@ -117,6 +117,7 @@ describe('diagnostics and excludes', () => {
   });
 });
 
+// clause H14: the settings file is 0600 (a stricter mode kept) and listed in .git/info/exclude.
 describe('settings file at rest (it carries the token)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'idea-settings-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -114,6 +114,7 @@ describe('v0.1.7 language features over LSP (typescript-language-server)', () =>
     expect(edits.flatMap((f) => f.edits).every((e) => e.newText.includes('Box'))).toBe(true);
   });
 
+  // clause H16: a rename over LSP writes every file through the core's write path; a dry run writes nothing.
   it("through the core's edit/rename: both files written, a dry run writes nothing", { timeout: SLOW }, async () => {
     const svc = coreContext(fakeHost(root, { language: { ...lspLanguageFeatures(client), ...features } }));
     const rename = editRename(svc, features.rename);

@@ -128,6 +128,7 @@ describe('nav/hover and nav/typeDefinition', () => {
   });
 });
 
+// clause H16: rename writes through the write path; dry run, unsaved and protected files change nothing.
 describe('edit/rename', () => {
   it('a dry run answers edits and diffs and writes nothing', async () => {
     const res = await rename().handler({ ...at, newName: 'newName', dryRun: true }, ctx);

@@ -16,6 +16,7 @@ function queue(l: FairLimiter, client: string, n: number, log: string[], held: R
   );
 }
 
+// clause H10: child-process slots handed out fairly per connection.
 describe('FairLimiter', () => {
   it('hands slots out round-robin per client: 5 queued calls of A do not push C behind them', async () => {
     const l = new FairLimiter(1);

@@ -107,6 +107,7 @@ describe('gatedAsClient (the session hook)', () => {
   });
 });
 
+// clause H10: the work limits are machine-scoped settings with their documented defaults and ranges.
 describe('limit settings', () => {
   it('package.json declares every limit, machine-scoped, with the same default and range', () => {
     const props = JSON.parse(readFileSync(new URL('../../../extension/package.json', import.meta.url), 'utf8'))

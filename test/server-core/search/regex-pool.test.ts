@@ -38,6 +38,7 @@ async function maxEventLoopGap<T>(p: Promise<T>): Promise<{ gap: number; result:
   return { gap, result: result! };
 }
 
+// clause H10: a user regex runs in a worker under its time and memory budgets, never on the main thread.
 describe('RegexPool', () => {
   it('stops a catastrophic regex at its time budget without blocking the main thread, then serves the next job', async () => {
     const p = make();

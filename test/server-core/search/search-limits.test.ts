@@ -80,6 +80,7 @@ exit ${code}
   return script;
 }
 
+// clause H10: files that could not be searched fail the request; regex budgets; rg held to the process slots.
 describe('rg problems are answered, not dropped', () => {
   it('PCRE2 hitting its match limit in a file fails the search naming that file', async () => {
     const e = await failure(find('(a+)+$', { isRegex: true }));

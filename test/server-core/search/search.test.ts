@@ -145,6 +145,7 @@ describe('searchText with ripgrep', () => {
     const r = await find('alpha', { dirty, sel: { include: '*.ts' } });
     expect(where(r)).toEqual(['top.ts:1:4']);
   });
+  // clause H10: lists are capped while totalCount counts them all.
   it('caps matches but counts them all', async () => {
     const r = await find('a', { max: 2 });
     expect(r.matches.length).toBe(2);

@@ -45,6 +45,7 @@ describe('writeFiles over a host', () => {
     expect(core.history.list(file).map((e) => e.source)).toEqual([BACKUP_SOURCES.replace]);
   });
 
+  // clause H12: a file with unsaved editor changes is refused, never saved or overwritten.
   it('refuses a file with unsaved editor text (HANDLER_ERROR), changing nothing', async () => {
     const host = fakeHost(root);
     host.docs.push({ path: file, text: 'unsaved', dirty: true });
@@ -57,6 +58,7 @@ describe('writeFiles over a host', () => {
     expect(core.history.list(file)).toEqual([]);
   });
 
+  // clause H11: a protected file is refused before anything is written.
   it('refuses a protected file of a workspace folder (INVALID_REQUEST)', async () => {
     const config = join(root, 'ws', '.git', 'config');
     writeFileSync(config, '[core]\n');

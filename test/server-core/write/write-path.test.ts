@@ -33,6 +33,7 @@ const fresh = (name: string) => {
 };
 const noTemps = (dir: string) => readdirSync(dir).filter((n) => n.includes('.idea-tmp-'));
 
+// clause H11: .git, .vscode and *.code-workspace are never written.
 describe('protected paths', () => {
   it('refuses .git, .vscode, *.code-workspace and the folder itself; allows ordinary files', () => {
     const ws = '/w/proj';
@@ -52,6 +53,7 @@ describe('protected paths', () => {
   });
 });
 
+// clause H12: atomic replacement, all or nothing across files, recovery after a crash (the describes below).
 describe('replaceFileAtomically', () => {
   it('keeps the mode, writes the exact bytes and leaves no temporary file', async () => {
     const dir = fresh('atomic');
