@@ -25,7 +25,9 @@ const SERVER_INFO = { name: 'idea-mcp', title: 'IDEA (VS Code) tools', version: 
 const INSTRUCTIONS =
   'Tools that act on the running VS Code window whose workspace contains this folder, through the IDEA protocol: ' +
   'find/replace, definition, references, symbols, diagnostics, git and local history. ' +
-  'File paths are workspace-relative or absolute inside an open workspace folder.';
+  'File paths are workspace-relative or absolute inside an open workspace folder. ' +
+  'Text results print positions 1-based (path:line:col, as grep and editors do); the line and character ' +
+  'arguments, and structuredContent, are 0-based.';
 
 /** `filter`: the tools this server hands its agent (tool-filter.ts); all by default. */
 export function createMcpServer(conn: IdeaConnection, filter: ToolFilter = ALL_TOOLS): Server {

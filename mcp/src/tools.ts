@@ -13,6 +13,7 @@ import {
 } from '../../generated/current';
 import { loadMcpTools } from '../../generated/versions';
 import { CHANGED_FILES_PARAM, ChangedFilesError, withChangedFiles } from '../../runtime/changed-files';
+import { strictInputSchema, unknownArguments } from './arguments';
 import { type IdeaConnection, NoWindowError } from './connection';
 import { resultText } from './text';
 import { ALL_TOOLS, type ToolFilter } from './tool-filter';
@@ -42,15 +43,25 @@ export async function toolsFor(
   return (client ? all.filter((t) => client.handshake.capabilities.includes(t.topic)) : all).filter(filter.allows);
 }
 
+// Computed once per definition: every call checks its arguments against it.
+const listedSchemas = new WeakMap<McpToolDefinition, Tool['inputSchema']>();
+
 /**
  * The generated input schema, plus the client's `changed` argument on the topic that takes it (the
- * agent's "what did my edit break" call; runtime/changed-files.ts) unless the spec has one.
+ * agent's "what did my edit break" call; runtime/changed-files.ts) unless the spec has one; closed to
+ * other arguments (arguments.ts).
  */
 function inputSchemaOf(d: McpToolDefinition): Tool['inputSchema'] {
+  let listed = listedSchemas.get(d);
+  if (listed) return listed;
   const schema = d.inputSchema as Tool['inputSchema'];
   const c = CHANGED_FILES_PARAM;
-  if (d.topic !== c.topic || schema.properties?.[c.name] !== undefined) return schema;
-  return { ...schema, properties: { ...schema.properties, [c.name]: { type: 'boolean', description: c.description } } };
+  const withChanged =
+    d.topic !== c.topic || schema.properties?.[c.name] !== undefined
+      ? schema
+      : { ...schema, properties: { ...schema.properties, [c.name]: { type: 'boolean', description: c.description } } };
+  listedSchemas.set(d, (listed = strictInputSchema(withChanged)));
+  return listed;
 }
 
 function asMcpTool(d: McpToolDefinition): Tool {
@@ -123,6 +134,9 @@ export async function callTool(
     throw new UnknownToolError(`unknown tool: ${name}`);
   }
   let params: Record<string, unknown> = args ?? {};
+  const unknown = unknownArguments(tool.name, inputSchemaOf(tool), params);
+  if (unknown) return toolError(`INVALID_REQUEST: ${unknown}`, 'INVALID_REQUEST');
+  let changedFiles = false;
   if (tool.topic === CHANGED_FILES_PARAM.topic && params[CHANGED_FILES_PARAM.name] !== undefined) {
     let filled: Awaited<ReturnType<typeof withChangedFiles>>;
     try {
@@ -139,6 +153,7 @@ export async function callTool(
       };
     }
     params = filled.params;
+    changedFiles = filled.changed !== undefined;
   }
   // The IDEA server checks the params against the same schema (INVALID_REQUEST names the problem).
   const send = (c: IdeaClient) =>
@@ -153,7 +168,8 @@ export async function callTool(
       if (!(e instanceof IdeaClosedError) || !tool.annotations.idempotentHint) throw e;
       result = await send(await conn.get());
     }
-    return { content: [{ type: 'text', text: resultText(tool.topic, result) }], structuredContent: result };
+    const text = resultText(tool.topic, result, { params, changedFiles });
+    return { content: [{ type: 'text', text }], structuredContent: result };
   } catch (e) {
     if (e instanceof IdeaProtocolError) return toolError(`${e.code}: ${e.message}`, e.code);
     if (e instanceof IdeaTimeoutError) return toolError(`timed out: ${e.message}`);

@@ -13,13 +13,16 @@ import { startTestServer, type TestServer, TOKEN, trivialHandlers } from '../rob
 
 let idea: TestServer;
 const asked: unknown[] = [];
+let noDiagnostics = false; // the server answers an empty list
 const ws = realpathSync(mkdtempSync(join(tmpdir(), 'idea-mcp-changed-')));
 
 beforeAll(async () => {
   idea = await startTestServer({
     handlers: trivialHandlers((topic, run, params) => {
       if (topic === '/app/vscode/diag/list') asked.push(params);
-      return run();
+      return noDiagnostics && topic === '/app/vscode/diag/list'
+        ? Promise.resolve({ diagnostics: [], totalCount: 0 })
+        : run();
     }),
   });
   const git = (...args: string[]) =>
@@ -61,6 +64,15 @@ describe('diag_list with changed: true', () => {
       const both = await client.callTool({ name: 'diag_list', arguments: { changed: true, filePath: 'src/a.ts' } });
       expect(both.isError).toBe(true);
       expect((both.content as { text: string }[])[0]!.text).toMatch(/not both/);
+      // None in the changed files: the text says so, and whose (an empty text reads as nothing done).
+      writeFileSync(join(ws, 'src/b.ts'), 'export const b = 2;\n');
+      noDiagnostics = true;
+      const none = await client.callTool({ name: 'diag_list', arguments: { changed: true } });
+      expect(none.structuredContent).toEqual({ diagnostics: [], totalCount: 0 });
+      expect((none.content as { text: string }[])[0]!.text).toBe(
+        'No diagnostics in the 2 files git reports as changed.',
+      );
+      expect(asked.at(-1)).toMatchObject({ filePath: [join(ws, 'src/a.ts'), join(ws, 'src/b.ts')] });
     } finally {
       await client.close();
       await srv.close();

@@ -13,10 +13,14 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CURRENT_VERSION } from '../../generated/current';
 import { loadMcpTools } from '../../generated/versions';
+import { STRICT_RULE } from '../../mcp/src/arguments';
 import { poll } from '../../runtime/poll';
 import { listRegisteredServers } from '../../runtime/registry';
 import { col, type LiveFixture, startLiveFixture } from '../extension/helpers';
 import { buildMcp, type HttpMcp, IDEA_MCP, ROOT, startHttpMcp } from './support/idea-mcp';
+
+/** The wire's rule in every params description, which idea-mcp's listing replaces. */
+const WIRE_RULE = ' Unknown params fields are accepted and ignored (forward compatibility).';
 
 const CALL_TIMEOUT = { timeout: 120_000 };
 // The tools of the served version (spec/served.json), as idea-mcp lists them.
@@ -165,8 +169,13 @@ describe('idea-mcp in a real VS Code, SDK client', () => {
       for (const t of tools) {
         const d = MCP_TOOLS.find((x) => x.name === t.name)!;
         // The spec's schema; diag_list also takes the client's own `changed` (test/mcp/changed.test.ts).
+        // Closed to other arguments, its description saying so instead of the wire's rule (agent-text.test.ts).
         const { changed, ...props } = (t.inputSchema.properties ?? {}) as Record<string, unknown>;
-        expect({ ...t.inputSchema, properties: props }, t.name).toEqual(d.inputSchema);
+        expect({ ...t.inputSchema, properties: props }, t.name).toEqual({
+          ...d.inputSchema,
+          description: `${String(d.inputSchema.description).replace(WIRE_RULE, '')} ${STRICT_RULE}`,
+          additionalProperties: false,
+        });
         expect(changed !== undefined, t.name).toBe(t.name === 'diag_list');
         expect(t.outputSchema, t.name).toEqual(d.outputSchema);
         expect(t.annotations, t.name).toEqual(d.annotations);

@@ -14,12 +14,16 @@ import { CURRENT_VERSION } from '../../generated/current';
 import { MCP_TOOLS } from '../../generated/v0.1.6/mcp-tools';
 import { loadMcpTools } from '../../generated/versions';
 import { version as MCP_PACKAGE_VERSION } from '../../mcp/package.json';
+import { STRICT_RULE } from '../../mcp/src/arguments';
 import { parseArgs } from '../../mcp/src/cli';
 import { IdeaConnection } from '../../mcp/src/connection';
 import { createMcpServer } from '../../mcp/src/server';
 import { poll } from '../../runtime/poll';
 import { removeRegistryEntry, writeRegistryEntry } from '../../runtime/registry';
 import { startTestServer, type TestServer, TOKEN, trivialHandlers } from '../robustness/harness';
+
+/** The wire's rule in every params description, which idea-mcp's listing replaces. */
+const WIRE_RULE = ' Unknown params fields are accepted and ignored (forward compatibility).';
 
 const cleanup: (() => Promise<unknown> | void)[] = [];
 afterEach(async () => {
@@ -59,8 +63,13 @@ describe('MCP server over an IDEA connection', () => {
     for (const t of tools) {
       const d = MCP_TOOLS.find((x) => x.name === t.name)!;
       // The generated schema; diag_list also takes the client's own `changed` (test/mcp/changed.test.ts).
+      // Closed to other arguments, its description saying so instead of the wire's rule (agent-text.test.ts).
       const { changed, ...props } = (t.inputSchema.properties ?? {}) as Record<string, unknown>;
-      expect({ ...t.inputSchema, properties: props }).toEqual(d.inputSchema);
+      expect({ ...t.inputSchema, properties: props }).toEqual({
+        ...d.inputSchema,
+        description: `${String(d.inputSchema.description).replace(WIRE_RULE, '')} ${STRICT_RULE}`,
+        additionalProperties: false,
+      });
       expect(changed !== undefined).toBe(t.name === 'diag_list');
       expect(t.outputSchema).toEqual(d.outputSchema);
       expect(t.annotations).toEqual(d.annotations);
