@@ -29,6 +29,7 @@
 // Params defaults: validators never touch the wire object; the session fills the params schema's
 // top-level defaults into a copy before calling the handler (the handler's params type says so).
 
+import { setMaxListeners } from 'node:events';
 import { type Coalesce, EventQueue, type MergeEntry } from './event-queue.js';
 import { type FrameValidators, isObject, type Validate } from './frames.js';
 import { tokensEqual } from './token.js';
@@ -478,6 +479,10 @@ export class ServerSession<H extends object, T extends string = string> {
       get signal(): AbortSignal {
         if (!self.controller) {
           const controller = new AbortController();
+          // A handler may wait on many things at once under one request (a language server request per
+          // file of a diag/list), each listening for the abort and removing itself when done: many
+          // listeners are not a leak, and Node's warning past 10 would only alarm whoever reads the log.
+          setMaxListeners(0, controller.signal);
           self.controller = controller;
           // Read after the connection closed or the cancel: born aborted, like an eager controller.
           if (isClosed()) controller.abort(new Error('connection closed'));

@@ -226,6 +226,34 @@ describe('handshake', () => {
 });
 
 describe('requests', () => {
+  it("a handler may listen for its request's abort many times at once without Node's leak warning", async () => {
+    // diag/list over 12 files waits on 12 language server answers under one request signal.
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => void warnings.push(w.name);
+    process.on('warning', onWarning);
+    try {
+      const r = opened({
+        editFind: async (_p, ctx) => {
+          const waits = Array.from({ length: 50 }, () => {
+            const ac = () => undefined;
+            ctx.signal.addEventListener('abort', ac);
+            return () => ctx.signal.removeEventListener('abort', ac);
+          });
+          await new Promise((done) => setImmediate(done));
+          for (const stop of waits) stop();
+          return findResult;
+        },
+      });
+      r.session.onFrame(JSON.stringify({ topic: FIND, requestId: 'r1', params: { pattern: 'x' } }));
+      await r.settle();
+      await new Promise((done) => setImmediate(done)); // process warnings are emitted on the next tick
+      expect(r.sent).toEqual([{ topic: FIND, requestId: 'r1', result: findResult }]);
+      expect(warnings).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it.each([
     ['not JSON', '{', 'frame is not valid JSON'],
     ['an array', '[]', 'frame is not a JSON object'],
