@@ -5,6 +5,7 @@ import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CURRENT_VERSION } from '../generated/current';
 import { NoServerError, resolveEndpoint } from '../runtime/locate';
+import { FUZZ_USAGE } from './fuzz/usage';
 import { PROFILES, parseProfiles } from './lib/clauses';
 import { readExpectedFailures } from './lib/expected-failures';
 import { DEFAULT_FIXTURES, loadCases } from './lib/load';
@@ -36,6 +37,7 @@ const USAGE = `idea-conformance — conformance suite for IDEA protocol servers
       each clause of a version (default the served one, ${CURRENT_VERSION}) with the cases that check it and,
       given a run's JSON report, their verdicts; a clause no client can observe names idea-kit's own tests
       of it (conformance/clause-tests.json; checked to exist only in a clone). Exit 1 when a clause has neither
+${FUZZ_USAGE}
   idea-conformance --help | --version
 
 Selection:  --id <glob> (repeatable)  --topic <topic|area> (repeatable)  --version <x.y.z>  --last-failed
@@ -98,6 +100,11 @@ async function main(argv: string[]): Promise<number> {
   if (!command || command === 'help' || argv.includes('--help') || argv.includes('-h')) {
     process.stdout.write(`${USAGE}\n`);
     return command ? 0 : 2;
+  }
+  if (command === 'fuzz') {
+    // Loaded only for fuzz: fast-check and the generators stay out of every other command's start-up.
+    const { fuzzCli } = await import('./fuzz/cli');
+    return fuzzCli(rest, noServer);
   }
   if (command === 'coverage') {
     const { coverageCli } = await import('./coverage-cli');

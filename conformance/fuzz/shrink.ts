@@ -1,0 +1,96 @@
+// Search and shrink with fast-check: rounds of generation (seed, seed+1, … after each finding) that stop
+// at the first new kind of failure, then a replay of that run (fast-check's seed + path) that shrinks it
+// with a budget of its own. A shrink candidate counts as failing only when it fails the same way (same
+// topic and oracle), so shrinking cannot slide into a different bug.
+import fc from 'fast-check';
+import type { FuzzInput } from './generate';
+import { type Problem, signature } from './oracles';
+
+export interface Found {
+  /** The shrunk input and what it broke. */
+  input: FuzzInput;
+  problems: Problem[];
+  /** The input first found, before shrinking. */
+  original: FuzzInput;
+  signature: string;
+  /** fast-check's seed and path of the first failing run: `fc.check(…, {seed, path})` replays it. */
+  seed: number;
+  path: string;
+  shrinks: number;
+  shrinkMs: number;
+}
+
+export interface SearchOptions {
+  seed: number;
+  /** Trials in all (generation only; shrinking has its own budget). */
+  runs?: number;
+  /** Epoch ms after which no new generation round starts. */
+  deadline: number;
+  /** Budget for shrinking one finding. */
+  shrinkMs: number;
+  onFinding?(f: Found): void;
+}
+
+export type Trial = (input: FuzzInput) => Promise<Problem[]>;
+
+export async function searchAndShrink(
+  arb: fc.Arbitrary<FuzzInput>,
+  trial: Trial,
+  o: SearchOptions,
+): Promise<{ findings: Found[]; trials: number }> {
+  const known = new Set<string>();
+  const findings: Found[] = [];
+  let trials = 0;
+  const left = () => (o.runs === undefined ? Number.POSITIVE_INFINITY : o.runs - trials);
+  for (let round = 0; Date.now() < o.deadline && left() > 0; round++) {
+    const roundSeed = (o.seed + round) | 0;
+    let hit: { sig: string; problems: Problem[] } | undefined;
+    const found = await fc.check(
+      fc.asyncProperty(arb, async (input) => {
+        if (Date.now() >= o.deadline || left() <= 0) return true; // budget spent: the rest pass untried
+        trials++;
+        const fresh = (await trial(input)).filter((p) => !known.has(signature(input.topic, p)));
+        if (fresh.length === 0) return true;
+        hit = { sig: signature(input.topic, fresh[0]!), problems: fresh };
+        return false;
+      }),
+      {
+        seed: roundSeed,
+        numRuns: Math.min(left(), 1_000_000_000),
+        endOnFailure: true,
+        // (setTimeout reads Infinity as 1 ms: only a finite budget becomes a limit)
+        ...(Number.isFinite(o.deadline) ? { interruptAfterTimeLimit: Math.max(1, o.deadline - Date.now()) } : {}),
+      },
+    );
+    if (!found.failed || !hit || !found.counterexample || !found.counterexamplePath) break;
+    const { sig } = hit;
+    known.add(sig);
+    const original = found.counterexample[0];
+    let last = { input: original, problems: hit.problems };
+    let shrinks = 0;
+    const started = Date.now();
+    await fc.check(
+      fc.asyncProperty(arb, async (input) => {
+        const problems = await trial(input);
+        if (!problems.some((p) => signature(input.topic, p) === sig)) return true;
+        shrinks++;
+        last = { input, problems };
+        return false;
+      }),
+      { seed: roundSeed, path: found.counterexamplePath, interruptAfterTimeLimit: o.shrinkMs },
+    );
+    const f: Found = {
+      input: last.input,
+      problems: last.problems,
+      original,
+      signature: sig,
+      seed: roundSeed,
+      path: found.counterexamplePath,
+      shrinks: Math.max(0, shrinks - 1), // the first failing call is the replay itself
+      shrinkMs: Date.now() - started,
+    };
+    findings.push(f);
+    o.onFinding?.(f);
+  }
+  return { findings, trials };
+}

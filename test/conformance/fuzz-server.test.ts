@@ -1,0 +1,67 @@
+// A bounded fuzz run (fixed seed) against the built idea-server bin on a fixture workspace, found through
+// the per-user registry as `idea-conformance fuzz` finds it: no findings.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { fuzz } from '../../conformance/fuzz/run';
+import { buildFixtureWorkspace } from '../../conformance/workspace';
+import { poll } from '../../runtime/poll';
+import { parseRegistryEntry, type RegistryEntry } from '../../runtime/registry';
+import { buildTarget, ROOT } from '../../scripts/build';
+
+const REGISTER_TIMEOUT_MS = 60_000;
+let tmp: string;
+let ws: string;
+let child: ChildProcess | undefined;
+let entry: RegistryEntry;
+
+beforeAll(async () => {
+  tmp = mkdtempSync(join(tmpdir(), 'conformance-fuzz-server-'));
+  const home = join(tmp, 'home');
+  const registry = join(tmp, 'registry');
+  mkdirSync(home);
+  ws = buildFixtureWorkspace(join(tmp, 'ws')).dir;
+  await buildTarget('server');
+  const bin = join(ROOT, 'idea-server', 'dist', 'idea-server.mjs');
+  const c = spawn(process.execPath, [bin, '--workspace', ws, '--port', '0'], {
+    env: { PATH: process.env.PATH, HOME: home, IDEA_REGISTRY_DIR: registry },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  child = c;
+  let err = '';
+  c.stderr!.on('data', (d: Buffer) => {
+    err += d.toString();
+  });
+  const found = await poll(
+    () => {
+      if (c.exitCode !== null) throw new Error(`idea-server exited ${c.exitCode}: ${err}`);
+      const file = existsSync(registry) ? readdirSync(registry).find((n) => n.startsWith(`${c.pid}-`)) : undefined;
+      const parsed = file ? parseRegistryEntry(readFileSync(join(registry, file), 'utf8')) : undefined;
+      return typeof parsed === 'object' ? parsed : undefined;
+    },
+    { timeoutMs: REGISTER_TIMEOUT_MS, intervalMs: 50 },
+  );
+  if (!found) throw new Error(`idea-server did not register within ${REGISTER_TIMEOUT_MS / 1000} s: ${err}`);
+  entry = found;
+}, 180_000);
+
+afterAll(() => {
+  if (child?.exitCode === null) child.kill('SIGKILL');
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+it('idea-server: 25 s of fuzzing with seed 31 finds nothing', async () => {
+  const s = await fuzz({
+    url: entry.url,
+    token: entry.token,
+    workspace: ws,
+    seed: 31,
+    timeMs: 25_000,
+    shrinkMs: 15_000,
+  });
+  expect(s.findings.map((f) => `${f.signature}: ${f.problems[0]!.detail} ${JSON.stringify(f.input)}`)).toEqual([]);
+  expect(s.topics.length).toBeGreaterThanOrEqual(17);
+  expect(s.trials).toBeGreaterThan(100);
+}, 120_000);

@@ -1,0 +1,108 @@
+// idea-conformance fuzz against planted in-test servers: each flaw found within a few seconds with a fixed
+// seed and shrunk to a frame of a few fields, written as a fixture case the suite's loader accepts; a
+// clean server yields no finding.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fuzz } from '../../conformance/fuzz/run';
+import { loadCases } from '../../conformance/lib/load';
+import { buildFixtureWorkspace } from '../../conformance/workspace';
+import { FUZZ_TOKEN, type Plant, startFuzzServer } from './fuzz-servers';
+
+let tmp: string;
+let ws: string;
+
+beforeAll(() => {
+  tmp = mkdtempSync(join(tmpdir(), 'conformance-fuzz-'));
+  ws = buildFixtureWorkspace(join(tmp, 'ws')).dir;
+}, 60_000);
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const SEED = 31;
+
+async function fuzzPlanted(plant: Plant | undefined, topics: string[], out?: string, seed = SEED) {
+  const server = await startFuzzServer(ws, plant);
+  try {
+    return await fuzz({
+      url: server.url,
+      token: FUZZ_TOKEN,
+      workspace: ws,
+      seed,
+      timeMs: 4000,
+      shrinkMs: 8000,
+      timeoutMs: 400,
+      topics: topics.map((t) => `/app/vscode/${t}`),
+      ...(out ? { outDir: out } : {}),
+    });
+  } finally {
+    await server.close();
+  }
+}
+
+const keys = (p: unknown) => Object.keys(p as object);
+
+describe('fuzz finds planted flaws and shrinks them', () => {
+  it('a server that closes the connection on a 10,000-character pattern', async () => {
+    const out = join(tmp, 'findings-crash');
+    const s = await fuzzPlanted('crash-on-long-pattern', ['edit/find'], out);
+    const f = s.findings.find((x) => x.signature === '/app/vscode/edit/find closed');
+    expect(f, JSON.stringify(s.findings.map((x) => x.signature))).toBeDefined();
+    const params = f!.input.params as { pattern: string };
+    expect(keys(params)).toEqual(['pattern']);
+    // shrunk to the threshold itself
+    expect(params.pattern.length).toBe(10_000);
+    // the case file is one the suite loads
+    expect(f!.file && existsSync(f!.file)).toBe(true);
+    const loaded = loadCases(out);
+    expect(loaded.map((c) => c.case.id)).toContain(f!.fixture.id);
+    expect(readFileSync(f!.file!, 'utf8')).toContain('"kind": "request"');
+  }, 30_000);
+
+  it('a server that answers line -1 in nav/definition locations', async () => {
+    const s = await fuzzPlanted('negative-line', ['nav/definition']);
+    const f = s.findings.find((x) => x.signature === '/app/vscode/nav/definition schema');
+    expect(f, JSON.stringify(s.findings.map((x) => x.signature))).toBeDefined();
+    expect(f!.problems[0]!.detail).toMatch(/line/);
+    expect(f!.input.invalid).toBeUndefined();
+    expect(keys(f!.input.params).sort()).toEqual(['character', 'filePath', 'line']);
+    expect(f!.fixture.spec).toBe('T14');
+  }, 30_000);
+
+  it('a server that hangs on an empty include glob', async () => {
+    const s = await fuzzPlanted('hang-on-empty-glob', ['edit/find']);
+    const f = s.findings.find((x) => x.signature === '/app/vscode/edit/find timeout');
+    expect(f, JSON.stringify(s.findings.map((x) => x.signature))).toBeDefined();
+    const params = f!.input.params as Record<string, unknown>;
+    expect(params.include).toBe('');
+    expect(keys(params).length).toBeLessThanOrEqual(2);
+  }, 30_000);
+
+  it('a server whose edit/replace writes on invalid params', async () => {
+    const s = await fuzzPlanted('write-on-invalid', ['edit/replace']);
+    const f = s.findings.find((x) => x.signature === '/app/vscode/edit/replace wrote');
+    expect(f, JSON.stringify(s.findings.map((x) => x.signature))).toBeDefined();
+    expect(f!.input.invalid).toBeDefined();
+    expect(keys(f!.input.params).length).toBeLessThanOrEqual(2);
+    expect(f!.fixture.destructive).toBe(true);
+    // the reset after each write put the workspace back
+    expect(existsSync(join(ws, 'fuzz-wrote.txt'))).toBe(false);
+  }, 30_000);
+});
+
+describe('fuzz against a clean server', () => {
+  it('finds nothing, on every topic it serves, and writes no case', async () => {
+    const out = join(tmp, 'findings-clean');
+    const s = await fuzzPlanted(undefined, ['edit/find', 'edit/replace', 'nav/definition', 'fs/findFiles'], out);
+    expect(s.findings.map((f) => `${f.signature}: ${f.problems[0]!.detail} ${JSON.stringify(f.input)}`)).toEqual([]);
+    expect(s.trials).toBeGreaterThan(50);
+    expect(s.topics).toHaveLength(4);
+    expect(existsSync(out) ? readdirSync(out) : []).toEqual([]);
+  }, 30_000);
+
+  it('is reproducible: the same seed gives the same shrunk finding', async () => {
+    const a = await fuzzPlanted('negative-line', ['nav/definition'], undefined, 7);
+    const b = await fuzzPlanted('negative-line', ['nav/definition'], undefined, 7);
+    expect(a.findings.map((f) => f.input)).toEqual(b.findings.map((f) => f.input));
+  }, 30_000);
+});
