@@ -1,10 +1,15 @@
 // Rewrites an inlined schema into one normal form before comparison, so that schemas allowing the
 // same values compare equal and a change shows where it is made, not as a different spelling:
-//  1. trivial keywords dropped (`required: []`, `minLength: 0`, `additionalProperties: true`, …),
-//     `required` sorted, `const` read as a one-value `enum`;
+//  1. trivial keywords dropped (`required: []`, `minLength: 0`, `additionalProperties: true`,
+//     `minContains: 1`, the 2020-12 `$schema`, …), keywords that act only beside another dropped
+//     without it (`then`/`else` without `if`, `minContains` without `contains`), `required` and
+//     `dependentRequired` sorted, `const` read as a one-value `enum`, a subschema allowing nothing
+//     written `false`, `not: {not: S}` read as S;
 //  2. `allOf` flattened into its parent when the parts merge without conflict (a `$ref` wrapped in
-//     `allOf`, an object split in parts, a subtype that adds fields to a base type);
-//  3. `enum` values filtered by `type`, and `type` derived from the values;
+//     `allOf`, an object split in parts, a subtype that adds fields to a base type); an `anyOf` or
+//     `oneOf` of one schema is that schema, so it is merged the same way;
+//  3. `enum` values filtered by `type`, and `type` derived from the values; a number that must be a
+//     multiple of an integer is an integer (`multipleOf: 1` on it then says nothing);
 //  4. alternatives as a set: `type: [a, b]`, `anyOf`/`oneOf` of types, of `const`s or of `enum`s
 //     become one `anyOf` with one branch per JSON type (`oneOf` only when its branches are disjoint,
 //     so it means the same as `anyOf`); one alternative left is merged into the parent;
@@ -12,9 +17,23 @@
 //     the tighter of `minimum`/`exclusiveMinimum`;
 //  6. keywords of types the schema does not allow dropped (they constrain nothing).
 // Children are normalised before their parent (inline.ts builds bottom-up), so every function here
-// may assume normalised subschemas.
+// may assume normalised subschemas. Where `unevaluatedProperties`/`unevaluatedItems` occur (inline.ts
+// says so: keepEvaluation), rewrites that would change which properties or items count as evaluated
+// are not made.
+import { SCHEMA_KEYWORDS, SCHEMA_MAP_KEYWORDS } from '@idea-kit/spec-lib/keywords';
 import { isObject, type Json } from '@idea-kit/spec-lib/spec';
-import { canonical, KEYWORD_TYPE, REQUIRED_WHEN, type Schema, type TypeKey, typeKey, typeOfValue } from './keywords';
+import {
+  asSchema,
+  canonical,
+  DIALECT,
+  isNothing,
+  KEYWORD_TYPE,
+  REQUIRED_WHEN,
+  type Schema,
+  type TypeKey,
+  typeKey,
+  typeOfValue,
+} from './keywords';
 
 /** A schema reached through `$ref`: the target's name, the target alone, and the keywords next to
  *  the `$ref` at this use. The diff uses it to report a change of the target once, under its name. */
@@ -42,6 +61,9 @@ export function refNode(def: string, body: Schema, site: Schema): Schema {
 
 const TRIVIAL: Record<string, (v: Json) => boolean> = {
   required: (v) => Array.isArray(v) && v.length === 0,
+  minContains: (v) => v === 1,
+  dependentRequired: (v) => isObject(v) && Object.keys(v).length === 0,
+  dependentSchemas: (v) => isObject(v) && Object.keys(v).length === 0,
   minLength: (v) => v === 0,
   minItems: (v) => v === 0,
   minProperties: (v) => v === 0,
@@ -59,24 +81,125 @@ const TRIVIAL: Record<string, (v: Json) => boolean> = {
   writeOnly: (v) => v === false,
 };
 
-function isNothing(s: Schema): boolean {
-  return isObject(s.not) && Object.keys(s.not).length === 0;
+/** Trivial keywords that still mark properties or items as evaluated (`unevaluated*` sees them). */
+const EVALUATING_TRIVIAL = new Set(['additionalProperties', 'items', 'unevaluatedProperties', 'unevaluatedItems']);
+/** Keywords whose annotations say which properties or items were evaluated. */
+const EVALUATING = [...EVALUATING_TRIVIAL, 'properties', 'patternProperties', 'prefixItems', 'contains', '$dynamicRef'];
+const IN_PLACE = ['allOf', 'anyOf', 'oneOf', 'if', 'then', 'else', 'dependentSchemas'];
+
+let keepEvaluation = false;
+
+/** Runs `f` with the rewrites that would change what counts as evaluated turned off (inline.ts does so
+ *  when `unevaluatedProperties` or `unevaluatedItems` occurs in the schema). */
+export function keepingEvaluation<T>(on: boolean, f: () => T): T {
+  const before = keepEvaluation;
+  keepEvaluation = on;
+  try {
+    return f();
+  } finally {
+    keepEvaluation = before;
+  }
+}
+
+/** True when `x` (or a subschema applied in place) marks properties or items as evaluated. */
+function evaluates(x: Json | undefined): boolean {
+  if (!isObject(x)) return false;
+  if (EVALUATING.some((k) => x[k] !== undefined)) return true;
+  return IN_PLACE.some((k) => {
+    const v = x[k];
+    if (Array.isArray(v)) return v.some(evaluates);
+    if (k === 'dependentSchemas' && isObject(v)) return Object.values(v).some(evaluates);
+    return evaluates(v);
+  });
 }
 
 function isEmptySchema(v: Json): boolean {
   return v === true || (isObject(v) && Object.keys(v).length === 0);
 }
 
+/** A subschema that allows nothing is written `false` (`{not: {}}` is what other rules produce), so
+ *  both spellings compare equal; `not`'s own value stays a schema. */
+function nothingAsFalse(s: Schema): void {
+  for (const k of SCHEMA_KEYWORDS) {
+    const v = s[k];
+    if (k !== 'not' && isObject(v) && isNothing(v)) s[k] = false;
+  }
+  for (const k of SCHEMA_MAP_KEYWORDS) {
+    const m = s[k];
+    if (!isObject(m)) continue;
+    if (Object.values(m).some((v) => isObject(v) && isNothing(v)))
+      s[k] = Object.fromEntries(Object.entries(m).map(([n, v]) => [n, isObject(v) && isNothing(v) ? false : v]));
+  }
+}
+
+/** Keywords that act only beside another say nothing without it: `then`/`else` without `if`,
+ *  `minContains`/`maxContains` without `contains`; a lone `if` constrains nothing either. */
+function dropDependents(s: Schema): void {
+  if (s.contains === undefined) {
+    delete s.minContains;
+    delete s.maxContains;
+  }
+  if (s.if === undefined) {
+    delete s.then;
+    delete s.else;
+    return;
+  }
+  // `then: {}` holds always; but ajv evaluates `if` only beside a `then` or an `else`.
+  if (!keepEvaluation) for (const k of ['then', 'else']) if (isEmptySchema(s[k]!)) delete s[k];
+  if (s.then === undefined && s.else === undefined && !(keepEvaluation && evaluates(s.if))) delete s.if;
+}
+
+/** `not: false` allows everything, and `not: {not: S}` is S; both lose S's annotations, so not
+ *  where something counts evaluated properties or items. Null when there is nothing to rewrite. */
+function doubleNegation(s: Schema): Schema | null {
+  if (s.not === false) {
+    const { not: _n, ...rest } = s;
+    return rest;
+  }
+  const inner = isObject(s.not) && Object.keys(s.not).length === 1 ? s.not.not : undefined;
+  if (inner === undefined || (keepEvaluation && evaluates(inner))) return null;
+  const { not: _n, ...rest } = s;
+  return { ...rest, allOf: [...(Array.isArray(s.allOf) ? s.allOf : []), inner] };
+}
+
+/** `dependentRequired` as sorted sets, a property's dependency on itself and empty lists dropped. */
+function normaliseDependentRequired(s: Schema): void {
+  const out: Schema = {};
+  for (const [name, list] of Object.entries(s.dependentRequired as Schema).sort(([x], [y]) => (x < y ? -1 : 1))) {
+    const names = [...new Set(strings(list))].filter((n) => n !== name).sort();
+    if (names.length > 0) out[name] = names;
+  }
+  if (Object.keys(out).length > 0) s.dependentRequired = out;
+  else delete s.dependentRequired;
+}
+
 export function normaliseSchema(input: Schema): Schema {
   if (NORMAL.has(input)) return input;
   let s: Schema = { ...input };
-  for (const [k, trivial] of Object.entries(TRIVIAL)) if (k in s && trivial(s[k]!)) delete s[k];
+  for (const [k, trivial] of Object.entries(TRIVIAL)) {
+    if (k in s && trivial(s[k]!) && !(keepEvaluation && EVALUATING_TRIVIAL.has(k))) delete s[k];
+  }
+  if (s.$schema === DIALECT) delete s.$schema;
   if (Array.isArray(s.required)) s.required = [...new Set(strings(s.required))].sort();
+  if (isObject(s.dependentRequired)) normaliseDependentRequired(s);
   if (s.const !== undefined) {
     s.enum = Array.isArray(s.enum) ? s.enum.filter((v) => canonical(v) === canonical(s.const)) : [s.const];
     delete s.const;
   }
-  if (Array.isArray(s.anyOf) && s.anyOf.some(isEmptySchema)) delete s.anyOf;
+  nothingAsFalse(s);
+  dropDependents(s);
+  const negated = doubleNegation(s);
+  if (negated) s = negated;
+  if (Array.isArray(s.anyOf) && s.anyOf.some(isEmptySchema) && !(keepEvaluation && s.anyOf.some(evaluates)))
+    delete s.anyOf;
+  for (const k of ['anyOf', 'oneOf'] as const) {
+    // One alternative is that alternative: `anyOf: [S]` and `oneOf: [S]` mean `allOf: [S]`.
+    const one = s[k];
+    if (Array.isArray(one) && one.length === 1) {
+      s.allOf = [...(Array.isArray(s.allOf) ? s.allOf : []), one[0]!];
+      delete s[k];
+    }
+  }
   if (Array.isArray(s.allOf)) {
     const flat = flattenAllOf(s);
     if (flat) return flat;
@@ -104,7 +227,7 @@ export function normaliseSchema(input: Schema): Schema {
 
 function flattenAllOf(s: Schema): Schema | null {
   const { allOf, ...rest } = s;
-  const parts = [rest, ...(allOf as Json[]).map((x) => (isObject(x) ? x : {}))];
+  const parts = [rest, ...(allOf as Json[]).map(asSchema)];
   return mergeKeepingDef(parts);
 }
 
@@ -129,8 +252,8 @@ function mergeKeepingDef(parts: Schema[]): Schema | null {
   return merged;
 }
 
-const LOWER = new Set(['minLength', 'minItems', 'minProperties', 'minContains']);
-const UPPER = new Set(['maxLength', 'maxItems', 'maxProperties', 'maxContains']);
+const LOWER = new Set(['minLength', 'minItems', 'minProperties']);
+const UPPER = new Set(['maxLength', 'maxItems', 'maxProperties']);
 /** Keywords that annotate rather than constrain: in a merge, the later part (the use site) wins. */
 const OVERRIDES = new Set(['default', 'deprecated', 'readOnly', 'writeOnly', REQUIRED_WHEN]);
 
@@ -143,6 +266,9 @@ export function mergeSchemas(parts: Schema[]): Schema | null {
   const closes = (p: Schema) => p.additionalProperties !== undefined || p.unevaluatedProperties !== undefined;
   const opens = (p: Schema) => p.properties !== undefined || p.patternProperties !== undefined;
   if (nonEmpty.some((p) => closes(p) && nonEmpty.some((q) => q !== p && opens(q)))) return null;
+  // Two `contains` count items separately: they merge only when they are the same count.
+  const counts = nonEmpty.filter((p) => p.contains !== undefined).map(containsGroup);
+  if (counts.some((c) => c !== counts[0])) return null;
   const out: Schema = {};
   for (const part of nonEmpty) {
     for (const [k, v] of Object.entries(part)) {
@@ -158,7 +284,7 @@ export function mergeSchemas(parts: Schema[]): Schema | null {
           const prev = props[name];
           if (prev === undefined) props[name] = sub;
           else {
-            const both = mergeSchemas([asObject(prev), asObject(sub)]);
+            const both = mergeSchemas([asSchema(prev), asSchema(sub)]);
             if (!both) return null;
             props[name] = both;
           }
@@ -167,7 +293,7 @@ export function mergeSchemas(parts: Schema[]): Schema | null {
       } else if (k === 'required') out[k] = [...new Set([...strings(have), ...strings(v)])];
       else if (k === 'type') {
         const both = intersectTypes(typeList(have), typeList(v));
-        if (both.length === 0) return null;
+        if (both.length === 0) return normaliseSchema({ not: {} }); // no value has both types
         out[k] = both.length === 1 ? both[0]! : both;
       } else if (k === 'enum' && Array.isArray(have) && Array.isArray(v)) {
         const keep = new Set(v.map(canonical));
@@ -190,8 +316,8 @@ export function mergeSchemas(parts: Schema[]): Schema | null {
   return normaliseSchema(out);
 }
 
-function asObject(x: Json): Schema {
-  return isObject(x) ? x : x === false ? { not: {} } : {};
+function containsGroup(p: Schema): string {
+  return canonical([p.contains, p.minContains, p.maxContains] as Json);
 }
 
 function strings(x: Json | undefined): string[] {
@@ -230,26 +356,43 @@ function normaliseTypeAndEnum(s: Schema): void {
     types.sort();
     s.type = types.length === 1 ? types[0]! : types;
   }
-  if (!Array.isArray(s.enum)) return;
+  integerMultiple(s);
+  if (Array.isArray(s.enum)) normaliseEnum(s, s.enum);
+  // A type derived from the values may be a number that multipleOf makes an integer: filter again.
+  if (integerMultiple(s) && Array.isArray(s.enum)) normaliseEnum(s, s.enum);
+}
+
+function normaliseEnum(s: Schema, values: Json[]): void {
   const declared = s.type === undefined ? null : typeList(s.type);
   const seen = new Map<string, Json>();
-  for (const v of s.enum) if (!declared || allowsValue(declared, v)) seen.set(canonical(v), v);
-  const values = [...seen.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v);
-  if (values.length === 0) {
+  for (const v of values) if (!declared || allowsValue(declared, v)) seen.set(canonical(v), v);
+  const kept = [...seen.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v);
+  if (kept.length === 0) {
     // No value left: the schema allows nothing (ajv refuses an empty enum).
     delete s.enum;
     delete s.type;
     s.not = {};
     return;
   }
-  s.enum = values;
-  let types = [...new Set(values.map(typeOfValue))];
+  s.enum = kept;
+  let types = [...new Set(kept.map(typeOfValue))];
   if (types.includes('number')) types = types.filter((t) => t !== 'integer');
   types.sort();
   if (types.length > 0) s.type = types.length === 1 ? types[0]! : types;
   const only = (t: string, all: Json[]) =>
     types.length === 1 && types[0] === t && all.every((x) => seen.has(canonical(x)));
   if (only('null', [null]) || only('boolean', [true, false])) delete s.enum;
+}
+
+/** A number that must be a multiple of an integer is an integer: `type: number, multipleOf: 1` is
+ *  `type: integer` (n/1 is whole exactly when n is), and `multipleOf: 1` on an integer says nothing. */
+function integerMultiple(s: Schema): boolean {
+  const m = s.multipleOf;
+  if (typeof m !== 'number' || !Number.isInteger(m) || m <= 0) return false;
+  const changed = s.type === 'number';
+  if (changed) s.type = 'integer';
+  if (s.type === 'integer' && m === 1) delete s.multipleOf;
+  return changed;
 }
 
 /** Type keys a (normalised) schema allows, or null when it allows every type. */

@@ -3,9 +3,23 @@
 // the value: narrowing what a server accepts breaks clients that send the old values, widening what a
 // server returns breaks clients that only understand the old values. A change found inside the target
 // of a `$ref` carries that target's name (`def`), so the version diff can report it once (group.ts).
+import { subschemaKind } from '@idea-kit/spec-lib/keywords';
 import { isObject, type Json, type JsonObject } from '@idea-kit/spec-lib/spec';
+import type { Differ, Inside } from './applicators';
+import * as applicators from './applicators';
 import { formatChange } from './formats';
-import { ANNOTATIONS, canonical, KEYWORD_TYPE, REQUIRED_WHEN, typeKey } from './keywords';
+import {
+  ANNOTATIONS,
+  asSchema,
+  canonical,
+  DIALECT,
+  isNothing,
+  KEYWORD_TYPE,
+  KEYWORDS,
+  REQUIRED_WHEN,
+  typeKey,
+} from './keywords';
+import { brief, join, show } from './message';
 import { type DefUse, defUse, mergeSchemas, typeList } from './normalise';
 import { comparePatterns } from './pattern';
 import type { Change, Direction, Effect, Level } from './types';
@@ -51,116 +65,161 @@ const CONSEQUENCE: Record<Direction, Record<Effect, string>> = {
   },
 };
 
+/** The other side of an effect: what a subschema's narrowing does to the whole under `not`. */
+function invert(e: Effect): Effect {
+  return e === 'narrowed' ? 'widened' : e === 'widened' ? 'narrowed' : 'changed';
+}
+
 const LOWER_BOUNDS = ['minLength', 'minItems', 'minProperties'];
 const UPPER_BOUNDS = ['maxLength', 'maxItems', 'maxProperties'];
 const NUMBER_BOUNDS = [
   ['minimum', 'exclusiveMinimum', true],
   ['maximum', 'exclusiveMaximum', false],
 ] as const;
-/** Constraints compared as a whole: added narrows, removed widens, altered changes. */
-const OPAQUE = [
-  'uniqueItems',
-  'not',
-  'dependentRequired',
-  'dependentSchemas',
-  'patternProperties',
-  'propertyNames',
-  'unevaluatedProperties',
-  'unevaluatedItems',
-  'contains',
-  'minContains',
-  'maxContains',
-  'prefixItems',
-  'contentEncoding',
-  'contentMediaType',
-];
+/** Keys compare() judges itself; every other key that changed is reported for review by hand. */
 const HANDLED = new Set([
-  'type',
-  'enum',
-  'const',
+  ...Object.keys(KEYWORDS).filter((k) => KEYWORDS[k]!.treatment === 'reasoned'),
   'default',
   'deprecated',
   'readOnly',
   'writeOnly',
-  'properties',
-  'required',
-  'additionalProperties',
-  'items',
   REQUIRED_WHEN,
-  'anyOf',
-  'oneOf',
-  'allOf',
-  'if',
-  'then',
-  'else',
-  ...LOWER_BOUNDS,
-  ...UPPER_BOUNDS,
-  ...OPAQUE,
-  ...NUMBER_BOUNDS.flat().filter((k) => typeof k === 'string'),
-  'pattern',
-  'format',
-  'multipleOf',
 ]);
 
 type Schema = JsonObject;
 
-function asSchema(x: Json | undefined): Schema {
-  if (x === false) return { not: {} };
-  return isObject(x) ? x : {};
-}
-
-function join(path: string, key: string): string {
-  if (key === '[]') return `${path}[]`;
-  return path ? `${path}.${key}` : key;
-}
-
-/** A value as JSON in a code span (Markdown renders it verbatim; text output keeps the backticks). */
-function show(x: Json | undefined): string {
-  return x === undefined ? '(none)' : `\`${JSON.stringify(x)}\``;
-}
-
-/** Long constraints (conditionals, unions) abbreviated for one-line messages; a one-value enum (the
- *  normal form of `const`) is shown as `const`, an enum without the type it implies. */
-function brief(x: Json | undefined, max = 100): string {
-  const s =
-    x === undefined
-      ? ''
-      : JSON.stringify(x, (_k, v: Json) => {
-          if (!isObject(v) || !Array.isArray(v.enum)) return v;
-          const { enum: values, type: _t, ...rest } = v;
-          return values.length === 1 ? { const: values[0]!, ...rest } : { enum: values, ...rest };
-        });
-  return x === undefined ? show(x) : `\`${s.length > max ? `${s.slice(0, max - 1)}…` : s}\``;
-}
-
 export function diffSchemas(oldS: Json, newS: Json, ctx: SchemaDiffContext, path = ''): void {
-  new SchemaDiff(ctx).compare(asSchema(oldS), asSchema(newS), path);
+  const caps = [...new Set([...scopeWide(oldS), ...scopeWide(newS)])];
+  const evaluation = /"unevaluated(Properties|Items)"/.test(JSON.stringify([oldS, newS]));
+  new SchemaDiff(ctx, caps, evaluation).compare(asSchema(oldS), asSchema(newS), path);
 }
 
-class SchemaDiff {
+/** Keywords whose effect reaches past their own node, so no INFO can be proven anywhere in a
+ *  schema holding one: `$dynamicRef` (resolved at validation time) and a dialect other than 2020-12. */
+function scopeWide(x: Json): string[] {
+  if (Array.isArray(x)) return x.flatMap(scopeWide);
+  if (!isObject(x)) return [];
+  const out: string[] = [];
+  if (x.$dynamicRef !== undefined || x.$dynamicAnchor !== undefined)
+    out.push('`$dynamicRef` resolves at validation time, through the dynamic scope');
+  if (x.$schema !== undefined && x.$schema !== DIALECT)
+    out.push(`\`$schema\` ${show(x.$schema)}: the diff reasons in draft 2020-12 only`);
+  for (const [k, v] of Object.entries(x)) {
+    const kind = subschemaKind(k);
+    if (kind === 'schema' || kind === 'list') out.push(...scopeWide(v));
+    else if (kind === 'map' && isObject(v)) out.push(...Object.values(v).flatMap(scopeWide));
+  }
+  return out;
+}
+
+/** Where the comparison stands: under which keywords, and what that does to a change found there. */
+interface Frame {
+  /** Under an odd number of `not`s: a narrowing found here widens the whole. */
+  negated: boolean;
+  /** Under `not` or a condition: only effects on values count, not the protocol's conventions. */
+  strict: boolean;
+  /** Why no INFO can be proven here (a `oneOf` branch, `unevaluated*` beside, `$dynamicRef`, …). */
+  caps: readonly string[];
+  /** Keywords passed on the way down (`not`, `then`, …), named in the message. */
+  via: readonly string[];
+}
+
+class SchemaDiff implements Differ {
   /** `$ref` targets being compared, innermost last: a change is attributed to the innermost. */
   private readonly defs: { name: string; base: string }[] = [];
+  private frame: Frame;
 
-  constructor(private readonly ctx: SchemaDiffContext) {}
+  constructor(
+    private readonly ctx: SchemaDiffContext,
+    caps: string[],
+    /** Some `unevaluated*` keyword sees which properties and items the others evaluated. */
+    readonly evaluation: boolean,
+  ) {
+    this.frame = { negated: false, strict: false, caps, via: [] };
+  }
 
-  /** `message` is `detail` plus its consequence for this use; `detail` alone names the change. */
-  private emit(level: Level, kind: string, path: string, message: string, detail = message): void {
-    const change: SchemaChange = { level, kind, location: this.ctx.location, path, message };
+  /** Reports a change: `detail` names it the same way for every use of a `$ref` target; the message
+   *  adds its consequence for this use. An INFO that cannot be proven here (see Frame) is WARN,
+   *  unless it needs no proof (an annotation). */
+  private report(level: Level, kind: string, path: string, what: string, consequence = '', proven = false): void {
+    const f = this.frame;
+    const detail = f.via.length > 0 ? `${f.via.join(' › ')}: ${what}` : what;
+    let why = consequence;
+    if (level === 'INFO' && !proven && f.caps.length > 0) {
+      level = 'WARN';
+      why = `${consequence ? `${consequence}, ` : ''}but not proven: ${f.caps.join('; ')}; review by hand`;
+    }
+    const change: SchemaChange = {
+      level,
+      kind,
+      location: this.ctx.location,
+      path,
+      message: why ? `${detail}: ${why}` : detail,
+    };
     const d = this.defs.at(-1);
     if (d) change.def = { name: d.name, path: path.slice(d.base.length).replace(/^\./, ''), detail };
     this.ctx.emit(change);
   }
 
-  private effect(effect: Effect, kind: string, path: string, what: string): void {
+  effect(effect: Effect, kind: string, path: string, what: string): void {
     const d = this.ctx.direction;
-    this.emit(levelOf(d, effect), kind, path, `${what}: ${CONSEQUENCE[d][effect]}`, what);
+    const e = this.frame.negated ? invert(effect) : effect;
+    this.report(levelOf(d, e), kind, path, what, CONSEQUENCE[d][e]);
+  }
+
+  /** A level set by a protocol convention (servers ignore unknown params, clients unknown result
+   *  fields) for a change whose effect on the values is `effect`. Under `not` or in a condition the
+   *  convention does not apply (there the subschema's narrowing may be the whole's widening): the
+   *  effect decides. */
+  private conventional(level: Level, effect: Effect, kind: string, path: string, what: string, why: string): void {
+    if (this.frame.strict) this.effect(effect, kind, path, what);
+    else this.report(level, kind, path, what, why);
+  }
+
+  unreasoned(keyword: string, path: string, what: string): void {
+    const why = KEYWORDS[keyword]?.by;
+    this.report(
+      'WARN',
+      'unreasoned',
+      path,
+      what,
+      `the diff does not reason about \`${keyword}\` here${why ? ` (${why})` : ''}; review by hand`,
+    );
+  }
+
+  inside(via: string, how: Inside, f: () => void): void {
+    const before = this.frame;
+    this.frame = {
+      negated: before.negated !== (how.negate ?? false),
+      strict: before.strict || (how.negate ?? false) || (how.strict ?? false),
+      caps: how.cap ? [...before.caps, how.cap] : before.caps,
+      via: via ? [...before.via, via] : before.via,
+    };
+    try {
+      f();
+    } finally {
+      this.frame = before;
+    }
   }
 
   compare(a: Schema, b: Schema, path: string): void {
     if (canonical(a) === canonical(b)) return;
+    if (isNothing(a) !== isNothing(b)) {
+      if (isNothing(a)) return this.effect('widened', 'now-allowed', path, `now allows ${brief(b)} (allowed nothing)`);
+      return this.effect('narrowed', 'now-refused', path, 'now allows nothing');
+    }
     const ua = defUse(a);
     const ub = defUse(b);
     if (ua && ub && ua.def === ub.def) return this.uses(ua, ub, path);
+    // What unevaluated* sees depends on every other keyword here (and on the subschemas they apply
+    // in place, and on how many items or which properties those keywords reach): nothing else
+    // changed here is proven safe.
+    const beside = applicators.unevaluatedBeside(a, b);
+    this.inside('', beside ? { cap: beside } : {}, () => this.keywords(a, b, path));
+    applicators.unevaluated(this, a, b, path);
+  }
+
+  private keywords(a: Schema, b: Schema, path: string): void {
     if (this.alternatives(a, b, path)) return;
     if (this.unionAgainstBranch(a, b, path)) return this.annotations(a, b, path);
     this.types(a, b, path);
@@ -170,20 +229,32 @@ class SchemaDiff {
     this.format(a.format, b.format, path);
     this.multipleOf(a.multipleOf, b.multipleOf, path);
     this.objects(a, b, path);
-    if (a.items !== undefined || b.items !== undefined) this.items(a, b, path);
+    applicators.patternProperties(this, a, b, path);
+    applicators.propertyNames(this, a, b, path);
+    applicators.dependentRequired(this, a, b, path);
+    applicators.dependentSchemas(this, a, b, path);
+    if (!applicators.tuple(this, a, b, path) && (a.items !== undefined || b.items !== undefined))
+      this.items(a, b, path);
+    applicators.contains(this, a, b, path);
     this.unions(a, b, path);
     this.allOf(a, b, path);
-    this.conditional(a, b, path);
-    for (const k of OPAQUE) this.opaque(k, a[k], b[k], path);
+    applicators.conditional(this, a, b, path);
+    applicators.not(this, a, b, path);
     this.annotations(a, b, path);
     for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
-      if (HANDLED.has(k) || ANNOTATIONS.has(k) || canonical(a[k]) === canonical(b[k])) continue;
-      this.emit(
-        'WARN',
-        'keyword-changed',
-        path,
-        `keyword "${k}" changed from ${show(a[k])} to ${show(b[k])}: not classified, review by hand`,
-      );
+      if (HANDLED.has(k) || canonical(a[k]) === canonical(b[k])) continue;
+      // Annotations reach this far only where inline.ts keeps them: `$defs` a `$dynamicRef` may use.
+      if (ANNOTATIONS.has(k))
+        this.unreasoned('$dynamicRef', path, `\`${k}\` changed, where a \`$dynamicRef\` may resolve`);
+      else if (KEYWORDS[k]) this.unreasoned(k, path, `\`${k}\` ${brief(a[k])} → ${brief(b[k])}`);
+      else
+        this.report(
+          'WARN',
+          'keyword-changed',
+          path,
+          `keyword "${k}" changed from ${show(a[k])} to ${show(b[k])}`,
+          'not classified, review by hand',
+        );
     }
   }
 
@@ -301,6 +372,15 @@ class SchemaDiff {
   }
 
   private bounds(a: Schema, b: Schema, path: string): void {
+    if ((a.uniqueItems === true) !== (b.uniqueItems === true)) {
+      const unique = b.uniqueItems === true;
+      this.effect(
+        unique ? 'narrowed' : 'widened',
+        unique ? 'bound-tightened' : 'bound-relaxed',
+        path,
+        `uniqueItems ${show(a.uniqueItems)} → ${show(b.uniqueItems)}`,
+      );
+    }
     // minimum/exclusiveMinimum (and the maxima) as one bound each: the normaliser keeps one of them.
     for (const [incl, excl, lower] of NUMBER_BOUNDS) {
       const bound = (s: Schema) =>
@@ -342,6 +422,9 @@ class SchemaDiff {
     }
   }
 
+  /** Fields by name. Levels follow the protocol's conventions (docs/maintainers.md: servers ignore
+   *  unknown params, clients ignore unknown result fields); each change also carries its effect on the
+   *  values, which decides under `not`. */
   private objects(a: Schema, b: Schema, path: string): void {
     const pa = isObject(a.properties) ? a.properties : {};
     const pb = isObject(b.properties) ? b.properties : {};
@@ -349,20 +432,23 @@ class SchemaDiff {
     const rb = new Set(stringList(b.required));
     const names = new Set([...Object.keys(pa), ...Object.keys(pb), ...ra, ...rb]);
     const request = this.ctx.direction === 'request';
+    const closedA = a.additionalProperties === false;
     const closedB = b.additionalProperties === false;
     for (const name of [...names].sort()) {
       const p = join(path, name);
       const inA = name in pa || ra.has(name);
       const inB = name in pb || rb.has(name);
-      // Messages start with a detail that does not depend on the direction (see emit()).
-      const say = (level: Level, kind: string, detail: string, consequence: string) =>
-        this.emit(level, kind, p, `${detail}: ${consequence}`, detail);
+      const say = (level: Level, effect: Effect, kind: string, detail: string, why: string) =>
+        this.conventional(level, effect, kind, p, detail, why);
       if (!inA && inB) {
         const detail = rb.has(name) ? 'new required field' : 'new optional field';
+        // Where unknown fields were refused, a new optional one is allowed: otherwise it constrains.
+        const effect: Effect = closedA ? (rb.has(name) ? 'changed' : 'widened') : 'narrowed';
         const condition = conditionOf(pb[name]);
         if (request && rb.has(name))
           say(
             'ERR',
+            effect,
             'param-required-added',
             detail,
             'existing clients do not send it, so the server rejects their requests',
@@ -370,47 +456,56 @@ class SchemaDiff {
         else if (request && condition) {
           say(
             'WARN',
+            effect,
             'param-conditionally-required-added',
             `${detail}, but "${condition}"`,
             'servers in that configuration refuse existing clients, which do not send it',
           );
-        } else if (request) say('INFO', 'param-optional-added', detail, 'existing clients may omit it');
-        else say('INFO', 'field-added', detail, 'existing clients ignore it');
+        } else if (request) say('INFO', effect, 'param-optional-added', detail, 'existing clients may omit it');
+        else say('INFO', effect, 'field-added', detail, 'existing clients ignore it');
         continue;
       }
       if (inA && !inB) {
         const detail = ra.has(name) ? 'required field removed' : 'optional field removed';
+        const effect: Effect = closedB ? (ra.has(name) ? 'changed' : 'narrowed') : 'widened';
         if (request && closedB)
           say(
             'ERR',
+            effect,
             'param-removed',
             detail,
             'unknown fields are refused: the server rejects existing clients that send it',
           );
-        else if (request) say('WARN', 'param-removed', detail, 'the server ignores it when existing clients send it');
-        else if (ra.has(name)) say('ERR', 'field-removed', detail, 'existing clients rely on it');
-        else say('WARN', 'field-removed', detail, 'existing clients reading it get nothing');
+        else if (request)
+          say('WARN', effect, 'param-removed', detail, 'the server ignores it when existing clients send it');
+        else if (ra.has(name)) say('ERR', effect, 'field-removed', detail, 'existing clients rely on it');
+        else say('WARN', effect, 'field-removed', detail, 'existing clients reading it get nothing');
         continue;
       }
       if (ra.has(name) && !rb.has(name)) {
-        if (request) say('INFO', 'param-made-optional', 'no longer required', 'existing clients send it anyway');
+        if (request)
+          say('INFO', 'widened', 'param-made-optional', 'no longer required', 'existing clients send it anyway');
         else
           say(
             'ERR',
+            'widened',
             'field-made-optional',
             'no longer required',
             'no longer always present, and existing clients rely on it',
           );
       } else if (!ra.has(name) && rb.has(name)) {
-        if (request) say('ERR', 'param-made-required', 'now required', 'existing clients that omit it are rejected');
-        else say('INFO', 'field-made-required', 'now required', 'now always present');
+        if (request)
+          say('ERR', 'narrowed', 'param-made-required', 'now required', 'existing clients that omit it are rejected');
+        else say('INFO', 'narrowed', 'field-made-required', 'now required', 'now always present');
       }
       const wasConditional = conditionOf(pa[name]);
       const isConditional = conditionOf(pb[name]);
-      if (request && !rb.has(name) && isConditional && isConditional !== wasConditional) {
-        say(
+      // A condition in prose allows the same values: it matters only where the convention applies.
+      if (request && !this.frame.strict && !rb.has(name) && isConditional && isConditional !== wasConditional) {
+        this.report(
           'WARN',
           'param-conditionally-required',
+          p,
           `now "${isConditional}"`,
           'servers in that configuration refuse existing clients that omit it',
         );
@@ -422,29 +517,43 @@ class SchemaDiff {
 
   private additional(x: Json | undefined, y: Json | undefined, path: string): void {
     if (canonical(x) === canonical(y)) return;
-    const open = (v: Json | undefined) => v === undefined || v === true;
+    const open = (v: Json | undefined) => v === undefined || v === true || canonical(v) === '{}';
     if (open(x) && y === false) {
       return this.effect('narrowed', 'closed', path, 'unknown fields now refused');
     }
+    // `additionalProperties: true` allows every value but marks the other properties evaluated.
+    if (open(x) && open(y))
+      return this.unreasoned(
+        'additionalProperties',
+        path,
+        `\`additionalProperties\` ${show(x)} → ${show(y)}, which \`unevaluatedProperties\` sees`,
+      );
     if (x === false && open(y)) {
       // Extra fields in a response are ignorable by convention, but strict validators of the old schema reject them.
       if (this.ctx.direction === 'response')
-        return this.emit(
+        return this.conventional(
           'WARN',
+          'widened',
           'opened',
           path,
-          'unknown fields now allowed: clients validating strictly against the old schema reject them',
+          'unknown fields now allowed',
+          'clients validating strictly against the old schema reject them',
         );
       return this.effect('widened', 'opened', path, 'unknown fields now allowed');
     }
-    if (isObject(x) && isObject(y)) return this.compare(x, y, join(path, '*'));
-    this.effect('changed', 'additional-properties-changed', path, `additionalProperties ${show(x)} → ${show(y)}`);
+    this.compare(asSchema(x), asSchema(y), join(path, '*'));
   }
 
   private items(a: Schema, b: Schema, path: string): void {
     const ia = a.items;
     const ib = b.items;
-    if (Array.isArray(ia) || Array.isArray(ib)) return this.opaque('items', ia, ib, path);
+    if (canonical(ia) === canonical(ib)) return;
+    // An array of schemas is the `items` of drafts before 2020-12 (`prefixItems` now).
+    if (Array.isArray(ia) || Array.isArray(ib))
+      return this.unreasoned('items', path, `\`items\` ${brief(ia)} → ${brief(ib)} (an array: not draft 2020-12)`);
+    // `items: true` allows every item but marks them all evaluated.
+    if (canonical(asSchema(ia)) === canonical(asSchema(ib)))
+      return this.unreasoned('items', path, `\`items\` ${show(ia)} → ${show(ib)}, which \`unevaluatedItems\` sees`);
     if (ia === undefined) return this.effect('narrowed', 'items-constrained', join(path, '[]'), 'items constrained');
     if (ib === undefined)
       return this.effect('widened', 'items-unconstrained', join(path, '[]'), 'items no longer constrained');
@@ -472,22 +581,24 @@ class SchemaDiff {
       const e: Effect = narrows && widens ? 'changed' : narrows ? 'narrowed' : 'widened';
       return this.effect(e, kind(e), path, what);
     }
-    // One direction is unknown: decide by the one that breaks this direction's clients.
+    // One direction is unknown: decide by the one that breaks this direction's clients (under
+    // `not`, the pattern's widening is what narrows the whole).
     const request = this.ctx.direction === 'request';
-    const breaking = request ? narrows : widens;
-    if (breaking !== null) {
-      const e: Effect = breaking === request ? 'narrowed' : 'widened';
+    const breaking: Effect = request !== this.frame.negated ? 'narrowed' : 'widened';
+    const known = breaking === 'narrowed' ? narrows : widens;
+    if (known !== null) {
+      const e: Effect = known ? breaking : invert(breaking);
       return this.effect(e, kind(e), path, what);
     }
     const question = request
       ? 'still allows every value existing clients may send'
       : 'allows only values existing clients expect';
-    this.emit(
+    this.report(
       'WARN',
       'pattern-undecided',
       path,
-      `${what}: whether the new pattern ${question} cannot be decided mechanically; review by hand`,
       what,
+      `whether the new ${this.frame.negated ? 'schema' : 'pattern'} ${question} cannot be decided mechanically; review by hand`,
     );
   }
 
@@ -527,7 +638,11 @@ class SchemaDiff {
         const onlyA = ua.filter((_, i) => !kb.includes(ka[i]!));
         const onlyB = ub.filter((_, i) => !ka.includes(kb[i]!));
         if (onlyA.length === 1 && onlyB.length === 1) {
-          this.compare(asSchema(onlyA[0]), asSchema(onlyB[0]), path);
+          // A value matching two branches of a oneOf is refused: widening one branch can narrow the whole.
+          const how = k === 'oneOf' ? { cap: 'in a `oneOf` a value matching two branches is refused' } : {};
+          this.inside(k === 'oneOf' ? '`oneOf` branch' : '', how, () =>
+            this.compare(asSchema(onlyA[0]), asSchema(onlyB[0]), path),
+          );
           continue;
         }
         const exclusive = k === 'oneOf';
@@ -543,15 +658,18 @@ class SchemaDiff {
     }
   }
 
-  /** One side is a plain schema equal to a branch of the other side's union: `string` → `string | string[]`. */
+  /** One side is the other side's union with one branch kept (`string` → `string | string[]`; an
+   *  object whose `anyOf` of required groups lost all but one: the kept one merges into the object). */
   private unionAgainstBranch(a: Schema, b: Schema, path: string): boolean {
     const ua = unionOf(a);
     const ub = unionOf(b);
     if ((ua === null) === (ub === null)) return false;
     const [plain, union] = ua === null ? [a, ub!] : [b, ua];
     const key = canonical(stripAnnotations(plain));
-    const idx = union.findIndex((br) => canonical(br) === key);
-    if (idx < 0 || Object.keys(withoutUnion(stripAnnotations(ua === null ? b : a))).length > 0) return false;
+    const rest = withoutUnion(stripAnnotations(ua === null ? b : a));
+    const kept = (br: Json) => (Object.keys(rest).length === 0 ? br : mergeSchemas([rest, asSchema(br)]));
+    const idx = union.findIndex((br) => canonical(kept(br) ?? undefined) === key);
+    if (idx < 0) return false;
     const others = union
       .filter((_, i) => i !== idx)
       .map((x) => brief(x))
@@ -575,47 +693,52 @@ class SchemaDiff {
     return true;
   }
 
+  /** Parts of an `allOf` normalisation could not merge, as a set of conjuncts: a part only in the new
+   *  schema narrows, one only in the old schema widens, one part replaced by another is compared. */
   private allOf(a: Schema, b: Schema, path: string): void {
-    const xa = Array.isArray(a.allOf) ? a.allOf : undefined;
-    const xb = Array.isArray(b.allOf) ? b.allOf : undefined;
-    if (xa && xb && xa.length === xb.length) {
-      for (const [i, s] of xa.entries()) this.compare(asSchema(s), asSchema(xb[i]), path);
-      return;
-    }
-    this.opaque('allOf', a.allOf, b.allOf, path);
+    const xa = Array.isArray(a.allOf) ? a.allOf : [];
+    const xb = Array.isArray(b.allOf) ? b.allOf : [];
+    const ka = xa.map(canonical);
+    const kb = xb.map(canonical);
+    const onlyA = xa.filter((_, i) => !kb.includes(ka[i]!));
+    const onlyB = xb.filter((_, i) => !ka.includes(kb[i]!));
+    if (onlyA.length === 1 && onlyB.length === 1) return this.compare(asSchema(onlyA[0]), asSchema(onlyB[0]), path);
+    for (const x of onlyB) this.effect('narrowed', 'constraint-added', path, `new \`allOf\` part ${brief(x)}`);
+    for (const x of onlyA) this.effect('widened', 'constraint-removed', path, `\`allOf\` part ${brief(x)} removed`);
   }
 
-  private conditional(a: Schema, b: Schema, path: string): void {
-    const pick = (s: Schema): Json | undefined =>
-      s.if === undefined ? undefined : { if: s.if, then: s.then ?? true, else: s.else ?? true };
-    this.opaque('if/then/else', pick(a), pick(b), path);
-  }
-
+  /** A constraint added narrows and removed widens (every keyword here is a conjunct); one replaced
+   *  by a value the comparison does not understand is left for review. */
   private opaque(keyword: string, x: Json | undefined, y: Json | undefined, path: string): void {
     if (canonical(x) === canonical(y)) return;
     if (x === undefined) this.effect('narrowed', 'constraint-added', path, `new ${keyword} constraint ${brief(y)}`);
     else if (y === undefined)
       this.effect('widened', 'constraint-removed', path, `${keyword} constraint ${brief(x)} removed`);
-    else this.effect('changed', 'constraint-changed', path, `${keyword} ${brief(x)} → ${brief(y)}`);
+    else this.unreasoned(keyword, path, `${keyword} ${brief(x)} → ${brief(y)}`);
   }
 
+  /** Annotations allow the same values: INFO needs no proof. Under `not` or in a condition they
+   *  annotate nothing a client sends or a server returns. */
   private annotations(a: Schema, b: Schema, path: string): void {
+    if (this.frame.strict) return;
     const request = this.ctx.direction === 'request';
     if (canonical(a.default) !== canonical(b.default)) {
       // A new default for a param that clients omit changes what those requests do.
       const level: Level = request && a.default !== undefined ? 'WARN' : 'INFO';
-      this.emit(
+      this.report(
         level,
         'default-changed',
         path,
-        `default ${show(a.default)} → ${show(b.default)}${level === 'WARN' ? ': requests that omit it behave differently' : ''}`,
+        `default ${show(a.default)} → ${show(b.default)}`,
+        level === 'WARN' ? 'requests that omit it behave differently' : '',
+        true,
       );
     }
-    if (a.deprecated !== true && b.deprecated === true) this.emit('INFO', 'deprecated', path, 'deprecated');
-    if (a.deprecated === true && b.deprecated !== true) this.emit('INFO', 'undeprecated', path, 'no longer deprecated');
+    const note = (kind: string, what: string) => this.report('INFO', kind, path, what, '', true);
+    if (a.deprecated !== true && b.deprecated === true) note('deprecated', 'deprecated');
+    if (a.deprecated === true && b.deprecated !== true) note('undeprecated', 'no longer deprecated');
     for (const k of ['readOnly', 'writeOnly']) {
-      if (canonical(a[k]) !== canonical(b[k]))
-        this.emit('INFO', 'annotation-changed', path, `${k} ${show(a[k])} → ${show(b[k])}`);
+      if (canonical(a[k]) !== canonical(b[k])) note('annotation-changed', `${k} ${show(a[k])} → ${show(b[k])}`);
     }
   }
 }
@@ -674,14 +797,14 @@ function stringList(x: Json | undefined): string[] {
   return Array.isArray(x) ? x.filter((v): v is string => typeof v === 'string') : [];
 }
 
-/** The `anyOf` or `oneOf` of a schema, other than typed alternatives (those are matched by type in
- *  alternatives()); without `k`, whichever of the two the schema has, if it has only one. */
+/** The `anyOf` or `oneOf` of a schema; without `k`, whichever of the two the schema has, if it has
+ *  only one. Typed alternatives on both sides never get here (alternatives() matches them by type);
+ *  against a schema of another form they are a union like any other. */
 function unionOf(s: Schema, k?: 'anyOf' | 'oneOf'): Json[] | null {
   if (k === undefined) {
     if (s.anyOf !== undefined && s.oneOf !== undefined) return null;
     return unionOf(s, s.oneOf !== undefined ? 'oneOf' : 'anyOf');
   }
-  if (k === 'anyOf' && isTypedAnyOf(s)) return null;
   const u = s[k];
   return Array.isArray(u) ? u : null;
 }

@@ -490,6 +490,29 @@ export const CASES: CorpusCase[] = [
     },
     expect: [['ERR', `${FIND} › pattern`]],
   },
+  // `not` inverts: excluding more values narrows, excluding fewer widens. A change through `not`
+  // is compared, never taken as safe unproven (issue 32 item 6: one was INFO for params).
+  {
+    id: 'not on a param excludes one value more',
+    area: 'combinators',
+    setup: withTag({ type: 'string', not: { enum: ['a'] } }),
+    change: setTag({ type: 'string', not: { enum: ['a', 'b'] } }),
+    expect: [['ERR', TAG]],
+  },
+  {
+    id: 'not on a param excludes one value fewer',
+    area: 'combinators',
+    setup: withTag({ type: 'string', not: { enum: ['a', 'b'] } }),
+    change: setTag({ type: 'string', not: { enum: ['a'] } }),
+    expect: [['INFO', TAG]],
+  },
+  {
+    id: 'not in a result excludes fewer values',
+    area: 'combinators',
+    setup: withScore({ type: 'number', not: { maximum: 0 } }),
+    change: setScore({ type: 'number', not: { maximum: -1 } }),
+    expect: [['ERR', SCORE]],
+  },
   {
     id: 'anyOf of required groups loses a branch',
     area: 'combinators',
@@ -594,6 +617,27 @@ export const CASES: CorpusCase[] = [
       delete m.minimum;
       m.exclusiveMinimum = 0;
     },
+    expect: [],
+  },
+  {
+    id: 'integer ↔ number with multipleOf 1 (params)',
+    area: 'equivalence',
+    setup: withTag({ type: 'integer', minimum: 0 }),
+    change: setTag({ type: 'number', multipleOf: 1, minimum: 0 }),
+    expect: [],
+  },
+  {
+    id: 'number with multipleOf 1 and exclusiveMinimum 4 ↔ integer minimum 5 (results)',
+    area: 'equivalence',
+    setup: withScore({ type: 'number', multipleOf: 1, exclusiveMinimum: 4 }),
+    change: setScore({ type: 'integer', minimum: 5 }),
+    expect: [],
+  },
+  {
+    id: 'anyOf of one schema ↔ that schema, not of not ↔ the schema',
+    area: 'equivalence',
+    setup: withTag({ type: 'string', minLength: 1 }),
+    change: setTag({ anyOf: [{ not: { not: { type: 'string' } } }], minLength: 1 }),
     expect: [],
   },
   {

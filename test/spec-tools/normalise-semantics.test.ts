@@ -6,7 +6,7 @@ import type { JsonObject, Spec as SpecVersion } from '@idea-kit/spec-lib/spec';
 import Ajv2020 from 'ajv/dist/2020';
 import { describe, expect, it } from 'vitest';
 import { inlineSchema } from '../../spec-tools/diff/inline';
-import { isAjvBug, rng, schemaGen, VALUES } from './random-schema';
+import { ajvMisreads, isAjvBug, rng, schemaGen, VALUES } from './random-schema';
 
 const spec = {
   version: '9.9.9',
@@ -18,6 +18,8 @@ const spec = {
   byId: new Map(),
 } as unknown as SpecVersion;
 
+class AjvMisread extends Error {}
+
 describe('normal form semantics', () => {
   it('600 random schemas allow exactly the same sample values after normalisation', () => {
     const ajv = new Ajv2020({ strict: false, allErrors: false });
@@ -28,6 +30,7 @@ describe('normal form semantics', () => {
       const original = schema();
       const normal = inlineSchema(spec, 'x.schema.json', structuredClone(original)) as JsonObject;
       try {
+        if (ajvMisreads([original, normal])) throw new AjvMisread();
         const before = ajv.compile(original);
         const after = ajv.compile(normal);
         const results = VALUES.map((v) => [before(v), after(v)] as const);
@@ -41,7 +44,7 @@ describe('normal form semantics', () => {
           checked++;
         });
       } catch (e) {
-        if (!isAjvBug(e)) throw e;
+        if (!isAjvBug(e) && !(e instanceof AjvMisread)) throw e;
         skipped++;
       }
     }

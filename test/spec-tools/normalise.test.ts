@@ -149,6 +149,44 @@ describe('normaliser rules', () => {
     ).toBe(true);
   });
 
+  it('reads a number with an integer multipleOf as an integer, filtering its enum again', () => {
+    expect(same({ type: 'number', multipleOf: 1 }, { type: 'integer' })).toBe(true);
+    expect(same({ type: 'number', multipleOf: 2 }, { type: 'integer', multipleOf: 2 })).toBe(true);
+    expect(same({ type: 'number', multipleOf: 1, exclusiveMinimum: 4 }, { type: 'integer', minimum: 5 })).toBe(true);
+    expect(same({ enum: [1.5, 2], multipleOf: 1 }, { enum: [2] })).toBe(true);
+    expect(same({ type: 'number', multipleOf: 0.5 }, { type: 'integer' })).toBe(false);
+  });
+
+  it('one alternative, double negation, false and keywords without their partner', () => {
+    const req = { type: 'object', required: ['a'] };
+    expect(same({ type: 'object', anyOf: [{ required: ['a'] }] }, req)).toBe(true);
+    expect(same({ type: 'object', oneOf: [{ required: ['a'] }] }, req)).toBe(true);
+    expect(same({ not: { not: { type: 'string' } } }, { type: 'string' })).toBe(true);
+    expect(same({ type: 'string', not: false }, { type: 'string' })).toBe(true);
+    expect(
+      same({ type: 'object', additionalProperties: { not: {} } }, { type: 'object', additionalProperties: false }),
+    ).toBe(true);
+    expect(same({ then: { required: ['a'] }, else: { required: ['b'] } }, {})).toBe(true);
+    expect(same({ if: { required: ['a'] }, then: {} }, {})).toBe(true);
+    expect(same({ type: 'array', minContains: 2 }, { type: 'array' })).toBe(true);
+    expect(same({ contains: { type: 'string' }, minContains: 1 }, { contains: { type: 'string' } })).toBe(true);
+    expect(same({ dependentRequired: { a: ['c', 'b', 'a'], b: [] } }, { dependentRequired: { a: ['b', 'c'] } })).toBe(
+      true,
+    );
+  });
+
+  it('keeps what marks items or properties evaluated where unevaluated* sees it', () => {
+    expect(same({ type: 'array', items: true }, { type: 'array' })).toBe(true);
+    expect(
+      same({ type: 'array', items: true, unevaluatedItems: false }, { type: 'array', unevaluatedItems: false }),
+    ).toBe(false);
+    const props = { properties: { a: true } };
+    expect(same({ not: { not: props } }, props)).toBe(true);
+    expect(
+      same({ not: { not: props }, unevaluatedProperties: false }, { ...props, unevaluatedProperties: false }),
+    ).toBe(false);
+  });
+
   it('remembers which $def a node uses, through allOf and a single anyOf branch', () => {
     const name = (s: Json) => defUse(norm(s))?.def;
     expect(name({ $ref: 'defs.schema.json#/$defs/Name' })).toBe('$defs/Name');
