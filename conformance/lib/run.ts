@@ -70,9 +70,16 @@ function runVersion(
   return { version, source: newestTopic ? 'topics' : 'announced' };
 }
 
-/** Cases that neither change the workspace nor need it fresh can overlap with each other. */
-function isParallelSafe(lc: LoadedCase): boolean {
-  return lc.case.workspace === 'any' && !lc.case.destructive;
+/** Topics whose effect is the editor's one shared state (the active editor, its selection, the tabs). */
+const EDITOR_STATE_TOPICS: readonly string[] = ['/app/vscode/editor/open'];
+
+/**
+ * Cases that neither change the workspace nor need it fresh can overlap with each other, unless they
+ * change the editor's state: two cases that open a file and then read the active editor would each
+ * see the other's file whenever they overlap (a race that shows on a loaded machine).
+ */
+export function isParallelSafe(lc: Pick<LoadedCase, 'case' | 'needs'>): boolean {
+  return lc.case.workspace === 'any' && !lc.case.destructive && !lc.needs.some((t) => EDITOR_STATE_TOPICS.includes(t));
 }
 
 async function probeServer(url: string, token: string | undefined, timeoutMs = 15_000): Promise<ServerInfo> {
