@@ -1,0 +1,52 @@
+// Issue 31 in the test command: a bounded fuzz run (fixed seed) against our extension in a live VS Code,
+// both builds, on a fixture workspace: no findings. (test/conformance/fuzz-server.test.ts does the same
+// against the built idea-server.) A finding prints its shrunk params, ready to become a fixture case.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { fuzz } from '../../conformance/fuzz/run';
+import { HOST_USER_SETTINGS } from '../../conformance/launch';
+import { buildFixtureWorkspace } from '../../conformance/workspace';
+import { launchHost, REPO_ROOT } from '../../livehost';
+import { HOST_NAMES, hostBuild } from '../../livehost/hosts';
+
+const SEED = 31;
+const FUZZ_MS = 20_000;
+
+describe.each(HOST_NAMES.map((name) => hostBuild(name)))(
+  'fuzzing the extension in VS Code $vscode ($name)',
+  (build) => {
+    it(`${FUZZ_MS / 1000} s with seed ${SEED} find nothing`, { timeout: 180_000 }, async () => {
+      const tmp = mkdtempSync(join(tmpdir(), 'idea-fuzz-live-'));
+      const ws = buildFixtureWorkspace(join(tmp, 'ws')).dir;
+      const host = await launchHost({
+        workspace: ws,
+        extensionDevPath: join(REPO_ROOT, 'extension'),
+        userSettings: HOST_USER_SETTINGS,
+        vscode: build.name,
+      });
+      try {
+        const s = await fuzz({
+          url: host.url,
+          token: host.token,
+          workspace: ws,
+          seed: SEED,
+          timeMs: FUZZ_MS,
+          shrinkMs: 15_000,
+        });
+        console.log(
+          `fuzz ${build.name}: ${s.trials} trials on ${s.topics.length} topics, ${s.findings.length} findings`,
+        );
+        expect(s.findings.map((f) => `${f.signature}: ${f.problems[0]!.detail} ${JSON.stringify(f.input)}`)).toEqual(
+          [],
+        );
+        expect(s.topics.length).toBeGreaterThanOrEqual(19);
+        expect(s.trials).toBeGreaterThan(50);
+      } finally {
+        await host.close();
+        rmSync(tmp, { recursive: true, force: true });
+      }
+    });
+  },
+);
