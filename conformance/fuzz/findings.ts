@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { buildFrame, frameStep } from './frames';
 import { invalidClause } from './oracles';
 import type { Found } from './shrink';
 
@@ -35,8 +36,56 @@ export function areaOf(topic: string): string {
   return topic.replace('/app/vscode/', '').replace('/', '-').toLowerCase();
 }
 
+/** A malformed-frame finding as an exchange case: the frame sent (as an object or text), the answer it must get. */
+function frameCase(f: Found, c: CaseContext, base: Record<string, unknown>): Record<string, unknown> {
+  const { input } = f;
+  const requestId = 'fuzz-frame-1';
+  const { expect } = buildFrame(input, requestId);
+  const step = placeholders(frameStep(input, requestId), c.workspace);
+  const one = (xs: string[]) => (xs.length === 1 ? xs[0] : { $oneOf: xs });
+  const answer =
+    'request' in expect
+      ? {
+          $oneOf: [
+            { topic: expect.topic, requestId: expect.requestId, result: { $type: 'object' } },
+            {
+              topic: expect.topic,
+              requestId: expect.requestId,
+              error: {
+                code: { $oneOf: [...new Set([...c.errors, ...(expect.alsoInvalid ? ['INVALID_REQUEST'] : [])])] },
+              },
+            },
+          ],
+        }
+      : { topic: one(expect.topic), requestId: one(expect.requestId), error: { code: expect.code } };
+  const spec =
+    'request' in expect ? 'R5' : { PARSE_ERROR: 'T7', INVALID_REQUEST: 'T8', UNKNOWN_TOPIC: 'T9' }[expect.code];
+  return {
+    ...base,
+    spec,
+    kind: 'exchange',
+    handshake: 'auto',
+    topic: input.topic,
+    steps: [step, { expect: answer }],
+  };
+}
+
 export function fixtureCase(f: Found, c: CaseContext): Record<string, unknown> {
   const { input } = f;
+  if (input.frame) {
+    const first = f.problems[0]!;
+    const hash = createHash('sha256').update(JSON.stringify(input)).digest('hex').slice(0, 8);
+    return frameCase(f, c, {
+      $schema: '../../../fixture.schema.json',
+      id: `protocol/fuzz-${input.frame.rule.toLowerCase()}-${first.oracle}-${hash}`,
+      description: `A frame with ${input.frame.rule} around a ${input.topic} request: found by idea-conformance fuzz (seed ${c.runSeed}; ${first.oracle}: ${first.detail.slice(0, 160)}).`,
+      spec: '',
+      since: c.since,
+      workspace: c.destructive ? 'fresh' : 'any',
+      ...(c.destructive ? { destructive: true } : {}),
+      timeoutMs: Math.max(100, c.timeoutMs),
+    });
+  }
   const first = f.problems[0]!;
   const oneOf = { error: { code: { $oneOf: [...c.errors] } } };
   const hash = createHash('sha256').update(JSON.stringify(input)).digest('hex').slice(0, 8);

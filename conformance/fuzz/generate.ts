@@ -6,6 +6,7 @@ import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import fc from 'fast-check';
 import type { Validate } from '../../runtime/frames';
+import type { MalformedFrame } from './frames';
 
 export type Schema = { readonly [key: string]: unknown };
 
@@ -17,6 +18,15 @@ export interface FuzzInput {
   params: unknown;
   /** Set when the params break one constraint of the schema. */
   invalid?: { field: string; rule: BrokenRule };
+  /** Set when the request goes out inside a malformed frame (frames.ts). */
+  frame?: MalformedFrame;
+  /** Set for a subscription trial (events.ts): params are events/subscribe's, an edit and an unsubscribe follow. */
+  subscription?: true;
+}
+
+/** What a finding is about, for deduplication: the topic, and the frame rule of a malformed frame. */
+export function subjectOf(input: FuzzInput): string {
+  return input.frame ? `${input.topic} frame:${input.frame.rule}` : input.topic;
 }
 
 export interface TopicModel {

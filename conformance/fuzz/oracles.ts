@@ -4,6 +4,7 @@
 // usable). The write check (nothing changes on invalid params) is run.ts's: it needs the workspace.
 import { type FrameValidators, isObject, serverFrameProblem } from '../../runtime/frames';
 import { CLAUSES } from '../lib/clauses';
+import type { FrameExpect } from './frames';
 import { escapingPath, type FuzzInput } from './generate';
 
 export type Oracle =
@@ -15,7 +16,10 @@ export type Oracle =
   | 'escape' // a result for a path outside the workspace
   | 'canary' // after a failure, the connection no longer answers
   | 'wrote' // a write topic changed the workspace on invalid params
-  | 'wrote-outside'; // something appeared beside the workspace
+  | 'wrote-outside' // something appeared beside the workspace
+  | 'event-schema' // an event frame whose data does not validate against its event's schema
+  | 'late-event' // an event after the unsubscribe was answered
+  | 'echo'; // an error to a malformed frame that does not echo topic/requestId as the spec says (R5, T7)
 
 export interface Problem {
   oracle: Oracle;
@@ -103,6 +107,64 @@ export function judge(input: FuzzInput, answer: Answer, ctx: JudgeContext): Prob
         oracle: 'escape',
         clause: 'H5',
         detail: `filePath ${JSON.stringify(outside)} is outside the workspace, but the server answered a result: ${cut(answer.text)}`,
+      },
+    ];
+  return [];
+}
+
+const FRAME_CLAUSE = { PARSE_ERROR: 'T7', INVALID_REQUEST: 'T8', UNKNOWN_TOPIC: 'T9' } as const;
+
+/** The problems with the answer to a malformed frame (`input.frame`), given what it must be. */
+export function judgeFrame(input: FuzzInput, expect: FrameExpect, answer: Answer, ctx: JudgeContext): Problem[] {
+  const what = `a frame with ${input.frame!.rule}`;
+  if ('request' in expect) {
+    // Answered as the request it carries (extra top-level fields may also be refused as INVALID_REQUEST).
+    if (answer.kind === 'frame' && !serverFrameProblem(ctx.frames, answer.text)) {
+      const frame = JSON.parse(answer.text) as Record<string, unknown>;
+      const code = isObject(frame.error) ? String(frame.error.code) : undefined;
+      if (expect.alsoInvalid && code === 'INVALID_REQUEST') return [];
+      if (frame.topic !== expect.topic || frame.requestId !== expect.requestId)
+        return [
+          {
+            oracle: 'echo',
+            clause: 'R5',
+            detail: `${what}: the answer does not echo topic and requestId: ${cut(answer.text)}`,
+          },
+        ];
+    }
+    return judge(input, answer, ctx).map((p) => ({ ...p, detail: `${what}: ${p.detail}` }));
+  }
+  const clause = FRAME_CLAUSE[expect.code];
+  if (answer.kind === 'closed')
+    return [
+      {
+        oracle: 'closed',
+        clause: 'T1',
+        detail: `${what}: the server closed the connection (code ${answer.code}${answer.reason ? ` ${answer.reason}` : ''}) instead of answering ${expect.code}`,
+      },
+    ];
+  if (answer.kind === 'timeout')
+    return [{ oracle: 'timeout', clause, detail: `${what}: no ${expect.code} within ${answer.ms} ms` }];
+  const schema = serverFrameProblem(ctx.frames, answer.text);
+  if (schema) return [{ oracle: 'schema', clause, detail: `${what}: ${schema}: ${cut(answer.text)}` }];
+  const frame = JSON.parse(answer.text) as Record<string, unknown>;
+  const error = isObject(frame.error) ? frame.error : undefined;
+  if (!error)
+    return [
+      {
+        oracle: 'accepted-invalid',
+        clause,
+        detail: `${what}: ${expect.code} expected, but the server answered a result: ${cut(answer.text)}`,
+      },
+    ];
+  if (String(error.code) !== expect.code)
+    return [{ oracle: 'error-code', clause, detail: `${what}: ${expect.code} expected, got ${String(error.code)}` }];
+  if (!expect.topic.includes(frame.topic as string) || !expect.requestId.includes(frame.requestId as string))
+    return [
+      {
+        oracle: 'echo',
+        clause: expect.code === 'PARSE_ERROR' ? 'T7' : 'R5',
+        detail: `${what}: topic ${JSON.stringify(frame.topic)} and requestId ${JSON.stringify(cut(String(frame.requestId), 60))} expected to be ${expect.topic.map((t) => JSON.stringify(t)).join(' or ')} and ${expect.requestId.map((r) => JSON.stringify(r)).join(' or ')}`,
       },
     ];
   return [];

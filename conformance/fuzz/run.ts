@@ -11,9 +11,19 @@ import type { FrameValidators } from '../../runtime/frames';
 import { Connection } from '../lib/connection';
 import { spokenVersion } from '../lib/topics';
 import { resetFixtureWorkspaceDetailed } from '../workspace';
+import {
+  EDIT_EVENTS,
+  EDIT_PARAMS,
+  REPLACE,
+  SUBSCRIBE,
+  subscriptionArb,
+  subscriptionTrial,
+  UNSUBSCRIBE,
+} from './events';
 import { type CaseContext, fixtureCase, writeFixtureCase } from './findings';
+import { answerIds, buildFrame, malformedArb } from './frames';
 import { type FuzzInput, type GenContext, sampleFiles, type TopicModel, topicArb } from './generate';
-import { type Answer, judge, type Problem } from './oracles';
+import { type Answer, judge, judgeFrame, type Problem } from './oracles';
 import { type Found, searchAndShrink } from './shrink';
 
 export interface FuzzOptions {
@@ -59,6 +69,8 @@ interface Handshake {
   version: string;
   capabilities: string[];
   workspaces: string[];
+  /** The events the server can push (0.1.7 on). */
+  events: string[];
 }
 
 async function connect(
@@ -81,12 +93,14 @@ async function connect(
       version: String(frame.version),
       capabilities: strings(frame.capabilities),
       workspaces: strings(frame.workspaces),
+      events: strings(frame.events),
     },
   };
 }
 
-/** The answer to `requestId`: other frames (late answers to timed-out requests, events) are passed over. */
-async function answerTo(conn: Connection, requestId: string, timeoutMs: number): Promise<Answer> {
+/** The answer to `requestId` (or the first carrying one of several ids): other frames (late answers to timed-out requests, events) are passed over. */
+async function answerTo(conn: Connection, requestId: string | readonly string[], timeoutMs: number): Promise<Answer> {
+  const ids: readonly unknown[] = typeof requestId === 'string' ? [requestId] : requestId;
   const until = Date.now() + timeoutMs;
   for (;;) {
     const left = until - Date.now();
@@ -94,7 +108,7 @@ async function answerTo(conn: Connection, requestId: string, timeoutMs: number):
     if (!got) return { kind: 'timeout', ms: timeoutMs };
     if (got.kind === 'close') return { kind: 'closed', code: got.code, reason: got.reason };
     try {
-      if ((JSON.parse(got.text) as { requestId?: unknown }).requestId === requestId)
+      if (ids.includes((JSON.parse(got.text) as { requestId?: unknown }).requestId))
         return { kind: 'frame', text: got.text };
     } catch {
       return { kind: 'frame', text: got.text }; // not JSON: the schema oracle says so
@@ -145,7 +159,21 @@ export async function fuzz(o: FuzzOptions): Promise<FuzzSummary> {
   const info = new Map(TOPICS.map((t) => [t.topic as string, t]));
   const errorsOf = (topic: string) => info.get(topic)?.errors ?? ['INVALID_REQUEST', 'HANDLER_ERROR'];
   const ctx: GenContext = { workspace, files: sampleFiles(workspace) };
-  const arb = fc.oneof(...models.map((m) => topicArb(m, ctx)));
+  const requests = fc.oneof(...models.map((m) => topicArb(m, ctx)));
+  // Malformed frames around the generated requests: one trial in five.
+  const mixed: fc.WeightedArbitrary<FuzzInput>[] = [
+    { arbitrary: requests, weight: 4 },
+    { arbitrary: malformedArb(requests), weight: 1 },
+  ];
+  // Event subscriptions with an edit between them: when the server pushes events an edit causes and the edit may run here.
+  const editEvents = EDIT_EVENTS.filter((e) => hello.events.includes(e) && frames.events?.has(e));
+  const subscriptions =
+    editEvents.length > 0 &&
+    wanted.has(SUBSCRIBE) &&
+    [SUBSCRIBE, UNSUBSCRIBE, REPLACE].every((t) => hello.capabilities.includes(t)) &&
+    servesWorkspace;
+  if (subscriptions) mixed.push({ arbitrary: subscriptionArb(editEvents), weight: 1 });
+  const arb = fc.oneof(...mixed);
   const outside = join(dirname(workspace), `${basename(workspace)}.fuzz-outside`);
 
   let n = 0;
@@ -163,17 +191,42 @@ export async function fuzz(o: FuzzOptions): Promise<FuzzSummary> {
       }
     }
     const requestId = `fuzz-${++n}`;
-    conn.send({ topic: input.topic, requestId, params: input.params });
-    const answer = await answerTo(conn, requestId, timeoutMs);
-    const problems = judge(input, answer, { frames, errors: errorsOf(input.topic), workspace });
+    const judged = { frames, errors: errorsOf(input.topic), workspace };
+    let answer: Answer;
+    let problems: Problem[];
+    // Whether the request must change nothing: invalid params, or an envelope the server must refuse.
+    let refused = input.invalid !== undefined;
+    if (input.subscription) {
+      problems = await subscriptionTrial(conn, input, n, frames, timeoutMs);
+      resetFixtureWorkspaceDetailed(workspace);
+      if (problems.length && !conn.closed) {
+        const canaryId = `canary-${n}`;
+        conn.send({ topic: CANARY_TOPIC, requestId: canaryId, params: {} });
+        const canary = await answerTo(conn, canaryId, timeoutMs);
+        if (canary.kind !== 'frame')
+          problems.push({ oracle: 'canary', clause: 'T1', detail: `after that, a canary request got ${canary.kind}` });
+      }
+      return problems;
+    }
+    if (input.frame) {
+      const { text, expect } = buildFrame(input, requestId);
+      if (!('request' in expect)) refused = true;
+      conn.sendText(text);
+      answer = await answerTo(conn, answerIds(expect), timeoutMs);
+      problems = judgeFrame(input, expect, answer, judged);
+    } else {
+      conn.send({ topic: input.topic, requestId, params: input.params });
+      answer = await answerTo(conn, requestId, timeoutMs);
+      problems = judge(input, answer, judged);
+    }
     if (byTopic.get(input.topic)?.destructive) {
       // After every write-topic request, as the suite resets after destructive cases; on invalid params it must find nothing to put back.
       const reset = resetFixtureWorkspaceDetailed(workspace);
-      if (input.invalid && reset.changed)
+      if (refused && reset.changed)
         problems.push({
           oracle: 'wrote',
           clause: 'T10',
-          detail: `params break ${input.invalid.rule} of ${input.invalid.field}, yet the workspace changed (${reset.restored.map((r) => r.path).join(', ') || `restored via ${reset.via}`})`,
+          detail: `${input.invalid ? `params break ${input.invalid.rule} of ${input.invalid.field}` : `a frame with ${input.frame?.rule}`}, yet the workspace changed (${reset.restored.map((r) => r.path).join(', ') || `restored via ${reset.via}`})`,
         });
       if (existsSync(outside)) {
         problems.push({ oracle: 'wrote-outside', clause: 'H5', detail: `${outside} appeared beside the workspace` });
@@ -210,8 +263,15 @@ export async function fuzz(o: FuzzOptions): Promise<FuzzSummary> {
         timeoutMs,
         runSeed: o.seed,
       };
-      const fixture = fixtureCase(f, c);
-      const file = o.outDir ? writeFixtureCase(o.outDir, fixture) : undefined;
+      // A subscription finding has no fixture kind that holds "nothing after the unsubscribe": the JSON report only.
+      const fixture = f.input.subscription
+        ? {
+            note: 'not a fixture case: subscribe with these params, edit/replace, unsubscribe',
+            subscribe: f.input.params,
+            edit: { topic: REPLACE, params: EDIT_PARAMS },
+          }
+        : fixtureCase(f, c);
+      const file = o.outDir && !f.input.subscription ? writeFixtureCase(o.outDir, fixture) : undefined;
       findings.push({ ...f, fixture, ...(file ? { file } : {}) });
       log(`finding: ${f.signature} (${f.shrinks} shrinks in ${f.shrinkMs} ms)${file ? ` → ${file}` : ''}`);
     },

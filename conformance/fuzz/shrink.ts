@@ -3,7 +3,7 @@
 // with a budget of its own. A shrink candidate counts as failing only when it fails the same way (same
 // topic and oracle), so shrinking cannot slide into a different bug.
 import fc from 'fast-check';
-import type { FuzzInput } from './generate';
+import { type FuzzInput, subjectOf } from './generate';
 import { type Problem, signature } from './oracles';
 
 export interface Found {
@@ -49,9 +49,9 @@ export async function searchAndShrink(
       fc.asyncProperty(arb, async (input) => {
         if (Date.now() >= o.deadline || left() <= 0) return true; // budget spent: the rest pass untried
         trials++;
-        const fresh = (await trial(input)).filter((p) => !known.has(signature(input.topic, p)));
+        const fresh = (await trial(input)).filter((p) => !known.has(signature(subjectOf(input), p)));
         if (fresh.length === 0) return true;
-        hit = { sig: signature(input.topic, fresh[0]!), problems: fresh };
+        hit = { sig: signature(subjectOf(input), fresh[0]!), problems: fresh };
         return false;
       }),
       {
@@ -72,7 +72,7 @@ export async function searchAndShrink(
     await fc.check(
       fc.asyncProperty(arb, async (input) => {
         const problems = await trial(input);
-        if (!problems.some((p) => signature(input.topic, p) === sig)) return true;
+        if (!problems.some((p) => signature(subjectOf(input), p) === sig)) return true;
         shrinks++;
         last = { input, problems };
         return false;

@@ -83,17 +83,65 @@ describe('fuzz finds planted flaws and shrinks them', () => {
     const f = s.findings.find((x) => x.signature === '/app/vscode/edit/replace wrote');
     expect(f, JSON.stringify(s.findings.map((x) => x.signature))).toBeDefined();
     expect(f!.input.invalid).toBeDefined();
-    expect(keys(f!.input.params).length).toBeLessThanOrEqual(2);
+    // at most the two required fields and the broken one
+    expect(keys(f!.input.params).length).toBeLessThanOrEqual(3);
     expect(f!.fixture.destructive).toBe(true);
     // the reset after each write put the workspace back
     expect(existsSync(join(ws, 'fuzz-wrote.txt'))).toBe(false);
   }, 30_000);
 });
 
+describe('fuzz finds malformed-frame flaws', () => {
+  it('a server that answers a request without requestId with a result', async () => {
+    const out = join(tmp, 'findings-frame');
+    const s = await fuzzPlanted('result-on-missing-request-id', ['edit/find'], out);
+    const f = s.findings.find((x) => x.input.frame?.rule === 'requestId-missing');
+    expect(f, JSON.stringify(s.findings.map((x) => x.signature))).toBeDefined();
+    expect(['schema', 'accepted-invalid']).toContain(f!.problems[0]!.oracle);
+    expect(keys(f!.input.params).length).toBeLessThanOrEqual(1);
+    // written as an exchange case the suite loads: the frame without requestId, INVALID_REQUEST expected
+    expect(f!.fixture.kind).toBe('exchange');
+    expect(f!.fixture.spec).toBe('T8');
+    const steps = f!.fixture.steps as [{ send: Record<string, unknown> }, { expect: { error: { code: string } } }];
+    expect('requestId' in steps[0].send).toBe(false);
+    expect(steps[1].expect.error.code).toBe('INVALID_REQUEST');
+    expect(loadCases(out).map((c) => c.case.id)).toContain(f!.fixture.id);
+  }, 30_000);
+
+  it('a server that closes the connection on params: null', async () => {
+    const s = await fuzzPlanted('close-on-null-params', ['edit/find']);
+    const f = s.findings.find((x) => x.problems[0]!.oracle === 'closed');
+    expect(f, JSON.stringify(s.findings.map((x) => x.signature))).toBeDefined();
+    expect(f!.input.params).toBeNull();
+  }, 30_000);
+});
+
+describe('fuzz finds event-subscription flaws', () => {
+  it('a server whose files/changed event data misses a required field', async () => {
+    const s = await fuzzPlanted('event-missing-field', ['events/subscribe', 'edit/replace']);
+    const f = s.findings.find((x) => x.signature === '/app/vscode/events/subscribe event-schema');
+    expect(f, JSON.stringify(s.findings.map((x) => x.signature))).toBeDefined();
+    expect(f!.problems[0]!.detail).toMatch(/change/);
+    expect(f!.input.params).toEqual({ events: ['/app/vscode/files/changed'] });
+    expect(f!.file).toBeUndefined();
+  }, 30_000);
+
+  it('a server that keeps sending events after unsubscribe', async () => {
+    const s = await fuzzPlanted('events-after-unsubscribe', ['events/subscribe', 'edit/find']);
+    const f = s.findings.find((x) => x.signature === '/app/vscode/events/subscribe late-event');
+    expect(f, JSON.stringify(s.findings.map((x) => x.signature))).toBeDefined();
+    expect(f!.input.params).toEqual({ events: ['/app/vscode/files/changed'] });
+  }, 30_000);
+});
+
 describe('fuzz against a clean server', () => {
   it('finds nothing, on every topic it serves, and writes no case', async () => {
     const out = join(tmp, 'findings-clean');
-    const s = await fuzzPlanted(undefined, ['edit/find', 'edit/replace', 'nav/definition', 'fs/findFiles'], out);
+    const s = await fuzzPlanted(
+      undefined,
+      ['edit/find', 'edit/replace', 'nav/definition', 'fs/findFiles', 'events/subscribe'],
+      out,
+    );
     expect(s.findings.map((f) => `${f.signature}: ${f.problems[0]!.detail} ${JSON.stringify(f.input)}`)).toEqual([]);
     expect(s.trials).toBeGreaterThan(50);
     expect(s.topics).toHaveLength(4);
