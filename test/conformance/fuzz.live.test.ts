@@ -42,7 +42,7 @@ describe.each(HOST_NAMES.map((name) => hostBuild(name)))(
           [],
         );
         expect(s.topics.length).toBeGreaterThanOrEqual(19);
-        expect(s.trials).toBeGreaterThan(50);
+        expect(s.trials).toBeGreaterThan(30); // event trials wait ~1 s each: ~100 in 20 s on a loaded machine
       } finally {
         await host.close();
         rmSync(tmp, { recursive: true, force: true });

@@ -143,7 +143,7 @@ describe('fuzz against a clean server', () => {
       out,
     );
     expect(s.findings.map((f) => `${f.signature}: ${f.problems[0]!.detail} ${JSON.stringify(f.input)}`)).toEqual([]);
-    expect(s.trials).toBeGreaterThan(50);
+    expect(s.trials).toBeGreaterThan(20); // it ran (event trials wait ~1 s each)
     expect(s.topics).toHaveLength(4);
     expect(existsSync(out) ? readdirSync(out) : []).toEqual([]);
   }, 30_000);
