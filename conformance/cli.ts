@@ -4,9 +4,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CURRENT_VERSION } from '../generated/current';
-import { NoServerError, resolveEndpoint } from '../runtime/locate';
 import { FUZZ_USAGE } from './fuzz/usage';
 import { PROFILES, parseProfiles } from './lib/clauses';
+import { isNoServer, NO_SERVER_EXIT, serverFor } from './lib/endpoint';
 import { readExpectedFailures } from './lib/expected-failures';
 import { DEFAULT_FIXTURES, loadCases } from './lib/load';
 import { selectCases } from './lib/select';
@@ -64,14 +64,6 @@ function fail(msg: string): never {
   process.exit(2);
 }
 
-/** No server to judge: none serves the workspace, or the one named cannot be reached (exit 3, as `idea`). */
-const NO_SERVER_EXIT = 3;
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT']);
-
-function noServer(err: unknown): boolean {
-  return err instanceof NoServerError || UNREACHABLE.has(String((err as NodeJS.ErrnoException)?.code));
-}
-
 /** An integer option ≥ min, or undefined when not given; anything else is a usage error. */
 function intOption(name: string, raw: string | undefined, min: number): number | undefined {
   if (raw === undefined) return undefined;
@@ -104,7 +96,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'fuzz') {
     // Loaded only for fuzz: fast-check and the generators stay out of every other command's start-up.
     const { fuzzCli } = await import('./fuzz/cli');
-    return fuzzCli(rest, noServer);
+    return fuzzCli(rest);
   }
   if (command === 'coverage') {
     const { coverageCli } = await import('./coverage-cli');
@@ -227,18 +219,7 @@ async function main(argv: string[]): Promise<number> {
     } catch (e) {
       fail((e as Error).message);
     }
-    // Server and token by the rule every client of ours follows (runtime/locate.ts): flag > environment > registry > settings.
-    const ep = await resolveEndpoint({
-      url: values.url,
-      token: values.token,
-      env: process.env,
-      cwd: values.workspace,
-    }).catch((e: Error) => {
-      if (!noServer(e)) fail(e.message);
-      process.stderr.write(`idea-conformance: ${e.message}\n`);
-      process.exit(NO_SERVER_EXIT);
-    });
-    const { url, token } = ep;
+    const { url, token } = await serverFor({ url: values.url, token: values.token, workspace: values.workspace }, fail);
     summary = await runAgainstServer({ ...common, url, token, workspace: values.workspace });
   }
   mkdirSync(dirname(statePath), { recursive: true });
@@ -263,6 +244,6 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
     process.stderr.write(`idea-conformance: ${err instanceof Error ? err.message : String(err)}\n`);
-    process.exit(noServer(err) ? NO_SERVER_EXIT : 2);
+    process.exit(isNoServer(err) ? NO_SERVER_EXIT : 2);
   },
 );

@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { resolveEndpoint } from '../../runtime/locate';
+import { serverFor } from '../lib/endpoint';
 import { fullTopic } from '../lib/topics';
 import { readFixtureWorkspace } from '../workspace';
 import { type FuzzSummary, fuzz } from './run';
@@ -54,7 +54,7 @@ function jsonReport(s: FuzzSummary): string {
   return `${JSON.stringify({ ...s, findings }, null, 2)}\n`;
 }
 
-export async function fuzzCli(args: string[], noServer: (e: unknown) => boolean): Promise<number> {
+export async function fuzzCli(args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,
     options: {
@@ -93,16 +93,7 @@ export async function fuzzCli(args: string[], noServer: (e: unknown) => boolean)
     if (kind !== 'console' && kind !== 'json') usage(`--reporter ${r}: fuzz reports to console or json[:<file>]`);
     return { kind, file: kind === 'json' ? resolve(file || 'fuzz.json') : undefined };
   });
-  const ep = await resolveEndpoint({
-    url: values.url,
-    token: values.token,
-    env: process.env,
-    cwd: values.workspace,
-  }).catch((e: Error) => {
-    if (!noServer(e)) usage(e.message);
-    process.stderr.write(`idea-conformance: ${e.message}\n`);
-    process.exit(3);
-  });
+  const ep = await serverFor({ url: values.url, token: values.token, workspace: values.workspace }, usage);
   // Printed first, so a run that is killed can still be replayed.
   process.stderr.write(`idea-conformance fuzz: seed ${seed}\n`);
   const summary = await fuzz({
