@@ -1,17 +1,16 @@
 // A bounded fuzz run (fixed seed) against the built idea-server bin on a fixture workspace, found through
 // the per-user registry as `idea-conformance fuzz` finds it: no findings.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { fuzz } from '../../conformance/fuzz/run';
 import { buildFixtureWorkspace } from '../../conformance/workspace';
-import { poll } from '../../runtime/poll';
-import { parseRegistryEntry, type RegistryEntry } from '../../runtime/registry';
-import { buildTarget, ROOT } from '../../scripts/build';
+import type { RegistryEntry } from '../../runtime/registry';
+import { buildTarget } from '../../scripts/build';
+import { IDEA_SERVER_BIN, startServer } from '../idea-server/start-bin';
 
-const REGISTER_TIMEOUT_MS = 60_000;
 let tmp: string;
 let ws: string;
 let child: ChildProcess | undefined;
@@ -24,27 +23,18 @@ beforeAll(async () => {
   mkdirSync(home);
   ws = buildFixtureWorkspace(join(tmp, 'ws')).dir;
   await buildTarget('server');
-  const bin = join(ROOT, 'idea-server', 'dist', 'idea-server.mjs');
-  const c = spawn(process.execPath, [bin, '--workspace', ws, '--port', '0'], {
-    env: { PATH: process.env.PATH, HOME: home, IDEA_REGISTRY_DIR: registry },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  child = c;
-  let err = '';
-  c.stderr!.on('data', (d: Buffer) => {
-    err += d.toString();
-  });
-  const found = await poll(
-    () => {
-      if (c.exitCode !== null) throw new Error(`idea-server exited ${c.exitCode}: ${err}`);
-      const file = existsSync(registry) ? readdirSync(registry).find((n) => n.startsWith(`${c.pid}-`)) : undefined;
-      const parsed = file ? parseRegistryEntry(readFileSync(join(registry, file), 'utf8')) : undefined;
-      return typeof parsed === 'object' ? parsed : undefined;
+  const s = await startServer(
+    IDEA_SERVER_BIN,
+    ['--workspace', ws, '--port', '0'],
+    {
+      PATH: process.env.PATH,
+      HOME: home,
+      IDEA_REGISTRY_DIR: registry,
     },
-    { timeoutMs: REGISTER_TIMEOUT_MS, intervalMs: 50 },
+    registry,
   );
-  if (!found) throw new Error(`idea-server did not register within ${REGISTER_TIMEOUT_MS / 1000} s: ${err}`);
-  entry = found;
+  child = s.child;
+  entry = s.entry;
 }, 180_000);
 
 afterAll(() => {

@@ -4,7 +4,7 @@
 // unimplemented but the editor's own topics; the events/ cases passed), and again with no ripgrep reachable (the JavaScript search); then a language server
 // that does not exist, and a clean stop (registry entry removed, language servers gone). Last, the write
 // path's crash test against the bin: SIGKILL during an edit/replace, then a restart that recovers.
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, execFile } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
@@ -21,42 +21,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureWorkspace, firedTraps, plantTraps, trapMarkerDir } from '../../conformance/workspace';
 import { connect } from '../../generated/current';
 import { poll } from '../../runtime/poll';
-import { parseRegistryEntry, type RegistryEntry } from '../../runtime/registry';
 import { buildTarget, ROOT } from '../../scripts/build';
 import { exited } from '../support/processes';
 import { type Aim, aimKill } from './kill-aim';
 import { descendants, running } from './lsp/processes';
+import { type Started, startServer } from './start-bin';
 
 const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
-
-interface Started {
-  child: ChildProcess;
-  entry: RegistryEntry;
-  stderr: () => string;
-}
-
-const REGISTER_TIMEOUT_MS = 60_000;
-
-/** Starts the bin and waits for its registry entry (what every client waits for). */
-async function startServer(bin: string, args: string[], env: NodeJS.ProcessEnv, registry: string): Promise<Started> {
-  const child = spawn(process.execPath, [bin, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-  let err = '';
-  child.stderr!.on('data', (d: Buffer) => {
-    err += d.toString();
-  });
-  const entry = await poll(
-    () => {
-      if (child.exitCode !== null) throw new Error(`idea-server exited ${child.exitCode}: ${err}`);
-      const file = existsSync(registry) ? readdirSync(registry).find((n) => n.startsWith(`${child.pid}-`)) : undefined;
-      const parsed = file ? parseRegistryEntry(readFileSync(join(registry, file), 'utf8')) : undefined;
-      return typeof parsed === 'object' ? parsed : undefined;
-    },
-    // A restart replays the write journal before it registers; a loaded CI machine takes seconds.
-    { timeoutMs: REGISTER_TIMEOUT_MS, intervalMs: 50 },
-  );
-  if (!entry) throw new Error(`idea-server did not register within ${REGISTER_TIMEOUT_MS / 1000} s: ${err}`);
-  return { child, entry, stderr: () => err };
-}
 
 /** The bin's exit code once it has gone, bounded (test/support/processes.ts says why a signal matters). */
 async function exitOf(child: ChildProcess, what = 'idea-server'): Promise<number | null> {
