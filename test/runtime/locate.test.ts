@@ -216,9 +216,19 @@ describe('resolveEndpoint: one rule for every client, flag > environment > regis
 
   it('is the only place idea, idea-mcp and idea-conformance read IDEA_URL and IDEA_TOKEN', () => {
     const src = (p: string) => readFileSync(new URL(`../../${p}`, import.meta.url), 'utf8');
-    for (const file of ['cli/src/main.ts', 'mcp/src/connection.ts', 'conformance/cli.ts'])
+    // idea-conformance's run and fuzz find their server through conformance/lib/endpoint.ts.
+    for (const file of ['cli/src/main.ts', 'mcp/src/connection.ts', 'conformance/lib/endpoint.ts'])
       expect(src(file), file).toMatch(/resolveEndpoint\(/);
-    for (const file of ['cli/src/args.ts', 'mcp/src/cli.ts', 'mcp/src/connection.ts', 'conformance/cli.ts'])
+    for (const file of ['conformance/cli.ts', 'conformance/fuzz/cli.ts'])
+      expect(src(file), file).toMatch(/serverFor\(/);
+    for (const file of [
+      'cli/src/args.ts',
+      'mcp/src/cli.ts',
+      'mcp/src/connection.ts',
+      'conformance/cli.ts',
+      'conformance/fuzz/cli.ts',
+      'conformance/lib/endpoint.ts',
+    ])
       expect(src(file), file).not.toMatch(/env\.IDEA_TOKEN|env\[["']IDEA_TOKEN/);
   });
 });
