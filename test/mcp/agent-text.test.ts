@@ -2,16 +2,15 @@
 // server: an empty answer is a sentence saying what was found empty (never an empty text), for every
 // tool; a misspelt argument is a tool error naming it and the ones the tool takes, and nothing is sent
 // (the wire protocol would ignore it, and the agent would get another answer than it asked for).
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CURRENT_VERSION } from '../../generated/current';
 import { type Handlers, SERVER_PROTOCOL, TOPICS } from '../../generated/v0.1.7/server';
 import { loadMcpTools } from '../../generated/versions';
 import { closestName, STRICT_RULE, strictInputSchema, unknownArguments } from '../../mcp/src/arguments';
 import { IdeaConnection } from '../../mcp/src/connection';
-import { createMcpServer } from '../../mcp/src/server';
 import { createIdeaServer, type RunningIdeaServer } from '../../runtime/idea-server';
+import { inProcessMcp } from './support/in-process';
 
 const TOKEN = 'agent-text-token-5d4a-4e7b-9c1a-2b3c4d5e6f70';
 const at = { filePath: 'src/a.ts', line: 2, character: 4 };
@@ -136,17 +135,7 @@ beforeAll(async () => {
     workspaces: () => ['/w'],
     session: {},
   });
-  const conn = new IdeaConnection({ url: idea.url, token: TOKEN });
-  const [a, b] = InMemoryTransport.createLinkedPair();
-  const srv = createMcpServer(conn);
-  await srv.connect(a);
-  client = new Client({ name: 'agent', version: '1' });
-  await client.connect(b);
-  close = async () => {
-    await client.close();
-    await srv.close();
-    await conn.close();
-  };
+  ({ client, close } = await inProcessMcp(new IdeaConnection({ url: idea.url, token: TOKEN })));
 });
 afterAll(async () => {
   await close?.();

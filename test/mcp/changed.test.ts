@@ -4,12 +4,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IdeaConnection } from '../../mcp/src/connection';
-import { createMcpServer } from '../../mcp/src/server';
 import { startTestServer, type TestServer, TOKEN, trivialHandlers } from '../robustness/harness';
+import { inProcessMcp } from './support/in-process';
 
 let idea: TestServer;
 const asked: unknown[] = [];
@@ -43,12 +41,9 @@ afterAll(async () => {
 
 describe('diag_list with changed: true', () => {
   it('is in the tool schema, answers a clean repository without asking, then asks for the changed files', async () => {
-    const conn = new IdeaConnection({ url: idea.url, token: TOKEN, cwd: join(ws, 'src') });
-    const [a, b] = InMemoryTransport.createLinkedPair();
-    const srv = createMcpServer(conn);
-    await srv.connect(a);
-    const client = new Client({ name: 'agent', version: '1' });
-    await client.connect(b);
+    const { client, close } = await inProcessMcp(
+      new IdeaConnection({ url: idea.url, token: TOKEN, cwd: join(ws, 'src') }),
+    );
     try {
       const tool = (await client.listTools()).tools.find((t) => t.name === 'diag_list')!;
       expect(tool.inputSchema.properties).toHaveProperty('changed.type', 'boolean');
@@ -74,9 +69,7 @@ describe('diag_list with changed: true', () => {
       );
       expect(asked.at(-1)).toMatchObject({ filePath: [join(ws, 'src/a.ts'), join(ws, 'src/b.ts')] });
     } finally {
-      await client.close();
-      await srv.close();
-      await conn.close();
+      await close();
     }
   });
 });

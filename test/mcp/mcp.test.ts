@@ -6,8 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatResult } from '@idea-kit/result-text/format';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CURRENT_VERSION } from '../../generated/current';
@@ -17,10 +16,10 @@ import { version as MCP_PACKAGE_VERSION } from '../../mcp/package.json';
 import { STRICT_RULE } from '../../mcp/src/arguments';
 import { parseArgs } from '../../mcp/src/cli';
 import { IdeaConnection } from '../../mcp/src/connection';
-import { createMcpServer } from '../../mcp/src/server';
 import { poll } from '../../runtime/poll';
 import { removeRegistryEntry, writeRegistryEntry } from '../../runtime/registry';
 import { startTestServer, type TestServer, TOKEN, trivialHandlers } from '../robustness/harness';
+import { inProcessMcp } from './support/in-process';
 
 /** The wire's rule in every params description, which idea-mcp's listing replaces. */
 const WIRE_RULE = ' Unknown params fields are accepted and ignored (forward compatibility).';
@@ -37,16 +36,8 @@ async function server(opts: Parameters<typeof startTestServer>[0] = {}): Promise
 }
 
 async function mcpClient(conn: IdeaConnection): Promise<Client> {
-  const [a, b] = InMemoryTransport.createLinkedPair();
-  const srv = createMcpServer(conn);
-  await srv.connect(a);
-  const client = new Client({ name: 'test', version: '1' });
-  await client.connect(b);
-  cleanup.push(async () => {
-    await client.close();
-    await srv.close();
-    await conn.close();
-  });
+  const { client, close } = await inProcessMcp(conn);
+  cleanup.push(close);
   return client;
 }
 

@@ -6,17 +6,16 @@ import { spawnSync } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCP_TOOLS as V016_TOOLS } from '../../generated/v0.1.6/mcp-tools';
 import { parseArgs } from '../../mcp/src/cli';
 import { IdeaConnection } from '../../mcp/src/connection';
-import { createMcpServer } from '../../mcp/src/server';
 import { toolFilter, toolFilterEnv } from '../../mcp/src/tool-filter';
 import { knownTools } from '../../mcp/src/tools';
 import { startTestServer, type TestServer, TOKEN } from '../robustness/harness';
 import { within } from '../support/processes';
 import { buildMcp, IDEA_MCP, startHttpMcp } from './support/idea-mcp';
+import { inProcessMcp } from './support/in-process';
 
 /** The tools of the test server's version that write, by their annotations (not a list kept here). */
 const WRITES = V016_TOOLS.filter((t) => !t.annotations.readOnlyHint).map((t) => t.name);
@@ -96,18 +95,14 @@ function expectReadOnly(view: Awaited<ReturnType<typeof agentView>>): void {
 
 describe('idea-mcp --read-only, through the official SDK client', () => {
   it('in-process: write tools neither listed nor callable', async () => {
-    const conn = new IdeaConnection({ url: idea.url, token: TOKEN });
-    const [a, b] = InMemoryTransport.createLinkedPair();
-    const srv = createMcpServer(conn, toolFilter({ readOnly: true }, await knownTools()));
-    await srv.connect(a);
-    const client = new Client({ name: 'agent', version: '1' });
-    await client.connect(b);
+    const { client, close } = await inProcessMcp(
+      new IdeaConnection({ url: idea.url, token: TOKEN }),
+      toolFilter({ readOnly: true }, await knownTools()),
+    );
     try {
       expectReadOnly(await agentView(client));
     } finally {
-      await client.close();
-      await srv.close();
-      await conn.close();
+      await close();
     }
   });
 

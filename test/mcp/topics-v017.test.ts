@@ -3,13 +3,12 @@
 // answers its diff as text content and the result as structured content.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EditRenameResult, type Handlers, SERVER_PROTOCOL, TOPICS } from '../../generated/v0.1.7/server';
 import { IdeaConnection } from '../../mcp/src/connection';
-import { createMcpServer } from '../../mcp/src/server';
 import { createIdeaServer, type RunningIdeaServer } from '../../runtime/idea-server';
+import { inProcessMcp } from './support/in-process';
 
 const TOKEN = 'c0ffee00-5d4a-4e7b-9c1a-2b3c4d5e6f70';
 const SPEC = join(import.meta.dirname, '..', '..', 'spec', 'v0.1.7');
@@ -55,17 +54,7 @@ beforeAll(async () => {
     workspaces: () => ['/w'],
     session: {},
   });
-  const conn = new IdeaConnection({ url: idea.url, token: TOKEN });
-  const [a, b] = InMemoryTransport.createLinkedPair();
-  const srv = createMcpServer(conn);
-  await srv.connect(a);
-  client = new Client({ name: 'test', version: '1' });
-  await client.connect(b);
-  close = async () => {
-    await client.close();
-    await srv.close();
-    await conn.close();
-  };
+  ({ client, close } = await inProcessMcp(new IdeaConnection({ url: idea.url, token: TOKEN })));
 });
 afterAll(async () => {
   await close?.();
