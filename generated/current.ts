@@ -450,7 +450,7 @@ export const CURRENT_CLAUSES = [
     "layer": "text",
     "since": "0.1.7",
     "title": "Cancel answers CANCELLED",
-    "text": "A cancel frame {\"type\":\"cancel\",\"requestId\"} sent after the handshake for a request still in flight stops its work and answers that request with the error CANCELLED (topic and requestId echoed); no other answer for it follows. A cancel naming a request that is unknown or already answered is ignored: no frame is sent."
+    "text": "A cancel frame {\"type\":\"cancel\",\"requestId\"} sent after the handshake for a request still in flight stops its work and answers that request with the error CANCELLED (topic and requestId echoed); no other answer for it follows. A write topic that has reached its commit point answers its result instead (T41). A cancel naming a request that is unknown or already answered is ignored: no frame is sent."
   },
   {
     "id": "T34",
@@ -487,5 +487,61 @@ export const CURRENT_CLAUSES = [
     "since": "0.1.7",
     "title": "Nothing a workspace holds chooses a program that runs",
     "text": "No topic makes the server run or load code the workspace supplies or names: a workspace copy of a language server or its runtime (`node_modules/typescript`), compiler plugins its configuration names, programs its settings name, executables found through a relative `PATH` entry, and git's hooks, filters and drivers (H13)."
+  },
+  {
+    "id": "T35",
+    "layer": "text",
+    "since": "0.1.7",
+    "title": "diagnostics/changed covers the files a client works on",
+    "text": "diagnostics/changed reports covered files. A file is covered while it is open in an editor, and for at least 2 minutes after a client named it as the filePath of diag/list or of a position topic (nav/*, editor/open, edit/rename) or a write topic (edit/replace, edit/rename, history/rollback, localHistory/rollback) changed it, for the 50 most recent such files at least; a server may cover more (every file its language servers report on). A file outside the event scope (outside every workspace folder, under a protected path, or excluded by files.exclude or search.exclude) is never reported. A file is not reported for leaving coverage: its last reported diagnostics simply stop being updated."
+  },
+  {
+    "id": "T36",
+    "layer": "text",
+    "since": "0.1.7",
+    "title": "diagnostics/changed follows every change",
+    "text": "An event is pushed when a covered file's diagnostics change, whatever changed them: an edit in an editor, a write topic, another process writing the file or a file it depends on. It comes at most 10 seconds after the change (a language server starting included), with no further request needed: after a write topic breaks a file nothing had opened before, the file's new diagnostics are pushed; after the fix, their removal. A file whose diagnostics did not change is not in an event."
+  },
+  {
+    "id": "T37",
+    "layer": "text",
+    "since": "0.1.7",
+    "title": "diagnostics/changed counts against the subscriber's view",
+    "text": "Per file, an event carries the change since the subscriber's previous event for that file: added and removed are multisets of diagnostics (equal in every field is the same diagnostic; a changed one is removed and added) and total is how many the file has now. With initial: true a subscriber's view of a file starts as its set in the initial event (empty for a file not in it) and after each event is the view minus removed plus added: removed is always part of the view, total equals the view's size, and added and removed are never both empty. Without initial, the first event for a file is relative to what the server last knew of it when the subscription began."
+  },
+  {
+    "id": "T38",
+    "layer": "text",
+    "since": "0.1.7",
+    "title": "initial sends the current state first",
+    "text": "events/subscribe with initial: true sends, right after its answer and before any other event of that name, one event for each newly subscribed event that has a state: diagnostics/changed with every covered file that has diagnostics (its whole set as added, removed empty; files may be empty), editor/changed with the current editor state. files/changed has no state and no initial event. Without initial, nothing is sent until something changes."
+  },
+  {
+    "id": "T39",
+    "layer": "text",
+    "since": "0.1.7",
+    "title": "files/changed reports every change on disk",
+    "text": "files/changed reports files created, changed or deleted in the event scope, whoever changed them (a write topic, an editor saving, another process), at most 5 seconds after the change on disk. Changes close together may be sent as one event with one entry per file giving the net change (created then changed is created; deleted then created is changed)."
+  },
+  {
+    "id": "T40",
+    "layer": "text",
+    "since": "0.1.7",
+    "title": "editor/changed reports the editor state",
+    "text": "editor/changed is pushed, carrying the whole editor state, when the active editor, its selections, the visible editors or a file's dirty flag change, whatever changed them (a person, editor/open, another extension), at most 1 second after. Changes close together may be sent as one event carrying the latest state; an event equal to the last one sent is not sent. A server without an editor does not advertise editor/changed."
+  },
+  {
+    "id": "T41",
+    "layer": "text",
+    "since": "0.1.7",
+    "title": "One answer per request; a cancelled write changed nothing",
+    "text": "Every request is answered exactly once, whether a cancel for it comes before, during or after its work: with CANCELLED or with its own answer, never both. A write topic answered CANCELLED has changed nothing: when the answer is sent, every file is as before the request. A write that reached its commit point (its last file replaced) answers its result, even if a cancel came."
+  },
+  {
+    "id": "T42",
+    "layer": "text",
+    "since": "0.1.7",
+    "title": "Events and answers: order and unsubscribe",
+    "text": "An event caused by a request (a write's files/changed, its diagnostics) may come before or after that request's answer: clients match events to requests by what they name, never by order. Once events/unsubscribe has been answered, or the connection has closed, no event of what it unsubscribed from is sent, queued ones included."
   }
 ];
