@@ -21,9 +21,13 @@
 // - closed (onClose, or after a handshake failure): frames are ignored, pending answers dropped,
 //   ctx.signal aborted.
 // Since 0.1.7 (versions whose route table has events and cancel):
-// - cancel: {"type":"cancel","requestId"} after the handshake answers that running request CANCELLED at
-//   once and aborts its ctx.signal; its handler's own answer is then dropped. Unknown or answered ids
-//   are ignored (no frame); a malformed cancel is INVALID_REQUEST with topic and requestId "".
+// - cancel: {"type":"cancel","requestId"} after the handshake aborts that running request's ctx.signal
+//   and answers it CANCELLED at once; its handler's own answer is then dropped. A handler that called
+//   ctx.holdCancelAnswer() (the write topics, once their write begins) is answered when it settles
+//   instead: its result if it returned one (the write reached its commit point), a ProtocolError it
+//   threw as that error, any other throw CANCELLED (its work undone first). Either way every request
+//   gets exactly one answer. Unknown or answered ids are ignored (no frame); a malformed cancel is
+//   INVALID_REQUEST with topic and requestId "".
 // - events: events/subscribe and events/unsubscribe are served here, not by handlers (routes marked
 //   `session`); emit() sends an event to this connection if it subscribed, through its EventQueue.
 // Params defaults: validators never touch the wire object; the session fills the params schema's
@@ -43,6 +47,22 @@ export interface RequestContext<T extends string = string> {
   readonly requestId: string;
   /** Aborted when the connection closes, or (0.1.7 on) when the client cancels the request. */
   readonly signal: AbortSignal;
+  /**
+   * Since 0.1.7: "my cancel answer waits for me". By default a cancel answers CANCELLED at once and the
+   * handler's own answer is dropped, which suits work that changes nothing (reads). Work that changes
+   * something and can be undone only up to a commit point (a write of several files) calls this before
+   * it changes anything; from then on a cancel aborts `signal` but sends nothing, and the request is
+   * answered once the handler settles, exactly once:
+   * - it returns a result (the work passed its commit point and is done): that result;
+   * - it throws a ProtocolError (e.g. the undo itself failed): that error, as without a cancel;
+   * - it throws anything else (it saw the abort and undid its work): CANCELLED.
+   * So CANCELLED is sent only after the handler has undone what it did (T41: a write answered CANCELLED
+   * changed nothing). Settle promptly once `signal` aborts: the client waits for this answer. Calling it
+   * again is harmless; after the request was answered CANCELLED already (the cancel came first) it does
+   * nothing, and the handler must not start its changes (`signal` is aborted). Optional in the type
+   * only so that contexts made by hand (tests) need not have it: sessions always provide it.
+   */
+  holdCancelAnswer?(): void;
 }
 
 /** What the aroundRequest hook learns of a request: its context, and the connection's load. */
@@ -218,8 +238,12 @@ export type SessionState = 'awaiting-handshake' | 'open' | 'closed';
 interface Running {
   readonly topic: string;
   controller: AbortController | undefined;
-  /** Answered already (CANCELLED): the handler's answer is dropped. */
+  /** A cancel came for it (its signal is aborted, or is born aborted). */
   cancelled: boolean;
+  /** Answered already (CANCELLED at the cancel): the handler's answer is dropped. */
+  answered: boolean;
+  /** The handler called ctx.holdCancelAnswer(): a cancel is answered when the handler settles. */
+  held: boolean;
 }
 
 type AnyHandler = (params: unknown, ctx: RequestContext) => Promise<unknown>;
@@ -470,7 +494,7 @@ export class ServerSession<H extends object, T extends string = string> {
   }
 
   private async run(topic: T, requestId: string, route: Route<H>, params: Record<string, unknown>): Promise<void> {
-    const self: Running = { topic, controller: undefined, cancelled: false };
+    const self: Running = { topic, controller: undefined, cancelled: false, answered: false, held: false };
     const running = this.running;
     const isClosed = () => this.current === 'closed';
     const ctx: RequestContext<T> = {
@@ -491,6 +515,9 @@ export class ServerSession<H extends object, T extends string = string> {
         }
         return self.controller.signal;
       },
+      holdCancelAnswer(): void {
+        self.held = true;
+      },
     };
     const cancellable = this.protocol.validateCancel !== undefined;
     if (cancellable) this.byId.set(requestId, self);
@@ -510,6 +537,7 @@ export class ServerSession<H extends object, T extends string = string> {
               get signal() {
                 return ctx.signal;
               },
+              holdCancelAnswer: ctx.holdCancelAnswer,
             },
             call,
           )
@@ -532,14 +560,17 @@ export class ServerSession<H extends object, T extends string = string> {
       frame =
         err instanceof ProtocolError
           ? errorFrame(topic, requestId, err.code, err.message)
-          : errorFrame(topic, requestId, 'HANDLER_ERROR', err instanceof Error ? err.message : String(err));
+          : self.cancelled && self.held && !(err instanceof InvalidResultError)
+            ? // A held cancel: the handler stopped and undid its work; now the cancel is answered.
+              cancelledFrame(topic, requestId)
+            : errorFrame(topic, requestId, 'HANDLER_ERROR', err instanceof Error ? err.message : String(err));
     } finally {
       // After onClose the count is already 0 and the set empty.
       if (this.current !== 'closed') this.inFlight--;
       if (self.controller) running.delete(self.controller);
       if (cancellable && this.byId.get(requestId) === self) this.byId.delete(requestId);
     }
-    if (this.current !== 'open' || self.cancelled) return;
+    if (this.current !== 'open' || self.answered) return;
     try {
       this.options.send(frame);
     } catch {
@@ -547,7 +578,11 @@ export class ServerSession<H extends object, T extends string = string> {
     }
   }
 
-  /** A cancel frame for `requestId`: answer it CANCELLED now and abort its work; unknown ids are ignored. */
+  /**
+   * A cancel frame for `requestId`: abort its work and answer it CANCELLED now, or, when its handler
+   * holds its cancel answer, when the handler settles (run). Unknown or answered ids are ignored; so is a
+   * second cancel (the first one forgot the id).
+   */
   private cancel(requestId: string): void {
     const target = this.byId.get(requestId);
     if (!target) return;
@@ -557,7 +592,9 @@ export class ServerSession<H extends object, T extends string = string> {
       this.running.delete(target.controller);
       target.controller.abort(new Error('cancelled'));
     }
-    this.sendError(target.topic, requestId, 'CANCELLED', 'cancelled by the client');
+    if (target.held) return;
+    target.answered = true;
+    this.options.send(cancelledFrame(target.topic, requestId));
   }
 
   /** events/subscribe and events/unsubscribe, answered at once. */
@@ -610,4 +647,8 @@ export class ServerSession<H extends object, T extends string = string> {
 
 function errorFrame(topic: string, requestId: string, code: string, message: string): string {
   return JSON.stringify({ topic, requestId, error: { code, message } });
+}
+
+function cancelledFrame(topic: string, requestId: string): string {
+  return errorFrame(topic, requestId, 'CANCELLED', 'cancelled by the client');
 }

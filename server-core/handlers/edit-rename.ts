@@ -158,7 +158,7 @@ export function editRename(svc: CoreContext, rename: Rename): Handlers['editRena
       what: 'edit/rename',
       recordResult: true,
       backupSource: BACKUP_SOURCES.rename,
-      signal: ctx.signal,
+      request: ctx,
     });
     if (writes.length > 0) svc.tools.log(`rename: ${editCount} edit(s) in ${writes.length} file(s)`);
     return { dryRun: false, files, changedFiles: writes.map((w) => w.path), editCount };

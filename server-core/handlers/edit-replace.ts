@@ -85,7 +85,7 @@ export function editReplace(svc: CoreContext): Handlers['editReplace'] {
       what: 'edit/replace',
       recordResult: true,
       backupSource: BACKUP_SOURCES.replace,
-      signal: ctx.signal,
+      request: ctx,
     });
     if (writes.length > 0) svc.tools.log(`replace: ${replacedCount} in ${writes.length} file(s)`);
     return { replacedCount, affectedFiles };

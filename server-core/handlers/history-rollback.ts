@@ -19,7 +19,7 @@ export function historyRollback(svc: CoreContext): Handlers['historyRollback'] {
       what: 'history/rollback',
       recordResult: false,
       backupSource: BACKUP_SOURCES.rollback,
-      signal: ctx.signal,
+      request: ctx,
     });
     svc.tools.log(`history rollback: ${path} ← ${hash.slice(0, 7)} (index ${params.toIndex})`);
     // Reading 2: index 1 is named "HEAD" (its content is what HEAD holds), older versions by their hash.

@@ -20,7 +20,7 @@ export function localhistoryRollback(svc: CoreContext): Handlers['localhistoryRo
       what: 'localhistory/rollback',
       recordResult: false,
       backupSource: BACKUP_SOURCES.rollback,
-      signal: ctx.signal,
+      request: ctx,
     });
     svc.tools.log(`local-history rollback: ${path} ← ${entry.id}`);
     return { filePath: path, restoredId: entry.id, restoredLabel: formatUtcLabel(entry.timestamp) };

@@ -7,11 +7,17 @@
 //   local history stops at 256 KB and would lose the original of a big untracked file);
 // - the files are written all or nothing (write/transaction.ts), crash-safe;
 // - a write that VS Code's save would record in local history (edit/replace) records the new content
-//   too, within the user's local-history settings; open editors are waited for until they show it.
+//   too, within the user's local-history settings; open editors are waited for until they show it;
+// - a cancel (T41) is answered when the write settles, never while files are half written: the write
+//   path holds the request's cancel answer (ctx.holdCancelAnswer) as it takes the request, so the
+//   answer is CANCELLED only after a rollback left every file as it was, and the result once the last
+//   file's replacement began (the commit point, transaction.ts). A cancel while the handler was still
+//   planning was answered CANCELLED at once, and its write is refused before it touches anything.
 // What an editor adds (unsaved documents, reloading after a write) comes through the host's OpenDocuments.
 import { readFile } from 'node:fs/promises';
 import type { CoreContext } from '../context';
 import { ProtocolError } from '../errors';
+import type { RequestContext } from '../protocol';
 import { protectedReason } from './protected-paths';
 import { applyAllOrNothing, type PlannedWrite, WriteFailedError } from './transaction';
 
@@ -33,7 +39,12 @@ export interface WriteOptions {
   recordResult: boolean;
   /** Local-history source of the entry that keeps what is overwritten (shown in VS Code's Timeline). */
   backupSource: string;
-  /** The request's ctx.signal: a write cancelled before its commit point changes nothing (transaction.ts). */
+  /**
+   * The request being answered (its ctx): its signal cancels the write before its commit point, and its
+   * cancel answer is held until the write settles (see the header).
+   */
+  request?: Pick<RequestContext, 'signal' | 'holdCancelAnswer'>;
+  /** Without a request (tools, tests): a signal that cancels the write before its commit point. */
   signal?: AbortSignal;
 }
 
@@ -69,21 +80,36 @@ export function checkWritable(svc: CoreContext, writes: readonly { path: string;
 }
 
 export function writeFiles(svc: CoreContext, writes: PlannedWrite[], opts: WriteOptions): Promise<void> {
+  // From here a cancel is answered by how the write ends. One that came earlier was answered already,
+  // and its signal (aborted before that answer was sent) stops the write below before it starts.
+  opts.request?.holdCancelAnswer?.();
+  const signal = opts.request?.signal ?? opts.signal;
   return oneAtATime(async () => {
     // Cancelled while waiting its turn: nothing was touched yet.
-    opts.signal?.throwIfAborted();
+    signal?.throwIfAborted();
     checkWritable(svc, writes);
     for (const w of writes) if (w.before !== null) await keepInLocalHistory(svc, w.path, w.before, opts.backupSource);
-    await applyAllOrNothing(writes, {
-      stateDir: svc.tools.stateDir,
-      what: opts.what,
-      signal: opts.signal,
-      precondition: (w) =>
-        svc.documents.isDirty(w.path) ? `${w.path} got unsaved editor changes meanwhile` : undefined,
-    });
-    if (opts.recordResult) for (const w of writes) recordResult(svc, w, opts.what);
-    const afterWrite = svc.documents.afterWrite?.bind(svc.documents);
-    if (afterWrite) await Promise.all(writes.map((w) => afterWrite(w.path, w.after)));
+    try {
+      await applyAllOrNothing(writes, {
+        stateDir: svc.tools.stateDir,
+        what: opts.what,
+        signal,
+        precondition: (w) =>
+          svc.documents.isDirty(w.path) ? `${w.path} got unsaved editor changes meanwhile` : undefined,
+      });
+      if (opts.recordResult) for (const w of writes) recordResult(svc, w, opts.what);
+      const afterWrite = svc.documents.afterWrite?.bind(svc.documents);
+      if (afterWrite) await Promise.all(writes.map((w) => afterWrite(w.path, w.after)));
+    } catch (e) {
+      // A cancelled write is answered CANCELLED for a plain error, which must mean every file is as it
+      // was. When that is not known (a rollback failed, or the failure came past the commit point),
+      // answer the error itself: a ProtocolError is answered as thrown even after a cancel.
+      if (!signal?.aborted || e instanceof ProtocolError || (e instanceof WriteFailedError && e.nothingChanged))
+        throw e;
+      const message = e instanceof Error ? e.message : String(e);
+      svc.tools.log(`${opts.what} was cancelled but may have changed files: ${message}`);
+      throw new ProtocolError('HANDLER_ERROR', message);
+    }
   });
 }
 
