@@ -2,13 +2,15 @@
 // bench/profiling/idea-server-nav.mts: a minimal Node proxy, ws in → LSP out, nothing else. It serves the IDEA handshake and nav/definition on a
 // loopback ws (the `ws` package, as idea-server) by forwarding textDocument/definition to its own
 // typescript-language-server (idea-server's command and initializationOptions) over stdio, framing
-// each LSP message itself in one write, and answering with the first target's range and text; and
+// each LSP message itself in one write, and answering with the first target's range and text; nav/hover
+// and nav/references the same way (bench/scale, issue 33: the answer's shape mapped, nothing more); and
 // events/unsubscribe at once (the floor of the no-op round trip). No validation, no path checks, no
 // document sync, no bounds: what any proxy between a client and a language server pays at least.
 //   argv: <workspace> <file relative to it> (the one file it opens); parent: IPC (sends { url } when
 //   ready; "cpu" → { cpu: process.cpuUsage() }, "stop")
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { WebSocketServer } from 'ws';
@@ -17,6 +19,10 @@ import { defaultTypeScriptServer } from '../../idea-server/src/lsp/config';
 
 const [workspace, file] = process.argv.slice(2) as [string, string];
 const NAV = '/app/vscode/nav/definition';
+// Since issue 33 (bench/scale/date-fns.bench.ts): hover and references forwarded the same way, each
+// answer mapped to the protocol's shape and nothing else.
+const HOVER = '/app/vscode/nav/hover';
+const REFERENCES = '/app/vscode/nav/references';
 const UNSUBSCRIBE = '/app/vscode/events/unsubscribe';
 
 const command = defaultTypeScriptServer();
@@ -65,15 +71,36 @@ const uri = pathToFileURL(path).href;
 send({ method: 'textDocument/didOpen', params: { textDocument: { uri, languageId: 'typescript', version: 1, text } } });
 const lines = text.split('\n');
 
+interface LspRange {
+  start: { line: number; character: number };
+  end: { line: number; character: number };
+}
+interface HoverAnswer {
+  contents:
+    | string
+    | { kind?: string; language?: string; value: string }
+    | (string | { language?: string; value: string; kind?: string })[];
+  range?: LspRange;
+}
+const wire = (r: LspRange) => ({
+  line: r.start.line,
+  character: r.start.character,
+  endLine: r.end.line,
+  endCharacter: r.end.character,
+});
+
 interface Link {
   targetUri: string;
   targetRange: { start: { line: number; character: number }; end: { line: number; character: number } };
 }
-/** The declaration's text from the one file opened (other files: empty), lines split at '\n'. */
-const codeOf = (l: Link) => {
-  if (l.targetUri !== uri) return '';
+/**
+ * The declaration's text, lines split at '\n': from the one file opened, or (since issue 33: the answer
+ * needs it, idea-server reads it too) read from disk for a target in another file.
+ */
+const codeOf = async (l: Link) => {
+  const from = l.targetUri === uri ? lines : (await readFile(fileURLToPath(l.targetUri), 'utf8')).split('\n');
   const { start, end } = l.targetRange;
-  const span = lines.slice(start.line, end.line + 1);
+  const span = from.slice(start.line, end.line + 1);
   span[span.length - 1] = span[span.length - 1]!.slice(0, end.character);
   span[0] = span[0]!.slice(start.character);
   return span.join('\n');
@@ -92,7 +119,7 @@ wss.on('connection', (ws) => {
           version: SERVER_PROTOCOL.version,
           ...(SERVER_PROTOCOL.spec.draft ? { draft: true } : {}),
           authRequired: false,
-          capabilities: [NAV, UNSUBSCRIBE],
+          capabilities: [NAV, HOVER, REFERENCES, UNSUBSCRIBE],
           events: [],
           workspaces: [workspace],
         }),
@@ -101,18 +128,51 @@ wss.on('connection', (ws) => {
     }
     const { topic, requestId, params } = frame;
     if (topic === UNSUBSCRIBE) return ws.send(JSON.stringify({ topic, requestId, result: { subscribed: [] } }));
+    const textDocument = { uri: pathToFileURL(params.filePath).href };
+    const position = { line: params.line, character: params.character };
+    if (topic === HOVER) {
+      const h = (await request('textDocument/hover', { textDocument, position })) as HoverAnswer | null;
+      const list = h === null ? [] : Array.isArray(h.contents) ? h.contents : [h.contents];
+      const contents = list.flatMap((c) =>
+        typeof c === 'string'
+          ? c
+            ? [{ kind: 'markdown', value: c }]
+            : []
+          : c.value
+            ? [
+                {
+                  kind: c.kind === 'plaintext' ? 'plaintext' : 'markdown',
+                  value: c.language ? `\`\`\`${c.language}\n${c.value}\n\`\`\`` : c.value,
+                },
+              ]
+            : [],
+      );
+      const range = h?.range ? wire(h.range) : undefined;
+      return ws.send(JSON.stringify({ topic, requestId, result: range ? { contents, range } : { contents } }));
+    }
+    if (topic === REFERENCES) {
+      const refs = (await request('textDocument/references', {
+        textDocument,
+        position,
+        context: { includeDeclaration: params.includeDeclaration ?? true },
+      })) as { uri: string; range: LspRange }[] | null;
+      const locations = (refs ?? []).map((l) => ({ filePath: fileURLToPath(l.uri), ...wire(l.range) }));
+      return ws.send(JSON.stringify({ topic, requestId, result: { locations, totalCount: locations.length } }));
+    }
     const answer = (await request('textDocument/definition', {
       textDocument: { uri: pathToFileURL(params.filePath).href },
       position: { line: params.line, character: params.character },
     })) as Link[] | null;
-    const locations = (answer ?? []).map((l) => ({
-      filePath: fileURLToPath(l.targetUri),
-      line: l.targetRange.start.line,
-      character: l.targetRange.start.character,
-      endLine: l.targetRange.end.line,
-      endCharacter: l.targetRange.end.character,
-      code: codeOf(l),
-    }));
+    const locations = [];
+    for (const l of answer ?? [])
+      locations.push({
+        filePath: fileURLToPath(l.targetUri),
+        line: l.targetRange.start.line,
+        character: l.targetRange.start.character,
+        endLine: l.targetRange.end.line,
+        endCharacter: l.targetRange.end.character,
+        code: await codeOf(l),
+      });
     ws.send(JSON.stringify({ topic, requestId, result: { locations } }));
   });
 });

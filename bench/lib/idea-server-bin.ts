@@ -27,6 +27,8 @@ export interface BinOptions {
   /** Default: this process's PATH (ripgrep and the like as the user has them). */
   path?: string;
   token?: string;
+  /** The bin to run (default IDEA_SERVER_BIN; bench/scale runs a snapshot of it, see scale/common.ts). */
+  bin?: string;
 }
 
 export function startIdeaServerBin(o: BinOptions): Promise<BinServer> {
@@ -35,7 +37,7 @@ export function startIdeaServerBin(o: BinOptions): Promise<BinServer> {
   const child = spawn(
     process.execPath,
     [
-      IDEA_SERVER_BIN,
+      o.bin ?? IDEA_SERVER_BIN,
       ...['--workspace', o.workspace, '--port', '0', '--token', token, '--no-registry'],
       ...['--history-dir', join(o.home, 'h')],
     ],
