@@ -493,7 +493,7 @@ export const CURRENT_CLAUSES = [
     "layer": "text",
     "since": "0.1.7",
     "title": "diagnostics/changed covers the files a client works on",
-    "text": "diagnostics/changed reports covered files. A file is covered while it is open in an editor, and for at least 2 minutes after a client named it as the filePath of diag/list or of a position topic (nav/*, editor/open, edit/rename) or a write topic (edit/replace, edit/rename, history/rollback, localHistory/rollback) changed it, for the 50 most recent such files at least; a server may cover more (every file its language servers report on). A file outside the event scope (outside every workspace folder, under a protected path, or excluded by files.exclude or search.exclude) is never reported. A file is not reported for leaving coverage: its last reported diagnostics simply stop being updated."
+    "text": "diagnostics/changed reports covered files. A file is covered while it is open in an editor, and for at least 2 minutes after a client named it as the filePath of diag/list or editor/open or a write topic (edit/replace, edit/rename, history/rollback, localHistory/rollback) changed it, for the 50 most recent such files at least; a server may cover more (files named by other position topics, every file its language servers report on). A file outside the event scope (outside every workspace folder, under a protected path, or excluded by files.exclude or search.exclude) is never reported. A file is not reported for leaving coverage: its last reported diagnostics simply stop being updated."
   },
   {
     "id": "T36",
