@@ -175,6 +175,17 @@ export interface FileWatcher {
   watch(listener: (changes: FileChange[]) => void): () => void;
 }
 
+/**
+ * The files a client works on, whose diagnostics diagnostics/changed reports (clause T35): the server's
+ * server-core/events/coverage.ts Coverage over its platform part. Fed by the handlers (withCoverage).
+ */
+export interface FileCoverage {
+  /** Absolute paths a request named as its filePath (`named`) or a write changed (`written`). Never throws. */
+  touched(paths: readonly string[], reason: 'named' | 'written'): void;
+  /** The platform closed the file's document by itself (VS Code does after a while): re-opened while covered. */
+  closed?(path: string): void;
+}
+
 /** Tools and places outside the workspace. */
 export interface Tools {
   /** The ripgrep binary (VS Code's bundled one or `rg` on PATH); null: none found. */
@@ -230,4 +241,6 @@ export interface CoreHost {
   watcher?: FileWatcher;
   /** The editor, when the server has one (the extension). */
   editor?: EditorHost;
+  /** What diagnostics/changed covers beyond open editors; without it, what the platform reports anyway. */
+  coverage?: FileCoverage;
 }

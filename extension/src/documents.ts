@@ -3,6 +3,7 @@
 // OpenDocuments (server-core/host.ts) over them.
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
+import type { CoveragePlatform } from '../../server-core/events/coverage';
 import type { OpenDocuments } from '../../server-core/host';
 import { LANGUAGE_TIMEOUT_MS } from './language-server';
 
@@ -107,4 +108,86 @@ export const vscodeDocuments: OpenDocuments = {
   isDirty: (path) => openDocumentOf(path)?.isDirty === true,
   text: (path) => openDocumentOf(path)?.getText(),
   afterWrite: editorCaughtUp,
+};
+
+/** The tabs of `path`'s text (not diff) editors, in every group. */
+function tabsOf(path: string): vscode.Tab[] {
+  return vscode.window.tabGroups.all.flatMap((g) =>
+    g.tabs.filter(
+      (t) => t.input instanceof vscode.TabInputText && t.input.uri.scheme === 'file' && t.input.uri.fsPath === path,
+    ),
+  );
+}
+
+/**
+ * Files whose tab coverage opened (they had none), closed again when the file leaves coverage unless
+ * the person took it over meanwhile; each with the time until which its editor becoming active is our
+ * own doing (opening it; the workbench tells a moment later). Only covered files (at most COVER_FILES).
+ */
+const coverTabs = new Map<string, number>();
+
+/**
+ * Watches for the person taking over a tab coverage opened: its editor made active (clicked, switched
+ * to) other than while we open it (in an empty group a background tab still becomes the active one).
+ */
+export function watchCoverTabs(): vscode.Disposable {
+  return vscode.window.onDidChangeActiveTextEditor((e) => {
+    const uri = e?.document.uri;
+    const ours = uri?.scheme === 'file' ? coverTabs.get(uri.fsPath) : undefined;
+    if (ours !== undefined && Date.now() > ours) coverTabs.delete(uri!.fsPath);
+  });
+}
+
+/**
+ * diagnostics/changed's coverage in VS Code (server-core/events/coverage.ts). VS Code's TypeScript
+ * computes diagnostics only for documents shown in a tab (unless the experimental project diagnostics
+ * are on), so an open TextDocument is not enough for a file a write changed:
+ * - a file a request named is opened as a TextDocument only (nav/* opened it already; diag/list and
+ *   editor/open show it in a tab themselves): a tab per navigation would bury the person's own;
+ * - a file a write changed is opened in a background tab (not made active: the person's editor stays
+ *   as it was; only in an empty group does it show) unless it has one; that tab is closed when the file
+ *   leaves coverage, unless the person took it over meanwhile (switched to it, pinned it, or has
+ *   unsaved changes in it).
+ * One file at a time, each step bounded: without a connected workbench opening never completes.
+ */
+export const vscodeCoverage: CoveragePlatform = {
+  async open(files) {
+    let tabs = true; // a tab that never opened (no workbench): no more tries in this batch
+    for (const { path, reason } of files) {
+      let doc: vscode.TextDocument;
+      try {
+        doc = await withTimeout(
+          vscode.workspace.openTextDocument(vscode.Uri.file(path)),
+          LANGUAGE_TIMEOUT_MS,
+          `opening ${path}`,
+        );
+      } catch {
+        continue; // not openable (gone, binary, too large): not covered
+      }
+      if (reason !== 'written' || !tabs || tabsOf(path).length > 0) continue;
+      coverTabs.set(path, Number.POSITIVE_INFINITY);
+      try {
+        await withTimeout(
+          vscode.commands.executeCommand('vscode.open', doc.uri, {
+            preview: false,
+            preserveFocus: true,
+            background: true,
+          }),
+          5000,
+          `showing ${path} in a tab`,
+        );
+      } catch {
+        tabs = false;
+      } finally {
+        if (coverTabs.has(path)) coverTabs.set(path, Date.now() + 1000);
+      }
+    }
+  },
+  release(paths) {
+    for (const path of paths) {
+      if (!coverTabs.delete(path)) continue;
+      const ours = tabsOf(path).filter((t) => !t.isPinned && !t.isDirty);
+      if (ours.length > 0) void Promise.resolve(vscode.window.tabGroups.close(ours, true)).catch(() => {});
+    }
+  },
 };

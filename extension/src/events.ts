@@ -1,6 +1,12 @@
 // The v0.1.7 events from VS Code's own notifications: languages.onDidChangeDiagnostics, a workspace file
 // system watcher, and the window's active / selection / visible-editor changes plus dirty flips. What
 // they report is confined, diffed and coalesced by server-core/events (shared with idea-server).
+// diagnostics/changed reports what VS Code's language features report, so for the files open in an
+// editor and those the host's coverage opened (documents.ts vscodeCoverage). Leaving coverage (clause
+// T35) is a TextDocument closing (an editor closed, VS Code disposing a document an extension opened):
+// TypeScript then clears the file's diagnostics, and an update to no diagnostics for a file with no open
+// TextDocument that closed less than CLOSE_GRACE_MS ago is not reported — its last reported diagnostics
+// stay as they are (CoreEventSources.leavesCoverage has the whole rule, shared with idea-server).
 import * as vscode from 'vscode';
 import type { RawDiagnostic } from '../../server-core/diagnostics';
 import { EventScope } from '../../server-core/events/scope';
@@ -10,6 +16,7 @@ import {
   EDITOR_CHANGED,
   type Emit,
   FILES_CHANGED,
+  type FileDiagnostics,
 } from '../../server-core/events/sources';
 import type { CoreHost, FileChange } from '../../server-core/host';
 import { eventTraceFromEnv } from './event-trace';
@@ -27,11 +34,15 @@ export function vscodeEventSources(host: CoreHost, emit: Emit): { sources: CoreE
     trace ? (event, data) => trace.emitted(event, () => emit(event, data)) : emit,
     host.editor ? { host: host.editor, documents: host.documents } : undefined,
   );
-  const diagnosticsOf = (uris: readonly vscode.Uri[]) =>
-    uris.filter(isFile).map((u) => ({
-      filePath: u.fsPath,
-      diagnostics: vscode.languages.getDiagnostics(u) as RawDiagnostic[],
-    }));
+  const diagnosticsOf = (uris: readonly vscode.Uri[]): FileDiagnostics[] => {
+    let held: Set<string> | undefined; // the open TextDocuments, listed once per call and only if needed
+    return uris.filter(isFile).map((u) => {
+      const diagnostics = vscode.languages.getDiagnostics(u) as RawDiagnostic[];
+      if (diagnostics.length > 0) return { filePath: u.fsPath, diagnostics };
+      held ??= new Set(vscode.workspace.textDocuments.filter((d) => isFile(d.uri)).map((d) => d.uri.fsPath));
+      return { filePath: u.fsPath, diagnostics, held: held.has(u.fsPath) };
+    });
+  };
   // The baseline starts from what is known now: a first delta is a change, not the whole backlog.
   sources.diagnosticsChanged(diagnosticsOf(vscode.languages.getDiagnostics().map(([u]) => u)), true);
   const watcher = vscode.workspace.createFileSystemWatcher('**/*');
@@ -68,6 +79,10 @@ export function vscodeEventSources(host: CoreHost, emit: Emit): { sources: CoreE
     }),
     vscode.workspace.onDidCloseTextDocument((d) => {
       dirty.delete(d.uri.toString());
+      if (isFile(d.uri)) {
+        sources.documentsClosed([d.uri.fsPath]);
+        host.coverage?.closed?.(d.uri.fsPath); // a file still covered is opened again
+      }
       editor();
     }),
   ];

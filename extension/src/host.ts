@@ -1,11 +1,13 @@
 // The extension as a server-core host (server-core/host.ts): workspace folders and their search
 // settings, local-history settings and the other interfaces, each over VS Code's APIs.
 import * as vscode from 'vscode';
+import { Coverage } from '../../server-core/events/coverage';
+import { EventScope } from '../../server-core/events/scope';
 import type { CoreHost, LocalHistoryStore, WorkspaceFolders } from '../../server-core/host';
 import { historyHomeFromGlobalStorage } from '../../server-core/local-history';
 import { ripgrepPath } from '../../server-core/search/ripgrep';
 import type { DiagnosticsTracker } from './diagnostics-wait';
-import { vscodeDocuments } from './documents';
+import { vscodeCoverage, vscodeDocuments, watchCoverTabs } from './documents';
 import { vscodeEditor } from './editor';
 import { vscodeLanguageFeatures } from './language-features';
 import { vscodeLimitSettings } from './limits/settings';
@@ -45,6 +47,10 @@ export function vscodeHost(
   tracker: DiagnosticsTracker,
   log: (m: string) => void,
 ): CoreHost {
+  // What diagnostics/changed covers beyond open editors (documents.ts has how VS Code opens them).
+  const scope = new EventScope(folders);
+  const coverage = new Coverage((p) => scope.reportable(p), vscodeCoverage, log);
+  context.subscriptions.push({ dispose: () => coverage.dispose() }, watchCoverTabs());
   return {
     folders,
     documents: vscodeDocuments,
@@ -55,5 +61,6 @@ export function vscodeHost(
     // the JavaScript search; the write journal in the extension's own storage.
     tools: { ripgrep: ripgrepPath(vscode.env.appRoot), stateDir: context.globalStorageUri.fsPath, log },
     editor: vscodeEditor,
+    coverage,
   };
 }

@@ -3,12 +3,16 @@
 // - files/changed: the host's FileWatcher (file-watcher.ts), running only while some connection
 //   subscribes to files/changed or diagnostics/changed: a server nobody listens to watches nothing.
 // - diagnostics/changed: what the language servers publish (textDocument/publishDiagnostics), so only
-//   for files a language server reports on: the files it has open (those a request asked about) and
-//   whatever else it chooses to publish. While the watcher runs, a change on disk to an open file is
-//   sent to its server at once, so its diagnostics follow an edit/replace or an outside write.
+//   for files a language server reports on: the files it has open and whatever else it chooses to
+//   publish. Which files are open is coverage's (clause T35, server-core/events/coverage.ts): the files
+//   requests named or writes changed are opened in their language server (a write's after its answer)
+//   and closed (didClose) once they leave coverage; the server's empty publish that follows is not
+//   reported (CoreEventSources.leavesCoverage). While the watcher runs, a change on disk to an open file
+//   is sent to its server at once, so its diagnostics follow an edit/replace or an outside write.
 // - editor/changed: never (there is no editor); not advertised.
 
 import type { SessionLike } from '../../runtime/ws-server';
+import { Coverage } from '../../server-core/events/coverage';
 import type { EventScope } from '../../server-core/events/scope';
 import { CoreEventSources, DIAGNOSTICS_CHANGED, FILES_CHANGED } from '../../server-core/events/sources';
 import type { FileChange, FileWatcher } from '../../server-core/host';
@@ -22,7 +26,8 @@ export interface ServerEventsOptions {
   /** Which paths events may name (the watcher's skipFolder asks it too). */
   scope: EventScope;
   watcher: FileWatcher;
-  client: Pick<LspClient, 'onDiagnostics' | 'changedOnDisk'>;
+  /** Without cover/release/holds (tests), coverage opens nothing and every publish is reported. */
+  client: Pick<LspClient, 'onDiagnostics' | 'changedOnDisk'> & Partial<Pick<LspClient, 'cover' | 'release' | 'holds'>>;
   log(message: string): void;
 }
 
@@ -33,14 +38,36 @@ export class ServerEvents {
   private listeners = 0;
   private stopWatch: (() => void) | undefined;
   private readonly stopDiagnostics: () => void;
+  /** What diagnostics/changed covers: the server's host.coverage (serve.ts), fed by the handlers. */
+  readonly coverage: Coverage;
 
   constructor(private readonly o: ServerEventsOptions) {
+    const { client } = o;
     this.sources = new CoreEventSources(o.scope, (event, data) =>
       this.emitTo?.(event, data as unknown as Record<string, unknown>),
     );
     // Always kept (cheap, only what servers publish): a subscriber asking for `initial` gets the current set.
-    this.stopDiagnostics = o.client.onDiagnostics((filePath, list) =>
-      this.sources.diagnosticsChanged([{ filePath, diagnostics: toRawDiagnostics(list) }]),
+    this.stopDiagnostics = client.onDiagnostics((filePath, list) =>
+      this.sources.diagnosticsChanged([
+        { filePath, diagnostics: toRawDiagnostics(list), held: client.holds?.(filePath) },
+      ]),
+    );
+    // Covering a file is opening it in its language server (none configured for it: nothing to open);
+    // leaving coverage is closing it there, announced first so that the empty publish is not reported.
+    this.coverage = new Coverage(
+      (p) => o.scope.reportable(p),
+      {
+        open: async (files) => {
+          // A file a request named is opened by that request: syncing it again here would be a second pass.
+          const opening = files.filter((f) => f.reason === 'written' || !client.holds?.(f.path));
+          if (opening.length > 0) await client.cover?.(opening.map((f) => f.path));
+        },
+        release: (paths) => {
+          this.sources.documentsClosed(paths);
+          client.release?.(paths);
+        },
+      },
+      o.log,
     );
   }
 
@@ -90,6 +117,7 @@ export class ServerEvents {
   }
 
   dispose(): void {
+    this.coverage.dispose();
     this.stopWatch?.();
     this.stopWatch = undefined;
     this.stopDiagnostics();

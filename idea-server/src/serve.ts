@@ -195,6 +195,7 @@ export async function serveWorkspace(options: ServeOptions): Promise<ServedWorks
   const scope = new EventScope(host.folders);
   host.watcher = fsFileWatcher({ folders: () => host.folders.paths(), skipFolder: (p) => !scope.reportable(p), log });
   const events = new ServerEvents({ scope, watcher: host.watcher, client, log });
+  host.coverage = events.coverage; // the files requests name or write are opened for diagnostics/changed
   // As the extension activates (extension/src/extension.ts): a write the last process was killed in the
   // middle of is undone before any client can see the files; then the limits (defaults: no
   // machine-scoped settings here) and the regex worker threads user expressions run in.

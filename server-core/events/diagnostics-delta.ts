@@ -45,11 +45,23 @@ function net(plus: readonly EventDiagnostic[][], minus: readonly EventDiagnostic
   return { added, removed };
 }
 
+/** Files that left coverage whose last reported diagnostics are kept (the oldest are forgotten beyond it). */
+export const MAX_LEFT_FILES = 1000;
+
 export class DiagnosticsBaseline {
   private readonly files = new Map<string, EventDiagnostic[]>();
+  /**
+   * Files that left coverage (clause T35), the oldest first: what was last reported of them stays in
+   * `files`, as it stays in every subscriber's view, so that when the file is covered again its next
+   * event is the change since then (a file whose diagnostics came back unchanged is not reported at all),
+   * and the initial event of a later subscriber holds it too, consistent with the deltas everyone else
+   * gets. At most MAX_LEFT_FILES: the oldest beyond it are forgotten.
+   */
+  private readonly left = new Set<string>();
 
   /** Records `filePath`'s diagnostics now; returns what changed since the last record, or undefined if nothing did. */
   update(filePath: string, now: EventDiagnostic[]): DiagnosticsFileDelta | undefined {
+    this.left.delete(filePath);
     const before = this.files.get(filePath) ?? [];
     if (now.length > 0) this.files.set(filePath, now);
     else this.files.delete(filePath);
@@ -58,8 +70,26 @@ export class DiagnosticsBaseline {
     return { filePath, added, removed, total: now.length };
   }
 
+  /** The file left coverage: its last reported diagnostics stay as they are, nothing is reported. */
+  leave(filePath: string): void {
+    if (!this.files.has(filePath)) return;
+    this.left.delete(filePath);
+    this.left.add(filePath);
+    for (const oldest of this.left) {
+      if (this.left.size <= MAX_LEFT_FILES) break;
+      this.left.delete(oldest);
+      this.files.delete(oldest);
+    }
+  }
+
+  /** Whether the file left coverage and has not been updated since. */
+  hasLeft(filePath: string): boolean {
+    return this.left.has(filePath);
+  }
+
   /** Forgets a file (it left the reportable set) without reporting it. */
   forget(filePath: string): void {
+    this.left.delete(filePath);
     this.files.delete(filePath);
   }
 

@@ -1,6 +1,7 @@
 // The three v0.1.7 events, VS Code-free: a server feeds what its platform reports (diagnostics of some
 // files, file-system changes, "the editor changed") and this confines, diffs, coalesces and emits.
 // One instance per server; emit() fans out to the subscribed connections (runtime/idea-server.ts).
+import { existsSync } from 'node:fs';
 import type { RawDiagnostic } from '../diagnostics';
 import type { EditorHost, FileChange, OpenDocuments } from '../host';
 import type { DataOf, EventName } from '../protocol';
@@ -24,7 +25,23 @@ export const EDITOR_CHANGED = '/app/vscode/editor/changed' satisfies EventName;
  */
 export const EDITOR_SETTLE_MS = 15;
 
+/** After a document closed, how long an update to no diagnostics of its file counts as its leaving coverage. */
+export const CLOSE_GRACE_MS = 10_000;
+/** Closed documents remembered for CLOSE_GRACE_MS, at most this many (the oldest go first). */
+const MAX_CLOSED = 1000;
+
 export type Emit = <E extends EventName>(event: E, data: DataOf<E>) => void;
+
+/** A file's diagnostics as the platform reports them now. */
+export interface FileDiagnostics {
+  filePath: string;
+  diagnostics: readonly RawDiagnostic[];
+  /**
+   * Whether the platform holds the file open for its language servers now (a VS Code TextDocument, a
+   * document idea-server opened in a language server). Left out: unknown, every update is reported.
+   */
+  held?: boolean;
+}
 
 type EditorData = DataOf<typeof EDITOR_CHANGED>;
 
@@ -37,6 +54,8 @@ export class CoreEventSources {
   private editorPending = false;
   private disposed = false;
   private lastEditor = '';
+  /** When the platform last closed each file's document (documentsClosed), the oldest first. */
+  private readonly closedAt = new Map<string, number>();
 
   constructor(
     private readonly scope: EventScope,
@@ -56,15 +75,19 @@ export class CoreEventSources {
     return this.editor ? [DIAGNOSTICS_CHANGED, FILES_CHANGED, EDITOR_CHANGED] : [DIAGNOSTICS_CHANGED, FILES_CHANGED];
   }
 
-  /** These files' diagnostics now (a file without any: an empty list). Emits the deltas, if any. */
-  diagnosticsChanged(
-    files: readonly { filePath: string; diagnostics: readonly RawDiagnostic[] }[],
-    quiet = false,
-  ): void {
+  /**
+   * These files' diagnostics now (a file without any: an empty list). Emits the deltas, if any, except
+   * for a file leaving coverage (leavesCoverage): its last reported diagnostics simply stay.
+   */
+  diagnosticsChanged(files: readonly FileDiagnostics[], quiet = false): void {
     const deltas: DiagnosticsFileDelta[] = [];
     for (const f of files) {
       if (!this.scope.reportable(f.filePath)) {
         this.baseline.forget(f.filePath);
+        continue;
+      }
+      if (this.leavesCoverage(f)) {
+        this.baseline.leave(f.filePath);
         continue;
       }
       const delta = this.baseline.update(f.filePath, f.diagnostics.map(eventDiagnostic));
@@ -72,6 +95,37 @@ export class CoreEventSources {
     }
     if (deltas.length > 0 && !quiet)
       this.emit(DIAGNOSTICS_CHANGED, { files: deltas } as DataOf<typeof DIAGNOSTICS_CHANGED>);
+  }
+
+  /** The platform closed these files' documents (an editor or extension closed them, a didClose was sent). */
+  documentsClosed(paths: readonly string[]): void {
+    const now = Date.now();
+    for (const p of paths) {
+      this.closedAt.delete(p);
+      this.closedAt.set(p, now);
+    }
+    for (const [p, at] of this.closedAt) {
+      if (this.closedAt.size <= MAX_CLOSED && now - at < CLOSE_GRACE_MS) break;
+      this.closedAt.delete(p);
+    }
+  }
+
+  /**
+   * Clause T35: a file is not reported for leaving coverage. The rule: an update to NO diagnostics for a
+   * file the platform does not hold open (`held: false`) whose document closed less than CLOSE_GRACE_MS
+   * ago (language servers clear a file's diagnostics when it is closed: VS Code's TypeScript when a
+   * TextDocument closes, typescript-language-server on didClose), or that already left and was not
+   * updated since, is the file leaving coverage, not its diagnostics going away, as long as the file is
+   * still on disk (a deleted file's diagnostics are gone for good: that removal is reported). An update
+   * with diagnostics, or for a file held open, is always reported.
+   */
+  private leavesCoverage(f: FileDiagnostics): boolean {
+    if (f.held !== false || f.diagnostics.length > 0) return false;
+    if (!this.baseline.hasLeft(f.filePath)) {
+      const at = this.closedAt.get(f.filePath);
+      if (at === undefined || Date.now() - at >= CLOSE_GRACE_MS) return false;
+    }
+    return existsSync(f.filePath);
   }
 
   /** File-system changes; sent coalesced after a short window. */

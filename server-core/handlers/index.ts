@@ -2,6 +2,7 @@
 // serves, plus v0.1.7's language topics when its LanguageFeatures has them and the editor topics when it
 // has an editor. A server advertises exactly the topics it has handlers for (servedTopics).
 import { coreContext } from '../context';
+import { withCoverage } from '../events/coverage';
 import type { CoreHost } from '../host';
 import { type Handlers, SERVER_PROTOCOL } from '../protocol';
 import { diagList } from './diag-list';
@@ -28,7 +29,8 @@ export function createCoreHandlers(host: CoreHost): Partial<Handlers> {
   const svc = coreContext(host);
   const lang = host.language;
   const { editor } = host;
-  return {
+  // The files requests name or write are what diagnostics/changed covers (events/coverage.ts).
+  return withCoverage(host, {
     editFind: editFind(svc),
     editReplace: editReplace(svc),
     navDefinition: navDefinition(svc),
@@ -47,7 +49,7 @@ export function createCoreHandlers(host: CoreHost): Partial<Handlers> {
     ...(lang.implementation && { navImplementation: navImplementation(svc, lang.implementation.bind(lang)) }),
     ...(lang.rename && { editRename: editRename(svc, lang.rename.bind(lang)) }),
     ...(editor && { editorContext: editorContext(svc, editor), editorOpen: editorOpen(svc, editor) }),
-  };
+  });
 }
 
 /** The topics `handlers` serve, in the topic index's order: what a server's handshake advertises. */

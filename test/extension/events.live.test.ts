@@ -31,6 +31,8 @@ beforeAll(async () => {
   await buildTarget('extension');
   base = mkdtempSync(join(tmpdir(), 'idea-events-live-'));
   dir = buildFixtureWorkspace(join(base, 'ws')).dir;
+  // A file no request opens before a write breaks it (diagnostics/changed coverage, clauses T35 and T36).
+  writeFileSync(join(dir, 'src', 'cover-me.ts'), 'export function coverMe(): number {\n  return 1;\n}\n');
   // The large tree: 30 folders × 1000 small text files (TypeScript ignores them; ripgrep reads them all).
   for (let d = 0; d < TREE_FILES / 1000; d++) {
     const sub = join(dir, 'big', `d${d}`);
@@ -144,6 +146,90 @@ describe('diagnostics/changed', () => {
     expect(delta.added[0]).toMatchObject({ line: 2, severity: 'error', code: '2322', source: 'ts' });
     expect(delta.total).toBe(before.totalCount + 1);
   }, 60_000);
+});
+
+// Clauses T35, T36: a file a write changed is covered (documents.ts opens it in a background tab, as
+// VS Code's TypeScript reports only on files shown in a tab) and its diagnostics follow within 10 s with
+// no further request; leaving coverage (VS Code closing the document, which clears its diagnostics) is
+// not reported.
+describe('diagnostics/changed coverage', () => {
+  const file = () => join(dir, 'src', 'cover-me.ts');
+  const got: { at: number; added: { code: unknown }[]; removed: { code: unknown }[]; total: number }[] = [];
+  const since = (t: number) => got.filter((e) => e.at >= t);
+  const within = async (t: number, p: (e: (typeof got)[number]) => boolean, ms = 30_000) => {
+    const end = t + ms;
+    while (Date.now() < end && !since(t).some(p)) await sleep(50);
+    return since(t).find(p);
+  };
+  let off: () => void = () => {};
+  beforeAll(async () => {
+    off = client.on(DIAG, (data) => {
+      for (const f of data.files) if (f.filePath === file()) got.push({ at: Date.now(), ...f });
+    });
+    await client.subscribe([DIAG]);
+  });
+  afterAll(() => off());
+
+  it('a write breaking a file nothing opened pushes its diagnostics within 10 s; the fix, their removal', async () => {
+    // The person looks at another file: covering the written one must not change that.
+    const watched = join(dir, 'README.md'); // not TypeScript: TypeScript stays as cold as it was
+    await client.editorOpen({ filePath: watched });
+    const broken = await client.editReplace({
+      pattern: 'return 1;',
+      replacement: "return '1';",
+      include: 'src/cover-me.ts',
+    });
+    const brokenAt = Date.now();
+    expect(broken.affectedFiles).toEqual([file()]);
+    const added = await within(brokenAt - 1000, (e) => e.added.some((d) => d.code === '2322'));
+    expect(added, 'an event adding the type error').toBeDefined();
+    console.log(`extension: replace answer → added event ${added!.at - brokenAt} ms`);
+    expect(added!.at - brokenAt, 'within 10 s').toBeLessThanOrEqual(10_000);
+    expect(added).toMatchObject({ removed: [], total: 1 });
+    // Covered in a background tab: the person's active editor did not change.
+    const editor = await client.editorContext();
+    expect(editor.tabs.map((t) => t.filePath)).toContain(file());
+    expect(editor.activeEditor?.filePath).toBe(watched);
+    const fixed = await client.editReplace({
+      pattern: "return '1';",
+      replacement: 'return 1;',
+      include: 'src/cover-me.ts',
+    });
+    const fixedAt = Date.now();
+    expect(fixed.replacedCount).toBe(1);
+    const removed = await within(fixedAt - 1000, (e) => e.removed.length > 0);
+    expect(removed, 'an event removing it').toBeDefined();
+    console.log(`extension: fix answer → removed event ${removed!.at - fixedAt} ms`);
+    expect(removed!.at - fixedAt, 'within 10 s').toBeLessThanOrEqual(10_000);
+    expect(removed).toMatchObject({ added: [], total: 0 });
+  }, 60_000);
+
+  it('VS Code closing the document (the file left coverage) is not reported; covered again unchanged, neither', async () => {
+    const brokenAt = Date.now();
+    await client.editReplace({ pattern: 'return 1;', replacement: "return '2';", include: 'src/cover-me.ts' });
+    expect(await within(brokenAt, (e) => e.total === 1, 10_000), JSON.stringify(got)).toBeDefined();
+    const known = async () => (await client.diagList({})).diagnostics.some((d) => d.filePath === file());
+    expect(await known(), JSON.stringify(got)).toBe(true);
+    // 100 files named: the broken one leaves coverage (its background tab is closed) and VS Code, which
+    // keeps about 50 documents extensions opened (it drops the oldest 10 at 60), closes it; TypeScript
+    // then clears its diagnostics.
+    const leftAt = Date.now();
+    for (let i = 0; i < 100; i++) await client.navSymbols({ filePath: join(dir, 'big', 'd0', `f${i}.txt`) });
+    expect(
+      (await client.editorContext()).tabs.map((t) => t.filePath),
+      'its tab closed',
+    ).not.toContain(file());
+    const end = Date.now() + 30_000;
+    while (Date.now() < end && (await known())) await sleep(250);
+    expect(await known(), 'VS Code closed the document: TypeScript cleared its diagnostics').toBe(false);
+    await sleep(2000);
+    expect(since(leftAt), 'no event for leaving coverage').toEqual([]);
+    // Named again (diag/list shows it): TypeScript reports the same error, which the view still holds.
+    expect((await client.diagList({ filePath: file() })).totalCount).toBe(1);
+    await sleep(2000);
+    expect(since(leftAt), 'no event: nothing changed for the subscriber').toEqual([]);
+    console.log(`extension: left coverage ${Date.now() - leftAt} ms after the first of 100 nav/symbols`);
+  }, 120_000);
 });
 
 describe('files/changed', () => {

@@ -397,6 +397,34 @@ export class LspClient {
     }
   }
 
+  /**
+   * Opens the files in their language servers (started if need be) or re-syncs them with the disk, so
+   * that the servers publish their diagnostics (diagnostics/changed's coverage, events.ts). A file no
+   * server is configured for, or that cannot be opened, is skipped. Bounded like a request; never throws.
+   */
+  async cover(paths: readonly string[]): Promise<void> {
+    await Promise.all(
+      paths.map(async (path) => {
+        if (!this.languageOf(path)) return;
+        await this.open(path, {}).catch(() => {});
+      }),
+    );
+  }
+
+  /** Closes the files (didClose) in the running servers that have them open: they left coverage. */
+  release(paths: readonly string[]): void {
+    for (const l of this.languages.values()) {
+      const live = l.running();
+      if (live) for (const p of paths) live.documents.release(p);
+    }
+  }
+
+  /** Whether a running server has `path` open (it then publishes the file's diagnostics as they change). */
+  holds(path: string): boolean {
+    for (const l of this.languages.values()) if (l.running()?.documents.get(path)) return true;
+    return false;
+  }
+
   /** Stops every server (shutdown + exit, killed after shutdownTimeoutMs); later requests fail as unavailable. */
   async shutdown(): Promise<void> {
     await Promise.all([...this.languages.values()].map((l) => l.stop()));

@@ -1,7 +1,7 @@
 // The files a server has open, kept in step with the disk: a file is opened (didOpen) on its first
-// request and re-synced before each later request when its mtime, size or inode changed (didChange with
-// the full text), or closed (didClose) when it is gone. Hostile input: only regular files up to
-// `maxBytes` are read.
+// request (or when diagnostics/changed starts covering it) and re-synced before each later request when
+// its mtime, size or inode changed (didChange with the full text), or closed (didClose) when it is gone
+// or leaves coverage. Hostile input: only regular files up to `maxBytes` are read.
 import { statSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
@@ -83,6 +83,12 @@ export class Documents {
       ),
     );
     return done;
+  }
+
+  /** Closes `path` (didClose) when it is open: it left coverage (server-core/events/coverage.ts). */
+  release(path: string): void {
+    const known = this.open.get(path);
+    if (known) this.close(known);
   }
 
   get(path: string): OpenDocument | undefined {
