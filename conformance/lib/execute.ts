@@ -1,13 +1,14 @@
 // Runs one fixture case against a server and turns what happened into checks and a verdict.
-import { randomUUID } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { createHash, randomUUID } from 'node:crypto';
 import { networkInterfaces } from 'node:os';
-import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { compareVersions } from '@idea-kit/spec-lib/version';
+import { createTwoFilesPatch } from 'diff';
 import { isPortOpen } from '../../runtime/loopback';
 import { type FiredTrap, firedTraps, type PlantedTraps, readTrapManifest, TRAPS_MANIFEST } from '../workspace/traps';
 import { Connection, UpgradeRefusedError } from './connection';
+import { diagnosticsViewOracle, type ObservedFrame } from './diagnostics-view';
 import { match, renderMismatch, unknownRuleKeys } from './match';
+import { KNOWN_RELEASES, releaseStatus } from './releases';
 import type { FrameChecker } from './schema-check';
 import { spokenVersion, topicSince } from './topics';
 import { transcriptOf } from './transcript';
@@ -23,6 +24,13 @@ import type {
   TransportCase,
 } from './types';
 import { bindFrom, placeholdersIn, substitute, type Vars } from './vars';
+import {
+  deleteWorkspaceFile,
+  type FileState,
+  readWorkspaceFile,
+  WorkspacePathError,
+  writeWorkspaceFile,
+} from './workspace-files';
 
 export interface Target {
   url: string;
@@ -166,16 +174,76 @@ class CaseContext {
     return frame;
   }
 
-  writeFile(path: string, content: string): void {
-    const abs = resolve(this.target.workspaceDir, substitute(path, this.vars));
-    const rel = relative(this.target.workspaceDir, abs);
-    if (rel.startsWith('..') || isAbsolute(rel))
-      throw new Abort(
-        { name: 'setup: writeFile', ok: false, detail: `writeFile outside the workspace: ${path}` },
-        true,
+  /**
+   * The runner writes or deletes a workspace file itself, as another process would (setup `writeFile`,
+   * exchange `writeFile` / `deleteFile`): inside the workspace only, following no symlink a server planted.
+   * Anything that goes wrong is the case's setup failing (an error), not the server's.
+   */
+  writeFile(path: string, content: string, name = 'setup: writeFile'): void {
+    const rel = substituteOrAbort(path, this.vars, name);
+    try {
+      writeWorkspaceFile(this.target.workspaceDir, rel, substituteOrAbort(content, this.vars, name));
+    } catch (err) {
+      throw new Abort({ name, ok: false, detail: `cannot write ${rel}: ${(err as Error).message}` }, true);
+    }
+  }
+
+  deleteFile(path: string, name: string): void {
+    const rel = substituteOrAbort(path, this.vars, name);
+    try {
+      deleteWorkspaceFile(this.target.workspaceDir, rel);
+    } catch (err) {
+      throw new Abort({ name, ok: false, detail: `cannot delete ${rel}: ${(err as Error).message}` }, true);
+    }
+  }
+
+  /** A workspace file as the runner reads it now (a path outside the workspace is a broken fixture: an error). */
+  readFile(rel: string, name: string): FileState {
+    try {
+      return readWorkspaceFile(this.target.workspaceDir, rel);
+    } catch (err) {
+      if (err instanceof WorkspacePathError)
+        throw new Abort({ name, ok: false, detail: `${rel}: ${err.message}` }, true);
+      throw err;
+    }
+  }
+
+  /** Per connection, event frames an `await` step skipped, kept for later `await` steps (oldest first). */
+  readonly skippedEvents = new Map<Connection, string[]>();
+  /** `expectFilesUnchanged`: each named file as the case began. */
+  readonly filesAtStart = new Map<string, FileState>();
+
+  /**
+   * T37, on every connection of the case: where one subscribed to diagnostics/changed with `initial: true`,
+   * each event it received must agree with the subscriber's view of each file (diagnostics-view.ts).
+   * Undefined when no connection did (the oracle did not apply).
+   */
+  diagnosticsViewCheck(): Check | undefined {
+    const problems: string[] = [];
+    let applied = 0;
+    let events = 0;
+    this.connections.forEach((c, k) => {
+      const frames: ObservedFrame[] = c.traffic.flatMap((t) =>
+        t.direction === 'closed' ? [] : [{ direction: t.direction, frame: safeParse(t.text) }],
       );
-    mkdirSync(dirname(abs), { recursive: true });
-    writeFileSync(abs, substitute(content, this.vars));
+      const out = diagnosticsViewOracle(frames);
+      if (!out.applied) return;
+      applied++;
+      events += out.events;
+      for (const p of out.problems)
+        problems.push(
+          `  • ${p.filePath}: diagnostics/changed event ${p.event} after the subscribe answer (frame ${p.received} received on connection ${k + 1}): ${p.problem}`,
+        );
+    });
+    if (applied === 0) return undefined;
+    return {
+      name: 'diagnostics/changed view (T37)',
+      ok: problems.length === 0,
+      clause: 'T37',
+      detail: problems.length
+        ? `${problems.length} breach${problems.length === 1 ? '' : 'es'} of the subscriber's view in ${events} diagnostics/changed events (the first after an initial: true subscribe answer is the initial one):\n${problems.join('\n')}`
+        : undefined,
+    };
   }
 
   /** Every frame the case received (but the runner's own handshakes), each distinct problem once with the frames it was seen in. */
@@ -286,11 +354,40 @@ async function runRequestCase(ctx: CaseContext, c: RequestCase, run: RunContext)
   for (const [i, s] of (c.then ?? []).entries()) await ctx.request(conn, s, `then[${i}]`, s.expect, false);
 }
 
+type ExchangeStep = ExchangeCase['steps'][number];
+
+/** The paths `expectFilesUnchanged` steps name, nested alternatives included. */
+function unchangedPaths(steps: readonly ExchangeStep[]): string[] {
+  return steps.flatMap((s) => {
+    if ('expectFilesUnchanged' in s) return s.expectFilesUnchanged;
+    if ('expectOneOf' in s) return s.expectOneOf.flatMap((alt) => unchangedPaths(alt.then ?? []));
+    return [];
+  });
+}
+
+function isEventFrame(frame: unknown): boolean {
+  return typeof frame === 'object' && frame !== null && (frame as { type?: unknown }).type === 'event';
+}
+
+/** One frame for a failure message: cut to `max` characters. */
+function cut(text: string, max = 300): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
 async function runExchangeCase(ctx: CaseContext, c: ExchangeCase): Promise<void> {
   const conn = await openForCase(ctx);
   if (c.handshake === 'auto') await ctx.handshake(conn);
-  for (const [i, step] of c.steps.entries()) {
-    const label = `step[${i}]`;
+  // Before the first step: what `expectFilesUnchanged` compares with.
+  for (const p of new Set(unchangedPaths(c.steps))) {
+    const rel = substituteOrAbort(p, ctx.vars, 'expectFilesUnchanged');
+    ctx.filesAtStart.set(rel, ctx.readFile(rel, 'setup: expectFilesUnchanged'));
+  }
+  await runSteps(ctx, conn, c.steps, 'step');
+}
+
+async function runSteps(ctx: CaseContext, conn: Connection, steps: readonly ExchangeStep[], prefix: string) {
+  for (const [i, step] of steps.entries()) {
+    const label = `${prefix}[${i}]`;
     if ('send' in step) conn.send(substitute(step.send, ctx.vars));
     else if ('sendText' in step) conn.sendText(substitute(step.sendText, ctx.vars));
     else if ('expect' in step) {
@@ -349,7 +446,146 @@ async function runExchangeCase(ctx: CaseContext, c: ExchangeCase): Promise<void>
         ok: got === undefined,
         detail: got ? `expected no frame for ${step.expectSilence} ms, ${describeIncoming(got)}` : undefined,
       });
+    } else if ('writeFile' in step) {
+      ctx.writeFile(step.writeFile.path, step.writeFile.content, `${label}: writeFile`);
+    } else if ('deleteFile' in step) {
+      ctx.deleteFile(step.deleteFile.path, `${label}: deleteFile`);
+    } else if ('await' in step) {
+      const frame = await awaitFrame(ctx, conn, step.await, step.withinMs ?? ctx.timeoutMs, label);
+      if (frame !== undefined) Object.assign(ctx.vars, bindFrom(frame, step.bind).vars);
+    } else if ('expectOneOf' in step) {
+      const got = await conn.next(ctx.timeoutMs);
+      if (got?.kind !== 'frame')
+        throw new Abort({ name: label, ok: false, detail: `expected a frame, ${describeIncoming(got)}` });
+      const frame = safeParse(got.text);
+      const outcomes = step.expectOneOf.map((alt) => match(substitute(alt.expect, ctx.vars), frame));
+      const k = outcomes.findIndex((o) => o.ok);
+      if (k < 0) {
+        ctx.checks.push({
+          name: label,
+          ok: false,
+          detail: `the frame matches none of the ${outcomes.length} alternatives:\n${outcomes
+            .map((o, j) => `alternative ${j + 1}:\n${renderMismatch(o, 'frame')}`)
+            .join('\n')}`,
+        });
+        continue;
+      }
+      ctx.checks.push({ name: `${label} (alternative ${k + 1})`, ok: true });
+      await runSteps(ctx, conn, step.expectOneOf[k]!.then ?? [], `${label}.then`);
+    } else if ('expectFiles' in step) {
+      const expected = substitute(step.expectFiles, ctx.vars);
+      const actual: Record<string, unknown> = {};
+      for (const rel of Object.keys(expected)) {
+        const f = ctx.readFile(rel, `${label}: expectFiles`);
+        if (f) actual[rel] = 'bytes' in f ? f.bytes.toString('utf8') : { notAFile: f.other };
+      }
+      const outcome = match(expected, actual);
+      ctx.checks.push({
+        name: label,
+        ok: outcome.ok,
+        detail: outcome.ok ? undefined : renderMismatch(outcome, 'files'),
+      });
+    } else if ('expectFilesUnchanged' in step) {
+      const changed: string[] = [];
+      for (const p of step.expectFilesUnchanged) {
+        const rel = substitute(p, ctx.vars);
+        const diff = fileChange(rel, ctx.filesAtStart.get(rel), ctx.readFile(rel, `${label}: expectFilesUnchanged`));
+        if (diff) changed.push(diff);
+      }
+      ctx.checks.push({
+        name: label,
+        ok: changed.length === 0,
+        detail: changed.length ? `changed since the case began:\n${changed.join('\n')}` : undefined,
+      });
     }
+  }
+}
+
+function describeFile(f: FileState): string {
+  if (!f) return 'no file';
+  if ('other' in f) return f.other;
+  return `${f.bytes.length} bytes, sha256 ${createHash('sha256').update(f.bytes).digest('hex').slice(0, 12)}`;
+}
+
+/** How a file differs from what it was (a unified diff for text), or undefined when it is byte for byte the same. */
+function fileChange(rel: string, before: FileState, now: FileState): string | undefined {
+  if (before && now && 'bytes' in before && 'bytes' in now) {
+    if (before.bytes.equals(now.bytes)) return undefined;
+    const patch = createTwoFilesPatch(
+      `${rel} (before)`,
+      `${rel} (now)`,
+      before.bytes.toString('utf8'),
+      now.bytes.toString('utf8'),
+    );
+    const body = patch.split('\n').slice(1).join('\n').trimEnd(); // drop the "====" line
+    return `  • ${rel}: ${describeFile(before)} → ${describeFile(now)}\n${cut(body, 2000)}`;
+  }
+  const a = describeFile(before);
+  const b = describeFile(now);
+  return a === b ? undefined : `  • ${rel}: ${a} → ${b}`;
+}
+
+/**
+ * `await`: the first frame matching `pattern`, from the events earlier `await` steps skipped (oldest
+ * first), then from the wire for at most `withinMs`. Events that do not match are skipped and kept for
+ * later; any other frame that does not match fails the step (returns undefined); so does the time
+ * running out or the connection closing (the case ends: nothing later can be paired). Failures list
+ * what was skipped.
+ */
+async function awaitFrame(
+  ctx: CaseContext,
+  conn: Connection,
+  pattern: unknown,
+  withinMs: number,
+  label: string,
+): Promise<unknown> {
+  const expected = substitute(pattern, ctx.vars);
+  const kept = ctx.skippedEvents.get(conn) ?? [];
+  ctx.skippedEvents.set(conn, kept);
+  const earlier = kept.length;
+  for (const [k, text] of kept.entries()) {
+    const frame = safeParse(text);
+    if (match(expected, frame).ok) {
+      kept.splice(k, 1);
+      ctx.checks.push({ name: label, ok: true });
+      return frame;
+    }
+  }
+  const skipped: string[] = [];
+  const deadline = performance.now() + withinMs;
+  const skippedSoFar = () => {
+    const all = [...kept.slice(0, earlier), ...skipped];
+    if (all.length === 0) return 'no event was skipped';
+    const shown = all.slice(-5).map((t) => `    ${cut(t)}`);
+    const last = renderMismatch(match(expected, safeParse(all.at(-1)!)), 'event');
+    return `skipped ${all.length} event${all.length === 1 ? '' : 's'} that did not match (${earlier} kept from earlier steps)${all.length > 5 ? ', the last 5' : ''}:\n${shown.join('\n')}\n  the last one against what was awaited:\n${last}`;
+  };
+  for (;;) {
+    const left = Math.round(deadline - performance.now());
+    const got = left > 0 ? await conn.next(left) : undefined;
+    if (got?.kind !== 'frame')
+      throw new Abort({
+        name: label,
+        ok: false,
+        detail: `no frame matching ${cut(JSON.stringify(expected), 600)} within ${withinMs} ms: ${describeIncoming(got)}; ${skippedSoFar()}`,
+      });
+    const frame = safeParse(got.text);
+    const outcome = match(expected, frame);
+    if (outcome.ok) {
+      ctx.checks.push({ name: label, ok: true });
+      return frame;
+    }
+    if (isEventFrame(frame)) {
+      kept.push(got.text);
+      skipped.push(got.text);
+      continue;
+    }
+    ctx.checks.push({
+      name: label,
+      ok: false,
+      detail: `a frame that is not an event and does not match what was awaited:\n${renderMismatch(outcome, 'frame')}\n${skippedSoFar()}`,
+    });
+    return undefined;
   }
 }
 
@@ -434,6 +670,7 @@ async function runTransportCase(ctx: CaseContext, c: TransportCase, run: RunCont
     return undefined;
   }
   if (c.action === 'no-traps-fired') return noTrapsFired(ctx, c, run);
+  if (c.action === 'draft-claim') return draftClaim(ctx);
   // oversize-frame
   ctx.sent = `one text frame of ${c.bytes} bytes ${c.afterHandshake ? 'after' : 'before'} the handshake`;
   const conn = await openForCase(ctx);
@@ -450,6 +687,52 @@ async function runTransportCase(ctx: CaseContext, c: TransportCase, run: RunCont
     detail: ok
       ? undefined
       : `expected close ${c.expectCloseCode} after a ${c.bytes}-byte frame, ${describeIncoming(got)}`,
+  });
+  return undefined;
+}
+
+/**
+ * T34: a handshake of its own (its answer is schema-checked like any frame of the case), whose `draft`
+ * must be true exactly when the version it announces is not released (releases.ts). Returns a skip
+ * reason when the runner cannot tell: a version that is none, or newer than every one it knows.
+ */
+async function draftClaim(ctx: CaseContext): Promise<string | undefined> {
+  const conn = await openForCase(ctx);
+  ctx.sent = 'a handshake with the valid token';
+  conn.send(ctx.target.token === undefined ? { type: 'handshake' } : { type: 'handshake', token: ctx.target.token });
+  const got = await conn.next(ctx.timeoutMs);
+  const frame = got?.kind === 'frame' ? safeParse(got.text) : undefined;
+  if (
+    typeof frame !== 'object' ||
+    frame === null ||
+    (frame as { type?: unknown }).type !== 'handshake' ||
+    'error' in frame
+  )
+    throw new Abort(
+      {
+        name: 'setup: handshake',
+        ok: false,
+        detail: `handshake with the valid token failed: ${describeIncoming(got)}`,
+      },
+      true,
+    );
+  const { version, draft } = frame as { version?: unknown; draft?: unknown };
+  if (typeof version !== 'string' || !/^\d+\.\d+\.\d+$/.test(version))
+    return `the handshake's version ${JSON.stringify(version)} is not a protocol version (protocol/handshake-version-claim judges that)`;
+  const { newestReleased, newestKnown } = KNOWN_RELEASES;
+  const status = releaseStatus(version);
+  if (status === 'unknown')
+    return `whether ${version} is released this runner cannot tell (it knows the versions up to ${newestKnown}, the newest released being ${newestReleased}): update idea-conformance`;
+  const said = draft === undefined ? 'has no draft' : `says draft: ${JSON.stringify(draft)}`;
+  const ok = status === 'draft' ? draft === true : draft === undefined || draft === false;
+  ctx.checks.push({
+    name: 'draft claim',
+    ok,
+    detail: ok
+      ? undefined
+      : status === 'draft'
+        ? `the handshake announces ${version}, which is not released (the newest released version is ${newestReleased}), so it must say draft: true; it ${said}`
+        : `the handshake announces ${version}, which is released (the newest released version is ${newestReleased}), so it must have no draft or draft: false; it ${said}`,
   });
   return undefined;
 }
@@ -702,6 +985,8 @@ export async function executeCase(lc: LoadedCase, target: Target, run: RunContex
       durationMs,
       frames: ctx.frames,
     };
+  const view = ctx.diagnosticsViewCheck();
+  if (view) ctx.checks.push(view);
   ctx.checks.push(ctx.schemaCheck());
   const failed = ctx.checks.filter((k) => !k.ok);
   return {

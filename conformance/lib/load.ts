@@ -102,13 +102,21 @@ function sentTopics(c: FixtureCase): string[] {
       ...(c.setup ?? []).map((s) => ('request' in s ? s.request : undefined)),
       ...(c.then ?? []).map((s) => s.request),
     ].flatMap((r) => (r ? [r.topic] : []));
-  if (c.kind === 'exchange') {
-    const frames = c.steps.flatMap((s) =>
-      'send' in s && s.send && typeof s.send === 'object' ? [(s.send as { topic?: unknown }).topic] : [],
-    );
-    return [c.topic, ...frames].filter((t): t is string => typeof t === 'string');
-  }
+  if (c.kind === 'exchange')
+    return [c.topic, ...sentFrameTopics(c.steps)].filter((t): t is string => typeof t === 'string');
   return c.action === 'in-flight-bound' ? [c.request.topic] : [];
+}
+
+type ExchangeSteps = Extract<FixtureCase, { kind: 'exchange' }>['steps'];
+
+/** The topics of an exchange's `send` frames, those of `expectOneOf` alternatives included. */
+function sentFrameTopics(steps: ExchangeSteps): unknown[] {
+  return steps.flatMap((s) => {
+    if ('send' in s) return s.send && typeof s.send === 'object' ? [(s.send as { topic?: unknown }).topic] : [];
+    if ('expectOneOf' in s)
+      return s.expectOneOf.flatMap((alt) => (alt.then ? sentFrameTopics(alt.then as ExchangeSteps) : []));
+    return [];
+  });
 }
 
 export function loadCases(root = DEFAULT_FIXTURES): LoadedCase[] {

@@ -127,6 +127,19 @@ export class Square implements Shape {
 export const unit: Shape = new Square(1);
 `;
 
+/**
+ * Untracked (overlay), for the diagnostics/changed cases alone: no other case opens, lists or searches
+ * them (their names have no "a", so the findFiles cases with query "a" do not list them either).
+ * pristine.ts: nothing opens it before events/diagnostics-after-replace breaks it with an edit/replace
+ * (and fixes it again); rewritten.ts: events/diagnostics-after-disk-write rewrites it on disk.
+ */
+const probePristineTs = `// Broken and fixed by an edit/replace in one conformance case only: nothing else opens this file.
+export const probeLimit: number = 10;
+`;
+const probeRewrittenTs = `// Rewritten on disk by the conformance runner in one case only, after a diag/list of it.
+export const probeCount: number = 3;
+`;
+
 const searchTxt = `alpha beta gamma
 Alpha Beta Gamma
 ALPHA BETA GAMMA
@@ -253,6 +266,9 @@ export const overlay: FileSet = {
   'src/config.ts': configWorking,
   // Untracked: nav/implementation and nav/typeDefinition cases (its name keeps it out of findFiles cases).
   'src/polygon.ts': polygonTs,
+  // Untracked: the diagnostics/changed cases only (outside tsconfig's include: an inferred project).
+  'probe/pristine.ts': probePristineTs,
+  'probe/rewritten.ts': probeRewrittenTs,
   // Ignored by .gitignore: searches that exclude node_modules must not see it.
   'node_modules/fake-pkg/index.js': `module.exports = 'needle in node_modules';\n`,
   'node_modules/fake-pkg/package.json': `{ "name": "fake-pkg", "version": "1.0.0" }\n`,

@@ -317,6 +317,8 @@ describe('the fixture workspace carries the traps', () => {
     expect(git(ws.dir, ['status', '--porcelain', '-uall']).split('\n')).toEqual([
       'M src/config.ts', // (the helper trims the leading space)
       '?? hidden/secret-haystack.txt',
+      '?? probe/pristine.ts',
+      '?? probe/rewritten.ts',
       '?? src/polygon.ts',
     ]);
     // The tracked tsconfig.json is the fixture's: no plugin in the default set.
