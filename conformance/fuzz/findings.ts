@@ -1,9 +1,19 @@
-// A shrunk finding as a fixture case (conformance/fixture.schema.json, kind "request"), ready to commit
-// under conformance/fixtures/<v>/<area>/: the workspace path becomes ${workspace}, a literal "${" is escaped.
+// A shrunk finding as a fixture case (conformance/fixture.schema.json), ready to commit under
+// conformance/fixtures/<v>/<area>/: the workspace path becomes ${workspace}, a literal "${" is escaped.
+// A request is a `request` case; a malformed frame, two requests with one requestId and a late event
+// are `exchange` cases; a frame over the size bound is a `transport` oversize-frame case. Some have no
+// form: a frame padded to just under the bound (the case would hold megabytes), an event that does not
+// validate or was never subscribed to (no match rule says "every event frame"), and a late event whose
+// unsubscribe left other names subscribed: the JSON report only.
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { compareVersions } from '@idea-kit/spec-lib/version';
+import { CLAUSES } from '../lib/clauses';
+import { pairOf } from './duplicates';
+import { lateEventSteps, SUBSCRIBE } from './events';
 import { buildFrame, frameStep } from './frames';
+import type { Carried } from './generate';
 import { invalidClause } from './oracles';
 import type { Found } from './shrink';
 
@@ -17,7 +27,16 @@ export interface CaseContext {
   timeoutMs: number;
   /** The run's seed (said in the description). */
   runSeed: number;
+  /** The error codes another topic lists (the second request of a duplicate-id pair). */
+  errorsOf?(topic: string): readonly string[];
+  /** Whether another topic writes. */
+  destructiveOf?(topic: string): boolean;
+  /** A size finding: the size of the frame sent. */
+  frameBytes?: number;
 }
+
+const later = (a: string, b: string) => (compareVersions(a, b) >= 0 ? a : b);
+const hashOf = (v: unknown) => createHash('sha256').update(JSON.stringify(v)).digest('hex').slice(0, 8);
 
 function placeholders(v: unknown, workspace: string): unknown {
   if (typeof v === 'string')
@@ -70,11 +89,95 @@ function frameCase(f: Found, c: CaseContext, base: Record<string, unknown>): Rec
   };
 }
 
-export function fixtureCase(f: Found, c: CaseContext): Record<string, unknown> {
+/** Two requests with one requestId as an exchange case: both sent, two answers in either order (and, for an extra answer, nothing after them). */
+function duplicateCase(f: Found, c: CaseContext): Record<string, unknown> {
+  const first = f.problems[0]!;
+  const pair = pairOf(f.input);
+  const since = later(c.since, CLAUSES.get(first.clause)?.since ?? c.since);
+  const destructive = pair.some((r) => c.destructiveOf?.(r.topic) ?? c.destructive);
+  const pattern = (r: Carried) => {
+    const head = { topic: r.topic, requestId: 'dup' };
+    if (first.oracle === 'reuse-refused') return { ...head, result: { $type: 'object' } };
+    const codes = [...new Set([...(c.errorsOf?.(r.topic) ?? c.errors), ...(r.invalid ? ['INVALID_REQUEST'] : [])])];
+    return {
+      $oneOf: [
+        { ...head, result: { $type: 'object' } },
+        { ...head, error: { code: { $oneOf: codes } } },
+      ],
+    };
+  };
+  return {
+    $schema: '../../../fixture.schema.json',
+    id: `protocol/fuzz-duplicate-id-${first.oracle}-${hashOf(f.input)}`,
+    description: `Two requests in flight with one requestId (${f.input.duplicate?.other ? 'two different ones' : 'the same one twice'}): found by idea-conformance fuzz (seed ${c.runSeed}; ${first.oracle}: ${first.detail.slice(0, 160)}).`,
+    spec: first.clause,
+    since,
+    workspace: destructive ? 'fresh' : 'any',
+    ...(destructive ? { destructive: true } : {}),
+    timeoutMs: Math.max(100, c.timeoutMs),
+    kind: 'exchange',
+    handshake: 'auto',
+    topic: pair[0].topic,
+    steps: [
+      ...pair.map((r) => ({
+        send: { topic: r.topic, requestId: 'dup', params: placeholders(r.params, c.workspace) },
+      })),
+      { expectUnordered: pair.map(pattern) },
+      ...(first.oracle === 'extra-answer' ? [{ expectSilence: 500 }] : []),
+    ],
+  };
+}
+
+/** A frame over the size bound (or the bound found at the start) as the suite's oversize-frame case: closed with 1009. */
+function oversizeCase(f: Found, c: CaseContext, bytes: number): Record<string, unknown> {
+  const first = f.problems[0]!;
+  return {
+    $schema: '../../../fixture.schema.json',
+    id: `security/fuzz-frame-limit-${first.oracle}-${hashOf([f.input, bytes])}`,
+    description: `A frame of ${bytes} bytes after the handshake, over the server's bound, closes the connection with 1009: found by idea-conformance fuzz (seed ${c.runSeed}; ${first.oracle}: ${first.detail.slice(0, 160)}).`,
+    spec: 'H4',
+    since: CLAUSES.get('H4')?.since ?? '0.1.0',
+    workspace: 'any',
+    timeoutMs: Math.max(100, c.timeoutMs),
+    kind: 'transport',
+    action: 'oversize-frame',
+    bytes,
+    afterHandshake: true,
+    expectCloseCode: 1009,
+  };
+}
+
+/** A late event as an exchange case (events.ts says when one can replay it). */
+function lateEventCase(f: Found, c: CaseContext): Record<string, unknown> | undefined {
+  const replay = lateEventSteps(f.input);
+  if (!replay) return undefined;
+  const first = f.problems[0]!;
+  return {
+    $schema: '../../../fixture.schema.json',
+    id: `events/fuzz-late-event-${hashOf(f.input)}`,
+    description: `Once events/unsubscribe is answered, no event of what it unsubscribed from comes, queued ones included${f.input.subscription?.editAfter ? ', nor for an edit right after' : ''}: found by idea-conformance fuzz (seed ${c.runSeed}; ${first.detail.slice(0, 160)}).`,
+    spec: 'T42',
+    since: later(c.since, CLAUSES.get('T42')?.since ?? '0.1.7'),
+    workspace: replay.edits ? 'fresh' : 'any',
+    ...(replay.edits ? { destructive: true } : {}),
+    timeoutMs: Math.max(100, c.timeoutMs),
+    kind: 'exchange',
+    handshake: 'auto',
+    topic: SUBSCRIBE,
+    events: replay.events,
+    steps: replay.steps.map((s) => placeholders(s, c.workspace)),
+  };
+}
+
+/** The finding as a fixture case, or undefined when no fixture form holds it (see the top of this file). */
+export function fixtureCase(f: Found, c: CaseContext): Record<string, unknown> | undefined {
   const { input } = f;
+  if (input.subscription) return f.problems[0]!.oracle === 'late-event' ? lateEventCase(f, c) : undefined;
+  if (input.duplicate) return duplicateCase(f, c);
+  if (input.size) return input.size.over && c.frameBytes !== undefined ? oversizeCase(f, c, c.frameBytes) : undefined;
   if (input.frame) {
     const first = f.problems[0]!;
-    const hash = createHash('sha256').update(JSON.stringify(input)).digest('hex').slice(0, 8);
+    const hash = hashOf(input);
     return frameCase(f, c, {
       $schema: '../../../fixture.schema.json',
       id: `protocol/fuzz-${input.frame.rule.toLowerCase()}-${first.oracle}-${hash}`,
@@ -88,7 +191,7 @@ export function fixtureCase(f: Found, c: CaseContext): Record<string, unknown> {
   }
   const first = f.problems[0]!;
   const oneOf = { error: { code: { $oneOf: [...c.errors] } } };
-  const hash = createHash('sha256').update(JSON.stringify(input)).digest('hex').slice(0, 8);
+  const hash = hashOf(input);
   let spec = first.clause;
   let expect: unknown;
   let prefer: unknown;

@@ -3,7 +3,7 @@
 // error), R6/H5 (a path outside the workspace is refused), the timeout, and T1 (the connection stays
 // usable). The write check (nothing changes on invalid params) is run.ts's: it needs the workspace.
 import { type FrameValidators, isObject, serverFrameProblem } from '../../runtime/frames';
-import { CLAUSES } from '../lib/clauses';
+import { CLAUSES, type Level, levelOf, type Profile, profileOf } from '../lib/clauses';
 import type { FrameExpect } from './frames';
 import { escapingPath, type FuzzInput } from './generate';
 
@@ -18,14 +18,22 @@ export type Oracle =
   | 'wrote' // a write topic changed the workspace on invalid params
   | 'wrote-outside' // something appeared beside the workspace
   | 'event-schema' // an event frame whose data does not validate against its event's schema
-  | 'late-event' // an event after the unsubscribe was answered
-  | 'echo'; // an error to a malformed frame that does not echo topic/requestId as the spec says (R5, T7)
+  | 'late-event' // an event of a name unsubscribed from, after the unsubscribe was answered (T42)
+  | 'stray-event' // an event of a name the connection never subscribed to (T31)
+  | 'echo' // an error to a malformed frame that does not echo topic/requestId as the spec says (R5, T7)
+  | 'unanswered' // of two requests in flight with one requestId, one got no answer (T2)
+  | 'extra-answer' // of two requests in flight with one requestId, more than two answers (T41)
+  | 'reuse-refused' // the same request twice with one requestId, answered differently (the reading R9)
+  | 'frame-limit' // a frame over the server's bound not closed with 1009, or one under it closed (H4)
+  | 'died'; // the server process (--launch) is gone
 
 export interface Problem {
   oracle: Oracle;
   /** The clause broken (fixture `spec`). */
   clause: string;
   detail: string;
+  /** `died`: the last frames sent before the server was found gone, oldest first (each cut, with its size). */
+  lastFrames?: string[];
 }
 
 export type Answer =
@@ -168,6 +176,12 @@ export function judgeFrame(input: FuzzInput, expect: FrameExpect, answer: Answer
       },
     ];
   return [];
+}
+
+/** The profile and level of a problem's clause, as the suite has them: text is core (must), a reading should, hardening security (must). */
+export function gradeOf(p: Problem): { profile: Profile; level: Level } {
+  const c = CLAUSES.get(p.clause);
+  return c ? { profile: profileOf(c), level: levelOf(c) } : { profile: 'core', level: 'must' };
 }
 
 /** A problem's kind for deduplication and shrinking: the same oracle on the same topic is the same finding. */

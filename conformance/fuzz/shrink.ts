@@ -28,6 +28,10 @@ export interface SearchOptions {
   deadline: number;
   /** Budget for shrinking one finding. */
   shrinkMs: number;
+  /** Signatures already reported (found before the search): not found again. */
+  known?: Iterable<string>;
+  /** True once trials can no longer run (the server is gone for good): the search ends. */
+  stopped?(): boolean;
   onFinding?(f: Found): void;
 }
 
@@ -38,16 +42,17 @@ export async function searchAndShrink(
   trial: Trial,
   o: SearchOptions,
 ): Promise<{ findings: Found[]; trials: number }> {
-  const known = new Set<string>();
+  const known = new Set<string>(o.known);
   const findings: Found[] = [];
   let trials = 0;
   const left = () => (o.runs === undefined ? Number.POSITIVE_INFINITY : o.runs - trials);
-  for (let round = 0; Date.now() < o.deadline && left() > 0; round++) {
+  const stopped = () => o.stopped?.() ?? false;
+  for (let round = 0; Date.now() < o.deadline && left() > 0 && !stopped(); round++) {
     const roundSeed = (o.seed + round) | 0;
     let hit: { sig: string; problems: Problem[] } | undefined;
     const found = await fc.check(
       fc.asyncProperty(arb, async (input) => {
-        if (Date.now() >= o.deadline || left() <= 0) return true; // budget spent: the rest pass untried
+        if (Date.now() >= o.deadline || left() <= 0 || stopped()) return true; // budget spent: the rest pass untried
         trials++;
         const fresh = (await trial(input)).filter((p) => !known.has(signature(subjectOf(input), p)));
         if (fresh.length === 0) return true;
@@ -71,6 +76,7 @@ export async function searchAndShrink(
     const started = Date.now();
     await fc.check(
       fc.asyncProperty(arb, async (input) => {
+        if (stopped()) return true; // nothing left to shrink against: the finding stays as found
         const problems = await trial(input);
         if (!problems.some((p) => signature(subjectOf(input), p) === sig)) return true;
         shrinks++;

@@ -1,5 +1,6 @@
 // A bounded fuzz run (fixed seed) against the built idea-server bin on a fixture workspace, found through
-// the per-user registry as `idea-conformance fuzz` finds it: no findings.
+// the per-user registry as `idea-conformance fuzz` finds it: no findings, its frame bound found where
+// serve.ts puts it, and the bin's process still running after every failure (as `fuzz --launch` checks).
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +16,7 @@ let tmp: string;
 let ws: string;
 let child: ChildProcess | undefined;
 let entry: RegistryEntry;
+let start: () => ReturnType<typeof startServer>;
 
 beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'conformance-fuzz-server-'));
@@ -23,18 +25,22 @@ beforeAll(async () => {
   mkdirSync(home);
   ws = buildFixtureWorkspace(join(tmp, 'ws')).dir;
   await buildTarget('server');
-  const s = await startServer(
-    IDEA_SERVER_BIN,
-    ['--workspace', ws, '--port', '0'],
-    {
-      PATH: process.env.PATH,
-      HOME: home,
-      IDEA_REGISTRY_DIR: registry,
-    },
-    registry,
-  );
-  child = s.child;
-  entry = s.entry;
+  start = async () => {
+    const s = await startServer(
+      IDEA_SERVER_BIN,
+      ['--workspace', ws, '--port', '0'],
+      {
+        PATH: process.env.PATH,
+        HOME: home,
+        IDEA_REGISTRY_DIR: registry,
+      },
+      registry,
+    );
+    child = s.child;
+    entry = s.entry;
+    return s;
+  };
+  await start();
 }, 180_000);
 
 afterAll(() => {
@@ -42,7 +48,7 @@ afterAll(() => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-it('idea-server: 25 s of fuzzing with seed 31 finds nothing', async () => {
+it('idea-server: 25 s of fuzzing with seed 31 finds nothing, the process alive after every failure', async () => {
   const s = await fuzz({
     url: entry.url,
     token: entry.token,
@@ -50,8 +56,19 @@ it('idea-server: 25 s of fuzzing with seed 31 finds nothing', async () => {
     seed: 31,
     timeMs: 25_000,
     shrinkMs: 15_000,
+    // The "server alive" oracle on the bin's process, restarted (and the finding shrunk) should it die.
+    server: {
+      describe: 'the idea-server bin',
+      alive: () => child?.exitCode === null && child.signalCode === null,
+      restart: async () => {
+        const r = await start();
+        return { url: r.entry.url, token: r.entry.token };
+      },
+    },
   });
   expect(s.findings.map((f) => `${f.signature}: ${f.problems[0]!.detail} ${JSON.stringify(f.input)}`)).toEqual([]);
   expect(s.topics.length).toBeGreaterThanOrEqual(17);
   expect(s.trials).toBeGreaterThan(30); // it ran: event trials wait ~1 s each, so a loaded machine does fewer
+  expect(s.frameBound).toMatchObject({ under: 4 * 1024 * 1024, over: 4 * 1024 * 1024 + 1 }); // serve.ts MAX_FRAME_BYTES
+  expect(s.restarts).toBe(0);
 }, 120_000);

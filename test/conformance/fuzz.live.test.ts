@@ -1,10 +1,12 @@
 // Issue 31 in the test command: a bounded fuzz run (fixed seed) against our extension in a live VS Code,
-// both builds, on a fixture workspace: no findings. (test/conformance/fuzz-server.test.ts does the same
-// against the built idea-server.) A finding prints its shrunk params, ready to become a fixture case.
+// both builds, on a fixture workspace: no findings, VS Code and the extension's port alive after every
+// failure. (test/conformance/fuzz-server.test.ts does the same against the built idea-server.) A finding
+// prints its shrunk params, ready to become a fixture case.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { hostProcess } from '../../conformance/fuzz/launch';
 import { fuzz } from '../../conformance/fuzz/run';
 import { HOST_USER_SETTINGS } from '../../conformance/launch';
 import { buildFixtureWorkspace } from '../../conformance/workspace';
@@ -34,6 +36,8 @@ describe.each(HOST_NAMES.map((name) => hostBuild(name)))(
           seed: SEED,
           timeMs: FUZZ_MS,
           shrinkMs: 15_000,
+          // the "server alive" oracle: VS Code and the extension's port, after every failure
+          server: hostProcess(() => host, `VS Code ${build.vscode} (${build.name})`),
         });
         console.log(
           `fuzz ${build.name}: ${s.trials} trials on ${s.topics.length} topics, ${s.findings.length} findings`,

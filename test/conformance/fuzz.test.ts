@@ -145,6 +145,8 @@ describe('fuzz against a clean server', () => {
     expect(s.findings.map((f) => `${f.signature}: ${f.problems[0]!.detail} ${JSON.stringify(f.input)}`)).toEqual([]);
     expect(s.trials).toBeGreaterThan(20); // it ran (event trials wait ~1 s each)
     expect(s.topics).toHaveLength(4);
+    // the frame bound found to the byte (ws's default maxPayload), so frames near it were sent too
+    expect(s.frameBound).toMatchObject({ under: 1024 * 1024, over: 1024 * 1024 + 1, given: false });
     expect(existsSync(out) ? readdirSync(out) : []).toEqual([]);
   }, 30_000);
 
