@@ -4,9 +4,7 @@
 // code-server, one per port): all of them are merged. Pure Node, no vscode import.
 import {
   closeSync,
-  existsSync,
   fsyncSync,
-  mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
@@ -15,7 +13,8 @@ import {
   writeFileSync,
   writeSync,
 } from 'node:fs';
-import { extname, join, sep } from 'node:path';
+import { basename, extname, join, sep } from 'node:path';
+import { HistoryFolderIndex } from './local-history-index';
 import { realpathOfNearestAncestor } from './path-guard';
 
 export interface LocalHistoryEntry {
@@ -75,38 +74,27 @@ export function formatUtcLabel(ts: number): string {
 }
 
 export class LocalHistory {
-  /** History folder name → the file path its entries.json names (null: unreadable or foreign scheme). */
-  private readonly folderIndex = new Map<string, { path: string | null; resource: string | null }>();
+  /** Which folders record which file (local-history-index.ts): one stat of `home` per lookup, not a listing. */
+  private readonly index: HistoryFolderIndex;
 
-  constructor(readonly home: string) {}
-
-  private readIndexEntry(folder: string): { path: string | null; resource: string | null } {
-    try {
-      const data = JSON.parse(readFileSync(join(this.home, folder, 'entries.json'), 'utf8')) as EntriesFile;
-      const resource = typeof data.resource === 'string' ? data.resource : null;
-      return { path: resource ? resourcePath(resource) : null, resource };
-    } catch {
-      return { path: null, resource: null };
-    }
+  constructor(readonly home: string) {
+    this.index = new HistoryFolderIndex(home, resourcePath);
   }
 
   /** History folders recording `absPath` (matched as given and with symlinks resolved). */
   foldersFor(absPath: string): { folder: string; resource: string }[] {
-    if (!existsSync(this.home)) return [];
-    const wanted = new Set([absPath, realpathOfNearestAncestor(absPath)]);
-    const out: { folder: string; resource: string }[] = [];
-    for (const name of readdirSync(this.home)) {
-      let info = this.folderIndex.get(name);
-      // Unknown folders are read once; a folder whose entries.json could not be read yet is retried.
-      if (!info || info.path === null) {
-        info = this.readIndexEntry(name);
-        this.folderIndex.set(name, info);
-      }
-      if (info.path && info.resource && (wanted.has(info.path) || wanted.has(realpathOfNearestAncestor(info.path)))) {
-        out.push({ folder: join(this.home, name), resource: info.resource });
-      }
-    }
-    return out;
+    return this.lookup(absPath).folders;
+  }
+
+  private lookup(absPath: string): { folders: { folder: string; resource: string }[]; real: string } {
+    const real = realpathOfNearestAncestor(absPath);
+    if (!this.index.refresh()) return { folders: [], real };
+    const keys = absPath === real ? [absPath] : [absPath, real];
+    const candidates = keys.map((p) => vscodeStringHash(fileUriString(p)).toString(16));
+    const folders = this.index
+      .lookup(keys, candidates)
+      .map(({ name, resource }) => ({ folder: join(this.home, name), resource }));
+    return { folders, real };
   }
 
   /** All entries for the file, newest first. Like VS Code, an entry counts only if its content file exists. */
@@ -125,15 +113,14 @@ export class LocalHistory {
    * the folder VS Code already uses for this file when there is one, else creates the file:// one.
    */
   addEntry(absPath: string, content: Uint8Array, source: string, timestamp = Date.now()): LocalHistoryEntry {
-    const existing = this.foldersFor(absPath)[0];
+    const { folders, real } = this.lookup(absPath);
+    const existing = folders[0];
     const resource = existing?.resource ?? fileUriString(absPath);
     const folder = existing?.folder ?? join(this.home, vscodeStringHash(resource).toString(16));
-    mkdirSync(folder, { recursive: true });
-    const ext = extname(absPath);
-    let id: string;
-    do id = randomId() + ext;
-    while (existsSync(join(folder, id)));
-    writeDurablySync(join(folder, id), content); // may be the only copy of an overwritten original
+    const name = basename(folder);
+    if (!existing) this.index.createFolder(name);
+    // may be the only copy of an overwritten original; a folder deleted meanwhile is made again
+    const id = writeNewEntry(folder, extname(absPath), content, () => this.index.createFolder(name));
     const listing = join(folder, 'entries.json');
     let data: EntriesFile = { version: 1, resource, entries: [] };
     try {
@@ -146,8 +133,29 @@ export class LocalHistory {
     const tmp = `${listing}.${process.pid}.tmp`;
     writeFileSync(tmp, JSON.stringify({ version: data.version ?? 1, resource: data.resource ?? resource, entries }));
     renameSync(tmp, listing);
-    this.folderIndex.set(folder.slice(this.home.length + 1), { path: absPath, resource });
+    this.index.record(name, typeof data.resource === 'string' ? data.resource : resource, { path: absPath, real });
     return { id, timestamp, source, location: join(folder, id) };
+  }
+}
+
+/** Writes `content` durably under a new random id (VS Code's 4 characters + the file's extension); returns the id. */
+function writeNewEntry(folder: string, ext: string, content: Uint8Array, makeFolder: () => void): string {
+  let madeFolder = false;
+  for (let attempt = 1; ; attempt++) {
+    const id = randomId() + ext;
+    try {
+      writeDurablySync(join(folder, id), content);
+      return id;
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST' && attempt < 100) continue;
+      if (code === 'ENOENT' && !madeFolder) {
+        madeFolder = true;
+        makeFolder();
+        continue;
+      }
+      throw e;
+    }
   }
 }
 
