@@ -241,7 +241,7 @@ export const SERVER_PROTOCOL = new ServerProtocol<Handlers>({
   routes: ROUTES,
   events: EVENTS,
   cancel: true,
-  draft: true,
+  draft: false,
 });
 
 export interface ServerSessionOptions extends EngineOptions<Handlers, Topic> {

@@ -7,10 +7,12 @@ import {
   type DiagnosticsChangedData,
   type FilesChangedData,
   type Handlers,
+  SERVER_PROTOCOL,
   ServerSession,
   type ServerSessionOptions,
 } from '../../generated/v0.1.7/server';
 import { MAX_QUEUED_EVENTS } from '../../runtime/event-queue';
+import { ServerSession as Engine, ServerProtocol } from '../../runtime/server-session';
 import { EventScope } from '../../server-core/events/scope';
 import { CoreEventSources } from '../../server-core/events/sources';
 
@@ -65,23 +67,33 @@ const fileEvent = (path: string, change: 'created' | 'changed' | 'deleted' = 'ch
   changes: [{ filePath: path, change }],
 });
 
-// clause T34: the handshake of a version not yet released says draft: true.
+// clause T34: the handshake of a version not yet released says draft: true; a released one has no draft.
 describe('handshake (0.1.7)', () => {
-  it('says draft, advertises the events and the subscribe topics only when it has events', () => {
+  const base = { auth: { required: false }, workspaces: () => [], close: () => undefined };
+
+  it('advertises the events and the subscribe topics only when it has events; released: no draft', () => {
     const sent: Frame[] = [];
-    const base = { auth: { required: false }, workspaces: () => [], close: () => undefined };
     new ServerSession({ ...base, handlers: {}, events: [DIAG], send: (f) => sent.push(JSON.parse(f)) }).onFrame(hello);
     new ServerSession({ ...base, handlers: {}, send: (f) => sent.push(JSON.parse(f)) }).onFrame(hello);
+    expect(SERVER_PROTOCOL.spec.draft).toBe(false); // 0.1.7 is in spec/releases.json
     expect(sent).toEqual([
       {
         type: 'handshake',
         version: '0.1.7',
-        draft: true,
         authRequired: false,
         capabilities: [SUB, UNSUB],
         events: [DIAG],
         workspaces: [],
       },
+      { type: 'handshake', version: '0.1.7', authRequired: false, capabilities: [], events: [], workspaces: [] },
+    ]);
+  });
+
+  it('says draft: true for a version codegen marked draft (not released yet)', () => {
+    const sent: Frame[] = [];
+    const draft = new ServerProtocol<Handlers>({ ...SERVER_PROTOCOL.spec, draft: true });
+    new Engine<Handlers>(draft, { ...base, handlers: {}, send: (f) => sent.push(JSON.parse(f)) }).onFrame(hello);
+    expect(sent).toEqual([
       {
         type: 'handshake',
         version: '0.1.7',
