@@ -243,4 +243,9 @@ export interface CoreHost {
   editor?: EditorHost;
   /** What diagnostics/changed covers beyond open editors; without it, what the platform reports anyway. */
   coverage?: FileCoverage;
+  /**
+   * Told, after a write topic committed, which files it changed or created: the extension's watcher
+   * reports a file replaced by a rename as created, and files/changed must say changed (T39).
+   */
+  written?(changes: readonly FileChange[]): void;
 }

@@ -3,6 +3,7 @@
 import { mkdir } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { createCoreHandlers } from '../../server-core/handlers';
+import type { FileChange } from '../../server-core/host';
 import { applyLimitSettings } from '../../server-core/limits/settings';
 import { disposeRegexPool, regexPool, setRegexWorkerScript } from '../../server-core/search/regex-pool';
 import { configureSpawner, disposeSpawner, prewarmSpawner } from '../../server-core/spawn/processes';
@@ -40,7 +41,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   prewarmSpawner();
   const events = vscodeEventSources(host, (event, data) => server?.emit(event, data));
   context.subscriptions.push(events);
-  server = new IdeaServer(createCoreHandlers(host), log, events.sources);
+  // Our writes replace files by a rename, which VS Code's watcher reports as created: say changed (T39).
+  const core = { ...host, written: (c: readonly FileChange[]) => events.sources.ownWritesCommitted(c) };
+  server = new IdeaServer(createCoreHandlers(core), log, events.sources);
 
   const status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Right, 100);
   status.command = 'idea.server.copyConnectionInfo';

@@ -11,6 +11,9 @@ type Kind = FileChange['kind'];
 /** A file's change over the window from its first and latest change. */
 function combine(first: Kind, next: Kind): Kind {
   if (first === 'created' && next === 'changed') return 'created';
+  // It existed before the window and exists after it: replaced by a rename (an atomic save), a delete
+  // the watcher did not see in between.
+  if (first === 'changed' && next === 'created') return 'changed';
   if (first === 'deleted' && next === 'created') return 'changed';
   return next;
 }

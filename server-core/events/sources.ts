@@ -30,6 +30,11 @@ export const CLOSE_GRACE_MS = 10_000;
 /** Closed documents remembered for CLOSE_GRACE_MS, at most this many (the oldest go first). */
 const MAX_CLOSED = 1000;
 
+/** How long a write's own account of a file labels the watcher's report of it. */
+export const OWN_WRITE_MS = 5000;
+/** Bound on the files remembered so (a write of more files than this leaves the rest as reported). */
+export const MAX_OWN_WRITES = 10_000;
+
 export type Emit = <E extends EventName>(event: E, data: DataOf<E>) => void;
 
 /** A file's diagnostics as the platform reports them now. */
@@ -54,6 +59,8 @@ export class CoreEventSources {
   private editorPending = false;
   private disposed = false;
   private lastEditor = '';
+  /** Files a write topic just changed or created, until when (ownWritesCommitted). */
+  private readonly ownWrites = new Map<string, { kind: FileChange['kind']; until: number }>();
   /** When the platform last closed each file's document (documentsClosed), the oldest first. */
   private readonly closedAt = new Map<string, number>();
 
@@ -130,7 +137,27 @@ export class CoreEventSources {
 
   /** File-system changes; sent coalesced after a short window. */
   filesChanged(changes: readonly FileChange[]): void {
-    this.window.add(changes);
+    const now = Date.now();
+    this.window.add(
+      changes.map((c) => {
+        // A file our write replaced by a rename is reported created by a watcher that sees the rename only.
+        const own = c.kind === 'created' ? this.ownWrites.get(c.path) : undefined;
+        return own && own.until > now && own.kind === 'changed' ? { path: c.path, kind: own.kind } : c;
+      }),
+    );
+  }
+
+  /**
+   * What a write topic just did to each file (the host's `written`): a watcher's report of these files in
+   * the next OWN_WRITE_MS is labelled as the write says. Not sent by itself: the watcher reports them.
+   */
+  ownWritesCommitted(changes: readonly FileChange[]): void {
+    const now = Date.now();
+    for (const [path, w] of this.ownWrites) if (w.until <= now) this.ownWrites.delete(path);
+    for (const c of changes) {
+      if (this.ownWrites.size >= MAX_OWN_WRITES) break;
+      this.ownWrites.set(c.path, { kind: c.kind, until: now + OWN_WRITE_MS });
+    }
   }
 
   /** Something in the editor changed (active editor, selection, visible editors, a dirty flag). */

@@ -98,6 +98,7 @@ export function writeFiles(svc: CoreContext, writes: PlannedWrite[], opts: Write
           svc.documents.isDirty(w.path) ? `${w.path} got unsaved editor changes meanwhile` : undefined,
       });
       if (opts.recordResult) for (const w of writes) recordResult(svc, w, opts.what);
+      svc.written?.(writes.map((w) => ({ path: w.path, kind: w.before === null ? 'created' : 'changed' })));
       const afterWrite = svc.documents.afterWrite?.bind(svc.documents);
       if (afterWrite) await Promise.all(writes.map((w) => afterWrite(w.path, w.after)));
     } catch (e) {

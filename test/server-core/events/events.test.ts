@@ -152,6 +152,15 @@ describe('files/changed window', () => {
     ]);
   });
 
+  it('a file changed, then reported created (replaced by a rename) is changed', async () => {
+    const sent: FileChange[][] = [];
+    const w = new ChangeWindow((c) => sent.push(c), 20);
+    w.add([{ path: '/w/a', kind: 'changed' }]);
+    w.add([{ path: '/w/a', kind: 'created' }]);
+    await sleep(40);
+    expect(sent).toEqual([[{ path: '/w/a', kind: 'changed' }]]);
+  });
+
   it('a burst is sent in bounded windows, never held without bound', () => {
     const sent: FileChange[][] = [];
     const w = new ChangeWindow((c) => sent.push(c), 10_000);
@@ -225,6 +234,33 @@ describe('event sources', () => {
     await sleep(80);
     expect(emitted).toEqual([
       { event: FILES_CHANGED, data: { changes: [{ filePath: join(ws, 'a.ts'), change: 'deleted' }] } },
+    ]);
+  });
+
+  // clause T39: a file a write replaced by a rename is changed, though the watcher says created.
+  it("labels a watcher's report of a file a write just changed as the write says", async () => {
+    const [old, made] = [join(ws, 'old.ts'), join(ws, 'new.ts')];
+    sources.ownWritesCommitted([
+      { path: old, kind: 'changed' },
+      { path: made, kind: 'created' },
+    ]);
+    sources.filesChanged([
+      { path: old, kind: 'created' },
+      { path: made, kind: 'created' },
+      { path: join(ws, 'other.ts'), kind: 'created' },
+    ]);
+    await sleep(80);
+    expect(emitted).toEqual([
+      {
+        event: FILES_CHANGED,
+        data: {
+          changes: [
+            { filePath: old, change: 'changed' },
+            { filePath: made, change: 'created' },
+            { filePath: join(ws, 'other.ts'), change: 'created' },
+          ],
+        },
+      },
     ]);
   });
 
