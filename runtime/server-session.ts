@@ -30,6 +30,11 @@
 //   INVALID_REQUEST with topic and requestId "".
 // - events: events/subscribe and events/unsubscribe are served here, not by handlers (routes marked
 //   `session`); emit() sends an event to this connection if it subscribed, through its EventQueue.
+//   A subscribe takes effect when its frame arrives, in frame order; its answer waits for the optional
+//   `beforeSubscribe` hook (idea-server: until its file watcher watches), other frames being served
+//   meanwhile. Until then the events it newly subscribed to are held (not sent, so none comes before the
+//   answer or its initial state); the answer lists the subscriptions when it is sent (a later
+//   unsubscribe wins), and a close during the wait sends nothing.
 // Params defaults: validators never touch the wire object; the session fills the params schema's
 // top-level defaults into a copy before calling the handler (the handler's params type says so).
 
@@ -226,6 +231,14 @@ export interface ServerSessionOptions<H, T extends string = string> {
    * (runtime/event-queue.ts MergeEntry); default: the newer replaces it. Deltas need one.
    */
   mergeEventEntry?: MergeEntry;
+  /**
+   * Since 0.1.7: called with the events an events/subscribe names (all valid, already subscribed); a
+   * promise returned delays the answer until it settles (rejected: answered all the same), so that the
+   * answer can mean "changes from now on are reported" (idea-server: its file watcher watches every
+   * folder). Meanwhile other frames are served, and the events the subscribe added are not sent.
+   * Undefined: answered at once. The hook bounds its own wait: the client waits for this answer.
+   */
+  beforeSubscribe?(events: readonly string[]): Promise<void> | undefined;
   /** Bytes the socket holds unsent (ws `bufferedAmount`), for the event queue's back-pressure. */
   bufferedAmount?(): number;
   /** Observes errors thrown by handlers (logging); never affects the answer. */
@@ -284,6 +297,8 @@ export class ServerSession<H extends object, T extends string = string> {
   /** Events this session advertises (its option ∩ the version's). */
   private readonly advertisedEvents: ReadonlySet<string>;
   private readonly subscribed = new Set<string>();
+  /** Events added by subscribes not yet answered (beforeSubscribe), with how many: not sent meanwhile. */
+  private readonly held = new Map<string, number>();
   private queue: EventQueue | undefined;
 
   constructor(
@@ -340,7 +355,7 @@ export class ServerSession<H extends object, T extends string = string> {
 
   /** Sends `event` to this connection if it subscribed (queued or dropped under back-pressure). Never throws. */
   emit(event: string, data: Record<string, unknown>): void {
-    if (this.current !== 'open' || !this.subscribed.has(event)) return;
+    if (this.current !== 'open' || !this.subscribed.has(event) || this.held.has(event)) return;
     try {
       this.queue ??= new EventQueue(
         { send: (f) => this.options.send(f), bufferedAmount: () => this.options.bufferedAmount?.() ?? 0 },
@@ -374,6 +389,7 @@ export class ServerSession<H extends object, T extends string = string> {
     this.running.clear();
     this.byId.clear();
     this.subscribed.clear();
+    this.held.clear();
     this.queue?.close();
     this.queue = undefined;
   }
@@ -597,7 +613,7 @@ export class ServerSession<H extends object, T extends string = string> {
     this.options.send(cancelledFrame(target.topic, requestId));
   }
 
-  /** events/subscribe and events/unsubscribe, answered at once. */
+  /** events/subscribe (answered once beforeSubscribe settles) and events/unsubscribe (answered at once). */
   private serveEvents(topic: string, requestId: string, route: Route<H>, params: Record<string, unknown>): void {
     if (this.advertisedEvents.size === 0) {
       return this.sendError(topic, requestId, 'UNKNOWN_TOPIC', `unknown topic: ${topic}`);
@@ -617,26 +633,61 @@ export class ServerSession<H extends object, T extends string = string> {
         if (!this.subscribed.has(e)) added.push(e);
         this.subscribed.add(e);
       }
-    } else {
-      for (const e of events ?? [...this.subscribed]) {
-        this.subscribed.delete(e);
-        this.queue?.discard(e);
+      let waiting: Promise<void> | undefined;
+      try {
+        waiting = this.options.beforeSubscribe?.(events ?? []);
+      } catch (err) {
+        this.reportError(err, topic, requestId);
       }
+      if (waiting) {
+        for (const e of added) this.held.set(e, (this.held.get(e) ?? 0) + 1);
+        void waiting
+          .catch((err: unknown) => this.reportError(err, topic, requestId))
+          .then(() => {
+            if (this.current !== 'open') return; // closed meanwhile: nothing held, nothing to answer
+            for (const e of added) {
+              const n = this.held.get(e) ?? 0;
+              if (n > 1) this.held.set(e, n - 1);
+              else this.held.delete(e);
+            }
+            try {
+              this.answerSubscription(topic, requestId, params.initial === true ? added : []);
+            } catch {
+              // the transport is going away
+            }
+          });
+        return;
+      }
+      return this.answerSubscription(topic, requestId, params.initial === true ? added : []);
     }
+    for (const e of events ?? [...this.subscribed]) {
+      this.subscribed.delete(e);
+      this.queue?.discard(e);
+    }
+    this.answerSubscription(topic, requestId, []);
+  }
+
+  /** The answer listing the subscriptions now, then the initial state of `initial` (still subscribed, not held). */
+  private answerSubscription(topic: string, requestId: string, initial: readonly string[]): void {
     this.options.send(JSON.stringify({ topic, requestId, result: { subscribed: [...this.subscribed] } }));
-    if (params.initial !== true) return;
-    for (const e of added) {
+    for (const e of initial) {
+      if (!this.subscribed.has(e) || this.held.has(e)) continue; // unsubscribed, or re-subscribed and waiting
       let data: object | undefined;
       try {
         data = this.options.initialEvent?.(e);
       } catch (err) {
-        try {
-          this.options.onHandlerError?.(err, topic as T, requestId);
-        } catch {
-          // logging must not break the session
-        }
+        this.reportError(err, topic, requestId);
       }
       if (data) this.emit(e, data as Record<string, unknown>);
+    }
+  }
+
+  /** A throw of a session hook (initialEvent, beforeSubscribe), to onHandlerError; never affects the answer. */
+  private reportError(err: unknown, topic: string, requestId: string): void {
+    try {
+      this.options.onHandlerError?.(err, topic as T, requestId);
+    } catch {
+      // logging must not break the session
     }
   }
 

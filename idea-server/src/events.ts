@@ -2,6 +2,11 @@
 // machinery (confined by EventScope, coalesced and diffed by CoreEventSources, as in the extension).
 // - files/changed: the host's FileWatcher (file-watcher.ts), running only while some connection
 //   subscribes to files/changed or diagnostics/changed: a server nobody listens to watches nothing.
+//   A subscribe to either is answered only once the watcher watches every folder (the session's
+//   beforeSubscribe, which starts it): "subscribed" means changes from then on are reported (T39), a
+//   file written right after the answer is "created". The wait is bounded by WATCH_READY_MS; past it
+//   (a cold disk, a starved machine) the answer goes anyway, the walk goes on, and the log says that
+//   changes in folders not yet watched are not reported until they are.
 // - diagnostics/changed: what the language servers publish (textDocument/publishDiagnostics), so only
 //   for files a language server reports on: the files it has open and whatever else it chooses to
 //   publish. Which files are open is coverage's (clause T35, server-core/events/coverage.ts): the files
@@ -22,6 +27,18 @@ import { toRawDiagnostics } from './lsp-features';
 /** The events whose subscribers need the watcher. */
 const WATCHED_FOR: readonly string[] = [FILES_CHANGED, DIAGNOSTICS_CHANGED];
 
+/**
+ * Longest a subscribe answer waits for the watcher to be in place. Its walk is bounded (4096 folders,
+ * file-watcher.ts MAX_WATCHED_FOLDERS: well under a second on a warm disk), so only a cold disk or a
+ * starved machine gets here; 2 s keeps the answer far inside any client's request timeout (ours: 30 s)
+ * and the conformance runner's steps, while a wait longer than that would only trade a late answer for
+ * the few changes made meanwhile in folders not yet watched.
+ */
+export const WATCH_READY_MS = 2000;
+
+/** A watch's stop; fsFileWatcher's also says when its watches are in place (none: at once). */
+type Watch = (() => void) & { readonly ready?: Promise<void> };
+
 export interface ServerEventsOptions {
   /** Which paths events may name (the watcher's skipFolder asks it too). */
   scope: EventScope;
@@ -29,6 +46,8 @@ export interface ServerEventsOptions {
   /** Without cover/release/holds (tests), coverage opens nothing and every publish is reported. */
   client: Pick<LspClient, 'onDiagnostics' | 'changedOnDisk'> & Partial<Pick<LspClient, 'cover' | 'release' | 'holds'>>;
   log(message: string): void;
+  /** Bound on a subscribe answer's wait for the watcher; default WATCH_READY_MS (tests shorten it). */
+  watchReadyMs?: number;
 }
 
 export class ServerEvents {
@@ -36,7 +55,9 @@ export class ServerEvents {
   private emitTo: ((event: string, data: Record<string, unknown>) => void) | undefined;
   /** Connections subscribed to an event in WATCHED_FOR. */
   private listeners = 0;
-  private stopWatch: (() => void) | undefined;
+  private stopWatch: Watch | undefined;
+  /** Set once the running watch's watches are all in place (its `ready` settled). */
+  private watchReady = false;
   private readonly stopDiagnostics: () => void;
   /** What diagnostics/changed covers: the server's host.coverage (serve.ts), fed by the handlers. */
   readonly coverage: Coverage;
@@ -78,7 +99,33 @@ export class ServerEvents {
       initialEvent: (event: string) => this.sources.initial(event),
       mergeEventEntry: (event: string, queued: unknown, newer: unknown) =>
         this.sources.mergeEntry(event, queued, newer),
+      beforeSubscribe: (events: readonly string[]) => this.beforeSubscribe(events),
     };
+  }
+
+  /**
+   * A subscribe to an event of WATCHED_FOR starts the watcher (the connection is counted as a listener
+   * by track() right after the frame) and its answer waits until the watches are in place, at most
+   * watchReadyMs. Undefined (answered at once): nothing to wait for.
+   */
+  private beforeSubscribe(events: readonly string[]): Promise<void> | undefined {
+    if (!events.some((e) => WATCHED_FOR.includes(e))) return undefined;
+    this.startWatch();
+    const ready = this.stopWatch?.ready;
+    if (this.watchReady || !ready) return undefined;
+    const bound = this.o.watchReadyMs ?? WATCH_READY_MS;
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        this.o.log(
+          `files/changed: the watcher is not in place after ${bound} ms (a large tree or a slow disk): subscribe answered anyway; until its walk ends, changes in folders not yet watched are not reported`,
+        );
+        resolve();
+      }, bound);
+      void ready.then(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
   }
 
   /** Where events go once the server listens (runtime/idea-server.ts's emit). */
@@ -127,16 +174,25 @@ export class ServerEvents {
 
   private listenersChanged(by: 1 | -1): void {
     this.listeners += by;
-    if (this.listeners > 0 && !this.stopWatch) {
-      this.stopWatch = this.o.watcher.watch((changes: FileChange[]) => {
-        this.sources.filesChanged(changes);
-        this.o.client.changedOnDisk(changes.map((c) => c.path));
-      });
-      this.o.log('watching the workspace for files/changed (a client subscribed)');
-    } else if (this.listeners === 0 && this.stopWatch) {
+    if (this.listeners > 0) this.startWatch();
+    else if (this.stopWatch) {
       this.stopWatch();
       this.stopWatch = undefined;
       this.o.log('stopped watching the workspace (no subscriber left)');
     }
+  }
+
+  private startWatch(): void {
+    if (this.stopWatch) return;
+    this.watchReady = false;
+    const stop: Watch = this.o.watcher.watch((changes: FileChange[]) => {
+      this.sources.filesChanged(changes);
+      this.o.client.changedOnDisk(changes.map((c) => c.path));
+    });
+    this.stopWatch = stop;
+    void stop.ready?.then(() => {
+      if (this.stopWatch === stop) this.watchReady = true;
+    });
+    this.o.log('watching the workspace for files/changed (a client subscribed)');
   }
 }

@@ -6,8 +6,10 @@
 // - At most `maxFolders` folders, breadth first (the shallow ones); past that, deeper folders are not
 //   watched and the log says so once.
 // - The walk runs in slices: what fits in FIRST_SLICE_MS is watched before watch() returns (a small
-//   workspace entirely, so a write right after subscribing is seen), the rest in slices of SLICE_MS on
-//   later turns of the event loop, never blocking it for long.
+//   workspace entirely), the rest in slices of SLICE_MS on later turns of the event loop, never blocking
+//   it for long. The stop watch() returns carries `ready`, settled once the first walk is done (every
+//   folder it may watch has its watch) or the watch stopped: events.ts answers a subscribe after it, so
+//   a write right after the answer is seen, a new file as "created".
 // - Raw events are resolved in batches: a name that exists and was known is "changed", one that exists
 //   and was not is "created" (a new folder is walked and what it holds reported created: it may
 //   predate the folder's watch), a known one that is gone is "deleted". An atomic save (write a temporary file, rename it
@@ -36,6 +38,12 @@ export interface FsWatcherOptions {
   log?(message: string): void;
 }
 
+/** What watch() returns: the stop, and when the watches are in place. */
+export type WatchStop = (() => void) & {
+  /** Settles once every folder of the first walk is watched (or skipped, or past maxFolders), or at stop. */
+  readonly ready: Promise<void>;
+};
+
 interface Watched {
   watcher: FSWatcher;
   /** Names the folder held when last seen: tells created from changed, and what a deletion removed. */
@@ -53,6 +61,11 @@ class FolderWatch {
   private full = false;
   /** The workspace folders themselves: watched whatever skipFolder says (the scope reports inside them). */
   private readonly roots: Set<string>;
+  private walked!: () => void;
+  /** Settles when the first walk is done or the watch stopped. */
+  readonly ready = new Promise<void>((resolve) => {
+    this.walked = resolve;
+  });
 
   constructor(
     private readonly o: FsWatcherOptions,
@@ -65,6 +78,7 @@ class FolderWatch {
 
   stop(): void {
     this.stopped = true;
+    this.walked();
     if (this.walking) clearImmediate(this.walking);
     clearTimeout(this.batchTimer);
     this.queue.length = 0;
@@ -88,6 +102,7 @@ class FolderWatch {
     }
     if (created.length > 0) this.send(created);
     if (this.queue.length > 0 && !this.stopped) this.walking = setImmediate(() => this.walk());
+    else this.walked(); // the first walk done (later calls: folders created since; settled already)
   }
 
   /** Watches `dir` and queues its folders; with `report`, its files are reported created. */
@@ -193,17 +208,25 @@ class FolderWatch {
   }
 }
 
+/** fsFileWatcher's FileWatcher: its stops say when their watches are in place. */
+export interface FsFileWatcher extends FileWatcher {
+  watch(listener: (changes: FileChange[]) => void): WatchStop;
+  /** Folders watched now, all watches together (tests). */
+  watching(): number;
+}
+
 /** A FileWatcher over the file system; each watch() is its own set of watches, stopped by its stop. */
-export function fsFileWatcher(options: FsWatcherOptions): FileWatcher & { watching(): number } {
+export function fsFileWatcher(options: FsWatcherOptions): FsFileWatcher {
   const active = new Set<FolderWatch>();
   return {
     watch(listener) {
       const w = new FolderWatch(options, listener);
       active.add(w);
-      return () => {
+      const stop = () => {
         w.stop();
         active.delete(w);
       };
+      return Object.assign(stop, { ready: w.ready });
     },
     watching: () => [...active].reduce((n, w) => n + w.size, 0),
   };

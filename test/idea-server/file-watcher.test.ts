@@ -1,20 +1,23 @@
 // idea-server's files/changed (file-watcher.ts) and its event wiring (events.ts) on real folders:
 // creations, changes (an atomic save too) and deletions seen; excluded and protected folders never
 // entered, and nothing under them (or otherwise unreportable) ever emitted; the watch bounded; the
-// watcher running only while some connection subscribes, and stopped cleanly. Diagnostics published
-// by a language server become per-file deltas (the real server: events.test.ts).
+// watcher running only while some connection subscribes, and stopped cleanly; a subscribe answered only
+// once the watcher watches every folder (clause T39: a file written the moment the answer is sent is
+// reported "created"), bounded. Diagnostics published by a language server become per-file deltas
+// (the real server: events.test.ts).
 import { mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ServerSession } from '../../generated/v0.1.7/server';
 import { ServerEvents } from '../../idea-server/src/events';
-import { fsFileWatcher } from '../../idea-server/src/file-watcher';
+import { fsFileWatcher, type WatchStop } from '../../idea-server/src/file-watcher';
 import { workspaceFolders } from '../../idea-server/src/host';
 import type { DiagnosticsListener } from '../../idea-server/src/lsp/client';
 import { poll } from '../../runtime/poll';
 import { EventScope } from '../../server-core/events/scope';
 import { DIAGNOSTICS_CHANGED, FILES_CHANGED } from '../../server-core/events/sources';
-import type { FileChange } from '../../server-core/host';
+import type { FileChange, FileWatcher } from '../../server-core/host';
 
 let tmp: string;
 let ws: string;
@@ -96,6 +99,15 @@ describe('fsFileWatcher', () => {
     expect(logs.filter((l) => /watching 5 folders/.test(l))).toHaveLength(1);
   });
 
+  it('ready settles once every folder is watched', async () => {
+    for (let i = 0; i < 30; i++) mkdirSync(join(ws, 'src', `d${i}`, 'x'), { recursive: true });
+    const watcher = watcherOn();
+    const stop = watcher.watch(() => {});
+    stops.push(stop);
+    await stop.ready;
+    expect(watcher.watching()).toBe(63); // ws, src, src/deep, 30 × (d, d/x)
+  });
+
   it('stop closes every watch: nothing is reported after it', async () => {
     const { seen, stop, watcher } = collect();
     await waitFor(() => watcher.watching() === 3);
@@ -120,7 +132,7 @@ function fakeSession() {
   return s;
 }
 
-function serverEvents(watcher = watcherOn()) {
+function serverEvents(watcher: FileWatcher = watcherOn(), more: { watchReadyMs?: number; log?(m: string): void } = {}) {
   let publish: DiagnosticsListener = () => {};
   const resynced: string[][] = [];
   const events = new ServerEvents({
@@ -133,7 +145,8 @@ function serverEvents(watcher = watcherOn()) {
       },
       changedOnDisk: (paths) => resynced.push([...paths]),
     },
-    log: () => {},
+    log: more.log ?? (() => {}),
+    watchReadyMs: more.watchReadyMs,
   });
   stops.push(() => events.dispose());
   const emitted: { event: string; data: Record<string, unknown> }[] = [];
@@ -240,5 +253,137 @@ describe('ServerEvents', () => {
       },
       { files: [{ filePath: a, added: [], removed: [expect.objectContaining({ message: 'nope' })], total: 0 }] },
     ]);
+  });
+});
+
+const SUB = '/app/vscode/events/subscribe';
+const UNSUB = '/app/vscode/events/unsubscribe';
+const req = (topic: string, requestId: string, params: unknown = {}) => JSON.stringify({ topic, requestId, params });
+type Frame = {
+  requestId?: string;
+  result?: unknown;
+  event?: string;
+  data?: { changes: { filePath: string; change: string }[] };
+};
+
+/**
+ * A real 0.1.7 session of a connection, wired as serve.ts wires it (the events' session settings,
+ * tracked, fed its events); `onSend` sees each frame the moment the session sends it.
+ */
+function connection(events: ServerEvents, onSend: (frame: Frame) => void = () => {}) {
+  const frames: Frame[] = [];
+  const session = new ServerSession({
+    handlers: {},
+    auth: { required: false },
+    workspaces: () => [ws],
+    send: (f) => {
+      const frame = JSON.parse(f) as Frame;
+      frames.push(frame);
+      onSend(frame);
+    },
+    close: () => {},
+    ...events.session,
+  });
+  const tracked = events.track(session);
+  tracked.onFrame(JSON.stringify({ type: 'handshake' }));
+  frames.length = 0;
+  return { tracked, session, frames };
+}
+
+/** The real watcher, its setup `ms` late (a slow disk, a large tree): its ready settles that much later. */
+function slowed(inner: ReturnType<typeof watcherOn>, ms: number): FileWatcher {
+  return {
+    watch(listener): WatchStop {
+      let stop: WatchStop | undefined;
+      let settle!: () => void;
+      const ready = new Promise<void>((r) => {
+        settle = r;
+      });
+      const timer = setTimeout(() => {
+        stop = inner.watch(listener);
+        void stop.ready.then(settle);
+      }, ms);
+      return Object.assign(
+        () => {
+          clearTimeout(timer);
+          stop?.();
+          settle();
+        },
+        { ready },
+      );
+    },
+  };
+}
+
+// clause T39: "subscribed" means changes from now on are reported. The file is written in the session's
+// send of the answer, the earliest a client could: an answer sent before the watches are in place
+// misses it (not reported at all: it is in the folder's first listing) or calls it "changed".
+describe('a subscribe is answered once the watcher watches', () => {
+  async function freshFilesAfterTheAnswer(watcher: FileWatcher) {
+    const { events } = serverEvents(watcher);
+    let writeOnAnswer: { id: string; file: string } | undefined;
+    const { tracked, frames, session } = connection(events, (frame) => {
+      if (writeOnAnswer && frame.requestId === writeOnAnswer.id) writeFileSync(writeOnAnswer.file, 'new\n');
+    });
+    events.attach((event, data) => session.emit(event, data));
+    const created = (file: string) =>
+      frames.some(
+        (f) => f.event === FILES_CHANGED && f.data!.changes.some((c) => c.filePath === file && c.change === 'created'),
+      );
+    for (let i = 0; i < 20; i++) {
+      // Each round starts the watcher afresh (the unsubscribe below stops it): each is a new race.
+      const file = join(ws, 'src', i % 2 ? 'deep' : '', `fresh-${i}.ts`);
+      writeOnAnswer = { id: `s${i}`, file };
+      tracked.onFrame(req(SUB, `s${i}`, { events: [FILES_CHANGED] }));
+      const seen = await poll(() => created(file) || undefined, { timeoutMs: 5000, intervalMs: 10, backoff: 1 });
+      expect(seen, `${file} reported created within 5 s of being written`).toBe(true);
+      tracked.onFrame(req(UNSUB, `u${i}`, {}));
+      expect(events.watching).toBe(false);
+    }
+  }
+
+  it('20 files written the moment the answer is sent are each reported created', async () => {
+    await freshFilesAfterTheAnswer(watcherOn());
+  });
+
+  it('the same with a watcher whose setup takes 50 ms (the answer waits for it)', async () => {
+    await freshFilesAfterTheAnswer(slowed(watcherOn(), 50));
+  });
+
+  it('a second subscriber, the watcher in place, is answered at once; an unsubscribe during the wait wins', async () => {
+    const { events } = serverEvents(slowed(watcherOn(), 200));
+    const one = connection(events);
+    const two = connection(events);
+    one.tracked.onFrame(req(SUB, 's1', { events: [FILES_CHANGED] }));
+    expect(events.watching).toBe(true);
+    await poll(() => one.frames.length > 0 || undefined, { timeoutMs: 5000, intervalMs: 10, backoff: 1 });
+    two.tracked.onFrame(req(SUB, 's2', { events: [DIAGNOSTICS_CHANGED] }));
+    expect(two.frames).toEqual([{ topic: SUB, requestId: 's2', result: { subscribed: [DIAGNOSTICS_CHANGED] } }]);
+    // Both gone, then one subscribes and unsubscribes before the watcher is in place.
+    one.tracked.onClose();
+    two.tracked.onClose();
+    expect(events.watching).toBe(false);
+    const three = connection(events);
+    three.tracked.onFrame(req(SUB, 's3', { events: [FILES_CHANGED] }));
+    three.tracked.onFrame(req(UNSUB, 'u3', {}));
+    expect(events.watching).toBe(false);
+    await new Promise((r) => setTimeout(r, 20)); // the stop settled the wait: no 200 ms
+    expect(three.frames).toEqual([
+      { topic: UNSUB, requestId: 'u3', result: { subscribed: [] } },
+      { topic: SUB, requestId: 's3', result: { subscribed: [] } },
+    ]);
+  });
+
+  it('a watcher that never gets in place delays the answer by the bound only, and the log says so', async () => {
+    const logs: string[] = [];
+    const never: FileWatcher = { watch: () => Object.assign(() => {}, { ready: new Promise<void>(() => {}) }) };
+    const { events } = serverEvents(never, { watchReadyMs: 100, log: (m) => logs.push(m) });
+    const c = connection(events);
+    const started = performance.now();
+    c.tracked.onFrame(req(SUB, 's1', { events: [FILES_CHANGED] }));
+    await poll(() => c.frames.length > 0 || undefined, { timeoutMs: 5000, intervalMs: 10, backoff: 1 });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(95);
+    expect(c.frames).toEqual([{ topic: SUB, requestId: 's1', result: { subscribed: [FILES_CHANGED] } }]);
+    expect(logs.filter((l) => /not in place after 100 ms/.test(l))).toHaveLength(1);
   });
 });

@@ -397,6 +397,145 @@ describe('a 0.1.6 session is unchanged', () => {
   });
 });
 
+/** A promise the test settles, for beforeSubscribe. */
+function gate() {
+  let open!: () => void;
+  let fail!: (e: Error) => void;
+  const promise = new Promise<void>((resolve, reject) => {
+    open = resolve;
+    fail = reject;
+  });
+  return { promise, open, fail };
+}
+
+// The beforeSubscribe hook (idea-server: the answer waits until its file watcher watches, clause T39):
+// "subscribed" means from now on, and the session stays correct for frames that come meanwhile.
+describe('beforeSubscribe', () => {
+  it('the answer waits for the hook; other frames are answered meanwhile; no event before the answer, the initial state right after', async () => {
+    const g = gate();
+    const calls: (readonly string[])[] = [];
+    const initial: DiagnosticsChangedData = { files: [] };
+    const p = peer(
+      { editFind: async () => ({ matches: [], totalCount: 0 }) },
+      {
+        beforeSubscribe: (events) => {
+          calls.push(events);
+          return events.includes(FILES) ? g.promise : undefined;
+        },
+        initialEvent: (e) => (e === DIAG ? initial : undefined),
+      },
+    );
+    p.session.onFrame(req(SUB, 's1', { events: [FILES, DIAG], initial: true }));
+    expect(p.session.subscriptions).toEqual([FILES, DIAG]); // in effect already (the watcher counts it)
+    p.session.onFrame(req(FIND, 'f1', { pattern: 'x' }));
+    p.session.emitters.filesChanged(fileEvent('/w/early.ts', 'created')); // before the answer: not sent
+    await settle();
+    expect(p.sent).toEqual([{ topic: FIND, requestId: 'f1', result: { matches: [], totalCount: 0 } }]);
+    g.open();
+    await settle();
+    p.session.emitters.filesChanged(fileEvent('/w/late.ts', 'created'));
+    expect(p.sent.slice(1)).toEqual([
+      { topic: SUB, requestId: 's1', result: { subscribed: [FILES, DIAG] } },
+      { type: 'event', event: DIAG, data: initial },
+      { type: 'event', event: FILES, data: fileEvent('/w/late.ts', 'created') },
+    ]);
+    expect(calls).toEqual([[FILES, DIAG]]);
+    // A hook with nothing to wait for (undefined): answered at once, as without a hook.
+    p.session.onFrame(req(SUB, 's2', { events: [DIAG] }));
+    expect(p.sent.at(-1)).toEqual({ topic: SUB, requestId: 's2', result: { subscribed: [FILES, DIAG] } });
+  });
+
+  it('a later unsubscribe wins: no event, no initial state, and the late answer lists what is subscribed then', async () => {
+    const g = gate();
+    const p = peer({}, { beforeSubscribe: () => g.promise, initialEvent: () => ({ files: [] }) });
+    p.session.onFrame(req(SUB, 's1', { events: [DIAG], initial: true }));
+    p.session.onFrame(req(UNSUB, 'u1', { events: [DIAG] }));
+    expect(p.sent).toEqual([{ topic: UNSUB, requestId: 'u1', result: { subscribed: [] } }]);
+    g.open();
+    await settle();
+    p.session.emitters.diagnosticsChanged({ files: [] });
+    expect(p.sent.slice(1)).toEqual([{ topic: SUB, requestId: 's1', result: { subscribed: [] } }]);
+  });
+
+  it('a subscribe while another waits waits too, and events flow once both are answered', async () => {
+    const [g1, g2] = [gate(), gate()];
+    const waits = [g1.promise, g2.promise];
+    const p = peer({}, { beforeSubscribe: () => waits.shift() });
+    p.session.onFrame(req(SUB, 's1', { events: [FILES] }));
+    p.session.onFrame(req(UNSUB, 'u1', {}));
+    p.session.onFrame(req(SUB, 's2', { events: [FILES] })); // re-subscribed: held again
+    g1.open();
+    await settle();
+    p.session.emitters.filesChanged(fileEvent('/w/a.ts'));
+    expect(p.sent).toEqual([
+      { topic: UNSUB, requestId: 'u1', result: { subscribed: [] } },
+      { topic: SUB, requestId: 's1', result: { subscribed: [FILES] } },
+    ]);
+    g2.open();
+    await settle();
+    p.session.emitters.filesChanged(fileEvent('/w/b.ts'));
+    expect(p.sent.slice(2)).toEqual([
+      { topic: SUB, requestId: 's2', result: { subscribed: [FILES] } },
+      { type: 'event', event: FILES, data: fileEvent('/w/b.ts') },
+    ]);
+  });
+
+  it('a close during the wait sends nothing and throws nothing', async () => {
+    const g = gate();
+    const sent: string[] = [];
+    let gone = false;
+    const session = new ServerSession({
+      handlers: {},
+      auth: { required: false },
+      workspaces: () => [],
+      events: ALL,
+      send: (f) => {
+        if (gone) throw new Error('socket gone');
+        sent.push(f);
+      },
+      close: () => undefined,
+      beforeSubscribe: () => g.promise,
+    });
+    session.onFrame(hello);
+    session.onFrame(req(SUB, 's1', { events: [FILES] }));
+    session.onClose();
+    gone = true;
+    g.open();
+    await settle();
+    session.emitters.filesChanged(fileEvent('/w/a.ts'));
+    expect(sent).toHaveLength(1); // the handshake only
+    expect(session.subscriptions).toEqual([]);
+  });
+
+  it('a hook that rejects or throws is reported, and the subscribe answered all the same', async () => {
+    const g = gate();
+    const errors: string[] = [];
+    let throwNow = false;
+    const p = peer(
+      {},
+      {
+        beforeSubscribe: () => {
+          if (throwNow) throw new Error('thrown');
+          return g.promise;
+        },
+        onHandlerError: (e, topic, id) => errors.push(`${topic} ${id}: ${(e as Error).message}`),
+      },
+    );
+    p.session.onFrame(req(SUB, 's1', { events: [FILES] }));
+    g.fail(new Error('rejected'));
+    await settle();
+    throwNow = true;
+    p.session.onFrame(req(SUB, 's2', { events: [DIAG] }));
+    p.session.emitters.filesChanged(fileEvent('/w/a.ts'));
+    expect(p.sent).toEqual([
+      { topic: SUB, requestId: 's1', result: { subscribed: [FILES] } },
+      { topic: SUB, requestId: 's2', result: { subscribed: [FILES, DIAG] } },
+      { type: 'event', event: FILES, data: fileEvent('/w/a.ts') },
+    ]);
+    expect(errors).toEqual([`${SUB} s1: rejected`, `${SUB} s2: thrown`]);
+  });
+});
+
 // clause H18: subscribes, unsubscribes and cancels leave nothing behind once answered.
 describe('no leak', () => {
   it('10,000 subscribe/unsubscribe/cancel frames leave nothing behind', async () => {
