@@ -64,6 +64,7 @@ const of = (file: string, since: number) => events.filter((e) => e.delta.filePat
 describe('diagnostics/changed coverage (idea-server)', () => {
   const file = () => join(ws, 'src', 'untouched.ts');
 
+  // clause T36: a write breaking a file nothing opened is followed by its diagnostics, no request needed.
   it('a write breaking a file nothing opened pushes its diagnostics within 10 s; the fix, their removal', async () => {
     expect(await client.eventsSubscribe({ events: [DIAG] })).toEqual({ subscribed: [DIAG] });
     // No request named the file and no language server runs yet: the write alone must bring the event.
@@ -91,6 +92,7 @@ describe('diagnostics/changed coverage (idea-server)', () => {
     );
   }, 60_000);
 
+  // clause T35: a file leaving coverage is not reported.
   it('a file leaving coverage is not reported; covered again unchanged, it is not reported either', async () => {
     await client.editReplace({ pattern: "string = 'b'", replacement: 'string = 3', include: 'src/*.ts' });
     expect(await poll(() => of(file(), 0).at(-1)?.delta.total === 1 || undefined, { timeoutMs: EVENT_MS })).toBe(true);

@@ -59,6 +59,7 @@ afterAll(async () => {
 }, 30_000);
 
 describe('idea-server answers events/subscribe once its watcher watches (T39)', () => {
+  // clause T39: files written right after the subscribe answer are reported.
   it('20 files written right after the answer, in the folder walked last, are each reported created within 5 s', async () => {
     const seen: { filePath: string; change: string }[] = [];
     client!.onEvent(FILES, (data) => seen.push(...(data as { changes: typeof seen }).changes));
