@@ -8,7 +8,7 @@ import { type FiredTrap, firedTraps, type PlantedTraps, readTrapManifest, TRAPS_
 import { Connection, UpgradeRefusedError } from './connection';
 import { diagnosticsViewOracle, type ObservedFrame } from './diagnostics-view';
 import { match, renderMismatch, unknownRuleKeys } from './match';
-import { KNOWN_RELEASES, releaseStatus } from './releases';
+import { KNOWN_RELEASES, type KnownReleases, releaseStatus } from './releases';
 import type { FrameChecker } from './schema-check';
 import { spokenVersion, topicSince } from './topics';
 import { transcriptOf } from './transcript';
@@ -39,6 +39,8 @@ export interface Target {
   vars: Vars;
   /** Absolute workspace root, for setup file writes. */
   workspaceDir: string;
+  /** Which versions count as released (the draft claim, T34); default KNOWN_RELEASES. */
+  releases?: KnownReleases;
 }
 
 export interface ServerInfo {
@@ -719,8 +721,9 @@ async function draftClaim(ctx: CaseContext): Promise<string | undefined> {
   const { version, draft } = frame as { version?: unknown; draft?: unknown };
   if (typeof version !== 'string' || !/^\d+\.\d+\.\d+$/.test(version))
     return `the handshake's version ${JSON.stringify(version)} is not a protocol version (protocol/handshake-version-claim judges that)`;
-  const { newestReleased, newestKnown } = KNOWN_RELEASES;
-  const status = releaseStatus(version);
+  const known = ctx.target.releases ?? KNOWN_RELEASES;
+  const { newestReleased, newestKnown } = known;
+  const status = releaseStatus(version, known);
   if (status === 'unknown')
     return `whether ${version} is released this runner cannot tell (it knows the versions up to ${newestKnown}, the newest released being ${newestReleased}): update idea-conformance`;
   const said = draft === undefined ? 'has no draft' : `says draft: ${JSON.stringify(draft)}`;

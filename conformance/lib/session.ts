@@ -5,6 +5,7 @@ import type { Implementation, Reporter, RunSummary } from '../reporters/types';
 import { readFixtureWorkspace, resetFixtureWorkspaceDetailed } from '../workspace';
 import type { Profile } from './clauses';
 import type { Target } from './execute';
+import type { KnownReleases } from './releases';
 import { runSuite } from './run';
 import type { LoadedCase } from './types';
 
@@ -36,12 +37,14 @@ export interface ExistingServerOptions {
   requireTopics?: readonly string[];
   assumeVersion?: string;
   implementation?: Implementation;
+  /** Which versions count as released for the draft claim (T34); default what this runner was built with. */
+  releases?: KnownReleases;
 }
 
 export async function runAgainstServer(o: ExistingServerOptions): Promise<RunSummary> {
   const dir = resolve(o.workspace);
   return runSuite({
-    target: targetFor(o.url, o.token, dir),
+    target: { ...targetFor(o.url, o.token, dir), ...(o.releases && { releases: o.releases }) },
     cases: o.cases,
     reporters: o.reporters,
     expectedFailures: o.expectedFailures,
