@@ -27,6 +27,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOST_USER_SETTINGS } from '../../conformance/launch';
 import { TOPICS as CURRENT_TOPICS, CURRENT_VERSION } from '../../generated/current';
+import { PROTOCOL_VERSION as NEWEST_RELEASED } from '../../generated/latest';
 import { VERSIONS } from '../../generated/versions';
 import { type LiveHost, launchHost, REPO_ROOT } from '../../livehost';
 import { poll } from '../../runtime/poll';
@@ -344,7 +345,8 @@ console.log(JSON.stringify({ PROTOCOL_VERSION, files: files.files.map((f) => f.f
     const mjs = inProject(process.execPath, ['client.mjs'], env());
     expect(mjs.status, out(mjs)).toBe(0);
     const r = JSON.parse(mjs.stdout) as { PROTOCOL_VERSION: string; files: string[] };
-    expect(r.PROTOCOL_VERSION).toBe('0.1.6');
+    // The newest version in spec/releases.json (0.1.7 since its release), never a draft.
+    expect(r.PROTOCOL_VERSION).toBe(NEWEST_RELEASED);
     expect(r.files.some((f) => f.endsWith('shapes.ts'))).toBe(true);
     writeFileSync(
       join(project, 'client.cjs'),
