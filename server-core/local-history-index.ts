@@ -13,8 +13,9 @@
 //   read again at the next listing, or at once when it is the folder VS Code would use for the file
 //   looked up.
 // - with this process: a folder it creates is filed at once, and the stat taken after its mkdir is
-//   adopted when that mkdir is the only change (<home> gained exactly one subfolder), so this process's
-//   own writes never force a listing.
+//   adopted when that mkdir is the only change (<home> gained exactly one subfolder; for the folders
+//   of a whole write made at once, createFolders: exactly as many as it made), so this process's own
+//   writes never force a listing.
 // Real paths of recorded files are resolved when the folder is first read and kept: a symlink
 // re-pointed later does not move an indexed folder (the recorded path itself still matches).
 // Bounded per folder: entries.json is read whole only up to 4 MiB (above that, the resource is taken
@@ -31,7 +32,9 @@ import {
   realpathSync,
   statSync,
 } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { settleBounded } from './write/bounded';
 
 /** A folder under <home> recording a file: its name and the resource its entries.json names. */
 export interface RecordingFolder {
@@ -116,6 +119,30 @@ export class HistoryFolderIndex {
       this.seen = after;
       if (!this.folders.has(name)) this.file(name, null);
     }
+  }
+
+  /**
+   * createFolder for many folders at once (the mkdirs asynchronous, a few at a time): <home>'s new stat
+   * is adopted when those folders are its only change. Returns the folders that could not be made.
+   */
+  async createFolders(names: readonly string[]): Promise<Map<string, { error: unknown }>> {
+    const notMade = new Map<string, { error: unknown }>();
+    if (names.length === 0) return notMade;
+    const before = signatureOf(this.home);
+    let made = 0;
+    const { errors } = await settleBounded(names, async (name) => {
+      if ((await mkdir(join(this.home, name), { recursive: true })) !== undefined) made++;
+    });
+    for (const [i, e] of errors.entries()) if (e) notMade.set(names[i]!, e);
+    if (!before || this.seen?.key !== before.key || made === 0) return notMade;
+    const after = signatureOf(this.home);
+    if (!after || after.key === before.key) return notMade;
+    // As createFolder: exactly `made` subfolders more and nothing else.
+    if (after.nlink === before.nlink + BigInt(made) || (before.nlink === 1n && after.nlink === 1n)) {
+      this.seen = after;
+      for (const name of names) if (!notMade.has(name) && !this.folders.has(name)) this.file(name, null);
+    }
+    return notMade;
   }
 
   /** Files `name` as recording `resource` (its entries.json was just written). `known`: a path whose real path is already resolved. */

@@ -2,8 +2,18 @@
 // holds entries.json ({version, resource, entries: [{id, source?, timestamp}]}) and one file per entry.
 // The same file may have several folders (a file:// resource on desktop, vscode-remote://host:port/ on
 // code-server, one per port): all of them are merged. Pure Node, no vscode import.
+//
+// Entries are added one at a time (addEntry: synchronous) or, by the write path, many at once
+// (addEntries: issue 33, bench/FINDINGS.md finding 2): nothing synchronous per file on the main thread,
+// the content files written and fsynced many at a time, each folder's entries.json rewritten once.
+// Either way an entry's content file is durable (fsynced) before entries.json lists it and before the
+// call returns: the write path replaces a file only after the entry keeping its original is returned,
+// so that copy survives a crash at any later instant (on the file systems VS Code runs on, the fsync of
+// a new file also commits its folder entry; entries.json itself is not fsynced, as VS Code does not:
+// an entry it lost is still listed from the folder's content files).
 import {
   closeSync,
+  type Dirent,
   fsyncSync,
   openSync,
   readdirSync,
@@ -13,9 +23,12 @@ import {
   writeFileSync,
   writeSync,
 } from 'node:fs';
+import { readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, extname, join, sep } from 'node:path';
 import { HistoryFolderIndex } from './local-history-index';
 import { realpathOfNearestAncestor } from './path-guard';
+import { settleBounded } from './write/bounded';
+import { holdsBytes, readText, writeNewFile } from './write/fd-io';
 
 export interface LocalHistoryEntry {
   id: string;
@@ -23,6 +36,19 @@ export interface LocalHistoryEntry {
   source?: string;
   /** Absolute path of the stored content. */
   location: string;
+}
+
+/** An entry to add with LocalHistory.addEntries. */
+export interface NewEntry {
+  /** The file, as named. */
+  path: string;
+  /** Its real path when the caller knows it (the write path's targets); else resolved here. */
+  real?: string;
+  content: Uint8Array;
+  source: string;
+  timestamp?: number;
+  /** Add nothing when the file's newest entry already holds `content`. */
+  unlessNewest?: boolean;
 }
 
 interface EntriesFile {
@@ -89,12 +115,27 @@ export class LocalHistory {
   private lookup(absPath: string): { folders: { folder: string; resource: string }[]; real: string } {
     const real = realpathOfNearestAncestor(absPath);
     if (!this.index.refresh()) return { folders: [], real };
+    return { folders: this.indexed(absPath, real), real };
+  }
+
+  /** Folders the index (refreshed by the caller) files under the path or its real path. */
+  private indexed(absPath: string, real: string): { folder: string; resource: string }[] {
     const keys = absPath === real ? [absPath] : [absPath, real];
     const candidates = keys.map((p) => vscodeStringHash(fileUriString(p)).toString(16));
-    const folders = this.index
+    return this.index
       .lookup(keys, candidates)
       .map(({ name, resource }) => ({ folder: join(this.home, name), resource }));
-    return { folders, real };
+  }
+
+  /** Where a new entry of the file goes: the folder VS Code already uses for it, else the file:// one (`isNew`). */
+  private target(
+    absPath: string,
+    folders: readonly { folder: string; resource: string }[],
+  ): { folder: string; name: string; resource: string; isNew: boolean } {
+    const existing = folders[0];
+    const resource = existing?.resource ?? fileUriString(absPath);
+    const folder = existing?.folder ?? join(this.home, vscodeStringHash(resource).toString(16));
+    return { folder, name: basename(folder), resource, isNew: !existing };
   }
 
   /** All entries for the file, newest first. Like VS Code, an entry counts only if its content file exists. */
@@ -114,11 +155,8 @@ export class LocalHistory {
    */
   addEntry(absPath: string, content: Uint8Array, source: string, timestamp = Date.now()): LocalHistoryEntry {
     const { folders, real } = this.lookup(absPath);
-    const existing = folders[0];
-    const resource = existing?.resource ?? fileUriString(absPath);
-    const folder = existing?.folder ?? join(this.home, vscodeStringHash(resource).toString(16));
-    const name = basename(folder);
-    if (!existing) this.index.createFolder(name);
+    const { folder, name, resource, isNew } = this.target(absPath, folders);
+    if (isNew) this.index.createFolder(name);
     // may be the only copy of an overwritten original; a folder deleted meanwhile is made again
     const id = writeNewEntry(folder, extname(absPath), content, () => this.index.createFolder(name));
     const listing = join(folder, 'entries.json');
@@ -135,6 +173,142 @@ export class LocalHistory {
     renameSync(tmp, listing);
     this.index.record(name, typeof data.resource === 'string' ? data.resource : resource, { path: absPath, real });
     return { id, timestamp, source, location: join(folder, id) };
+  }
+
+  /** As list(), reading the folders asynchronously (off the main thread). */
+  async listAsync(absPath: string, real = realpathOfNearestAncestor(absPath)): Promise<LocalHistoryEntry[]> {
+    if (!this.index.refresh()) return [];
+    return listFolders(this.indexed(absPath, real), extname(absPath));
+  }
+
+  /**
+   * Adds many entries at once, as addEntry does one (see the header), a few folders at a time: in each
+   * folder its content files written and fsynced, then its entries.json rewritten once. Resolves when
+   * every folder is done, with each item's entry (undefined: `unlessNewest` found it already kept, or
+   * it failed and `onError` was told). Without `onError`, the first failure is thrown once every item
+   * has settled (the others are added all the same).
+   */
+  async addEntries(
+    items: readonly NewEntry[],
+    onError?: (item: NewEntry, e: unknown) => void,
+  ): Promise<(LocalHistoryEntry | undefined)[]> {
+    const results: (LocalHistoryEntry | undefined)[] = new Array(items.length).fill(undefined);
+    if (items.length === 0) return results;
+    const present = this.index.refresh();
+    const places = items.map((item) => {
+      const real = item.real ?? realpathOfNearestAncestor(item.path);
+      const folders = present ? this.indexed(item.path, real) : [];
+      return { ...this.target(item.path, folders), folders, real };
+    });
+    const failures: ({ error: unknown } | undefined)[] = new Array(items.length).fill(undefined);
+    const failed = (i: number, error: unknown) => {
+      failures[i] = { error };
+      onError?.(items[i]!, error);
+    };
+    // New folders: made at once, then filed by the index without listing <home> again.
+    const notMade = await this.index.createFolders([...new Set(places.filter((p) => p.isNew).map((p) => p.name))]);
+    const byFolder = new Map<string, number[]>();
+    for (const [i, place] of places.entries()) {
+      const group = byFolder.get(place.folder);
+      if (group) group.push(i);
+      else byFolder.set(place.folder, [i]);
+    }
+    await settleBounded([...byFolder.values()], async (group) => {
+      const place = places[group[0]!]!;
+      const added: { i: number; id: string; timestamp: number }[] = [];
+      for (const i of group) {
+        const item = items[i]!;
+        try {
+          const cause = notMade.get(place.name);
+          if (cause) throw cause.error;
+          if (item.unlessNewest) {
+            const newest = (await listFolders(places[i]!.folders, extname(item.path)))[0];
+            if (newest && (await holdsBytes(newest.location, item.content))) continue;
+          }
+          const timestamp = item.timestamp ?? Date.now();
+          // may be the only copy of an overwritten original; a folder deleted meanwhile is made again
+          const id = await writeNewEntryAsync(place.folder, extname(item.path), item.content, () =>
+            this.index.createFolder(place.name),
+          );
+          added.push({ i, id, timestamp });
+        } catch (e) {
+          failed(i, e);
+        }
+      }
+      if (added.length === 0) return;
+      try {
+        const data = await updateListing(
+          place.folder,
+          place.resource,
+          added.map(({ i, id, timestamp }) => ({ id, source: items[i]!.source, timestamp })),
+        );
+        const recorded = typeof data.resource === 'string' ? data.resource : place.resource;
+        this.index.record(place.name, recorded, { path: items[group[0]!]!.path, real: place.real });
+        for (const { i, id, timestamp } of added)
+          results[i] = { id, timestamp, source: items[i]!.source, location: join(place.folder, id) };
+      } catch (e) {
+        // As addEntry: a failure, though the content files stay (listed from the folder's contents).
+        for (const { i } of added) failed(i, e);
+      }
+    });
+    const first = failures.find((f) => f !== undefined);
+    if (first && !onError) throw first.error;
+    return results;
+  }
+}
+
+/** Rewrites a folder's entries.json with `added` appended (as addEntry: temp file and rename, not fsynced); returns what it held. */
+async function updateListing(
+  folder: string,
+  resource: string,
+  added: readonly { id: string; source: string; timestamp: number }[],
+): Promise<EntriesFile> {
+  const listing = join(folder, 'entries.json');
+  let data: EntriesFile = { version: 1, resource, entries: [] };
+  try {
+    data = JSON.parse(await readText(listing)) as EntriesFile;
+  } catch {
+    /* new folder, or an unreadable listing that VS Code would also rebuild from the folder */
+  }
+  const entries = Array.isArray(data.entries) ? data.entries : [];
+  entries.push(...added);
+  const tmp = `${listing}.${process.pid}.${++listingTmpSeq}.tmp`;
+  try {
+    const text = JSON.stringify({ version: data.version ?? 1, resource: data.resource ?? resource, entries });
+    await writeNewFile(tmp, Buffer.from(text));
+    await rename(tmp, listing);
+  } catch (e) {
+    await rm(tmp, { force: true });
+    throw e;
+  }
+  return data;
+}
+
+let listingTmpSeq = 0;
+
+/** writeNewEntry, asynchronously: a durable content file under a new random id; returns the id. */
+async function writeNewEntryAsync(
+  folder: string,
+  ext: string,
+  content: Uint8Array,
+  makeFolder: () => void,
+): Promise<string> {
+  let madeFolder = false;
+  for (let attempt = 1; ; attempt++) {
+    const id = randomId() + ext;
+    try {
+      await writeNewFile(join(folder, id), content, { exclusive: true, sync: true });
+      return id;
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST' && attempt < 100) continue;
+      if (code === 'ENOENT' && !madeFolder) {
+        madeFolder = true;
+        makeFolder();
+        continue;
+      }
+      throw e;
+    }
   }
 }
 
@@ -176,9 +350,14 @@ function randomId(): string {
   return s;
 }
 
+/** Content files of a History folder: VS Code's 4-character ids with the file's extension. */
+function idPatternFor(ext: string): RegExp {
+  return new RegExp(`^[A-Za-z0-9]{4}${ext.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+}
+
 /** Entries of one History folder: content files (VS Code's 4-character ids) refined by entries.json metadata. */
 function readFolder(folder: string, ext: string): LocalHistoryEntry[] {
-  const idPattern = new RegExp(`^[A-Za-z0-9]{4}${ext.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+  const idPattern = idPatternFor(ext);
   const byId = new Map<string, LocalHistoryEntry>();
   let names: string[] = [];
   try {
@@ -209,4 +388,58 @@ function readFolder(folder: string, ext: string): LocalHistoryEntry[] {
   }
   for (const e of byId.values()) e.timestamp = Math.round(e.timestamp);
   return [...byId.values()];
+}
+
+/** Entries of several folders, newest first (as list()), read asynchronously. */
+async function listFolders(folders: readonly { folder: string }[], ext: string): Promise<LocalHistoryEntry[]> {
+  const all: LocalHistoryEntry[] = [];
+  for (const { folder } of folders) all.push(...(await readFolderAsync(folder, ext)));
+  return all.sort((a, b) => b.timestamp - a.timestamp || (a.id < b.id ? 1 : -1));
+}
+
+/**
+ * readFolder, asynchronously and with fewer calls: the listing's file types say which names are files
+ * (a symlink is followed, as statSync does), and a file is stat'ed only for a timestamp entries.json
+ * does not give. The same entries as readFolder.
+ */
+async function readFolderAsync(folder: string, ext: string): Promise<LocalHistoryEntry[]> {
+  const idPattern = idPatternFor(ext);
+  let names: Dirent[];
+  try {
+    names = await readdir(folder, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const listed = new Map<string, { timestamp?: number; source?: string }>();
+  try {
+    const data = JSON.parse(await readText(join(folder, 'entries.json'))) as EntriesFile;
+    for (const e of Array.isArray(data.entries) ? data.entries : []) {
+      if (typeof e.id !== 'string') continue;
+      const meta = listed.get(e.id) ?? {};
+      if (typeof e.timestamp === 'number') meta.timestamp = e.timestamp;
+      if (typeof e.source === 'string') meta.source = e.source;
+      listed.set(e.id, meta);
+    }
+  } catch {
+    /* no listing: folder contents alone, as VS Code does */
+  }
+  const out: LocalHistoryEntry[] = [];
+  for (const d of names) {
+    if (!idPattern.test(d.name) || !(d.isFile() || d.isSymbolicLink())) continue;
+    const meta = listed.get(d.name);
+    let timestamp = meta?.timestamp;
+    if (d.isSymbolicLink() || timestamp === undefined) {
+      try {
+        const st = await stat(join(folder, d.name));
+        if (!st.isFile()) continue;
+        timestamp ??= st.mtimeMs;
+      } catch {
+        continue; /* vanished meanwhile */
+      }
+    }
+    const entry: LocalHistoryEntry = { id: d.name, timestamp: Math.round(timestamp), location: join(folder, d.name) };
+    if (meta?.source !== undefined) entry.source = meta.source;
+    out.push(entry);
+  }
+  return out;
 }

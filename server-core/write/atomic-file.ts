@@ -3,10 +3,27 @@
 // disk, get the mode of the file they replace, and are renamed over it (an atomic step of the file
 // system); the folder is then flushed so the rename itself is durable. The temporary file is named
 // after the target so a crash leftover can be recognised and removed.
+//
+// The steps are also offered apart, for a write of many files (write/transaction.ts, issue 33 finding
+// 2): prepareReplacement (temp file written, mode set, fsynced, closed) for every file at once, then
+// commitReplacement (the rename) for each in turn, then syncFolders (each folder fsynced once, not
+// once per file). What makes that as safe as the one-file sequence, per file:
+// - the temp file's bytes and mode are durable before its rename is issued (the fsync of a prepared
+//   file completes before its commitReplacement can be called), so a rename that survives a crash
+//   names complete bytes: never a truncation;
+// - until syncFolders returns, a power loss may undo any of the renames (the folder's entry still
+//   names the old file, which is intact, or the new one, which is complete): each file is old or new,
+//   and the caller keeps what makes the whole write all or nothing (the write journal) until
+//   syncFolders has returned;
+// - a prepared file that is never renamed is an ordinary leftover temp file: removed by
+//   discardReplacement, or after a crash by removeLeftoverTemps (recovery). Its folder entry need not be
+//   durable: losing it loses nothing.
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { access, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { settleBounded } from './bounded';
+import { writeNewFile } from './fd-io';
 
 const TMP_MARK = '.idea-tmp-';
 
@@ -22,11 +39,18 @@ function tempNameFor(target: string): string {
   return join(dirname(target), `${tempPrefix(target)}${randomBytes(6).toString('hex')}`);
 }
 
+/** A temp file holding a target's new bytes durably, not yet renamed over it. */
+export interface PreparedReplacement {
+  target: string;
+  tmp: string;
+}
+
 /**
- * Replaces `target` (a real path: symlinks already resolved, so a link is never turned into a file)
- * with `bytes`. A read-only file is refused rather than silently replaced.
+ * Writes `bytes` for `target` (a real path: symlinks already resolved, so a link is never turned into
+ * a file) to a temp file beside it, with the target's mode, and fsyncs it. A read-only file is refused
+ * rather than silently replaced. On failure no temp file is left.
  */
-export async function replaceFileAtomically(target: string, bytes: Uint8Array): Promise<void> {
+export async function prepareReplacement(target: string, bytes: Uint8Array): Promise<PreparedReplacement> {
   const st = await stat(target).catch(() => null);
   if (st && !st.isFile()) throw new Error(`${target} is not a regular file`);
   if (st) {
@@ -37,24 +61,43 @@ export async function replaceFileAtomically(target: string, bytes: Uint8Array): 
     }
   }
   const tmp = tempNameFor(target);
-  const fh = await open(tmp, 'wx', 0o600);
+  // removed again when it cannot be finished
+  await writeNewFile(tmp, bytes, { exclusive: true, mode: 0o600, chmod: st ? st.mode & 0o7777 : 0o644, sync: true });
+  return { target, tmp };
+}
+
+/** Renames the prepared file over its target (atomic; durable once its folder is synced). On failure the temp file is removed. */
+export async function commitReplacement(p: PreparedReplacement): Promise<void> {
   try {
-    try {
-      await fh.writeFile(bytes);
-      await fh.chmod(st ? st.mode & 0o7777 : 0o644);
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-    await rename(tmp, target);
+    await rename(p.tmp, p.target);
   } catch (e) {
-    await rm(tmp, { force: true });
+    await discardReplacement(p);
     throw e;
   }
+}
+
+/** Removes a prepared file that will not be renamed. */
+export async function discardReplacement(p: PreparedReplacement): Promise<void> {
+  await rm(p.tmp, { force: true });
+}
+
+/**
+ * Replaces `target` (a real path: symlinks already resolved, so a link is never turned into a file)
+ * with `bytes`. A read-only file is refused rather than silently replaced.
+ */
+export async function replaceFileAtomically(target: string, bytes: Uint8Array): Promise<void> {
+  await commitReplacement(await prepareReplacement(target, bytes));
   await syncFolder(dirname(target));
 }
 
-async function syncFolder(dir: string): Promise<void> {
+/** fsyncs the folder of every path once (concurrently): the renames and unlinks in them become durable. */
+export async function syncFolders(paths: Iterable<string>): Promise<void> {
+  const folders = [...new Set([...paths].map((p) => dirname(p)))];
+  await settleBounded(folders, syncFolder);
+}
+
+/** fsyncs a folder; never throws (see below). */
+export async function syncFolder(dir: string): Promise<void> {
   try {
     const fh = await open(dir, 'r');
     try {

@@ -1,18 +1,45 @@
 // All or nothing across files: a write of several files either changes every one of them or leaves
-// every one byte-identical to before, and an error says which happened. Order of work:
-//   1. journal the originals (write/journal.ts): from here on a crash is undone at the next start;
-//   2. per file: check it still holds the bytes the plan was made from (else someone changed it
-//      meanwhile: stop), then replace it atomically (write/atomic-file.ts);
-//   3. on any failure, put back the originals of the files already replaced, newest first;
-//   4. commit (delete the journal). Only then may the caller answer the client.
+// every one byte-identical to before, and an error says which happened. Order of work (a plan that
+// names one file twice, by two paths, is refused before it):
+//   1. journal the originals (write/journal.ts), durably; meanwhile the caller's `alongside` work runs
+//      (the write path keeps the originals in local history with it);
+//   2. prepare every file's replacement (write/atomic-file.ts: temp file written and fsynced), many at
+//      a time (write/bounded.ts), and wait for `alongside`;
+//   3. per file, in order: check it still holds the bytes the plan was made from (else someone changed
+//      it meanwhile: stop; the checks read a few files ahead of the renames), the caller's
+//      precondition, the signal, then the rename over it;
+//   4. fsync each folder written once;
+//   5. on any failure, remove the prepared files not renamed and put back the originals of the files
+//      already replaced (prepared the same way, renamed newest first, folders fsynced);
+//   6. commit (delete the journal, durably). Only then may the caller answer the client.
+// Why this order keeps a crash (or power loss) at any instant recoverable to all or nothing:
+// - the journal is durable before step 2 creates anything: every temp file and every replaced file is
+//   named by a manifest that recovery reads at the next start (it removes the temp files and puts back
+//   every original);
+// - every temp file is fsynced before the first rename (step 2 ends before step 3 begins), so a rename
+//   that survives a crash always names complete new bytes, and before the first rename nothing any
+//   reader sees has changed (a crash there leaves every original and temp files that recovery removes);
+// - `alongside` is done before the first rename: the originals are in local history before anything
+//   is replaced, as before;
+// - the folders are fsynced (step 4, and the same after a rollback) before the journal is deleted (step
+//   6): a power loss can undo renames only while the journal that makes them all or nothing is still
+//   there; after the commit every rename is durable.
 // A cancelled request (`signal`) stops before the next file's replacement and is rolled back like a
 // failure, and the error says nothing was changed only once the rollback is done. The commit point is
 // the start of the last file's replacement: the signal is consulted right before each replacement and
 // never after that one, so from there the write is finished whatever the signal says (T41: the caller
 // answers its result).
 // Pure Node, no vscode import, so it runs (and is killed) in tests outside VS Code.
-import { readFile, rm } from 'node:fs/promises';
-import { replaceFileAtomically } from './atomic-file';
+import { rm } from 'node:fs/promises';
+import {
+  commitReplacement,
+  discardReplacement,
+  type PreparedReplacement,
+  prepareReplacement,
+  syncFolders,
+} from './atomic-file';
+import { eachBounded, settleBounded, WRITE_CONCURRENCY } from './bounded';
+import { holdsBytes } from './fd-io';
 import { WriteJournal } from './journal';
 
 export interface PlannedWrite {
@@ -24,14 +51,6 @@ export interface PlannedWrite {
   before: Buffer | null;
   after: Buffer;
 }
-
-/** Puts `bytes` (null: no file) at `target` atomically. */
-async function putBytes(target: string, bytes: Buffer | null): Promise<void> {
-  if (bytes === null) await rm(target, { force: true });
-  else await replaceFileAtomically(target, bytes);
-}
-
-const sameBytes = (a: Buffer | null, b: Buffer | null) => (a === null || b === null ? a === b : a.equals(b));
 
 /** A write that did not happen; `nothingChanged`: every file is as before (false: a rollback failed). */
 export class WriteFailedError extends Error {
@@ -52,38 +71,81 @@ export interface ApplyOptions {
   precondition?(w: PlannedWrite): string | undefined;
   /** The request's cancellation: aborted before the commit point (the last replacement begins), nothing changes. */
   signal?: AbortSignal;
+  /**
+   * Work that must be finished before the first file is replaced, started at once and run alongside
+   * the journal and the temp files (the write path keeps the originals in local history with it). A
+   * throw stops the write before anything is replaced.
+   */
+  alongside?(): Promise<void>;
+  /** Test seam: called once every temp file is prepared (and `alongside` done), before the first file is checked and replaced (a throw rolls back). */
+  afterPrepared?(): Promise<void> | void;
   /** Test seam: called after each file is replaced (a throw rolls back, even after the last file). */
   afterEach?(w: PlannedWrite, index: number): Promise<void> | void;
 }
 
 export async function applyAllOrNothing(writes: readonly PlannedWrite[], opts: ApplyOptions): Promise<void> {
   if (writes.length === 0) return;
-  const journal = await WriteJournal.begin(opts.stateDir, opts.what, [...writes]);
+  // Two paths of one file (a symlink and its target): each plan was made from the same bytes, so
+  // writing both would lose one's edits (the checks read ahead, so they cannot catch it). Nothing starts.
+  const byTarget = new Map<string, string>();
+  for (const w of writes) {
+    const other = byTarget.get(w.target);
+    if (other !== undefined)
+      throw new WriteFailedError(`${other} and ${w.path} are the same file (${w.target}); nothing was changed`);
+    byTarget.set(w.target, w.path);
+  }
+  const side = opts.alongside?.();
+  side?.catch(() => undefined); // awaited below, on every path
+  let journal: WriteJournal;
+  try {
+    journal = await WriteJournal.begin(opts.stateDir, opts.what, [...writes]);
+  } catch (e) {
+    await side?.catch(() => undefined);
+    throw e;
+  }
+  const prepared: (PreparedReplacement | undefined)[] = new Array(writes.length).fill(undefined);
   const done: PlannedWrite[] = [];
   try {
-    for (const w of writes) {
-      const current = await readFile(w.target).catch(() => null);
-      if (!sameBytes(current, w.before))
-        throw new WriteFailedError(`${w.path} changed on disk while the ${opts.what} was being prepared`);
-      const veto = opts.precondition?.(w);
-      if (veto) throw new WriteFailedError(veto);
-      // The last look at the signal before this replacement; past the last file's (the commit point)
-      // the write completes whatever the signal says.
-      if (opts.signal?.aborted) throw new WriteFailedError('the request was cancelled');
-      await replaceFileAtomically(w.target, w.after);
-      done.push(w);
-      await opts.afterEach?.(w, done.length - 1);
-    }
-  } catch (e) {
-    const why = e instanceof Error ? e.message : String(e);
-    const notRestored: string[] = [];
-    for (const w of done.reverse()) {
-      try {
-        await putBytes(w.target, w.before);
-      } catch {
-        notRestored.push(w.path);
+    if (opts.signal?.aborted) throw new WriteFailedError('the request was cancelled');
+    await eachBounded(writes, async (w, i) => {
+      prepared[i] = await prepareReplacement(w.target, w.after);
+    });
+    await side;
+    await opts.afterPrepared?.();
+    // Each file's check reads ahead of the renames (a few at a time), so that it is done when its turn
+    // comes; the rename itself still waits for it.
+    const checks: Promise<boolean>[] = [];
+    const checkUpTo = (last: number) => {
+      for (let k = checks.length; k <= last && k < writes.length; k++)
+        checks.push(holdsBytes(writes[k]!.target, writes[k]!.before));
+    };
+    try {
+      for (const [i, w] of writes.entries()) {
+        checkUpTo(i + WRITE_CONCURRENCY);
+        if (!(await checks[i]!))
+          throw new WriteFailedError(`${w.path} changed on disk while the ${opts.what} was being prepared`);
+        const veto = opts.precondition?.(w);
+        if (veto) throw new WriteFailedError(veto);
+        // The last look at the signal before this replacement; past the last file's (the commit point)
+        // the write completes whatever the signal says.
+        if (opts.signal?.aborted) throw new WriteFailedError('the request was cancelled');
+        const p = prepared[i]!;
+        prepared[i] = undefined; // renamed, or removed by commitReplacement when the rename fails
+        await commitReplacement(p);
+        done.push(w);
+        await opts.afterEach?.(w, done.length - 1);
       }
+    } finally {
+      await Promise.all(checks); // reads only (never rejects): settled before anything else happens
     }
+    await syncFolders(writes.map((w) => w.target));
+  } catch (e) {
+    await side?.catch(() => undefined);
+    await settleBounded(prepared, async (p) => {
+      if (p) await discardReplacement(p);
+    });
+    const why = e instanceof Error ? e.message : String(e);
+    const notRestored = await restoreOriginals(done);
     if (notRestored.length > 0) {
       // The journal stays: the next start restores these from it.
       throw new WriteFailedError(
@@ -97,4 +159,29 @@ export async function applyAllOrNothing(writes: readonly PlannedWrite[], opts: A
     );
   }
   await journal.commit();
+}
+
+/**
+ * Puts back the originals of the files replaced so far (null: no file), newest first: each prepared as
+ * in the write, renamed back, every folder fsynced once before the caller may delete the journal.
+ * Returns the files that could not be restored.
+ */
+async function restoreOriginals(done: readonly PlannedWrite[]): Promise<string[]> {
+  const newestFirst = [...done].reverse();
+  const prepared: (PreparedReplacement | undefined)[] = new Array(newestFirst.length).fill(undefined);
+  const { errors } = await settleBounded(newestFirst, async (w, i) => {
+    if (w.before !== null) prepared[i] = await prepareReplacement(w.target, w.before);
+  });
+  const notRestored: string[] = [];
+  for (const [i, w] of newestFirst.entries()) {
+    try {
+      if (errors[i]) throw errors[i].error;
+      if (w.before === null) await rm(w.target, { force: true });
+      else await commitReplacement(prepared[i]!);
+    } catch {
+      notRestored.push(w.path);
+    }
+  }
+  await syncFolders(newestFirst.map((w) => w.target));
+  return notRestored;
 }

@@ -4,17 +4,20 @@
 // - a file with unsaved editor changes is refused, never saved or overwritten behind the user's back:
 //   the client is told to have them saved or reverted, and nothing is changed;
 // - what is overwritten is kept as a local-history entry first, whatever its size (VS Code's own
-//   local history stops at 256 KB and would lose the original of a big untracked file);
+//   local history stops at 256 KB and would lose the original of a big untracked file): the entries of
+//   all files are written (and fsynced) at once, off the main thread, alongside the transaction's
+//   journal and temp files, and are durable before its first file is replaced (transaction.ts
+//   `alongside`);
 // - the files are written all or nothing (write/transaction.ts), crash-safe;
 // - a write that VS Code's save would record in local history (edit/replace) records the new content
-//   too, within the user's local-history settings; open editors are waited for until they show it;
+//   too, within the user's local-history settings, all files at once after the commit (a write that
+//   did not happen records nothing); open editors are waited for until they show it;
 // - a cancel (T41) is answered when the write settles, never while files are half written: the write
 //   path holds the request's cancel answer (ctx.holdCancelAnswer) as it takes the request, so the
 //   answer is CANCELLED only after a rollback left every file as it was, and the result once the last
 //   file's replacement began (the commit point, transaction.ts). A cancel while the handler was still
 //   planning was answered CANCELLED at once, and its write is refused before it touches anything.
 // What an editor adds (unsaved documents, reloading after a write) comes through the host's OpenDocuments.
-import { readFile } from 'node:fs/promises';
 import type { CoreContext } from '../context';
 import { ProtocolError } from '../errors';
 import type { RequestContext } from '../protocol';
@@ -88,7 +91,6 @@ export function writeFiles(svc: CoreContext, writes: PlannedWrite[], opts: Write
     // Cancelled while waiting its turn: nothing was touched yet.
     signal?.throwIfAborted();
     checkWritable(svc, writes);
-    for (const w of writes) if (w.before !== null) await keepInLocalHistory(svc, w.path, w.before, opts.backupSource);
     try {
       await applyAllOrNothing(writes, {
         stateDir: svc.tools.stateDir,
@@ -96,8 +98,9 @@ export function writeFiles(svc: CoreContext, writes: PlannedWrite[], opts: Write
         signal,
         precondition: (w) =>
           svc.documents.isDirty(w.path) ? `${w.path} got unsaved editor changes meanwhile` : undefined,
+        alongside: () => keepInLocalHistory(svc, writes, opts.backupSource),
       });
-      if (opts.recordResult) for (const w of writes) recordResult(svc, w, opts.what);
+      if (opts.recordResult) await recordResults(svc, writes, opts.what);
       svc.written?.(writes.map((w) => ({ path: w.path, kind: w.before === null ? 'created' : 'changed' })));
       const afterWrite = svc.documents.afterWrite?.bind(svc.documents);
       if (afterWrite) await Promise.all(writes.map((w) => afterWrite(w.path, w.after)));
@@ -114,23 +117,30 @@ export function writeFiles(svc: CoreContext, writes: PlannedWrite[], opts: Write
   });
 }
 
-/** Adds `bytes` as the file's newest local-history entry unless the newest entry already holds them. */
-export async function keepInLocalHistory(svc: CoreContext, path: string, bytes: Buffer, source: string): Promise<void> {
-  const newest = svc.history.list(path)[0];
-  if (newest) {
-    const stored = await readFile(newest.location).catch(() => null);
-    if (stored?.equals(bytes)) return;
-  }
-  const entry = svc.history.addEntry(path, bytes, source);
-  svc.tools.log(`kept the content of ${path} before it is overwritten as local-history entry ${entry.id}`);
+/**
+ * Keeps what each write overwrites as the file's newest local-history entry, unless that entry already
+ * holds it (LocalHistory.addEntries: every entry durable when this resolves). Throws when one could
+ * not be kept.
+ */
+export async function keepInLocalHistory(
+  svc: CoreContext,
+  writes: readonly Pick<PlannedWrite, 'path' | 'target' | 'before'>[],
+  source: string,
+): Promise<void> {
+  const kept = writes.filter((w) => w.before !== null);
+  const entries = await svc.history.addEntries(
+    kept.map((w) => ({ path: w.path, real: w.target, content: w.before!, source, unlessNewest: true })),
+  );
+  for (const [i, entry] of entries.entries())
+    if (entry)
+      svc.tools.log(`kept the content of ${kept[i]!.path} before it is overwritten as local-history entry ${entry.id}`);
 }
 
 /** As VS Code's save would: only when local history is enabled for the file and it is not too big. */
-function recordResult(svc: CoreContext, w: PlannedWrite, what: string): void {
-  if (!svc.localHistory.recordsSave(w.path, w.after.length)) return;
-  try {
-    svc.history.addEntry(w.path, w.after, `IDEA: ${what}`);
-  } catch (e) {
-    svc.tools.log(`could not record ${w.path} in local history: ${(e as Error).message}`);
-  }
+async function recordResults(svc: CoreContext, writes: readonly PlannedWrite[], what: string): Promise<void> {
+  const recorded = writes.filter((w) => svc.localHistory.recordsSave(w.path, w.after.length));
+  await svc.history.addEntries(
+    recorded.map((w) => ({ path: w.path, real: w.target, content: w.after, source: `IDEA: ${what}` })),
+    (item, e) => svc.tools.log(`could not record ${item.path} in local history: ${(e as Error).message}`),
+  );
 }

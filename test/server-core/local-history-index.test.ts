@@ -107,6 +107,36 @@ describe('local history folder index', () => {
     expect(new LocalHistory(home).list(files[7]!).map((e) => e.source)).toEqual(['result', 'backup']);
   });
 
+  it('addEntries (the write path, issue 33 finding 2): N new folders made and filed at once, no listing and no realpath per file', async () => {
+    const { home, ws } = fresh();
+    const H = 100;
+    for (let i = 0; i < H; i++) {
+      const f = join(ws, `other${i}.ts`);
+      mkdirSync(folderOf(home, f));
+      writeFileSync(
+        join(folderOf(home, f), 'entries.json'),
+        JSON.stringify({ version: 1, resource: fileUriString(f), entries: [] }),
+      );
+    }
+    const N = 40;
+    const files = Array.from({ length: N }, (_, i) => join(ws, `f${i}.ts`));
+    for (const f of files) writeFileSync(f, 'before');
+    const lh = new LocalHistory(home);
+    reset();
+    // What workspace-write.ts does per write: the originals (unless already kept), then the results.
+    const kept = (content: string, source: string, unlessNewest = false) =>
+      lh.addEntries(files.map((f) => ({ path: f, real: f, content: Buffer.from(content), source, unlessNewest })));
+    expect((await kept('before', 'backup', true)).every((e) => e !== undefined)).toBe(true);
+    expect((await kept('after', 'result')).every((e) => e !== undefined)).toBe(true);
+    // The second write finds each original already kept (the newest entry holds it): nothing added.
+    expect((await kept('after', 'backup', true)).every((e) => e === undefined)).toBe(true);
+    expect(calls.readdir.filter((p) => p === home)).toHaveLength(1); // the index's first build, only
+    expect(calls.realpath).toBeLessThanOrEqual(H + 5); // the indexed folders' files, none per written file
+    for (const f of files) expect(lh.list(f).map((e) => e.source)).toEqual(['result', 'backup']);
+    expect(calls.readdir.filter((p) => p === home)).toHaveLength(1);
+    expect(new LocalHistory(home).list(files[7]!).map((e) => e.source)).toEqual(['result', 'backup']);
+  });
+
   it("sees another process's new folder, and appends to it, after the index was built", () => {
     const { home, ws } = fresh();
     const [a, b] = [join(ws, 'a.ts'), join(ws, 'b.ts')];

@@ -91,6 +91,54 @@ describe('local history reader', () => {
       JSON.parse(readFileSync(join(home, vscodeStringHash(uri).toString(16), 'entries.json'), 'utf8')).resource,
     ).toBe(uri);
   });
+  it('listAsync lists what list does', async () => {
+    const lh = new LocalHistory(home);
+    expect(await lh.listAsync(file)).toEqual(lh.list(file));
+    expect(await lh.listAsync('/work/proj/none.md')).toEqual([]);
+    expect(await new LocalHistory(join(home, 'missing')).listAsync(file)).toEqual([]);
+  });
+  it('addEntries: many files at once, two entries of one file in one folder, the newest kept once', async () => {
+    const lh = new LocalHistory(home);
+    const a = '/work/proj/batch/a.ts';
+    const b = '/work/proj/batch/b.ts';
+    const added = await lh.addEntries([
+      { path: a, content: Buffer.from('a1'), source: 'one', timestamp: 100 },
+      { path: b, content: Buffer.from('b1'), source: 'one', timestamp: 100 },
+      { path: a, content: Buffer.from('a2'), source: 'two', timestamp: 200 },
+    ]);
+    expect(added.map((e) => e?.source)).toEqual(['one', 'one', 'two']);
+    expect(lh.list(a).map((e) => [e.source, readFileSync(e.location, 'utf8')])).toEqual([
+      ['two', 'a2'],
+      ['one', 'a1'],
+    ]);
+    expect(new LocalHistory(home).list(b).map((e) => e.id)).toEqual([added[1]!.id]);
+    // unlessNewest: a2 is a's newest entry, b's newest is b1, not b2.
+    const again = await lh.addEntries([
+      { path: a, content: Buffer.from('a2'), source: 'backup', unlessNewest: true },
+      { path: b, content: Buffer.from('b2'), source: 'backup', unlessNewest: true },
+    ]);
+    expect(again.map((e) => e?.source)).toEqual([undefined, 'backup']);
+    expect(lh.list(a)).toHaveLength(2);
+    expect(lh.list(b).map((e) => e.source)).toEqual(['backup', 'one']);
+  });
+  it('addEntries: a file whose entry cannot be written fails alone (onError), or the call throws', async () => {
+    const lh = new LocalHistory(home);
+    const ok = '/work/proj/batch/ok.ts';
+    const blocked = '/work/proj/batch/blocked.ts';
+    // Something that is not a folder where VS Code's folder for `blocked` would go.
+    writeFileSync(join(home, vscodeStringHash(fileUriString(blocked)).toString(16)), 'not a folder');
+    const errors: string[] = [];
+    const added = await lh.addEntries(
+      [
+        { path: ok, content: Buffer.from('ok'), source: 's' },
+        { path: blocked, content: Buffer.from('x'), source: 's' },
+      ],
+      (item) => errors.push(item.path),
+    );
+    expect(added.map((e) => e?.source)).toEqual(['s', undefined]);
+    expect(errors).toEqual([blocked]);
+    await expect(lh.addEntries([{ path: blocked, content: Buffer.from('x'), source: 's' }])).rejects.toThrow();
+  });
   it('helpers: labels in UTC, resource paths, history home under any profile', () => {
     expect(formatUtcLabel(Date.UTC(2026, 2, 2, 9, 5, 7))).toBe('2026-03-02 09:05:07');
     expect(resourcePath('vscode-remote://127.0.0.1:8080/a/b%20c.ts')).toBe('/a/b c.ts');

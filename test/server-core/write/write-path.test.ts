@@ -1,6 +1,7 @@
 // The write path under failure and crash: protected files, atomic replacement (mode kept, never a
 // truncation), all-or-nothing across many files, and recovery of a write killed half-way.
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import {
   chmodSync,
   existsSync,
@@ -143,6 +144,17 @@ describe('applyAllOrNothing', () => {
     ).rejects.toThrow(/unsaved editor changes; nothing was changed/);
     expect(snapshot(ws)).toEqual(ws.map((w) => w.before!.toString('utf8')));
   });
+  it('refuses two paths of one file (their plans were made from the same bytes) before anything starts', async () => {
+    const dir = fresh('same-file');
+    const stateDir = fresh('same-file-state');
+    const [a, b] = plan(dir, 2);
+    const twice: PlannedWrite = { ...a!, path: join(dir, 'link-to-f0000.txt'), after: Buffer.from('other edit') };
+    await expect(applyAllOrNothing([a!, b!, twice], { stateDir, what: 'edit/rename' })).rejects.toThrow(
+      /f0000\.txt and .*link-to-f0000\.txt are the same file .*; nothing was changed/,
+    );
+    expect(snapshot([a!, b!])).toEqual([a!, b!].map((w) => w.before!.toString('utf8')));
+    expect(journalEmpty(stateDir)).toBe(true);
+  });
   it('re-creates a missing file and removes it again on failure', async () => {
     const dir = fresh('create');
     const target = join(dir, 'gone.txt');
@@ -183,8 +195,180 @@ describe('recovery of an interrupted write', () => {
   });
 });
 
+const here = dirname(fileURLToPath(import.meta.url));
+
+/** Runs killed-writer.ts to its end, or to the crash it makes itself at `crashAt`; true when it committed. */
+function runWriterTo(stateDir: string, planFile: string, crashAt?: string): Promise<boolean> {
+  return new Promise((resolvePromise) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(here, 'killed-writer.ts'), stateDir, planFile, ...(crashAt ? [crashAt] : [])],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => void (out += c.toString()));
+    child.on('close', () => resolvePromise(out.includes('committed')));
+  });
+}
+
+/** `n` planned files in two folders (10 under a/, the rest under b/), with a plan file for killed-writer.ts. */
+function crashPlan(dir: string, n: number): { ws: PlannedWrite[]; planFile: string; reset: () => void } {
+  const ws = Array.from({ length: n }, (_, i) => {
+    const target = join(dir, i < 10 ? 'a' : 'b', `f${String(i).padStart(3, '0')}.txt`);
+    mkdirSync(dirname(target), { recursive: true });
+    return { path: target, target, before: Buffer.from(`old ${i}\n`), after: Buffer.from(`NEW ${i}\n`.repeat(3)) };
+  });
+  const planFile = join(dir, 'plan.json');
+  for (const [i, w] of ws.entries()) {
+    writeFileSync(join(dir, `${i}.old`), w.before);
+    writeFileSync(join(dir, `${i}.new`), w.after);
+  }
+  writeFileSync(
+    planFile,
+    JSON.stringify(
+      ws.map((w, i) => ({
+        path: w.path,
+        target: w.target,
+        beforeFile: join(dir, `${i}.old`),
+        afterFile: join(dir, `${i}.new`),
+      })),
+    ),
+  );
+  const reset = () => {
+    for (const w of ws) writeFileSync(w.target, w.before!);
+  };
+  reset();
+  return { ws, planFile, reset };
+}
+const tempsUnder = (dir: string) => [...noTemps(join(dir, 'a')), ...noTemps(join(dir, 'b'))];
+const state = (ws: PlannedWrite[]) =>
+  ws.map((w) => {
+    const now = readFileSync(w.target);
+    return now.equals(w.after) ? 'new' : now.equals(w.before!) ? 'old' : 'neither';
+  });
+
+// Issue 33 (bench/FINDINGS.md finding 2): every temp file is written and fsynced before the first
+// rename, the journal is one file of originals; a crash at each of those points is still all or nothing.
+describe('the order of a many-file write: prepared together, then renamed', () => {
+  it('once every temp file is prepared nothing is replaced yet; a failure there leaves every original, no temp, no journal', async () => {
+    const dir = fresh('prepared-throw');
+    const stateDir = fresh('prepared-throw-state');
+    const { ws } = crashPlan(dir, 20);
+    let seen: { state: string[]; temps: number; journal: string[] } | undefined;
+    await expect(
+      applyAllOrNothing(ws, {
+        stateDir,
+        what: 'edit/rename',
+        afterPrepared: () => {
+          const [id] = readdirSync(join(stateDir, 'journal'));
+          seen = {
+            state: state(ws),
+            temps: tempsUnder(dir).length,
+            journal: readdirSync(join(stateDir, 'journal', id!)).sort(),
+          };
+          throw new Error('crash (simulated) after the temp files');
+        },
+      }),
+    ).rejects.toThrow(/crash \(simulated\) after the temp files; nothing was changed \(no file had been written\)/);
+    // At that point: every file still old, one temp file per file, and the journal is written once.
+    expect(seen).toEqual({ state: ws.map(() => 'old'), temps: 20, journal: ['manifest.json', 'originals'] });
+    expect(state(ws)).toEqual(ws.map(() => 'old'));
+    expect(tempsUnder(dir)).toEqual([]);
+    expect(journalEmpty(stateDir)).toBe(true);
+  });
+
+  it('a crash once every temp file is prepared leaves every original; recovery removes the temp files and the journal', async () => {
+    const dir = fresh('prepared-crash');
+    const stateDir = fresh('prepared-crash-state');
+    const { ws, planFile } = crashPlan(dir, 20);
+    expect(await runWriterTo(stateDir, planFile, 'prepared')).toBe(false);
+    expect(state(ws)).toEqual(ws.map(() => 'old'));
+    expect(tempsUnder(dir)).toHaveLength(20);
+    const report = await recoverInterruptedWrites(stateDir, () => undefined);
+    expect(report).toEqual({ restored: [], leftAlone: [] });
+    expect(state(ws)).toEqual(ws.map(() => 'old'));
+    expect(tempsUnder(dir)).toEqual([]);
+    expect(journalEmpty(stateDir)).toBe(true);
+  }, 60_000);
+
+  it('a crash after the k-th rename (k = 1, 13, all 20) is undone by recovery: every original back', async () => {
+    const dir = fresh('renamed-crash');
+    const { ws, planFile, reset } = crashPlan(dir, 20);
+    for (const k of [1, 13, 20]) {
+      reset();
+      const stateDir = fresh(`renamed-crash-state-${k}`);
+      expect(await runWriterTo(stateDir, planFile, `renamed:${k}`)).toBe(false);
+      expect(state(ws), `k = ${k}`).toEqual(ws.map((_, i) => (i < k ? 'new' : 'old')));
+      expect(tempsUnder(dir), `k = ${k}`).toHaveLength(20 - k);
+      const report = await recoverInterruptedWrites(stateDir, () => undefined);
+      expect(report.restored.sort(), `k = ${k}`).toEqual(ws.slice(0, k).map((w) => w.path));
+      expect(state(ws), `k = ${k}`).toEqual(ws.map(() => 'old'));
+      expect(tempsUnder(dir), `k = ${k}`).toEqual([]);
+      expect(journalEmpty(stateDir), `k = ${k}`).toBe(true);
+    }
+    // Without a crash the same plan commits.
+    reset();
+    const stateDir = fresh('renamed-crash-state-none');
+    expect(await runWriterTo(stateDir, planFile)).toBe(true);
+    expect(state(ws)).toEqual(ws.map(() => 'new'));
+    expect(journalEmpty(stateDir)).toBe(true);
+  }, 60_000);
+
+  it('a damaged copy in the journal is not put back: the journal is kept and the failure logged', async () => {
+    const dir = fresh('damaged');
+    const stateDir = fresh('damaged-state');
+    const ws = plan(dir, 3);
+    const journal = await WriteJournal.begin(stateDir, 'edit/replace', ws);
+    writeFileSync(ws[1]!.target, ws[1]!.after);
+    const originals = join(journal.dir, 'originals');
+    const bytes = readFileSync(originals);
+    const k = ws[0]!.before!.length + 2; // a byte of the second file's original
+    bytes[k] = bytes[k]! ^ 1;
+    writeFileSync(originals, bytes);
+    const log: string[] = [];
+    const report = await recoverInterruptedWrites(stateDir, (m) => log.push(m));
+    expect(report).toEqual({ restored: [], leftAlone: [] });
+    expect(readFileSync(ws[1]!.target)).toEqual(ws[1]!.after);
+    expect(log.join('\n')).toMatch(
+      /could not recover .*copy of .*f0001\.txt does not match its hash; its originals are kept there/,
+    );
+    expect(existsSync(join(journal.dir, 'manifest.json'))).toBe(true);
+  });
+
+  it('recovers a journal of the earlier layout (one file per original)', async () => {
+    const dir = fresh('legacy');
+    const stateDir = fresh('legacy-state');
+    const ws = plan(dir, 2);
+    const jdir = join(stateDir, 'journal', '1-legacy');
+    mkdirSync(jdir, { recursive: true });
+    writeFileSync(join(jdir, '0.before'), ws[0]!.before!);
+    writeFileSync(join(jdir, '1.before'), ws[1]!.before!);
+    const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+    writeFileSync(
+      join(jdir, 'manifest.json'),
+      JSON.stringify({
+        version: 1,
+        id: '1-legacy',
+        createdAt: '2026-11-28T00:00:00.000Z',
+        what: 'edit/replace',
+        files: ws.map((w, i) => ({
+          path: w.path,
+          target: w.target,
+          beforeSha256: sha(w.before!),
+          afterSha256: sha(w.after),
+          backup: `${i}.before`,
+        })),
+      }),
+    );
+    writeFileSync(ws[0]!.target, ws[0]!.after);
+    const report = await recoverInterruptedWrites(stateDir, () => undefined);
+    expect(report).toEqual({ restored: [ws[0]!.path], leftAlone: [] });
+    expect(snapshot(ws)).toEqual(ws.map((w) => w.before!.toString('utf8')));
+    expect(journalEmpty(stateDir)).toBe(true);
+  });
+});
+
 describe('SIGKILL during a large write', () => {
-  const here = dirname(fileURLToPath(import.meta.url));
   const RUNS = 24;
 
   function runWriter(
