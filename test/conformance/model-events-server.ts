@@ -94,7 +94,11 @@ export async function startModelServer(root: string, o: ModelOptions): Promise<R
   const rel = (p: string) => relative(root, abs(p)).split(sep).join('/');
   const baseline = new DiagnosticsBaseline();
   const covered = new Set<string>();
-  const editor = { activeFile: null as string | null, visibleFiles: [] as string[] };
+  const editor = {
+    activeFile: null as string | null,
+    visibleFiles: [] as string[],
+    selection: { line: 0, character: 0, endLine: 0, endCharacter: 0 },
+  };
   let server: RunningIdeaServer | undefined;
 
   const emitDiagnostics = (deltas: DiagnosticsFileDelta[]) => {
@@ -251,19 +255,30 @@ export async function startModelServer(root: string, o: ModelOptions): Promise<R
     },
     ...(o.editor
       ? {
-          async editorOpen({ filePath }) {
+          async editorOpen({ filePath, line = 0, character = 0, endLine, endCharacter }) {
             const p = abs(filePath);
             editor.activeFile = p;
             editor.visibleFiles = [p];
+            // The range as given (the model's files are long enough for the cases' ranges).
+            editor.selection = { line, character, endLine: endLine ?? line, endCharacter: endCharacter ?? character };
             if (!flaws.editorSilent) server?.emit(EDITOR, editorState());
-            return { filePath: p, line: 0, character: 0, endLine: 0, endCharacter: 0 };
+            return { filePath: p, ...editor.selection };
           },
         }
       : {}),
   };
   const editorState = () => ({
     activeFile: editor.activeFile,
-    selections: editor.activeFile ? [{ line: 0, character: 0, activeLine: 0, activeCharacter: 0 }] : [],
+    selections: editor.activeFile
+      ? [
+          {
+            line: editor.selection.line,
+            character: editor.selection.character,
+            activeLine: editor.selection.endLine,
+            activeCharacter: editor.selection.endCharacter,
+          },
+        ]
+      : [],
     visibleFiles: editor.visibleFiles,
     dirtyFiles: [],
   });
