@@ -2,7 +2,7 @@
 // one table. Usage: npx tsx bench/run.ts [--only <substring>] [--json <file>] [--markdown]
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BenchResult, type BenchRow, checkBenchResult, fmt } from './lib/contract';
@@ -39,6 +39,8 @@ interface Section {
   result?: BenchResult;
   error?: string;
   seconds: number;
+  /** The 1-minute load average when the entry ended (the machine is shared: it says what the figures met). */
+  load?: number;
 }
 
 function runEntry(entry: string, out: string): Section {
@@ -116,15 +118,31 @@ function main(): void {
   const entries = findEntries(here).filter((e) => !only || relative(root, e).includes(only));
   const tmp = mkdtempSync(join(tmpdir(), 'idea-bench-'));
   const sections: Section[] = [];
+  const started = new Date();
+  const t0 = started.getTime();
+  const load = () => Number(loadavg()[0]!.toFixed(2));
+  const loadAtStart = load();
   try {
-    for (const [i, e] of entries.entries()) sections.push(runEntry(e, join(tmp, `${i}.json`)));
+    for (const [i, e] of entries.entries()) {
+      const s = runEntry(e, join(tmp, `${i}.json`));
+      s.load = load();
+      console.error(
+        `[bench] ${s.entry}: ${s.seconds.toFixed(0)} s, load average ${s.load}${s.error ? `, ${s.error}` : ''}`,
+      );
+      sections.push(s);
+    }
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
-  console.log(`\n${machineLine()}\n`);
+  const loads = sections.map((s) => s.load!);
+  const runLine =
+    `${((Date.now() - t0) / 60_000).toFixed(1)} min; load average (1 min, ${cpus().length} cores) ${loadAtStart} at the start, ` +
+    `${loads.length ? `${Math.min(...loads)}–${Math.max(...loads)} after the entries` : 'no entries'}`;
+  console.log(`\n${machineLine(started)} (start) · ${runLine}\n`);
   console.log(render(sections));
   const failed = sections.filter((s) => s.error);
-  if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ machine: machineLine(), sections }, null, 2));
+  if (jsonOut)
+    writeFileSync(jsonOut, JSON.stringify({ machine: machineLine(started), run: runLine, sections }, null, 2));
   if (failed.length) {
     console.error(`\n[bench] ${failed.length} entr${failed.length === 1 ? 'y' : 'ies'} failed`);
     process.exitCode = 1;

@@ -60,6 +60,11 @@ async function main(): Promise<void> {
       platform: 'node',
       target: 'node20',
       logLevel: 'error',
+      // CommonJS packages in the bundle (ws, through server-core/errors.ts → protocol.ts → the generated
+      // client) call require() for Node's modules, which an ESM bundle lacks unless it is given one.
+      banner: {
+        js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+      },
     });
     const worker = join(ROOT, EXTENSION_BUNDLES.regexWorker.outfile);
     const run = (folder: string, mode: string, max: number) => {

@@ -2,7 +2,9 @@
 // - cold start: the built bin spawned until it logs "ready" (Node's start-up included; language servers
 //   lazy), median of 5; baseline: an empty `node -e ''` process;
 // - the conformance suite's wall time against idea-server vs against our extension in a live VS Code
-//   (code-server), each on its own fresh fixture workspace, one run to warm up, the second measured;
+//   (code-server), each on its own fresh fixture workspace, one run to warm up, the second measured; the
+//   VS Code side's measured run has the cases idea-server ran (its unimplemented ones cost it nothing),
+//   and a row leaves out of both the fixed waits of the cases run one at a time (issue 33);
 // - peak memory during those suites: idea-server's process tree (with its typescript-language-server
 //   and tsserver) vs the code-server tree plus the headless browser its window needs (the target's row),
 //   and vs the code-server tree alone; PSS (shared pages divided fairly; an RSS row too);
@@ -10,7 +12,8 @@
 //   read) vs the same textDocument/definition sent to typescript-language-server directly over stdio,
 //   interleaved in blocks, with a no-op round trip through idea-server (events/unsubscribe) and the same
 //   request through a minimal proxy process (bench/lib/floor-proxy.mts: ws in → one LSP write → answer
-//   out, nothing else) beside them: what any process between client and language server costs here;
+//   out, nothing else) beside them: what any process between client and language server costs here
+//   (issue 33 moved the target, ≤ 1.2× of tsls direct before, onto that floor: ≤ 1.1× of it);
 // --cases FILE writes every measured case's duration (and reset/settle time) per target, to see which
 // cases dominate a suite.
 //   npx tsx bench/idea-server/run.ts [--json out.json] [--no-vscode] [--cases cases.json]
@@ -22,7 +25,7 @@ import { parseArgs } from 'node:util';
 import { HOST_USER_SETTINGS } from '../../conformance/launch';
 import { readExpectedFailures } from '../../conformance/lib/expected-failures';
 import { CONFORMANCE_DIR, loadCases } from '../../conformance/lib/load';
-import { runSuite } from '../../conformance/lib/run';
+import { isParallelSafe, runSuite } from '../../conformance/lib/run';
 import { targetFor } from '../../conformance/lib/session';
 import { buildFixtureWorkspace, resetFixtureWorkspaceDetailed } from '../../conformance/workspace';
 import { connect } from '../../generated/current';
@@ -60,11 +63,12 @@ async function suite(
   url: string,
   token: string,
   ws: string,
+  only?: ReadonlySet<string>,
 ): Promise<{ ms: number; pass: number; total: number; cases: CaseTime[] }> {
   resetFixtureWorkspaceDetailed(ws);
   const s = await runSuite({
     target: targetFor(url, token, ws),
-    cases,
+    cases: only ? cases.filter((c) => only.has(c.case.id)) : cases,
     expectedFailures,
     reset: () => resetFixtureWorkspaceDetailed(ws),
   });
@@ -76,15 +80,50 @@ async function suite(
   return { ms: s.durationMs, pass: s.counts.pass, total: s.results.length, cases: times };
 }
 
-/** The ms the fixtures of `ids` sleep by themselves (their `sleepMs` steps): every server waits them out. */
-function fixtureSleepMs(ids: ReadonlySet<string>): number {
-  const sum = (v: unknown): number =>
-    Array.isArray(v)
-      ? v.reduce((a: number, x) => a + sum(x), 0)
-      : v !== null && typeof v === 'object'
-        ? Object.entries(v).reduce((a, [k, x]) => a + (k === 'sleepMs' && typeof x === 'number' ? x : sum(x)), 0)
-        : 0;
-  return cases.filter((c) => ids.has(c.case.id)).reduce((a, c) => a + sum(c.case), 0);
+/**
+ * The fixed waits a case's fixture holds: its `sleepMs` steps (setup and steps) and its `expectSilence`
+ * windows. Of an `expectOneOf`'s alternatives one runs: the one that waits least counts.
+ */
+function fixedWaitsOf(lc: (typeof cases)[number]): { sleep: number; silence: number } {
+  const walk = (v: unknown): { sleep: number; silence: number } => {
+    const out = { sleep: 0, silence: 0 };
+    const add = (w: { sleep: number; silence: number }) => {
+      out.sleep += w.sleep;
+      out.silence += w.silence;
+    };
+    if (Array.isArray(v)) for (const x of v) add(walk(x));
+    else if (v !== null && typeof v === 'object')
+      for (const [k, x] of Object.entries(v)) {
+        if (k === 'sleepMs' && typeof x === 'number') out.sleep += x;
+        else if (k === 'expectSilence' && typeof x === 'number') out.silence += x;
+        else if (k === 'expectOneOf' && Array.isArray(x) && x.length)
+          add(x.map(walk).reduce((m, w) => (w.sleep + w.silence < m.sleep + m.silence ? w : m)));
+        else add(walk(x));
+      }
+    return out;
+  };
+  return walk(lc.case);
+}
+
+/**
+ * The fixed waits that add to a suite's wall time one for one: those of the cases the runner runs one at
+ * a time (a read-only case's wait overlaps the pool's other cases, so none of those is counted), and of
+ * those only the cases that ran through their waits on this side (a case's duration at least its waits;
+ * one that ended early waited less). A passing server waits every one to its end: the runner sleeps
+ * `sleepMs`, and an `expectSilence` window ends when nothing came. Every server pays them alike.
+ */
+function fixedWaitMs(timed: readonly CaseTime[], ids: ReadonlySet<string>): { sleep: number; silence: number } {
+  const byId = new Map(cases.map((c) => [c.case.id, c]));
+  const sum = { sleep: 0, silence: 0 };
+  for (const t of timed) {
+    const lc = byId.get(t.id);
+    if (!lc || !ids.has(t.id) || isParallelSafe(lc)) continue;
+    const w = fixedWaitsOf(lc);
+    if (t.ms + 1 < w.sleep + w.silence) continue;
+    sum.sleep += w.sleep;
+    sum.silence += w.silence;
+  }
+  return sum;
 }
 
 interface NavTimes {
@@ -216,8 +255,6 @@ try {
       value: round(viaServer.p50),
       unit: 'ms',
       baseline: round(direct.p50),
-      target: '≤ 1.2×',
-      ok: viaServer.p50 <= 1.2 * direct.p50,
     },
     {
       metric: `nav/definition p50 added by idea-server (via − direct; baseline: a no-op round trip through it, events/unsubscribe: the socket hop every request pays)`,
@@ -226,18 +263,21 @@ try {
       baseline: Math.round(noop.p50 * 100) / 100,
     },
     {
-      // What the target asks of any design with a process between client and language server, on this
-      // machine: the floor proxy's own ratio, same run, same request.
+      // What any design with a process between client and language server costs on this machine: the
+      // floor proxy's own ratio, same run, same request. Issue 19's ≤ 1.2× of tsls direct sat below it.
       metric: `warm nav/definition p50 of ${NAV_RUNS} via the floor proxy (a process with nothing but ws in → LSP out; baseline: typescript-language-server directly)`,
       value: Math.round(floor.p50 * 100) / 100,
       unit: 'ms',
       baseline: round(direct.p50),
     },
     {
+      // Issue 33's target, on the floor measured beside it.
       metric: `warm nav/definition p50 via idea-server (baseline: via the floor proxy)`,
       value: round(viaServer.p50),
       unit: 'ms',
       baseline: Math.round(floor.p50 * 100) / 100,
+      target: '≤ 1.1×',
+      ok: viaServer.p50 <= 1.1 * floor.p50,
     },
   ];
 
@@ -250,20 +290,33 @@ try {
       userSettings: HOST_USER_SETTINGS,
       memorySampleMs: 200,
     });
+    // The cases idea-server ran (its unimplemented ones answer at once, so they cost it nothing): the
+    // VS Code side's measured run has the same ones, so both times are of the same work.
+    const ran = new Set(serverSuite.cases.map((c) => c.id));
     let hostSuite;
     let hostPeak;
     try {
-      await suite(host.url, host.token, wsHost);
-      hostSuite = await suite(host.url, host.token, wsHost);
+      await suite(host.url, host.token, wsHost); // warm-up: the whole suite
+      hostSuite = await suite(host.url, host.token, wsHost, ran);
       hostPeak = host.peakMemory()!;
     } finally {
       await host.close();
     }
     hostCases = hostSuite.cases;
-    // Both sides run the same cases (idea-server's unimplemented ones are not timed), so only the
-    // sleeps of cases both ran count.
-    const hostIds = new Set(hostSuite.cases.map((c) => c.id));
-    const sleeps = fixtureSleepMs(new Set(serverSuite.cases.map((c) => c.id).filter((id) => hostIds.has(id))));
+    const both = new Set(hostSuite.cases.map((c) => c.id).filter((id) => ran.has(id)));
+    const waitsServer = fixedWaitMs(serverSuite.cases, both);
+    const waitsHost = fixedWaitMs(hostSuite.cases, both);
+    const waitServer = waitsServer.sleep + waitsServer.silence;
+    const waitHost = waitsHost.sleep + waitsHost.silence;
+    const s1 = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+    const waitText = waitServer === waitHost ? s1(waitServer) : `${s1(waitServer)} (VS Code's cases: ${s1(waitHost)})`;
+    const sleepText =
+      waitsServer.sleep === waitsHost.sleep
+        ? s1(waitsServer.sleep)
+        : `${s1(waitsServer.sleep)} (VS Code's: ${s1(waitsHost.sleep)})`;
+    console.log(
+      `fixed waits of the serial cases both ran: idea-server ${waitsServer.sleep} ms sleepMs + ${waitsServer.silence} ms expectSilence, VS Code ${waitsHost.sleep} + ${waitsHost.silence} ms`,
+    );
     const cs = hostPeak.codeServer!;
     const hostPssMB = Math.round((cs.pssMB + (hostPeak.chromium?.pssMB ?? 0)) * 10) / 10;
     console.log(
@@ -271,21 +324,29 @@ try {
     );
     rows.push(
       {
-        metric: `conformance suite, warm, ${cases.length} cases, against idea-server (baseline: against VS Code + extension)`,
+        // idea-server's absolute time (the issue asks for it beside the ratio); no target of its own.
+        metric: `conformance suite, warm, the ${ran.size} of ${cases.length} cases idea-server runs, against idea-server (baseline: the same cases against VS Code + extension)`,
         value: serverSuite.ms,
         unit: 'ms',
         baseline: hostSuite.ms,
-        target: '≤ 0.4×',
-        ok: serverSuite.ms <= 0.4 * hostSuite.ms,
       },
       {
-        // Next to the issue's row, not instead of it: the fixtures' own sleeps (local history entries a
-        // second apart, a cancel after 1.5 s) are the same seconds on every server and pull any ratio
-        // towards 1; without them the row compares the servers' work.
-        metric: `the same suites less the ${(sleeps / 1000).toFixed(1)} s their fixtures sleep by themselves (baseline: VS Code's, less the same)`,
-        value: serverSuite.ms - sleeps,
+        // Issue 33's row (issue 19's ≤ 0.4× of the whole suites moved here): the fixed waits are the same
+        // seconds on every server and pull any ratio towards 1; without them the row compares the servers'
+        // work. Counted: the sleepMs steps (local history entries a second apart, a cancel after 1.5 s)
+        // and expectSilence windows (nothing may come for that long) of the cases run one at a time.
+        metric: `the same suites less their fixtures' fixed waits, ${waitText}: sleepMs steps and expectSilence windows of the cases run one at a time (baseline: VS Code's, less its own)`,
+        value: serverSuite.ms - waitServer,
         unit: 'ms',
-        baseline: hostSuite.ms - sleeps,
+        baseline: hostSuite.ms - waitHost,
+        target: '≤ 0.3×',
+        ok: serverSuite.ms - waitServer <= 0.3 * (hostSuite.ms - waitHost),
+      },
+      {
+        metric: `the same suites less only their sleepMs steps, ${sleepText} (baseline: VS Code's, less its own)`,
+        value: serverSuite.ms - waitsServer.sleep,
+        unit: 'ms',
+        baseline: hostSuite.ms - waitsHost.sleep,
       },
       {
         // The target's basis: a VS Code host serves IDEA only while a window is connected to it (the

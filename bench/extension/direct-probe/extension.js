@@ -13,6 +13,7 @@ const { performance } = require('node:perf_hooks');
 
 // The commands the bench compares with; anything else is refused (the probe runs no arbitrary command).
 const COMMANDS = new Set([
+  'vscode.executeDefinitionProvider',
   'vscode.executeHoverProvider',
   'vscode.executeTypeDefinitionProvider',
   'vscode.executeImplementationProvider',
