@@ -1,7 +1,8 @@
 // The files a server has open, kept in step with the disk: a file is opened (didOpen) on its first
 // request (or when diagnostics/changed starts covering it) and re-synced before each later request when
-// its mtime, size or inode changed (didChange with the full text), or closed (didClose) when it is gone
-// or leaves coverage. Hostile input: only regular files up to `maxBytes` are read.
+// its mtime, size or inode changed and its text with them (didChange with the full text), or closed
+// (didClose) when it is gone or leaves coverage. Hostile input: only regular files up to `maxBytes` are
+// read.
 import { statSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
@@ -123,6 +124,15 @@ export class Documents {
     }
     const text = await readFile(path, 'utf8');
     const uri = pathToFileURL(path).href;
+    if (known && known.text === text) {
+      // Rewritten with the same text (a checkout, a restore, a save without changes): the server's copy
+      // is already right, so nothing is sent. A didChange would restart the diagnostics wait for a
+      // publish the server may never make (typescript-language-server stays silent when an empty set
+      // would replace an empty set), costing a diag/list the whole silent wait.
+      const same: Tracked = { ...known, mtimeMs: st.mtimeMs, size: st.size, ino: st.ino };
+      this.open.set(path, same);
+      return same;
+    }
     if (known) {
       const next: Tracked = {
         ...known,

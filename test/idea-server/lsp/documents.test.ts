@@ -1,6 +1,6 @@
 // The open documents kept in step with the disk: a burst of requests shares one sync pass (stats
 // counted), and a request arriving while a pass runs still sees the disk as it was when it arrived.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -90,6 +90,33 @@ describe('Documents', () => {
     );
     expect((await docs.sync(f, 'typescript')).text).toBe('one\n');
     expect((await second!).text).toBe('two, longer\n');
+  });
+
+  it('a file rewritten with the same text is not re-sent (no didChange, the diagnostics wait not restarted)', async () => {
+    const f = join(dir, 'restored.ts');
+    writeFileSync(f, 'export const x = 1;\n');
+    const restarted: string[] = [];
+    const sent: string[] = [];
+    const docs = new Documents(
+      (method) => sent.push(method),
+      (p) => restarted.push(p),
+    );
+    await docs.sync(f, 'typescript');
+    const later = Date.now() / 1000 + 60;
+    writeFileSync(f, 'export const x = 1;\n');
+    utimesSync(f, later, later); // a new mtime, as a restore or checkout gives
+    const same = await docs.sync(f, 'typescript');
+    expect(sent).toEqual(['textDocument/didOpen']);
+    expect(restarted).toEqual([f]);
+    expect(same.version).toBe(1);
+    writeFileSync(f, 'export const x = 2;\n');
+    utimesSync(f, later + 1, later + 1);
+    const changed = await docs.sync(f, 'typescript');
+    expect(sent).toEqual(['textDocument/didOpen', 'textDocument/didChange']);
+    expect(restarted).toEqual([f, f]);
+    expect([changed.version, changed.text]).toEqual([2, 'export const x = 2;\n']);
+    await docs.sync(f, 'typescript'); // the new stat was kept: nothing sent
+    expect(sent).toHaveLength(2);
   });
 
   it('a file that cannot be read fails its own requests only', async () => {
