@@ -30,6 +30,7 @@ import {
   symbolsResult,
   widenToSymbol,
 } from './convert';
+import { checkerFindsNothing } from './diagnostics-pull';
 import { DiagnosticsStore, SETTLE_TIMES, type SettleTimes } from './diagnostics-store';
 import { Documents, lineCount, MAX_DOCUMENT_BYTES, type OpenDocument, readTextBounded } from './documents';
 import { LspAbortError, LspFileError, LspPositionError, LspTimeoutError, LspUnavailableError } from './errors';
@@ -310,10 +311,11 @@ export class LspClient {
       [...new Set(paths.map((p) => this.checkPath(p)))].map(async (path) => {
         if (!this.languageOf(path)) return [path, []] as const;
         const { live } = await this.open(path, opts);
-        await live.diagnostics.settled(path, {
-          signal: opts.signal,
-          timeoutMs: opts.timeoutMs ?? this.options.diagnosticsTimeoutMs,
-        });
+        await live.diagnostics.settled(
+          path,
+          { signal: opts.signal, timeoutMs: opts.timeoutMs ?? this.options.diagnosticsTimeoutMs },
+          (b) => checkerFindsNothing(live.server, path, b),
+        );
         return [path, live.diagnostics.get(path)] as const;
       }),
     );
@@ -349,10 +351,11 @@ export class LspClient {
     const file = this.checkPath(path);
     if (!this.languageOf(file)) return [];
     const { live } = await this.open(file, opts);
-    await live.diagnostics.settled(file, {
-      signal: opts.signal,
-      timeoutMs: opts.timeoutMs ?? this.options.diagnosticsTimeoutMs,
-    });
+    await live.diagnostics.settled(
+      file,
+      { signal: opts.signal, timeoutMs: opts.timeoutMs ?? this.options.diagnosticsTimeoutMs },
+      (b) => checkerFindsNothing(live.server, file, b),
+    );
     return live.diagnostics.get(file);
   }
 

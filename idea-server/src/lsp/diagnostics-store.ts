@@ -4,7 +4,8 @@
 // counts as settled once a publish arrived after our last didOpen/didChange and none followed for
 // `quietMs`. A server may stay silent when an empty set would replace an empty set (typescript-
 // language-server does), so a file published before that gets no fresh publish within `silentMs`
-// keeps what it had.
+// keeps what it had, unless the server can be asked directly that the file is still clean
+// (diagnostics-pull.ts).
 import { fileURLToPath } from 'node:url';
 import type { Diagnostic, PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
 import type { Bounds } from './bounded';
@@ -67,10 +68,13 @@ export class DiagnosticsStore {
 
   /**
    * Waits until `path`'s diagnostics are settled. Resolves true when they are, false when the timeout
-   * passed first (the caller gets what has arrived); an abort rejects.
+   * passed first (the caller gets what has arrived); an abort rejects. `findsNothing` (diagnostics-
+   * pull.ts) may end the silent wait of a file that was clean: asked once per change, and believed only
+   * if no publish and no other change came while it was asked.
    */
-  async settled(path: string, bounds: Bounds): Promise<boolean> {
+  async settled(path: string, bounds: Bounds, findsNothing?: (b: Bounds) => Promise<boolean>): Promise<boolean> {
     const end = this.now() + bounds.timeoutMs;
+    let asked: { seq: number; at: number } | undefined;
     for (;;) {
       if (bounds.signal?.aborted) throw new LspAbortError('waiting for diagnostics');
       const e = this.published.get(path);
@@ -81,6 +85,12 @@ export class DiagnosticsStore {
         due = e.at + this.times.quietMs;
       } else if (e !== undefined) {
         due = sent.at + this.times.silentMs;
+        if (findsNothing && e.diagnostics.length === 0 && asked !== sent && due > now && now < end) {
+          asked = sent;
+          const nothing = await findsNothing({ signal: bounds.signal, timeoutMs: Math.min(due, end) - now });
+          if (nothing && this.published.get(path) === e && this.sentAt.get(path) === sent) return true;
+          continue;
+        }
       } else {
         due = end;
       }

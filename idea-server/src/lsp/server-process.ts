@@ -12,6 +12,7 @@ import {
   CancellationTokenSource,
   ErrorCodes,
   type InitializeParams,
+  type InitializeResult,
   type ProtocolConnection,
   type PublishDiagnosticsParams,
 } from 'vscode-languageserver-protocol/node';
@@ -45,6 +46,8 @@ export class ServerProcess {
   private readonly crashWaiters = new Set<(e: unknown) => void>();
   private stderrTail = '';
   private exitInfo: Exit | undefined;
+  /** The commands its initialize answer offers for workspace/executeCommand (diagnostics-pull.ts asks). */
+  executeCommands: ReadonlySet<string> = new Set();
   /** Resolves when the process is gone (exited, or never started). */
   readonly exited: Promise<Exit>;
   /** Rejects when the process goes away while nobody asked it to stop: fails pending waits early. */
@@ -167,12 +170,14 @@ export class ServerProcess {
       },
     };
     try {
-      await bounded(
-        connection.sendRequest('initialize', params),
+      const init = await bounded(
+        connection.sendRequest<InitializeResult | null>('initialize', params),
         `starting the ${command.language} language server`,
         bounds,
         { failEarly: server.failEarly },
       );
+      const commands = init?.capabilities?.executeCommandProvider?.commands;
+      if (Array.isArray(commands)) server.executeCommands = new Set(commands.filter((c) => typeof c === 'string'));
       await connection.sendNotification('initialized', {});
     } catch (e) {
       // Gone before it answered: say why (command not found, exit code) rather than "connection disposed".

@@ -44,6 +44,73 @@ describe('DiagnosticsStore', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(times.silentMs);
   });
 
+  describe('a clean file changed: the checker asked instead of the silent wait', () => {
+    const long = { quietMs: 40, silentMs: 60_000 };
+    const changedClean = () => {
+      const s = new DiagnosticsStore(long);
+      s.publish({ uri: 'file:///p/a.ts', diagnostics: [] });
+      s.sent('/p/a.ts');
+      return s;
+    };
+
+    it('"nothing found" settles at once with the empty set', async () => {
+      const s = changedClean();
+      let asked = 0;
+      const settled = s.settled('/p/a.ts', { timeoutMs: 30_000 }, async () => {
+        asked++;
+        return true;
+      });
+      expect(await Promise.race([settled, new Promise((r) => setTimeout(() => r('still waiting'), 2_000))])).toBe(true);
+      expect([asked, s.get('/p/a.ts')]).toEqual([1, []]);
+    });
+
+    it('a finding (or a failed check) keeps the wait, asked once: the publish decides', async () => {
+      const s = changedClean();
+      let asked = 0;
+      const settled = s.settled('/p/a.ts', { timeoutMs: 30_000 }, async () => {
+        asked++;
+        return false;
+      });
+      setTimeout(() => s.publish({ uri: 'file:///p/a.ts', diagnostics: [diag('semantic')] }), 50);
+      expect(await settled).toBe(true);
+      expect(asked).toBe(1);
+      expect(s.get('/p/a.ts').map((d) => d.message)).toEqual(['semantic']);
+    });
+
+    it('not believed when a publish or another change came while it was asked', async () => {
+      const s = changedClean();
+      const settled = s.settled('/p/a.ts', { timeoutMs: 30_000 }, async () => {
+        // A burst the server published meanwhile: its second part comes within quietMs.
+        s.publish({ uri: 'file:///p/a.ts', diagnostics: [diag('syntax')] });
+        setTimeout(() => s.publish({ uri: 'file:///p/a.ts', diagnostics: [diag('syntax'), diag('semantic')] }), 10);
+        return true;
+      });
+      expect(await settled).toBe(true);
+      expect(s.get('/p/a.ts').map((d) => d.message)).toEqual(['syntax', 'semantic']);
+      const again = changedClean();
+      let asked = 0;
+      const second = again.settled('/p/a.ts', { timeoutMs: 300 }, async () => {
+        if (++asked === 1) again.sent('/p/a.ts'); // the file changed again meanwhile: ask again
+        return asked > 1;
+      });
+      expect([await second, asked]).toEqual([true, 2]);
+    });
+
+    it('a file that had diagnostics is not asked: its publish will come', async () => {
+      const s = new DiagnosticsStore({ quietMs: 40, silentMs: 150 });
+      s.publish({ uri: 'file:///p/a.ts', diagnostics: [diag('old')] });
+      s.sent('/p/a.ts');
+      let asked = 0;
+      expect(
+        await s.settled('/p/a.ts', { timeoutMs: 30_000 }, async () => {
+          asked++;
+          return true;
+        }),
+      ).toBe(true);
+      expect(asked).toBe(0);
+    });
+  });
+
   it('a file never published: false after the timeout; an abort rejects', async () => {
     const s = new DiagnosticsStore(times);
     s.sent('/p/a.ts');

@@ -144,6 +144,31 @@ describe('LspClient with typescript-language-server', () => {
     expect(await client.diagnostics([a], 'error')).toEqual({ diagnostics: [], totalCount: 0 });
   });
 
+  it('a clean file changed and still clean: answered without the silent wait (the checker asked)', {
+    timeout: SLOW,
+  }, async () => {
+    // typescript-language-server publishes nothing when empty stays empty: without asking its checker the
+    // second answer would wait out silentMs, here longer than the test may take.
+    const c = join(dir, 'c.ts');
+    writeFileSync(c, 'export const one = 1;\n');
+    const patient = new LspClient({ rootPath: dir, settleTimes: { quietMs: 500, silentMs: 600_000 } });
+    const within = <T>(p: Promise<T>, what: string) =>
+      Promise.race([
+        p,
+        new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer in 30 s: ${what}`)), 30_000)),
+      ]);
+    try {
+      expect(await within(patient.diagnostics([c]), 'first open')).toEqual({ diagnostics: [], totalCount: 0 });
+      writeFileSync(c, 'export const one = 1;\nexport const two = 2;\n');
+      expect(await within(patient.diagnostics([c]), 'clean → clean')).toEqual({ diagnostics: [], totalCount: 0 });
+      writeFileSync(c, "export const one: number = 'x';\n");
+      const broken = await within(patient.diagnostics([c], 'error'), 'clean → broken');
+      expect(broken.diagnostics.map((d) => d.code)).toEqual(['2322']);
+    } finally {
+      await patient.shutdown();
+    }
+  });
+
   it('a request given up is rejected at once and the server keeps serving', { timeout: SLOW }, async () => {
     await expect(client.symbols(b, undefined, { signal: AbortSignal.abort() })).rejects.toBeInstanceOf(LspAbortError);
     const ac = new AbortController();
