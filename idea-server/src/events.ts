@@ -58,6 +58,8 @@ export class ServerEvents {
   private stopWatch: Watch | undefined;
   /** Set once the running watch's watches are all in place (its `ready` settled). */
   private watchReady = false;
+  /** The answer-delaying wait for the current watch's readiness (beforeSubscribe), shared by every subscribe. */
+  private readyWait: { watch: Watch; wait: Promise<void> } | undefined;
   private readonly stopDiagnostics: () => void;
   /** What diagnostics/changed covers: the server's host.coverage (serve.ts), fed by the handlers. */
   readonly coverage: Coverage;
@@ -111,10 +113,14 @@ export class ServerEvents {
   private beforeSubscribe(events: readonly string[]): Promise<void> | undefined {
     if (!events.some((e) => WATCHED_FOR.includes(e))) return undefined;
     this.startWatch();
-    const ready = this.stopWatch?.ready;
-    if (this.watchReady || !ready) return undefined;
+    const watch = this.stopWatch;
+    const ready = watch?.ready;
+    if (this.watchReady || !watch || !ready) return undefined;
+    // One bounded wait per watch, whoever subscribes meanwhile: 10,000 subscribes in that window cost
+    // one timer and at most one line of log, not one each.
+    if (this.readyWait?.watch === watch) return this.readyWait.wait;
     const bound = this.o.watchReadyMs ?? WATCH_READY_MS;
-    return new Promise<void>((resolve) => {
+    const wait = new Promise<void>((resolve) => {
       const timer = setTimeout(() => {
         this.o.log(
           `files/changed: the watcher is not in place after ${bound} ms (a large tree or a slow disk): subscribe answered anyway; until its walk ends, changes in folders not yet watched are not reported`,
@@ -126,6 +132,8 @@ export class ServerEvents {
         resolve();
       });
     });
+    this.readyWait = { watch, wait };
+    return wait;
   }
 
   /** Where events go once the server listens (runtime/idea-server.ts's emit). */

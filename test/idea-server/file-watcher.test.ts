@@ -8,7 +8,7 @@
 import { mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ServerSession } from '../../generated/v0.1.7/server';
 import { ServerEvents } from '../../idea-server/src/events';
 import { fsFileWatcher, type WatchStop } from '../../idea-server/src/file-watcher';
@@ -384,6 +384,22 @@ describe('a subscribe is answered once the watcher watches', () => {
     await poll(() => c.frames.length > 0 || undefined, { timeoutMs: 5000, intervalMs: 10, backoff: 1 });
     expect(performance.now() - started).toBeGreaterThanOrEqual(95);
     expect(c.frames).toEqual([{ topic: SUB, requestId: 's1', result: { subscribed: [FILES_CHANGED] } }]);
+    expect(logs.filter((l) => /not in place after 100 ms/.test(l))).toHaveLength(1);
+  });
+
+  it('10,000 subscribes while the watcher is not in place share one wait: one timer, one line of log', async () => {
+    const logs: string[] = [];
+    const never: FileWatcher = { watch: () => Object.assign(() => {}, { ready: new Promise<void>(() => {}) }) };
+    const { events } = serverEvents(never, { watchReadyMs: 100, log: (m) => logs.push(m) });
+    const c = connection(events);
+    const timers = vi.spyOn(globalThis, 'setTimeout');
+    try {
+      for (let i = 0; i < 10_000; i++) c.tracked.onFrame(req(SUB, `s${i}`, { events: [FILES_CHANGED] }));
+      expect(timers.mock.calls.filter(([, ms]) => ms === 100)).toHaveLength(1);
+    } finally {
+      timers.mockRestore();
+    }
+    await poll(() => c.frames.length === 10_000 || undefined, { timeoutMs: 10_000, intervalMs: 10, backoff: 1 });
     expect(logs.filter((l) => /not in place after 100 ms/.test(l))).toHaveLength(1);
   });
 });
