@@ -3,8 +3,8 @@
 // (case-sensitive, 2 lines in 100 modules), at every size of --sizes; runs interleaved (idea-server,
 // then rg) so a load that comes and goes hits both alike. Baseline: rg's plain command line on the
 // tree (--hidden, .git left out, line numbers, file names); for the regex the faster of rg's two
-// engines (idea-server runs --pcre2). Target ≤ 1.1×. Beside it, rg with the very arguments idea-server
-// gives it (VS Code's default exclude globs, --pcre2, the pattern relaxed for PCRE2), timed in the same
+// engines. Target ≤ 1.1×. Beside it, rg with the very arguments idea-server gives it (VS Code's default
+// exclude globs; for the regex the engine and pattern server-core/search/rg-pattern.ts chooses), timed in the same
 // rotation: the part of the gap that is rg's own work as idea-server asks for it. Growth rows: the
 // largest size's p50 over the smallest's, idea-server's against rg's.
 //   npx tsx bench/scale/find.bench.ts [--sizes 1k,10k,100k] [--runs N] [--no-build] [--json out.json]
@@ -15,7 +15,7 @@ import { connect } from '../../generated/current';
 import { DEFAULT_FILES_EXCLUDE, DEFAULT_SEARCH_EXCLUDE } from '../../idea-server/src/settings';
 import { findProgramOrUndefined } from '../../runtime/programs';
 import { enabledGlobs } from '../../server-core/search/excludes';
-import { relaxForRipgrep } from '../../server-core/search/js-regex';
+import { rgRegexChoices } from '../../server-core/search/rg-pattern';
 import { anchorGlob } from '../../server-core/search/ripgrep';
 import { type BenchRow, emit } from '../lib/contract';
 import { startIdeaServerBin } from '../lib/idea-server-bin';
@@ -43,7 +43,7 @@ function rgDirect(rg: string, cwd: string, rgArgs: string[]): Promise<{ ms: numb
 /**
  * The command line idea-server itself gives rg for a case (server-core/search/ripgrep.ts rgSearchLines
  * with idea-server's default settings: VS Code's default files.exclude and search.exclude as `!` globs,
- * PCRE2 and the pattern relaxed for it for a regex): what rg alone costs inside edit/find.
+ * for a regex rg-pattern.ts's first choice of engine and pattern): what rg alone costs inside edit/find.
  */
 function ideaServerRgArgs(match: string[]): string[] {
   const globs = enabledGlobs(DEFAULT_FILES_EXCLUDE, DEFAULT_SEARCH_EXCLUDE).flatMap((g) => [
@@ -83,7 +83,7 @@ const CASES = [
       ['--case-sensitive', '--regexp', FIND_REGEX],
       ['--case-sensitive', '--pcre2', '--regexp', FIND_REGEX],
     ],
-    ideaRg: ideaServerRgArgs(['--case-sensitive', '--pcre2', '--regexp', relaxForRipgrep(FIND_REGEX)]),
+    ideaRg: ideaServerRgArgs(rgRegexChoices(FIND_REGEX, true)[0]!.args),
   },
 ] as const;
 
@@ -153,7 +153,7 @@ try {
           ok: o <= 1.1 * d,
         });
         rows.push({
-          metric: `edit/find p50, ${sizeLabel(size)}, ${c.key}, vs rg with the arguments idea-server gives it (VS Code's default excludes${c.key === 'regex' ? ', --pcre2, \\b relaxed' : ''}): what idea-server adds over its own rg`,
+          metric: `edit/find p50, ${sizeLabel(size)}, ${c.key}, vs rg with the arguments idea-server gives it (VS Code's default excludes${c.key === 'regex' ? `, ${rgRegexChoices(FIND_REGEX, true)[0]!.engine} engine, pattern translated` : ''}): what idea-server adds over its own rg`,
           value: r2(o),
           unit: 'ms',
           baseline: r2(a),

@@ -14,6 +14,7 @@ import { limits } from '../limits/config';
 import { withProcessSlot } from '../limits/process-slots';
 import { startProcess } from '../spawn/processes';
 import { RecordSplitter } from './record-splitter';
+import { rgRegexChoices } from './rg-pattern';
 
 /** The ripgrep a VS Code install ships in its app folder, if any. */
 export function bundledRipgrep(
@@ -207,7 +208,9 @@ function throwGeneral(general: string[], code: number | null): void {
 }
 
 /**
- * Lines that match `pattern` under `cwd` (1 call per workspace folder). `regex` null = fixed string.
+ * Lines that match `pattern` under `cwd` (1 call per workspace folder). `regex` null = fixed string;
+ * else the JS pattern, whose candidate lines rg selects with the engine rg-pattern.ts chooses (its
+ * default engine on a translation, else PCRE2, which is also tried when rg refuses the translation).
  * Calls onHit per matching line (0-based line numbers); returning false stops the search. Resolves with
  * the files rg could not search (a line over limits().maxLineBytes counts as such). Rejects with
  * RipgrepPatternError when rg cannot compile the pattern, INVALID_REQUEST for a malformed glob.
@@ -221,7 +224,7 @@ export async function rgSearchLines(
   signal?: AbortSignal,
   onStart?: (flow: FlowControl) => void,
 ): Promise<FileProblem[]> {
-  const args = [
+  const base = [
     ...selectionArgs(sel),
     '--null',
     '--line-number',
@@ -230,10 +233,43 @@ export async function rgSearchLines(
     '--color',
     'never',
   ];
-  args.push(q.caseSensitive ? '--case-sensitive' : '--ignore-case');
-  if (q.regex === null) args.push('--fixed-strings', '--regexp', q.literal);
-  else args.push('--pcre2', '--regexp', q.regex);
-  args.push('--', '.');
+  const choices =
+    q.regex === null
+      ? [[q.caseSensitive ? '--case-sensitive' : '--ignore-case', '--fixed-strings', '--regexp', q.literal]]
+      : rgRegexChoices(q.regex, q.caseSensitive).map((c) => c.args);
+  // One flow for the caller, whichever rg runs now.
+  let current: FlowControl | undefined;
+  let paused = false;
+  onStart?.({
+    pause: () => {
+      paused = true;
+      current?.pause();
+    },
+    resume: () => {
+      paused = false;
+      current?.resume();
+    },
+  });
+  for (let i = 0; ; i++) {
+    try {
+      return await rgSearchOnce(rg, cwd, [...base, ...choices[i]!, '--', '.'], onHit, signal, (f) => {
+        current = f;
+        if (paused) f.pause();
+      });
+    } catch (e) {
+      if (!(e instanceof RipgrepPatternError) || i + 1 >= choices.length) throw e;
+    }
+  }
+}
+
+async function rgSearchOnce(
+  rg: string,
+  cwd: string,
+  args: string[],
+  onHit: (hit: RgHit) => boolean | void,
+  signal: AbortSignal | undefined,
+  onStart: (flow: FlowControl) => void,
+): Promise<FileProblem[]> {
   const problems: FileProblem[] = [];
   const res = await runRg(rg, cwd, args, {
     sep: 10,

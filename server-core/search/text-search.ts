@@ -9,7 +9,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { inheritClient } from '../limits/client-context';
 import { listFiles } from './file-walk';
-import { buildRegExp, type MatchOptions, relaxForRipgrep } from './js-regex';
+import { buildRegExp, type MatchOptions } from './js-regex';
 import { type LiteralMatcher, literalMatcher } from './literal';
 import { forEachLine } from './regex-core';
 import type { LinesResult, TextsResult } from './regex-jobs';
@@ -85,7 +85,7 @@ export async function searchText(req: SearchRequest): Promise<SearchOutcome> {
   req.signal?.addEventListener('abort', onAbort, { once: true });
   const sink = req.match.isRegex ? new RegexSink(req, out, ctl) : new LiteralSink(req, out);
   const rgQuery = req.match.isRegex
-    ? { regex: relaxForRipgrep(req.match.pattern), literal: '', caseSensitive: req.match.isCaseSensitive }
+    ? { regex: req.match.pattern, literal: '', caseSensitive: req.match.isCaseSensitive }
     : { regex: null, literal: req.match.pattern, caseSensitive: req.match.isCaseSensitive };
 
   try {
