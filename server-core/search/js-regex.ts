@@ -21,7 +21,9 @@ export function buildRegExp(o: MatchOptions): RegExp {
 /**
  * The pattern for ripgrep's PCRE2 engine, relaxed so it finds a superset of the lines the JS regex
  * matches: PCRE2 runs in Unicode mode, where \b/\B, \W and \D differ from JavaScript's ASCII meaning,
- * so word-boundary assertions are dropped and \W/\D become explicit ASCII classes (outside brackets).
+ * so word-boundary assertions are dropped and \W/\D become explicit ASCII classes (outside brackets);
+ * JavaScript's \s also takes U+FEFF, which PCRE2's does not, so it is added (inside brackets too); and
+ * rg's line of a CRLF file still ends in \r, which the JS side strips, so $ may follow one.
  */
 export function relaxForRipgrep(jsPattern: string): string {
   let out = '';
@@ -40,7 +42,15 @@ export function relaxForRipgrep(jsPattern: string): string {
         out += '[^0-9]';
         continue;
       }
+      if (n === 's') {
+        out += inClass ? '\\x{FEFF}\\s' : '[\\x{FEFF}\\s]';
+        continue;
+      }
       out += c + n;
+      continue;
+    }
+    if (c === '$' && !inClass) {
+      out += '\\r?$';
       continue;
     }
     if (c === '[' && !inClass) inClass = true;

@@ -136,6 +136,28 @@ async function rgLines(pattern: string, caseSensitive: boolean): Promise<Set<num
 }
 
 describe('rgSearchLines', () => {
+  it('on the PCRE2 path (a back-reference) finds $ before a CRLF line end and \\s on U+FEFF', async () => {
+    const sub = mkdtempSync(join(dir, 'pcre2-'));
+    writeFileSync(join(sub, 'crlf.txt'), 'xaa\r\nyaa \r\n');
+    writeFileSync(join(sub, 'bom.txt'), 'aa\uFEFFaa.\n');
+    const found = async (regex: string) => {
+      expect(toRustRegex(regex, false), 'a PCRE2-only pattern').toBeUndefined();
+      const got: string[] = [];
+      await rgSearchLines(
+        'rg',
+        sub,
+        { regex, literal: '', caseSensitive: true },
+        { excludes: [], useIgnoreFiles: false },
+        (h) => {
+          got.push(`${h.relPath.split('/').pop()}:${h.line}`);
+        },
+      );
+      return got.sort();
+    };
+    expect(await found('(a)\\1$')).toEqual(['crlf.txt:0']);
+    expect(await found('(a)\\1\\s(a)\\2')).toEqual(['bom.txt:0']);
+  });
+
   it('retries with PCRE2 when rg refuses the translation', async () => {
     // A stand-in rg that refuses every pattern without --pcre2, as a hypothetical older rg might.
     const fake = join(dir, 'fake-rg.sh');

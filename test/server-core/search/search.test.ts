@@ -88,6 +88,8 @@ describe('JS regex helpers', () => {
   it('relaxes Unicode-sensitive escapes for rg, outside character classes only', () => {
     expect(relaxForRipgrep('\\bfoo\\B\\W\\D[\\b\\W]')).toBe('foo[^A-Za-z0-9_][^0-9][\\b\\W]');
     expect(relaxForRipgrep('a\\\\b')).toBe('a\\\\b');
+    // JS's \s takes U+FEFF (PCRE2's does not); a CRLF line reaches PCRE2 with its \r.
+    expect(relaxForRipgrep('\\s[^\\s]a$[$]\\$')).toBe('[\\x{FEFF}\\s][^\\x{FEFF}\\s]a\\r?$[$]\\$');
   });
   it('anchors slash-less globs like VS Code does', () => {
     expect(anchorGlob('*.ts')).toBe('/*.ts');
