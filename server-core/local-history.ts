@@ -3,32 +3,23 @@
 // The same file may have several folders (a file:// resource on desktop, vscode-remote://host:port/ on
 // code-server, one per port): all of them are merged. Pure Node, no vscode import.
 //
-// Entries are added one at a time (addEntry: synchronous) or, by the write path, many at once
-// (addEntries: issue 33, bench/FINDINGS.md finding 2): nothing synchronous per file on the main thread,
-// the content files written and fsynced many at a time, each folder's entries.json rewritten once.
-// Either way an entry's content file is durable (fsynced) before entries.json lists it and before the
-// call returns: the write path replaces a file only after the entry keeping its original is returned,
-// so that copy survives a crash at any later instant (on the file systems VS Code runs on, the fsync of
-// a new file also commits its folder entry; entries.json itself is not fsynced, as VS Code does not:
-// an entry it lost is still listed from the folder's content files).
-import {
-  closeSync,
-  type Dirent,
-  fsyncSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  statSync,
-  writeFileSync,
-  writeSync,
-} from 'node:fs';
+// Entries are added many at once (addEntries, the write path's: issue 33, bench/FINDINGS.md finding 2):
+// nothing synchronous per file on the main thread, the content files written and fsynced many at a
+// time, each folder's entries.json rewritten once. An entry's content file is durable (fsynced) before
+// entries.json lists it and before the call returns: the write path replaces a file only after the
+// entry keeping its original is returned, so that copy survives a crash at any later instant (on the
+// file systems VS Code runs on, the fsync of a new file also commits its folder entry; entries.json
+// itself is not fsynced, as VS Code does not: an entry it lost is still listed from the folder's content
+// files). The calls of one write may share what they read of each entries.json (`Listings`): a folder's
+// listing read to find its newest entry is appended to without being read again while a stat finds the
+// file as it was (device, inode, size, mtime and ctime, in nanoseconds).
+import { type Dirent, readdirSync, readFileSync, statSync } from 'node:fs';
 import { readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, extname, join, sep } from 'node:path';
 import { HistoryFolderIndex } from './local-history-index';
 import { realpathOfNearestAncestor } from './path-guard';
 import { settleBounded } from './write/bounded';
-import { holdsBytes, readText, writeNewFile } from './write/fd-io';
+import { holdsBytes, readTextStamped, stampOf, writeNewFile } from './write/fd-io';
 
 export interface LocalHistoryEntry {
   id: string;
@@ -55,6 +46,32 @@ interface EntriesFile {
   version?: number;
   resource?: string;
   entries?: { id?: unknown; source?: unknown; timestamp?: unknown }[];
+}
+
+/**
+ * The entries.json files one write read (LocalHistory.addEntries' `listings`), by folder, each with the
+ * stamp it had (fd-io.ts stampOf): reused while the file still has it. Meant to live as long as one
+ * write, not longer.
+ */
+export class Listings {
+  readonly #read = new Map<string, { stamp: string; data: EntriesFile }>();
+
+  /** The listing as read, while a stat still finds the file with that stamp. */
+  async current(folder: string): Promise<EntriesFile | undefined> {
+    const known = this.#read.get(folder);
+    if (!known) return undefined;
+    if ((await stampOf(join(folder, 'entries.json'))) === known.stamp) return known.data;
+    this.#read.delete(folder);
+    return undefined;
+  }
+
+  remember(folder: string, stamp: string, data: EntriesFile): void {
+    this.#read.set(folder, { stamp, data });
+  }
+
+  forget(folder: string): void {
+    this.#read.delete(folder);
+  }
 }
 
 /** `<user-data>/User/History` from the extension's globalStorage path (any profile: profiles live under User/profiles/). */
@@ -149,32 +166,6 @@ export class LocalHistory {
     return this.list(absPath).find((e) => e.id === id);
   }
 
-  /**
-   * Records `content` as a new entry for the file (used to keep what a rollback overwrites). Appends to
-   * the folder VS Code already uses for this file when there is one, else creates the file:// one.
-   */
-  addEntry(absPath: string, content: Uint8Array, source: string, timestamp = Date.now()): LocalHistoryEntry {
-    const { folders, real } = this.lookup(absPath);
-    const { folder, name, resource, isNew } = this.target(absPath, folders);
-    if (isNew) this.index.createFolder(name);
-    // may be the only copy of an overwritten original; a folder deleted meanwhile is made again
-    const id = writeNewEntry(folder, extname(absPath), content, () => this.index.createFolder(name));
-    const listing = join(folder, 'entries.json');
-    let data: EntriesFile = { version: 1, resource, entries: [] };
-    try {
-      data = JSON.parse(readFileSync(listing, 'utf8')) as EntriesFile;
-    } catch {
-      /* new folder, or an unreadable listing that VS Code would also rebuild from the folder */
-    }
-    const entries = Array.isArray(data.entries) ? data.entries : [];
-    entries.push({ id, source, timestamp });
-    const tmp = `${listing}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ version: data.version ?? 1, resource: data.resource ?? resource, entries }));
-    renameSync(tmp, listing);
-    this.index.record(name, typeof data.resource === 'string' ? data.resource : resource, { path: absPath, real });
-    return { id, timestamp, source, location: join(folder, id) };
-  }
-
   /** As list(), reading the folders asynchronously (off the main thread). */
   async listAsync(absPath: string, real = realpathOfNearestAncestor(absPath)): Promise<LocalHistoryEntry[]> {
     if (!this.index.refresh()) return [];
@@ -182,15 +173,18 @@ export class LocalHistory {
   }
 
   /**
-   * Adds many entries at once, as addEntry does one (see the header), a few folders at a time: in each
-   * folder its content files written and fsynced, then its entries.json rewritten once. Resolves when
-   * every folder is done, with each item's entry (undefined: `unlessNewest` found it already kept, or
-   * it failed and `onError` was told). Without `onError`, the first failure is thrown once every item
-   * has settled (the others are added all the same).
+   * Records each item's content as a new entry of its file (see the header), a few folders at a time:
+   * appended to the folder VS Code already uses for the file when there is one, else in the file:// one,
+   * created; in each folder its content files written and fsynced, then its entries.json rewritten
+   * once. Resolves when every folder is done, with each item's entry (undefined: `unlessNewest` found it
+   * already kept, or it failed and `onError` was told). Without `onError`, the first failure is thrown
+   * once every item has settled (the others are added all the same). `listings`: what the calls of one
+   * write read of entries.json, shared between them (see the header).
    */
   async addEntries(
     items: readonly NewEntry[],
     onError?: (item: NewEntry, e: unknown) => void,
+    listings?: Listings,
   ): Promise<(LocalHistoryEntry | undefined)[]> {
     const results: (LocalHistoryEntry | undefined)[] = new Array(items.length).fill(undefined);
     if (items.length === 0) return results;
@@ -222,12 +216,12 @@ export class LocalHistory {
           const cause = notMade.get(place.name);
           if (cause) throw cause.error;
           if (item.unlessNewest) {
-            const newest = (await listFolders(places[i]!.folders, extname(item.path)))[0];
+            const newest = (await listFolders(places[i]!.folders, extname(item.path), listings))[0];
             if (newest && (await holdsBytes(newest.location, item.content))) continue;
           }
           const timestamp = item.timestamp ?? Date.now();
           // may be the only copy of an overwritten original; a folder deleted meanwhile is made again
-          const id = await writeNewEntryAsync(place.folder, extname(item.path), item.content, () =>
+          const id = await writeNewEntry(place.folder, extname(item.path), item.content, () =>
             this.index.createFolder(place.name),
           );
           added.push({ i, id, timestamp });
@@ -241,13 +235,14 @@ export class LocalHistory {
           place.folder,
           place.resource,
           added.map(({ i, id, timestamp }) => ({ id, source: items[i]!.source, timestamp })),
+          listings,
         );
         const recorded = typeof data.resource === 'string' ? data.resource : place.resource;
         this.index.record(place.name, recorded, { path: items[group[0]!]!.path, real: place.real });
         for (const { i, id, timestamp } of added)
           results[i] = { id, timestamp, source: items[i]!.source, location: join(place.folder, id) };
       } catch (e) {
-        // As addEntry: a failure, though the content files stay (listed from the folder's contents).
+        // A failure, though the content files stay (listed from the folder's contents).
         for (const { i } of added) failed(i, e);
       }
     });
@@ -257,20 +252,25 @@ export class LocalHistory {
   }
 }
 
-/** Rewrites a folder's entries.json with `added` appended (as addEntry: temp file and rename, not fsynced); returns what it held. */
+/**
+ * Rewrites a folder's entries.json with `added` appended (temp file and rename, not fsynced); returns
+ * what it held. Read again unless `listings` holds it as it still is.
+ */
 async function updateListing(
   folder: string,
   resource: string,
   added: readonly { id: string; source: string; timestamp: number }[],
+  listings?: Listings,
 ): Promise<EntriesFile> {
   const listing = join(folder, 'entries.json');
   let data: EntriesFile = { version: 1, resource, entries: [] };
   try {
-    data = JSON.parse(await readText(listing)) as EntriesFile;
+    data = (await listings?.current(folder)) ?? (JSON.parse((await readTextStamped(listing)).text) as EntriesFile);
   } catch {
     /* new folder, or an unreadable listing that VS Code would also rebuild from the folder */
   }
-  const entries = Array.isArray(data.entries) ? data.entries : [];
+  listings?.forget(folder); // rewritten below
+  const entries = Array.isArray(data.entries) ? [...data.entries] : [];
   entries.push(...added);
   const tmp = `${listing}.${process.pid}.${++listingTmpSeq}.tmp`;
   try {
@@ -286,8 +286,8 @@ async function updateListing(
 
 let listingTmpSeq = 0;
 
-/** writeNewEntry, asynchronously: a durable content file under a new random id; returns the id. */
-async function writeNewEntryAsync(
+/** Writes `content` durably under a new random id (VS Code's 4 characters + the file's extension); returns the id. */
+async function writeNewEntry(
   folder: string,
   ext: string,
   content: Uint8Array,
@@ -309,37 +309,6 @@ async function writeNewEntryAsync(
       }
       throw e;
     }
-  }
-}
-
-/** Writes `content` durably under a new random id (VS Code's 4 characters + the file's extension); returns the id. */
-function writeNewEntry(folder: string, ext: string, content: Uint8Array, makeFolder: () => void): string {
-  let madeFolder = false;
-  for (let attempt = 1; ; attempt++) {
-    const id = randomId() + ext;
-    try {
-      writeDurablySync(join(folder, id), content);
-      return id;
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code === 'EEXIST' && attempt < 100) continue;
-      if (code === 'ENOENT' && !madeFolder) {
-        madeFolder = true;
-        makeFolder();
-        continue;
-      }
-      throw e;
-    }
-  }
-}
-
-function writeDurablySync(path: string, content: Uint8Array): void {
-  const fd = openSync(path, 'wx');
-  try {
-    for (let off = 0; off < content.length; ) off += writeSync(fd, content, off, content.length - off);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
   }
 }
 
@@ -390,10 +359,14 @@ function readFolder(folder: string, ext: string): LocalHistoryEntry[] {
   return [...byId.values()];
 }
 
-/** Entries of several folders, newest first (as list()), read asynchronously. */
-async function listFolders(folders: readonly { folder: string }[], ext: string): Promise<LocalHistoryEntry[]> {
+/** Entries of several folders, newest first (as list()), read asynchronously; their listings kept in `listings`. */
+async function listFolders(
+  folders: readonly { folder: string }[],
+  ext: string,
+  listings?: Listings,
+): Promise<LocalHistoryEntry[]> {
   const all: LocalHistoryEntry[] = [];
-  for (const { folder } of folders) all.push(...(await readFolderAsync(folder, ext)));
+  for (const { folder } of folders) all.push(...(await readFolderAsync(folder, ext, listings)));
   return all.sort((a, b) => b.timestamp - a.timestamp || (a.id < b.id ? 1 : -1));
 }
 
@@ -402,7 +375,7 @@ async function listFolders(folders: readonly { folder: string }[], ext: string):
  * (a symlink is followed, as statSync does), and a file is stat'ed only for a timestamp entries.json
  * does not give. The same entries as readFolder.
  */
-async function readFolderAsync(folder: string, ext: string): Promise<LocalHistoryEntry[]> {
+async function readFolderAsync(folder: string, ext: string, listings?: Listings): Promise<LocalHistoryEntry[]> {
   const idPattern = idPatternFor(ext);
   let names: Dirent[];
   try {
@@ -412,7 +385,9 @@ async function readFolderAsync(folder: string, ext: string): Promise<LocalHistor
   }
   const listed = new Map<string, { timestamp?: number; source?: string }>();
   try {
-    const data = JSON.parse(await readText(join(folder, 'entries.json'))) as EntriesFile;
+    const { text, stamp } = await readTextStamped(join(folder, 'entries.json'));
+    const data = JSON.parse(text) as EntriesFile;
+    if (typeof data === 'object' && data !== null) listings?.remember(folder, stamp, data);
     for (const e of Array.isArray(data.entries) ? data.entries : []) {
       if (typeof e.id !== 'string') continue;
       const meta = listed.get(e.id) ?? {};

@@ -11,12 +11,19 @@ const call =
   (...args: A): Promise<R> =>
     new Promise((resolve, reject) => fn(...args, (e, r) => (e ? reject(e) : resolve(r))));
 
-const openFd = call<[string, string, number], number>(fs.open);
+const openFd = call<[string, string | number, number], number>(fs.open);
 const closeFd = call<[number], void>(fs.close);
 const fsyncFd = call<[number], void>(fs.fsync);
 const fchmodFd = call<[number, number], void>(fs.fchmod);
 const writeFd = call<[number, Uint8Array, number, number, number], number>(fs.write);
 const readFd = call<[number, Uint8Array, number, number, number], number>(fs.read);
+const fstatFd = (fd: number): Promise<fs.BigIntStats> =>
+  new Promise((resolve, reject) => fs.fstat(fd, { bigint: true }, (e, st) => (e ? reject(e) : resolve(st))));
+const statPath = (path: string): Promise<fs.BigIntStats> =>
+  new Promise((resolve, reject) => fs.stat(path, { bigint: true }, (e, st) => (e ? reject(e) : resolve(st))));
+
+/** What tells a file's versions apart without reading it: device, inode, size, mtime and ctime (ns). */
+const stamp = (st: fs.BigIntStats): string => `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
 
 async function writeAll(fd: number, bytes: Uint8Array): Promise<void> {
   for (let off = 0; off < bytes.length; ) {
@@ -75,6 +82,28 @@ export async function holdsBytes(path: string, bytes: Uint8Array | null): Promis
   }
 }
 
-/** A whole (small) file as text: fs.readFile's callback form (open, fstat, read, close). */
-export const readText = (path: string): Promise<string> =>
-  new Promise((resolve, reject) => fs.readFile(path, 'utf8', (e, text) => (e ? reject(e) : resolve(text))));
+/** A whole file's bytes: fs.readFile's callback form (open, fstat, read, close; no FileHandle). */
+export const readBytes = (path: string): Promise<Buffer> =>
+  new Promise((resolve, reject) => fs.readFile(path, (e, bytes) => (e ? reject(e) : resolve(bytes))));
+
+/**
+ * A whole (small) file as text with its stamp as of the read, so that stampOf can tell later whether it
+ * is still the file that was read: open, fstat, read (the size fstat gave), close, as fs.readFile does.
+ */
+export async function readTextStamped(path: string): Promise<{ text: string; stamp: string }> {
+  // Non-blocking: a FIFO in its place (not a regular file: refused below) does not hold a thread.
+  const fd = await openFd(path, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK, 0);
+  try {
+    const st = await fstatFd(fd);
+    if (!st.isFile()) throw new Error(`${path} is not a regular file`);
+    const buf = Buffer.allocUnsafe(Number(st.size));
+    let n = 0;
+    for (let r = 1; r > 0 && n < buf.length; n += r) r = await readFd(fd, buf, n, buf.length - n, n);
+    return { text: buf.toString('utf8', 0, n), stamp: stamp(st) };
+  } finally {
+    await closeFd(fd).catch(() => undefined);
+  }
+}
+
+/** The stamp readTextStamped gives the file at `path` now (one stat); null when it cannot be stat'ed. */
+export const stampOf = (path: string): Promise<string | null> => statPath(path).then(stamp, () => null);

@@ -10,17 +10,26 @@ import { realpathOfNearestAncestor } from '../path-guard';
 /** Globs (rg/VS Code syntax) that keep protected files out of a replace's file selection. */
 export const PROTECTED_GLOBS: readonly string[] = ['**/.git/**', '**/.git', '**/.vscode/**', '**/*.code-workspace'];
 
+/** The workspace folders' real paths, for checking many files with protectedReason. */
+export const realFolders = (folders: readonly string[]): string[] =>
+  folders.map((f) => realpathOfNearestAncestor(resolve(f)));
+
 /**
  * Why `real` (an absolute path with symlinks resolved) must not be written, or undefined when it may
  * be. Path components are compared case-insensitively: on a case-insensitive disk `.GIT` is `.git`.
+ * `folderReals`: realFolders(folders), when the caller checks many files.
  */
-export function protectedReason(real: string, folders: readonly string[]): string | undefined {
+export function protectedReason(
+  real: string,
+  folders: readonly string[],
+  folderReals?: readonly string[],
+): string | undefined {
   if (real.split(sep).some((p) => p.toLowerCase() === '.git'))
     return "it is inside a .git folder (git's configuration and hooks)";
   if (basename(real).toLowerCase().endsWith('.code-workspace'))
     return 'it is a .code-workspace file (workspace settings and tasks)';
-  for (const f of folders) {
-    const rel = relative(realpathOfNearestAncestor(resolve(f)), real);
+  for (const folderReal of folderReals ?? realFolders(folders)) {
+    const rel = relative(folderReal, real);
     if (rel === '') return 'it is a workspace folder itself';
     // Below the folder only: a folder opened from inside some .vscode directory is not itself protected.
     if (!rel.startsWith('..') && rel.split(sep).some((p) => p.toLowerCase() === '.vscode')) {

@@ -11,7 +11,9 @@
 // - the files are written all or nothing (write/transaction.ts), crash-safe;
 // - a write that VS Code's save would record in local history (edit/replace) records the new content
 //   too, within the user's local-history settings, all files at once after the commit (a write that
-//   did not happen records nothing); open editors are waited for until they show it;
+//   did not happen records nothing); open editors are waited for until they show it. Each History
+//   folder's entries.json, read once to keep the originals, is not read again to record the results
+//   while that file is unchanged (local-history.ts `Listings`);
 // - a cancel (T41) is answered when the write settles, never while files are half written: the write
 //   path holds the request's cancel answer (ctx.holdCancelAnswer) as it takes the request, so the
 //   answer is CANCELLED only after a rollback left every file as it was, and the result once the last
@@ -20,8 +22,9 @@
 // What an editor adds (unsaved documents, reloading after a write) comes through the host's OpenDocuments.
 import type { CoreContext } from '../context';
 import { ProtocolError } from '../errors';
+import { Listings } from '../local-history';
 import type { RequestContext } from '../protocol';
-import { protectedReason } from './protected-paths';
+import { protectedReason, realFolders } from './protected-paths';
 import { applyAllOrNothing, type PlannedWrite, WriteFailedError } from './transaction';
 
 export { type PlannedWrite, WriteFailedError };
@@ -60,8 +63,10 @@ export const BACKUP_SOURCES = {
 
 /** Refuses writes that must not happen at all (protected or unsaved files); INVALID_REQUEST / HANDLER_ERROR. */
 export function checkWritable(svc: CoreContext, writes: readonly { path: string; target: string }[]): void {
+  const folders = svc.folders.paths();
+  const folderReals = writes.length > 1 ? realFolders(folders) : undefined; // resolved once, not per file
   for (const w of writes) {
-    const reason = protectedReason(w.target, svc.folders.paths());
+    const reason = protectedReason(w.target, folders, folderReals);
     if (reason)
       throw new ProtocolError(
         'INVALID_REQUEST',
@@ -91,6 +96,7 @@ export function writeFiles(svc: CoreContext, writes: PlannedWrite[], opts: Write
     // Cancelled while waiting its turn: nothing was touched yet.
     signal?.throwIfAborted();
     checkWritable(svc, writes);
+    const listings = new Listings(); // this write's, shared by its two calls to local history
     try {
       await applyAllOrNothing(writes, {
         stateDir: svc.tools.stateDir,
@@ -98,9 +104,9 @@ export function writeFiles(svc: CoreContext, writes: PlannedWrite[], opts: Write
         signal,
         precondition: (w) =>
           svc.documents.isDirty(w.path) ? `${w.path} got unsaved editor changes meanwhile` : undefined,
-        alongside: () => keepInLocalHistory(svc, writes, opts.backupSource),
+        alongside: () => keepInLocalHistory(svc, writes, opts.backupSource, listings),
       });
-      if (opts.recordResult) await recordResults(svc, writes, opts.what);
+      if (opts.recordResult) await recordResults(svc, writes, opts.what, listings);
       svc.written?.(writes.map((w) => ({ path: w.path, kind: w.before === null ? 'created' : 'changed' })));
       const afterWrite = svc.documents.afterWrite?.bind(svc.documents);
       if (afterWrite) await Promise.all(writes.map((w) => afterWrite(w.path, w.after)));
@@ -126,10 +132,13 @@ export async function keepInLocalHistory(
   svc: CoreContext,
   writes: readonly Pick<PlannedWrite, 'path' | 'target' | 'before'>[],
   source: string,
+  listings?: Listings,
 ): Promise<void> {
   const kept = writes.filter((w) => w.before !== null);
   const entries = await svc.history.addEntries(
     kept.map((w) => ({ path: w.path, real: w.target, content: w.before!, source, unlessNewest: true })),
+    undefined,
+    listings,
   );
   for (const [i, entry] of entries.entries())
     if (entry)
@@ -137,10 +146,16 @@ export async function keepInLocalHistory(
 }
 
 /** As VS Code's save would: only when local history is enabled for the file and it is not too big. */
-async function recordResults(svc: CoreContext, writes: readonly PlannedWrite[], what: string): Promise<void> {
+async function recordResults(
+  svc: CoreContext,
+  writes: readonly PlannedWrite[],
+  what: string,
+  listings: Listings,
+): Promise<void> {
   const recorded = writes.filter((w) => svc.localHistory.recordsSave(w.path, w.after.length));
   await svc.history.addEntries(
     recorded.map((w) => ({ path: w.path, real: w.target, content: w.after, source: `IDEA: ${what}` })),
     (item, e) => svc.tools.log(`could not record ${item.path} in local history: ${(e as Error).message}`),
+    listings,
   );
 }

@@ -13,11 +13,19 @@ const tmp = mkdtempSync(join(tmpdir(), 'idea-server-history-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe("local history in idea-server's folder", () => {
-  it('is written in VS Code format and read back, folder private', () => {
+  it('is written in VS Code format and read back, folder private', async () => {
     const home = ensurePrivateDir(defaultHistoryDir(join(tmp, 'home')));
     const file = join(tmp, 'ws', 'a b.ts');
     const store = new LocalHistory(home);
-    const entry = store.addEntry(file, Buffer.from('before\n'), 'idea-server edit/replace', 1_700_000_000_000);
+    const [entry] = await store.addEntries([
+      {
+        path: file,
+        content: Buffer.from('before\n'),
+        source: 'idea-server edit/replace',
+        timestamp: 1_700_000_000_000,
+      },
+    ]);
+    if (!entry) throw new Error('not added');
     const resource = fileUriString(file);
     expect(resource).toBe(`file://${join(tmp, 'ws')}/a%20b.ts`);
     const folder = join(home, vscodeStringHash(resource).toString(16));

@@ -6,9 +6,14 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fileUriString, LocalHistory, vscodeStringHash } from '../../server-core/local-history';
+import { fileUriString, Listings, LocalHistory, vscodeStringHash } from '../../server-core/local-history';
 
-const calls = vi.hoisted(() => ({ readdir: [] as string[], realpath: 0, open: [] as string[] }));
+const calls = vi.hoisted(() => ({
+  readdir: [] as string[],
+  realpath: 0,
+  open: [] as string[],
+  asyncOpen: [] as string[],
+}));
 vi.mock('node:fs', async (original) => {
   const real = await original<typeof import('node:fs')>();
   const realpathSync = Object.assign(
@@ -38,6 +43,11 @@ vi.mock('node:fs', async (original) => {
       calls.open.push(String(args[0]));
       return real.readFileSync(...args);
     }) as typeof real.readFileSync,
+    // The write path's own file calls (write/fd-io.ts): opens counted by path.
+    open: ((...args: Parameters<typeof real.open>) => {
+      calls.asyncOpen.push(String(args[0]));
+      return real.open(...args);
+    }) as typeof real.open,
   };
 });
 
@@ -52,15 +62,22 @@ function fresh(): { home: string; ws: string } {
   return { home: join(base, 'History'), ws: join(base, 'ws') };
 }
 const folderOf = (home: string, path: string) => join(home, vscodeStringHash(fileUriString(path)).toString(16));
+/** One entry added (addEntries of one item), returned. */
+async function addOne(lh: LocalHistory, path: string, content: string, source: string, timestamp?: number) {
+  const [entry] = await lh.addEntries([{ path, content: Buffer.from(content), source, timestamp }]);
+  if (!entry) throw new Error(`no entry added for ${path}`);
+  return entry;
+}
 function reset(): void {
   calls.readdir.length = 0;
   calls.realpath = 0;
   calls.open.length = 0;
+  calls.asyncOpen.length = 0;
 }
 beforeEach(reset);
 
 describe('local history folder index', () => {
-  it('a write of N files lists the History folder once and resolves each folder once, not N × H times', () => {
+  it('a write of N files lists the History folder once and resolves each folder once, not N × H times', async () => {
     const { home, ws } = fresh();
     // H = 300 other files' folders (their files exist), and junk: folders without entries.json, broken
     // listings, a foreign scheme, a stray file.
@@ -90,11 +107,12 @@ describe('local history folder index', () => {
     for (const f of files) writeFileSync(f, 'before');
     const lh = new LocalHistory(home);
     reset();
-    // What workspace-write.ts does per file: list (is the newest entry the content?), the backup, the result.
+    // Three lookups per file, one file at a time: list (is the newest entry the content?), the backup,
+    // the result (the write path's addEntries does one lookup for all its files: the next test).
     for (const f of files) {
       expect(lh.list(f)).toEqual([]);
-      lh.addEntry(f, Buffer.from('before'), 'backup', 1000);
-      lh.addEntry(f, Buffer.from('after'), 'result', 2000);
+      await addOne(lh, f, 'before', 'backup', 1000);
+      await addOne(lh, f, 'after', 'result', 2000);
     }
     expect(calls.readdir.filter((p) => p === home)).toHaveLength(1);
     // One per indexed folder, one per lookup (the wanted path): 300 + 3 × 40, against 3 × 40 × 300 listed.
@@ -137,16 +155,50 @@ describe('local history folder index', () => {
     expect(new LocalHistory(home).list(files[7]!).map((e) => e.source)).toEqual(['result', 'backup']);
   });
 
-  it("sees another process's new folder, and appends to it, after the index was built", () => {
+  it("one write reads each folder's entries.json once: the results go into the listing read for the originals, unless it changed (Listings)", async () => {
+    const { home, ws } = fresh();
+    const N = 10;
+    const files = Array.from({ length: N }, (_, i) => join(ws, `f${i}.ts`));
+    const lh = new LocalHistory(home);
+    // What workspace-write.ts does per write: the originals unless already kept, then the results.
+    const write = async (before: string, after: string, at: number, meanwhile?: () => Promise<unknown>) => {
+      const listings = new Listings();
+      const entry = (content: string, source: string, timestamp: number, unlessNewest = false) =>
+        files.map((f) => ({ path: f, real: f, content: Buffer.from(content), source, timestamp, unlessNewest }));
+      await lh.addEntries(entry(before, 'backup', at, true), undefined, listings);
+      await meanwhile?.();
+      await lh.addEntries(entry(after, 'result', at + 1), undefined, listings);
+    };
+    const listingOpens = () => calls.asyncOpen.filter((p) => p.endsWith('entries.json')).length;
+    await write('v0', 'v1', 100);
+    reset();
+    await write('v1', 'v2', 200); // every original is its file's newest entry already: only the results added
+    expect(listingOpens()).toBe(N); // read for the originals, not again for the results
+    for (const f of files) expect(lh.list(f).map((e) => e.source)).toEqual(['result', 'result', 'backup']);
+    // Another process adds an entry to one file's folder in between: that listing is read again, its entry kept.
+    reset();
+    await write('v2', 'v3', 300, () => addOne(new LocalHistory(home), files[3]!, 'theirs', 'other', 250));
+    expect(listingOpens()).toBe(N + 2); // the other's read of it, and ours again
+    const listed = JSON.parse(readFileSync(join(folderOf(home, files[3]!), 'entries.json'), 'utf8'));
+    expect(listed.entries.map((e: { source: string }) => e.source)).toEqual([
+      'backup',
+      'result',
+      'result',
+      'other',
+      'result',
+    ]);
+  });
+
+  it("sees another process's new folder, and appends to it, after the index was built", async () => {
     const { home, ws } = fresh();
     const [a, b] = [join(ws, 'a.ts'), join(ws, 'b.ts')];
     const ours = new LocalHistory(home);
     const other = new LocalHistory(home);
-    ours.addEntry(a, Buffer.from('a1'), 'ours');
+    await addOne(ours, a, 'a1', 'ours');
     expect(ours.list(b)).toEqual([]);
-    const e = other.addEntry(b, Buffer.from('b1'), 'other');
+    const e = await addOne(other, b, 'b1', 'other');
     expect(ours.list(b).map((x) => x.id)).toEqual([e.id]);
-    ours.addEntry(b, Buffer.from('b2'), 'ours');
+    await addOne(ours, b, 'b2', 'ours');
     const listing = JSON.parse(readFileSync(join(folderOf(home, b), 'entries.json'), 'utf8'));
     expect(listing.entries.map((x: { source: string }) => x.source)).toEqual(['other', 'ours']);
     expect(other.list(a).map((x) => x.source)).toEqual(['ours']);
@@ -173,18 +225,18 @@ describe('local history folder index', () => {
     expect(calls.readdir.filter((p) => p === home)).toEqual([]); // the History folder itself did not change
   });
 
-  it('forgets a folder deleted under it and makes it again on the next entry', () => {
+  it('forgets a folder deleted under it and makes it again on the next entry', async () => {
     const { home, ws } = fresh();
     const d = join(ws, 'd.ts');
     const lh = new LocalHistory(home);
-    lh.addEntry(d, Buffer.from('d1'), 'one');
+    await addOne(lh, d, 'd1', 'one');
     rmSync(folderOf(home, d), { recursive: true });
     expect(lh.list(d)).toEqual([]);
-    lh.addEntry(d, Buffer.from('d2'), 'two');
+    await addOne(lh, d, 'd2', 'two');
     expect(lh.list(d).map((e) => e.source)).toEqual(['two']);
   });
 
-  it('matches a folder recorded under a symlinked path by the real path, and the other way round', () => {
+  it('matches a folder recorded under a symlinked path by the real path, and the other way round', async () => {
     const { home, ws } = fresh();
     mkdirSync(join(ws, 'real'));
     symlinkSync(join(ws, 'real'), join(ws, 'link'));
@@ -193,12 +245,12 @@ describe('local history folder index', () => {
     const lh = new LocalHistory(home);
     expect(lh.list(join(ws, 'real', 'x.ts'))).toEqual([]); // index built before the other writer's folders
     const other = new LocalHistory(home);
-    const x = other.addEntry(join(ws, 'link', 'x.ts'), Buffer.from('x'), 'via link');
-    const y = other.addEntry(join(ws, 'real', 'y.ts'), Buffer.from('y'), 'via real');
+    const x = await addOne(other, join(ws, 'link', 'x.ts'), 'x', 'via link');
+    const y = await addOne(other, join(ws, 'real', 'y.ts'), 'y', 'via real');
     expect(lh.list(join(ws, 'real', 'x.ts')).map((e) => e.id)).toEqual([x.id]);
     expect(lh.list(join(ws, 'link', 'y.ts')).map((e) => e.id)).toEqual([y.id]);
     // An entry added through the other spelling goes to the same folder.
-    lh.addEntry(join(ws, 'real', 'x.ts'), Buffer.from('x2'), 'again');
+    await addOne(lh, join(ws, 'real', 'x.ts'), 'x2', 'again');
     expect(lh.foldersFor(join(ws, 'link', 'x.ts'))).toHaveLength(1);
     expect(lh.list(join(ws, 'link', 'x.ts'))).toHaveLength(2);
   });

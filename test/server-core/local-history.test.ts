@@ -70,9 +70,12 @@ describe('local history reader', () => {
     expect(lh.list('/work/proj/none.md')).toEqual([]);
     expect(new LocalHistory(join(home, 'missing')).list(file)).toEqual([]);
   });
-  it('adds an entry that the listing then shows first and whose content is kept', () => {
+  it('adds an entry that the listing then shows first and whose content is kept', async () => {
     const lh = new LocalHistory(home);
-    const e = lh.addEntry(file, Buffer.from('overwritten'), 'IDEA: before rollback', 9000);
+    const [e] = await lh.addEntries([
+      { path: file, content: Buffer.from('overwritten'), source: 'IDEA: before rollback', timestamp: 9000 },
+    ]);
+    if (!e) throw new Error('not added');
     expect(e.id).toMatch(/^[A-Za-z0-9]{4}\.md$/);
     const first = lh.list(file)[0]!;
     expect([first.id, first.source, first.timestamp]).toEqual([e.id, 'IDEA: before rollback', 9000]);
@@ -80,10 +83,11 @@ describe('local history reader', () => {
     // A fresh reader (another window, or after a restart) sees it too.
     expect(new LocalHistory(home).find(file, e.id)).toBeDefined();
   });
-  it('creates the folder VS Code would use for a file without history', () => {
+  it('creates the folder VS Code would use for a file without history', async () => {
     const lh = new LocalHistory(home);
     const p = '/work/proj/new file.ts';
-    const e = lh.addEntry(p, Buffer.from('x'), 'test', 1);
+    const [e] = await lh.addEntries([{ path: p, content: Buffer.from('x'), source: 'test', timestamp: 1 }]);
+    if (!e) throw new Error('not added');
     const uri = 'file:///work/proj/new%20file.ts';
     expect(fileUriString(p)).toBe(uri);
     expect(e.location).toBe(join(home, vscodeStringHash(uri).toString(16), e.id));

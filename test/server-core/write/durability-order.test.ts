@@ -181,4 +181,26 @@ describe('the order of durability of one write (writeFiles, local history includ
     expect(calls.sync.filter((name) => name === 'readdirSync')).toHaveLength(1);
     expect(calls.sync.length).toBeLessThanOrEqual(8);
   });
+
+  it("reads each History folder's entries.json once per write: recording the results reuses what keeping the originals read", async () => {
+    const files = Array.from({ length: 6 }, (_, i) => join(root, 'ws', `f${i}.ts`));
+    mkdirSync(join(root, 'ws'), { recursive: true });
+    for (const f of files) writeFileSync(f, 'v0\n');
+    const core = coreContext(fakeHost(root));
+    const write = (from: string, to: string) =>
+      writeFiles(
+        core,
+        files.map((f) => ({ path: f, target: f, before: Buffer.from(from), after: Buffer.from(to) })),
+        { what: 'edit/rename', recordResult: true, backupSource: BACKUP_SOURCES.rename },
+      );
+    await write('v0\n', 'v1\n');
+    calls.on = true;
+    await write('v1\n', 'v2\n'); // each original is its file's newest entry: only the results are added
+    calls.on = false;
+    const listingOpens = calls.log.filter((e) => e.op === 'open' && e.path.endsWith('entries.json'));
+    expect(listingOpens).toHaveLength(files.length);
+    for (const f of files) expect(readFileSync(f, 'utf8')).toBe('v2\n');
+    const sources = core.history.list(files[0]!).map((e) => e.source);
+    expect(sources.sort()).toEqual(['IDEA: before edit/rename', 'IDEA: edit/rename', 'IDEA: edit/rename']);
+  });
 });
