@@ -170,33 +170,73 @@ describe('edit/rename', () => {
         ...language,
         rename: async (_p, _a, n) => [...renameEdits(n), { filePath, edits: [{ range: r(0, 8, 0, 15), newText: n }] }],
       }).handler({ ...at, newName: 'newName', dryRun: false }, ctx);
-    await expect(into(settings)).rejects.toMatchObject({ code: 'INVALID_REQUEST', message: /may not be written/ });
-    await expect(into(join(root, 'outside.ts'))).rejects.toMatchObject({ message: /outside every workspace folder/ });
-    await expect(into('untitled:Untitled-1')).rejects.toMatchObject({ message: /outside every workspace folder/ });
+    await expect(into(settings)).rejects.toMatchObject({
+      code: 'INVALID_REQUEST',
+      message: expect.stringMatching(/may not be written/),
+    });
+    await expect(into(join(root, 'outside.ts'))).rejects.toMatchObject({
+      message: expect.stringMatching(/outside every workspace folder/),
+    });
+    await expect(into('untitled:Untitled-1')).rejects.toMatchObject({
+      message: expect.stringMatching(/outside every workspace folder/),
+    });
     expect(readFileSync(a, 'utf8')).toBe(A);
   });
 
   it("carries the provider's refusal and checks the new name against an identifier", async () => {
-    const refusing = rename({
-      ...language,
-      prepareRename: async () => {
-        throw new RenameRejectedError('You cannot rename this element.');
-      },
-    });
-    await expect(refusing.handler({ ...at, newName: 'x', dryRun: true }, ctx)).rejects.toMatchObject({
+    // A provider refuses the rename where its prepareRename does (host.ts): with an error, or no answer
+    // (typescript-language-server's null); the message is prepareRename's, as when it was asked first.
+    const cannot = async () => {
+      throw new RenameRejectedError('You cannot rename this element.');
+    };
+    for (const refused of [cannot, async () => null])
+      await expect(
+        rename({ prepareRename: cannot, rename: refused }).handler({ ...at, newName: 'x', dryRun: true }, ctx),
+      ).rejects.toMatchObject({
+        code: 'INVALID_REQUEST',
+        message: 'nothing to rename at 0:15: You cannot rename this element.',
+      });
+    // A rename refused where prepareRename was not: the rename's own message.
+    await expect(
+      rename({ ...language, rename: cannot }).handler({ ...at, newName: 'x', dryRun: true }, ctx),
+    ).rejects.toMatchObject({
       code: 'INVALID_REQUEST',
-      message: 'nothing to rename at 0:15: You cannot rename this element.',
+      message: 'cannot rename at 0:15: You cannot rename this element.',
     });
+    await expect(
+      rename({ ...language, rename: async () => null }).handler({ ...at, newName: 'x', dryRun: true }, ctx),
+    ).rejects.toMatchObject({ code: 'INVALID_REQUEST', message: expect.stringMatching(/no rename provider answers/) });
     await expect(rename().handler({ ...at, newName: 'not a name', dryRun: true }, ctx)).rejects.toMatchObject({
       code: 'INVALID_REQUEST',
-      message: /"not a name" is not a valid name for oldName/,
+      message: expect.stringMatching(/"not a name" is not a valid name for oldName/),
     });
     await expect(
       rename({ rename: async () => ({ unavailable: 'no server for .ts' }) }).handler(
         { ...at, newName: 'x', dryRun: true },
         ctx,
       ),
-    ).rejects.toMatchObject({ code: 'INVALID_REQUEST', message: /no server for \.ts/ });
+    ).rejects.toMatchObject({ code: 'INVALID_REQUEST', message: expect.stringMatching(/no server for \.ts/) });
+  });
+
+  it('asks prepareRename only when the new name is not an identifier, or the rename gave nothing (issue 33)', async () => {
+    const asked: string[] = [];
+    const counting = (lang: Partial<LanguageFeatures>) =>
+      rename({
+        prepareRename: async (...args) => (asked.push('prepareRename'), lang.prepareRename!(...args)),
+        rename: async (...args) => (asked.push('rename'), lang.rename!(...args)),
+      });
+    // An identifier passes the name check whatever it replaces: one round trip, the rename.
+    const res = await counting(language).handler({ ...at, newName: 'newName', dryRun: false }, ctx);
+    expect(res.changedFiles).toEqual([a, b]);
+    expect(asked).toEqual(['rename']);
+    asked.length = 0;
+    await expect(counting(language).handler({ ...at, newName: 'not a name', dryRun: true }, ctx)).rejects.toThrow(
+      /not a valid name/,
+    );
+    expect(asked).toEqual(['prepareRename']); // checked before the rename, which is not asked
+    asked.length = 0;
+    await counting({ ...language, rename: async () => [] }).handler({ ...at, newName: 'x', dryRun: true }, ctx);
+    expect(asked).toEqual(['rename', 'prepareRename']); // no edits: asked whether it refuses
   });
 
   it('refuses overlapping edits and an editor copy that differs from the disk', async () => {
