@@ -51,3 +51,35 @@ describe('test layout', () => {
     expect(wrong).toEqual([]);
   });
 });
+
+/**
+ * `toMatchObject` arguments (the text between its parentheses) that hold a regular-expression literal as
+ * a value. vitest's toMatchObject passes whatever the string is when the expected value is a RegExp
+ * (`{ message: /x/ }` matches `{ message: 'y' }`), so such a check can never fail: write
+ * `expect.stringMatching(/x/)` instead.
+ */
+function vacuousMatchers(text: string): number[] {
+  const lines: number[] = [];
+  for (const m of text.matchAll(/\btoMatchObject\(/g)) {
+    let i = m.index + m[0].length;
+    for (let depth = 1; i < text.length && depth > 0; i++) {
+      if (text[i] === '(') depth++;
+      else if (text[i] === ')') depth--;
+    }
+    if (/[:[,]\s*\/(?![/*\s])(?:\\.|[^/\n\\])+\/[dgimsuvy]*\s*[,}\]]/.test(text.slice(m.index, i)))
+      lines.push(text.slice(0, m.index).split('\n').length);
+  }
+  return lines;
+}
+
+describe('test hygiene', () => {
+  it('no toMatchObject holds a RegExp as a value (vitest passes it whatever the text)', () => {
+    expect(vacuousMatchers("expect(e).toMatchObject({ code: 'X', message: /nope/ });")).toEqual([1]);
+    expect(vacuousMatchers('expect(e).toMatchObject({\n  message: expect.stringMatching(/nope/),\n});')).toEqual([]);
+    // This file's own examples above are strings, not checks.
+    const wrong = files(join(ROOT, 'test'), (f) => f.endsWith('.ts') && f !== import.meta.filename).flatMap((f) =>
+      vacuousMatchers(readFileSync(f, 'utf8')).map((line) => `${relative(ROOT, f)}:${line}`),
+    );
+    expect(wrong).toEqual([]);
+  });
+});
