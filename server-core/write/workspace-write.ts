@@ -15,10 +15,11 @@
 //   folder's entries.json, read once to keep the originals, is not read again to record the results
 //   while that file is unchanged (local-history.ts `Listings`);
 // - a cancel (T41) is answered when the write settles, never while files are half written: the write
-//   path holds the request's cancel answer (ctx.holdCancelAnswer) as it takes the request, so the
+//   path holds the request's cancel answer (ctx.holdCancelAnswer) when the write's turn begins, so the
 //   answer is CANCELLED only after a rollback left every file as it was, and the result once the last
 //   file's replacement began (the commit point, transaction.ts). A cancel while the handler was still
-//   planning was answered CANCELLED at once, and its write is refused before it touches anything.
+//   planning, or while its write waited behind another, was answered CANCELLED at once, and its write
+//   is refused before it touches anything.
 // What an editor adds (unsaved documents, reloading after a write) comes through the host's OpenDocuments.
 import type { CoreContext } from '../context';
 import { ProtocolError } from '../errors';
@@ -88,12 +89,12 @@ export function checkWritable(svc: CoreContext, writes: readonly { path: string;
 }
 
 export function writeFiles(svc: CoreContext, writes: PlannedWrite[], opts: WriteOptions): Promise<void> {
-  // From here a cancel is answered by how the write ends. One that came earlier was answered already,
-  // and its signal (aborted before that answer was sent) stops the write below before it starts.
-  opts.request?.holdCancelAnswer?.();
   const signal = opts.request?.signal ?? opts.signal;
   return oneAtATime(async () => {
-    // Cancelled while waiting its turn: nothing was touched yet.
+    // From its turn on, a cancel is answered by how the write ends. One that came earlier (while it was
+    // planned, or queued behind another write) was answered CANCELLED at once, and its signal, aborted
+    // before that answer was sent, stops the write here before it touches anything.
+    opts.request?.holdCancelAnswer?.();
     signal?.throwIfAborted();
     checkWritable(svc, writes);
     const listings = new Listings(); // this write's, shared by its two calls to local history
