@@ -1,5 +1,6 @@
 // Shared by the language handlers: a file's text as the server sees it (the editor's copy when it has
 // one open, else the disk), positions checked against it, and the text of a range.
+import { type Stats, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { type CoreContext, resolvePath } from '../context';
 import { invalidRequest } from '../errors';
@@ -16,6 +17,68 @@ export async function documentText(core: CoreContext, path: string): Promise<str
   } catch (e) {
     throw new Error(`cannot open ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
+}
+
+/** Disk texts kept for reuse (diskText), the least recently used first. */
+const diskTexts = new Map<string, { text: string; stat: Stats }>();
+let diskChars = 0;
+/** At most this many files' texts are kept for reuse, this many characters in all, a quarter of it each. */
+export const DISK_TEXTS_MAX = 64;
+export const DISK_TEXTS_MAX_CHARS = 8 * 1024 * 1024;
+/**
+ * A file changed less than this long before its stat is not reused: a timestamp is coarser than the
+ * clock (a kernel tick, a second or two on some file systems), so a second write of the same length
+ * that soon could leave the stat as it was (git's "racily clean" entries).
+ */
+export const RACY_MS = 2000;
+
+function sameFile(a: Stats, b: Stats): boolean {
+  return a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs && a.size === b.size && a.ino === b.ino && a.dev === b.dev;
+}
+
+function forgetDiskText(path: string): void {
+  const known = diskTexts.get(path);
+  if (!known) return;
+  diskTexts.delete(path);
+  diskChars -= known.text.length;
+}
+
+/**
+ * documentText for a file read again and again (the target of a definition asked from many places): the
+ * text read last time while one synchronous stat finds the file as it was then (mtime, ctime, size,
+ * inode, device), else read as documentText does (four file-system round trips through the thread
+ * pool, each a wake-up of the event loop). A file changed within RACY_MS of its stat is read every time.
+ */
+export async function diskText(core: CoreContext, path: string): Promise<string> {
+  const open = core.documents.text(path);
+  if (open !== undefined) return open;
+  let stat: Stats;
+  try {
+    stat = statSync(path);
+  } catch {
+    forgetDiskText(path);
+    return documentText(core, path); // its error says why
+  }
+  const known = diskTexts.get(path);
+  if (known && sameFile(known.stat, stat)) {
+    diskTexts.delete(path); // re-inserted: the Map's order is the order of use
+    diskTexts.set(path, known);
+    return known.text;
+  }
+  forgetDiskText(path);
+  const text = await documentText(core, path);
+  // Read after the stat: a change in between makes the next stat differ, and the file is read again.
+  if (!stat.isFile() || Date.now() - Math.max(stat.mtimeMs, stat.ctimeMs) < RACY_MS) return text;
+  if (text.length > DISK_TEXTS_MAX_CHARS / 4) return text;
+  forgetDiskText(path); // another request may have kept it meanwhile
+  diskTexts.set(path, { text, stat });
+  diskChars += text.length;
+  for (const [p, e] of diskTexts) {
+    if (diskTexts.size <= DISK_TEXTS_MAX && diskChars <= DISK_TEXTS_MAX_CHARS) break;
+    diskTexts.delete(p);
+    diskChars -= e.text.length;
+  }
+  return text;
 }
 
 /**
@@ -84,21 +147,51 @@ export async function askAt<R>(
   return { ...source, answer: await asked };
 }
 
-/** A position's offset in `text`, clamped to the document (as VS Code's TextDocument.offsetAt). */
-export function offsetAt(text: string, p: Position): number {
-  const lines = text.split(LINE_BREAK);
-  const breaks = text.match(new RegExp(LINE_BREAK, 'g')) ?? [];
-  if (p.line < 0) return 0;
-  if (p.line >= lines.length) return text.length;
-  let o = 0;
-  for (let i = 0; i < p.line; i++) o += lines[i]!.length + breaks[i]!.length;
-  return o + Math.max(0, Math.min(p.character, lines[p.line]!.length));
+/** Where 0-based `line` starts, scanning on from `fromLine`, which starts at `fromOffset`; undefined past the end. */
+function lineStart(text: string, line: number, fromLine: number, fromOffset: number): number | undefined {
+  const breaks = new RegExp(LINE_BREAK.source, 'g');
+  breaks.lastIndex = fromOffset;
+  let start = fromOffset;
+  for (let n = fromLine; n < line; n++) {
+    const m = breaks.exec(text);
+    if (!m) return undefined;
+    start = m.index + m[0].length;
+  }
+  return start;
 }
 
-/** The text a range covers, clamped to the document (as VS Code's TextDocument.getText(range)). */
+/** The offset of `character` in the line starting at `start`, clamped to the line. */
+function inLine(text: string, start: number, character: number): number {
+  const breaks = new RegExp(LINE_BREAK.source, 'g');
+  breaks.lastIndex = start;
+  const next = breaks.exec(text);
+  return start + Math.max(0, Math.min(character, (next ? next.index : text.length) - start));
+}
+
+/**
+ * A position's offset in `text`, clamped to the document (as VS Code's TextDocument.offsetAt). Scans the
+ * text only up to the end of the position's line: a definition's target in a large file (lib.dom.d.ts,
+ * 1.9 MB) is not split into lines for every answer.
+ */
+export function offsetAt(text: string, p: Position): number {
+  if (p.line < 0) return 0;
+  const start = lineStart(text, p.line, 0, 0);
+  return start === undefined ? text.length : inLine(text, start, p.character);
+}
+
+/**
+ * The text a range covers, clamped to the document (as VS Code's TextDocument.getText(range)): one scan
+ * to the start's line and on to the end's.
+ */
 export function textOfRange(text: string, range: Range): string {
-  const start = offsetAt(text, range.start);
-  const end = offsetAt(text, range.end);
+  const { start: a, end: b } = range;
+  const aLine = a.line < 0 ? undefined : lineStart(text, a.line, 0, 0);
+  const start = a.line < 0 ? 0 : aLine === undefined ? text.length : inLine(text, aLine, a.character);
+  let end: number;
+  if (aLine !== undefined && b.line >= a.line) {
+    const bLine = lineStart(text, b.line, a.line, aLine);
+    end = bLine === undefined ? text.length : inLine(text, bLine, b.character);
+  } else end = offsetAt(text, b);
   return end <= start ? '' : text.slice(start, end);
 }
 

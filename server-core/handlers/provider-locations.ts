@@ -6,7 +6,7 @@ import type { CoreContext } from '../context';
 import { type DefinitionTarget, isUnavailable, type Position, type Unavailable } from '../host';
 import type { DefinitionLocation } from '../protocol';
 import { innermostContaining, type TreeSymbol } from '../symbols';
-import { askAt, documentText, heldText, textOfRange, wireRange } from './document';
+import { askAt, diskText, heldText, textOfRange, wireRange } from './document';
 
 /** Targets worked out at once (each may need a symbol query and a file read). */
 const LOOKUPS_IN_FLIGHT = 8;
@@ -48,13 +48,14 @@ export async function providerLocations(
     }
     return tree;
   };
-  // A target in the requested file (most are), or one the server holds, needs no read.
+  // A target in the requested file (most are), or one the server holds, needs no read; nor does another
+  // file read for an earlier answer and unchanged since (one stat: the same target asked from many places).
   const texts = new Map<string, Promise<string>>([[source.path, Promise.resolve(source.text)]]);
   const textOf = (path: string) => {
     let text = texts.get(path);
     if (!text) {
       const held = heldText(svc, path);
-      texts.set(path, (text = held === undefined ? documentText(svc, path) : Promise.resolve(held)));
+      texts.set(path, (text = held === undefined ? diskText(svc, path) : Promise.resolve(held)));
     }
     return text;
   };

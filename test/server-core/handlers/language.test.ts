@@ -274,4 +274,32 @@ describe('textOfRange', () => {
     expect(textOfRange(text, r(3, 1, 9, 9))).toBe('h');
     expect(textOfRange(text, r(1, 5, 1, 1))).toBe('');
   });
+
+  it('agrees with splitting the whole text into lines, wherever the range falls', () => {
+    // The reference: the text split at every break, offsets summed line by line, clamped as VS Code does.
+    const reference = (text: string, range: Range) => {
+      const lines = text.split(/\r\n|\r|\n/);
+      const breaks = text.match(/\r\n|\r|\n/g) ?? [];
+      const at = (p: { line: number; character: number }) => {
+        if (p.line < 0) return 0;
+        if (p.line >= lines.length) return text.length;
+        let o = 0;
+        for (let i = 0; i < p.line; i++) o += lines[i]!.length + breaks[i]!.length;
+        return o + Math.max(0, Math.min(p.character, lines[p.line]!.length));
+      };
+      const [start, end] = [at(range.start), at(range.end)];
+      return end <= start ? '' : text.slice(start, end);
+    };
+    let seed = 7;
+    const next = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const pieces = ['a', 'bc', '\r', '\n', '\r\n', ''];
+    for (let i = 0; i < 2000; i++) {
+      const text = Array.from({ length: next(12) }, () => pieces[next(pieces.length)]).join('');
+      const range = r(next(7) - 1, next(6) - 1, next(7) - 1, next(6) - 1);
+      expect(textOfRange(text, range), JSON.stringify({ text, range })).toBe(reference(text, range));
+    }
+  });
 });
