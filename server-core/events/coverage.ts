@@ -6,6 +6,7 @@
 // is opened so that its language server reports on it, and closed again); this keeps the bounded list,
 // decides what is opened and when a file leaves, and never delays or fails a request: the handlers only
 // record names (withCoverage, after a write's answer), the opening runs later, one batch at a time.
+import { isAbsolute, resolve } from 'node:path';
 import type { FileCoverage, WorkspaceFolders } from '../host';
 import { resolveWorkspacePath } from '../path-guard';
 import type { Handlers } from '../protocol';
@@ -22,6 +23,12 @@ export const REOPEN_MIN_MS = 10_000;
  * file is open again are compared with what was last reported (the same: no event).
  */
 export const REOPEN_DELAY_MS = 1000;
+/**
+ * A covered file named again within this long is not checked again (`reportable` resolves its symlinks
+ * and matches the exclude settings, which EventScope re-reads no more often than this either): a client
+ * asking about one file over and over pays the check once a second, not per request.
+ */
+export const RECHECK_MS = 1000;
 
 export type CoverReason = 'named' | 'written';
 
@@ -47,6 +54,8 @@ export interface CoveragePlatform {
 
 interface Entry {
   at: number;
+  /** When `reportable` last said yes. */
+  checked: number;
   reopenedAt?: number;
 }
 
@@ -76,9 +85,12 @@ export class Coverage implements FileCoverage {
     const now = this.now();
     // A write of thousands of files covers its last `files`: the rest would be evicted at once anyway.
     for (const path of paths.slice(-this.limits.files)) {
-      if (typeof path !== 'string' || !this.reportable(path)) continue;
+      if (typeof path !== 'string') continue;
+      const known = this.covered.get(path);
+      const recent = known !== undefined && now - known.checked < RECHECK_MS;
+      if (!recent && !this.reportable(path)) continue;
       this.covered.delete(path); // re-inserted: the Map's order is the order of last use
-      this.covered.set(path, { at: now });
+      this.covered.set(path, { at: now, checked: recent ? known.checked : now });
       this.pending.delete(path);
       this.pending.set(path, reason);
     }
@@ -139,11 +151,22 @@ export class Coverage implements FileCoverage {
         this.log(`coverage: releasing ${gone.length} file(s) failed: ${(e as Error).message}`);
       }
     }
-    clearTimeout(this.timer);
-    this.timer = undefined;
     const oldest = this.covered.values().next().value;
-    if (oldest === undefined || this.disposed) return;
-    this.timer = setTimeout(() => this.evict(), Math.max(0, oldest.at + this.limits.ms - now) + 1);
+    if (oldest === undefined || this.disposed) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+      return;
+    }
+    // An armed timer stays (each naming would otherwise re-arm it): it is due for a file at least as old
+    // as the oldest now, so at worst it fires early, drops nothing and is armed for the oldest file then.
+    if (this.timer !== undefined) return;
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        this.evict();
+      },
+      Math.max(0, oldest.at + this.limits.ms - now) + 1,
+    );
     this.timer.unref?.();
   }
 
@@ -203,6 +226,13 @@ function namedPaths(params: unknown, folders: WorkspaceFolders): string[] {
   const out: string[] = [];
   for (const p of list) {
     if (typeof p !== 'string') continue;
+    // An absolute path goes on as it is: whether it is in the workspace is `reportable`'s to say (Coverage
+    // asks it, resolving symlinks, at most once a second for a file named again and again). Resolving
+    // it here too was two more realpaths per request.
+    if (isAbsolute(p)) {
+      out.push(resolve(p));
+      continue;
+    }
     try {
       out.push(resolveWorkspacePath(p, folders.paths()).path);
     } catch {

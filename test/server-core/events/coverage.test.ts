@@ -10,6 +10,7 @@ import {
   COVER_FILES,
   Coverage,
   type CoveredFile,
+  RECHECK_MS,
   REOPEN_MIN_MS,
   withCoverage,
 } from '../../../server-core/events/coverage';
@@ -98,6 +99,29 @@ describe('Coverage', () => {
     c.touched(['/w/a', '/w/b', '/w/c', '/w/d', '/w/e'], 'written');
     expect(p.released.flat().sort()).toEqual(['/w/1', '/w/2', '/w/3', '/w/4']);
     expect(['/w/c', '/w/d', '/w/e'].every((f) => c.covers(f))).toBe(true);
+  });
+
+  it(`checks a file named again at most once per RECHECK_MS (${RECHECK_MS} ms); one no longer reportable then stays out`, async () => {
+    const p = platform();
+    let checks = 0;
+    let allowed = true;
+    const c = coverage(p, { ms: 120_000, files: 3 }, () => (checks++, allowed));
+    c.touched(['/w/a'], 'named');
+    now += RECHECK_MS - 1;
+    c.touched(['/w/a'], 'named');
+    c.touched(['/w/a'], 'named');
+    expect(checks).toBe(1);
+    allowed = false; // excluded since (a settings change), or its symlink now points outside
+    now += 1;
+    c.touched(['/w/a'], 'named'); // checked again: not refreshed
+    expect(checks).toBe(2);
+    now += 120_000 - 1; // the cover time since the last naming that refreshed it (1 ms ago before the check)
+    expect(c.covers('/w/a')).toBe(false);
+    c.touched(['/w/b'], 'named'); // a path never covered is always checked
+    expect(checks).toBe(3);
+    expect(c.covers('/w/b')).toBe(false);
+    await tick();
+    expect(p.opened.flat().map((f) => f.path)).toEqual(['/w/a']);
   });
 
   it('releases a file once it was not named or written for the cover time, by a timer', async () => {
@@ -221,7 +245,7 @@ describe('withCoverage', () => {
     expect(log).toHaveLength(2);
   });
 
-  it("a naming request's files are recorded as it starts, resolved; outside ones are left out", async () => {
+  it("a naming request's files are recorded as it starts, resolved; outside ones are never covered", async () => {
     const { host, coverage, log } = hosted();
     host.coverage = coverage;
     let finish!: () => void;
@@ -232,14 +256,32 @@ describe('withCoverage', () => {
         })) as unknown as Handlers['diagList'],
       editFind: (async () => ({ matches: [] })) as unknown as Handlers['editFind'],
     });
-    const pending = handlers.diagList!({ filePath: ['a.ts', '/elsewhere/b.ts'] } as never, {} as never);
+    const named = ['a.ts', '../outside.ts', '/elsewhere/b.ts', `${ws}/sub/../c.ts`];
+    const pending = handlers.diagList!({ filePath: named } as never, {} as never);
     await tick();
-    expect(log).toEqual([`named ${join(ws, 'a.ts')}`]);
+    // A relative path is resolved in the workspace (one outside it left out); an absolute one goes on as
+    // it is, for the coverage's `reportable` to judge (below).
+    expect(log).toEqual([`named ${join(ws, 'a.ts')},/elsewhere/b.ts,${join(ws, 'c.ts')}`]);
     finish();
     await pending;
     await handlers.editFind!({ pattern: 'x' } as never, {} as never);
     await tick();
     expect(log).toHaveLength(1); // edit/find names no file
+
+    // With the server's Coverage over its EventScope, the file outside is never opened.
+    const p = platform();
+    const real = new Coverage(
+      (path) => new EventScope(host.folders).reportable(path),
+      p.part,
+      () => {},
+    );
+    host.coverage = real;
+    const again = handlers.diagList!({ filePath: ['a.ts', '/elsewhere/b.ts'] } as never, {} as never);
+    finish();
+    await again;
+    await sleep(5);
+    real.dispose();
+    expect(p.opened.flat().map((f) => f.path)).toEqual([join(ws, 'a.ts')]);
   });
 
   it('without a coverage the handlers are called as they are', async () => {
