@@ -179,6 +179,17 @@ class Language {
   }
 }
 
+/**
+ * Lines of a synced document, counted once per text: the sync hands back the same object while the file
+ * is unchanged, so a warm request does not scan the whole file for its line check.
+ */
+const lineCounts = new WeakMap<OpenDocument, number>();
+function linesOf(doc: OpenDocument): number {
+  let n = lineCounts.get(doc);
+  if (n === undefined) lineCounts.set(doc, (n = lineCount(doc.text)));
+  return n;
+}
+
 export class LspClient {
   private readonly options: Required<Omit<LspClientOptions, 'servers'>>;
   private readonly languages = new Map<string, Language>();
@@ -453,7 +464,7 @@ export class LspClient {
     if (!Number.isSafeInteger(line) || !Number.isSafeInteger(character) || line < 0 || character < 0)
       throw new LspPositionError(`not a position: line ${line}, character ${character}`);
     const opened = await this.open(rawPath, opts);
-    const lines = lineCount(opened.doc.text);
+    const lines = linesOf(opened.synced);
     if (line >= lines) throw new LspPositionError(`line ${line} is beyond the end of the file (${lines} lines)`);
     return opened;
   }
@@ -461,7 +472,7 @@ export class LspClient {
   private async open(
     rawPath: string,
     opts: CallOptions,
-  ): Promise<{ live: Live; doc: OpenDocument & { language: string } }> {
+  ): Promise<{ live: Live; doc: OpenDocument & { language: string }; synced: OpenDocument }> {
     const path = this.checkPath(rawPath);
     const lang = languageOfFile(path, this.languages);
     if (!lang) {
@@ -481,6 +492,6 @@ export class LspClient {
         timeoutMs: this.options.startTimeoutMs,
       }));
     const doc = await bounded(live.documents.sync(path, lang.languageId), `opening ${path}`, this.bounds(opts));
-    return { live, doc: { ...doc, language: lang.language } };
+    return { live, doc: { ...doc, language: lang.language }, synced: doc };
   }
 }

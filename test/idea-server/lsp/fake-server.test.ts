@@ -107,6 +107,19 @@ describe('LspClient failure paths', () => {
     await expect(bad.definition(file, 0, 0)).rejects.toMatchObject({ name: 'LspUnavailableError', reason: 'failed' });
   });
 
+  it('the line check follows the file as it changes on disk', async () => {
+    const own = join(dir, 'growing.fake');
+    writeFileSync(own, 'a\n');
+    const { client } = fake([]);
+    const beyond = { name: 'LspPositionError', message: 'line 2 is beyond the end of the file (2 lines)' };
+    await expect(client.definition(own, 2, 0)).rejects.toMatchObject(beyond);
+    writeFileSync(own, 'a\nb\nc\n');
+    expect((await client.definition(own, 2, 0)).locations).toHaveLength(1);
+    expect((await client.definition(own, 3, 0)).locations).toHaveLength(1);
+    writeFileSync(own, 'a\n');
+    await expect(client.definition(own, 2, 0)).rejects.toMatchObject(beyond);
+  });
+
   it('aborting a request rejects at once and sends $/cancelRequest; so does a timeout', async () => {
     const { client, until, lines } = fake(['--hang']);
     const ac = new AbortController();
