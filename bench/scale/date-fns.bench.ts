@@ -15,8 +15,10 @@
 //    the floor proxy (bench/lib/floor-proxy.mts: ws in → LSP out, nothing else), interleaved blocks.
 //    Target ≤ 1.1× of the floor.
 //   npx tsx bench/scale/date-fns.bench.ts [--runs N] [--no-build] [--json out.json]
+//   BENCH_BIN=/path/to/idea-server.mjs: that bin instead of this tree's build (an A/B of two builds made
+//   with bench/profiling/build-bin.mts, run one after the other)
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { connect, type IdeaClient } from '../../generated/current';
@@ -38,7 +40,7 @@ const CYCLES = 8;
 const NAV_ROUNDS = 6;
 const NAV_BLOCK = 10;
 
-const bin = await ensureServerBuilt(args);
+const bin = process.env.BENCH_BIN || (await ensureServerBuilt(args));
 const copy = dateFnsCopy();
 const ws = copy.dir;
 const filePath = join(ws, FILE);
@@ -61,6 +63,23 @@ const rows: BenchRow[] = [];
 const notes: string[] = [];
 const home = mkdtempSync(join(CACHE_ROOT, 'run-date-fns-home-'));
 const startServer = () => startIdeaServerBin({ workspace: ws, home, bin });
+
+/** On-CPU ns of every thread of `pid` (each task's schedstat under /proc; 0 once it is gone). */
+function cpuNs(pid: number): number {
+  let ns = 0;
+  try {
+    for (const t of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        ns += Number(readFileSync(`/proc/${pid}/task/${t}/schedstat`, 'utf8').split(' ')[0]);
+      } catch {
+        // the thread ended
+      }
+    }
+  } catch {
+    // gone, or not Linux
+  }
+  return ns;
+}
 
 /** tsc --noEmit -p on the copy's library config, wall ms (its exit code is 2: date-fns's packages are not installed). */
 function tscOnce(): number {
@@ -150,7 +169,7 @@ async function startFloorProxy() {
     child.once('message', (m) => resolve(m as { url: string }));
     child.once('exit', (code) => reject(new Error(`the floor proxy exited ${code}`)));
   });
-  return { url, stop: () => void child.send('stop') };
+  return { url, pid: child.pid!, stop: () => void child.send('stop') };
 }
 
 let server: BinServer | undefined;
@@ -272,6 +291,10 @@ try {
       },
     };
     const times: Record<string, { ours: number[]; floor: number[] }> = {};
+    // CPU time of each side's own process (all its threads) over its blocks, µs per request: on two
+    // shared cores CPU is latency, and it is far steadier than the p50s (bench/FINDINGS.md, issue 33).
+    const cpu: Record<string, { ours: number; floor: number }> = {};
+    const pids = { ours: server.child.pid!, floor: proxy.pid };
     for (const [name, t] of Object.entries(topics)) {
       times[name] = { ours: [], floor: [] };
       for (let i = 0; i < 5; i++) {
@@ -281,17 +304,22 @@ try {
     }
     for (let r = 0; r < NAV_ROUNDS; r++)
       for (const [name, t] of Object.entries(topics))
-        for (const side of ['ours', 'floor'] as const)
+        for (const side of ['ours', 'floor'] as const) {
+          const c0 = cpuNs(pids[side]);
           for (let i = 0; i < NAV_BLOCK; i++) {
             const t0 = performance.now();
             await t[side]();
             times[name]![side].push(performance.now() - t0);
           }
+          cpu[name] ??= { ours: 0, floor: 0 };
+          cpu[name]![side] += cpuNs(pids[side]) - c0;
+        }
     for (const [name, t] of Object.entries(times)) {
       const o = summarize(t.ours).p50;
       const f = summarize(t.floor).p50;
+      const us = (side: 'ours' | 'floor') => (cpu[name]![side] / 1000 / (NAV_ROUNDS * NAV_BLOCK)).toFixed(0);
       console.error(
-        `[scale/date-fns] warm ${name} p50: idea-server ${o.toFixed(2)} ms, floor proxy ${f.toFixed(2)} ms`,
+        `[scale/date-fns] warm ${name} p50: idea-server ${o.toFixed(2)} ms, floor proxy ${f.toFixed(2)} ms; CPU per request ${us('ours')} vs ${us('floor')} µs`,
       );
       rows.push({
         metric: `warm nav/${name} p50 of ${NAV_ROUNDS * NAV_BLOCK} on date-fns via idea-server vs via the floor proxy (ws in → LSP out, nothing else)`,
