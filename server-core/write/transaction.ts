@@ -6,8 +6,8 @@
 //   2. prepare every file's replacement (write/atomic-file.ts: temp file written and fsynced), many at
 //      a time (write/bounded.ts), and wait for `alongside`;
 //   3. per file, in order: check it still holds the bytes the plan was made from (else someone changed
-//      it meanwhile: stop; the checks read a few files ahead of the renames), the caller's
-//      precondition, the signal, then the rename over it;
+//      it meanwhile: stop), read right before its rename so that another process's edit can slip in
+//      only in the instant between the two, the caller's precondition, the signal, then the rename;
 //   4. fsync each folder written once;
 //   5. on any failure, remove the prepared files not renamed and put back the originals of the files
 //      already replaced (prepared the same way, renamed newest first, folders fsynced);
@@ -38,7 +38,7 @@ import {
   prepareReplacement,
   syncFolders,
 } from './atomic-file';
-import { eachBounded, settleBounded, WRITE_CONCURRENCY } from './bounded';
+import { eachBounded, settleBounded } from './bounded';
 import { holdsBytes } from './fd-io';
 import { WriteJournal } from './journal';
 
@@ -86,7 +86,7 @@ export interface ApplyOptions {
 export async function applyAllOrNothing(writes: readonly PlannedWrite[], opts: ApplyOptions): Promise<void> {
   if (writes.length === 0) return;
   // Two paths of one file (a symlink and its target): each plan was made from the same bytes, so
-  // writing both would lose one's edits (the checks read ahead, so they cannot catch it). Nothing starts.
+  // writing both would lose one's edits (each file's check ran before the other path's rename). Nothing starts.
   const byTarget = new Map<string, string>();
   for (const w of writes) {
     const other = byTarget.get(w.target);
@@ -112,8 +112,9 @@ export async function applyAllOrNothing(writes: readonly PlannedWrite[], opts: A
     });
     await side;
     await opts.afterPrepared?.();
-    // Each file's check reads ahead of the renames (a few at a time), so that it is done when its turn
-    // comes; the rename itself still waits for it.
+    // Each file's check is read right before its rename, not ahead with the others: a check read while
+    // earlier files were being renamed left another process's edit of this file, made in that time,
+    // to be overwritten (the hardening live test's concurrent writer caught it).
     const checks: Promise<boolean>[] = [];
     const checkUpTo = (last: number) => {
       for (let k = checks.length; k <= last && k < writes.length; k++)
@@ -121,7 +122,7 @@ export async function applyAllOrNothing(writes: readonly PlannedWrite[], opts: A
     };
     try {
       for (const [i, w] of writes.entries()) {
-        checkUpTo(i + WRITE_CONCURRENCY);
+        checkUpTo(i);
         if (!(await checks[i]!))
           throw new WriteFailedError(`${w.path} changed on disk while the ${opts.what} was being prepared`);
         const veto = opts.precondition?.(w);

@@ -132,6 +132,20 @@ describe('applyAllOrNothing', () => {
     expect(snapshot(ws).slice(0, 6)).toEqual(ws.slice(0, 6).map((w) => w.before!.toString('utf8')));
     expect(readFileSync(ws[6]!.target, 'utf8')).toBe('someone else wrote this');
   });
+  it('sees a change made while earlier files were being renamed: each check is read right before its rename', async () => {
+    const dir = fresh('changed-late');
+    const stateDir = fresh('changed-late-state');
+    const ws = plan(dir, 10);
+    // Another process edits the 7th file once the 2nd has been replaced, long after planning.
+    const afterEach = async (w: PlannedWrite) => {
+      if (w === ws[1]) writeFileSync(ws[6]!.target, 'someone else wrote this meanwhile');
+    };
+    await expect(applyAllOrNothing(ws, { stateDir, what: 'edit/replace', afterEach })).rejects.toThrow(
+      /f0006.txt changed on disk/,
+    );
+    expect(snapshot(ws).slice(0, 6)).toEqual(ws.slice(0, 6).map((w) => w.before!.toString('utf8')));
+    expect(readFileSync(ws[6]!.target, 'utf8')).toBe('someone else wrote this meanwhile');
+  });
   it('a precondition veto (unsaved editor changes) stops the write the same way', async () => {
     const dir = fresh('veto');
     const ws = plan(dir, 5);
