@@ -13,13 +13,13 @@
 //     [--perf DIR] (the bins under --perf-basic-prof; after the timed rounds, `perf record -g` of each
 //     side's process over one more block per topic: DIR/<topic>-<side>.data)
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { connect, type IdeaClient } from '../../generated/current';
 import { summarize } from '../lib/stats';
-import { childrenOf, dateFnsCopy, sleep } from '../scale/common';
+import { childrenOf, cpuNs, dateFnsCopy, sleep } from '../scale/common';
 import { CACHE_ROOT } from '../scale/generate';
 
 const { values } = parseArgs({
@@ -40,22 +40,6 @@ const TOPICS = (values.topics ?? 'definition,hover,references').split(',');
 const bins = (values.bin ?? []).map((b) => b.split('=') as [string, string]);
 const FILE = 'src/addDays/index.ts';
 
-/** On-CPU ns of every thread of `pid` (0 once it is gone). */
-function cpuNs(pid: number): number {
-  let ns = 0;
-  try {
-    for (const t of readdirSync(`/proc/${pid}/task`)) {
-      try {
-        ns += Number(readFileSync(`/proc/${pid}/task/${t}/schedstat`, 'utf8').split(' ')[0]);
-      } catch {
-        // the thread ended
-      }
-    }
-  } catch {
-    // gone
-  }
-  return ns;
-}
 const descendants = (pid: number): number[] => childrenOf(pid).flatMap((c) => [c, ...descendants(c)]);
 const treeNs = (pid: number) => descendants(pid).reduce((a, c) => a + cpuNs(c), 0);
 

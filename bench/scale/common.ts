@@ -102,6 +102,23 @@ export function rssMB(pid: number): number | undefined {
   }
 }
 
+/** On-CPU ns of every thread of `pid` (each task's schedstat under /proc; 0 once it is gone or off Linux). */
+export function cpuNs(pid: number): number {
+  let ns = 0;
+  try {
+    for (const t of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        ns += Number(readFileSync(`/proc/${pid}/task/${t}/schedstat`, 'utf8').split(' ')[0]);
+      } catch {
+        // the thread ended
+      }
+    }
+  } catch {
+    // gone, or not Linux
+  }
+  return ns;
+}
+
 /** The pid's child processes (Linux: /proc/<pid>/task/<pid>/children). */
 export function childrenOf(pid: number): number[] {
   try {

@@ -18,7 +18,7 @@
 //   BENCH_BIN=/path/to/idea-server.mjs: that bin instead of this tree's build (an A/B of two builds made
 //   with bench/profiling/build-bin.mts, run one after the other)
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { connect, type IdeaClient } from '../../generated/current';
@@ -26,7 +26,7 @@ import { type BenchRow, emit } from '../lib/contract';
 import { type BinServer, startIdeaServerBin } from '../lib/idea-server-bin';
 import { type LspDirect, type Published, startLspDirect } from '../lib/lsp-direct';
 import { summarize } from '../lib/stats';
-import { childrenOf, dateFnsCopy, ensureServerBuilt, LoadSampler, median, r2, scaleArgs, sleep } from './common';
+import { childrenOf, cpuNs, dateFnsCopy, ensureServerBuilt, LoadSampler, median, r2, scaleArgs, sleep } from './common';
 import { CACHE_ROOT } from './generate';
 
 const args = scaleArgs();
@@ -63,23 +63,6 @@ const rows: BenchRow[] = [];
 const notes: string[] = [];
 const home = mkdtempSync(join(CACHE_ROOT, 'run-date-fns-home-'));
 const startServer = () => startIdeaServerBin({ workspace: ws, home, bin });
-
-/** On-CPU ns of every thread of `pid` (each task's schedstat under /proc; 0 once it is gone). */
-function cpuNs(pid: number): number {
-  let ns = 0;
-  try {
-    for (const t of readdirSync(`/proc/${pid}/task`)) {
-      try {
-        ns += Number(readFileSync(`/proc/${pid}/task/${t}/schedstat`, 'utf8').split(' ')[0]);
-      } catch {
-        // the thread ended
-      }
-    }
-  } catch {
-    // gone, or not Linux
-  }
-  return ns;
-}
 
 /** tsc --noEmit -p on the copy's library config, wall ms (its exit code is 2: date-fns's packages are not installed). */
 function tscOnce(): number {
