@@ -80,7 +80,7 @@ describe('idea-spec bump (latest + 1) in a scratch copy', () => {
 
   it('lists the other mentions of the old version for review instead of rewriting them', () => {
     expect(bumpOut).toContain(`still naming ${latest} (review by hand; since values are left alone on purpose):`);
-    expect(bumpOut).toContain(`spec/v${next}/index.json /description: "IDEA protocol v${latest}:`);
+    expect(bumpOut).toContain(`spec/v${next}/index.json /description: "IDEA protocol v${latest}`);
     expect(bumpOut).toContain(`spec/v${next}/messages/handshake-success.schema.json /examples/0/version: "${latest}"`);
     expect(bumpOut).not.toMatch(/\/since:/);
   });
