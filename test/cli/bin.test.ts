@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVER_PROTOCOL as V014_PROTOCOL } from '../../generated/v0.1.4/server';
 import type { EditFindResult } from '../../generated/v0.1.6/types';
-import { poll } from '../../runtime/poll';
 import { buildTarget } from '../../scripts/build';
+import { until } from '../support/wait';
 import { type EventServer, startEventServer } from './event-server';
 import { type FakeServer, startFakeServer } from './fake-server';
 
@@ -98,11 +98,6 @@ function watching(args: string[], server: EventServer, env: NodeJS.ProcessEnv = 
   return { child, out, ended };
 }
 
-async function until(what: string, ok: () => boolean): Promise<void> {
-  const done = await poll(() => (ok() ? true : undefined), { timeoutMs: 10_000, intervalMs: 20, maxIntervalMs: 100 });
-  if (!done) throw new Error(`timed out waiting for ${what}`);
-}
-
 describe('idea watch as a process', () => {
   let ev: EventServer;
   beforeAll(async () => {
@@ -116,12 +111,14 @@ describe('idea watch as a process', () => {
 
   it('--json streams each event as one NDJSON line; Ctrl-C unsubscribes and exits 0', async () => {
     const w = watching(['files', '--json'], ev);
-    await until('the watch to subscribe', () => w.out.stderr.includes('watching /app/vscode/files/changed'));
+    await until('the watch to subscribe', () => w.out.stderr.includes('watching /app/vscode/files/changed'), {
+      timeoutMs: 10_000,
+    });
     const a = join(ev.workspace, 'a.ts');
     ev.emit('/app/vscode/files/changed', { changes: [{ filePath: a, change: 'created' }] });
     ev.emit('/app/vscode/diagnostics/changed', { files: [] }); // not watched: never shown
     ev.emit('/app/vscode/files/changed', { changes: [{ filePath: a, change: 'deleted' }] });
-    await until('two lines', () => w.out.stdout.split('\n').length === 3);
+    await until('two lines', () => w.out.stdout.split('\n').length === 3, { timeoutMs: 10_000 });
     expect(
       w.out.stdout
         .trimEnd()
@@ -140,7 +137,9 @@ describe('idea watch as a process', () => {
   it('text: the current state first, then one line per change, paths relative to the folder', async () => {
     const w = watching(['diagnostics'], ev);
     const w2 = watching(['editor'], ev);
-    await until('both to subscribe', () => w.out.stderr.includes('watching') && w2.out.stderr.includes('watching'));
+    await until('both to subscribe', () => w.out.stderr.includes('watching') && w2.out.stderr.includes('watching'), {
+      timeoutMs: 10_000,
+    });
     const f = join(ev.workspace, 'src', 'a.ts');
     const d = { line: 4, character: 6, endLine: 4, endCharacter: 7, source: 'ts', code: '2322' };
     ev.emit('/app/vscode/diagnostics/changed', {
@@ -159,7 +158,9 @@ describe('idea watch as a process', () => {
       visibleFiles: [f],
       dirtyFiles: [],
     });
-    await until('the lines', () => w.out.stdout.split('\n').length === 3 && w2.out.stdout.split('\n').length === 3);
+    await until('the lines', () => w.out.stdout.split('\n').length === 3 && w2.out.stdout.split('\n').length === 3, {
+      timeoutMs: 10_000,
+    });
     expect(w.out.stdout).toBe(
       "- src/a.ts:2:7: warning ts 2322: unused\n+ src/a.ts:5:7: error ts 2322: Type 'string' is not assignable to type 'number'.\n",
     );
@@ -194,7 +195,7 @@ describe('idea watch as a process', () => {
   it('the server going away ends the watch with exit 3', async () => {
     const brief = await startEventServer();
     const w = watching(['files', '--json'], brief);
-    await until('the watch to subscribe', () => w.out.stderr.includes('watching'));
+    await until('the watch to subscribe', () => w.out.stderr.includes('watching'), { timeoutMs: 10_000 });
     await brief.close();
     expect(await w.ended).toBe(3);
     expect(w.out.stderr).toContain('idea: the server closed the connection');

@@ -15,6 +15,7 @@ import {
   type EventDiagnostic,
   mergeDiagnosticsDeltas,
 } from '../../server-core/events/diagnostics-delta';
+import { tick } from '../support/wait';
 import { globRe } from './in-test-server';
 
 export const DIAG = '/app/vscode/diagnostics/changed';
@@ -85,8 +86,6 @@ export function diagnosticsOf(text: string): EventDiagnostic[] {
   });
   return out;
 }
-
-const tick = () => new Promise((r) => setImmediate(r));
 
 export async function startModelServer(root: string, o: ModelOptions): Promise<RunningIdeaServer> {
   const flaws = o.flaws ?? {};

@@ -3,9 +3,9 @@
 // the socket's per-tick uncork; a failing write never reaches the event path.
 import { describe, expect, it } from 'vitest';
 import { EVENT_TRACE_ENV, type EventTraceLine, eventTraceFromEnv, STALE_MS } from '../../extension/src/event-trace';
+import { nextTicks } from '../support/wait';
 
 const FILE = '/tmp/idea-trace-test.jsonl';
-const tick = () => new Promise<void>((r) => process.nextTick(r));
 
 function traced(env: NodeJS.ProcessEnv = { [EVENT_TRACE_ENV]: FILE }) {
   const clock = { t: 0 };
@@ -41,7 +41,7 @@ describe('IDEA_EVENT_TRACE', () => {
     });
     clock.t = 100;
     cb(3);
-    await tick();
+    await nextTicks();
     expect(lines).toEqual([{ event: 'diag', fromCallbackMs: 6, fromEmitMs: 3, callbackAt: 1100 }]);
   });
 
@@ -52,7 +52,7 @@ describe('IDEA_EVENT_TRACE', () => {
     quiet();
     clock.t = 500;
     loud();
-    await tick();
+    await nextTicks();
     expect(lines[0]!.fromCallbackMs).toBe(0);
   });
 
@@ -65,14 +65,14 @@ describe('IDEA_EVENT_TRACE', () => {
     change();
     clock.t = 60; // the window fires
     trace.emitted('files', () => undefined);
-    await tick();
+    await nextTicks();
     clock.t = 100;
     change(); // out of scope: no frame follows
     clock.t = 100 + STALE_MS + 50;
     change();
     clock.t += 50;
     trace.emitted('files', () => undefined);
-    await tick();
+    await nextTicks();
     expect(lines.map((l) => l.fromCallbackMs)).toEqual([50, 50]);
   });
 
@@ -81,7 +81,7 @@ describe('IDEA_EVENT_TRACE', () => {
     trace.callback('files', true, () => undefined)();
     clock.t = STALE_MS * 3; // the host was that busy
     trace.emitted('files', () => undefined);
-    await tick();
+    await nextTicks();
     expect(lines[0]!.fromCallbackMs).toBe(STALE_MS * 3);
   });
 
@@ -89,8 +89,8 @@ describe('IDEA_EVENT_TRACE', () => {
     const { trace, order } = traced();
     trace.emitted('files', () => process.nextTick(() => order.push('uncorked')));
     order.push('emit returned');
-    await tick();
-    await tick();
+    await nextTicks();
+    await nextTicks();
     expect(order).toEqual(['emit returned', 'uncorked', 'traced']);
   });
 
@@ -107,8 +107,8 @@ describe('IDEA_EVENT_TRACE', () => {
     )!;
     let sent = 0;
     trace.emitted('files', () => sent++);
-    await tick();
-    await tick();
+    await nextTicks();
+    await nextTicks();
     expect(sent).toBe(1);
   });
 });

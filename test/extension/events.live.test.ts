@@ -11,6 +11,7 @@ import { connect, type IdeaClient } from '../../generated/v0.1.7/client';
 import { type LiveHost, launchHost } from '../../livehost';
 import { MAX_QUEUED_EVENTS } from '../../runtime/event-queue';
 import { buildTarget } from '../../scripts/build';
+import { sleep } from '../support/wait';
 import { EXTENSION_DIR } from './helpers';
 import { extensionHostPid } from './support/extension-host';
 
@@ -25,7 +26,6 @@ let host: LiveHost;
 let base: string;
 let dir: string;
 let client: IdeaClient;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 beforeAll(async () => {
   await buildTarget('extension');

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CURRENT_VERSION } from '../../generated/current';
 import { connect, type IdeaClient } from '../../generated/v0.1.6/client';
 import { isPortOpen, parseJsonc } from '../../livehost';
-import { poll } from '../../runtime/poll';
 import { listRegisteredServers } from '../../runtime/registry';
+import { until } from '../support/wait';
 import { errorCode, type LiveFixture, startLiveFixture } from './helpers';
 
 let fx: LiveFixture;
@@ -21,23 +21,9 @@ afterAll(async () => {
   await fx?.close();
 });
 
-/** Polls `f` until it returns a value other than undefined (bounded); the last error is reported. */
-async function until<T>(what: string, f: () => Promise<T | undefined> | T | undefined, timeoutMs = 20_000): Promise<T> {
-  let last: unknown;
-  const v = await poll(
-    async () => {
-      try {
-        return await f();
-      } catch (e) {
-        last = e;
-        return undefined;
-      }
-    },
-    { timeoutMs, intervalMs: 25, maxIntervalMs: 250 },
-  );
-  if (v === undefined) throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
-  return v;
-}
+/** The workbench throws while a page or editor is still coming up: waits through that, for 20 s. */
+const untilShown = <T>(what: string, f: () => Promise<T | undefined> | T | undefined) =>
+  until(what, f, { timeoutMs: 20_000, maxIntervalMs: 250, retryErrors: true });
 
 const diskText = (rel: string) => readFileSync(join(fx.ws.dir, rel), 'utf8');
 const settings = () =>
@@ -52,19 +38,19 @@ describe('unsaved editor contents', () => {
     expect(before).not.toContain('zebracrossing');
     await fx.host.workbench.openFile(FILE);
     await fx.host.workbench.typeAtEnd(`\n${typed}`);
-    await until('the tab to show unsaved changes', async () =>
+    await untilShown('the tab to show unsaved changes', async () =>
       (await fx.host.workbench.activeTabDirty()) ? true : undefined,
     );
 
     const path = join(fx.ws.dir, FILE);
     // Ctrl+End lands on the document's last line (index = number of newlines); Enter opens the next one.
     const typedLine = before.split('\n').length;
-    await until('the editor to show the typed line', async () =>
+    await untilShown('the editor to show the typed line', async () =>
       (await fx.host.workbench.visibleEditorText()).includes(typed) ? true : undefined,
     );
     // The extension host learns of the keystrokes asynchronously, one change event per key: a find run
     // meanwhile sees a prefix of the line. Poll until it sees the whole line.
-    const found = await until('find to see the whole typed line', async () => {
+    const found = await untilShown('find to see the whole typed line', async () => {
       const r = await fx.client.editFind({ pattern: 'zebracrossing' });
       return r.matches[0]?.lineText === typed ? r : undefined;
     });
@@ -91,13 +77,15 @@ describe('unsaved editor contents', () => {
 
   it('once the user saves, edit/replace replaces on disk and the editor shows it', async () => {
     await fx.host.workbench.save();
-    await until('the tab to be clean', async () => ((await fx.host.workbench.activeTabDirty()) ? undefined : true));
+    await untilShown('the tab to be clean', async () =>
+      (await fx.host.workbench.activeTabDirty()) ? undefined : true,
+    );
     const r = await fx.client.editReplace({ pattern: 'zebracrossing', replacement: 'okapiwalk', include: 'text/**' });
     expect(r).toEqual({ replacedCount: 1, affectedFiles: [join(fx.ws.dir, FILE)] });
     const disk = diskText(FILE);
     expect(disk).toContain('okapiwalk unsaved');
     expect(disk).not.toContain('zebracrossing');
-    await until('the editor to show the replacement', async () =>
+    await untilShown('the editor to show the replacement', async () =>
       (await fx.host.workbench.visibleEditorText()).includes('okapiwalk unsaved') ? true : undefined,
     );
     expect(await fx.host.workbench.activeTabDirty()).toBe(false);
@@ -127,7 +115,7 @@ describe('status bar and commands', () => {
     await wb.page.evaluate<void>("navigator.clipboard.writeText('before')");
     expect(await wb.readClipboard()).toBe('before');
     await wb.runCommand('IDEA: Copy Connection Info');
-    const text = await until('the clipboard to change', async () => {
+    const text = await untilShown('the clipboard to change', async () => {
       const t = await wb.readClipboard();
       return t !== 'before' ? t : undefined;
     });
@@ -162,8 +150,8 @@ describe('status bar and commands', () => {
     void client.closed.then(() => {
       closed = true;
     });
-    await until('the live connection to be closed by the server', () => (closed ? true : undefined));
-    await until('the port to close', async () => ((await isPortOpen(fx.host.port, 300)) ? undefined : true));
+    await untilShown('the live connection to be closed by the server', () => (closed ? true : undefined));
+    await untilShown('the port to close', async () => ((await isPortOpen(fx.host.port, 300)) ? undefined : true));
     expect(await fx.host.workbench.statusBarText(/IDEA off/)).toMatch(/IDEA off$/);
     expect(await errorCode(connect({ url: fx.host.url, token: fx.host.token, timeoutMs: 3000 }))).not.toBe('no error');
     expect(
@@ -174,14 +162,14 @@ describe('status bar and commands', () => {
   it('IDEA: Start Server listens again, with a fresh token written for clients', async () => {
     const oldToken = fx.host.token;
     await fx.host.workbench.runCommand('IDEA: Start Server');
-    const s = await until('the ready signal to be rewritten', () => {
+    const s = await untilShown('the ready signal to be rewritten', () => {
       const v = settings();
       return v['idea.server.authToken'] !== oldToken ? v : undefined;
     });
     const port = s['idea.server.port'] as number;
     const token = s['idea.server.authToken'] as string;
     expect(typeof token).toBe('string');
-    const registered = await until(
+    const registered = await untilShown(
       'the registry entry',
       async () => (await listRegisteredServers({ dir: fx.host.registryDir })).servers[0],
     );

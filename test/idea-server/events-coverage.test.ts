@@ -12,6 +12,7 @@ import { connect, type IdeaClient } from '../../generated/current';
 import { type ServedWorkspace, serveWorkspace } from '../../idea-server/src/serve';
 import { poll } from '../../runtime/poll';
 import { COVER_FILES } from '../../server-core/events/coverage';
+import { sleep } from '../support/wait';
 
 const DIAG = '/app/vscode/diagnostics/changed';
 /** Clause T36: an event comes at most this long after the change. */
@@ -29,7 +30,6 @@ let ws: string;
 let served: ServedWorkspace;
 let client: IdeaClient;
 const events: { at: number; delta: Delta }[] = [];
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 beforeAll(async () => {
   tmp = realpathSync(mkdtempSync(join(tmpdir(), 'idea-server-coverage-')));

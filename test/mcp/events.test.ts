@@ -10,8 +10,8 @@ import type { DiagListResult, EditorContextResult } from '../../generated/v0.1.7
 import { IdeaConnection } from '../../mcp/src/connection';
 import { hubOf } from '../../mcp/src/resources';
 import { createMcpServer } from '../../mcp/src/server';
-import { poll } from '../../runtime/poll';
 import { EVENT_TOKEN, type EventServer, startEventServer } from '../cli/event-server';
+import { until } from '../support/wait';
 
 const cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -50,11 +50,6 @@ async function session(conn: IdeaConnection): Promise<{ client: Client; updated:
     await srv.close();
   });
   return { client, updated };
-}
-
-async function until(what: string, ok: () => boolean): Promise<void> {
-  const done = await poll(() => (ok() ? true : undefined), { timeoutMs: 5_000, intervalMs: 10, maxIntervalMs: 50 });
-  if (!done) throw new Error(`timed out waiting for ${what}`);
 }
 
 const eventFrames = (s: EventServer) =>

@@ -16,6 +16,7 @@ import { createCoreHandlers } from '../../server-core/handlers';
 import { applyAllOrNothing, type PlannedWrite } from '../../server-core/write/transaction';
 import { BACKUP_SOURCES, writeFiles } from '../../server-core/write/workspace-write';
 import { type FakeHost, fakeHost } from '../server-core/fake-host';
+import { sleep, until } from '../support/wait';
 
 const TOKEN = '3f2b8c1e-5d4a-4e7b-9c1a-2b3c4d5e6f70';
 const REPLACE = '/app/vscode/edit/replace';
@@ -65,16 +66,6 @@ function deferred(): { promise: Promise<void>; resolve: () => void } {
   const promise = new Promise<void>((r) => (resolve = r));
   gates.push(resolve);
   return { promise, resolve };
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until(cond: () => boolean, what: string): Promise<void> {
-  const end = Date.now() + 5000;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(2);
-  }
 }
 
 interface Peer {
@@ -161,7 +152,7 @@ describe('a held write: the session and the transaction', () => {
     expect(disk()[0]).toBe(AFTER[0]); // the first file is replaced: the write is half done
     p.cancel('w1');
     release.resolve();
-    await until(() => p.sent.length > 0, 'the answer');
+    await until('the answer', () => p.sent.length > 0, { intervalMs: 2, maxIntervalMs: 2 });
     expect(p.sent).toEqual([cancelled(REPLACE, 'w1')]);
     // The instant CANCELLED was sent, every file was as before the request.
     expect(p.diskAtSend).toEqual([BEFORE]);
@@ -185,7 +176,7 @@ describe('a held write: the session and the transaction', () => {
     p.cancel('w1'); // the last file's replacement has begun (here: ended): past the commit point
     expect(p.sent).toEqual([]); // held: no CANCELLED now
     release.resolve();
-    await until(() => p.sent.length > 0, 'the answer');
+    await until('the answer', () => p.sent.length > 0, { intervalMs: 2, maxIntervalMs: 2 });
     expect(p.sent).toEqual([{ topic: REPLACE, requestId: 'w1', result: replaceResult }]);
     expect(p.diskAtSend).toEqual([AFTER]);
     // After the answer a cancel is unknown: no frame.
@@ -262,7 +253,7 @@ describe('a held write: the session and the transaction', () => {
     await sleep(5);
     p.cancel('w1');
     // Not held behind the other write: its turn has not come, so nothing of it can have been written.
-    await until(() => p.sent.length > 0, 'the answer');
+    await until('the answer', () => p.sent.length > 0, { intervalMs: 2, maxIntervalMs: 2 });
     expect(p.sent).toEqual([cancelled(REPLACE, 'w1')]);
     expect(p.diskAtSend).toEqual([BEFORE]);
     releaseFirst.resolve();
@@ -288,7 +279,7 @@ describe('a held write: the session and the transaction', () => {
     expect(p.sent).toEqual([cancelled(FIND, 'r1')]);
     expect(settled).toBe(false);
     release.resolve();
-    await until(() => settled, 'the handler');
+    await until('the handler', () => settled, { intervalMs: 2, maxIntervalMs: 2 });
     await sleep(SILENCE_MS);
     expect(p.sent).toHaveLength(1);
     expect(leftBehind(p.session)).toEqual({ byId: 0, running: 0, pending: 0 });
@@ -310,7 +301,7 @@ describe('a held write: the session and the transaction', () => {
     p.cancel('w1'); // while the handler still runs
     expect(p.sent).toEqual([]);
     release.resolve();
-    await until(() => p.sent.length > 0, 'the answer');
+    await until('the answer', () => p.sent.length > 0, { intervalMs: 2, maxIntervalMs: 2 });
     p.cancel('w1'); // after the answer
     await sleep(SILENCE_MS);
     expect(p.sent).toEqual([cancelled(REPLACE, 'w1')]);
@@ -329,7 +320,7 @@ describe('a held write: the session and the transaction', () => {
     await sleep(5);
     p.cancel('w1');
     release.resolve();
-    await until(() => p.sent.length > 0, 'the answer');
+    await until('the answer', () => p.sent.length > 0, { intervalMs: 2, maxIntervalMs: 2 });
     await sleep(SILENCE_MS);
     expect(p.sent).toEqual([
       { topic: REPLACE, requestId: 'w1', error: { code: 'HANDLER_ERROR', message: 'could not undo' } },
@@ -352,7 +343,7 @@ describe('edit/replace through the server core', () => {
     };
     p = peer(createCoreHandlers(host));
     p.session.onFrame(replace('w1'));
-    await until(() => p.sent.length > 0, 'the answer');
+    await until('the answer', () => p.sent.length > 0, { intervalMs: 2, maxIntervalMs: 2 });
     expect(p.sent).toEqual([cancelled(REPLACE, 'w1')]);
     expect(p.diskAtSend).toEqual([BEFORE]);
     await sleep(SILENCE_MS);
@@ -365,7 +356,7 @@ describe('edit/replace through the server core', () => {
     host.documents.afterWrite = async () => p.cancel('w1');
     p = peer(createCoreHandlers(host));
     p.session.onFrame(replace('w1'));
-    await until(() => p.sent.length > 0, 'the answer');
+    await until('the answer', () => p.sent.length > 0, { intervalMs: 2, maxIntervalMs: 2 });
     await sleep(SILENCE_MS);
     expect(p.sent).toEqual([{ topic: REPLACE, requestId: 'w1', result: { replacedCount: 3, affectedFiles: files } }]);
     expect(p.diskAtSend).toEqual([AFTER]);
@@ -381,7 +372,7 @@ describe('edit/replace through the server core', () => {
     p = peer(createCoreHandlers(host));
     p.session.onFrame(replace('w1'));
     expect(p.sent).toEqual([cancelled(REPLACE, 'w1')]);
-    await until(() => p.session.pendingRequests === 0, 'the handler');
+    await until('the handler', () => p.session.pendingRequests === 0, { intervalMs: 2, maxIntervalMs: 2 });
     await sleep(SILENCE_MS);
     expect(p.sent).toHaveLength(1);
     expect(disk()).toEqual(BEFORE);
@@ -401,7 +392,7 @@ describe('edit/replace through the server core', () => {
     };
     p = peer(createCoreHandlers(host));
     p.session.onFrame(replace('w1'));
-    await until(() => p.sent.length > 0, 'the answer');
+    await until('the answer', () => p.sent.length > 0, { intervalMs: 2, maxIntervalMs: 2 });
     await sleep(SILENCE_MS);
     expect(p.sent).toHaveLength(1);
     expect(p.sent[0]).toMatchObject({ topic: REPLACE, requestId: 'w1', error: { code: 'HANDLER_ERROR' } });

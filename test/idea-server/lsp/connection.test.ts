@@ -12,6 +12,7 @@ import {
   lspConnection,
   OneWriteMessageWriter,
 } from '../../../idea-server/src/lsp/connection';
+import { nextTicks } from '../../support/wait';
 
 /** Any JSON-RPC message (the library's Message type names only `jsonrpc`). */
 const msg = (m: Record<string, unknown>) => ({ jsonrpc: '2.0', ...m }) as Message;
@@ -39,11 +40,6 @@ function unframe(bytes: Buffer): [number, string][] {
     rest = rest.subarray(end + 4 + length);
   }
   return out;
-}
-
-/** Lets nextTick callbacks and microtasks run, never the check phase (setImmediate). */
-async function ticks(n = 10): Promise<void> {
-  for (let i = 0; i < n; i++) await new Promise<void>((r) => process.nextTick(r));
 }
 
 describe('OneWriteMessageWriter', () => {
@@ -145,7 +141,7 @@ describe('lspConnection', () => {
     expect(stdin.writes).toHaveLength(1);
     const { id } = JSON.parse(unframe(stdin.writes[0]!)[0]![1]) as { id: number };
     stdout.write(frameMessage(msg({ id, result: [{ uri: 'file:///a' }] })));
-    await ticks();
+    await nextTicks(10);
     expect(answer).toEqual([{ uri: 'file:///a' }]);
     // Notifications still go through the queue, one after the other, in the order they came.
     for (const n of ['1', '2', '3']) stdout.write(frameMessage(msg({ method: 'note', params: { n } })));

@@ -9,6 +9,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { LspClient, type LspClientOptions } from '../../../idea-server/src/lsp/client';
 import { LspAbortError, LspFileError, LspTimeoutError, LspUnavailableError } from '../../../idea-server/src/lsp/errors';
 import { poll } from '../../../runtime/poll';
+import { until } from '../../support/wait';
 import { running } from './processes';
 
 const FAKE = join(import.meta.dirname, 'fixtures', 'fake-server.mjs');
@@ -34,11 +35,9 @@ function fake(flags: string[], options: Partial<LspClientOptions> = {}) {
   });
   clients.push(client);
   const lines = () => readFileSync(log, 'utf8').split('\n').filter(Boolean);
-  const until = async (line: string) => {
-    const seen = await poll(() => (lines().includes(line) ? true : undefined), { timeoutMs: 20_000 });
-    expect(seen, `"${line}" in the fake server's log: ${lines().join(', ')}`).toBe(true);
-  };
-  return { client, lines, until };
+  const logged = (line: string) =>
+    until(`"${line}" in the fake server's log`, () => lines().includes(line), { timeoutMs: 20_000, detail: lines });
+  return { client, lines, logged };
 }
 
 describe('LspClient failure paths', () => {
@@ -121,13 +120,13 @@ describe('LspClient failure paths', () => {
   });
 
   it('aborting a request rejects at once and sends $/cancelRequest; so does a timeout', async () => {
-    const { client, until, lines } = fake(['--hang']);
+    const { client, logged, lines } = fake(['--hang']);
     const ac = new AbortController();
     const pending = client.definition(file, 0, 0, { signal: ac.signal });
-    await until('textDocument/definition');
+    await logged('textDocument/definition');
     ac.abort();
     await expect(pending).rejects.toBeInstanceOf(LspAbortError);
-    await until('cancel:textDocument/definition');
+    await logged('cancel:textDocument/definition');
 
     await expect(client.definition(file, 0, 0, { timeoutMs: 300 })).rejects.toBeInstanceOf(LspTimeoutError);
     await poll(() => (lines().filter((l) => l === 'cancel:textDocument/definition').length === 2 ? true : undefined), {
@@ -154,14 +153,14 @@ describe('LspClient failure paths', () => {
     const [a, b] = [new AbortController(), new AbortController()];
     const first = hanging.client.definition(file, 0, 0, { signal: a.signal });
     const second = hanging.client.definition(file, 0, 0, { signal: b.signal });
-    await hanging.until('textDocument/definition');
+    await hanging.logged('textDocument/definition');
     a.abort();
     await expect(first).rejects.toBeInstanceOf(LspAbortError);
     await new Promise((r) => setTimeout(r, 200));
     expect(hanging.lines()).not.toContain('cancel:textDocument/definition');
     b.abort();
     await expect(second).rejects.toBeInstanceOf(LspAbortError);
-    await hanging.until('cancel:textDocument/definition');
+    await hanging.logged('cancel:textDocument/definition');
     expect(hanging.lines().filter((l) => l === 'textDocument/definition')).toHaveLength(1);
   });
 
@@ -226,16 +225,16 @@ describe('LspClient failure paths', () => {
   it('a file is opened once, re-sent when it changes on disk, and closed when it is gone', async () => {
     const own = join(dir, 'changing.fake');
     writeFileSync(own, 'one\n');
-    const { client, lines, until } = fake([]);
+    const { client, lines, logged } = fake([]);
     await client.definition(own, 0, 0);
     await client.definition(own, 0, 0);
     expect(lines().filter((l) => l.startsWith('did'))).toEqual(['didOpen:1']);
     writeFileSync(own, 'two, longer\n');
     const [answer] = (await client.definition(own, 0, 0)).locations;
     expect(answer).toMatchObject({ filePath: own, line: 0, character: 0, endLine: 0, endCharacter: 3, code: 'two' });
-    await until('didChange:2');
+    await logged('didChange:2');
     unlinkSync(own);
     await expect(client.definition(own, 0, 0)).rejects.toBeInstanceOf(LspFileError);
-    await until('didClose');
+    await logged('didClose');
   });
 });

@@ -23,9 +23,7 @@ import { EventScope } from '../../../server-core/events/scope';
 import { CLOSE_GRACE_MS, CoreEventSources, DIAGNOSTICS_CHANGED } from '../../../server-core/events/sources';
 import type { FileCoverage } from '../../../server-core/host';
 import type { Handlers } from '../../../server-core/protocol';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const tick = () => new Promise((r) => setImmediate(r));
+import { sleep, tick } from '../../support/wait';
 
 /** A platform that records what it was asked; `gate` holds an open until released. */
 function platform() {

@@ -20,6 +20,7 @@ import {
   FILES_CHANGED,
 } from '../../../server-core/events/sources';
 import type { EditorHost, FileChange } from '../../../server-core/host';
+import { sleep } from '../../support/wait';
 
 const diag = (message: string, line = 0): EventDiagnostic => ({
   line,
@@ -37,7 +38,6 @@ const raw = (message: string, line = 0): RawDiagnostic => ({
   message,
   source: 'ts',
 });
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('diagnostics deltas', () => {
   it('reports what was added and removed since the last record, nothing when nothing changed', () => {

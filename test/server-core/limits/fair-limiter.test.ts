@@ -2,9 +2,8 @@
 // one client never holds every slot, abort while queued, release however the work ends.
 import { describe, expect, it } from 'vitest';
 import { FairLimiter, type Release } from '../../../server-core/limits/fair-limiter';
+import { tick } from '../../support/wait';
 import { clientSignal } from './client-signal';
-
-const tick = () => new Promise((r) => setImmediate(r));
 
 /** Queues `n` acquisitions for `client`, logging the client's name on each grant. */
 function queue(l: FairLimiter, client: string, n: number, log: string[], held: Release[]): Promise<void>[] {

@@ -7,11 +7,11 @@ import { type Handlers, ServerSession } from '../../../generated/v0.1.6/server';
 import { clientOf } from '../../../server-core/limits/client-context';
 import { configureLimits, LIMIT_RANGES, limits } from '../../../server-core/limits/config';
 import { gatedAsClient, RESERVED_PER_CONNECTION, RequestGate } from '../../../server-core/limits/requests';
+import { tick } from '../../support/wait';
 
 const TOKEN = 'token';
 const FIND = '/app/vscode/edit/find';
 const FILES = '/app/vscode/fs/findFiles';
-const tick = () => new Promise((r) => setImmediate(r));
 
 /** One connection's session with the gate as its request hook; its answers by requestId. */
 function connection(handlers: Partial<Handlers>, clientId: string, gate: RequestGate) {

@@ -13,6 +13,7 @@ import {
   spawnerState,
   startProcess,
 } from '../../../server-core/spawn/processes';
+import { until } from '../../support/wait';
 import { expectThroughSpawner, testSpawnerScript, useTestSpawner } from './spawner-build';
 
 const tmp = mkdtempSync(join(tmpdir(), 'idea-processes-'));
@@ -34,14 +35,6 @@ function readIfThere(file: string): string {
     return readFileSync(file, 'utf8');
   } catch {
     return '';
-  }
-}
-
-async function until(what: string, ok: () => boolean, ms = 3000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
   }
 }
 
@@ -132,7 +125,7 @@ describe('processes through the spawner', () => {
     const t0 = Date.now();
     ac.abort(new Error('stop now'));
     await expect(run).rejects.toThrow('stop now');
-    await until('the child to be gone', () => !alive(pid), 2000);
+    await until('the child to be gone', () => !alive(pid), { timeoutMs: 2000 });
     expect(Date.now() - t0).toBeLessThan(2000);
   });
 
@@ -204,7 +197,7 @@ describe('when the spawner dies', () => {
     process.kill(first, 'SIGKILL');
     await expect(run).rejects.toThrow(/process spawner \(pid \d+\) was killed by SIGKILL while \/\S*\/sh ran/);
     // The spawner could not kill it: this side did, by the pid the spawner reported.
-    await until('the orphan to be killed', () => !alive(Number(readIfThere(pidFile))), 2000);
+    await until('the orphan to be killed', () => !alive(Number(readIfThere(pidFile))), { timeoutMs: 2000 });
     const res = await execProcess(sh('echo again'), { maxBuffer: 1024 });
     expect(res.stdout.toString()).toBe('again\n');
     expectThroughSpawner();

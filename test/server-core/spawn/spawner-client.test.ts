@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import type { ProcessRequest, ProcessSink, RunningProcess } from '../../../server-core/spawn/process-types';
 import { SpawnerClient, type SpawnerDeath } from '../../../server-core/spawn/spawner-client';
+import { until } from '../../support/wait';
 import { testSpawnerScript } from './spawner-build';
 
 function alive(pid: number): boolean {
@@ -10,14 +11,6 @@ function alive(pid: number): boolean {
     return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
   } catch {
     return false;
-  }
-}
-
-async function until(what: string, ok: () => boolean, ms = 3000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
   }
 }
 

@@ -4,6 +4,7 @@ import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FromSpawner, ToSpawner } from '../../../server-core/spawn/messages';
 import { exited } from '../../support/processes';
+import { until } from '../../support/wait';
 import { testSpawnerScript } from './spawner-build';
 
 function alive(pid: number): boolean {
@@ -11,14 +12,6 @@ function alive(pid: number): boolean {
     return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
   } catch {
     return false;
-  }
-}
-
-async function until(what: string, ok: () => boolean, ms: number): Promise<void> {
-  const end = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
   }
 }
 
@@ -38,7 +31,7 @@ function startSpawner(): { child: ChildProcess; messages: FromSpawner[] } {
 describe('the spawner process', () => {
   it('acts only on well-formed orders from its channel', async () => {
     const { child, messages } = startSpawner();
-    await until('ready', () => messages.some((m) => m.t === 'ready'), 5000);
+    await until('ready', () => messages.some((m) => m.t === 'ready'), { timeoutMs: 5000 });
     const hostile: unknown[] = [
       'run sh -c id',
       null,
@@ -55,7 +48,7 @@ describe('the spawner process', () => {
     for (const m of hostile) child.send(m as never);
     const good: ToSpawner = { t: 'run', id: 9, file: 'sh', args: ['-c', 'echo good'], cwd: '/', env: {} };
     child.send(good);
-    await until('the good run', () => messages.some((m) => m.t === 'exit'), 5000);
+    await until('the good run', () => messages.some((m) => m.t === 'exit'), { timeoutMs: 5000 });
     await new Promise((r) => setTimeout(r, 200));
     const rest = messages.filter((m) => m.t !== 'ready');
     expect(rest.map((m) => ('id' in m ? m.id : 0))).toEqual(rest.map(() => 9));
@@ -80,8 +73,8 @@ describe('the spawner process', () => {
     const pids = JSON.parse(line) as { spawner: number; sleep: number };
     expect(alive(pids.sleep)).toBe(true);
     parent.kill('SIGKILL');
-    await until('sleep to be killed', () => !alive(pids.sleep), 2000);
-    await until('the spawner to exit', () => !alive(pids.spawner), 2000);
+    await until('sleep to be killed', () => !alive(pids.sleep), { timeoutMs: 2000 });
+    await until('the spawner to exit', () => !alive(pids.spawner), { timeoutMs: 2000 });
   });
 
   it('exits at once when forked without a channel', async () => {
