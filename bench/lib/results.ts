@@ -67,8 +67,12 @@ const mdCell = (x: string) => x.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').rep
 export function renderTable(sections: Section[], format: 'text' | 'markdown'): string {
   const rows = body(sections);
   if (format === 'markdown') {
-    const line = (c: string[]) => `| ${c.map(mdCell).join(' | ')} |`;
-    return [line(HEAD), line(HEAD.map(() => '---')), ...rows.map(line)].join('\n');
+    // Columns padded as the repository's formatter pads Markdown tables (Biome), so a written page
+    // passes `npm run lint` as it is.
+    const md = [HEAD, ...rows].map((r) => r.map(mdCell));
+    const mw = HEAD.map((_, i) => Math.max(3, ...md.map((r) => r[i]!.length)));
+    const line = (c: string[]) => `| ${c.map((x, i) => x.padEnd(mw[i]!)).join(' | ')} |`;
+    return [line(md[0]!), line(mw.map((n) => '-'.repeat(n))), ...md.slice(1).map(line)].join('\n');
   }
   const w = HEAD.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (c: string[]) =>

@@ -41,15 +41,36 @@ const sections: Section[] = [
 
 describe('the table of a run', () => {
   it('Markdown: one row per bench row, a FAILED row per failed entry, pipes and backslashes escaped', () => {
-    expect(renderTable(sections, 'markdown').split('\n')).toEqual([
-      '| bench | metric | value | baseline (same run) | ratio | target |  |',
-      '| --- | --- | --- | --- | --- | --- | --- |',
-      '| round trip vs raw ws echo | p50 round trip | 119 µs | 21.7 µs | 5.48× | ≤ 1.15× | MISSED |',
-      '| round trip vs raw ws echo | samples per side | 20,000 round trips |  |  |  |  |',
-      '| cli | overhead \\| over bare node | 45.5 ms |  |  | ≤ 150 ms | ok |',
-      '| extension | FAILED (bench/extension/huge-line.bench.ts) | exit 1 |  |  |  | FAILED |',
-      '| scale: find | regex /\\\\bx\\\\(/, load | 2.11 |  |  |  |  |',
+    const lines = renderTable(sections, 'markdown').split('\n');
+    const cellsOf = (l: string) =>
+      l
+        .slice(2, -2)
+        .split(/ (?<!\\)\| /)
+        .map((c) => c.trim());
+    expect(lines.map(cellsOf)).toEqual([
+      ['bench', 'metric', 'value', 'baseline (same run)', 'ratio', 'target', ''],
+      [
+        '-------------------------',
+        '-------------------------------------------',
+        '------------------',
+        '-------------------',
+        '-----',
+        '--------',
+        '------',
+      ],
+      ['round trip vs raw ws echo', 'p50 round trip', '119 µs', '21.7 µs', '5.48×', '≤ 1.15×', 'MISSED'],
+      ['round trip vs raw ws echo', 'samples per side', '20,000 round trips', '', '', '', ''],
+      ['cli', 'overhead \\| over bare node', '45.5 ms', '', '', '≤ 150 ms', 'ok'],
+      ['extension', 'FAILED (bench/extension/huge-line.bench.ts)', 'exit 1', '', '', '', 'FAILED'],
+      ['scale: find', 'regex /\\\\bx\\\\(/, load', '2.11', '', '', '', ''],
     ]);
+  });
+
+  it('Markdown: columns padded as the formatter pads them (the page passes the lint as written)', () => {
+    const lines = renderTable(sections, 'markdown').split('\n');
+    const bars = (l: string) => [...l.matchAll(/(?<!\\)\|/g)].map((m) => m.index);
+    for (const l of lines) expect(bars(l), l).toEqual(bars(lines[0]!));
+    expect(lines[1]).toMatch(/^\| -{25} \| -{43} \| -{18} \| -{19} \| -{5} \| -{8} \| -{6} \|$/);
   });
 
   it('text: columns aligned under their heads, no trailing blanks', () => {
