@@ -1,12 +1,23 @@
 // Runs every bench entry (see bench/README.md for the contract), one process at a time, and prints
-// one table. Usage: npx tsx bench/run.ts [--only <substring>] [--json <file>] [--markdown]
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+// one table; a whole run (no --only) also writes it to bench/RESULTS.md.
+// Usage: npx tsx bench/run.ts [--only <substring>] [--json <file>] [--markdown] [--results <file>]
+import { execFileSync, spawnSync } from 'node:child_process';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { basename, dirname, join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type BenchResult, type BenchRow, checkBenchResult, fmt } from './lib/contract';
+import { type BenchResult, checkBenchResult } from './lib/contract';
 import { machineLine } from './lib/machine';
+import { renderTable, resultsMarkdown, runLine, type Section } from './lib/results';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = dirname(here);
@@ -18,6 +29,8 @@ const opt = (name: string) => {
 const only = opt('--only');
 const jsonOut = opt('--json');
 const markdown = args.includes('--markdown');
+/** Where the page of a run goes: --results, else bench/RESULTS.md for a whole run; a partial run writes none. */
+const resultsOut = opt('--results') ?? (only ? undefined : join(here, 'RESULTS.md'));
 
 /** Entry scripts: bench/core first, then every other folder in name order. */
 export function findEntries(benchDir: string): string[] {
@@ -32,15 +45,6 @@ export function findEntries(benchDir: string): string[] {
     for (const f of marked.length ? marked : fallback ? [fallback] : []) entries.push(join(benchDir, d, f));
   }
   return entries;
-}
-
-interface Section {
-  entry: string;
-  result?: BenchResult;
-  error?: string;
-  seconds: number;
-  /** The 1-minute load average when the entry ended (the machine is shared: it says what the figures met). */
-  load?: number;
 }
 
 function runEntry(entry: string, out: string): Section {
@@ -73,45 +77,25 @@ function runEntry(entry: string, out: string): Section {
   return { entry: rel, result, seconds };
 }
 
-function cells(section: string, row: BenchRow): string[] {
-  const status = row.ok === undefined ? '' : row.ok ? 'ok' : 'MISSED';
-  return [
-    section,
-    row.metric,
-    `${fmt(row.value)} ${row.unit}`,
-    row.baseline === undefined ? '' : `${fmt(row.baseline)} ${row.unit}`,
-    row.ratio === undefined ? '' : `${row.ratio.toFixed(2)}×`,
-    row.target ?? '',
-    status,
-  ];
+/** The command as typed: the BENCH_* settings the entries read, then the runner and its arguments. */
+function commandLine(): string {
+  const env = Object.entries(process.env)
+    .filter(([k]) => k.startsWith('BENCH_'))
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([k, v]) => `${k}=${v} `)
+    .join('');
+  return `${env}npx tsx bench/run.ts${args.length ? ` ${args.join(' ')}` : ''}`;
 }
 
-function render(sections: Section[]): string {
-  const head = ['bench', 'metric', 'value', 'baseline (same run)', 'ratio', 'target', ''];
-  const body: string[][] = [];
-  for (const s of sections) {
-    if (s.error)
-      body.push([s.result?.name ?? basename(dirname(s.entry)), `FAILED (${s.entry})`, s.error, '', '', '', 'FAILED']);
-    else for (const row of s.result!.rows) body.push(cells(s.result!.name, row));
+/** The commit measured, and whether the tree had changes beside it (they are in the figures too). */
+function tree(): string {
+  try {
+    const git = (a: string[]) => execFileSync('git', a, { cwd: root, encoding: 'utf8' }).trim();
+    const dirty = git(['status', '--porcelain']) !== '';
+    return `${git(['rev-parse', '--short', 'HEAD'])}${dirty ? ' with uncommitted changes' : ', nothing uncommitted'}`;
+  } catch {
+    return 'not a git checkout';
   }
-  if (markdown) {
-    const line = (c: string[]) => `| ${c.map((x) => x.replace(/\|/g, '\\|')).join(' | ')} |`;
-    return [line(head), line(head.map(() => '---')), ...body.map(line)].join('\n');
-  }
-  const w = head.map((h, i) => Math.max(h.length, ...body.map((r) => r[i]!.length)));
-  const line = (c: string[]) =>
-    c
-      .map((x, i) => x.padEnd(w[i]!))
-      .join('  ')
-      .trimEnd();
-  return [
-    line(head),
-    w
-      .map((n) => '-'.repeat(n))
-      .join('  ')
-      .trimEnd(),
-    ...body.map(line),
-  ].join('\n');
 }
 
 function main(): void {
@@ -122,6 +106,7 @@ function main(): void {
   const t0 = started.getTime();
   const load = () => Number(loadavg()[0]!.toFixed(2));
   const loadAtStart = load();
+  const measured = tree(); // before the run: what was measured, whatever changes while it runs
   try {
     for (const [i, e] of entries.entries()) {
       const s = runEntry(e, join(tmp, `${i}.json`));
@@ -134,15 +119,30 @@ function main(): void {
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
-  const loads = sections.map((s) => s.load!);
-  const runLine =
-    `${((Date.now() - t0) / 60_000).toFixed(1)} min; load average (1 min, ${cpus().length} cores) ${loadAtStart} at the start, ` +
-    `${loads.length ? `${Math.min(...loads)}–${Math.max(...loads)} after the entries` : 'no entries'}`;
-  console.log(`\n${machineLine(started)} (start) · ${runLine}\n`);
-  console.log(render(sections));
+  const run = runLine(
+    (Date.now() - t0) / 60_000,
+    cpus().length,
+    loadAtStart,
+    sections.map((s) => s.load!),
+  );
+  console.log(`\n${machineLine(started)} (start) · ${run}\n`);
+  console.log(renderTable(sections, markdown ? 'markdown' : 'text'));
   const failed = sections.filter((s) => s.error);
-  if (jsonOut)
-    writeFileSync(jsonOut, JSON.stringify({ machine: machineLine(started), run: runLine, sections }, null, 2));
+  if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ machine: machineLine(started), run, sections }, null, 2));
+  if (resultsOut) {
+    const page = resultsMarkdown({
+      machine: machineLine(started),
+      run,
+      command: commandLine(),
+      tree: measured,
+      sections,
+    });
+    // Written whole or not at all: a reader never meets half a table.
+    const tmpFile = `${resultsOut}.${process.pid}.tmp`;
+    writeFileSync(tmpFile, page);
+    renameSync(tmpFile, resultsOut);
+    console.error(`[bench] wrote ${resultsOut}`);
+  }
   if (failed.length) {
     console.error(`\n[bench] ${failed.length} entr${failed.length === 1 ? 'y' : 'ies'} failed`);
     process.exitCode = 1;

@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { validateAction, validateWorkflow } from '@action-validator/core';
 import { describe, expect, it } from 'vitest';
 import { listRegisteredServers } from '../../runtime/registry';
+import { runScripts, stepScript } from '../support/workflow-yaml';
 
 const read = (p: string) => readFileSync(new URL(`../../conformance/${p}`, import.meta.url), 'utf8');
 const action = read('action.yml');
@@ -32,10 +33,7 @@ describe('CI files for implementers', () => {
   });
 
   it('no ${{ }} expression inside a run script (inputs reach the shell as environment variables, never as script text)', () => {
-    const scripts = (yml: string) =>
-      [...yml.matchAll(/^(\s*)(?:- )?run: \|\n((?:\1\s+.*\n|\s*\n)*)|^\s*(?:- )?run: (?!\|)(.*)$/gm)].map(
-        (m) => m[2] ?? m[3] ?? '',
-      );
+    const scripts = runScripts;
     for (const [name, yml] of [
       ['action.yml', action],
       ['ci/github-workflow.yml', workflow],
@@ -61,18 +59,6 @@ describe('CI files for implementers', () => {
       expect(cli, `idea-conformance has no --${o}`).toMatch(new RegExp(`['"]?${o}['"]?: \\{ type:`));
   });
 });
-
-/** The `run: |` script of the step named `name`, dedented. */
-function stepScript(yml: string, name: string): string {
-  const m = new RegExp(
-    `^(\\s*)- name: ${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n(?:\\1  (?!run:).*\\n)*\\1  run: \\|\\n((?:\\1    .*\\n|\\s*\\n)*)`,
-    'm',
-  ).exec(yml);
-  if (!m) throw new Error(`no step "${name}" with a run: | script`);
-  const lines = m[2]!.split('\n');
-  const indent = Math.min(...lines.filter((l) => l.trim()).map((l) => l.length - l.trimStart().length));
-  return lines.map((l) => l.slice(indent)).join('\n');
-}
 
 describe('the example workflow, run', () => {
   const ROOT = resolve(import.meta.dirname, '../..');

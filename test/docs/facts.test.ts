@@ -84,6 +84,49 @@ describe('conformance case counts in the docs', () => {
   });
 });
 
+/**
+ * Words of a work log rather than of the docs: an issue's number, "this branch", a round of work. They
+ * mean nothing to a reader who was not there (a measurement's "6 rounds × 20" and a round trip are fine).
+ */
+const WORK_LOG =
+  /\bissues?\s+#?\d+|\bthis branch\b|\b(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)\s+rounds?\b|\bround\s+\d+\b|\b(?:this|that|the|each|next|previous|last)\s+round\b(?![ -]trips?)|'s rounds\b/i;
+
+describe('the docs speak to a reader, not from a work log', () => {
+  it('the rule sees what it must and passes what it must', () => {
+    for (const bad of [
+      'an editor (issue 19)',
+      'Issue #6',
+      'issues 19 and 21',
+      'after: this branch at load 6',
+      'Round 2 (the nav stages)',
+      'fixed in the fourth round',
+      'First run of this round',
+      "as issue 19's rounds found",
+    ])
+      expect(bad).toMatch(WORK_LOG);
+    for (const good of [
+      'p50 round trip',
+      'the round trip',
+      'the round-trip section',
+      '6 rounds × 20 per side',
+      'round-robin',
+    ])
+      expect(good).not.toMatch(WORK_LOG);
+  });
+
+  it('no hand-written doc names an issue, "this branch" or a round of work', () => {
+    const found: string[] = [];
+    for (const file of docs)
+      readFileSync(join(ROOT, file), 'utf8')
+        .split('\n')
+        .forEach((line, i) => {
+          const m = WORK_LOG.exec(line);
+          if (m) found.push(`${file}:${i + 1}: "${m[0]}" in: ${line.trim().slice(0, 120)}`);
+        });
+    expect(found).toEqual([]);
+  });
+});
+
 /** Top-level folders of the repository. */
 const TOP = new Set(
   execFileSync('git', ['ls-files'], { cwd: ROOT, encoding: 'utf8' })
