@@ -83,8 +83,16 @@ export interface RunningScriptedServer {
   stop(): Promise<Recording>;
 }
 
-/** Bounds on what a client can make the server keep. */
-export const SERVER_LIMITS = { maxPayload: 1024 * 1024, framesPerConnection: 2000, connections: 50 } as const;
+/**
+ * Bounds on what a client can make the server keep: a frame's size, frames and characters recorded per
+ * connection (the client's frames; the server's own are the scenario's), connections.
+ */
+export const SERVER_LIMITS = {
+  maxPayload: 1024 * 1024,
+  framesPerConnection: 2000,
+  receivedCharsPerConnection: 4 * 1024 * 1024,
+  connections: 50,
+} as const;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const parse = (text: string): unknown => {
@@ -119,9 +127,13 @@ export async function startScriptedServer(
   let refusedConnections = 0;
   let stopped = false;
 
+  const receivedChars = new Map<number, number>();
   const record = (rec: ConnectionRecord, t: Traffic) => {
-    if (rec.traffic.length < SERVER_LIMITS.framesPerConnection) rec.traffic.push(t);
-    else rec.dropped++;
+    const chars = t.direction === 'received' ? (receivedChars.get(rec.id) ?? 0) + t.text.length : 0;
+    if (rec.traffic.length >= SERVER_LIMITS.framesPerConnection || chars > SERVER_LIMITS.receivedCharsPerConnection)
+      return void rec.dropped++;
+    if (t.direction === 'received') receivedChars.set(rec.id, chars);
+    rec.traffic.push(t);
   };
   const send = (connection: number, frame: unknown) => {
     const ws = sockets.get(connection);
@@ -175,6 +187,8 @@ export async function startScriptedServer(
       const text = frameText(data);
       record(rec, { direction: 'received', text });
       if (stopped) return;
+      // Past the record's bound the client is flooding: it is cut off (the judge reports the frames dropped).
+      if (rec.dropped) return void ws.terminate();
       const frame = parse(text);
       if (state === 'awaiting') {
         const hello = isObject(frame) && frame.type === 'handshake';

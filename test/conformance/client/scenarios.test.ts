@@ -2,8 +2,11 @@
 // deliberately broken ones (clients/node-client.mjs --bug …): the correct one passes every scenario, each
 // broken one fails the scenario meant for it, on the check that names its bug. And the scripted servers
 // themselves speak the spec: every frame they send is valid for the version they announce.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runCommand } from '../../../conformance/client/command';
 import { runClientSuite, runScenario } from '../../../conformance/client/run';
 import type { ClientScenario } from '../../../conformance/client/scenario';
 import { SCENARIOS } from '../../../conformance/client/scenarios';
@@ -11,6 +14,7 @@ import { CLIENT_CLAUSES } from '../../../conformance/lib/clauses';
 import type { CaseResult } from '../../../conformance/lib/types';
 import { loadFrameValidators, NEWEST_VERSION } from '../../../generated/versions';
 import { serverFrameProblem } from '../../../runtime/frames';
+import { poll } from '../../../runtime/poll';
 
 const CLIENT = `"${process.execPath}" "${join(import.meta.dirname, 'clients', 'node-client.mjs')}"`;
 const scenario = (id: string): ClientScenario => SCENARIOS.find((s) => s.id === id)!;
@@ -124,4 +128,67 @@ describe('the client scenarios', () => {
     expect(s.results.map((r) => [r.id, r.verdict])).toEqual([['security/loopback-only', 'fail']]);
     expect([s.ok, s.byProfile.security?.fail, s.client?.command]).toEqual([false, 1, `${CLIENT} --bug any-host`]);
   }, 30_000);
+});
+
+/** Whether `pid` runs (a zombie does not: Linux's /proc says Z; elsewhere a signal 0 is the test). */
+function running(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT' && existsSync('/proc/self')) return false;
+  }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('running the command', () => {
+  it('appends the url as its last argument and sets the three variables, without IDEA_URL', async () => {
+    const script =
+      'console.log(JSON.stringify([process.argv.slice(1), process.env.IDEA_TOKEN, process.env.IDEA_CONFORMANCE_SCENARIO, process.env.IDEA_CONFORMANCE_REQUESTS, process.env.IDEA_URL]))';
+    const r = await runCommand({
+      command: `"${process.execPath}" -e '${script}' -- first`,
+      url: 'ws://127.0.0.1:9',
+      token: 't0k',
+      scenario: 'answers/x',
+      requests: [{ topic: '/app/vscode/edit/find', params: { pattern: 'a' } }],
+      timeoutMs: 10_000,
+      env: { ...process.env, IDEA_URL: 'ws://127.0.0.1:7200' },
+    });
+    expect([r.code, JSON.parse(r.stdout)]).toEqual([
+      0,
+      [
+        ['first', 'ws://127.0.0.1:9'],
+        't0k',
+        'answers/x',
+        '[{"topic":"/app/vscode/edit/find","params":{"pattern":"a"}}]',
+        null,
+      ],
+    ]);
+  });
+
+  it('kills a command still running after the bound, with whatever it started', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'client-command-'));
+    try {
+      const pidFile = join(dir, 'pid');
+      const r = await runCommand({
+        command: `sh -c 'sleep 30 & echo $! > "${pidFile}"; echo started >&2; wait' --`,
+        url: 'ws://127.0.0.1:9',
+        token: 't',
+        scenario: 's',
+        requests: [],
+        timeoutMs: 1000,
+      });
+      expect([r.timedOut, r.signal, r.stderr]).toEqual([true, 'SIGKILL', 'started\n']);
+      const pid = Number(readFileSync(pidFile, 'utf8'));
+      // The grandchild went with the group: gone, or a zombie waiting to be reaped by whoever adopted it.
+      const gone = await poll(() => (running(pid) ? undefined : true), { timeoutMs: 5000, intervalMs: 50 });
+      expect(gone, `the grandchild ${pid} still runs`).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
