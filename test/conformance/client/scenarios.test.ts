@@ -38,6 +38,7 @@ const BUGS: readonly [bug: string, scenario: string, check: string][] = [
   ['hangs-on-close', 'transport/close-mid-request', 'exit'], // waits forever once the server closes
   ['small-frames', 'transport/frame-under-bound', 'answers'], // takes frames up to 1 MiB only
   ['requires-auth', 'versions/older-server', 'requests'], // refuses a handshake without authRequired (0.1.2)
+  ['cancels-anyway', 'versions/older-server', 'frames'], // sends a cancel frame to a server that has none
   ['version-pinned', 'versions/newer-server', 'requests'], // refuses any version but its own
   ['any-host', 'security/loopback-only', 'no connection to a url that is not loopback'], // connects anywhere
 ];
@@ -105,6 +106,12 @@ describe('the client scenarios', () => {
     },
     30_000,
   );
+
+  it('a cancel frame naming a request in flight is valid from 0.1.7 on', async () => {
+    const r = await runScenario(scenario('answers/out-of-order'), { command: `${CLIENT} --bug cancels-anyway` });
+    expect(failedChecks(r)).toEqual([]);
+    expect(r.transcript!.some((t) => t.text.startsWith('{"type":"cancel"'))).toBe(true);
+  }, 30_000);
 
   it('a client that crashes fails with its stderr; one that prints garbage fails its output', async () => {
     const crash = await runScenario(scenario('answers/out-of-order'), { command: `${CLIENT} --bug crash` });

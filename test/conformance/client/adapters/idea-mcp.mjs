@@ -18,7 +18,7 @@ async function main() {
     command: process.execPath,
     args: [bundle, '--url', url],
     env: { ...process.env },
-    stderr: 'ignore',
+    stderr: 'inherit', // idea-mcp's log: the runner keeps the end of it for a failing scenario
   });
   const client = new Client({ name: 'idea-conformance-adapter', version: '1.0.0' });
   try {

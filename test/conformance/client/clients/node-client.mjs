@@ -58,6 +58,8 @@ function connect() {
       pending.set(requestId, i);
       order.push(i);
       ws.send(JSON.stringify({ topic: r.topic, requestId, params }));
+      // Cancels its first request at once (yet takes its answer if it comes): a cancel frame is valid from 0.1.7 on only.
+      if (has('cancels-anyway') && i === 0) ws.send(JSON.stringify({ type: 'cancel', requestId }));
     });
   }
 
