@@ -5,7 +5,7 @@
 // it. Pure: judge.ts turns it into checks.
 import { type FrameValidators, isObject, problemOf } from '../../runtime/frames';
 import { entryOf, type RequestEntry } from './contract';
-import type { Recording } from './scripted-server';
+import { hasAuth, type Recording } from './scripted-server';
 
 export interface SentRequest {
   connection: number;
@@ -54,12 +54,6 @@ const parse = (text: string): unknown => {
     return undefined;
   }
 };
-
-/** The token exists from 0.1.3 on (T3); a client talking to an older server need not send it. */
-function hasAuth(version: string): boolean {
-  const [a, b, c] = version.split('.').map(Number) as [number, number, number];
-  return a > 0 || b > 1 || c >= 3;
-}
 
 export function replay(rec: Recording, ctx: ReplayContext): Replay {
   const out: Replay = {
@@ -114,6 +108,7 @@ export function replay(rec: Recording, ctx: ReplayContext): Replay {
         }
         const p = problemOf(ctx.frames.handshakeRequest, frame, '');
         if (p) problem(conn.id, n, `handshake: ${p}`);
+        // A client talking to a server older than the token (0.1.3) need not send it.
         if (hasAuth(ctx.version) && frame.token !== ctx.token)
           problem(
             conn.id,

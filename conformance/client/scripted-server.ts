@@ -9,6 +9,7 @@
 // and whatever it sends is only ever parsed and recorded.
 import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { compareVersions } from '@idea-kit/spec-lib/version';
 import { WebSocket, WebSocketServer } from 'ws';
 import { frameText } from '../../runtime/frame-text';
 import type { Traffic } from '../lib/connection';
@@ -103,10 +104,9 @@ const parse = (text: string): unknown => {
   }
 };
 
-/** The token and handshake fields of a version: `authRequired` and the token exist from 0.1.3 on. */
-function hasAuth(version: string): boolean {
-  const [a, b, c] = version.split('.').map(Number) as [number, number, number];
-  return a > 0 || b > 1 || c >= 3;
+/** Whether a version has the token and `authRequired` (from 0.1.3 on: T3). */
+export function hasAuth(version: string): boolean {
+  return compareVersions(version, '0.1.3') >= 0;
 }
 
 export async function startScriptedServer(
