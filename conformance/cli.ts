@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CURRENT_VERSION } from '../generated/current';
+import { CLIENT_USAGE } from './client/usage';
 import { FUZZ_USAGE } from './fuzz/usage';
 import { PROFILES, parseProfiles } from './lib/clauses';
 import { isNoServer, NO_SERVER_EXIT, serverFor } from './lib/endpoint';
@@ -17,7 +18,7 @@ import { createReporter } from './reporters';
 import type { RunSummary } from './reporters/types';
 import { buildFixtureWorkspace, readFixtureWorkspace } from './workspace';
 
-const USAGE = `idea-conformance — conformance suite for IDEA protocol servers
+const USAGE = `idea-conformance — conformance suite for IDEA protocol servers and clients
 
   idea-conformance run --workspace <dir> [--url ws://127.0.0.1:<port>] [--token <t>] [options]
       Run against a server that has the fixture workspace <dir> open (loopback only). The server:
@@ -38,6 +39,7 @@ const USAGE = `idea-conformance — conformance suite for IDEA protocol servers
       given a run's JSON report, their verdicts; a clause no client can observe names idea-kit's own tests
       of it (conformance/clause-tests.json; checked to exist only in a clone). Exit 1 when a clause has neither
 ${FUZZ_USAGE}
+${CLIENT_USAGE}
   idea-conformance --help | --version
 
 Selection:  --id <glob> (repeatable)  --topic <topic|area> (repeatable)  --version <x.y.z>  --last-failed
@@ -101,6 +103,10 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'coverage') {
     const { coverageCli } = await import('./coverage-cli');
     return coverageCli(rest);
+  }
+  if (command === 'client') {
+    const { clientCli } = await import('./client/cli');
+    return clientCli(rest);
   }
   const { values, positionals } = parseArgs({
     args: rest,

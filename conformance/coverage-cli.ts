@@ -1,11 +1,12 @@
 // `idea-conformance coverage [--version x.y.z] [--report <run.json>] [--json]`: each clause of a version
-// with the cases that check it (and, given a run's JSON report, their verdicts), else idea-kit's own
+// with the cases and client scenarios that check it (and, given a run's JSON report, their verdicts), else idea-kit's own
 // tests of it (lib/coverage.ts). Exit 1 when a clause has neither, or a named test is missing or lacks
 // its marker (checked in a clone only: the package lists the names).
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { compareVersions, isVersion, normalizeVersion, versionFolder } from '@idea-kit/spec-lib/version';
 import { CURRENT_VERSION } from '../generated/current';
+import { SCENARIOS } from './client/scenarios';
 import { CLAUSE_TESTS_FILE, namedTestChecker, namedTestsFor } from './lib/clause-tests';
 import { clausesOf } from './lib/clauses';
 import { cloneRoot } from './lib/clone';
@@ -13,6 +14,7 @@ import {
   type CaseOutcome,
   type ClauseCoverage,
   citingOfLoaded,
+  citingOfScenario,
   clauseCoverage,
   countsLine,
   coverageCounts,
@@ -80,14 +82,19 @@ export function coverageCli(argv: string[], opts: CoverageCliOptions = {}): numb
       const applied = (report as { version?: unknown }).version;
       if (typeof applied === 'string' && applied !== version)
         err(`note: the report's cases were applied by ${applied}, this listing is of ${version}\n`);
-      const ids = new Set(cases.map((lc) => lc.case.id));
+      const ids = new Set([...cases.map((lc) => lc.case.id), ...SCENARIOS.map((sc) => sc.id)]);
       const foreign = [...outcomes.keys()].filter((id) => !ids.has(id)).length;
       if (foreign) err(`note: ${foreign} cases of the report are not cases of ${version} (left out)\n`);
     }
-    cov = clauseCoverage(clauses, cases.map(citingOfLoaded), namedTestsFor(version), {
-      outcomes,
-      check: root ? namedTestChecker(root) : undefined,
-    });
+    cov = clauseCoverage(
+      clauses,
+      [...cases.map(citingOfLoaded), ...SCENARIOS.map(citingOfScenario)],
+      namedTestsFor(version),
+      {
+        outcomes,
+        check: root ? namedTestChecker(root) : undefined,
+      },
+    );
   } catch (e) {
     return usage((e as Error).message);
   }

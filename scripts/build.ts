@@ -24,7 +24,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { servedVersion } from '@idea-kit/spec-lib/served';
-import { versionFolder } from '@idea-kit/spec-lib/version';
+import { compareVersions, versionFolder } from '@idea-kit/spec-lib/version';
 import { type BuildOptions, build, context, type Plugin } from 'esbuild';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -175,12 +175,16 @@ export const TARGETS = {
         }),
       },
     ],
-    // The served version's reference (spec/served.json), where the reports' clause links point.
-    after: () =>
-      cpSync(
-        join(ROOT, 'generated', versionFolder(servedVersion(join(ROOT, 'spec'))), 'protocol.md'),
-        join(ROOT, 'conformance', 'dist', 'protocol.md'),
-      ),
+    // The served version's reference (spec/served.json), where the reports' clause links point; and a
+    // draft's, where the client clauses are until it is served (protocol-<folder>.md).
+    after: () => {
+      const served = versionFolder(servedVersion(join(ROOT, 'spec')));
+      const dist = join(ROOT, 'conformance', 'dist');
+      cpSync(join(ROOT, 'generated', served, 'protocol.md'), join(dist, 'protocol.md'));
+      for (const v of readdirSync(join(ROOT, 'generated')).filter((n) => /^v\d+\.\d+\.\d+$/.test(n)))
+        if (compareVersions(v, served) > 0)
+          cpSync(join(ROOT, 'generated', v, 'protocol.md'), join(dist, `protocol-${v}.md`));
+    },
   },
   // `idea-spec`, with a copy of the published spec beside it (dist/spec/), which it works on when the
   // working directory is not a spec repository of its own.

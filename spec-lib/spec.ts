@@ -59,10 +59,15 @@ export interface SpecIndex {
   events?: EventEntry[];
 }
 
+/** Which side a clause binds: servers (`idea-conformance run`), clients (`idea-conformance client`) or both. */
+export type ClauseSide = 'server' | 'client' | 'both';
+
 /** One clause of spec/<v>/clauses.json: what the conformance suite enforces, by layer. */
 export interface ClauseEntry {
   id: string;
   layer: 'text' | 'reading' | 'hardening';
+  /** From v0.1.8 on every clause says it; without it (v0.1.6, v0.1.7) a clause binds servers. */
+  binds?: ClauseSide;
   since: string;
   title: string;
   text: string;
@@ -103,19 +108,32 @@ export interface Spec {
 export const CLAUSES_FILE = 'clauses.json';
 
 const CLAUSE_PREFIX = { text: 'T', reading: 'R', hardening: 'H' } as const;
+const SIDES: readonly ClauseSide[] = ['server', 'client', 'both'];
 
-/** Checks clauses.json's shape: ids unique, each id's letter matching its layer, every field present. */
+/** The side a clause binds: its `binds`, or servers for the clauses written before the field. */
+export function clauseSide(c: Pick<ClauseEntry, 'binds'>): ClauseSide {
+  return c.binds ?? 'server';
+}
+
+/**
+ * Checks clauses.json's shape: ids unique, each id's letter matching its layer (`C` for a clause binding
+ * clients only, whatever its layer), every field present, `binds` on every clause or on none.
+ */
 function readClauses(folder: string, raw: unknown): ClauseEntry[] {
   const list = (raw as { clauses?: unknown })?.clauses;
   if (!Array.isArray(list)) throw new Error(`${folder}/clauses.json: expected {"clauses": [...]}`);
   const seen = new Set<string>();
+  const withSide = list.filter((c) => c && typeof c === 'object' && 'binds' in c).length;
   return list.map((c: ClauseEntry, i) => {
     const where = `${folder}/clauses.json clauses[${i}]`;
     if (!c || typeof c !== 'object') throw new Error(`${where}: not an object`);
     if (!(c.layer in CLAUSE_PREFIX)) throw new Error(`${where}: layer must be text, reading or hardening`);
-    if (typeof c.id !== 'string' || !new RegExp(`^${CLAUSE_PREFIX[c.layer]}[0-9]+$`).test(c.id))
+    if (withSide > 0 && !SIDES.includes(c.binds as ClauseSide))
+      throw new Error(`${where}: binds must be server, client or both (on every clause once one has it)`);
+    const prefix = c.binds === 'client' ? 'C' : CLAUSE_PREFIX[c.layer];
+    if (typeof c.id !== 'string' || !new RegExp(`^${prefix}[0-9]+$`).test(c.id))
       throw new Error(
-        `${where}: id ${JSON.stringify(c.id)} must be ${CLAUSE_PREFIX[c.layer]}<n> for a ${c.layer} clause`,
+        `${where}: id ${JSON.stringify(c.id)} must be ${prefix}<n> for a ${c.binds === 'client' ? 'client' : c.layer} clause`,
       );
     if (seen.has(c.id)) throw new Error(`${where}: duplicate id ${c.id}`);
     seen.add(c.id);

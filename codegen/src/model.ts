@@ -3,7 +3,7 @@
 
 import type { RefResolver } from '@idea-kit/spec-lib/refs';
 import { type FieldRow, SchemaWalker } from '@idea-kit/spec-lib/schema-walk';
-import type { ClauseEntry, ErrorCodeEntry, JsonSchema, Spec } from '@idea-kit/spec-lib/spec';
+import { type ClauseEntry, clauseSide, type ErrorCodeEntry, type JsonSchema, type Spec } from '@idea-kit/spec-lib/spec';
 import type { FieldHistory } from './field-history';
 
 /** Message schemas the server and client templates rely on, by index.messages key. */
@@ -99,25 +99,38 @@ export interface Model {
   draft: boolean;
   /** Type declarations from json-schema-to-typescript (filled by the types generator). */
   declarations: string;
-  /** clauses.json by layer, for the docs (empty lists when the version has none). */
-  clauses: { any: boolean; text: ClauseView[]; reading: ClauseView[]; hardening: ClauseView[] };
+  /**
+   * clauses.json by layer, for the docs (empty lists when the version has none); the clauses binding
+   * clients only (`C<n>`) apart, in `client`.
+   */
+  clauses: { any: boolean; text: ClauseView[]; reading: ClauseView[]; hardening: ClauseView[]; client: ClauseView[] };
 }
 
 interface ClauseView extends ClauseEntry {
   /** HTML anchor, `clause-<id in lower case>` (conformance/lib/clauses.ts links to it). */
   anchorId: string;
   levelLabel: string;
+  /** Set for a clause that binds both sides (clients too); nothing is said of the server-only ones. */
+  bindsBoth: boolean;
+  /** A client clause's layer as the docs name it (`protocol text`, `reading`, `hardening`). */
+  layerLabel: string;
 }
 
-function clauseViews(clauses: ClauseEntry[], layer: ClauseEntry['layer']): ClauseView[] {
-  return clauses
-    .filter((c) => c.layer === layer)
-    .map((c) => ({
-      ...c,
-      anchorId: `clause-${c.id.toLowerCase()}`,
-      levelLabel: c.level ?? (c.layer === 'reading' ? 'should' : 'must'),
-    }));
+const LAYER_LABEL = { text: 'protocol text', reading: 'reading', hardening: 'hardening' } as const;
+
+function clauseViews(clauses: ClauseEntry[], pick: (c: ClauseEntry) => boolean): ClauseView[] {
+  return clauses.filter(pick).map((c) => ({
+    ...c,
+    anchorId: `clause-${c.id.toLowerCase()}`,
+    levelLabel: c.level ?? (c.layer === 'reading' ? 'should' : 'must'),
+    bindsBoth: clauseSide(c) === 'both',
+    layerLabel: LAYER_LABEL[c.layer],
+  }));
 }
+
+/** The clauses of one layer that bind servers (or both sides). */
+const serverLayer = (layer: ClauseEntry['layer']) => (c: ClauseEntry) =>
+  c.layer === layer && clauseSide(c) !== 'client';
 
 function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
@@ -260,9 +273,10 @@ export function buildModel(
     declarations,
     clauses: {
       any: spec.clauses.length > 0,
-      text: clauseViews(spec.clauses, 'text'),
-      reading: clauseViews(spec.clauses, 'reading'),
-      hardening: clauseViews(spec.clauses, 'hardening'),
+      text: clauseViews(spec.clauses, serverLayer('text')),
+      reading: clauseViews(spec.clauses, serverLayer('reading')),
+      hardening: clauseViews(spec.clauses, serverLayer('hardening')),
+      client: clauseViews(spec.clauses, (c) => clauseSide(c) === 'client'),
     },
   };
 }

@@ -5,6 +5,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { normalizeVersion, versionFolder } from '@idea-kit/spec-lib/version';
 import { CURRENT_CLAUSES, CURRENT_FOLDER, CURRENT_VERSION } from '../../generated/current';
+// The clauses binding clients arrived in the v0.1.8 draft (a released folder is frozen): the client suite
+// reads them from there until that version is served (test/conformance/client/clauses.test.ts fails
+// when a newer spec folder exists, so this import moves with the spec).
+import clientSpec from '../../spec/v0.1.8/clauses.json';
 import { PACKAGED } from './clone';
 
 type Layer = 'text' | 'reading' | 'hardening';
@@ -14,6 +18,8 @@ export type Level = 'must' | 'should';
 export interface Clause {
   id: string;
   layer: Layer;
+  /** Which side it binds (v0.1.8 on): server, client (ids C<n>) or both. Absent: servers. */
+  binds?: 'server' | 'client' | 'both';
   since: string;
   title: string;
   text: string;
@@ -29,6 +35,18 @@ export const PROFILES: readonly Profile[] = ['core', 'readings', 'security'];
 const PROFILE_OF: Record<Layer, Profile> = { text: 'core', reading: 'readings', hardening: 'security' };
 
 export const CLAUSES: ReadonlyMap<string, Clause> = new Map((CURRENT_CLAUSES as Clause[]).map((c) => [c.id, c]));
+
+/** The spec folder the client clauses are read from. */
+export const CLIENT_CLAUSES_FOLDER = 'v0.1.8';
+/** The clauses `idea-conformance client` judges: those binding clients, or both sides. */
+export const CLIENT_CLAUSES: ReadonlyMap<string, Clause> = new Map(
+  (clientSpec.clauses as Clause[]).filter((c) => c.binds === 'client' || c.binds === 'both').map((c) => [c.id, c]),
+);
+
+/** A clause of either suite by id: the served version's, else a client clause. */
+export function clauseOf(id: string): Clause | undefined {
+  return CLAUSES.get(id) ?? CLIENT_CLAUSES.get(id);
+}
 /** Where the clauses are rendered (relative to the repository root). */
 export const PROTOCOL_MD = `generated/${CURRENT_FOLDER}/protocol.md`;
 /** The clauses file every fixture's `spec` is read against (relative to the repository root). */
@@ -67,9 +85,13 @@ export function clauseAnchor(id: string): string {
 
 /** What clause links point at: repository-relative in a clone; from the package (protocol.md beside the bin), the absolute path of its own copy. */
 const LINKED_DOC = PACKAGED ? fileURLToPath(new URL('./protocol.md', import.meta.url)) : PROTOCOL_MD;
+/** Where the client clauses are rendered (the package carries that protocol.md as protocol-<folder>.md). */
+const CLIENT_DOC = PACKAGED
+  ? fileURLToPath(new URL(`./protocol-${CLIENT_CLAUSES_FOLDER}.md`, import.meta.url))
+  : `generated/${CLIENT_CLAUSES_FOLDER}/protocol.md`;
 
 export function clauseLink(id: string): string {
-  return `${LINKED_DOC}#${clauseAnchor(id)}`;
+  return `${!CLAUSES.has(id) && CLIENT_CLAUSES.has(id) ? CLIENT_DOC : LINKED_DOC}#${clauseAnchor(id)}`;
 }
 
 /** `core,security` → profiles; throws on an unknown name. */

@@ -5,7 +5,7 @@
 import { compareVersions, isVersion } from '@idea-kit/spec-lib/version';
 import { CURRENT_VERSION } from '../../generated/current';
 import { type NamedTestCheck, type NamedTests, namedTestsFor } from './clause-tests';
-import { CLAUSES, type Clause, type Profile, profileOf } from './clauses';
+import { CLAUSES, CLIENT_CLAUSES, type Clause, type Profile, profileOf } from './clauses';
 import { type CaseResult, type LoadedCase, VERDICTS, type Verdict } from './types';
 
 /** A case's verdict for one clause, or why it has none: not in the run, or a preference left unjudged. */
@@ -60,6 +60,9 @@ export const citingOfLoaded = (lc: LoadedCase): CitingCase => ({
   clause: lc.clause.id,
   ...(lc.case.kind === 'request' && lc.case.prefer ? { prefers: lc.case.prefer.spec } : {}),
 });
+
+/** A client scenario (client/scenarios.ts) cites its clause as a case does. */
+export const citingOfScenario = (sc: { id: string; clause: string }): CitingCase => ({ id: sc.id, clause: sc.clause });
 
 /** A run's results as citing cases: a preference shows in the checks only where it was judged. */
 export const citingOfResult = (r: CaseResult): CitingCase => {
@@ -163,11 +166,11 @@ export function outcomesOfResults(results: readonly CaseResult[]): Map<string, C
 /**
  * What a run's reports show: the suite's clauses in the run's profiles and version, each with the cases
  * of the run that check it and their verdicts, else idea-kit's own tests of it (names: a report is no
- * place to read the clone).
+ * place to read the clone). A client run's are the clauses binding clients, with its scenarios.
  */
 export function coverageOfRun(
-  run: { results: readonly CaseResult[]; profiles: readonly Profile[]; version: string },
-  clauses: readonly Clause[] = [...CLAUSES.values()],
+  run: { results: readonly CaseResult[]; profiles: readonly Profile[]; version: string; client?: unknown },
+  clauses: readonly Clause[] = [...(run.client ? CLIENT_CLAUSES : CLAUSES).values()],
   tests: NamedTests = namedTestsFor(CURRENT_VERSION),
 ): ClauseCoverage[] {
   const inRun = clauses.filter(

@@ -3,7 +3,7 @@
 // is checked before use, and nothing from them becomes a link.
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { CLAUSES } from './clauses';
+import { CLAUSES, CLIENT_CLAUSES, clauseOf } from './clauses';
 import { VERDICTS, type Verdict } from './types';
 
 export interface MatrixColumn {
@@ -91,9 +91,9 @@ function columnName(input: MatrixInput): string {
   return `${version ? `IDEA ${version} server` : 'server'} (${basename(input.file)})`;
 }
 
-/** Clauses in the order of clauses.json, unknown ones after, by id. */
+/** Clauses in the order of clauses.json (the client clauses after the served version's), unknown ones after, by id. */
 function clauseOrder(a: string, b: string): number {
-  const order = [...CLAUSES.keys()];
+  const order = [...new Set([...CLAUSES.keys(), ...CLIENT_CLAUSES.keys()])];
   const ia = order.indexOf(a),
     ib = order.indexOf(b);
   if (ia >= 0 && ib >= 0) return ia - ib;
@@ -143,7 +143,7 @@ export function buildMatrix(inputs: readonly MatrixInput[]): Matrix {
   const groups = new Map<string, MatrixGroup>();
   for (const { clause, ...row } of rows.values()) {
     if (!groups.has(clause))
-      groups.set(clause, { clause, ...(CLAUSES.get(clause) ? { title: CLAUSES.get(clause)!.title } : {}), rows: [] });
+      groups.set(clause, { clause, ...(clauseOf(clause) ? { title: clauseOf(clause)!.title } : {}), rows: [] });
     groups.get(clause)!.rows.push(row);
   }
   return { columns, groups: [...groups.values()].sort((a, b) => clauseOrder(a.clause, b.clause)) };

@@ -102,7 +102,8 @@ async function probeServer(url: string, token: string | undefined, timeoutMs = 1
   }
 }
 
-async function emit<K extends keyof Reporter>(
+/** Calls one hook of every reporter, in turn (a client run too: client/run.ts). */
+export async function emit<K extends keyof Reporter>(
   reporters: Reporter[],
   hook: K,
   ...args: Parameters<NonNullable<Reporter[K]>>
@@ -228,10 +229,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
       }
       if (after) r = { ...r, ...after };
     }
-    const reason = opts.expectedFailures?.get(r.id);
-    if (reason !== undefined && (r.verdict === 'fail' || r.verdict === 'warn' || r.verdict === 'error' || r.required)) {
-      r = { ...r, expectedFailure: true, reason: `expected failure (${reason}); ${r.reason ?? ''}`.trim() };
-    }
+    r = withExpectedFailure(r, opts.expectedFailures);
     results[i] = r;
     await emit(reporters, 'onCaseEnd', r, i, total);
   };
@@ -260,13 +258,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   } finally {
     await probe?.close();
   }
-  const stale: string[] = [];
-  for (const [id] of opts.expectedFailures ?? []) {
-    const r = results.find((x) => x.id === id);
-    if (r?.verdict === 'pass') stale.push(`${id}: listed as an expected failure but passes`);
-    else if (!r && opts.allIds && !opts.allIds.has(id))
-      stale.push(`${id}: listed as an expected failure but no such case exists`);
-  }
+  const stale = staleEntries(opts.expectedFailures, results, opts.allIds);
   const counts = countVerdicts(results);
   const byProfile = Object.fromEntries(
     profiles.map((p) => [p, countVerdicts(results.filter((r) => r.profile === p))]),
@@ -299,7 +291,31 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   return summary;
 }
 
-function countVerdicts(results: readonly CaseResult[]): Record<Verdict, number> {
+/** A result the expected-failures list names, when it did not pass: marked, its reason saying so. */
+export function withExpectedFailure(r: CaseResult, expected: ReadonlyMap<string, string> | undefined): CaseResult {
+  const reason = expected?.get(r.id);
+  if (reason === undefined || !(r.verdict === 'fail' || r.verdict === 'warn' || r.verdict === 'error' || r.required))
+    return r;
+  return { ...r, expectedFailure: true, reason: `expected failure (${reason}); ${r.reason ?? ''}`.trim() };
+}
+
+/** Entries of the expected-failures list that are wrong now: their case passes, or no such case exists. */
+export function staleEntries(
+  expected: ReadonlyMap<string, string> | undefined,
+  results: readonly CaseResult[],
+  allIds: ReadonlySet<string> | undefined,
+): string[] {
+  const stale: string[] = [];
+  for (const [id] of expected ?? []) {
+    const r = results.find((x) => x.id === id);
+    if (r?.verdict === 'pass') stale.push(`${id}: listed as an expected failure but passes`);
+    else if (!r && allIds && !allIds.has(id))
+      stale.push(`${id}: listed as an expected failure but no such case exists`);
+  }
+  return stale;
+}
+
+export function countVerdicts(results: readonly CaseResult[]): Record<Verdict, number> {
   const counts = Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Record<Verdict, number>;
   for (const r of results) counts[r.verdict]++;
   return counts;

@@ -35,6 +35,12 @@ export class ConsoleReporter implements Reporter {
   }
 
   onRunStart(info: RunStartInfo): void {
+    if (info.client) {
+      this.out.write(
+        `idea-conformance client: ${info.total} scenarios judging \`${info.client.command}\` (each against a scripted server of its own, ${info.client.timeoutMs} ms at most; profiles ${info.profiles.join(', ')})\n`,
+      );
+      return;
+    }
     const applied =
       info.versionSource === 'announced'
         ? ''
@@ -102,7 +108,7 @@ export class ConsoleReporter implements Reporter {
         );
     }
     this.out.write(
-      `${s.results.length} cases in ${(s.durationMs / 1000).toFixed(1)} s: ` +
+      `${s.results.length} ${s.client ? 'scenarios' : 'cases'} in ${(s.durationMs / 1000).toFixed(1)} s: ` +
         `${this.paint(32, `${c.pass} passed`)}, ${this.paint(31, `${c.fail} failed`)}, ${this.paint(33, `${c.warn} warnings`)}, ${this.paint(31, `${c.error} errors`)}, ` +
         `${c.skip} skipped, ${this.paint(35, `${c.unimplemented} unimplemented`)}` +
         `${expected ? `, ${expected} expected failures` : ''}${s.stale.length ? `, ${s.stale.length} stale expected-failure entries` : ''}\n` +

@@ -2,7 +2,7 @@
 // into protocol.md), the fixture file and, for transport cases, what was sent.
 
 import { basename } from 'node:path';
-import { CLAUSES, clauseLink } from '../lib/clauses';
+import { clauseLink, clauseOf } from '../lib/clauses';
 import { DEFAULT_FIXTURES } from '../lib/load';
 import type { CaseResult } from '../lib/types';
 
@@ -10,7 +10,7 @@ import type { CaseResult } from '../lib/types';
 export const DEFAULT_FIXTURES_SHOWN = `conformance/fixtures/${basename(DEFAULT_FIXTURES)}`;
 
 export function contextLines(r: CaseResult, fixturesDir: string): string[] {
-  const c = CLAUSES.get(r.clause);
+  const c = clauseOf(r.clause);
   const lines = [
     r.description,
     `clause ${r.clause}${c ? ` (${c.layer}: ${c.title})` : ''}, ${r.profile} profile, ${r.level}: ${clauseLink(r.clause)}`,

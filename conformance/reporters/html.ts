@@ -4,7 +4,7 @@
 // ever escaped text (html-page.ts).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
-import { CLAUSES, clauseLink, PROFILES } from '../lib/clauses';
+import { clauseLink, clauseOf, PROFILES } from '../lib/clauses';
 import { type CaseResult, VERDICTS, type Verdict } from '../lib/types';
 import { caseAnchor, coverageSection } from './html-coverage';
 import { attr, badge, esc, page, safeHref, VERDICT_ICON } from './html-page';
@@ -70,7 +70,7 @@ function transcriptBlock(r: CaseResult): string {
 }
 
 function caseBlock(r: CaseResult, o: Required<HtmlOptions>): string {
-  const c = CLAUSES.get(r.clause);
+  const c = clauseOf(r.clause);
   const checks = r.checks.map(
     (k) =>
       `<li><span class="${k.ok ? 'ok' : 'bad'}">${k.ok ? '✓' : '✗'}</span> ${esc(k.name)}${k.level === 'should' ? ' <span class="muted">(should)</span>' : ''}${!k.ok && k.detail ? diffBlock(k.detail) : ''}</li>`,
@@ -105,17 +105,21 @@ export function summaryToHtml(s: RunSummary, opts: HtmlOptions = {}): string {
   };
   const rs = s.results;
   const impl = s.implementation;
-  const title = `IDEA conformance: ${s.ok ? 'conformant' : 'not conformant'}${impl ? ` — ${impl.name}${impl.build ? ` in ${impl.build}` : ''}` : ''}`;
+  const title = `IDEA ${s.client ? 'client ' : ''}conformance: ${s.ok ? 'conformant' : 'not conformant'}${impl ? ` — ${impl.name}${impl.build ? ` in ${impl.build}` : ''}` : ''}`;
   const areas = groupBy(rs, areaOf);
   const clauses = [...groupBy(rs, (r) => r.clause)].sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true }));
   const profiles = PROFILES.filter((p) => rs.some((r) => r.profile === p));
   const verdictCount = (v: Verdict) => rs.filter((r) => r.verdict === v).length;
   const body = `<header>
 <h1><span class="${s.ok ? 'ok' : 'bad'}">${s.ok ? '✓' : '✗'}</span> ${esc(title)}</h1>
-<p>${esc(scopeLine(s))}. ${rs.length} cases in ${(s.durationMs / 1000).toFixed(1)} s.</p>
+<p>${esc(scopeLine(s))}. ${rs.length} ${s.client ? 'scenarios' : 'cases'} in ${(s.durationMs / 1000).toFixed(1)} s.</p>
 <dl class="meta">${impl ? `<dt>implementation</dt><dd>${esc(impl.name)}${impl.build ? ` — ${esc(impl.build)}` : ''}</dd>` : ''}
-<dt>server</dt><dd>announces protocol ${esc(s.server.version)}${s.version !== s.server.version ? `; cases and schemas applied by ${esc(s.version)} (${esc(s.versionSource)})` : ''}; ${s.server.authRequired ? 'token required' : 'no token'}; ${s.server.capabilities.length} capabilities</dd>
-<dt>url</dt><dd><code>${esc(s.url)}</code></dd><dt>started</dt><dd>${esc(s.startedAt)}</dd>
+${
+  s.client
+    ? `<dt>client</dt><dd><code>${esc(s.client.command)}</code>, judged against a scripted server per scenario (${s.client.timeoutMs} ms at most each)</dd>`
+    : `<dt>server</dt><dd>announces protocol ${esc(s.server.version)}${s.version !== s.server.version ? `; cases and schemas applied by ${esc(s.version)} (${esc(s.versionSource)})` : ''}; ${s.server.authRequired ? 'token required' : 'no token'}; ${s.server.capabilities.length} capabilities</dd>
+<dt>url</dt><dd><code>${esc(s.url)}</code></dd>`
+}<dt>started</dt><dd>${esc(s.startedAt)}</dd>
 <dt>expected failures</dt><dd>${rs.filter((r) => r.expectedFailure).length}; stale entries: ${s.stale.length}</dd></dl>
 ${s.warnings.length ? `<ul>${s.warnings.map((w) => `<li>⚠ ${esc(w)}</li>`).join('')}</ul>` : ''}${s.stale.length ? `<ul>${s.stale.map((w) => `<li class="bad">✗ stale expected failure: ${esc(w)}</li>`).join('')}</ul>` : ''}
 </header>
@@ -129,7 +133,7 @@ ${profiles.map((p) => `<tr><th scope="row">${esc(p)}</th>${countRow(rs.filter((r
 ${[...areas].map(([a, x]) => `<tr><th scope="row">${esc(a)}</th>${countRow(x)}</tr>`).join('\n')}</tbody></table></div>
 <details><summary><h2 id="by-clause" style="display:inline">By clause</h2> <span class="muted">(${clauses.length} clauses)</span></summary>
 <div class="scroll"><table><thead>${countHead('<th scope="col">clause</th><th scope="col">title</th>')}</thead><tbody>
-${clauses.map(([id, x]) => `<tr><th scope="row"><a href="${safeHref(o.clauseHref(id))}">${esc(id)}</a></th><td>${esc(CLAUSES.get(id)?.title ?? '')}</td>${countRow(x)}</tr>`).join('\n')}</tbody></table></div></details>
+${clauses.map(([id, x]) => `<tr><th scope="row"><a href="${safeHref(o.clauseHref(id))}">${esc(id)}</a></th><td>${esc(clauseOf(id)?.title ?? '')}</td>${countRow(x)}</tr>`).join('\n')}</tbody></table></div></details>
 ${coverageSection(s, o.clauseHref)}
 <h2 id="cases">Cases</h2>
 <form id="filters" class="filters" role="search" aria-label="Filter cases">

@@ -12,6 +12,7 @@ export function summaryToJson(s: RunSummary): object {
     url: s.url,
     server: s.server,
     ...(s.implementation ? { implementation: s.implementation } : {}),
+    ...(s.client ? { client: s.client } : {}),
     version: s.version,
     versionSource: s.versionSource,
     profiles: s.profiles,

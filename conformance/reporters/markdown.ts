@@ -14,9 +14,11 @@ export function summaryToMarkdown(s: RunSummary, fixturesDir = DEFAULT_FIXTURES_
   const row = (name: string, k: Record<string, number>) =>
     `| ${name} | ${k.pass} | ${k.fail} | ${k.warn} | ${k.error} | ${k.skip} | ${k.unimplemented} |`;
   const lines = [
-    `## IDEA conformance: ${s.ok ? 'conformant ✅' : 'not conformant ❌'}`,
+    `## IDEA ${s.client ? 'client ' : ''}conformance: ${s.ok ? 'conformant ✅' : 'not conformant ❌'}`,
     '',
-    `${scopeLine(s)}. Server announces protocol **${s.server.version}**${s.version !== s.server.version ? `, cases and schemas applied by **${s.version}** (${s.versionSource === 'assumed' ? '--assume-version' : 'the version of its topics'})` : ''}; ${s.results.length} cases in ${(s.durationMs / 1000).toFixed(1)} s.`,
+    s.client
+      ? `${scopeLine(s)}. Client \`${s.client.command.replace(/`/g, "'")}\`, a scripted server per scenario; ${s.results.length} scenarios in ${(s.durationMs / 1000).toFixed(1)} s.`
+      : `${scopeLine(s)}. Server announces protocol **${s.server.version}**${s.version !== s.server.version ? `, cases and schemas applied by **${s.version}** (${s.versionSource === 'assumed' ? '--assume-version' : 'the version of its topics'})` : ''}; ${s.results.length} cases in ${(s.durationMs / 1000).toFixed(1)} s.`,
     ...s.warnings.map((w) => `\n> ⚠️ ${w}`),
     '',
     '| profile | pass | fail | warn | error | skip | unimplemented |',

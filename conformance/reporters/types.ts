@@ -13,6 +13,15 @@ export interface RunStartInfo {
   profiles: readonly Profile[];
   /** Preflight findings that do not stop the run (e.g. the workspace is not open in the server). */
   warnings: string[];
+  /** Set for a client run (`idea-conformance client`): the command judged; `url` is that command then. */
+  client?: ClientRunInfo;
+}
+
+/** What a client run judges: a command, each scenario against a scripted server of its own. */
+export interface ClientRunInfo {
+  command: string;
+  /** The bound on each scenario's run of the command (ms). */
+  timeoutMs: number;
 }
 
 /** Which server (or build of it) the run was against: the handshake names no implementation, so the caller does. */
@@ -27,6 +36,8 @@ export interface RunSummary {
   server: ServerInfo;
   /** Set by --launch (our extension and its VS Code build) or --name/--build. */
   implementation?: Implementation;
+  /** Set for a client run: then `url` is the command, `server` what most scripted servers announce, `scope` the scenarios. */
+  client?: ClientRunInfo;
   version: string;
   versionSource: RunStartInfo['versionSource'];
   profiles: readonly Profile[];
@@ -62,8 +73,10 @@ export function isOkVerdict(r: CaseResult): boolean {
   );
 }
 
-/** "conformant on 2 of 13 topics (core, security)" — the scope a verdict holds for. */
+/** "conformant on 2 of 13 topics (core, security)" (a client: "… as a client in 15 scenarios …") — the scope a verdict holds for. */
 export function scopeLine(s: RunSummary): string {
+  if (s.client)
+    return `${s.ok ? 'conformant' : 'not conformant'} as a client in ${s.results.length} scenarios (${s.profiles.join(', ')})`;
   return `${s.ok ? 'conformant' : 'not conformant'} on ${s.scope.served.length} of ${s.scope.known} topics (${s.profiles.join(', ')})`;
 }
 

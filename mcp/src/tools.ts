@@ -121,6 +121,8 @@ export async function callTool(
     client = await conn.get();
   } catch (e) {
     if (!known.some((t) => t.name === name)) throw new UnknownToolError(`unknown tool: ${name}`);
+    // A refused handshake (UNAUTHORIZED) is a protocol error like any other: its code, as text and in _meta.
+    if (e instanceof IdeaProtocolError) return toolError(`${e.code}: ${e.message}`, e.code);
     return toolError(e instanceof Error ? e.message : String(e));
   }
   const tool = (await toolsFor(client, filter)).find((t) => t.name === name);

@@ -105,6 +105,15 @@ describe('MCP server over an IDEA connection', () => {
     );
   });
 
+  it('a refused handshake is a tool error carrying its code, UNAUTHORIZED (clause C5)', async () => {
+    const s = await server();
+    const client = await mcpClient(new IdeaConnection({ url: s.url, token: 'not-the-token' }));
+    const r = await client.callTool({ name: 'edit_find', arguments: { pattern: 'x' } });
+    expect(r.isError).toBe(true);
+    expect(text(r)).toMatch(/^UNAUTHORIZED: /);
+    expect(r._meta).toEqual({ 'idea-kit/errorCode': 'UNAUTHORIZED' });
+  });
+
   it('with no window open: the newest tools are listed, and a call says no window is open', async () => {
     const registry = mkdtempSync(join(tmpdir(), 'idea-mcp-reg-'));
     const cwd = mkdtempSync(join(tmpdir(), 'idea-mcp-cwd-'));

@@ -5,7 +5,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolveRef } from '@idea-kit/spec-lib/refs';
-import { hashFolder, loadSpec, specVersions } from '@idea-kit/spec-lib/spec';
+import { clauseSide, hashFolder, loadSpec, specVersions } from '@idea-kit/spec-lib/spec';
 import { compareVersions, isVersion, nextPatch, normalizeVersion, versionFolder } from '@idea-kit/spec-lib/version';
 import { afterAll, describe, expect, it } from 'vitest';
 
@@ -85,6 +85,32 @@ describe('loadSpec', () => {
     writeFileSync(join(json, 'v0.1.6', 'defs.schema.json'), '{ nope');
     expect(() => loadSpec(json, '0.1.6')).toThrow(/v0\.1\.6\/defs\.schema\.json: invalid JSON/);
     expect(() => loadSpec(json, '0.1.9')).toThrow(/no spec for version 0\.1\.9 .*versions present: 0\.1\.6/);
+  });
+
+  it('reads which side each clause binds: servers when a folder never says, C<n> for a client clause', () => {
+    // Frozen folders predate the field: every clause binds servers.
+    expect(new Set(loadSpec(SPEC, '0.1.6').clauses.map(clauseSide))).toEqual(new Set(['server']));
+    const draft = loadSpec(SPEC, '0.1.8').clauses;
+    expect(draft.every((c) => c.binds !== undefined)).toBe(true);
+    expect(draft.filter((c) => c.binds === 'client').every((c) => /^C\d+$/.test(c.id))).toBe(true);
+    expect(draft.filter((c) => c.binds === 'both').map((c) => c.id)).toEqual(['T1', 'T2', 'T3']);
+    const some = copy('binds-on-some');
+    edit(some, 'clauses.json', (d) => {
+      d.clauses[0].binds = 'both';
+    });
+    expect(() => loadSpec(some, '0.1.6')).toThrow(/clauses\[1\]: binds must be server, client or both/);
+    const letter = copy('client-letter');
+    edit(letter, 'clauses.json', (d) => {
+      for (const c of d.clauses) c.binds = 'server';
+      d.clauses[0].binds = 'client';
+    });
+    expect(() => loadSpec(letter, '0.1.6')).toThrow(/clauses\[0\]: id "T1" must be C<n> for a client clause/);
+    const server = copy('c-for-server');
+    edit(server, 'clauses.json', (d) => {
+      for (const c of d.clauses) c.binds = 'server';
+      d.clauses[0].id = 'C1';
+    });
+    expect(() => loadSpec(server, '0.1.6')).toThrow(/id "C1" must be T<n> for a text clause/);
   });
 });
 
