@@ -42,7 +42,7 @@ export const PLATFORM_EXCLUSIONS: readonly PlatformExclusion[] = [
       'test/server-core/spawn/spawner-client.test.ts',
       'test/idea-server/lsp/typescript.test.ts',
       'test/idea-server/lsp/fake-server.test.ts',
-      'test/idea-server/bin.test.ts',
+      'test/idea-server/bin.system.test.ts',
     ],
     reason: "read /proc/<pid> to find a child's state, memory or descendants (test/idea-server/lsp/processes.ts)",
     excluded: notLinux,

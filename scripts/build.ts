@@ -242,18 +242,45 @@ export async function esbuildOptions(b: Bundle): Promise<BuildOptions> {
   return { ...bundleOptions(b), ...(b.with ? await b.with() : {}) };
 }
 
+/**
+ * Targets already built for this process and its children, as `<root>:<name>,<name>…`: a test run
+ * builds them once before its parallel workers start (test/global-setup.ts) and names them here,
+ * because two test files building the same target at once would delete and rewrite files the other is
+ * loading. Only builds of that root are skipped (a test may build a scratch copy of the repository).
+ */
+export const PREBUILT_ENV = 'IDEA_KIT_PREBUILT';
+
+export function prebuiltValue(names: readonly TargetName[]): string {
+  return `${ROOT}:${names.join(',')}`;
+}
+
+function isPrebuilt(name: TargetName): boolean {
+  const v = process.env[PREBUILT_ENV] ?? '';
+  const at = v.lastIndexOf(':');
+  return (
+    at > 0 &&
+    v.slice(0, at) === ROOT &&
+    v
+      .slice(at + 1)
+      .split(',')
+      .includes(name)
+  );
+}
+
 /** Builds one target's bundles and steps; returns what it made (its first bundle, the .vsix, the package folder). */
 export async function buildTarget(name: TargetName): Promise<string> {
   const t: Target = TARGETS[name];
-  for (const dir of t.clean ?? []) rmSync(join(ROOT, dir), { recursive: true, force: true });
-  await Promise.all(
-    (t.bundles ?? []).map(async (b) => {
-      await build(await esbuildOptions(b));
-      if (b.bin) asBin(join(ROOT, b.outfile));
-    }),
-  );
-  t.after?.();
-  if (t.pkg) copyFileSync(join(ROOT, 'LICENSE'), join(ROOT, t.pkg, 'LICENSE'));
+  if (!isPrebuilt(name)) {
+    for (const dir of t.clean ?? []) rmSync(join(ROOT, dir), { recursive: true, force: true });
+    await Promise.all(
+      (t.bundles ?? []).map(async (b) => {
+        await build(await esbuildOptions(b));
+        if (b.bin) asBin(join(ROOT, b.outfile));
+      }),
+    );
+    t.after?.();
+    if (t.pkg) copyFileSync(join(ROOT, 'LICENSE'), join(ROOT, t.pkg, 'LICENSE'));
+  }
   return t.output?.() ?? join(ROOT, t.bundles?.[0]?.outfile ?? t.pkg!);
 }
 

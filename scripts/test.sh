@@ -16,5 +16,6 @@ npm run build:extension
 npm run build:cli
 npm run build:mcp
 npx vitest run --project unit --reporter=default --reporter=json --outputFile.json=reports/vitest-unit.json
+npx vitest run --project system --reporter=default --reporter=json --outputFile.json=reports/vitest-system.json
 npx vitest run --project live --no-file-parallelism --reporter=default --reporter=json --outputFile.json=reports/vitest-live.json
 node scripts/summary.mjs
