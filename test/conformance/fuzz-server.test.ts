@@ -11,6 +11,10 @@ import { buildFixtureWorkspace } from '../../conformance/workspace';
 import type { RegistryEntry } from '../../runtime/registry';
 import { buildTarget } from '../../scripts/build';
 import { IDEA_SERVER_BIN, startServer } from '../idea-server/start-bin';
+import { soak } from '../support/soak';
+
+// 6 s reach every topic; the soak fuzzes 25 s.
+const FUZZ_MS = soak(6_000, 25_000);
 
 let tmp: string;
 let ws: string;
@@ -48,13 +52,13 @@ afterAll(() => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-it('idea-server: 25 s of fuzzing with seed 31 finds nothing, the process alive after every failure', async () => {
+it(`idea-server: ${FUZZ_MS / 1000} s of fuzzing with seed 31 finds nothing, the process alive after every failure`, async () => {
   const s = await fuzz({
     url: entry.url,
     token: entry.token,
     workspace: ws,
     seed: 31,
-    timeMs: 25_000,
+    timeMs: FUZZ_MS,
     shrinkMs: 15_000,
     // The "server alive" oracle on the bin's process, restarted (and the finding shrunk) should it die.
     server: {
@@ -68,7 +72,7 @@ it('idea-server: 25 s of fuzzing with seed 31 finds nothing, the process alive a
   });
   expect(s.findings.map((f) => `${f.signature}: ${f.problems[0]!.detail} ${JSON.stringify(f.input)}`)).toEqual([]);
   expect(s.topics.length).toBeGreaterThanOrEqual(17);
-  expect(s.trials).toBeGreaterThan(30); // it ran: event trials wait ~1 s each, so a loaded machine does fewer
+  expect(s.trials).toBeGreaterThan(soak(10, 30)); // it ran: event trials wait ~1 s each, so a loaded machine does fewer
   expect(s.frameBound).toMatchObject({ under: 4 * 1024 * 1024, over: 4 * 1024 * 1024 + 1 }); // serve.ts MAX_FRAME_BYTES
   expect(s.restarts).toBe(0);
 }, 120_000);

@@ -6,10 +6,12 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { connect, type IdeaClient } from '../../generated/v0.1.6/client';
+import { soak } from '../support/soak';
 import { type LiveFixture, startLiveFixture } from './helpers';
 import { extensionHostPid, reconnect } from './support/extension-host';
 
-const KILLS = 20;
+// Kills spread over the write's timeline: 5 reach its start, middle and end; the soak takes 20.
+const KILLS = soak(5, 20);
 let fx: LiveFixture;
 const OLD_BIG = Buffer.from('old line of a large file, to be replaced\n'.repeat(450_000)); // ~18 MB
 const NEW_BIG = Buffer.from('NEW line of a large file, to be replaced\n'.repeat(450_000));

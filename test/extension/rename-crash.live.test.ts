@@ -10,14 +10,17 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { connect, type IdeaClient } from '../../generated/current';
 import { type Aim, aimKill } from '../idea-server/kill-aim';
+import { soak } from '../support/soak';
 import { type LiveFixture, startLiveFixture } from './helpers';
 import { extensionHostPid, reconnect } from './support/extension-host';
 
 const USERS = 200;
-const KILLS = 20;
+// One kill at once, two as the journal is begun, KILLS - 5 spread over the files renamed over, two after
+// the answer: 7 reach each of those moments; the soak takes 20.
+const KILLS = soak(7, 20);
 // Kills that must land between the first and the last file renamed over (mixed before recovery), or the
 // test did not prove that recovery ran.
-const MIN_MID_TRANSACTION = 5;
+const MIN_MID_TRANSACTION = soak(1, 5);
 const NAMES = { a: 'computeAlphaTotal', b: 'computeBetaTotal' } as const;
 type State = keyof typeof NAMES;
 const DIR = 'src/rn';
