@@ -43,9 +43,19 @@ export interface OpenDocuments {
   afterWrite?(path: string, bytes: Buffer): Promise<void>;
 }
 
+/**
+ * Why no language server could answer (clause T48): `none` no server for the file's language, `down` its
+ * server failed to start or crashed, `loading` it was not ready within the bound, `unsupported` it does
+ * not offer the feature.
+ */
+export type UnavailableKind = 'none' | 'down' | 'loading' | 'unsupported';
+
 /** A language feature that has no provider for the file (no language server for its language, or one that is down). */
 export interface Unavailable {
+  /** A sentence for people: which server, which language, what happened. */
   readonly unavailable: string;
+  /** Why; a host that cannot tell says `none`. */
+  readonly kind?: UnavailableKind;
 }
 
 export function isUnavailable(x: unknown): x is Unavailable {
@@ -125,6 +135,74 @@ export interface LanguageFeatures {
     newName: string,
     signal: AbortSignal,
   ): Promise<RenameFileEdits[] | null | Unavailable>;
+  // Since 0.1.8, optional.
+  /**
+   * The workspace's symbols matching `query` as the language servers match it (every loaded project;
+   * the core loads every project first through `projects`). Unavailable when no server can search.
+   */
+  workspaceSymbols?(query: string, signal: AbortSignal): Promise<WorkspaceSymbolAnswer[] | Unavailable>;
+  /** Call hierarchy, where the host's language servers have it (nav/callHierarchy is served only then). */
+  callHierarchy?: CallHierarchy;
+  /** Loads projects into the language servers, so workspace-wide answers search all of them (T47). */
+  projects?: ProjectLoader;
+}
+
+/** A symbol of the workspace as a workspace-symbol provider gives it (kinds 0-based, as VS Code's). */
+export interface WorkspaceSymbolAnswer {
+  name: string;
+  kind: number;
+  containerName?: string;
+  filePath: string;
+  range: Range;
+}
+
+/** A project (a tsconfig.json/jsconfig.json, by path) or a folder, searched or not (clause T47). */
+export interface CoverageEntry {
+  kind: 'project' | 'folder';
+  path: string;
+}
+
+/** What a workspace-wide answer searched (clause T47); complete when notSearched is empty. */
+export interface ProjectCoverage {
+  searched: CoverageEntry[];
+  notSearched: (CoverageEntry & { reason: string })[];
+}
+
+/**
+ * A function, method or constructor of a call hierarchy (LSP CallHierarchyItem; kinds 0-based). `handle`
+ * is the host's own value for the item (the LSP item or VS Code's), given back unchanged to ask its calls.
+ */
+export interface CallHierarchyItem {
+  name: string;
+  kind: number;
+  detail?: string;
+  filePath: string;
+  range: Range;
+  selectionRange: Range;
+  readonly handle: unknown;
+}
+
+/** The call hierarchy of a host whose language servers have it (served where they do: clause T51). */
+export interface CallHierarchy {
+  /** The callable items at `at` (usually one; none where there is no function). */
+  prepare(path: string, at: Position, signal: AbortSignal): Promise<CallHierarchyItem[] | Unavailable>;
+  /** Who calls `item`, each caller with the ranges of its calls (in the caller's file). */
+  incoming(item: CallHierarchyItem, signal: AbortSignal): Promise<{ item: CallHierarchyItem; ranges: Range[] }[]>;
+  /** What `item` calls, each callee with the ranges of the calls (in `item`'s file). */
+  outgoing(item: CallHierarchyItem, signal: AbortSignal): Promise<{ item: CallHierarchyItem; ranges: Range[] }[]>;
+}
+
+/**
+ * The projects of the workspace (clause T47): found by the core (server-core/projects.ts: every
+ * tsconfig.json/jsconfig.json, solution-style configs and references followed), loaded by the host.
+ */
+export interface ProjectLoader {
+  /**
+   * Makes the host's language server load the project of each file (one file of each project, opened
+   * as the language server needs it, e.g. didOpen), bounded and until `signal` aborts; resolves with the
+   * files that could not be loaded and why. Loading an already loaded project is cheap.
+   */
+  load(files: readonly string[], signal: AbortSignal): Promise<{ path: string; reason: string }[]>;
 }
 
 /** One hover section: markdown (code blocks fenced with their language) or plain text. */
