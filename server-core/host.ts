@@ -145,6 +145,33 @@ export interface LanguageFeatures {
   callHierarchy?: CallHierarchy;
   /** Loads projects into the language servers, so workspace-wide answers search all of them (T47). */
   projects?: ProjectLoader;
+  /** The code actions for `range` of `path` (with the diagnostics there), kinds kept to `only` and their sub-kinds. */
+  codeActions?(
+    path: string,
+    range: Range,
+    only: readonly string[] | undefined,
+    signal: AbortSignal,
+  ): Promise<CodeActionOffer[] | Unavailable>;
+  /**
+   * Resolves `action` and runs its command, collecting (never writing) every edit and file operation its
+   * language server gives or asks for meanwhile (workspace/applyEdit, file creation), in order (T54, H22).
+   */
+  collectCodeAction?(path: string, action: CodeActionOffer, signal: AbortSignal): Promise<PlannedChange[]>;
+  /** The formatter's edits for `path` (all of it, or `range`); Unavailable when no formatter serves it. */
+  format?(
+    path: string,
+    range: Range | undefined,
+    options: FormatOptions,
+    signal: AbortSignal,
+  ): Promise<{ range: Range; newText: string }[] | Unavailable>;
+  /**
+   * The edits the language servers give for files and folders about to be renamed (LSP
+   * workspace/willRenameFiles, VS Code's onWillRenameFiles participants), collected, never written (T56).
+   */
+  willRenameFiles?(
+    renames: readonly { oldPath: string; newPath: string }[],
+    signal: AbortSignal,
+  ): Promise<PlannedChange[] | Unavailable>;
 }
 
 /** A symbol of the workspace as a workspace-symbol provider gives it (kinds 0-based, as VS Code's). */
@@ -203,6 +230,37 @@ export interface ProjectLoader {
    * files that could not be loaded and why. Loading an already loaded project is cheap.
    */
   load(files: readonly string[], signal: AbortSignal): Promise<{ path: string; reason: string }[]>;
+}
+
+/**
+ * A workspace edit a language server wants (a code action's edit, a command's workspace/applyEdit, the
+ * edits of a file rename): collected by the host, never written by it. The core writes it as one
+ * transaction (write/), after its checks (clause T54). Paths absolute; ranges in the file as it was
+ * before this change, as for edit/apply's changes.
+ */
+export type PlannedChange =
+  | { kind: 'edit'; filePath: string; edits: { range: Range; newText: string }[] }
+  | { kind: 'create'; filePath: string; overwrite?: boolean; ignoreIfExists?: boolean }
+  | { kind: 'rename'; filePath: string; newFilePath: string; overwrite?: boolean; ignoreIfExists?: boolean }
+  | { kind: 'delete'; filePath: string; recursive?: boolean; ignoreIfNotExists?: boolean };
+
+/** A code action as the host's language server offers it; `handle` is the host's own value, given back to apply it. */
+export interface CodeActionOffer {
+  title: string;
+  /** The LSP kind ("quickfix", "source.organizeImports", …); "" when none. */
+  kind: string;
+  isPreferred?: boolean;
+  /** Why it cannot be applied now. */
+  disabled?: string;
+  /** The diagnostics it fixes. */
+  diagnostics: RawDiagnostic[];
+  readonly handle: unknown;
+}
+
+/** Formatting options (absent: the file's own settings). */
+export interface FormatOptions {
+  tabSize?: number;
+  insertSpaces?: boolean;
 }
 
 /** One hover section: markdown (code blocks fenced with their language) or plain text. */
