@@ -110,11 +110,14 @@ export function lspLanguageFeatures(client: LspClient): LanguageFeatures {
         ),
       ),
     // A language server answers documentSymbol once its analysis of the file is ready, so 'wait' and
-    // 'once' ask the same single question (VS Code's providers may answer empty before they are ready).
-    documentSymbols: (path, signal) =>
+    // 'once' ask one question (VS Code's providers may answer empty before they are ready). 'once' (the
+    // server has just answered about the file, or its index named it) takes the TypeScript server's own
+    // copy of a file it does not have open, without opening it (client.ts closedFileSymbols).
+    documentSymbols: (path, signal, mode) =>
       orUnavailable(async () => {
         // As VS Code's TypeScript extension shows them (the client adapts the TS server's answer).
-        const answer = await client.documentSymbols(path, { signal });
+        const closed = mode === 'once' ? await client.closedFileSymbols(path, { signal }) : undefined;
+        const answer = closed ?? (await client.documentSymbols(path, { signal }));
         return toVsCodeSymbols(Array.isArray(answer) ? answer : []);
       }),
     // A file no server is configured for has no diagnostics, and says why (T48).

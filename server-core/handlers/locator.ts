@@ -2,11 +2,14 @@
 // symbol of its file that its namePath matches. An unknown or ambiguous name path is INVALID_REQUEST
 // with the candidates, never a guess; a file no language server can give symbols for is HANDLER_ERROR
 // with the reason (the operation failed, R7).
+
+import { type Stats, statSync } from 'node:fs';
 import { type NamePath, NamePathError, parseNamePath } from '../../runtime/name-path';
 import { type CoreContext, resolvePath } from '../context';
 import { invalidRequest, ProtocolError } from '../errors';
 import { isUnavailable, type Position, type Unavailable } from '../host';
 import { candidatesFor, matchNamePath, type SymbolNode, type SymbolTree, symbolTree } from '../name-paths';
+import { RACY_MS, sameFile } from './document';
 
 /** A position topic's params: line and character, or (0.1.8) a name path. */
 export interface Locator {
@@ -26,15 +29,66 @@ export function parsedNamePath(text: string): NamePath {
   }
 }
 
-/** The file's document symbols as a tree, or why there are none (no language server could answer). */
+/**
+ * Symbol trees kept for reuse per host's language features, the least recently used first (a file's
+ * symbols follow its text alone).
+ */
+const kept = new WeakMap<object, { trees: Map<string, { stat: Stats; tree: SymbolTree }>; symbols: number }>();
+/** At most this many files' symbol trees are kept (a folder-wide nav/findSymbol reads up to 1,000 files), … */
+export const SYMBOL_TREES_KEPT = 1000;
+/** … holding at most this many symbols in all. */
+export const SYMBOLS_KEPT = 200_000;
+
+/**
+ * The file's document symbols as a tree, or why there are none (no language server could answer). A
+ * file on disk unchanged since its tree was made (one stat: as diskText decides, document.ts) reuses it:
+ * nav/referencingSymbols and folder-wide nav/findSymbol ask the same files again and again. A file an
+ * editor holds, or changed within RACY_MS of its stat, is asked every time; so is one with no symbols
+ * (a provider may answer nothing before its server is ready).
+ */
 export async function symbolTreeOf(
   svc: CoreContext,
   path: string,
   signal: AbortSignal,
   mode: 'wait' | 'once' = 'wait',
 ): Promise<SymbolTree | Unavailable> {
+  let cache = kept.get(svc.language);
+  if (!cache) kept.set(svc.language, (cache = { trees: new Map(), symbols: 0 }));
+  const { trees } = cache;
+  let stat: Stats | undefined;
+  if (svc.documents.text(path) === undefined) {
+    try {
+      stat = statSync(path);
+    } catch {
+      stat = undefined; // the language server says why
+    }
+  }
+  const known = trees.get(path);
+  if (known) {
+    trees.delete(path); // re-inserted below when still good: the Map's order is the order of use
+    if (stat && sameFile(known.stat, stat)) {
+      trees.set(path, known);
+      return known.tree;
+    }
+    cache.symbols -= known.tree.all.length;
+  }
   const raw = await svc.language.documentSymbols(path, signal, mode);
-  return isUnavailable(raw) ? raw : symbolTree(raw);
+  if (isUnavailable(raw)) return raw;
+  const tree = symbolTree(raw);
+  // Kept only when the file did not change while it was asked, nor just before.
+  const after = stat && statSync(path, { throwIfNoEntry: false });
+  const settled =
+    stat && after && sameFile(stat, after) && Date.now() - Math.max(stat.mtimeMs, stat.ctimeMs) >= RACY_MS;
+  if (stat && settled && tree.all.length > 0 && !trees.has(path)) {
+    trees.set(path, { stat, tree });
+    cache.symbols += tree.all.length;
+    for (const [p, e] of trees) {
+      if (trees.size <= SYMBOL_TREES_KEPT && cache.symbols <= SYMBOLS_KEPT) break;
+      trees.delete(p);
+      cache.symbols -= e.tree.all.length;
+    }
+  }
+  return tree;
 }
 
 /** The one symbol `path` matches in `tree`, or INVALID_REQUEST listing the candidates (T44). */

@@ -1,10 +1,14 @@
 // /app/vscode/nav/findSymbol — symbols by name path (T43) in a file, a folder or the whole workspace, with
 // signatures, children and source text on request (T45), within the answer's size budget (T46).
-// A file is asked for its document symbols. Over a folder or the workspace, the files read are those
-// whose text contains the last segment's name when it is an identifier (a symbol's name is in its
-// file's text; ripgrep finds those files at once), else every file of the scope (the search's own
-// rules: excludes, ignore files); at most MAX_FILES_READ of them are read, MAX_SYMBOL_QUERIES at a time,
-// the rest listed in coverage as not searched (H20).
+// A file is asked for its document symbols. Over a folder or the workspace, every file of the scope
+// (the search's own rules: excludes, ignore files) could hold a match, but one whose text lacks a
+// segment's name cannot when that name is an identifier (a symbol's name is in its file's text): so
+// the files asked are those ripgrep finds holding the last segment's name and whose text holds the
+// other identifier segments too, or, for a last segment that is no identifier (a name the language
+// server makes up, such as `describe("x") callback`), every file of the scope. Language servers'
+// workspace-symbol indexes are not used: they leave out locals and object members. At most
+// MAX_FILES_READ files are read, MAX_SYMBOL_QUERIES at a time, the rest listed in coverage as not
+// searched (H20); a file's text is read only when it has a match.
 import { statSync } from 'node:fs';
 import { relative, sep } from 'node:path';
 import { type CoreContext, resolvePath, ripgrepOf } from '../context';
@@ -80,13 +84,18 @@ function found(
   return out;
 }
 
-/** The files a folder or workspace search reads (see the header), sorted, and whether it stopped at the bound. */
+/** Under `scope` (none: anywhere). */
+const within = (scope: string | undefined) => (f: string) => !scope || f === scope || f.startsWith(scope + sep);
+
+/** The files a folder or workspace search reads (see the header), sorted, and how many there were. */
 async function filesToRead(
   svc: CoreContext,
   scope: string | undefined,
-  name: string,
+  segments: readonly string[],
   signal: AbortSignal,
 ): Promise<{ files: string[]; total: number }> {
+  const name = segments[segments.length - 1]!;
+  const others = [...new Set(segments.slice(0, -1).filter((n) => IDENTIFIER.test(n) && n !== name))];
   const root = scope && svc.folders.paths().find((r) => scope.startsWith(r + sep));
   // The folder as a glob of its own: its name's glob characters escaped (`[id]` is a folder name).
   const include = root
@@ -107,12 +116,21 @@ async function filesToRead(
       signal,
     });
     files = [...res.files];
+    if (others.length > 0) {
+      const holds = await Promise.all(
+        files.map(async (f) => {
+          const text = await documentText(svc, f).catch(() => '');
+          return others.every((o) => text.includes(o));
+        }),
+      );
+      files = files.filter((_, i) => holds[i]);
+    }
   } else {
     files = [];
     for (const f of folders)
       await listFiles(ripgrepOf(svc), f.root, f.selection, (rel) => void files.push(`${f.root}${sep}${rel}`), signal);
   }
-  files = files.filter((f) => !scope || f === scope || f.startsWith(scope + sep)).sort();
+  files = files.filter(within(scope)).sort();
   return { files: files.slice(0, MAX_FILES_READ), total: files.length };
 }
 
@@ -171,8 +189,7 @@ export function navFindSymbol(svc: CoreContext): Handlers['navFindSymbol'] {
     const symbols: Found[] = [];
     const counts = new Map<string, number>();
     let totalCount = 0;
-    const take = (file: string, text: string, tree: SymbolTree) => {
-      const matches = matchesIn(tree, params, path);
+    const take = (file: string, text: string, matches: readonly SymbolNode[]) => {
       if (matches.length === 0) return;
       counts.set(file, matches.length);
       totalCount += matches.length;
@@ -188,7 +205,7 @@ export function navFindSymbol(svc: CoreContext): Handlers['navFindSymbol'] {
         svc.tools.log(`findSymbol: ${tree.unavailable}`);
         return { symbols: [], totalCount: 0, truncated: false, form: 'symbols', unavailable: wireUnavailable(tree) };
       }
-      take(scope!, await textOf(scope!), tree);
+      take(scope!, await textOf(scope!), matchesIn(tree, params, path));
       return withinBudget(
         { symbols, totalCount, truncated: totalCount > symbols.length },
         counts,
@@ -197,22 +214,27 @@ export function navFindSymbol(svc: CoreContext): Handlers['navFindSymbol'] {
       );
     }
 
-    const name = path.segments[path.segments.length - 1]!.name;
-    const { files, total } = await filesToRead(svc, scope, name, ctx.signal);
-    // Read MAX_SYMBOL_QUERIES at a time; each file's matches kept in its slot, so the order is the files'.
-    const perFile: ({ text: string; tree: SymbolTree } | undefined)[] = new Array(files.length);
+    const { files, total } = await filesToRead(
+      svc,
+      scope,
+      path.segments.map((x) => x.name),
+      ctx.signal,
+    );
+    // MAX_SYMBOL_QUERIES files at a time; each file's matches kept in its slot, so the order is the files'.
+    const perFile: { tree: SymbolTree; matches: SymbolNode[] }[] = new Array(files.length);
     let next = 0;
     const worker = async () => {
       while (next < files.length) {
         const i = next++;
         ctx.signal.throwIfAborted();
         const tree = await symbolTreeOf(svc, files[i]!, ctx.signal, 'once');
-        if (isUnavailable(tree) || tree.all.length === 0) continue; // no language server for it, or nothing
-        perFile[i] = { text: await textOf(files[i]!), tree };
+        if (isUnavailable(tree)) continue; // no language server for it
+        const matches = matchesIn(tree, params, path);
+        if (matches.length > 0) perFile[i] = { tree, matches };
       }
     };
     await Promise.all(Array.from({ length: Math.min(MAX_SYMBOL_QUERIES, files.length) }, worker));
-    for (const [i, f] of perFile.entries()) if (f) take(files[i]!, f.text, f.tree);
+    for (const [i, f] of perFile.entries()) if (f) take(files[i]!, await textOf(files[i]!), f.matches);
     const where = scope ?? svc.folders.paths();
     const entries = (Array.isArray(where) ? where : [where]).map((p) => ({ kind: 'folder' as const, path: p }));
     const coverage: Coverage =

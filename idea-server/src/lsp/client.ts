@@ -26,6 +26,7 @@ import {
   definitionLocation,
   definitionTargets,
   diagnosticsResult,
+  fromNavTree,
   fromNavto,
   referencesResult,
   symbolsResult,
@@ -335,6 +336,33 @@ export class LspClient {
       this.bounds(opts),
     );
     return live.symbols(answer);
+  }
+
+  /**
+   * The symbols of a file its server does not have open, from tsserver's own `navtree` of its loaded
+   * projects (converted as typescript-language-server converts it: fromNavTree), without opening it: a
+   * didOpen makes the server take the file up (and check it) as if someone edited it, which costs a
+   * folder-wide search far more than the symbols. Undefined where that cannot be asked (no TypeScript
+   * server running, the file open already, or not in a loaded project): the caller opens it instead.
+   */
+  async closedFileSymbols(rawPath: string, opts: CallOptions = {}): Promise<DocumentSymbol[] | undefined> {
+    const path = this.checkPath(rawPath);
+    const lang = languageOfFile(path, this.languages);
+    const live = lang && this.languages.get(lang.language)!.running();
+    if (!live || live.documents.get(path) || !live.server.executeCommands.has(TSSERVER_REQUEST)) return undefined;
+    const answer = await live.server
+      .request<{ success?: unknown; body?: unknown } | null>(
+        'workspace/executeCommand',
+        { command: TSSERVER_REQUEST, arguments: ['navtree', { file: path }] },
+        `navtree of ${path}`,
+        this.bounds(opts),
+      )
+      .catch((e: unknown) => {
+        if (e instanceof LspAbortError) throw e;
+        return undefined; // not in a loaded project, or refused: opened instead
+      });
+    if (answer?.success !== true || typeof answer.body !== 'object' || answer.body === null) return undefined;
+    return live.symbols(fromNavTree(answer.body)) ?? undefined;
   }
 
   /**

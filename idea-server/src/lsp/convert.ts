@@ -302,3 +302,74 @@ export function fromNavto(items: readonly unknown[]): SymbolInformation[] {
   }
   return out;
 }
+
+interface NavTree {
+  text?: unknown;
+  kind?: unknown;
+  spans?: unknown;
+  nameSpan?: unknown;
+  childItems?: unknown;
+}
+
+/** A tsserver text span (1-based lines and offsets) as an LSP range; undefined when malformed. */
+function spanRange(span: unknown): Range | undefined {
+  const { start, end } = (span ?? {}) as { start?: { line?: unknown; offset?: unknown }; end?: typeof start };
+  const pos = (p: typeof start) =>
+    p &&
+    Number.isSafeInteger(p.line) &&
+    Number.isSafeInteger(p.offset) &&
+    (p.line as number) >= 1 &&
+    (p.offset as number) >= 1
+      ? { line: (p.line as number) - 1, character: (p.offset as number) - 1 }
+      : undefined;
+  const s = pos(start);
+  const e = pos(end);
+  return s && e ? { start: s, end: e } : undefined;
+}
+
+const before = (a: Range['start'], b: Range['start']) =>
+  a.line < b.line || (a.line === b.line && a.character < b.character);
+/** Whether two ranges overlap or touch (typescript-language-server's Range.intersection is not empty). */
+const meets = (a: Range, b: Range) => !before(a.end, b.start) && !before(b.end, a.start);
+
+/**
+ * tsserver's `navtree` answer as the DocumentSymbols typescript-language-server makes of it for its
+ * documentSymbol (the same walk: one symbol per span, children by overlapping span, aliases and
+ * anonymous `<function>`/`<class>` left out unless a child is kept), so a file's symbols read the same
+ * whether they were asked of the open document or of tsserver's copy of a closed one.
+ */
+export function fromNavTree(tree: unknown): DocumentSymbol[] {
+  const symbols: DocumentSymbol[] = [];
+  const children = (t: NavTree) => (Array.isArray(t.childItems) ? (t.childItems as NavTree[]) : []);
+  const spans = (t: NavTree) => (Array.isArray(t.spans) ? t.spans.map(spanRange).filter((r) => r !== undefined) : []);
+  const collect = (item: NavTree, out: DocumentSymbol[], within: Range): boolean => {
+    let include =
+      item.kind !== 'alias' &&
+      typeof item.text === 'string' &&
+      !!item.text &&
+      item.text !== '<function>' &&
+      item.text !== '<class>';
+    for (const range of spans(item)) {
+      if (!meets(within, range)) continue;
+      const kids: DocumentSymbol[] = [];
+      for (const child of children(item))
+        if (spans(child).some((s) => meets(range, s))) include = collect(child, kids, range) || include;
+      const name = spanRange(item.nameSpan);
+      if (include)
+        out.push({
+          name: String(item.text ?? ''),
+          detail: '',
+          kind: (TS_SYMBOL_KINDS[String(item.kind)] ?? 13) as DocumentSymbol['kind'],
+          range,
+          selectionRange: name && meets(range, name) ? name : range,
+          children: kids,
+        });
+    }
+    return include;
+  };
+  for (const item of children((tree ?? {}) as NavTree)) {
+    const all = spans(item);
+    if (all.length > 0) collect(item, symbols, { start: all[0]!.start, end: all[all.length - 1]!.end });
+  }
+  return symbols;
+}

@@ -7,7 +7,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { RACY_MS } from '../../../server-core/handlers/document';
 import type { CallHierarchy, CallHierarchyItem, LanguageFeatures, Range } from '../../../server-core/host';
 import { forgetProjects } from '../../../server-core/projects';
 import type { TreeSymbol } from '../../../server-core/symbols';
@@ -74,6 +75,18 @@ function serve(language: Partial<LanguageFeatures> = {}) {
   return coreSession(fakeHost(root, { language: { documentSymbols, ...language } })).ask;
 }
 
+/** One question on a host of its own (no symbol tree kept from an earlier one), and the files it asked for symbols. */
+async function askCounting(topic: string, params: object) {
+  const asked: string[] = [];
+  const ask = serve({
+    documentSymbols: async (p, s, m) => {
+      asked.push(p);
+      return documentSymbols(p, s, m);
+    },
+  });
+  return { ...(await ask(topic, params)), asked: asked.sort() };
+}
+
 describe('nav/findSymbol (T45)', () => {
   it('a name path in a file: range, name path, signature; the body with its doc block; children', async () => {
     const { result } = await serve()('nav/findSymbol', {
@@ -138,25 +151,70 @@ describe('nav/findSymbol (T45)', () => {
   });
 
   it('over a folder or the workspace: every file whose text holds the name, in path order, with coverage', async () => {
-    const asked: string[] = [];
-    const ask = serve({
-      documentSymbols: async (p, s, m) => {
-        asked.push(p);
-        return documentSymbols(p, s, m);
-      },
-    });
-    const { result } = await ask('nav/findSymbol', { namePath: 'route' });
-    expect(result).toMatchObject({
+    const all = await askCounting('nav/findSymbol', { namePath: 'route' });
+    expect(all.result).toMatchObject({
       symbols: [{ namePath: '/Hono/route', filePath: hono }],
       totalCount: 1,
       coverage: { complete: true, searched: [{ kind: 'folder', path: ws }], notSearched: [] },
     });
     // router.ts and notes.md hold "route" too; nothing else was asked.
-    expect(asked.sort()).toEqual([notes, hono, router].sort());
-    asked.length = 0;
-    const inSrc = await ask('nav/findSymbol', { namePath: 'Router', filePath: 'src' });
+    expect(all.asked).toEqual([notes, hono, router].sort());
+    const inSrc = await askCounting('nav/findSymbol', { namePath: 'Router', filePath: 'src' });
     expect(inSrc.result).toMatchObject({ symbols: [{ namePath: '/Router' }], coverage: { searched: [{ path: src }] } });
-    expect(asked).toEqual([router]);
+    expect(inSrc.asked).toEqual([router]);
+  });
+
+  it('a file is asked only when its text holds every identifier segment', async () => {
+    // "route" is in all three files' text, "Hono" in hono.ts and router.ts: notes.md is not asked.
+    const both = await askCounting('nav/findSymbol', { namePath: 'Hono/route' });
+    expect(both.result).toMatchObject({ symbols: [{ namePath: '/Hono/route' }], totalCount: 1 });
+    expect(both.asked).toEqual([hono, router].sort());
+    // A name no file's text can hold as such (a language server's own): every file of the scope.
+    expect(
+      (await askCounting('nav/findSymbol', { namePath: 'describe("x") callback', filePath: 'src' })).asked,
+    ).toEqual([hono, router].sort());
+  });
+
+  it("a file's symbol tree is kept while the file is unchanged (not when just written, empty, or in an editor)", async () => {
+    const file = join(src, 'kept.ts');
+    writeFileSync(file, 'export function kept() {}\n');
+    TREES[file] = [sym('kept', 11, r(0, 0, 0, 25), 0)];
+    const asked: string[] = [];
+    const host = fakeHost(root, {
+      language: {
+        documentSymbols: async (p, s, m) => {
+          asked.push(p);
+          return documentSymbols(p, s, m);
+        },
+      },
+    });
+    const { ask } = coreSession(host);
+    const find = () => ask('nav/findSymbol', { namePath: 'kept', filePath: file });
+    await find();
+    await find();
+    expect(asked).toHaveLength(2); // written just now: its stat could miss a second write
+    // Later than RACY_MS after the write (the clock only: the file's ctime stays the write's).
+    const later = () => {
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(Date.now() + RACY_MS + 1000);
+    };
+    try {
+      later();
+      await find();
+      await find();
+      expect(asked).toHaveLength(3);
+      vi.useRealTimers();
+      writeFileSync(file, 'export function kept() {}\nexport function more() {}\n');
+      later();
+      await find();
+      expect(asked).toHaveLength(4); // changed: asked again
+      host.docs.push({ path: file, text: 'export function kept() {}\n', dirty: false });
+      await find();
+      await find();
+      expect(asked).toHaveLength(6); // an editor holds it: asked every time
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('T46: symbols, then signatures, then counts, then counts cut, each within maxAnswerChars', async () => {
