@@ -14,6 +14,7 @@ import { dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node
 import { parseJsonc } from '../runtime/jsonc';
 import type { CoreContext } from './context';
 import type { ProjectCoverage } from './host';
+import { inheritClient } from './limits/client-context';
 import { isInWorkspace } from './path-guard';
 import { compileExcludes, enabledGlobs, excludedBy } from './search/excludes';
 import { jsListFiles, listFiles } from './search/file-walk';
@@ -32,6 +33,8 @@ export const MAX_SAMPLE_FILES = 20_000;
 export const SAMPLES_PER_ROOT = 64;
 /** How long a discovery is reused. */
 export const DISCOVERY_TTL_MS = 10_000;
+/** How long the host may take to load the projects before a workspace-wide answer (H20). */
+export const PROJECT_LOAD_MS = 30_000;
 
 /** Folders no project is looked for in (VS Code's search never enters them either). */
 const NEVER = ['**/node_modules', '**/.git'];
@@ -305,6 +308,7 @@ export async function coverWorkspace(
   svc: CoreContext,
   signal: AbortSignal,
   forFile?: string,
+  loadMs = PROJECT_LOAD_MS,
 ): Promise<ProjectCoverage> {
   const folders = () => ({
     searched: svc.folders.paths().map((path) => ({ kind: 'folder' as const, path })),
@@ -328,14 +332,20 @@ export async function coverWorkspace(
       });
     return { searched: [], notSearched };
   }
-  const failed = new Map(
-    (
-      await loader.load(
-        projects.map((p) => p.file),
-        signal,
-      )
-    ).map((f) => [f.path, f.reason]),
-  );
+  // Bounded in time: what the host has not loaded by then is listed as not searched.
+  const late = AbortSignal.timeout(loadMs);
+  let failed: Map<string, string>;
+  try {
+    const answer = await loader.load(
+      projects.map((p) => p.file),
+      inheritClient(AbortSignal.any([signal, late]), signal),
+    );
+    failed = new Map(answer.map((f) => [f.path, f.reason]));
+  } catch (e) {
+    if (signal.aborted || !late.aborted) throw e;
+    const why = `its language server did not load it within ${loadMs / 1000} s`;
+    failed = new Map(projects.map((p) => [p.file, why]));
+  }
   const searched: ProjectCoverage['searched'] = [];
   for (const p of projects) {
     const why = failed.get(p.file);

@@ -213,6 +213,29 @@ describe('coverWorkspace', () => {
     });
   });
 
+  it('projects the host has not loaded in time are listed as not searched; a cancel still cancels', async () => {
+    write({ 'a/tsconfig.json': {}, 'a/x.ts': '' });
+    const stuck: ProjectLoader = {
+      load: (_files, s) =>
+        new Promise((_resolve, reject) => s.addEventListener('abort', () => reject(s.reason), { once: true })),
+    };
+    expect(wireCoverage(await coverWorkspace(svc({ loader: stuck }), signal, undefined, 100))).toEqual({
+      complete: false,
+      searched: [],
+      notSearched: [
+        {
+          kind: 'project',
+          path: join(ws, 'a', 'tsconfig.json'),
+          reason: 'its language server did not load it within 0.1 s',
+        },
+      ],
+    });
+    const cancel = new AbortController();
+    const asked = coverWorkspace(svc({ loader: stuck }), cancel.signal, undefined, 60_000);
+    setTimeout(() => cancel.abort(new Error('cancelled')), 50);
+    await expect(asked).rejects.toThrow('cancelled');
+  });
+
   it('a host that cannot load projects does not claim them searched', async () => {
     write({ 'a/tsconfig.json': {}, 'a/x.ts': '' });
     expect(wireCoverage(await coverWorkspace(svc(), signal))).toEqual({
