@@ -32,7 +32,8 @@ export const DISK_TEXTS_MAX_CHARS = 8 * 1024 * 1024;
  */
 export const RACY_MS = 2000;
 
-function sameFile(a: Stats, b: Stats): boolean {
+/** The same file, unchanged: mtime, ctime, size, inode and device all as they were. */
+export function sameFile(a: Stats, b: Stats): boolean {
   return a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs && a.size === b.size && a.ino === b.ino && a.dev === b.dev;
 }
 

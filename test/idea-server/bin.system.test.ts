@@ -199,7 +199,7 @@ describe('idea-server, the built bin', () => {
     }
   }, 300_000);
 
-  it('answers files whose language server is missing with nothing, logs why, and keeps serving', async () => {
+  it('answers files whose language server is missing with nothing but why (T48), logs it, and keeps serving', async () => {
     const small = join(tmp, 'small');
     mkdirSync(small);
     writeFileSync(join(small, 'a.ts'), 'export const a = 1;\n');
@@ -222,11 +222,20 @@ describe('idea-server, the built bin', () => {
     );
     const client = await connect({ url: other.entry.url, token: other.entry.token! });
     try {
-      // server-core's rule (host.ts `Unavailable`): no provider for the file is an empty answer and a
-      // log line naming the language server, as VS Code answers where no provider is registered.
+      // server-core's rule (host.ts `Unavailable`): no provider for the file is an empty answer saying
+      // why (T48: its server is down) and a log line naming the language server.
       for (const file of ['a.ts', 'b.py', 'a.ts']) {
-        expect(await client.navSymbols({ filePath: join(small, file) })).toEqual({ symbols: [], totalCount: 0 });
-        expect(await client.diagList({ filePath: join(small, file) })).toEqual({ diagnostics: [], totalCount: 0 });
+        const unavailable = { kind: 'down', reason: expect.stringMatching(/^language server unavailable for /) };
+        expect(await client.navSymbols({ filePath: join(small, file) })).toEqual({
+          symbols: [],
+          totalCount: 0,
+          unavailable,
+        });
+        expect(await client.diagList({ filePath: join(small, file) })).toEqual({
+          diagnostics: [],
+          totalCount: 0,
+          unavailable,
+        });
       }
       expect(other.stderr()).toMatch(/language server unavailable for typescript: .*\/nonexistent\/tsls/);
       expect(other.stderr()).toMatch(/language server unavailable for python: .*\/nonexistent\/pyls/);

@@ -181,12 +181,24 @@ describe('a hostile workspace served headless', () => {
     open.push({ client });
     writeFileSync(join(ws, 'a.py'), 'x = 1\n');
     const symbols = await client.navSymbols({ filePath: join(ws, 'a.py') }, REQUEST);
-    expect(symbols).toEqual({ symbols: [], totalCount: 0 }); // Unavailable: an empty answer, as documented
+    // Unavailable: an empty answer saying why (T48), as documented.
+    expect(symbols).toEqual({
+      symbols: [],
+      totalCount: 0,
+      unavailable: {
+        kind: 'down',
+        reason: expect.stringMatching(/^language server unavailable for python: command not found/),
+      },
+    });
     expect(markerText()).toBe('');
     expect(logs.join('\n')).toMatch(/python: idea-trap-ls \(idea-trap-ls was not found in PATH's absolute folders/);
     expect(logs.join('\n')).toMatch(/language server unavailable for python: command not found: idea-trap-ls \(/);
     writeFileSync(join(ws, 'a.rb'), 'x = 1\n');
-    expect(await client.navSymbols({ filePath: join(ws, 'a.rb') }, REQUEST)).toEqual({ symbols: [], totalCount: 0 });
+    expect(await client.navSymbols({ filePath: join(ws, 'a.rb') }, REQUEST)).toMatchObject({
+      symbols: [],
+      totalCount: 0,
+      unavailable: { kind: 'down' },
+    });
     expect(markerText()).toBe('');
     expect(logs.join('\n')).toContain(
       `ruby: ./bin/idea-trap-ls (${join(process.cwd(), 'bin', 'idea-trap-ls')}; --lsp)`,

@@ -26,11 +26,13 @@ import {
   definitionLocation,
   definitionTargets,
   diagnosticsResult,
+  fromNavTree,
+  fromNavto,
   referencesResult,
   symbolsResult,
   widenToSymbol,
 } from './convert';
-import { checkerFindsNothing } from './diagnostics-pull';
+import { checkerFindsNothing, TSSERVER_REQUEST } from './diagnostics-pull';
 import { DiagnosticsStore, SETTLE_TIMES, type SettleTimes } from './diagnostics-store';
 import { Documents, lineCount, MAX_DOCUMENT_BYTES, type OpenDocument, readTextBounded } from './documents';
 import { LspAbortError, LspFileError, LspPositionError, LspTimeoutError, LspUnavailableError } from './errors';
@@ -179,6 +181,14 @@ class Language {
   }
 }
 
+/** Most files `load` keeps open for their projects (projects.ts's own bound is below it). */
+export const MAX_PINNED = 256;
+/**
+ * Most files kept open that no project and no diagnostics coverage needs (a folder-wide nav/findSymbol
+ * asks hundreds): each open file is synced before every request, and a server checks open files.
+ */
+export const MAX_TRANSIENT = 64;
+
 /**
  * Lines of a synced document, counted once per text: the sync hands back the same object while the file
  * is unchanged, so a warm request does not scan the whole file for its line check.
@@ -190,10 +200,25 @@ function linesOf(doc: OpenDocument): number {
   return n;
 }
 
+function unconfigured(path: string): LspUnavailableError {
+  const ext = extname(path);
+  return new LspUnavailableError(
+    ext || path,
+    'unconfigured',
+    `no language server is configured for ${ext ? `${ext} files` : 'files without an extension'}`,
+  );
+}
+
 export class LspClient {
   private readonly options: Required<Omit<LspClientOptions, 'servers'>>;
   private readonly languages = new Map<string, Language>();
   private readonly diagnosticsListeners = new Set<DiagnosticsListener>();
+  /** Files `load` opened for their projects: `release` leaves them open. */
+  private readonly pinned = new Set<string>();
+  /** Files diagnostics/changed covers (`cover` … `release`). */
+  private readonly covered = new Set<string>();
+  /** Other files requests opened, the least recently used first: beyond MAX_TRANSIENT they are closed. */
+  private readonly recent = new Set<string>();
 
   constructor(options: LspClientOptions) {
     if (!isAbsolute(options.rootPath)) throw new Error(`rootPath must be absolute: ${options.rootPath}`);
@@ -222,6 +247,11 @@ export class LspClient {
   /** The language serving `path` (by extension), or undefined. */
   languageOf(path: string): string | undefined {
     return languageOfFile(path, this.languages)?.language;
+  }
+
+  /** Throws LspUnavailableError (`unconfigured`) when no language server is configured for `path`. */
+  configuredFor(path: string): void {
+    if (!languageOfFile(path, this.languages)) throw unconfigured(path);
   }
 
   /** The pid of a language's running server (monitoring, tests); undefined when none runs. */
@@ -306,6 +336,33 @@ export class LspClient {
       this.bounds(opts),
     );
     return live.symbols(answer);
+  }
+
+  /**
+   * The symbols of a file its server does not have open, from tsserver's own `navtree` of its loaded
+   * projects (converted as typescript-language-server converts it: fromNavTree), without opening it: a
+   * didOpen makes the server take the file up (and check it) as if someone edited it, which costs a
+   * folder-wide search far more than the symbols. Undefined where that cannot be asked (no TypeScript
+   * server running, the file open already, or not in a loaded project): the caller opens it instead.
+   */
+  async closedFileSymbols(rawPath: string, opts: CallOptions = {}): Promise<DocumentSymbol[] | undefined> {
+    const path = this.checkPath(rawPath);
+    const lang = languageOfFile(path, this.languages);
+    const live = lang && this.languages.get(lang.language)!.running();
+    if (!live || live.documents.get(path) || !live.server.executeCommands.has(TSSERVER_REQUEST)) return undefined;
+    const answer = await live.server
+      .request<{ success?: unknown; body?: unknown } | null>(
+        'workspace/executeCommand',
+        { command: TSSERVER_REQUEST, arguments: ['navtree', { file: path }] },
+        `navtree of ${path}`,
+        this.bounds(opts),
+      )
+      .catch((e: unknown) => {
+        if (e instanceof LspAbortError) throw e;
+        return undefined; // not in a loaded project, or refused: opened instead
+      });
+    if (answer?.success !== true || typeof answer.body !== 'object' || answer.body === null) return undefined;
+    return live.symbols(fromNavTree(answer.body)) ?? undefined;
   }
 
   /**
@@ -420,17 +477,141 @@ export class LspClient {
     await Promise.all(
       paths.map(async (path) => {
         if (!this.languageOf(path)) return;
+        this.covered.add(path);
+        this.recent.delete(path);
         await this.open(path, {}).catch(() => {});
       }),
     );
   }
 
+  /**
+   * Opens each file in its language server (started if need be) and keeps it open, so that the server
+   * loads and keeps the file's project (T47: TypeScript's server searches the projects it has loaded;
+   * a project whose last open file closes may be dropped). Resolves with the files that could not be
+   * opened and why; a cancellation rejects. Loaded files stay open (`release` leaves them), at most
+   * MAX_PINNED of them, the least recently loaded let go first.
+   */
+  async load(paths: readonly string[], opts: CallOptions = {}): Promise<{ path: string; reason: string }[]> {
+    const failed: { path: string; reason: string }[] = [];
+    await Promise.all(
+      paths.map(async (raw) => {
+        try {
+          const path = this.checkPath(raw);
+          this.pinned.delete(path); // re-inserted: the Set's order is the order of loading
+          this.pinned.add(path);
+          this.recent.delete(path);
+          await this.open(path, opts);
+        } catch (e) {
+          this.pinned.delete(raw);
+          if (e instanceof LspAbortError) throw e;
+          failed.push({ path: raw, reason: (e as Error).message });
+        }
+      }),
+    );
+    const unpinned: string[] = [];
+    for (const p of this.pinned) {
+      if (this.pinned.size - unpinned.length <= MAX_PINNED) break;
+      unpinned.push(p);
+    }
+    for (const p of unpinned) this.pinned.delete(p);
+    this.close(unpinned.filter((p) => !this.covered.has(p)));
+    return failed;
+  }
+
   /** Closes the files (didClose) in the running servers that have them open: they left coverage. */
   release(paths: readonly string[]): void {
+    for (const p of paths) this.covered.delete(p);
+    this.close(paths.filter((p) => !this.pinned.has(p)));
+  }
+
+  private close(paths: readonly string[]): void {
     for (const l of this.languages.values()) {
       const live = l.running();
       if (live) for (const p of paths) live.documents.release(p);
     }
+  }
+
+  /** A file a request opened: kept among the MAX_TRANSIENT most recent, the least recent closed. */
+  private used(path: string): void {
+    if (this.pinned.has(path) || this.covered.has(path)) return;
+    this.recent.delete(path);
+    this.recent.add(path);
+    const gone: string[] = [];
+    for (const p of this.recent) {
+      if (this.recent.size - gone.length <= MAX_TRANSIENT) break;
+      gone.push(p);
+    }
+    for (const p of gone) this.recent.delete(p);
+    this.close(gone);
+  }
+
+  /**
+   * A workspace symbol query to every language server, each language's answer or why it has none (T49).
+   * TypeScript's server is asked tsserver's own `navto` without a file, which searches every project
+   * it has loaded (its workspace/symbol searches only the projects of the file it opened last); other
+   * servers `workspace/symbol`. Servers not running yet are started (a query names no file to start
+   * them by); at most `limit` symbols are asked of each.
+   */
+  async workspaceSymbols(
+    query: string,
+    limit: number,
+    opts: CallOptions = {},
+  ): Promise<{ language: string; symbols?: SymbolInformation[]; error?: Error }[]> {
+    return Promise.all(
+      [...this.languages].map(async ([language, l]) => {
+        try {
+          const live =
+            l.running() ??
+            (await bounded(l.get(), `starting the ${language} language server`, {
+              signal: opts.signal,
+              timeoutMs: this.options.startTimeoutMs,
+            }));
+          const bounds = this.bounds(opts);
+          if (live.server.executeCommands.has(TSSERVER_REQUEST)) {
+            const answer = await live.server.request<{ success?: unknown; body?: unknown } | null>(
+              'workspace/executeCommand',
+              { command: TSSERVER_REQUEST, arguments: ['navto', { searchValue: query, maxResultCount: limit }] },
+              `navto "${query}"`,
+              bounds,
+            );
+            if (answer?.success === true && Array.isArray(answer.body))
+              return { language, symbols: live.symbols(fromNavto(answer.body)) ?? [] };
+          }
+          if (!live.server.capabilities.workspaceSymbolProvider)
+            throw new LspUnavailableError(language, 'unsupported', 'it does not offer workspace symbols');
+          const answer = await live.server.request<SymbolInformation[] | null>(
+            'workspace/symbol',
+            { query },
+            `workspace/symbol "${query}"`,
+            bounds,
+          );
+          return { language, symbols: live.symbols(Array.isArray(answer) ? answer : []) ?? [] };
+        } catch (e) {
+          if (e instanceof LspAbortError) throw e;
+          return { language, error: e as Error };
+        }
+      }),
+    );
+  }
+
+  /**
+   * A request about `path` (callHierarchy/incomingCalls names no document, only an item in it), sent to
+   * the server of its language once the file is open there and in step with the disk (with `at`, the
+   * position checked against it); `capability` (a ServerCapabilities key) must be offered, else
+   * LspUnavailableError `unsupported`.
+   */
+  async requestAbout<R>(
+    path: string,
+    method: string,
+    params: (uri: string) => unknown,
+    capability: string,
+    opts: CallOptions = {},
+    at?: { line: number; character: number },
+  ): Promise<R> {
+    const { live, doc } = at ? await this.openAt(path, at.line, at.character, opts) : await this.open(path, opts);
+    if (!live.server.capabilities[capability])
+      throw new LspUnavailableError(doc.language, 'unsupported', `its server does not offer ${method}`);
+    return live.server.request<R>(method, params(doc.uri), method, this.bounds(opts));
   }
 
   /** Whether a running server has `path` open (it then publishes the file's diagnostics as they change). */
@@ -475,14 +656,7 @@ export class LspClient {
   ): Promise<{ live: Live; doc: OpenDocument & { language: string }; synced: OpenDocument }> {
     const path = this.checkPath(rawPath);
     const lang = languageOfFile(path, this.languages);
-    if (!lang) {
-      const ext = extname(path);
-      throw new LspUnavailableError(
-        ext || path,
-        'unconfigured',
-        `no language server is configured for ${ext ? `${ext} files` : 'files without an extension'}`,
-      );
-    }
+    if (!lang) throw unconfigured(path);
     const language = this.languages.get(lang.language)!;
     // A running server needs no bounded wait (its timer, its abort listener); the sync below is bounded.
     const live =
@@ -492,6 +666,7 @@ export class LspClient {
         timeoutMs: this.options.startTimeoutMs,
       }));
     const doc = await bounded(live.documents.sync(path, lang.languageId), `opening ${path}`, this.bounds(opts));
+    this.used(path);
     return { live, doc: { ...doc, language: lang.language }, synced: doc };
   }
 }

@@ -3,7 +3,7 @@
 // and UTF-16 characters as LSP has them, sorted and capped the same way. The symbol and diagnostic
 // shaping is shared with the extension (server-core/symbols.ts, server-core/diagnostics.ts): LSP numbers
 // SymbolKind and DiagnosticSeverity from 1 where VS Code numbers them from 0, hence the `- 1`s.
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type {
   DocumentSymbol,
   LocationLink,
@@ -236,4 +236,140 @@ export function diagnosticsResult(
   }
   out.sort(byPlace);
   return { diagnostics: out.slice(0, MAX_DIAGNOSTICS) as DiagListResult['diagnostics'], totalCount: out.length };
+}
+
+/**
+ * tsserver's ScriptElementKind → LSP SymbolKind, as typescript-language-server converts its own answers
+ * (its workspace/symbol and documentSymbol), so navto's symbols read like its other ones.
+ */
+const TS_SYMBOL_KINDS: Readonly<Record<string, number>> = {
+  'enum member': 14,
+  'JSX attribute': 7,
+  'local class': 5,
+  'local function': 12,
+  'local var': 13,
+  'type parameter': 13,
+  alias: 13,
+  class: 5,
+  const: 14,
+  constructor: 9,
+  enum: 10,
+  field: 8,
+  file: 1,
+  function: 12,
+  getter: 6,
+  interface: 11,
+  let: 13,
+  method: 6,
+  module: 2,
+  parameter: 13,
+  property: 7,
+  setter: 6,
+  var: 13,
+};
+
+/** tsserver `navto` items (1-based lines and offsets) as LSP SymbolInformation; malformed ones dropped. */
+export function fromNavto(items: readonly unknown[]): SymbolInformation[] {
+  const out: SymbolInformation[] = [];
+  const pos = (p: unknown) => {
+    const { line, offset } = (p ?? {}) as { line?: unknown; offset?: unknown };
+    return Number.isSafeInteger(line) &&
+      Number.isSafeInteger(offset) &&
+      (line as number) >= 1 &&
+      (offset as number) >= 1
+      ? { line: (line as number) - 1, character: (offset as number) - 1 }
+      : undefined;
+  };
+  for (const it of items) {
+    if (typeof it !== 'object' || it === null) continue;
+    const item = it as {
+      name?: unknown;
+      kind?: unknown;
+      file?: unknown;
+      start?: unknown;
+      end?: unknown;
+      containerName?: unknown;
+    };
+    const start = pos(item.start);
+    const end = pos(item.end);
+    if (typeof item.name !== 'string' || typeof item.file !== 'string' || !start || !end) continue;
+    out.push({
+      name: item.name,
+      kind: (TS_SYMBOL_KINDS[String(item.kind)] ?? 13) as SymbolInformation['kind'],
+      location: { uri: pathToFileURL(item.file).href, range: { start, end } },
+      ...(typeof item.containerName === 'string' && item.containerName ? { containerName: item.containerName } : {}),
+    });
+  }
+  return out;
+}
+
+interface NavTree {
+  text?: unknown;
+  kind?: unknown;
+  spans?: unknown;
+  nameSpan?: unknown;
+  childItems?: unknown;
+}
+
+/** A tsserver text span (1-based lines and offsets) as an LSP range; undefined when malformed. */
+function spanRange(span: unknown): Range | undefined {
+  const { start, end } = (span ?? {}) as { start?: { line?: unknown; offset?: unknown }; end?: typeof start };
+  const pos = (p: typeof start) =>
+    p &&
+    Number.isSafeInteger(p.line) &&
+    Number.isSafeInteger(p.offset) &&
+    (p.line as number) >= 1 &&
+    (p.offset as number) >= 1
+      ? { line: (p.line as number) - 1, character: (p.offset as number) - 1 }
+      : undefined;
+  const s = pos(start);
+  const e = pos(end);
+  return s && e ? { start: s, end: e } : undefined;
+}
+
+const before = (a: Range['start'], b: Range['start']) =>
+  a.line < b.line || (a.line === b.line && a.character < b.character);
+/** Whether two ranges overlap or touch (typescript-language-server's Range.intersection is not empty). */
+const meets = (a: Range, b: Range) => !before(a.end, b.start) && !before(b.end, a.start);
+
+/**
+ * tsserver's `navtree` answer as the DocumentSymbols typescript-language-server makes of it for its
+ * documentSymbol (the same walk: one symbol per span, children by overlapping span, aliases and
+ * anonymous `<function>`/`<class>` left out unless a child is kept), so a file's symbols read the same
+ * whether they were asked of the open document or of tsserver's copy of a closed one.
+ */
+export function fromNavTree(tree: unknown): DocumentSymbol[] {
+  const symbols: DocumentSymbol[] = [];
+  const children = (t: NavTree) => (Array.isArray(t.childItems) ? (t.childItems as NavTree[]) : []);
+  const spans = (t: NavTree) => (Array.isArray(t.spans) ? t.spans.map(spanRange).filter((r) => r !== undefined) : []);
+  const collect = (item: NavTree, out: DocumentSymbol[], within: Range): boolean => {
+    let include =
+      item.kind !== 'alias' &&
+      typeof item.text === 'string' &&
+      !!item.text &&
+      item.text !== '<function>' &&
+      item.text !== '<class>';
+    for (const range of spans(item)) {
+      if (!meets(within, range)) continue;
+      const kids: DocumentSymbol[] = [];
+      for (const child of children(item))
+        if (spans(child).some((s) => meets(range, s))) include = collect(child, kids, range) || include;
+      const name = spanRange(item.nameSpan);
+      if (include)
+        out.push({
+          name: String(item.text ?? ''),
+          detail: '',
+          kind: (TS_SYMBOL_KINDS[String(item.kind)] ?? 13) as DocumentSymbol['kind'],
+          range,
+          selectionRange: name && meets(range, name) ? name : range,
+          children: kids,
+        });
+    }
+    return include;
+  };
+  for (const item of children((tree ?? {}) as NavTree)) {
+    const all = spans(item);
+    if (all.length > 0) collect(item, symbols, { start: all[0]!.start, end: all[all.length - 1]!.end });
+  }
+  return symbols;
 }

@@ -6,8 +6,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { LspClient, type LspClientOptions } from '../../../idea-server/src/lsp/client';
+import { LspClient, type LspClientOptions, MAX_TRANSIENT } from '../../../idea-server/src/lsp/client';
 import { LspAbortError, LspFileError, LspTimeoutError, LspUnavailableError } from '../../../idea-server/src/lsp/errors';
+import { lspLanguageFeatures } from '../../../idea-server/src/lsp-features';
 import { poll } from '../../../runtime/poll';
 import { until } from '../../support/wait';
 import { running } from './processes';
@@ -91,6 +92,52 @@ describe('LspClient failure paths', () => {
     });
     await expect(client.diagnostics([md])).resolves.toEqual({ diagnostics: [], totalCount: 0 });
     await expect(client.symbols('relative/one.fake')).rejects.toBeInstanceOf(LspFileError);
+  });
+
+  // clause T48: the core's Unavailable says why: none for a language no server is configured for, down
+  // for a server that cannot start.
+  it('as language features: unavailable with the kind T48 names', async () => {
+    const { client } = fake([]);
+    const md = join(dir, 'kinds.md');
+    writeFileSync(md, '# x\n');
+    const features = lspLanguageFeatures(client);
+    const signal = new AbortController().signal;
+    for (const answer of [features.diagnostics(md, signal), features.documentSymbols(md, signal, 'wait')])
+      await expect(answer).resolves.toEqual({
+        unavailable: 'language server unavailable for .md: no language server is configured for .md files',
+        kind: 'none',
+      });
+    const missing = new LspClient({ rootPath: dir, servers: ['fake=idea-no-such-language-server-xyz --stdio'] });
+    clients.push(missing);
+    await expect(lspLanguageFeatures(missing).diagnostics(file, signal)).resolves.toMatchObject({ kind: 'down' });
+    await expect(
+      lspLanguageFeatures(missing).definition(file, { line: 0, character: 0 }, signal),
+    ).resolves.toMatchObject({
+      kind: 'down',
+    });
+  });
+
+  // A folder-wide nav/findSymbol asks hundreds of files: those no project or coverage needs are closed
+  // beyond the MAX_TRANSIENT most recent, so every later request does not sync them all.
+  it(`keeps the ${MAX_TRANSIENT} most recent files requests opened, and every loaded or covered one`, async () => {
+    const { client, lines } = fake([]);
+    const files = Array.from({ length: MAX_TRANSIENT + 6 }, (_, i) => join(dir, `t${String(i).padStart(3, '0')}.fake`));
+    for (const f of files) writeFileSync(f, 'x\n');
+    expect(await client.load([files[0]!])).toEqual([]);
+    await client.cover([files[1]!]);
+    const name = (f: string) => `closed:${f.split('/').pop()}`;
+    const closed = () => lines().filter((l) => l.startsWith('closed:'));
+    for (const f of files.slice(2, -1)) await client.definition(f, 0, 0);
+    // 67 opened, 64 kept: the three least recent closed.
+    await until('three files closed', () => closed().length === 3, { timeoutMs: 20_000, detail: closed });
+    expect(closed()).toEqual(files.slice(2, 5).map(name));
+    await client.definition(files[5]!, 0, 0); // used again: the most recent now
+    await client.definition(files.at(-1)!, 0, 0);
+    await until('a fourth file closed', () => closed().length === 4, { timeoutMs: 20_000, detail: closed });
+    expect(closed().at(-1)).toBe(name(files[6]!));
+    client.release([files[0]!, files[1]!]); // the loaded one stays open, the covered one closes
+    await until('the covered file closed', () => closed().length === 5, { timeoutMs: 20_000, detail: closed });
+    expect(closed().at(-1)).toBe(name(files[1]!));
   });
 
   it('a position past the end of the file, and a command that cannot even be spawned, are clear errors', async () => {
