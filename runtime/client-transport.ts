@@ -3,7 +3,13 @@
 // transport is one connection; client-session.ts adds the handshake's meaning (versions,
 // capabilities, schema checks) and generated/<v>/client.ts the types and per-topic methods.
 import { WebSocket as NodeWebSocket } from 'ws';
-import { IdeaClosedError, IdeaProtocolError, IdeaTimeoutError, IdeaValidationError } from './client-errors.js';
+import {
+  type ErrorCandidate,
+  IdeaClosedError,
+  IdeaProtocolError,
+  IdeaTimeoutError,
+  IdeaValidationError,
+} from './client-errors.js';
 import { frameText } from './frame-text.js';
 import { corkPerTick } from './tick-cork.js';
 
@@ -284,10 +290,17 @@ export class ClientTransport {
       entry.reject(new IdeaValidationError(problem, msg));
       return;
     }
-    const error = msg.error as { code?: unknown; message?: unknown } | undefined;
+    const error = msg.error as { code?: unknown; message?: unknown; candidates?: unknown } | undefined;
     if (error !== undefined && error !== null) {
+      const candidates = Array.isArray(error.candidates) ? (error.candidates as ErrorCandidate[]) : undefined;
       entry.reject(
-        new IdeaProtocolError(String(error.code), String(error.message), String(msg.topic ?? ''), msg.requestId),
+        new IdeaProtocolError(
+          String(error.code),
+          String(error.message),
+          String(msg.topic ?? ''),
+          msg.requestId,
+          candidates,
+        ),
       );
     } else entry.resolve(msg.result);
   }
