@@ -172,6 +172,11 @@ const UNAVAILABLE: Record<Unavailable['kind'], string> = {
   unsupported: 'its language server does not offer this',
 };
 
+/** An incomplete coverage (since 0.1.8) in words, one line per part not searched; '' when complete. */
+export function coverageText(coverage: Coverage, options: FormatOptions): string {
+  return coverageLines(ctxOf(options), coverage).join('\n');
+}
+
 /** An answer that is empty because no language server could answer, said so: it is not "none found". */
 export function unavailableText(u: Unavailable): string {
   const reason = u.reason.trim().replace(/\.$/, '');

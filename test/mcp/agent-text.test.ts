@@ -30,7 +30,7 @@ const EMPTY: Record<string, { args: Record<string, unknown>; result: unknown; sa
   edit_rename: {
     args: { ...at, newName: 'b', dryRun: true },
     result: { dryRun: true, files: [], changedFiles: [], editCount: 0 },
-    says: /^Nothing to rename at src\/a\.ts:3:5: no edits \(dry run\), nothing written\.$/,
+    says: /^Nothing to rename for the symbol at src\/a\.ts:3:5: no edits \(dry run\), nothing written\.$/,
   },
   nav_definition: {
     args: at,
@@ -47,7 +47,7 @@ const EMPTY: Record<string, { args: Record<string, unknown>; result: unknown; sa
     result: { locations: [] },
     says: /^No implementation found for the symbol at src\/a\.ts:3:5\.$/,
   },
-  nav_hover: { args: at, result: { contents: [] }, says: /^No hover information at src\/a\.ts:3:5\.$/ },
+  nav_hover: { args: at, result: { contents: [] }, says: /^No hover information for the symbol at src\/a\.ts:3:5\.$/ },
   nav_references: {
     args: at,
     result: { locations: [], totalCount: 0 },
