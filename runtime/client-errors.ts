@@ -20,10 +20,16 @@ export class IdeaProtocolError<Code extends string = string> extends Error {
     message: string,
     readonly topic: string,
     readonly requestId: string,
-    /** Since 0.1.8, with INVALID_REQUEST for a name path naming no symbol or several: what it could have meant. */
-    readonly candidates?: readonly ErrorCandidate[],
+    /** The error body as received: `code`, `message` and any field its version adds (0.1.8: `candidates`). */
+    readonly body?: Readonly<Record<string, unknown>>,
   ) {
     super(message);
+  }
+
+  /** Since 0.1.8, with INVALID_REQUEST for a name path naming no symbol or several: what it could have meant. */
+  get candidates(): readonly ErrorCandidate[] | undefined {
+    const c = this.body?.candidates;
+    return Array.isArray(c) ? (c as ErrorCandidate[]) : undefined;
   }
 }
 

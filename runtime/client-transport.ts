@@ -3,13 +3,7 @@
 // transport is one connection; client-session.ts adds the handshake's meaning (versions,
 // capabilities, schema checks) and generated/<v>/client.ts the types and per-topic methods.
 import { WebSocket as NodeWebSocket } from 'ws';
-import {
-  type ErrorCandidate,
-  IdeaClosedError,
-  IdeaProtocolError,
-  IdeaTimeoutError,
-  IdeaValidationError,
-} from './client-errors.js';
+import { IdeaClosedError, IdeaProtocolError, IdeaTimeoutError, IdeaValidationError } from './client-errors.js';
 import { frameText } from './frame-text.js';
 import { corkPerTick } from './tick-cork.js';
 
@@ -290,16 +284,15 @@ export class ClientTransport {
       entry.reject(new IdeaValidationError(problem, msg));
       return;
     }
-    const error = msg.error as { code?: unknown; message?: unknown; candidates?: unknown } | undefined;
+    const error = msg.error as { code?: unknown; message?: unknown } | undefined;
     if (error !== undefined && error !== null) {
-      const candidates = Array.isArray(error.candidates) ? (error.candidates as ErrorCandidate[]) : undefined;
       entry.reject(
         new IdeaProtocolError(
           String(error.code),
           String(error.message),
           String(msg.topic ?? ''),
           msg.requestId,
-          candidates,
+          typeof error === 'object' ? (error as Record<string, unknown>) : undefined,
         ),
       );
     } else entry.resolve(msg.result);
