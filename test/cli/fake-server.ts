@@ -22,18 +22,20 @@ export interface FakeServer {
 
 /**
  * Handlers answering from the workspace's point of view; topics not given fail with INVALID_REQUEST.
- * `protocol`: an older version's generated SERVER_PROTOCOL, to serve (and announce) that version.
+ * `protocol`: another version's generated SERVER_PROTOCOL, to serve (and announce) that version; a
+ * newer one with its `topics` (the handlers then typed by the caller).
  */
 export async function startFakeServer(
   handlers: Partial<Handlers> = {},
-  opts: { protocol?: ServerProtocol<never> } = {},
+  opts: { protocol?: ServerProtocol<never>; topics?: readonly { topic: string; method: string }[] } = {},
 ): Promise<FakeServer> {
   const base = mkdtempSync(join(tmpdir(), 'idea-cli-fake-'));
   const workspace = join(base, 'ws');
   const registry = join(base, 'registry');
   const received: FakeServer['received'] = [];
+  // A newer version's topics (opts.topics, with its protocol) are served as the handlers given say.
   const all = Object.fromEntries(
-    TOPICS.map((t) => [
+    (opts.topics ?? TOPICS).map((t) => [
       t.method,
       async (params: unknown) => {
         received.push({ topic: t.topic, params });

@@ -4,7 +4,7 @@
 // of answers no language server could give (`unavailable`) and of incomplete ones (`coverage`).
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Handlers, SERVER_PROTOCOL, TOPICS } from '../../generated/v0.1.8/server';
+import { type Handlers, ProtocolError, SERVER_PROTOCOL, TOPICS } from '../../generated/v0.1.8/server';
 import { STRICT_RULE } from '../../mcp/src/arguments';
 import { IdeaConnection } from '../../mcp/src/connection';
 import { createIdeaServer, type RunningIdeaServer } from '../../runtime/idea-server';
@@ -13,14 +13,16 @@ import { inProcessMcp } from './support/in-process';
 const TOKEN = 'symbols-token-5d4a-4e7b-9c1a-2b3c4d5e6f70';
 
 const sent: { topic: string; params: unknown }[] = [];
-let answers: Record<string, unknown> = {}; // topic → result; the tests set them
+let answers: Record<string, unknown> = {}; // topic → result (or a ProtocolError to throw); the tests set them
 
 function handlers(): Handlers {
   const out: Record<string, unknown> = {};
   for (const t of TOPICS)
     out[t.method] = async (params: unknown) => {
       sent.push({ topic: t.topic, params });
-      return answers[t.topic];
+      const a = answers[t.topic];
+      if (a instanceof ProtocolError) throw a;
+      return a;
     };
   return out as unknown as Handlers;
 }
@@ -316,6 +318,33 @@ describe('empty answers', () => {
     );
     expect(text(some)).toBe(
       '/w/src/a.ts:1:1\nincomplete: 1 of 2 projects searched; not searched:\n  /w/tsconfig.test.json: it did not load within 10 s',
+    );
+  });
+});
+
+describe('a name path naming no symbol of the file, or several', () => {
+  const candidates = [
+    { namePath: '/Circle/area', kind: 'method', line: 14 },
+    { namePath: '/Square/area', kind: 'method', line: 30 },
+  ];
+
+  it('is a tool error with the message; the candidates it does not name are listed to pick from', async () => {
+    const named = 'name path "area" matches 2 symbols: /Circle/area (method, line 15), /Square/area (method, line 31)';
+    const r = await call(
+      'nav_references',
+      { filePath: 'src/a.ts', namePath: 'area' },
+      new ProtocolError('INVALID_REQUEST', named, { candidates }),
+    );
+    expect(r.isError).toBe(true);
+    expect(text(r)).toBe(`INVALID_REQUEST: ${named}`);
+    expect(r._meta).toEqual({ 'idea-kit/errorCode': 'INVALID_REQUEST', 'idea-kit/candidates': candidates });
+    const terse = await call(
+      'nav_references',
+      { filePath: 'src/a.ts', namePath: 'area' },
+      new ProtocolError('INVALID_REQUEST', 'ambiguous', { candidates }),
+    );
+    expect(text(terse)).toBe(
+      'INVALID_REQUEST: ambiguous\nCandidates (pass one as namePath): /Circle/area (method, line 15); /Square/area (method, line 31)',
     );
   });
 });
