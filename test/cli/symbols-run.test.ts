@@ -8,7 +8,7 @@ import { type Io, run } from '../../cli/src/main';
 import { loadSpecDir } from '../../cli/src/spec';
 import { SERVER_PROTOCOL as V017 } from '../../generated/v0.1.7/server';
 import { TOPICS as V017_TOPICS } from '../../generated/v0.1.7/topics';
-import { ProtocolError, SERVER_PROTOCOL } from '../../generated/v0.1.8/server';
+import { SERVER_PROTOCOL } from '../../generated/v0.1.8/server';
 import { TOPICS } from '../../generated/v0.1.8/topics';
 import type {
   NavCallHierarchyParams,
@@ -17,7 +17,8 @@ import type {
   NavFindSymbolResult,
   NavWorkspaceSymbolsResult,
 } from '../../generated/v0.1.8/types';
-import type { ServerProtocol } from '../../runtime/server-session';
+// The session's own class: the generated one is typed without the error's further fields (candidates).
+import { ProtocolError, type ServerProtocol } from '../../runtime/server-session';
 import { type FakeServer, startFakeServer } from './fake-server';
 import { REPO } from './spec';
 

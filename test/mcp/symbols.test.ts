@@ -4,10 +4,12 @@
 // of answers no language server could give (`unavailable`) and of incomplete ones (`coverage`).
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Handlers, ProtocolError, SERVER_PROTOCOL, TOPICS } from '../../generated/v0.1.8/server';
+import { type Handlers, SERVER_PROTOCOL, TOPICS } from '../../generated/v0.1.8/server';
 import { STRICT_RULE } from '../../mcp/src/arguments';
 import { IdeaConnection } from '../../mcp/src/connection';
 import { createIdeaServer, type RunningIdeaServer } from '../../runtime/idea-server';
+// The session's own class: the generated one is typed without the error's further fields (candidates).
+import { ProtocolError } from '../../runtime/server-session';
 import { inProcessMcp } from './support/in-process';
 
 const TOKEN = 'symbols-token-5d4a-4e7b-9c1a-2b3c4d5e6f70';
