@@ -6,6 +6,8 @@ import type { CommandSpec } from './commands';
 
 function label(cmd: CommandSpec | undefined, field: string): string {
   const p = cmd?.params.find((q) => q.name === field);
+  // A locator's name path is a word of the command line too (FILE NAME_PATH), though no fixed positional.
+  if (p && p === cmd?.locator?.namePath) return `NAME_PATH (${p.flag})`;
   return p ? paramLabel(p) : `params.${field}`;
 }
 

@@ -144,6 +144,13 @@ describe('v0.1.8 commands: symbols by name path', () => {
     expect(usage(['def', 'a.ts', '--line', '1'])).toMatch(/^give a position, as FILE_PATH LINE CHARACTER, or /);
     expect(usage(['def', 'a.ts', '1', '2', '3', '4'])).toMatch(/takes at most 3 argument\(s\)/);
     expect(usage(['def', 'src/a.ts', 'Hono/route'])).toBe('no usage error');
+    // Bounded by the schema before anything is sent: a name path longer than any file, an absurd depth.
+    expect(usage(['def', 'a.ts', 'x'.repeat(1025)])).toBe(
+      'NAME_PATH (--name-path) must NOT have more than 1024 characters',
+    );
+    expect(usage(['def', 'a.ts', 'x'.repeat(1024)])).toBe('no usage error');
+    expect(usage(['callers', 'a.ts', 'f', '--max-results', '1000000'])).toMatch(/^--max-results must be <= 2000/);
+    expect(usage(['def', 'a.ts', ''])).toMatch(/^NAME_PATH \(--name-path\) must NOT have fewer than 1 characters/);
     expect(usage(['def', 'a.ts:0:1'])).toMatch(/1 or more/);
   });
 
