@@ -3,6 +3,7 @@
 // and sends the topic that symbol's file and own name path. One symbol or an error listing them: never
 // a guess, as for a name path in a file (clause T44).
 import { formatResult } from '@idea-kit/result-text/format';
+import { compareVersions, isVersion } from '@idea-kit/spec-lib/version';
 import { locatorForms } from './args';
 import type { CommandSpec } from './commands';
 import { commandLine } from './help';
@@ -35,9 +36,12 @@ export function needsSymbolFile(cmd: CommandSpec | undefined, params: Record<str
   return l !== undefined && params[l.namePath.name] !== undefined && params[l.file.name] === undefined;
 }
 
+/** The first version whose position topics take a name path (clause T44). */
+const NAME_PATHS_SINCE = '0.1.8';
+
 /**
  * A server before 0.1.8 takes no name path (it would ignore the field and ask for a line): said before
- * anything is sent. nav/findSymbol, which every 0.1.8 server serves, tells.
+ * anything is sent, by the version it announced.
  */
 export function checkNamePaths(
   client: IdeaClient,
@@ -45,9 +49,11 @@ export function checkNamePaths(
   params: Record<string, unknown>,
 ): void {
   const l = cmd?.locator;
-  if (!l || params[l.namePath.name] === undefined || client.supports(FIND_SYMBOL as never)) return;
+  const version = String(client.handshake.version);
+  if (!l || params[l.namePath.name] === undefined) return;
+  if (!isVersion(version) || compareVersions(version, NAME_PATHS_SINCE) >= 0) return;
   throw new NoNamePathsError(
-    `the IDEA server (protocol ${client.handshake.version}) takes no name paths (protocol 0.1.8 does): give ${locatorForms(cmd!).slice(0, 2).join(' or ')}`,
+    `the IDEA server (protocol ${version}) takes no name paths (protocol ${NAME_PATHS_SINCE} does): give ${locatorForms(cmd!).slice(0, 2).join(' or ')}`,
   );
 }
 
@@ -60,6 +66,10 @@ export async function withSymbolFile(
 ): Promise<Record<string, unknown>> {
   const l = cmd.locator!;
   const namePath = String(params[l.namePath.name]);
+  if (!client.supports(FIND_SYMBOL as never))
+    throw new SymbolFileError(
+      `a name path alone needs the server to find symbols (${FIND_SYMBOL}), which it does not serve: give the file too (${commandLine(cmd)} ${locatorForms(cmd)[2]})`,
+    );
   const found = (await client.request(FIND_SYMBOL as never, { namePath, maxResults: LISTED } as never, {
     timeoutMs: opts.timeoutMs,
   })) as Found;

@@ -27,7 +27,12 @@ export interface FakeServer {
  */
 export async function startFakeServer(
   handlers: Partial<Handlers> = {},
-  opts: { protocol?: ServerProtocol<never>; topics?: readonly { topic: string; method: string }[] } = {},
+  opts: {
+    protocol?: ServerProtocol<never>;
+    topics?: readonly { topic: string; method: string }[];
+    /** Serve (and advertise) only the topics given a handler; by default every topic answers. */
+    onlyGiven?: boolean;
+  } = {},
 ): Promise<FakeServer> {
   const base = mkdtempSync(join(tmpdir(), 'idea-cli-fake-'));
   const workspace = join(base, 'ws');
@@ -35,15 +40,17 @@ export async function startFakeServer(
   const received: FakeServer['received'] = [];
   // A newer version's topics (opts.topics, with its protocol) are served as the handlers given say.
   const all = Object.fromEntries(
-    (opts.topics ?? TOPICS).map((t) => [
-      t.method,
-      async (params: unknown) => {
-        received.push({ topic: t.topic, params });
-        const h = (handlers as Record<string, (p: unknown) => Promise<unknown>>)[t.method];
-        if (!h) throw new ProtocolError('INVALID_REQUEST', `the fake server has no ${t.topic}`);
-        return h(params);
-      },
-    ]),
+    (opts.topics ?? TOPICS)
+      .filter((t) => !opts.onlyGiven || t.method in handlers)
+      .map((t) => [
+        t.method,
+        async (params: unknown) => {
+          received.push({ topic: t.topic, params });
+          const h = (handlers as Record<string, (p: unknown) => Promise<unknown>>)[t.method];
+          if (!h) throw new ProtocolError('INVALID_REQUEST', `the fake server has no ${t.topic}`);
+          return h(params);
+        },
+      ]),
   ) as unknown as Handlers;
   mkdirSync(workspace, { recursive: true });
   const server = await createIdeaServer({

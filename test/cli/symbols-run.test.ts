@@ -223,6 +223,30 @@ describe('symbol commands print for people', () => {
   });
 });
 
+describe('a server that does not find symbols', () => {
+  it('takes a name path in a file, but not one alone: said before anything is sent', async () => {
+    const bare = await startFakeServer(
+      { navReferences: async () => ({ locations: [], totalCount: 0 }) },
+      { protocol: SERVER_PROTOCOL as unknown as ServerProtocol<never>, topics: TOPICS, onlyGiven: true },
+    );
+    try {
+      expect(await idea(['refs', 'area'], bare)).toEqual({
+        code: 1,
+        stdout: '',
+        stderr:
+          'idea: a name path alone needs the server to find symbols (/app/vscode/nav/findSymbol), which it does not serve: give the file too (idea references FILE_PATH NAME_PATH)\n',
+      });
+      expect(bare.received).toEqual([]);
+      expect((await idea(['refs', 'src/a.ts', 'area'], bare)).code).toBe(0);
+      expect(bare.received.map((r) => r.params)).toEqual([
+        { filePath: 'src/a.ts', namePath: 'area', includeDeclaration: true },
+      ]);
+    } finally {
+      await bare.close();
+    }
+  });
+});
+
 describe('a server before 0.1.8', () => {
   it('takes no name path: said before anything is sent, with the forms it takes', async () => {
     const old = await startFakeServer({}, { protocol: V017 as unknown as ServerProtocol<never>, topics: V017_TOPICS });
