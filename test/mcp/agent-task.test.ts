@@ -51,55 +51,68 @@ interface Step {
 const lines = (s: string) => s.split('\n');
 const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** An agent's session: idea-mcp --headless over stdio, each call bounded, recorded and transcribed. */
+async function agentSession(name: string, home: string) {
+  const client = new Client({ name, version: '1' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [IDEA_MCP, '--headless', '--cwd', ws, '--timeout', String(STEP_MS)],
+    env: { HOME: join(tmp, home), IDEA_REGISTRY_DIR: join(tmp, `${home}-registry`), PATH: process.env.PATH ?? '' },
+    stderr: 'pipe',
+  });
+  mkdirSync(join(tmp, home));
+  let stderr = '';
+  transport.stderr?.on('data', (c: Buffer) => void (stderr = (stderr + c.toString()).slice(-8192)));
+  const started = Date.now();
+  await within(client.connect(transport), 30_000, 'idea-mcp --headless: initialize');
+
+  const steps: Step[] = [];
+  // Printed once at the end (or when a step fails): one block per call, as the model read it.
+  const transcript = [`${name} on date-fns ($WS = ${ws}); idea-mcp --headless over stdio, SDK client`];
+  const short = (s: string) => s.split(ws).join('$WS');
+  /** One tool call, bounded, recorded and printed as a model would read it; a tool error is returned when `allowError`. */
+  const call = async (tool: string, args: Record<string, unknown>, allowError = false): Promise<Step> => {
+    const t0 = Date.now();
+    let result: Result;
+    try {
+      result = (await within(
+        client.callTool({ name: tool, arguments: args }, undefined, { timeout: STEP_MS + 15_000 }),
+        STEP_MS,
+        `${tool} ${JSON.stringify(args)}`,
+      )) as Result;
+    } catch (e) {
+      throw new Error(`${(e as Error).message}\nidea-mcp's stderr, last lines:\n${stderr}`);
+    }
+    const text = result.content.map((c) => c.text).join('\n');
+    const s = { n: steps.length + 1, tool, args, text, bytes: Buffer.byteLength(text), ms: Date.now() - t0, result };
+    steps.push(s);
+    const head = lines(short(text)).slice(0, 3);
+    transcript.push(
+      [
+        `#${s.n} ${tool} ${short(JSON.stringify(args))} → ${s.bytes} B, ${lines(text).length} line(s), ${s.ms} ms${result.isError ? ' (tool error)' : ''}`,
+        ...head.map((l) => `    | ${l}`),
+        ...(lines(text).length > head.length ? [`    | … ${lines(text).length - head.length} more lines`] : []),
+      ].join('\n'),
+    );
+    if (!result.isError || allowError) return s;
+    throw new Error(`${tool} answered a tool error: ${text}`);
+  };
+  /** `s`'s text is at most `max` bytes, because `why`. */
+  const bounded = (s: Step, max: number, why: string) =>
+    expect(s.bytes, `#${s.n} ${s.tool}: ${s.bytes} B > ${max} B, but ${why}`).toBeLessThanOrEqual(max);
+  /** Prints the transcript and ends the session. */
+  const finish = async () => {
+    const total = steps.reduce((n, s) => n + s.bytes, 0);
+    transcript.push(`${steps.length} calls, ${total} B of text in all, ${Date.now() - started} ms from start`);
+    console.log(transcript.join('\n'));
+    await client.close();
+  };
+  return { call, bounded, steps, finish };
+}
+
 describe('an agent renames a function in date-fns through idea-mcp --headless', () => {
   it('every step answers the facts the next one needs, in no more text than that', async () => {
-    const client = new Client({ name: 'agent-task', version: '1' });
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [IDEA_MCP, '--headless', '--cwd', ws, '--timeout', String(STEP_MS)],
-      env: { HOME: join(tmp, 'home'), IDEA_REGISTRY_DIR: join(tmp, 'registry'), PATH: process.env.PATH ?? '' },
-      stderr: 'pipe',
-    });
-    mkdirSync(join(tmp, 'home'));
-    let stderr = '';
-    transport.stderr?.on('data', (c: Buffer) => void (stderr = (stderr + c.toString()).slice(-8192)));
-    const started = Date.now();
-    await within(client.connect(transport), 30_000, 'idea-mcp --headless: initialize');
-
-    const steps: Step[] = [];
-    // Printed once at the end (or when a step fails): one block per call, as the model read it.
-    const transcript = [`agent task on date-fns ($WS = ${ws}); idea-mcp --headless over stdio, SDK client`];
-    const short = (s: string) => s.split(ws).join('$WS');
-    /** One tool call, bounded, recorded and printed as a model would read it. */
-    const call = async (tool: string, args: Record<string, unknown>): Promise<Step> => {
-      const t0 = Date.now();
-      let result: Result;
-      try {
-        result = (await within(
-          client.callTool({ name: tool, arguments: args }, undefined, { timeout: STEP_MS + 15_000 }),
-          STEP_MS,
-          `${tool} ${JSON.stringify(args)}`,
-        )) as Result;
-      } catch (e) {
-        throw new Error(`${(e as Error).message}\nidea-mcp's stderr, last lines:\n${stderr}`);
-      }
-      const text = result.content.map((c) => c.text).join('\n');
-      const s = { n: steps.length + 1, tool, args, text, bytes: Buffer.byteLength(text), ms: Date.now() - t0, result };
-      steps.push(s);
-      const head = lines(short(text)).slice(0, 3);
-      transcript.push(
-        [
-          `#${s.n} ${tool} ${short(JSON.stringify(args))} → ${s.bytes} B, ${lines(text).length} line(s), ${s.ms} ms${result.isError ? ' (tool error)' : ''}`,
-          ...head.map((l) => `    | ${l}`),
-          ...(lines(text).length > head.length ? [`    | … ${lines(text).length - head.length} more lines`] : []),
-        ].join('\n'),
-      );
-      if (!result.isError) return s;
-      throw new Error(`${tool} answered a tool error: ${text}`);
-    };
-    /** `s`'s text is at most `max` bytes, because `why`. */
-    const bounded = (s: Step, max: number, why: string) =>
-      expect(s.bytes, `#${s.n} ${s.tool}: ${s.bytes} B > ${max} B, but ${why}`).toBeLessThanOrEqual(max);
+    const { call, bounded, finish } = await agentSession('agent task', 'home');
 
     try {
       // 1. Find the function by name, as grep would.
@@ -247,10 +260,7 @@ describe('an agent renames a function in date-fns through idea-mcp --headless', 
         'diag_list answered a tool error: INVALID_REQUEST: unknown argument filePaths (did you mean filePath?): diag_list takes filePath, severity, changed. Nothing was sent.',
       );
     } finally {
-      const total = steps.reduce((n, s) => n + s.bytes, 0);
-      transcript.push(`${steps.length} calls, ${total} B of text in all, ${Date.now() - started} ms from start`);
-      console.log(transcript.join('\n'));
-      await client.close();
+      await finish();
     }
   }, 115_000);
 });
