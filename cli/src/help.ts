@@ -23,9 +23,11 @@ function usageLine(c: CommandSpec): string {
 /**
  * Said on stderr when a command printed nothing and it had files to name but none was named: what the
  * topic answers without them (its params schema's first sentence) and how to name them. Else undefined.
+ * Only for a list of files to look at (diag list): a single optional file or folder narrows a search
+ * that covers the workspace without it (findSymbol), where nothing found is the answer.
  */
 export function emptyResultHint(c: CommandSpec, params: Record<string, unknown>): string | undefined {
-  const file = c.positionals.find((p) => p.file && !p.required);
+  const file = c.positionals.find((p) => p.file && !p.required && p.repeatable);
   if (!file || params[file.name] !== undefined) return undefined;
   const what = typeof c.schema.description === 'string' ? c.schema.description.replace(/^Params of \S+: /, '') : '';
   const sentence = /^.*?\.(?=\s+[A-Z]|$)/.exec(what)?.[0] ?? c.description;

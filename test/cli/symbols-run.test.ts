@@ -210,6 +210,8 @@ describe('symbol commands print for people', () => {
   it('idea symbol NAME_PATH: the symbols with their name paths; idea symbols --workspace: with what was not searched', async () => {
     symbols = [symbol('/Circle/area', 'src/shapes.ts')];
     expect((await idea(['symbol', 'area'])).stdout).toBe('src/shapes.ts:10:3: method /Circle/area  area(): number\n');
+    // Nothing found in the whole workspace is the answer (as grep's): no hint to name files.
+    expect(await idea(['symbol', 'nothing'])).toEqual({ code: 0, stdout: '', stderr: '' });
     const w = await idea(['symbols', '--workspace', 'Circle']);
     expect(w).toEqual({
       code: 0,
