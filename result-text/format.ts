@@ -1,13 +1,17 @@
 // Human-readable output of topic results, shared by the CLI and the MCP server. No CLI concerns here:
 // no I/O, no process state; the caller decides colour and the folder paths are shown relative to.
 //
-//   formatResult(topic, result, { color, cwd }) → string (no trailing newline)
+//   formatResult(topic, result, { color, cwd, params }) → string (no trailing newline)
 //   formatEvent(event, data, { color, cwd }) → string, one line per change (since 0.1.7)
 //
 // - topic: the full topic ("/app/vscode/edit/find"); a topic without a formatter below (or a result
 //   not shaped as expected) prints as indented JSON.
 // - color: ANSI colours (paths, positions, severities, diff lines).
 // - cwd: paths inside it are shown relative to it (like grep); others stay absolute.
+// - params: what was asked, where the result alone does not say it (a call hierarchy's direction).
+// Since 0.1.8, whatever the topic: an answer that carries `unavailable` (empty because no language
+// server could answer) says why in words, and one whose `coverage` is not complete says what was not
+// searched, after its lines.
 // Positions print 1-based as `path:line:col`, the convention of grep, tsc and editors' "go to"; the
 // protocol (and --json) is 0-based.
 import { isAbsolute, relative, sep } from 'node:path';
@@ -37,16 +41,28 @@ import type {
   NavTypeDefinitionResult,
   SymbolInfo,
 } from '../generated/current';
+import type {
+  CallNode,
+  Coverage,
+  NavCallHierarchyResult,
+  NavFindSymbolResult,
+  NavReferencingSymbolsResult,
+  NavWorkspaceSymbolsResult,
+  Unavailable,
+} from '../generated/v0.1.8/types';
 
 export interface FormatOptions {
   color: boolean;
   cwd?: string;
+  /** The params the result answers (a call hierarchy's direction is not in its result). */
+  params?: Record<string, unknown>;
 }
 
 type Paint = (code: string, text: string) => string;
 interface Ctx {
   paint: Paint;
   path(p: string): string;
+  params: Record<string, unknown>;
 }
 
 const ANSI = {
@@ -67,7 +83,7 @@ function ctxOf(o: FormatOptions): Ctx {
     const rel = relative(o.cwd, p);
     return rel && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel) ? rel : p;
   };
-  return { paint, path };
+  return { paint, path, params: o.params ?? {} };
 }
 
 const pos = (c: Ctx, file: string, line: number, character: number): string =>
@@ -146,6 +162,141 @@ function withCode(c: Ctx, locations: readonly DefinitionLocation[], none: string
       .split('\n')
       .map((x) => `    ${x}`),
   ]);
+}
+
+/** What each `unavailable.kind` means (since 0.1.8, clause T48). */
+const UNAVAILABLE: Record<Unavailable['kind'], string> = {
+  none: 'no language server serves this file',
+  down: 'its language server is not running',
+  loading: 'its language server was not ready in time (try again shortly)',
+  unsupported: 'its language server does not offer this',
+};
+
+/** An incomplete coverage (since 0.1.8) in words, one line per part not searched; '' when complete. */
+export function coverageText(coverage: Coverage, options: FormatOptions): string {
+  return coverageLines(ctxOf(options), coverage).join('\n');
+}
+
+/** An answer that is empty because no language server could answer, said so: it is not "none found". */
+export function unavailableText(u: Unavailable): string {
+  const reason = u.reason.trim().replace(/\.$/, '');
+  return `no answer: ${UNAVAILABLE[u.kind] ?? u.kind}${reason ? ` (${reason})` : ''}`;
+}
+
+/** At most this many projects or folders not searched are named; the rest are counted. */
+const NOT_SEARCHED_SHOWN = 10;
+
+/** An incomplete coverage in words: what was searched, and each part not searched with why. Complete: nothing. */
+function coverageLines(c: Ctx, cov: Coverage): string[] {
+  if (cov.complete && cov.notSearched.length === 0) return [];
+  const all = cov.searched.length + cov.notSearched.length;
+  const what = (e: { kind: string }[]) =>
+    e.every((x) => x.kind === 'project') ? 'projects' : e.every((x) => x.kind === 'folder') ? 'folders' : 'parts';
+  const head = `incomplete: ${cov.searched.length} of ${all} ${what([...cov.searched, ...cov.notSearched])} searched; not searched:`;
+  return [
+    c.paint(ANSI.yellow, head),
+    ...cov.notSearched
+      .slice(0, NOT_SEARCHED_SHOWN)
+      .map((n) => `  ${c.paint(ANSI.magenta, c.path(n.path))}: ${n.reason}`),
+    ...(cov.notSearched.length > NOT_SEARCHED_SHOWN
+      ? [`  … and ${cov.notSearched.length - NOT_SEARCHED_SHOWN} more`]
+      : []),
+  ];
+}
+
+/**
+ * Source text as a block under its position: the first line given from its start column (`firstColumn`),
+ * so the block is dedented by what all its lines share, then indented by four spaces.
+ */
+function codeBlock(text: string, firstColumn: number): string[] {
+  const lines = text.replace(/\n$/, '').split('\n');
+  const indentOf = (l: string) => /^[ \t]*/.exec(l)![0].length;
+  const rest = lines.slice(1).filter((l) => l.trim() !== '');
+  const cut = Math.min(firstColumn, ...rest.map(indentOf));
+  return lines.map((l, i) => {
+    const line = i === 0 ? `${' '.repeat(firstColumn - cut)}${l}` : l.slice(Math.min(cut, indentOf(l)));
+    return line === '' ? '' : `    ${line}`;
+  });
+}
+
+/** `path:line:col: kind namePath`, at the symbol's name. */
+const symbolAt = (
+  c: Ctx,
+  file: string,
+  s: { kind: string; namePath: string; selectionLine: number; selectionCharacter: number },
+): string =>
+  `${pos(c, file, s.selectionLine, s.selectionCharacter)}: ${c.paint(ANSI.cyan, s.kind)} ${c.paint(ANSI.bold, s.namePath)}`;
+
+type FoundSymbol = NavFindSymbolResult['symbols'][number];
+
+/** nav/findSymbol: each symbol with its signature, or its body; children indented by level. */
+function foundSymbols(r: NavFindSymbolResult, c: Ctx): string[] {
+  const sig = (s: { signature: string }) => (s.signature ? `  ${c.paint(ANSI.dim, s.signature)}` : '');
+  const one = (s: FoundSymbol) => [
+    `${symbolAt(c, s.filePath, s)}${s.body === undefined ? sig(s) : ''}`,
+    ...(s.body === undefined ? [] : codeBlock(s.body, s.bodyCharacter ?? s.character)),
+    ...(s.children ?? []).map((k) => `${'  '.repeat(k.level)}${symbolAt(c, s.filePath, k)}${sig(k)}`),
+  ];
+  if (r.form === 'counts') {
+    const files = r.files ?? [];
+    return [
+      ...files.map((f) => `${c.paint(ANSI.magenta, c.path(f.filePath))}: ${plural(f.count, 'symbol')}`),
+      c.paint(
+        ANSI.dim,
+        `(${plural(r.totalCount, 'symbol')} matched: too many to list within the answer's size budget, so only the count per file${r.truncated ? ', not every file' : ''}; narrow the name path, the folder or the kinds)`,
+      ),
+    ];
+  }
+  return [
+    ...r.symbols.flatMap(one),
+    ...(r.form === 'signatures'
+      ? [c.paint(ANSI.dim, "(signatures only: bodies and children left out to fit the answer's size budget)")]
+      : []),
+    ...cut(c, r.symbols.length, r.totalCount, 'symbols'),
+  ];
+}
+
+/** nav/referencingSymbols: each containing symbol, then its references with their line's text. */
+function referencingSymbols(r: NavReferencingSymbolsResult, c: Ctx): string[] {
+  const shown = r.groups.reduce((n, g) => n + g.references.length, 0);
+  return [
+    ...r.groups.flatMap((g) => [
+      g.symbol
+        ? symbolAt(c, g.filePath, g.symbol)
+        : `${c.paint(ANSI.magenta, c.path(g.filePath))}: ${c.paint(ANSI.dim, '(outside every symbol)')}`,
+      ...g.references.map((x) => `  ${pos(c, g.filePath, x.line, x.character)}: ${x.lineText.trim()}`),
+    ]),
+    ...cut(c, shown, r.totalCount, 'references'),
+  ];
+}
+
+/** nav/callHierarchy: the function, then each call indented by level, with where the calls are. */
+function callHierarchy(r: NavCallHierarchyResult, c: Ctx): string[] {
+  if (!r.item) return ['no function, method or constructor at that position'];
+  const direction = c.params.direction;
+  const verb = direction === 'incoming' ? 'called from' : direction === 'outgoing' ? 'calls' : '→';
+  const item = (i: NavCallHierarchyResult['calls'][number]['item']) =>
+    `${pos(c, i.filePath, i.selectionLine, i.selectionCharacter)}: ${c.paint(ANSI.cyan, i.kind)} ${c.paint(ANSI.bold, i.namePath ?? i.name)}`;
+  const sites = (n: CallNode, file: string) =>
+    n.callSites.length === 0
+      ? ''
+      : c.paint(
+          ANSI.dim,
+          `  (at ${n.callSites.map((s) => `${s.filePath === file ? '' : `${c.path(s.filePath)}:`}${s.line + 1}:${s.character + 1}`).join(', ')})`,
+        );
+  // The call sites are in the caller: the item for incoming calls, the function one level up for outgoing.
+  const parents: string[] = [r.item.filePath];
+  const lines = r.calls.map((n) => {
+    parents[n.level] = n.item.filePath;
+    const callerFile = direction === 'outgoing' ? parents[n.level - 1]! : n.item.filePath;
+    return `${'  '.repeat(n.level)}${verb} ${item(n.item)}${sites(n, callerFile)}${n.recursive ? c.paint(ANSI.dim, '  (recursive: not followed)') : ''}`;
+  });
+  const none = direction === 'incoming' ? 'no callers found' : 'no calls found';
+  return [
+    item(r.item),
+    ...(lines.length > 0 ? lines : [`  ${c.paint(ANSI.dim, `(${none})`)}`]),
+    ...cut(c, r.calls.length, r.totalCount, 'calls'),
+  ];
 }
 
 const FORMATTERS: Record<string, (r: never, c: Ctx) => string[]> = {
@@ -243,6 +394,16 @@ const FORMATTERS: Record<string, (r: never, c: Ctx) => string[]> = {
   '/app/vscode/localhistory/rollback': (r: LocalhistoryRollbackResult, c) => [
     `restored ${c.paint(ANSI.magenta, c.path(r.filePath))} to local history entry ${r.restoredId} (${r.restoredLabel}) and saved it to disk`,
   ],
+  '/app/vscode/nav/findSymbol': foundSymbols,
+  '/app/vscode/nav/workspaceSymbols': (r: NavWorkspaceSymbolsResult, c) => [
+    ...r.symbols.map(
+      (s) =>
+        `${pos(c, s.filePath, s.line, s.character)}: ${c.paint(ANSI.cyan, s.kind)} ${c.paint(ANSI.bold, s.name)}${s.containerName ? c.paint(ANSI.dim, `  in ${s.containerName}`) : ''}`,
+    ),
+    ...cut(c, r.symbols.length, r.totalCount, 'symbols'),
+  ],
+  '/app/vscode/nav/referencingSymbols': referencingSymbols,
+  '/app/vscode/nav/callHierarchy': callHierarchy,
 };
 
 /**
@@ -306,7 +467,24 @@ function render(
 /** Topics that have a formatter of their own (the others print as JSON). */
 export const FORMATTED_TOPICS: readonly string[] = Object.keys(FORMATTERS);
 
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+
+/**
+ * A formatter's lines, with what since 0.1.8 any answer may add: `unavailable` in place of the (empty)
+ * lines, an incomplete `coverage` after them.
+ */
+function withNotes(f: ((r: never, c: Ctx) => string[]) | undefined): ((r: never, c: Ctx) => string[]) | undefined {
+  if (!f) return undefined;
+  return (r: never, c: Ctx) => {
+    const result: unknown = r;
+    const field = (name: string): unknown => (isObject(result) && isObject(result[name]) ? result[name] : undefined);
+    const u = field('unavailable') as Unavailable | undefined;
+    const cov = field('coverage') as Coverage | undefined;
+    return [...(u ? [c.paint(ANSI.yellow, unavailableText(u))] : f(r, c)), ...(cov ? coverageLines(c, cov) : [])];
+  };
+}
+
 /** `result` of `topic` for people; see the header for the options. */
 export function formatResult(topic: string, result: unknown, options: FormatOptions): string {
-  return render(FORMATTERS[topic], result, options);
+  return render(withNotes(FORMATTERS[topic]), result, options);
 }

@@ -1,5 +1,13 @@
 // Errors a client call can reject with.
 
+/** Since 0.1.8: a symbol an unknown or ambiguous name path could have meant (the error's `candidates`). */
+export interface ErrorCandidate {
+  namePath: string;
+  kind: string;
+  /** The line of its name (0-based). */
+  line: number;
+}
+
 /**
  * The server answered with an error envelope (or a handshake failure). `Code` is the version's
  * ErrorCode union in the generated clients (generated/<v>/client.ts re-exports this class typed so).
@@ -16,6 +24,12 @@ export class IdeaProtocolError<Code extends string = string> extends Error {
     readonly body?: Readonly<Record<string, unknown>>,
   ) {
     super(message);
+  }
+
+  /** Since 0.1.8, with INVALID_REQUEST for a name path naming no symbol or several: what it could have meant. */
+  get candidates(): readonly ErrorCandidate[] | undefined {
+    const c = this.body?.candidates;
+    return Array.isArray(c) ? (c as ErrorCandidate[]) : undefined;
   }
 }
 

@@ -1,6 +1,6 @@
 // Command-line parsing: argv → what to do. Pure (no I/O); every mistake is a UsageError (exit 2)
 // naming the flag or argument.
-import { type CommandSpec, findCommand, GLOBAL_FLAGS, PARAM_ALIASES, type ParamSpec } from './commands';
+import { type CommandSpec, findCommand, GLOBAL_FLAGS, PARAM_ALIASES, type ParamSpec, VALUE_ALIASES } from './commands';
 import type { EventSpec } from './spec';
 
 export class UsageError extends Error {
@@ -193,11 +193,13 @@ export function positionalName(p: ParamSpec): string {
 
 /** Params of `cmd` from its flags and positionals (types, enums and minimums checked; the rest is the schema's job). */
 function paramsOf(cmd: CommandSpec, flags: readonly Flag[], given: readonly string[]): Record<string, unknown> {
-  const words = cmd.positionAt ? expandPosition(cmd, given) : given;
+  const expanded = cmd.positionAt ? expandPosition(cmd, given) : given;
+  const { words, slots } = expanded !== given ? { words: expanded, slots: cmd.positionals } : locate(cmd, flags, given);
   const params: Record<string, unknown> = {};
   const collected = new Map<ParamSpec, unknown[]>();
   for (const f of flags) {
-    let p = cmd.params.find((q) => q.flag === f.name);
+    let p =
+      cmd.params.find((q) => q.flag === f.name) ?? cmd.params.find((q) => VALUE_ALIASES[q.name]?.includes(f.name));
     let value = f.value;
     if (!p && f.name.startsWith('--no-')) {
       p = cmd.params.find((q) => q.flag === `--${f.name.slice(5)}` && q.type === 'boolean');
@@ -213,16 +215,16 @@ function paramsOf(cmd: CommandSpec, flags: readonly Flag[], given: readonly stri
     list.push(convert(p, value, cmd, p.flag));
     collected.set(p, list);
   }
-  if (words.length > cmd.positionals.length && cmd.positionals.at(-1)?.repeatable !== true) {
-    const extra = words.slice(cmd.positionals.length).join(' ');
+  if (words.length > slots.length && slots.at(-1)?.repeatable !== true) {
+    const extra = words.slice(slots.length).join(' ');
     throw new UsageError(
-      `'${cmd.name}' takes ${cmd.positionals.length === 0 ? 'no arguments' : `at most ${cmd.positionals.length} argument(s) (${cmd.positionals.map(positionalName).join(' ')})`}; unexpected: ${extra}`,
+      `'${cmd.name}' takes ${slots.length === 0 ? 'no arguments' : `at most ${slots.length} argument(s) (${slots.map(positionalName).join(' ')})`}; unexpected: ${extra}`,
       cmd,
     );
   }
   words.forEach((w, i) => {
-    const extra = i >= cmd.positionals.length; // only for a last positional that takes a list
-    const p = cmd.positionals[extra ? cmd.positionals.length - 1 : i]!;
+    const extra = i >= slots.length; // only for a last positional that takes a list
+    const p = slots[extra ? slots.length - 1 : i]!;
     if (!extra && collected.has(p))
       throw new UsageError(`${positionalName(p)} given both as an argument and as ${p.flag}`, cmd);
     collected.set(p, [...(extra ? collected.get(p)! : []), convert(p, w, cmd, positionalName(p))]);
@@ -230,7 +232,58 @@ function paramsOf(cmd: CommandSpec, flags: readonly Flag[], given: readonly stri
   for (const [p, values] of collected)
     params[p.name] = p.repeatable && !(values.length === 1 && p.acceptsScalar) ? values : values[0];
   if (cmd.fileAt && words.length > 0) Object.assign(params, fileAt(cmd, cmd.fileAt, params));
-  return params;
+  return { ...params, ...cmd.fixed };
+}
+
+/** How the position of a locator command may be written: `FILE LINE CHARACTER NEW_NAME, …`. */
+export function locatorForms(cmd: CommandSpec): string[] {
+  const l = cmd.locator;
+  if (!l) return [];
+  const rest = cmd.positionals
+    .slice(cmd.positionals.indexOf(l.character) + 1)
+    .map((p) => ` ${positionalName(p)}`)
+    .join('');
+  return [
+    `${positionalName(l.file)} LINE CHARACTER${rest}`,
+    `${positionalName(l.file)}:LINE:COL${rest}`,
+    `${positionalName(l.file)} NAME_PATH${rest}`,
+    `NAME_PATH${rest}`,
+  ];
+}
+
+/**
+ * The params the words of a locator command fill (since 0.1.8), when no part of the position is a
+ * flag: FILE LINE CHARACTER … as always; one word fewer is FILE NAME_PATH …; two fewer (and no
+ * FILE:LINE:COL) is NAME_PATH … alone, whose file the CLI finds (main.ts). A number where NAME_PATH
+ * goes is a LINE without its CHARACTER, refused (a symbol named so takes --name-path).
+ */
+function locate(
+  cmd: CommandSpec,
+  flags: readonly Flag[],
+  words: readonly string[],
+): { words: readonly string[]; slots: readonly ParamSpec[] } {
+  const l = cmd.locator;
+  const slots = cmd.positionals;
+  if (!l) return { words, slots };
+  const parts = [l.file, l.line, l.character, l.namePath];
+  if (flags.some((f) => parts.some((p) => p.flag === f.name))) return { words, slots };
+  const rest = slots.slice(slots.indexOf(l.character) + 1);
+  const forms = () => `give ${locatorForms(cmd).join(', or ')}`;
+  if (words.length === slots.length - 1) {
+    const w = words[1]!;
+    if (/^\d+$/.test(w))
+      throw new UsageError(
+        `${w} stands where NAME_PATH goes, but it is a number: ${forms()} (a symbol named ${w}: --name-path ${w})`,
+        cmd,
+      );
+    return { words, slots: [l.file, l.namePath, ...rest] };
+  }
+  if (words.length === slots.length - 2 && words.length > 0) {
+    const w = words[0]!;
+    if (/^.+:\d+$/.test(w)) throw new UsageError(`${w} has a line but no column: ${forms()}`, cmd);
+    return { words, slots: [l.namePath, ...rest] };
+  }
+  return { words, slots };
 }
 
 /**
@@ -288,6 +341,7 @@ function flagKinds(cmd: CommandSpec | undefined): (name: string) => FlagKind {
     for (const p of cmd.params) {
       const alias = p.type === 'boolean' ? PARAM_ALIASES[p.name]?.find((a) => a.flag === name) : undefined;
       if (alias) return { kind: 'alias', flag: { name: p.flag, value: alias.value } };
+      if (p.type !== 'boolean' && VALUE_ALIASES[p.name]?.includes(name)) return { kind: 'value' };
     }
     return { kind: 'unknown' };
   };
@@ -310,6 +364,7 @@ function kindBeforeCommand(cmds: readonly CommandSpec[], name: string): 'valuele
       if (p.type === 'boolean' && (p.flag === name || `--no-${p.flag.slice(2)}` === name)) boolean = true;
       else if (p.flag === name) value = true;
       if (p.type === 'boolean' && PARAM_ALIASES[p.name]?.some((a) => a.flag === name)) boolean = true;
+      if (p.type !== 'boolean' && VALUE_ALIASES[p.name]?.includes(name)) value = true;
     }
   return boolean && value ? 'either' : value ? 'value' : 'valueless';
 }
@@ -362,10 +417,19 @@ export function parseArgs(
   // so that its boolean flags are known to take no value.
   const leading = commandWords(argv, cmds);
   const special = leading[0];
-  const found =
+  let found =
     special === 'call' || special === 'servers' || special === 'help' || special === 'watch'
       ? undefined
       : findCommand(cmds, leading.slice(0, 2));
+  // `idea symbols --workspace QUERY` is another command (commands.ts SWITCHES): the flag says which.
+  const switched = found?.command.switchTo;
+  const end = argv.indexOf('--');
+  const at = switched ? argv.indexOf(switched.flag) : -1;
+  if (switched && at >= 0 && (end < 0 || at < end)) {
+    const to = cmds.find((c) => c.name === switched.name)!;
+    found = { command: to, used: found!.used };
+    argv = [...argv.slice(0, at), ...argv.slice(at + 1)];
+  }
   const { flags, words } = split(argv, flagKinds(found?.command));
   const { globals, help, version, params: paramsJson, rest } = takeGlobals(flags);
   if (version) return { kind: 'version', globals };

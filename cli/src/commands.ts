@@ -8,7 +8,11 @@
 //   params are also positional arguments, in the schema's `required` order (`idea find PATTERN`,
 //   `idea definition FILE LINE CHARACTER`);
 // - a file argument of a command whose line/character are optional may carry them, 1-based as text
-//   output prints them: `idea open src/a.ts:12:5` (`--line 11 --character 4`).
+//   output prints them: `idea open src/a.ts:12:5` (`--line 11 --character 4`);
+// - a topic whose params take a position as line and character or as a name path (an `anyOf` of the
+//   two, since 0.1.8) takes FILE LINE CHARACTER, FILE NAME_PATH or NAME_PATH alone (args.ts);
+// - a few shorter or more natural spellings, by action name and never by topic (ACTION_ALIASES,
+//   PRESETS, SWITCHES): `idea def`, `idea callers`, `idea symbols --workspace`.
 import { CHANGED_FILES_PARAM } from '../../runtime/changed-files';
 import type { JsonSchema, SpecBundle, TopicSpec } from './spec';
 
@@ -60,6 +64,17 @@ export interface CommandSpec {
    * `FILE:LINE:COL` (1-based), pasted from text output (`idea hover src/a.ts:12:5`).
    */
   positionAt?: true;
+  /**
+   * Since 0.1.8: the position is line and character, or a name path in their place (the schema's
+   * `anyOf` of the two): FILE NAME_PATH and NAME_PATH alone are read too (args.ts).
+   */
+  locator?: { file: ParamSpec; line: ParamSpec; character: ParamSpec; namePath: ParamSpec };
+  /** More names of the command (ACTION_ALIASES): `def` for definition. */
+  shortNames?: string[];
+  /** Params a preset fixes (PRESETS: `idea callers` sends `direction: "incoming"`); not flags. */
+  fixed?: Record<string, string>;
+  /** A flag that makes this command another (SWITCHES): `idea symbols --workspace` is workspaceSymbols. */
+  switchTo?: { flag: string; name: string; action: string; words: string };
   schema: JsonSchema;
 }
 
@@ -79,7 +94,52 @@ export const PARAM_ALIASES: Readonly<Record<string, readonly { flag: string; val
     { flag: '-i', value: 'false' },
     { flag: '--ignore-case', value: 'false' },
   ],
+  includeBody: [{ flag: '--body', value: 'true' }],
 };
+
+/**
+ * Short and familiar spellings of params that take a value, by field name: `--kind class` for
+ * `--include-kinds class` (findSymbol) and `--kinds class` (workspaceSymbols).
+ */
+export const VALUE_ALIASES: Readonly<Record<string, readonly string[]>> = {
+  includeKinds: ['--kind'],
+  kinds: ['--kind'],
+};
+
+/** More names of a command, by action (kept only where the name is free): `idea def` = `idea definition`. */
+export const ACTION_ALIASES: Readonly<Record<string, readonly string[]>> = {
+  definition: ['def'],
+  references: ['refs'],
+  findSymbol: ['symbol'],
+};
+
+/**
+ * Commands that are an action with some params fixed, by action: `idea callers NAME_PATH` is
+ * callHierarchy with `direction: "incoming"`. Present where the spec has the action and its field.
+ */
+export const PRESETS: readonly { name: string; action: string; fixed: Record<string, string>; description: string }[] =
+  [
+    {
+      name: 'callers',
+      action: 'callHierarchy',
+      fixed: { direction: 'incoming' },
+      description: 'Who calls a function: its callers, to a bounded depth (callHierarchy, direction incoming).',
+    },
+    {
+      name: 'callees',
+      action: 'callHierarchy',
+      fixed: { direction: 'outgoing' },
+      description: 'What a function calls: its callees, to a bounded depth (callHierarchy, direction outgoing).',
+    },
+  ];
+
+/**
+ * A flag that makes a command another, by action: `idea symbols --workspace QUERY` (a search of the
+ * whole workspace) is `idea workspaceSymbols QUERY`, where `idea symbols FILE` is a file's outline.
+ */
+export const SWITCHES: readonly { action: string; flag: string; to: string }[] = [
+  { action: 'symbols', flag: '--workspace', to: 'workspaceSymbols' },
+];
 
 /** Flags the CLI itself takes; a params field may not collide with them. */
 export const GLOBAL_FLAGS = [
@@ -141,15 +201,45 @@ function shapeOf(
   return { type: 'json', repeatable: false, acceptsScalar: true, file: false };
 }
 
-function commandOf(t: TopicSpec, actionCount: Map<string, number>): CommandSpec {
+/**
+ * The name path standing for line and character (since 0.1.8, clause T44): the one string field an
+ * `anyOf` branch requires where another requires exactly line and character.
+ */
+function locatorOf(
+  schema: JsonSchema,
+  params: readonly ParamSpec[],
+  file: ParamSpec | undefined,
+): CommandSpec['locator'] | undefined {
+  const branches = Array.isArray(schema.anyOf) ? (schema.anyOf as JsonSchema[]) : [];
+  const requires = (b: JsonSchema) => (Array.isArray(b.required) ? (b.required as string[]) : []);
+  const position = branches.some((b) => [...requires(b)].sort().join() === 'character,line');
+  const byName = (n: string | undefined) => params.find((p) => p.name === n && !p.required);
+  const line = byName('line');
+  const character = byName('character');
+  const namePath = branches
+    .map((b) => requires(b))
+    .filter((r) => r.length === 1 && r[0] !== 'line' && r[0] !== 'character')
+    .map((r) => byName(r[0]))
+    .find((p) => p?.type === 'string');
+  if (!position || !file || !line || !character || !namePath) return undefined;
+  if (line.type !== 'integer' || character.type !== 'integer') return undefined;
+  return { file, line, character, namePath };
+}
+
+function commandOf(t: TopicSpec, actionCount: Map<string, number>, fixed: Record<string, string> = {}): CommandSpec {
   if (!t.topic.startsWith(TOPIC_PREFIX)) throw new Error(`topic ${t.topic} does not start with ${TOPIC_PREFIX}`);
   const name = t.topic.slice(TOPIC_PREFIX.length);
   const parts = name.split('/');
   if (parts.length !== 2 || parts.some((p) => !p))
     throw new Error(`topic ${t.topic} is not ${TOPIC_PREFIX}<category>/<action>`);
   const [category, action] = parts as [string, string];
-  const props = (t.params.properties ?? {}) as Record<string, JsonSchema>;
-  const required = Array.isArray(t.params.required) ? (t.params.required as string[]) : [];
+  // A preset's fixed fields are no flags or arguments of it.
+  const props = Object.fromEntries(
+    Object.entries((t.params.properties ?? {}) as Record<string, JsonSchema>).filter(([f]) => !(f in fixed)),
+  );
+  const required = (Array.isArray(t.params.required) ? (t.params.required as string[]) : []).filter(
+    (f) => !(f in fixed),
+  );
   const params: ParamSpec[] = Object.entries(props).map(([field, s]) => {
     const flag = `--${kebab(field)}`;
     if ((GLOBAL_FLAGS as readonly string[]).includes(flag))
@@ -177,25 +267,25 @@ function commandOf(t: TopicSpec, actionCount: Map<string, number>): CommandSpec 
       description: c.description.replace(c.fills, `--${kebab(c.fills)}`),
       client: true,
     });
-  // Since 0.1.8 a position is line and character or a name path (`anyOf`): line and character still
-  // follow the required params as positionals (FILE LINE CHARACTER as before), optional ones.
-  const first = (t.params.anyOf as JsonSchema[] | undefined)?.[0]?.required;
-  const alternative = JSON.stringify(first) === '["line","character"]' ? ['line', 'character'] : [];
-  let n = 0;
   const positionals: ParamSpec[] = [];
-  for (const field of [...required, ...alternative]) {
+  for (const field of required) {
     const p = params.find((q) => q.name === field);
-    if (p && p.type !== 'json' && p.type !== 'boolean' && !p.repeatable) {
-      p.position = n++;
-      positionals.push(p);
-    }
+    if (p && p.type !== 'json' && p.type !== 'boolean' && !p.repeatable) positionals.push(p);
   }
+  // A position given as line and character or a name path: LINE CHARACTER follow the file, as they did
+  // when they were required (FILE NAME_PATH and NAME_PATH alone are read by args.ts).
+  const locator = locatorOf(
+    t.params,
+    params,
+    positionals.find((q) => q.file),
+  );
+  if (locator) positionals.splice(positionals.indexOf(locator.file) + 1, 0, locator.line, locator.character);
   // Files are what one names on a command line: the one optional file param, when there is exactly one.
   const files = params.filter((p) => p.file && !p.required && p.type === 'string');
-  if (files.length === 1) {
-    files[0]!.position = n++;
-    positionals.push(files[0]!);
-  }
+  if (files.length === 1) positionals.push(files[0]!);
+  positionals.forEach((p, i) => {
+    p.position = i;
+  });
   const optionalInt = (field: string) =>
     params.find((q) => q.name === field && !q.required && q.type === 'integer' && q.position === undefined);
   const file = positionals.find((q) => q.file && !q.repeatable);
@@ -206,6 +296,8 @@ function commandOf(t: TopicSpec, actionCount: Map<string, number>): CommandSpec 
   return {
     ...(file && line ? { fileAt: { file, line, ...(character ? { character } : {}) } } : {}),
     ...(positionAt ? { positionAt: true as const } : {}),
+    ...(locator ? { locator } : {}),
+    ...(Object.keys(fixed).length > 0 ? { fixed } : {}),
     topic: t.topic,
     name,
     category,
@@ -219,8 +311,10 @@ function commandOf(t: TopicSpec, actionCount: Map<string, number>): CommandSpec 
 }
 
 /**
- * One command per topic of `spec`, in the index's order; topics the session serves itself
- * (events/subscribe, /unsubscribe) are not commands: `idea watch` subscribes and unsubscribes.
+ * One command per topic of `spec`, in the index's order, then the presets (`idea callers`); topics the
+ * session serves itself (events/subscribe, /unsubscribe) are not commands: `idea watch` subscribes and
+ * unsubscribes. A short name, preset or switch is kept only where the spec has what it names and its
+ * name is no other command's.
  */
 export function commandsFromSpec(spec: SpecBundle): CommandSpec[] {
   const topics = spec.topics.filter((t) => t.servedBy !== 'session');
@@ -233,6 +327,35 @@ export function commandsFromSpec(spec: SpecBundle): CommandSpec[] {
   const categories = new Set(cmds.map((c) => normName(c.category)));
   // An alias that is also a category name would make `idea <category> <action>` ambiguous.
   for (const c of cmds) if (c.alias && categories.has(normName(c.alias))) delete c.alias;
+  const taken = new Set([...categories, ...cmds.flatMap((c) => [normName(c.name), normName(c.alias ?? '')])]);
+  /** Whether `n` names no command yet; it then does. */
+  const free = (n: string) => {
+    if (taken.has(normName(n))) return false;
+    taken.add(normName(n));
+    return true;
+  };
+  // The command of an action no other topic has (the one that got the action as its alias).
+  const unique = (action: string) => cmds.find((x) => x.alias !== undefined && normName(x.action) === normName(action));
+  for (const [action, names] of Object.entries(ACTION_ALIASES)) {
+    const c = unique(action);
+    const short = c ? names.filter(free) : [];
+    if (c && short.length > 0) c.shortNames = short;
+  }
+  for (const s of SWITCHES) {
+    const from = unique(s.action);
+    const to = unique(s.to);
+    if (from && to && !from.params.some((p) => p.flag === s.flag)) {
+      const words = to.positionals.map((p) => p.name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase()).join(' ');
+      from.switchTo = { flag: s.flag, name: to.name, action: to.action, words };
+    }
+  }
+  for (const p of PRESETS) {
+    const base = unique(p.action);
+    const t = base && topics.find((x) => x.topic === base.topic);
+    const props = (t?.params.properties ?? {}) as Record<string, JsonSchema>;
+    if (!t || !Object.keys(p.fixed).every((f) => f in props) || !free(p.name)) continue;
+    cmds.push({ ...commandOf(t, actionCount, p.fixed), alias: p.name, description: p.description });
+  }
   return cmds;
 }
 
@@ -243,11 +366,16 @@ export function findCommand(
 ): { command: CommandSpec; used: number } | undefined {
   const [a, b] = words.map(normName);
   if (a !== undefined && b !== undefined) {
-    const c = cmds.find((x) => normName(x.category) === a && normName(x.action) === b);
+    const c = cmds.find((x) => normName(x.category) === a && normName(x.action) === b && !x.fixed);
     if (c) return { command: c, used: 2 };
   }
   if (a === undefined) return undefined;
   const full = a.startsWith(normName(TOPIC_PREFIX)) ? a.slice(normName(TOPIC_PREFIX).length) : a.replace(/^\//, '');
-  const c = cmds.find((x) => normName(x.name) === full || (x.alias !== undefined && normName(x.alias) === a));
+  const c = cmds.find(
+    (x) =>
+      (normName(x.name) === full && !x.fixed) ||
+      (x.alias !== undefined && normName(x.alias) === a) ||
+      x.shortNames?.some((n) => normName(n) === a),
+  );
   return c ? { command: c, used: 1 } : undefined;
 }

@@ -1,12 +1,12 @@
 // Help text, derived from the commands (so from the spec).
-import { positionalName, watchName } from './args';
-import { type CommandSpec, PARAM_ALIASES, type ParamSpec } from './commands';
+import { locatorForms, positionalName, watchName } from './args';
+import { type CommandSpec, PARAM_ALIASES, type ParamSpec, VALUE_ALIASES } from './commands';
 import type { EventSpec } from './spec';
 
-/** FILE_PATH, [FILE_PATH] when optional, [FILE_PATH...] when it takes a list. */
-function positionalUsage(p: ParamSpec): string {
+/** FILE_PATH, [FILE_PATH] when optional, [FILE_PATH...] when it takes a list. LINE CHARACTER of a locator: one form. */
+function positionalUsage(p: ParamSpec, c: CommandSpec): string {
   const name = `${positionalName(p)}${p.repeatable ? '...' : ''}`;
-  return p.required ? name : `[${name}]`;
+  return p.required || p === c.locator?.line || p === c.locator?.character ? name : `[${name}]`;
 }
 
 /** How a command is typed: `idea find`, `idea diag list`. */
@@ -15,7 +15,7 @@ export function commandLine(c: CommandSpec): string {
 }
 
 function usageLine(c: CommandSpec): string {
-  const pos = c.positionals.map(positionalUsage).join(' ');
+  const pos = c.positionals.map((p) => positionalUsage(p, c)).join(' ');
   const opt = c.params.some((p) => p.position === undefined) ? ' [flags]' : '';
   return `${commandLine(c)}${pos ? ` ${pos}` : ''}${opt}`;
 }
@@ -23,9 +23,11 @@ function usageLine(c: CommandSpec): string {
 /**
  * Said on stderr when a command printed nothing and it had files to name but none was named: what the
  * topic answers without them (its params schema's first sentence) and how to name them. Else undefined.
+ * Only for a list of files to look at (diag list): a single optional file or folder narrows a search
+ * that covers the workspace without it (findSymbol), where nothing found is the answer.
  */
 export function emptyResultHint(c: CommandSpec, params: Record<string, unknown>): string | undefined {
-  const file = c.positionals.find((p) => p.file && !p.required);
+  const file = c.positionals.find((p) => p.file && !p.required && p.repeatable);
   if (!file || params[file.name] !== undefined) return undefined;
   const what = typeof c.schema.description === 'string' ? c.schema.description.replace(/^Params of \S+: /, '') : '';
   const sentence = /^.*?\.(?=\s+[A-Z]|$)/.exec(what)?.[0] ?? c.description;
@@ -43,6 +45,7 @@ function flagLine(p: ParamSpec): string {
     p.position !== undefined
       ? `or argument${p.repeatable ? 's' : ''} ${positionalName(p)}${p.repeatable ? '...' : ''}`
       : undefined,
+    ...(VALUE_ALIASES[p.name] ?? []).map((a) => `${a} = ${p.flag}`),
     ...['true', 'false'].map((v) => {
       const flags = (PARAM_ALIASES[p.name] ?? []).filter((a) => a.value === v).map((a) => a.flag);
       return flags.length ? `${flags.join(', ')} = ${v === 'true' ? p.flag : `--no-${p.flag.slice(2)}`}` : undefined;
@@ -65,10 +68,38 @@ const GLOBAL_HELP = [
   '  --color / --no-color        colours (default: when stdout is a terminal and NO_COLOR is unset)',
 ].join('\n');
 
+/** The other ways to write a locator command's position (since 0.1.8): FILE:LINE:COL, FILE NAME_PATH, NAME_PATH. */
+function locatorLines(c: CommandSpec): string[] {
+  const opt = c.params.some((p) => p.position === undefined) ? ' [flags]' : '';
+  const notes = ['(1-based, as text output prints it)', '', '(the file: the one symbol of the workspace it names)'];
+  return locatorForms(c)
+    .slice(1)
+    .map((form, i) => `       ${`${commandLine(c)} ${form}${opt}`.padEnd(50)} ${notes[i]}`.trimEnd());
+}
+
+/** What else names the command, or what it stands for. */
+function otherNames(c: CommandSpec): string[] {
+  const fixed = Object.entries(c.fixed ?? {}).map(
+    ([k, v]) => `--${k.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase()} ${v}`,
+  );
+  return [
+    ...(c.shortNames ? [`also: ${c.shortNames.map((n) => `idea ${n}`).join(', ')}`] : []),
+    ...(fixed.length > 0 ? [`= idea ${c.name.replace('/', ' ')} … ${fixed.join(' ')}`] : []),
+    ...(c.switchTo
+      ? [
+          `idea ${c.alias ?? c.name} ${c.switchTo.flag} ${c.switchTo.words} = idea ${c.switchTo.action} ${c.switchTo.words}`,
+        ]
+      : []),
+  ];
+}
+
 export function commandHelp(c: CommandSpec): string {
+  const others = otherNames(c);
   return [
     `usage: ${usageLine(c)}`,
+    ...locatorLines(c),
     `       idea ${c.name} …   (topic ${c.topic})`,
+    ...(others.length > 0 ? ['', ...others] : []),
     '',
     c.description,
     '',
@@ -80,7 +111,14 @@ export function commandHelp(c: CommandSpec): string {
 }
 
 export function mainHelp(cmds: readonly CommandSpec[], version: string, events: readonly EventSpec[] = []): string {
-  const rows = cmds.map((c) => `  ${usageLine(c).slice(5).padEnd(44)} ${c.description}`);
+  const rows = cmds.map((c) => {
+    const also = [
+      ...(c.shortNames ?? []),
+      ...(c.switchTo ? [`${c.alias ?? c.name} ${c.switchTo.flag} ${c.switchTo.words}`] : []),
+    ];
+    return `  ${usageLine(c).slice(5).padEnd(44)} ${c.description}${also.length > 0 ? ` (also: ${also.join('; ')})` : ''}`;
+  });
+  const locators = cmds.some((c) => c.locator);
   const watchable = events.map((e) => watchName(e.event));
   return [
     `idea: use a running VS Code from the shell (IDEA protocol ${version}).`,
@@ -99,6 +137,13 @@ export function mainHelp(cmds: readonly CommandSpec[], version: string, events: 
     'Positions are 0-based in flags, in FILE LINE COL and in --json (as in the protocol); text output',
     'prints them 1-based as path:line:col, like grep and tsc, and a file argument takes that form too:',
     'idea hover src/a.ts:12:5 is idea hover src/a.ts 11 4.',
+    ...(locators
+      ? [
+          'A position is also a symbol, by name path (NAME_PATH: Class/method, /Top/level, name[1] for the second of',
+          'that name): idea def src/app.ts Hono/route, or the name path alone when it names one symbol of the',
+          'workspace: idea callers Hono/route. Every symbol listed shows its own name path.',
+        ]
+      : []),
     '',
     GLOBAL_HELP,
     '',

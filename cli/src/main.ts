@@ -22,6 +22,7 @@ import {
   IdeaTimeoutError,
 } from './protocol';
 import type { SpecBundle } from './spec';
+import { checkNamePaths, NoNamePathsError, needsSymbolFile, SymbolFileError, withSymbolFile } from './symbol-file';
 import { checkParams } from './validate';
 import { NotAdvertisedError, watch } from './watch';
 
@@ -91,16 +92,6 @@ async function open(g: GlobalOptions, io: RunIo): Promise<IdeaClient> {
   } catch (e) {
     if (e instanceof IdeaProtocolError) throw e; // UNAUTHORIZED and the like: the server answered
     throw new NoServer(`idea: cannot reach the IDEA server at ${ep.url}: ${(e as Error).message}`);
-  }
-}
-
-async function request(topic: string, params: Record<string, unknown>, g: GlobalOptions, io: RunIo): Promise<unknown> {
-  const timeoutMs = g.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const client = await open(g, io);
-  try {
-    return await client.request(topic as never, params as never, { timeoutMs });
-  } finally {
-    client.close();
   }
 }
 
@@ -183,32 +174,58 @@ async function execute(inv: Invocation, cmds: readonly CommandSpec[], spec: Spec
     case 'topic':
     case 'call': {
       const topic = inv.kind === 'topic' ? inv.command.topic : inv.topic;
+      // `idea call` sends its params as given; a command's NAME_PATH alone gets its file first.
+      const cmd = inv.kind === 'topic' ? inv.command : undefined;
       let params = inv.params;
       let result: unknown;
-      const clientSide =
-        inv.kind === 'topic' && inv.command.params.some((p) => p.client && params[p.name] !== undefined);
+      const clientSide = cmd?.params.some((p) => p.client && params[p.name] !== undefined) === true;
       if (clientSide) {
         const filled = await withChangedFiles(params, realCwd(io.cwd)).catch((e: unknown) => {
-          throw e instanceof ChangedFilesError ? new UsageError(`--changed: ${e.message}`, inv.command) : e;
+          throw e instanceof ChangedFilesError ? new UsageError(`--changed: ${e.message}`, cmd) : e;
         });
         if (!filled) {
           io.stderr('idea: git reports no changed files: nothing to ask\n');
           result = CHANGED_FILES_PARAM.emptyResult;
         } else params = filled.params;
       }
-      checkParams(FRAMES.params.get(topic), params, inv.command);
-      result ??= await request(topic, params, inv.globals, io);
+      const findFile = needsSymbolFile(cmd, params);
+      if (!findFile) checkParams(FRAMES.params.get(topic), params, inv.command);
+      if (result === undefined) {
+        const timeoutMs = inv.globals.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+        const client = await open(inv.globals, io);
+        try {
+          checkNamePaths(client, cmd, params);
+          if (findFile) {
+            params = await withSymbolFile(client, cmd!, params, { timeoutMs, cwd: realCwd(io.cwd) });
+            checkParams(FRAMES.params.get(topic), params, cmd);
+          }
+          result = await client.request(topic as never, params as never, { timeoutMs });
+        } finally {
+          client.close();
+        }
+      }
       const text = inv.globals.json
         ? JSON.stringify(result, null, 2)
-        : formatResult(topic, result, { color: colorOf(inv.globals, io), cwd: realCwd(io.cwd) });
+        : formatResult(topic, result, { color: colorOf(inv.globals, io), cwd: realCwd(io.cwd), params });
       if (text !== '') io.stdout(`${text}\n`);
-      else if (inv.kind === 'topic' && !inv.globals.json && !clientSide) {
-        const hint = emptyResultHint(inv.command, inv.params);
+      else if (cmd && !inv.globals.json && !clientSide) {
+        const hint = emptyResultHint(cmd, inv.params);
         if (hint) io.stderr(`${hint}\n`);
       }
       return EXIT.ok;
     }
   }
+}
+
+/**
+ * An error answer: its code and message, then (0.1.8) the symbols a name path could have meant that the
+ * message does not name already, one a line.
+ */
+function protocolErrorText(e: IdeaProtocolError): string {
+  const lines = [`idea: ${e.code}: ${e.message}`];
+  for (const c of e.candidates ?? [])
+    if (!e.message.includes(c.namePath)) lines.push(`  ${c.kind} ${c.namePath}  (line ${c.line + 1})`);
+  return `${lines.join('\n')}\n`;
 }
 
 /** Runs the CLI; resolves with the exit code. */
@@ -250,10 +267,10 @@ export async function run(argv: readonly string[], spec: SpecBundle, io: Io): Pr
       return EXIT.noServer;
     }
     if (e instanceof IdeaProtocolError) {
-      err(`idea: ${e.code}: ${e.message}\n`);
+      err(protocolErrorText(e));
       return EXIT.protocol;
     }
-    if (e instanceof NotAdvertisedError) {
+    if (e instanceof NotAdvertisedError || e instanceof SymbolFileError || e instanceof NoNamePathsError) {
       err(`idea: ${e.message}\n`);
       return EXIT.protocol;
     }

@@ -26,6 +26,9 @@ const INSTRUCTIONS =
   'Tools that act on the running VS Code window whose workspace contains this folder, through the IDEA protocol: ' +
   'find/replace, definition, references, symbols, diagnostics, git and local history. ' +
   'File paths are workspace-relative or absolute inside an open workspace folder. ' +
+  'Where a tool takes namePath, name code by symbol rather than by position: nav_findSymbol finds a symbol by ' +
+  'name path ("Class/method") and shows its source; every symbol it lists has its own namePath, which the ' +
+  'position tools take with its filePath in place of line and character. ' +
   'Text results print positions 1-based (path:line:col, as grep and editors do); the line and character ' +
   'arguments, and structuredContent, are 0-based.';
 

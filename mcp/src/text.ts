@@ -9,7 +9,7 @@ import { type Asked, emptyText } from './empty-text';
 export function resultText(topic: string, result: unknown, asked: Asked = { params: {} }): string {
   const sentence = emptyText(topic, result, asked);
   if (sentence !== undefined) return sentence;
-  const text = formatResult(topic, result, { color: false });
+  const text = formatResult(topic, result, { color: false, params: asked.params });
   // A formatter with nothing to print for a shape not foreseen above.
   return text.trim() === '' ? `Nothing to show: ${topic} answered an empty result (see structuredContent).` : text;
 }

@@ -15,6 +15,7 @@ import { loadMcpTools } from '../../generated/versions';
 import { CHANGED_FILES_PARAM, ChangedFilesError, withChangedFiles } from '../../runtime/changed-files';
 import { strictInputSchema, unknownArguments } from './arguments';
 import { type IdeaConnection, NoWindowError } from './connection';
+import { describedInput, toolDescription } from './descriptions';
 import { resultText } from './text';
 import { ALL_TOOLS, type ToolFilter } from './tool-filter';
 
@@ -48,8 +49,8 @@ const listedSchemas = new WeakMap<McpToolDefinition, Tool['inputSchema']>();
 
 /**
  * The generated input schema, plus the client's `changed` argument on the topic that takes it (the
- * agent's "what did my edit break" call; runtime/changed-files.ts) unless the spec has one; closed to
- * other arguments (arguments.ts).
+ * agent's "what did my edit break" call; runtime/changed-files.ts) unless the spec has one; its
+ * `namePath` described for a model (descriptions.ts); closed to other arguments (arguments.ts).
  */
 function inputSchemaOf(d: McpToolDefinition): Tool['inputSchema'] {
   let listed = listedSchemas.get(d);
@@ -60,7 +61,7 @@ function inputSchemaOf(d: McpToolDefinition): Tool['inputSchema'] {
     d.topic !== c.topic || schema.properties?.[c.name] !== undefined
       ? schema
       : { ...schema, properties: { ...schema.properties, [c.name]: { type: 'boolean', description: c.description } } };
-  listedSchemas.set(d, (listed = strictInputSchema(withChanged)));
+  listedSchemas.set(d, (listed = strictInputSchema(describedInput(d.name, withChanged))));
   return listed;
 }
 
@@ -68,7 +69,7 @@ function asMcpTool(d: McpToolDefinition): Tool {
   return {
     name: d.name,
     title: d.title,
-    description: d.description,
+    description: toolDescription(d),
     inputSchema: inputSchemaOf(d),
     outputSchema: d.outputSchema as Tool['outputSchema'],
     annotations: { ...d.annotations },
@@ -94,12 +95,25 @@ export class UnknownToolError extends Error {
   override readonly name = 'UnknownToolError';
 }
 
-function toolError(text: string, code?: string): CallToolResult {
+function toolError(text: string, code?: string, meta: Record<string, unknown> = {}): CallToolResult {
   return {
     isError: true,
     content: [{ type: 'text', text }],
-    ...(code ? { _meta: { 'idea-kit/errorCode': code } } : {}),
+    ...(code ? { _meta: { 'idea-kit/errorCode': code, ...meta } } : {}),
   };
+}
+
+/**
+ * An IDEA error answer as a tool error: its code and message; since 0.1.8, for a name path naming no
+ * symbol or several, the candidates the message does not name already, one a line, to pick from (also
+ * in `_meta["idea-kit/candidates"]`).
+ */
+function protocolError(e: IdeaProtocolError): CallToolResult {
+  const candidates = e.candidates ?? [];
+  const unnamed = candidates.filter((c) => !e.message.includes(c.namePath));
+  const list = unnamed.map((c) => `${c.namePath} (${c.kind}, line ${c.line + 1})`);
+  const text = `${e.code}: ${e.message}${list.length > 0 ? `\nCandidates (pass one as namePath): ${list.join('; ')}` : ''}`;
+  return toolError(text, e.code, candidates.length > 0 ? { 'idea-kit/candidates': candidates } : {});
 }
 
 /**
@@ -173,7 +187,7 @@ export async function callTool(
     const text = resultText(tool.topic, result, { params, changedFiles });
     return { content: [{ type: 'text', text }], structuredContent: result };
   } catch (e) {
-    if (e instanceof IdeaProtocolError) return toolError(`${e.code}: ${e.message}`, e.code);
+    if (e instanceof IdeaProtocolError) return protocolError(e);
     if (e instanceof IdeaTimeoutError) return toolError(`timed out: ${e.message}`);
     if (e instanceof IdeaClosedError) {
       return toolError(

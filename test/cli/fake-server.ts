@@ -22,26 +22,35 @@ export interface FakeServer {
 
 /**
  * Handlers answering from the workspace's point of view; topics not given fail with INVALID_REQUEST.
- * `protocol`: an older version's generated SERVER_PROTOCOL, to serve (and announce) that version.
+ * `protocol`: another version's generated SERVER_PROTOCOL, to serve (and announce) that version; a
+ * newer one with its `topics` (the handlers then typed by the caller).
  */
 export async function startFakeServer(
   handlers: Partial<Handlers> = {},
-  opts: { protocol?: ServerProtocol<never> } = {},
+  opts: {
+    protocol?: ServerProtocol<never>;
+    topics?: readonly { topic: string; method: string }[];
+    /** Serve (and advertise) only the topics given a handler; by default every topic answers. */
+    onlyGiven?: boolean;
+  } = {},
 ): Promise<FakeServer> {
   const base = mkdtempSync(join(tmpdir(), 'idea-cli-fake-'));
   const workspace = join(base, 'ws');
   const registry = join(base, 'registry');
   const received: FakeServer['received'] = [];
+  // A newer version's topics (opts.topics, with its protocol) are served as the handlers given say.
   const all = Object.fromEntries(
-    TOPICS.map((t) => [
-      t.method,
-      async (params: unknown) => {
-        received.push({ topic: t.topic, params });
-        const h = (handlers as Record<string, (p: unknown) => Promise<unknown>>)[t.method];
-        if (!h) throw new ProtocolError('INVALID_REQUEST', `the fake server has no ${t.topic}`);
-        return h(params);
-      },
-    ]),
+    (opts.topics ?? TOPICS)
+      .filter((t) => !opts.onlyGiven || t.method in handlers)
+      .map((t) => [
+        t.method,
+        async (params: unknown) => {
+          received.push({ topic: t.topic, params });
+          const h = (handlers as Record<string, (p: unknown) => Promise<unknown>>)[t.method];
+          if (!h) throw new ProtocolError('INVALID_REQUEST', `the fake server has no ${t.topic}`);
+          return h(params);
+        },
+      ]),
   ) as unknown as Handlers;
   mkdirSync(workspace, { recursive: true });
   const server = await createIdeaServer({

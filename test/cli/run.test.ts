@@ -78,8 +78,12 @@ describe('idea, in-process against a registered server', () => {
       "idea: --max-count expects an integer, got 'many'\n(idea history/list --help lists its flags)\n",
     );
     expect((await idea(['localhistory', 'diff', 'a.ts'])).stderr).toMatch(/^idea: give --from-id or --to-id\n/);
+    // A LINE without its CHARACTER (where, since 0.1.8, a NAME_PATH may stand): the forms are said.
     expect((await idea(['nav', 'definition', 'a.ts', '1'])).stderr).toMatch(
-      /^idea: missing CHARACTER \(--character\)\n/,
+      /^idea: 1 stands where NAME_PATH goes, but it is a number: give FILE_PATH LINE CHARACTER, /,
+    );
+    expect((await idea(['nav', 'definition', 'a.ts', '--line', '1'])).stderr).toMatch(
+      /^idea: give a position, as FILE_PATH LINE CHARACTER, or FILE_PATH:LINE:COL, /,
     );
     expect((await idea(['frobnicate'])).code).toBe(2);
     expect(await idea(['find', 'x', '--url', 'ws://example.com:7200'])).toMatchObject({

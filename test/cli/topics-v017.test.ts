@@ -47,7 +47,7 @@ describe('v0.1.7 commands', () => {
     // Only when exactly LINE and CHARACTER are missing: a name with colons stays a name.
     expect(params(['hover', 'a.ts:5:11', '1', '2'])).toEqual({ filePath: 'a.ts:5:11', line: 1, character: 2 });
     expect(() => params(['hover', 'a.ts:0:3'])).toThrow(/1 or more/);
-    expect(params(['hover', 'a.ts:5'])).toEqual({ filePath: 'a.ts:5' }); // the schema then asks for LINE
+    expect(() => params(['hover', 'a.ts:5'])).toThrow(/^a\.ts:5 has a line but no column/); // not a name path
   });
 
   it('context takes nothing; open takes FILE[:LINE[:COL]], 1-based', () => {

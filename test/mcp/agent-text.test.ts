@@ -1,11 +1,11 @@
-// What a model trips on (issue 34), through the official SDK client against an in-process v0.1.7 IDEA
-// server: an empty answer is a sentence saying what was found empty (never an empty text), for every
+// What a model trips on (issue 34), through the official SDK client against an in-process IDEA server of
+// the served version (v0.1.8): an empty answer is a sentence saying what was found empty (never an empty text), for every
 // tool; a misspelt argument is a tool error naming it and the ones the tool takes, and nothing is sent
 // (the wire protocol would ignore it, and the agent would get another answer than it asked for).
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CURRENT_VERSION } from '../../generated/current';
-import { type Handlers, SERVER_PROTOCOL, TOPICS } from '../../generated/v0.1.7/server';
+import { type Handlers, SERVER_PROTOCOL, TOPICS } from '../../generated/v0.1.8/server';
 import { loadMcpTools } from '../../generated/versions';
 import { closestName, STRICT_RULE, strictInputSchema, unknownArguments } from '../../mcp/src/arguments';
 import { IdeaConnection } from '../../mcp/src/connection';
@@ -30,7 +30,7 @@ const EMPTY: Record<string, { args: Record<string, unknown>; result: unknown; sa
   edit_rename: {
     args: { ...at, newName: 'b', dryRun: true },
     result: { dryRun: true, files: [], changedFiles: [], editCount: 0 },
-    says: /^Nothing to rename at src\/a\.ts:3:5: no edits \(dry run\), nothing written\.$/,
+    says: /^Nothing to rename for the symbol at src\/a\.ts:3:5: no edits \(dry run\), nothing written\.$/,
   },
   nav_definition: {
     args: at,
@@ -47,7 +47,7 @@ const EMPTY: Record<string, { args: Record<string, unknown>; result: unknown; sa
     result: { locations: [] },
     says: /^No implementation found for the symbol at src\/a\.ts:3:5\.$/,
   },
-  nav_hover: { args: at, result: { contents: [] }, says: /^No hover information at src\/a\.ts:3:5\.$/ },
+  nav_hover: { args: at, result: { contents: [] }, says: /^No hover information for the symbol at src\/a\.ts:3:5\.$/ },
   nav_references: {
     args: at,
     result: { locations: [], totalCount: 0 },
@@ -102,6 +102,31 @@ const EMPTY: Record<string, { args: Record<string, unknown>; result: unknown; sa
     args: {},
     result: { activeEditor: null, visibleEditors: [], tabs: [] },
     says: /^active: none\ntabs \(0\):$/,
+  },
+  nav_findSymbol: {
+    args: { namePath: 'Shape/area', filePath: 'src' },
+    result: { symbols: [], totalCount: 0, truncated: false, form: 'symbols' },
+    says: /^No symbol matches the name path "Shape\/area" in src\. /,
+  },
+  nav_workspaceSymbols: {
+    args: { query: 'Zebra' },
+    result: {
+      symbols: [],
+      totalCount: 0,
+      truncated: false,
+      coverage: { complete: true, searched: [], notSearched: [] },
+    },
+    says: /^No symbol of the workspace has a name containing "Zebra"\.$/,
+  },
+  nav_referencingSymbols: {
+    args: { filePath: 'src/a.ts', namePath: 'Shape/area' },
+    result: { groups: [], totalCount: 0, truncated: false },
+    says: /^No references to Shape\/area in src\/a\.ts\.$/,
+  },
+  nav_callHierarchy: {
+    args: { ...at, direction: 'incoming' },
+    result: { item: null, calls: [], totalCount: 0, truncated: false },
+    says: /^No function, method or constructor at src\/a\.ts:3:5\.$/,
   },
   editor_open: {
     args: { filePath: 'src/a.ts' },
@@ -212,7 +237,7 @@ describe('an argument the tool does not take', () => {
     );
     const two = await client.callTool({ name: 'nav_hover', arguments: { ...at, path: 'x', zzz: 1 } });
     expect(text(two)).toMatch(
-      /^INVALID_REQUEST: unknown arguments path \(did you mean filePath\?\), zzz: nav_hover takes filePath, line, character\./,
+      /^INVALID_REQUEST: unknown arguments path \(did you mean filePath\?\), zzz: nav_hover takes filePath, line, character, namePath\./,
     );
     const none = await client.callTool({ name: 'editor_context', arguments: { verbose: true } });
     expect(text(none)).toMatch(/unknown argument verbose: editor_context takes no arguments\./);

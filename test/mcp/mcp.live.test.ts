@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CURRENT_VERSION } from '../../generated/current';
 import { loadMcpTools } from '../../generated/versions';
 import { STRICT_RULE } from '../../mcp/src/arguments';
+import { describedInput, toolDescription } from '../../mcp/src/descriptions';
 import { poll } from '../../runtime/poll';
 import { listRegisteredServers } from '../../runtime/registry';
 import { col, type LiveFixture, startLiveFixture } from '../extension/helpers';
@@ -115,6 +116,40 @@ async function callV017Tools(
   await c('editor_context', {});
 }
 
+/**
+ * v0.1.8's tools, every symbol named by name path (no line given), in files no tool changes
+ * (polygon.ts, format.ts, main.ts); a server that does not serve one (before 0.1.8) is not asked it.
+ */
+async function callV018Tools(
+  c: (name: string, args: Record<string, unknown>) => Promise<Result>,
+  p: (rel: string) => string,
+  listed: readonly string[],
+): Promise<void> {
+  if (!listed.includes('nav_findSymbol')) return;
+  const found = await c('nav_findSymbol', {
+    namePath: 'Square/area',
+    filePath: p('src/polygon.ts'),
+    includeBody: true,
+  });
+  expect(text(found)).toMatch(
+    /^.*src\/polygon\.ts:\d+:\d+: method \/Square\/area\n {4}area\(\): number \{\n {6}return this\.side \* this\.side;/,
+  );
+  const symbols = await c('nav_workspaceSymbols', { query: 'Square' });
+  expect(text(symbols)).toMatch(/src\/polygon\.ts:\d+:\d+: class Square/);
+  const hover = await c('nav_hover', { filePath: p('src/polygon.ts'), namePath: 'Square' });
+  expect(JSON.stringify(hover.structuredContent)).toContain('class Square');
+  const grouped = await c('nav_referencingSymbols', { filePath: p('src/format.ts'), namePath: 'describeShape' });
+  expect(text(grouped)).toMatch(/src\/main\.ts/);
+  if (listed.includes('nav_callHierarchy')) {
+    const callers = await c('nav_callHierarchy', {
+      filePath: p('src/shapes.ts'),
+      namePath: 'totalArea',
+      direction: 'incoming',
+    });
+    expect(text(callers)).toMatch(/function \/totalArea/);
+  }
+}
+
 /** Calls every tool once, with params that succeed on the fixture workspace; returns the names called. */
 async function callEveryTool(client: Client, marker: number): Promise<string[]> {
   const ws = fx.ws.dir;
@@ -126,6 +161,11 @@ async function callEveryTool(client: Client, marker: number): Promise<string[]> 
   });
   await c('fs_findFiles', { query: 'shapes' });
   await callV017Tools(c, p);
+  await callV018Tools(
+    c,
+    p,
+    (await client.listTools()).tools.map((t) => t.name),
+  );
   const at = { filePath: p('src/main.ts'), line: 3, character: col(ws, 'src/main.ts', 3, 'Circle') };
   await c('nav_definition', at);
   await c('nav_references', { ...at, includeDeclaration: true });
@@ -170,12 +210,15 @@ describe('idea-mcp in a real VS Code, SDK client', () => {
         const d = MCP_TOOLS.find((x) => x.name === t.name)!;
         // The spec's schema; diag_list also takes the client's own `changed` (test/mcp/changed.test.ts).
         // Closed to other arguments, its description saying so instead of the wire's rule (agent-text.test.ts).
+        // The namePath argument (0.1.8) described for a model, the tool's use said (mcp/src/descriptions.ts).
         const { changed, ...props } = (t.inputSchema.properties ?? {}) as Record<string, unknown>;
+        const generated = describedInput(d.name, d.inputSchema as never);
         expect({ ...t.inputSchema, properties: props }, t.name).toEqual({
-          ...d.inputSchema,
+          ...generated,
           description: `${String(d.inputSchema.description).replace(WIRE_RULE, '')} ${STRICT_RULE}`,
           additionalProperties: false,
         });
+        expect(t.description, t.name).toBe(toolDescription(d));
         expect(changed !== undefined, t.name).toBe(t.name === 'diag_list');
         expect(t.outputSchema, t.name).toEqual(d.outputSchema);
         expect(t.annotations, t.name).toEqual(d.annotations);

@@ -1,7 +1,9 @@
+import { join } from 'node:path';
 import { FORMATTED_TOPICS, formatEvent, formatResult } from '@idea-kit/result-text/format';
 import { describe, expect, it } from 'vitest';
-import { TOPICS } from '../../generated/current';
-import { SPEC } from '../cli/spec';
+import { loadSpecDir } from '../../cli/src/spec';
+import { NEWEST_VERSION } from '../../generated/versions';
+import { REPO } from '../cli/spec';
 
 const T = (a: string) => `/app/vscode/${a}`;
 const plain = (topic: string, result: unknown, cwd = '/ws') => formatResult(T(topic), result, { color: false, cwd });
@@ -14,11 +16,12 @@ const loc = (filePath: string, line: number, character: number) => ({
 });
 
 describe('formatResult', () => {
-  it('has a formatter for every topic of the version (the session answers subscribe/unsubscribe itself)', () => {
-    const session = new Set(SPEC.topics.filter((t) => t.servedBy === 'session').map((t) => t.topic));
+  it('has a formatter for every topic of the newest version (the session answers subscribe/unsubscribe itself)', () => {
+    const spec = loadSpecDir(join(REPO, 'spec', `v${NEWEST_VERSION}`));
     expect([...FORMATTED_TOPICS].sort()).toEqual(
-      TOPICS.map((t) => t.topic)
-        .filter((t) => !session.has(t))
+      spec.topics
+        .filter((t) => t.servedBy !== 'session')
+        .map((t) => t.topic)
         .sort(),
     );
   });

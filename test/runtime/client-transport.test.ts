@@ -2,6 +2,7 @@
 // replies, replies nobody asked for, throwing onFrame hooks, idempotent close.
 import { afterEach, describe, expect, it } from 'vitest';
 import { connect, IdeaClosedError, IdeaValidationError } from '../../generated/v0.1.6/client';
+import { connect as connect18, IdeaProtocolError as IdeaProtocolError18 } from '../../generated/v0.1.8/client';
 import { type ConnectionIO, type RunningWebSocketServer, startWebSocketServer } from '../../runtime/ws-server';
 
 const servers: RunningWebSocketServer[] = [];
@@ -81,5 +82,35 @@ describe('client transport', () => {
     await c.close(); // idempotent
     expect(c.isClosed).toBe(true);
     expect(() => c.sendRaw('x')).toThrow(IdeaClosedError);
+  });
+
+  it('an error answer carries its candidates (since 0.1.8: a name path naming no symbol or several)', async () => {
+    const candidates = [
+      { namePath: '/Circle/area', kind: 'method', line: 14 },
+      { namePath: '/Square/area', kind: 'method', line: 30 },
+    ];
+    let first = true;
+    const url = await serve((text, io) => {
+      if (first) {
+        first = false;
+        io.send(JSON.stringify({ ...JSON.parse(HELLO), version: '0.1.8', capabilities: ['/app/vscode/nav/hover'] }));
+        return;
+      }
+      const req = JSON.parse(text) as { topic: string; requestId: string; params: { namePath?: string } };
+      const message = `name path ${req.params.namePath} matches 2 symbols`;
+      const error =
+        req.params.namePath === 'area'
+          ? { code: 'INVALID_REQUEST', message, candidates }
+          : { code: 'HANDLER_ERROR', message: 'x' };
+      io.send(JSON.stringify({ topic: req.topic, requestId: req.requestId, error }));
+    });
+    const c = await connect18({ url, validate: true });
+    const err = await c.navHover({ filePath: 'a.ts', namePath: 'area' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(IdeaProtocolError18);
+    expect(err).toMatchObject({ code: 'INVALID_REQUEST', message: 'name path area matches 2 symbols', candidates });
+    const plain = await c.navHover({ filePath: 'a.ts', namePath: 'b' }).catch((e: unknown) => e);
+    expect(plain).toMatchObject({ code: 'HANDLER_ERROR' });
+    expect((plain as IdeaProtocolError18).candidates).toBeUndefined();
+    await c.close();
   });
 });

@@ -3,15 +3,37 @@
 // compare with and roll back to. The test's own git runs disarmed like every git we run.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { DISARMING_ARGS, disarmedEnv } from '../../../runtime/git-disarm';
 import { ROOT } from './idea-mcp';
 
-/** Beside the repository, as CI lays it out (`../shared` from the root). */
-export const CORPUS_DIR = resolve(ROOT, '../shared/corpus');
+const GIT_ENV = disarmedEnv({ GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' });
+
+/**
+ * Beside the repository, as CI lays it out (`../shared` from the root); in a linked git worktree,
+ * beside the main one (where the shared folder is), when it is not beside the worktree.
+ */
+export const CORPUS_DIR = corpusDir();
 export const DATE_FNS_TARBALL = join(CORPUS_DIR, 'date-fns-dd6639830.tar.gz');
 
-const GIT_ENV = disarmedEnv({ GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' });
+function corpusDir(): string {
+  const beside = resolve(ROOT, '../shared/corpus');
+  if (existsSync(beside)) return beside;
+  try {
+    const common = execFileSync('git', [...DISARMING_ARGS, 'rev-parse', '--path-format=absolute', '--git-common-dir'], {
+      cwd: ROOT,
+      env: GIT_ENV,
+      encoding: 'utf8',
+      timeout: 10_000,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+    const main = resolve(dirname(common), '../shared/corpus');
+    return existsSync(main) ? main : beside;
+  } catch {
+    return beside;
+  }
+}
+
 const IDENTITY = [
   '-c',
   'user.name=idea-kit test',
