@@ -76,23 +76,30 @@ export async function documentSymbols(
   return found ?? (Array.isArray(last) ? (last as vscode.DocumentSymbol[]) : []);
 }
 
-const serverCache = new Map<string, boolean>();
+const serverCache = new Map<string, vscode.Extension<unknown>[]>();
+
+/**
+ * The installed extensions with code that activate on documents of `languageId`: its language servers,
+ * as far as VS Code tells. ("*" activation does not count: git has it.)
+ */
+export function languageExtensions(languageId: string): vscode.Extension<unknown>[] {
+  let found = serverCache.get(languageId);
+  if (found === undefined) {
+    found = vscode.extensions.all.filter((e) => {
+      const pj = e.packageJSON as { main?: unknown; browser?: unknown; activationEvents?: unknown };
+      const events = Array.isArray(pj.activationEvents) ? pj.activationEvents : [];
+      return (pj.main !== undefined || pj.browser !== undefined) && events.includes(`onLanguage:${languageId}`);
+    });
+    serverCache.set(languageId, found);
+  }
+  return found;
+}
 
 /**
  * True when no installed extension with code activates on the document's language, i.e. there is no
  * language server to wait for (plain text, or languages that only have a grammar): handlers then ask
- * once instead of retrying until the timeout. ("*" activation does not count: git has it.)
+ * once instead of retrying until the timeout.
  */
 export function hasNoLanguageServer(doc: vscode.TextDocument): boolean {
-  const id = doc.languageId;
-  let has = serverCache.get(id);
-  if (has === undefined) {
-    has = vscode.extensions.all.some((e) => {
-      const pj = e.packageJSON as { main?: unknown; browser?: unknown; activationEvents?: unknown };
-      const events = Array.isArray(pj.activationEvents) ? pj.activationEvents : [];
-      return (pj.main !== undefined || pj.browser !== undefined) && events.includes(`onLanguage:${id}`);
-    });
-    serverCache.set(id, has);
-  }
-  return !has;
+  return languageExtensions(doc.languageId).length === 0;
 }

@@ -1,46 +1,108 @@
-// The extension's documentSymbols (extension/src/language-features.ts) with a stand-in `vscode` module:
-// symbols asked 'once' (the core widening a location) are remembered per document object and version,
-// non-empty answers only; 'wait' (nav/symbols) always asks. A document already open is not opened again.
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+// The extension's LanguageFeatures (extension/src/language-features.ts) with a stand-in `vscode` module.
+// documentSymbols: symbols asked 'once' (the core widening a location) are remembered per document object
+// and version, non-empty answers only; 'wait' (nav/symbols) always asks. A document already open is not
+// opened again. Why an empty answer is empty (clause T48, language-answer.ts): no extension serves the
+// language (none), the one that does failed to activate (down) or is still activating (loading); an
+// extension that is up and answered nothing gives a plain empty answer.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+interface StandInExtension {
+  id: string;
+  packageJSON: { main: string; activationEvents: string[] };
+  activate(): Promise<unknown>;
+}
 
 const state = vi.hoisted(() => ({
   asked: 0,
   opened: 0,
   isOpen: false,
   symbols: [] as unknown[],
+  answers: {} as Record<string, unknown[]>,
+  extensions: [] as StandInExtension[],
   doc: { languageId: 'plaintext', version: 1, uri: { scheme: 'file', fsPath: '/w/a.txt' } },
 }));
 
-vi.mock('vscode', () => ({
-  Uri: { file: (fsPath: string) => ({ scheme: 'file', fsPath }) },
-  extensions: { all: [] },
-  workspace: {
-    openTextDocument: async () => (state.opened++, state.doc),
-    get textDocuments() {
-      return state.isOpen ? [state.doc] : [];
+vi.mock('vscode', () => {
+  class Position {
+    constructor(
+      readonly line: number,
+      readonly character: number,
+    ) {}
+  }
+  return {
+    Position,
+    MarkdownString: class {},
+    Uri: { file: (fsPath: string) => ({ scheme: 'file', fsPath }) },
+    extensions: {
+      get all() {
+        return state.extensions;
+      },
     },
-  },
-  commands: {
-    executeCommand: async (command: string) => {
-      if (command !== 'vscode.executeDocumentSymbolProvider') throw new Error(command);
-      state.asked++;
-      return state.symbols;
+    workspace: {
+      openTextDocument: async () => (state.opened++, state.doc),
+      get textDocuments() {
+        return state.isOpen ? [state.doc] : [];
+      },
     },
-  },
-}));
+    commands: {
+      executeCommand: async (command: string) => {
+        if (command === 'vscode.executeDocumentSymbolProvider') {
+          state.asked++;
+          return state.symbols;
+        }
+        if (command in state.answers) return state.answers[command];
+        throw new Error(command);
+      },
+    },
+  };
+});
 
 const { vscodeLanguageFeatures } = await import('../../extension/src/language-features');
 const features = vscodeLanguageFeatures({} as never);
 const signal = new AbortController().signal;
 const once = () => features.documentSymbols('/w/a.txt', signal, 'once');
 const sym = (name: string) => ({ name, kind: 4, range: {}, selectionRange: {} });
+const at = { line: 0, character: 0 };
+
+/** A document of `languageId` served by one extension whose activation does `activate`. */
+function servedBy(languageId: string, activate: () => Promise<unknown>) {
+  state.doc = { ...state.doc, languageId };
+  state.extensions = [
+    {
+      id: `test.${languageId}`,
+      packageJSON: { main: './x.js', activationEvents: [`onLanguage:${languageId}`] },
+      activate,
+    },
+  ];
+}
+
+/** The position topics, each asked at `at`; results the core would see. */
+const asks = () => ({
+  definition: features.definition('/w/a.txt', at, signal),
+  typeDefinition: features.typeDefinition!('/w/a.txt', at, signal),
+  implementation: features.implementation!('/w/a.txt', at, signal),
+  references: features.references('/w/a.txt', at, true, signal),
+  hover: features.hover!('/w/a.txt', at, signal),
+  symbols: features.documentSymbols('/w/a.txt', signal, 'wait'),
+});
 
 beforeEach(() => {
   state.asked = 0;
   state.opened = 0;
   state.isOpen = false;
   state.symbols = [sym('A')];
-  state.doc = { ...state.doc, version: 1 };
+  state.extensions = [];
+  state.answers = {
+    'vscode.executeDefinitionProvider': [],
+    'vscode.executeTypeDefinitionProvider': [],
+    'vscode.executeImplementationProvider': [],
+    'vscode.executeReferenceProvider': [],
+    'vscode.executeHoverProvider': [],
+  };
+  state.doc = { languageId: 'plaintext', version: 1, uri: { scheme: 'file', fsPath: '/w/a.txt' } };
+});
+afterEach(() => {
+  vi.useRealTimers();
 });
 
 describe('documentSymbols', () => {
@@ -72,3 +134,57 @@ describe('documentSymbols', () => {
     expect(state.opened).toBe(4);
   });
 });
+
+// clause T48: an empty answer says why when no language server could give one.
+describe('why an answer is empty', () => {
+  it('none: no installed extension serves the language, for every position topic and the symbols', async () => {
+    state.symbols = [];
+    const none = {
+      kind: 'none',
+      unavailable: 'no language server for plaintext files: no installed extension serves the language',
+    };
+    for (const [topic, answer] of Object.entries(asks())) expect(await answer, topic).toEqual(none);
+    expect(await once()).toEqual(none);
+    // Something answered after all (a provider registered without a language activation): the answer stands.
+    state.answers['vscode.executeDefinitionProvider'] = [
+      { uri: { scheme: 'file', fsPath: '/w/b.txt' }, range: range() },
+    ];
+    state.symbols = [sym('A')];
+    expect(await features.definition('/w/a.txt', at, signal)).toEqual([
+      { filePath: '/w/b.txt', range: { start: { line: 1, character: 2 }, end: { line: 1, character: 5 } } },
+    ]);
+    expect(await once()).toEqual([sym('A')]);
+  });
+
+  it('nothing: the language server is up (its symbols answer) and found nothing there', async () => {
+    servedBy('lua', async () => ({}));
+    for (const [topic, answer] of Object.entries(asks())) {
+      const got = await answer;
+      expect(got, topic).toEqual(topic === 'hover' ? { contents: [] } : topic === 'symbols' ? [sym('A')] : []);
+    }
+  });
+
+  it('down: the extension serving the language failed to activate; loading: it is still activating', async () => {
+    vi.useFakeTimers();
+    state.symbols = [];
+    servedBy('toml', () => Promise.reject(new Error('spawn toml-ls ENOENT')));
+    const down = features.definition('/w/a.txt', at, signal);
+    await vi.advanceTimersByTimeAsync(25_000);
+    expect(await down).toEqual({
+      kind: 'down',
+      unavailable: 'the toml language server failed to start (test.toml: spawn toml-ls ENOENT)',
+    });
+    servedBy('yaml', () => new Promise(() => {}));
+    const loading = features.references('/w/a.txt', at, false, signal);
+    await vi.advanceTimersByTimeAsync(25_000);
+    expect(await loading).toEqual({
+      kind: 'loading',
+      unavailable: 'the yaml language server (test.yaml) is still starting',
+    });
+  });
+});
+
+function range() {
+  const p = (line: number, character: number) => ({ line, character });
+  return { start: p(1, 2), end: p(1, 5) };
+}
