@@ -6,14 +6,17 @@ import * as vscode from 'vscode';
 import type { RawDiagnostic } from '../../server-core/diagnostics';
 import type { DefinitionTarget, LanguageFeatures, Position, Unavailable } from '../../server-core/host';
 import type { FlatSymbol, TreeSymbol } from '../../server-core/symbols';
+import { vscodeCallHierarchy } from './call-hierarchy';
 import type { DiagnosticsTracker } from './diagnostics-wait';
 import { openDocument, openDocumentOf, showInTab } from './documents';
 import { vscodeHover } from './hover';
 import { askLanguageServer, noLanguageServer, whyEmpty } from './language-answer';
 import { documentSymbols, hasNoLanguageServer, languageServerReady } from './language-server';
 import { plain } from './plain-range';
+import { vscodeProjects } from './projects';
 import { vscodePrepareRename, vscodeRename } from './rename';
 import { semanticServerReady, tsDiagnosticsCount } from './ts-server';
+import { vscodeWorkspaceSymbols } from './workspace-symbols';
 
 type Def = vscode.Location | vscode.LocationLink;
 
@@ -82,6 +85,9 @@ export function vscodeLanguageFeatures(tracker: DiagnosticsTracker): LanguageFea
     hover: vscodeHover,
     prepareRename: vscodePrepareRename,
     rename: vscodeRename,
+    workspaceSymbols: vscodeWorkspaceSymbols,
+    callHierarchy: vscodeCallHierarchy,
+    projects: vscodeProjects,
 
     // VS Code's command always includes the declaration; includeDeclaration=false drops the locations
     // the definition provider names.
