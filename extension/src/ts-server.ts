@@ -67,6 +67,14 @@ function knownReady(doc: vscode.TextDocument): boolean {
 const isNoServer = (r: unknown) => (r as { type?: unknown } | undefined)?.type === 'noServer';
 /** A request tsserver dropped (a restart, a newer request for the file): not an answer, asked again. */
 const isCancelled = (r: unknown) => (r as { type?: unknown } | undefined)?.type === 'cancelled';
+/** Dropped because the server process ended: VS Code's client then starts another one. */
+const isServerExit = (r: unknown) =>
+  isCancelled(r) && /^server (exited|errored)/.test(String((r as { reason?: unknown }).reason));
+/**
+ * Server exits during one wait that make it `down`: one is a restart (a setting changed, the user asked),
+ * more is a server that dies at start or on this project, which VS Code's client keeps restarting.
+ */
+const EXITS_WHEN_DOWN = 3;
 
 /**
  * For TS/JS documents: resolves once tsserver's semantic server has loaded the document's project.
@@ -79,8 +87,9 @@ const isCancelled = (r: unknown) => (r as { type?: unknown } | undefined)?.type 
  *
  * Resolves with why the semantic server cannot answer (clause T48), or undefined: ready, not a TS/JS
  * document, a request error (an answer too), or the signal aborted. `down`: VS Code's TypeScript client
- * says no tsserver runs (it stops restarting one that keeps crashing); `loading`: no answer within the
- * bound (a project still loading, or the TypeScript extension not active).
+ * says no tsserver runs (it stops restarting one that crashes at once, sometimes), or the server exited
+ * EXITS_WHEN_DOWN times while we waited; `loading`: no answer within the bound (a project still
+ * loading, or the TypeScript extension not active).
  */
 export async function semanticServerReady(
   doc: vscode.TextDocument,
@@ -91,7 +100,8 @@ export async function semanticServerReady(
   // Taken before asking: after an event or an edit during the check, the answer never matches.
   const asked = { version: doc.version, epoch, at: Date.now() };
   const end = asked.at + LANGUAGE_TIMEOUT_MS;
-  let outcome: 'answered' | 'error' | 'noServer' | 'timeout' | undefined;
+  let outcome: 'answered' | 'error' | 'noServer' | 'crashing' | 'timeout' | undefined;
+  let exits = 0;
   await poll(
     async () => {
       try {
@@ -100,6 +110,10 @@ export async function semanticServerReady(
           Math.max(1, end - Date.now()),
           'tsserver',
         );
+        if (isServerExit(r) && ++exits >= EXITS_WHEN_DOWN) {
+          outcome = 'crashing';
+          return true;
+        }
         if (isCancelled(r)) return undefined;
         outcome = isNoServer(r) ? 'noServer' : 'answered';
         return true;
@@ -118,6 +132,11 @@ export async function semanticServerReady(
       kind: 'down',
       unavailable:
         "VS Code's TypeScript server is not running: it crashed or could not start (its output channel, TypeScript, says why)",
+    };
+  if (outcome === 'crashing')
+    return {
+      kind: 'down',
+      unavailable: `VS Code's TypeScript server keeps exiting (${exits} times while this request waited): it crashes at start or on this project (its output channel, TypeScript, says why)`,
     };
   if (outcome === 'timeout' || (outcome === undefined && !signal?.aborted))
     return {

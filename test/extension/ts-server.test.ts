@@ -2,8 +2,8 @@
 // is remembered for its version while nothing says a project may load again (a TS/JS document opening,
 // a tsconfig/jsconfig change, a configuration change, diagnostics changing), READY_FOR_MS at most, and
 // only while watched; a failed check or one overtaken by an event is not remembered. Why tsserver cannot
-// answer (clause T48): VS Code's client saying no server runs is `down`, no answer within the bound
-// `loading`; a dropped (cancelled) request is asked again.
+// answer (clause T48): VS Code's client saying no server runs, or the server exiting again and again while
+// we wait, is `down`, no answer within the bound `loading`; a dropped (cancelled) request is asked again.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 const state = vi.hoisted(() => ({
@@ -186,6 +186,20 @@ describe('semanticServerReady', () => {
     expect(await ready(a)).toBeUndefined();
     expect(await ready(a)).toBeUndefined();
     expect(state.asked).toBe(4);
+  });
+
+  it('says down when the server keeps exiting while it waits, and takes one exit for a restart', async () => {
+    const exited = { type: 'cancelled', reason: 'server exited' };
+    state.answers = [exited, { type: 'response', body: [] }];
+    expect(await ready(doc())).toBeUndefined();
+    expect(state.asked).toBe(2);
+    state.answers = [exited, { type: 'cancelled', reason: 'server errored' }, exited, { type: 'response', body: [] }];
+    expect(await ready(doc())).toEqual({
+      kind: 'down',
+      unavailable:
+        "VS Code's TypeScript server keeps exiting (3 times while this request waited): it crashes at start or on this project (its output channel, TypeScript, says why)",
+    });
+    expect(state.asked).toBe(5);
   });
 
   it('asks again after a dropped request, and says nothing for a document that is not TS/JS', async () => {
