@@ -10,7 +10,9 @@ import * as vscode from 'vscode';
 import type { CallHierarchy, CallHierarchyItem, Position, Range, Unavailable } from '../../server-core/host';
 import { openDocument } from './documents';
 import { askLanguageServer } from './language-answer';
+import { LANGUAGE_TIMEOUT_MS } from './language-server';
 import { plain } from './plain-range';
+import { withTimeout } from './with-timeout';
 
 /** VS Code keeps this many prepared hierarchies; ours count as alive while among the newest KEPT_SAFELY of them. */
 const VSCODE_KEEPS = 10;
@@ -36,13 +38,12 @@ function alive(item: vscode.CallHierarchyItem): boolean {
   return id !== undefined && prepared.lastIndexOf(id) >= prepared.length - KEPT_SAFELY;
 }
 
+/** A call hierarchy command, bounded: a provider waiting on a server that died may never answer. */
+const ask = <T>(command: string, ...args: unknown[]) =>
+  withTimeout(vscode.commands.executeCommand<T | undefined>(command, ...args), LANGUAGE_TIMEOUT_MS, command);
+
 const prepareAt = async (uri: vscode.Uri, position: vscode.Position) => {
-  const items =
-    (await vscode.commands.executeCommand<vscode.CallHierarchyItem[] | undefined>(
-      'vscode.prepareCallHierarchy',
-      uri,
-      position,
-    )) ?? [];
+  const items = (await ask<vscode.CallHierarchyItem[]>('vscode.prepareCallHierarchy', uri, position)) ?? [];
   for (const i of items) remember(i);
   return items;
 };
@@ -85,7 +86,7 @@ const CALLABLE = new Set([5, 8, 11]);
  */
 async function callableAt(doc: vscode.TextDocument, at: vscode.Position): Promise<boolean> {
   const symbols =
-    (await vscode.commands.executeCommand<(vscode.DocumentSymbol | vscode.SymbolInformation)[] | undefined>(
+    (await ask<(vscode.DocumentSymbol | vscode.SymbolInformation)[]>(
       'vscode.executeDocumentSymbolProvider',
       doc.uri,
     )) ?? [];
@@ -124,11 +125,7 @@ type Calls = { item: CallHierarchyItem; ranges: Range[] }[];
 
 async function incoming(item: CallHierarchyItem, signal: AbortSignal): Promise<Calls> {
   const from = await current(item.handle as vscode.CallHierarchyItem);
-  const calls =
-    (await vscode.commands.executeCommand<vscode.CallHierarchyIncomingCall[] | undefined>(
-      'vscode.provideIncomingCalls',
-      from,
-    )) ?? [];
+  const calls = (await ask<vscode.CallHierarchyIncomingCall[]>('vscode.provideIncomingCalls', from)) ?? [];
   signal.throwIfAborted();
   return calls
     .filter((c) => c.from.uri.scheme === 'file')
@@ -137,11 +134,7 @@ async function incoming(item: CallHierarchyItem, signal: AbortSignal): Promise<C
 
 async function outgoing(item: CallHierarchyItem, signal: AbortSignal): Promise<Calls> {
   const from = await current(item.handle as vscode.CallHierarchyItem);
-  const calls =
-    (await vscode.commands.executeCommand<vscode.CallHierarchyOutgoingCall[] | undefined>(
-      'vscode.provideOutgoingCalls',
-      from,
-    )) ?? [];
+  const calls = (await ask<vscode.CallHierarchyOutgoingCall[]>('vscode.provideOutgoingCalls', from)) ?? [];
   signal.throwIfAborted();
   return calls
     .filter((c) => c.to.uri.scheme === 'file')

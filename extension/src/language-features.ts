@@ -11,11 +11,12 @@ import type { DiagnosticsTracker } from './diagnostics-wait';
 import { openDocument, openDocumentOf, showInTab } from './documents';
 import { vscodeHover } from './hover';
 import { askLanguageServer, noLanguageServer, whyEmpty } from './language-answer';
-import { documentSymbols, hasNoLanguageServer, languageServerReady } from './language-server';
+import { documentSymbols, hasNoLanguageServer, LANGUAGE_TIMEOUT_MS, languageServerReady } from './language-server';
 import { plain } from './plain-range';
 import { vscodeProjects } from './projects';
 import { vscodePrepareRename, vscodeRename } from './rename';
 import { semanticServerReady, tsDiagnosticsCount } from './ts-server';
+import { withTimeout } from './with-timeout';
 import { vscodeWorkspaceSymbols } from './workspace-symbols';
 
 type Def = vscode.Location | vscode.LocationLink;
@@ -26,8 +27,11 @@ const symbolsOf = (raw: readonly unknown[]) =>
 
 const symbolsAskedOnce = async (doc: vscode.TextDocument) =>
   symbolsOf(
-    (await vscode.commands.executeCommand<unknown[] | undefined>('vscode.executeDocumentSymbolProvider', doc.uri)) ??
-      [],
+    (await withTimeout(
+      vscode.commands.executeCommand<unknown[] | undefined>('vscode.executeDocumentSymbolProvider', doc.uri),
+      LANGUAGE_TIMEOUT_MS,
+      'document symbols',
+    )) ?? [],
   );
 
 /**
@@ -109,10 +113,10 @@ export function vscodeLanguageFeatures(tracker: DiagnosticsTracker): LanguageFea
       if (refs.length === 0) return (await why()) ?? [];
       if (!includeDeclaration) {
         const defs =
-          (await vscode.commands.executeCommand<Def[] | undefined>(
-            'vscode.executeDefinitionProvider',
-            doc.uri,
-            position,
+          (await withTimeout(
+            vscode.commands.executeCommand<Def[] | undefined>('vscode.executeDefinitionProvider', doc.uri, position),
+            LANGUAGE_TIMEOUT_MS,
+            'the definition provider',
           )) ?? [];
         const isDecl = (l: vscode.Location) =>
           defs.some((d) => {
@@ -142,8 +146,10 @@ export function vscodeLanguageFeatures(tracker: DiagnosticsTracker): LanguageFea
         return symbols.length > 0 ? symbols : noLanguageServer(doc);
       }
       // Symbols come from tsserver's syntax server too: its state only matters for saying why there are none.
-      const symbols = symbolsOf(await documentSymbols(doc.uri, signal));
-      return symbols.length > 0 ? symbols : ((await whyEmpty(doc, await semanticServerReady(doc, signal))) ?? symbols);
+      const answer = await documentSymbols(doc.uri, signal);
+      const symbols = symbolsOf(answer ?? []);
+      if (symbols.length > 0) return symbols;
+      return (await whyEmpty(doc, await semanticServerReady(doc, signal), answer === undefined)) ?? symbols;
     },
 
     async diagnostics(path, signal) {

@@ -4,8 +4,8 @@
 import * as vscode from 'vscode';
 import { poll } from '../../runtime/poll';
 import type { Unavailable } from '../../server-core/host';
-import { TimedOutError, withTimeout } from './documents';
 import { hasNoLanguageServer, LANGUAGE_TIMEOUT_MS } from './language-server';
+import { TimedOutError, withTimeout } from './with-timeout';
 
 const TS_LANGUAGES = new Set(['typescript', 'typescriptreact', 'javascript', 'javascriptreact']);
 

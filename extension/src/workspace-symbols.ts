@@ -4,7 +4,9 @@
 // loaded, searches them all.
 import * as vscode from 'vscode';
 import type { LanguageFeatures, WorkspaceSymbolAnswer } from '../../server-core/host';
+import { LANGUAGE_TIMEOUT_MS } from './language-server';
 import { plain } from './plain-range';
+import { withTimeout } from './with-timeout';
 
 /** Files VS Code's TypeScript provider answers for. */
 const TS_FILE = /\.(?:[cm]?[jt]s|[jt]sx)$/i;
@@ -14,6 +16,12 @@ const TS_FILE = /\.(?:[cm]?[jt]s|[jt]sx)$/i;
  * (`maxResultCount` in its navto request): that many symbols from TS/JS files may mean some were cut.
  */
 export const TS_PROVIDER_LIMIT = 256;
+
+/**
+ * Bound on the providers' answer: a provider waiting on a server that died may never answer, and a
+ * search of every loaded project takes longer than one document's request.
+ */
+const SEARCH_TIMEOUT_MS = 3 * LANGUAGE_TIMEOUT_MS;
 
 /** The provider's label is the name, but VS Code's TypeScript provider writes functions and methods `name()`. */
 function nameOf(s: vscode.SymbolInformation): string {
@@ -31,9 +39,13 @@ export const vscodeWorkspaceSymbols: NonNullable<LanguageFeatures['workspaceSymb
   // tsserver matches a query that has capitals only at word starts (`Shape` misses `reshaped`), an
   // all-lowercase one as a substring anywhere: the lowercase query finds every name containing it.
   const raw =
-    (await vscode.commands.executeCommand<vscode.SymbolInformation[] | undefined>(
-      'vscode.executeWorkspaceSymbolProvider',
-      query.toLowerCase(),
+    (await withTimeout(
+      vscode.commands.executeCommand<vscode.SymbolInformation[] | undefined>(
+        'vscode.executeWorkspaceSymbolProvider',
+        query.toLowerCase(),
+      ),
+      SEARCH_TIMEOUT_MS,
+      'the workspace symbol providers',
     )) ?? [];
   signal.throwIfAborted();
   const symbols: WorkspaceSymbolsAnswer = [];

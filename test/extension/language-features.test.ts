@@ -2,8 +2,9 @@
 // documentSymbols: symbols asked 'once' (the core widening a location) are remembered per document object
 // and version, non-empty answers only; 'wait' (nav/symbols) always asks. A document already open is not
 // opened again. Why an empty answer is empty (clause T48, language-answer.ts): no extension serves the
-// language (none), the one that does failed to activate (down) or is still activating (loading); an
-// extension that is up and answered nothing gives a plain empty answer.
+// language (none), the one that does failed to activate (down) or is still activating (loading), or its
+// provider never came back within the bound (loading); an extension that is up and answered nothing gives
+// a plain empty answer.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 interface StandInExtension {
@@ -11,6 +12,9 @@ interface StandInExtension {
   packageJSON: { main: string; activationEvents: string[] };
   activate(): Promise<unknown>;
 }
+
+/** An answer that never comes (a provider waiting on a server that died). */
+const HANG = vi.hoisted(() => [] as unknown[]);
 
 const state = vi.hoisted(() => ({
   asked: 0,
@@ -48,8 +52,9 @@ vi.mock('vscode', () => {
       executeCommand: async (command: string) => {
         if (command === 'vscode.executeDocumentSymbolProvider') {
           state.asked++;
-          return state.symbols;
+          return state.symbols === HANG ? new Promise(() => {}) : state.symbols;
         }
+        if (state.answers[command] === HANG) return new Promise(() => {});
         if (command in state.answers) return state.answers[command];
         throw new Error(command);
       },
@@ -180,6 +185,25 @@ describe('why an answer is empty', () => {
     expect(await loading).toEqual({
       kind: 'loading',
       unavailable: 'the yaml language server (test.yaml) is still starting',
+    });
+  });
+
+  it('loading: a provider that never answers ends the wait at the bound', async () => {
+    vi.useFakeTimers();
+    servedBy('ini', async () => ({}));
+    state.answers['vscode.executeImplementationProvider'] = HANG;
+    const silent = features.implementation!('/w/a.txt', at, signal);
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(await silent).toEqual({
+      kind: 'loading',
+      unavailable: 'the ini language server did not answer within 20 s',
+    });
+    state.symbols = HANG;
+    const symbols = features.documentSymbols('/w/a.txt', signal, 'wait');
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(await symbols).toEqual({
+      kind: 'loading',
+      unavailable: 'the ini language server did not answer within 20 s',
     });
   });
 });
