@@ -21,9 +21,35 @@ import { vscodeWorkspaceSymbols } from './workspace-symbols';
 
 type Def = vscode.Location | vscode.LocationLink;
 
-/** DocumentSymbol and SymbolInformation have the core's shapes (kinds in VS Code's numbering). */
-const symbolsOf = (raw: readonly unknown[]) =>
-  raw.filter((s) => typeof s === 'object' && s !== null) as (TreeSymbol | FlatSymbol)[];
+/**
+ * DocumentSymbol and SymbolInformation as the core's plain shapes (kinds in VS Code's numbering). Copied,
+ * not passed through: VS Code's positions keep line and character behind getters, which a spread or
+ * JSON drops (a name path's position came out as {} before).
+ */
+function symbolsOf(raw: readonly unknown[]): (TreeSymbol | FlatSymbol)[] {
+  const tree = (s: vscode.DocumentSymbol): TreeSymbol => ({
+    name: s.name,
+    kind: s.kind,
+    range: plain(s.range),
+    selectionRange: plain(s.selectionRange),
+    children: (s.children ?? []).map(tree),
+  });
+  const out: (TreeSymbol | FlatSymbol)[] = [];
+  for (const s of raw) {
+    if (typeof s !== 'object' || s === null) continue;
+    if ('selectionRange' in s) out.push(tree(s as vscode.DocumentSymbol));
+    else if ('location' in s) {
+      const f = s as vscode.SymbolInformation;
+      out.push({
+        name: f.name,
+        kind: f.kind,
+        ...(f.containerName ? { containerName: f.containerName } : {}),
+        location: { range: plain(f.location.range) },
+      });
+    }
+  }
+  return out;
+}
 
 const symbolsAskedOnce = async (doc: vscode.TextDocument) =>
   symbolsOf(

@@ -66,7 +66,24 @@ const { vscodeLanguageFeatures } = await import('../../extension/src/language-fe
 const features = vscodeLanguageFeatures({} as never);
 const signal = new AbortController().signal;
 const once = () => features.documentSymbols('/w/a.txt', signal, 'once');
-const sym = (name: string) => ({ name, kind: 4, range: {}, selectionRange: {} });
+/** A position as VS Code's: line and character behind getters, not own properties. */
+class GetterPosition {
+  constructor(
+    private readonly _line: number,
+    private readonly _character: number,
+  ) {}
+  get line() {
+    return this._line;
+  }
+  get character() {
+    return this._character;
+  }
+}
+const rangeAt = (line: number) => ({ start: new GetterPosition(line, 2), end: new GetterPosition(line, 9) });
+const plainAt = (line: number) => ({ start: { line, character: 2 }, end: { line, character: 9 } });
+/** A DocumentSymbol as VS Code hands it over, and as the core gets it: plain, children listed. */
+const sym = (name: string) => ({ name, kind: 4, range: rangeAt(1), selectionRange: rangeAt(1) });
+const plainSym = (name: string) => ({ name, kind: 4, range: plainAt(1), selectionRange: plainAt(1), children: [] });
 const at = { line: 0, character: 0 };
 
 /** A document of `languageId` served by one extension whose activation does `activate`. */
@@ -112,16 +129,34 @@ afterEach(() => {
 
 describe('documentSymbols', () => {
   it("asks once per document version for 'once'", async () => {
-    expect(await once()).toEqual([sym('A')]);
-    expect(await once()).toEqual([sym('A')]);
+    expect(await once()).toEqual([plainSym('A')]);
+    expect(await once()).toEqual([plainSym('A')]);
     expect(state.asked).toBe(1);
     state.doc.version = 2;
     state.symbols = [sym('B')];
-    expect(await once()).toEqual([sym('B')]);
+    expect(await once()).toEqual([plainSym('B')]);
     state.doc = { ...state.doc }; // the file reopened: a new document, same version number
     state.symbols = [sym('C')];
-    expect(await once()).toEqual([sym('C')]);
+    expect(await once()).toEqual([plainSym('C')]);
     expect(state.asked).toBe(3);
+  });
+
+  it('hands the core plain symbols: positions that survive a spread or JSON, children and containers kept', async () => {
+    state.symbols = [
+      { ...sym('Outer'), children: [sym('inner')] },
+      { name: 'flat', kind: 11, containerName: 'Outer', location: { uri: {}, range: rangeAt(4) } },
+      null,
+    ];
+    const got = await features.documentSymbols('/w/a.txt', signal, 'wait');
+    expect(got).toEqual([
+      { ...plainSym('Outer'), children: [plainSym('inner')] },
+      { name: 'flat', kind: 11, containerName: 'Outer', location: { range: plainAt(4) } },
+    ]);
+    expect(JSON.parse(JSON.stringify(got))).toEqual(got);
+    expect({ ...(got as { selectionRange: { start: object } }[])[0]!.selectionRange.start }).toEqual({
+      line: 1,
+      character: 2,
+    });
   });
 
   it("remembers no empty answer, and 'wait' always asks", async () => {
@@ -158,14 +193,14 @@ describe('why an answer is empty', () => {
     expect(await features.definition('/w/a.txt', at, signal)).toEqual([
       { filePath: '/w/b.txt', range: { start: { line: 1, character: 2 }, end: { line: 1, character: 5 } } },
     ]);
-    expect(await once()).toEqual([sym('A')]);
+    expect(await once()).toEqual([plainSym('A')]);
   });
 
   it('nothing: the language server is up (its symbols answer) and found nothing there', async () => {
     servedBy('lua', async () => ({}));
     for (const [topic, answer] of Object.entries(asks())) {
       const got = await answer;
-      expect(got, topic).toEqual(topic === 'hover' ? { contents: [] } : topic === 'symbols' ? [sym('A')] : []);
+      expect(got, topic).toEqual(topic === 'hover' ? { contents: [] } : topic === 'symbols' ? [plainSym('A')] : []);
     }
   });
 
