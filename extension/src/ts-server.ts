@@ -85,6 +85,8 @@ const EXITS_WHEN_DOWN = 3;
  * at once. An answer is remembered for the document's version until an event says a project may be
  * loading again (watchTsServerState), READY_FOR_MS at most: one more tsserver request per call otherwise.
  *
+ * `deadline` (absolute, Date.now() ms) ends the wait instead of LANGUAGE_TIMEOUT_MS from now.
+ *
  * Resolves with why the semantic server cannot answer (clause T48), or undefined: ready, not a TS/JS
  * document, a request error (an answer too), or the signal aborted. `down`: VS Code's TypeScript client
  * says no tsserver runs (it stops restarting one that crashes at once, sometimes), or the server exited
@@ -94,12 +96,13 @@ const EXITS_WHEN_DOWN = 3;
 export async function semanticServerReady(
   doc: vscode.TextDocument,
   signal?: AbortSignal,
+  deadline?: number,
 ): Promise<Unavailable | undefined> {
   // Without the TypeScript extension there is nothing to wait for (the caller says so: none).
   if (!TS_LANGUAGES.has(doc.languageId) || knownReady(doc) || hasNoLanguageServer(doc)) return undefined;
   // Taken before asking: after an event or an edit during the check, the answer never matches.
   const asked = { version: doc.version, epoch, at: Date.now() };
-  const end = asked.at + LANGUAGE_TIMEOUT_MS;
+  const end = deadline ?? asked.at + LANGUAGE_TIMEOUT_MS;
   let outcome: 'answered' | 'error' | 'noServer' | 'crashing' | 'timeout' | undefined;
   let exits = 0;
   await poll(
@@ -141,7 +144,7 @@ export async function semanticServerReady(
   if (outcome === 'timeout' || (outcome === undefined && !signal?.aborted))
     return {
       kind: 'loading',
-      unavailable: `VS Code's TypeScript server did not load the project of ${doc.uri.fsPath} within ${LANGUAGE_TIMEOUT_MS / 1000} s`,
+      unavailable: `VS Code's TypeScript server did not load the project of ${doc.uri.fsPath} within ${Math.round((end - asked.at) / 1000)} s`,
     };
   return undefined;
 }

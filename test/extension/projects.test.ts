@@ -1,9 +1,9 @@
 // The extension's project loader (extension/src/projects.ts) over a stand-in `vscode` module: each file is
 // opened as a document and counts as loaded once tsserver's semantic server answers for it; what could
 // not be loaded comes back with why (a file that does not open, no TypeScript extension, tsserver not
-// running), in the order asked; at most LOADS_AT_ONCE files are in flight; a request that ended loads
-// nothing more.
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+// running, not loaded within the load's one time budget), in the order asked; at most LOADS_AT_ONCE files
+// are in flight; a request that ended loads nothing more.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 const state = vi.hoisted(() => ({
   opened: [] as string[],
@@ -13,6 +13,9 @@ const state = vi.hoisted(() => ({
   /** tsserver's answer per file (default: a response). */
   answers: {} as Record<string, unknown>,
   extensions: [] as unknown[],
+  /** How long tsserver takes per request, and the requests before the next one (it answers in turn). */
+  delayMs: 5,
+  queue: Promise.resolve() as Promise<unknown>,
   /** Aborts this controller when the file named is asked. */
   abortAt: undefined as { path: string; controller: AbortController } | undefined,
 }));
@@ -40,7 +43,10 @@ vi.mock('vscode', () => ({
       state.asked.push(path);
       state.inFlight++;
       state.mostInFlight = Math.max(state.mostInFlight, state.inFlight);
-      await new Promise((r) => setTimeout(r, 5));
+      // tsserver answers one request at a time.
+      const turn = state.queue.then(() => new Promise((r) => setTimeout(r, state.delayMs)));
+      state.queue = turn;
+      await turn;
       state.inFlight--;
       if (state.abortAt?.path === path) state.abortAt.controller.abort();
       return state.answers[path] ?? { type: 'response', body: [] };
@@ -63,6 +69,11 @@ beforeEach(() => {
   state.answers = {};
   state.extensions = [TS_EXTENSION];
   state.abortAt = undefined;
+  state.delayMs = 5;
+  state.queue = Promise.resolve();
+});
+afterEach(() => {
+  vi.useRealTimers();
 });
 
 describe('projects.load', () => {
@@ -88,6 +99,21 @@ describe('projects.load', () => {
         path: '/w/d/main.py',
         reason: 'no language server for python files: no installed extension serves the language',
       },
+    ]);
+  });
+
+  it('shares one time budget between the files: what tsserver has not loaded by then is said so', async () => {
+    vi.useFakeTimers();
+    state.delayMs = 7000; // each project: 7 s, one after the other
+    const files = Array.from({ length: 5 }, (_, i) => `/w/p${i}/index.ts`);
+    const pending = vscodeProjects.load(files, new AbortController().signal);
+    await vi.advanceTimersByTimeAsync(40_000);
+    const late = expect.stringMatching(/^not loaded within the 20 s a request gives loading projects/);
+    // Answers at 7, 14, 21, 28 and 35 s: the first two within the 20 s.
+    expect(await pending).toEqual([
+      { path: files[2], reason: late },
+      { path: files[3], reason: late },
+      { path: files[4], reason: late },
     ]);
   });
 
