@@ -5,7 +5,8 @@
 // asking the calls of an item of an older one answers nothing, silently (the workbench's
 // contrib/callHierarchy/common/callHierarchy.ts, `_models`). Concurrent requests would make a deep
 // walk's later questions answer nothing: an item whose hierarchy may have been dropped is prepared
-// again (a fresh hierarchy for the same function) before its calls are asked.
+// again (a fresh hierarchy for the same function) before its calls are asked, and our commands run one
+// at a time, so that no prepare of ours slips in between that check and the question.
 import * as vscode from 'vscode';
 import type { CallHierarchy, CallHierarchyItem, Position, Range, Unavailable } from '../../server-core/host';
 import { openDocument } from './documents';
@@ -47,6 +48,20 @@ const prepareAt = async (uri: vscode.Uri, position: vscode.Position) => {
   for (const i of items) remember(i);
   return items;
 };
+
+/** The end of the last command of ours in flight (oneAtATime). */
+let turn: Promise<unknown> = Promise.resolve();
+
+/**
+ * Runs `f` once the call hierarchy commands before it ended. tsserver answers one request at a time
+ * anyway (VS Code's TypeScript client sends the next once the last is answered), so little is lost;
+ * each command is bounded, so a stuck one holds the others LANGUAGE_TIMEOUT_MS at most.
+ */
+function oneAtATime<T>(f: () => Promise<T>): Promise<T> {
+  const run = turn.then(f, f);
+  turn = run.catch(() => undefined);
+  return run;
+}
 
 /** Items prepared again, by the item the core holds (its handle stays the item it was given first). */
 const renewed = new WeakMap<vscode.CallHierarchyItem, vscode.CallHierarchyItem>();
@@ -104,7 +119,7 @@ async function prepare(path: string, at: Position, signal: AbortSignal): Promise
   const position = new vscode.Position(at.line, at.character);
   const { answer, why } = await askLanguageServer(
     doc,
-    () => prepareAt(doc.uri, position),
+    () => oneAtATime(() => prepareAt(doc.uri, position)),
     // A position without a function answers nothing, for good: asked once the server is up.
     (r) => Array.isArray(r) && r.length > 0,
     signal,
@@ -124,19 +139,27 @@ async function prepare(path: string, at: Position, signal: AbortSignal): Promise
 type Calls = { item: CallHierarchyItem; ranges: Range[] }[];
 
 async function incoming(item: CallHierarchyItem, signal: AbortSignal): Promise<Calls> {
-  const from = await current(item.handle as vscode.CallHierarchyItem);
-  const calls = (await ask<vscode.CallHierarchyIncomingCall[]>('vscode.provideIncomingCalls', from)) ?? [];
+  const calls = await oneAtATime(async () =>
+    ask<vscode.CallHierarchyIncomingCall[]>(
+      'vscode.provideIncomingCalls',
+      await current(item.handle as vscode.CallHierarchyItem),
+    ),
+  );
   signal.throwIfAborted();
-  return calls
+  return (calls ?? [])
     .filter((c) => c.from.uri.scheme === 'file')
     .map((c) => ({ item: toItem(c.from), ranges: c.fromRanges.map(plain) }));
 }
 
 async function outgoing(item: CallHierarchyItem, signal: AbortSignal): Promise<Calls> {
-  const from = await current(item.handle as vscode.CallHierarchyItem);
-  const calls = (await ask<vscode.CallHierarchyOutgoingCall[]>('vscode.provideOutgoingCalls', from)) ?? [];
+  const calls = await oneAtATime(async () =>
+    ask<vscode.CallHierarchyOutgoingCall[]>(
+      'vscode.provideOutgoingCalls',
+      await current(item.handle as vscode.CallHierarchyItem),
+    ),
+  );
   signal.throwIfAborted();
-  return calls
+  return (calls ?? [])
     .filter((c) => c.to.uri.scheme === 'file')
     .map((c) => ({ item: toItem(c.to), ranges: c.fromRanges.map(plain) }));
 }

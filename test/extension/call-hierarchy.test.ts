@@ -1,7 +1,7 @@
 // The extension's call hierarchy (extension/src/call-hierarchy.ts) over a stand-in `vscode` module that
 // keeps prepared hierarchies as VS Code does: the newest 10, window-wide, the calls of an item of an older
 // one answering nothing. A walk whose hierarchy other requests pushed out still gets its calls (the item
-// is prepared again); prepare says why it has no item (clause T48): no language server (none), or a
+// is prepared again), concurrent walks included; prepare says why it has no item (clause T48): no language server (none), or a
 // server whose symbols name a function there yet has no call hierarchy (unsupported).
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
@@ -19,6 +19,8 @@ const state = vi.hoisted(() => ({
   /** The document's symbols (for the unsupported check). */
   symbols: [] as unknown[],
   prepared: 0,
+  /** How long each call hierarchy command takes; its effect (a hierarchy kept or dropped) is at its end. */
+  commandMs: 0,
 }));
 
 vi.mock('vscode', () => {
@@ -72,6 +74,8 @@ vi.mock('vscode', () => {
     },
     commands: {
       executeCommand: async (command: string, ...args: unknown[]) => {
+        if (state.commandMs > 0 && command !== 'typescript.tsserverRequest')
+          await new Promise((r) => setTimeout(r, state.commandMs));
         switch (command) {
           case 'typescript.tsserverRequest':
             return { type: 'response', body: [] };
@@ -128,6 +132,7 @@ beforeEach(() => {
   state.prepareAnswers = true;
   state.symbols = [];
   state.prepared = 0;
+  state.commandMs = 0;
 });
 
 const names = (calls: { item: { name: string } }[]) => calls.map((c) => c.item.name);
@@ -167,6 +172,21 @@ describe('call hierarchy', () => {
     // Alive again: asked without preparing.
     expect(names(await hierarchy.incoming(route as never, signal))).toEqual(['main', 'fetch']);
     expect(state.prepared).toBe(before + 2);
+  });
+
+  it('gives concurrent walks the same calls as one alone, whatever prepares run meanwhile', async () => {
+    state.commandMs = 2;
+    state.symbols = [{ name: 'App', kind: 4, selectionRange: { contains: () => false }, children: [] }];
+    const walk = async () => {
+      const [add] = (await hierarchy.prepare('/w/app.ts', { line: 2, character: 2 }, signal)) as never[];
+      const callers = await hierarchy.incoming(add!, signal);
+      const theirs = await Promise.all(callers.map((c) => hierarchy.incoming(c.item, signal)));
+      return [names(callers), theirs.map(names)];
+    };
+    const alone = await walk();
+    expect(alone).toEqual([['route'], [['main', 'fetch']]]);
+    const together = await Promise.all(Array.from({ length: 16 }, walk));
+    for (const w of together) expect(w).toEqual(alone);
   });
 
   it('answers no item where there is no function, and says why when there can be none', async () => {
