@@ -6,22 +6,7 @@ import * as vscode from 'vscode';
 import type { CoveragePlatform } from '../../server-core/events/coverage';
 import type { OpenDocuments } from '../../server-core/host';
 import { LANGUAGE_TIMEOUT_MS } from './language-server';
-
-export function withTimeout<T>(p: Thenable<T>, ms: number, what: string): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
-    p.then(
-      (v) => {
-        clearTimeout(t);
-        resolve(v);
-      },
-      (e: unknown) => {
-        clearTimeout(t);
-        reject(e instanceof Error ? e : new Error(String(e)));
-      },
-    );
-  });
-}
+import { withTimeout } from './with-timeout';
 
 export function openDocument(path: string): Promise<vscode.TextDocument> {
   // Already open (the nav topics' files, their targets): no timer, no trip through the workbench.

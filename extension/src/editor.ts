@@ -2,8 +2,9 @@
 // (editor/context) and showing them a file (editor/open).
 import * as vscode from 'vscode';
 import type { EditorHost, EditorTab, EditorView } from '../../server-core/host';
-import { openDocument, withTimeout } from './documents';
+import { openDocument } from './documents';
 import { plain, vscodeRange } from './plain-range';
+import { withTimeout } from './with-timeout';
 
 /** Bound on showing the editor: without a connected workbench it never completes. */
 const SHOW_TIMEOUT_MS = 10_000;

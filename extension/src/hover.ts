@@ -1,12 +1,12 @@
 // LanguageFeatures.hover over VS Code's hover providers: every provider's sections in order (markdown;
-// a MarkedString code block becomes a fenced block in its language) and the first range given.
+// a MarkedString code block becomes a fenced block in its language) and the first range given; nothing,
+// when no language server could answer, says why (language-answer.ts).
 import * as vscode from 'vscode';
 import type { HoverSection, LanguageFeatures, Range } from '../../server-core/host';
 import { fencedCode } from '../../server-core/markdown';
 import { openDocument } from './documents';
-import { hasNoLanguageServer, untilAnswered } from './language-server';
+import { askLanguageServer } from './language-answer';
 import { plain } from './plain-range';
-import { semanticServerReady } from './ts-server';
 
 function sectionOf(c: vscode.MarkdownString | vscode.MarkedString): HoverSection | undefined {
   if (typeof c === 'string') return c ? { kind: 'markdown', value: c } : undefined;
@@ -18,12 +18,12 @@ function sectionOf(c: vscode.MarkdownString | vscode.MarkedString): HoverSection
 export const vscodeHover: NonNullable<LanguageFeatures['hover']> = async (path, at, signal) => {
   const doc = await openDocument(path);
   const position = new vscode.Position(at.line, at.character);
-  await semanticServerReady(doc, signal);
-  const call = () =>
-    vscode.commands.executeCommand<vscode.Hover[] | undefined>('vscode.executeHoverProvider', doc.uri, position);
-  const hovers = hasNoLanguageServer(doc)
-    ? await call()
-    : await untilAnswered(call, (r) => Array.isArray(r) && r.some((h) => h.contents.length > 0), doc.uri, signal);
+  const { answer: hovers, why } = await askLanguageServer(
+    doc,
+    () => vscode.commands.executeCommand<vscode.Hover[] | undefined>('vscode.executeHoverProvider', doc.uri, position),
+    (r) => Array.isArray(r) && r.some((h) => h.contents.length > 0),
+    signal,
+  );
   const contents: HoverSection[] = [];
   let range: Range | undefined;
   for (const h of hovers ?? []) {
@@ -32,6 +32,10 @@ export const vscodeHover: NonNullable<LanguageFeatures['hover']> = async (path, 
       if (s) contents.push(s);
     }
     if (h.range) range ??= plain(h.range);
+  }
+  if (contents.length === 0) {
+    const unavailable = await why();
+    if (unavailable) return unavailable;
   }
   return range ? { contents, range } : { contents };
 };

@@ -1,28 +1,63 @@
 // The core's LanguageFeatures (server-core/host.ts) over VS Code's providers: each request waits for
 // the document's language server (language-server.ts, ts-server.ts) and answers with plain positions;
-// only file:// locations are returned. Languages without a server are asked once.
+// only file:// locations are returned. Languages without a server are asked once; an answer that is empty
+// because no language server could give one says why (language-answer.ts, clause T48).
 import * as vscode from 'vscode';
 import type { RawDiagnostic } from '../../server-core/diagnostics';
-import type { DefinitionTarget, LanguageFeatures, Position } from '../../server-core/host';
+import type { DefinitionTarget, LanguageFeatures, Position, Unavailable } from '../../server-core/host';
 import type { FlatSymbol, TreeSymbol } from '../../server-core/symbols';
+import { vscodeCallHierarchy } from './call-hierarchy';
 import type { DiagnosticsTracker } from './diagnostics-wait';
 import { openDocument, openDocumentOf, showInTab } from './documents';
 import { vscodeHover } from './hover';
-import { documentSymbols, hasNoLanguageServer, languageServerReady, untilAnswered } from './language-server';
+import { askLanguageServer, noLanguageServer, whyEmpty } from './language-answer';
+import { documentSymbols, hasNoLanguageServer, LANGUAGE_TIMEOUT_MS, languageServerReady } from './language-server';
 import { plain } from './plain-range';
+import { vscodeProjects } from './projects';
 import { vscodePrepareRename, vscodeRename } from './rename';
 import { semanticServerReady, tsDiagnosticsCount } from './ts-server';
+import { withTimeout } from './with-timeout';
+import { vscodeWorkspaceSymbols } from './workspace-symbols';
 
 type Def = vscode.Location | vscode.LocationLink;
 
-/** DocumentSymbol and SymbolInformation have the core's shapes (kinds in VS Code's numbering). */
-const symbolsOf = (raw: readonly unknown[]) =>
-  raw.filter((s) => typeof s === 'object' && s !== null) as (TreeSymbol | FlatSymbol)[];
+/**
+ * DocumentSymbol and SymbolInformation as the core's plain shapes (kinds in VS Code's numbering). Copied,
+ * not passed through: VS Code's positions keep line and character behind getters, which a spread or
+ * JSON drops (a name path's position came out as {} before).
+ */
+function symbolsOf(raw: readonly unknown[]): (TreeSymbol | FlatSymbol)[] {
+  const tree = (s: vscode.DocumentSymbol): TreeSymbol => ({
+    name: s.name,
+    kind: s.kind,
+    range: plain(s.range),
+    selectionRange: plain(s.selectionRange),
+    children: (s.children ?? []).map(tree),
+  });
+  const out: (TreeSymbol | FlatSymbol)[] = [];
+  for (const s of raw) {
+    if (typeof s !== 'object' || s === null) continue;
+    if ('selectionRange' in s) out.push(tree(s as vscode.DocumentSymbol));
+    else if ('location' in s) {
+      const f = s as vscode.SymbolInformation;
+      out.push({
+        name: f.name,
+        kind: f.kind,
+        ...(f.containerName ? { containerName: f.containerName } : {}),
+        location: { range: plain(f.location.range) },
+      });
+    }
+  }
+  return out;
+}
 
 const symbolsAskedOnce = async (doc: vscode.TextDocument) =>
   symbolsOf(
-    (await vscode.commands.executeCommand<unknown[] | undefined>('vscode.executeDocumentSymbolProvider', doc.uri)) ??
-      [],
+    (await withTimeout(
+      vscode.commands.executeCommand<unknown[] | undefined>('vscode.executeDocumentSymbolProvider', doc.uri),
+      LANGUAGE_TIMEOUT_MS,
+      'document symbols',
+    )) ?? [],
   );
 
 /**
@@ -38,27 +73,23 @@ type LocationCommand =
   | 'vscode.executeTypeDefinitionProvider'
   | 'vscode.executeImplementationProvider';
 
-async function locationsAt(
+/** A location provider's answer at `at` as the core's targets (only file:// ones), or why there is none. */
+async function targetsAt(
   command: LocationCommand,
-  doc: vscode.TextDocument,
-  position: vscode.Position,
+  path: string,
+  at: Position,
   signal: AbortSignal,
-): Promise<Def[]> {
-  await semanticServerReady(doc, signal);
-  const call = () => vscode.commands.executeCommand<Def[] | undefined>(command, doc.uri, position);
-  return (
-    (hasNoLanguageServer(doc)
-      ? await call()
-      : await untilAnswered(call, (r) => Array.isArray(r) && r.length > 0, doc.uri, signal)) ?? []
-  );
-}
-
-/** A location provider's answer at `at` as the core's targets; only file:// ones. */
-async function targetsAt(command: LocationCommand, path: string, at: Position, signal: AbortSignal) {
+): Promise<DefinitionTarget[] | Unavailable> {
   const doc = await openDocument(path);
-  const defs = await locationsAt(command, doc, new vscode.Position(at.line, at.character), signal);
+  const position = new vscode.Position(at.line, at.character);
+  const { answer, why } = await askLanguageServer(
+    doc,
+    () => vscode.commands.executeCommand<Def[] | undefined>(command, doc.uri, position),
+    (r) => Array.isArray(r) && r.length > 0,
+    signal,
+  );
   const out: DefinitionTarget[] = [];
-  for (const d of defs) {
+  for (const d of answer ?? []) {
     if ('targetUri' in d) {
       if (d.targetUri.scheme !== 'file') continue;
       // The core reads the declaration's text from the editor copy or the disk; opening it keeps the editor's copy current.
@@ -73,7 +104,7 @@ async function targetsAt(command: LocationCommand, path: string, at: Position, s
       out.push({ filePath: d.uri.fsPath, range: plain(d.range) });
     }
   }
-  return out;
+  return out.length > 0 ? out : ((await why()) ?? out);
 }
 
 export function vscodeLanguageFeatures(tracker: DiagnosticsTracker): LanguageFeatures {
@@ -84,29 +115,34 @@ export function vscodeLanguageFeatures(tracker: DiagnosticsTracker): LanguageFea
     hover: vscodeHover,
     prepareRename: vscodePrepareRename,
     rename: vscodeRename,
+    workspaceSymbols: vscodeWorkspaceSymbols,
+    callHierarchy: vscodeCallHierarchy,
+    projects: vscodeProjects,
 
     // VS Code's command always includes the declaration; includeDeclaration=false drops the locations
     // the definition provider names.
     async references(path, at, includeDeclaration, signal) {
       const doc = await openDocument(path);
       const position = new vscode.Position(at.line, at.character);
-      await semanticServerReady(doc, signal);
-      const call = () =>
-        vscode.commands.executeCommand<vscode.Location[] | undefined>(
-          'vscode.executeReferenceProvider',
-          doc.uri,
-          position,
-        );
-      let refs =
-        (hasNoLanguageServer(doc)
-          ? await call()
-          : await untilAnswered(call, (r) => Array.isArray(r) && r.length > 0, doc.uri, signal)) ?? [];
-      if (!includeDeclaration) {
-        const defs =
-          (await vscode.commands.executeCommand<Def[] | undefined>(
-            'vscode.executeDefinitionProvider',
+      const { answer, why } = await askLanguageServer(
+        doc,
+        () =>
+          vscode.commands.executeCommand<vscode.Location[] | undefined>(
+            'vscode.executeReferenceProvider',
             doc.uri,
             position,
+          ),
+        (r) => Array.isArray(r) && r.length > 0,
+        signal,
+      );
+      let refs = answer ?? [];
+      if (refs.length === 0) return (await why()) ?? [];
+      if (!includeDeclaration) {
+        const defs =
+          (await withTimeout(
+            vscode.commands.executeCommand<Def[] | undefined>('vscode.executeDefinitionProvider', doc.uri, position),
+            LANGUAGE_TIMEOUT_MS,
+            'the definition provider',
           )) ?? [];
         const isDecl = (l: vscode.Location) =>
           defs.some((d) => {
@@ -129,9 +165,17 @@ export function vscodeLanguageFeatures(tracker: DiagnosticsTracker): LanguageFea
         const version = doc.version; // before asking: an edit meanwhile leaves the answer unremembered
         const symbols = await symbolsAskedOnce(doc);
         if (symbols.length > 0) symbolsOnce.set(doc, { version, symbols });
-        return symbols;
+        return symbols.length > 0 || !hasNoLanguageServer(doc) ? symbols : noLanguageServer(doc);
       }
-      return hasNoLanguageServer(doc) ? symbolsAskedOnce(doc) : symbolsOf(await documentSymbols(doc.uri, signal));
+      if (hasNoLanguageServer(doc)) {
+        const symbols = await symbolsAskedOnce(doc);
+        return symbols.length > 0 ? symbols : noLanguageServer(doc);
+      }
+      // Symbols come from tsserver's syntax server too: its state only matters for saying why there are none.
+      const answer = await documentSymbols(doc.uri, signal);
+      const symbols = symbolsOf(answer ?? []);
+      if (symbols.length > 0) return symbols;
+      return (await whyEmpty(doc, await semanticServerReady(doc, signal), answer === undefined)) ?? symbols;
     },
 
     async diagnostics(path, signal) {
@@ -139,7 +183,8 @@ export function vscodeLanguageFeatures(tracker: DiagnosticsTracker): LanguageFea
       const openedAt = Date.now();
       const doc = await openDocument(path);
       await showInTab(doc);
-      if (!hasNoLanguageServer(doc)) {
+      const tsWhy = await semanticServerReady(doc, signal);
+      if (!hasNoLanguageServer(doc) && !tsWhy) {
         // A TS file that tsserver finds clean and that shows no TS diagnostics yet gets no event: done.
         const tsCount = await tsDiagnosticsCount(doc, signal);
         const shownTs = vscode.languages.getDiagnostics(doc.uri).some((d) => d.source === 'ts');
@@ -147,7 +192,8 @@ export function vscodeLanguageFeatures(tracker: DiagnosticsTracker): LanguageFea
           await tracker.settled(doc.uri, wasOpen ? 0 : openedAt, languageServerReady(doc.uri, signal), signal);
         }
       }
-      return vscode.languages.getDiagnostics(doc.uri) as RawDiagnostic[];
+      const diagnostics = vscode.languages.getDiagnostics(doc.uri) as RawDiagnostic[];
+      return diagnostics.length > 0 ? diagnostics : ((await whyEmpty(doc, tsWhy)) ?? diagnostics);
     },
 
     allDiagnostics() {

@@ -117,10 +117,23 @@ describe('diag/list', () => {
     const clean = await fx.client.diagList({ filePath: 'src/shapes.ts' });
     expect(clean.diagnostics).toEqual([]);
   });
-  it('a file without a language server answers at once instead of waiting for one', async () => {
+  // clause T48 (0.1.8): the empty answers also say why, a field older clients ignore.
+  it('a file without a language server answers at once instead of waiting for one, and says why', async () => {
     const t0 = Date.now();
-    expect(await fx.client.diagList({ filePath: 'text/search.txt' })).toEqual({ diagnostics: [], totalCount: 0 });
-    expect(await fx.client.navSymbols({ filePath: 'text/search.txt' })).toEqual({ symbols: [], totalCount: 0 });
+    const none = {
+      kind: 'none',
+      reason: 'no language server for plaintext files: no installed extension serves the language',
+    };
+    expect(await fx.client.diagList({ filePath: 'text/search.txt' })).toEqual({
+      diagnostics: [],
+      totalCount: 0,
+      unavailable: none,
+    });
+    expect(await fx.client.navSymbols({ filePath: 'text/search.txt' })).toEqual({
+      symbols: [],
+      totalCount: 0,
+      unavailable: none,
+    });
     expect(Date.now() - t0).toBeLessThan(5000);
   });
   it('without filePath returns what VS Code already knows', async () => {
