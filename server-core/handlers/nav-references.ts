@@ -4,13 +4,15 @@ import type { CoreContext } from '../context';
 import { isUnavailable } from '../host';
 import type { Handlers } from '../protocol';
 import { askAt, byFileAndPosition, wireRange } from './document';
+import { locate } from './locator';
 
 /** Most locations returned; totalCount still counts them all (truncated when locations.length < totalCount). */
 export const MAX_REFERENCES = 10_000;
 
 export function navReferences(svc: CoreContext): Handlers['navReferences'] {
   return async (params, ctx) => {
-    const { answer: refs } = await askAt(svc, params.filePath, params.line, params.character, (path, at) =>
+    const { line, character } = await locate(svc, params, ctx.signal);
+    const { answer: refs } = await askAt(svc, params.filePath, line, character, (path, at) =>
       svc.language.references(path, at, params.includeDeclaration, ctx.signal),
     );
     if (isUnavailable(refs)) {
