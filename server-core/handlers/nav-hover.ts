@@ -3,6 +3,7 @@
 import type { CoreContext } from '../context';
 import { isUnavailable, type LanguageFeatures } from '../host';
 import type { Handlers } from '../protocol';
+import { wireUnavailable } from '../unavailable';
 import { askAt, wireRange } from './document';
 import { locate } from './locator';
 
@@ -12,7 +13,7 @@ export function navHover(svc: CoreContext, hover: NonNullable<LanguageFeatures['
     const { answer } = await askAt(svc, params.filePath, line, character, (path, at) => hover(path, at, ctx.signal));
     if (isUnavailable(answer)) {
       svc.tools.log(`hover: ${answer.unavailable}`);
-      return { contents: [] };
+      return { contents: [], unavailable: wireUnavailable(answer) };
     }
     const contents = answer.contents.filter((c) => c.value !== '').map((c) => ({ kind: c.kind, value: c.value }));
     return answer.range ? { contents, range: wireRange(answer.range) } : { contents };

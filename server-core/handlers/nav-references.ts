@@ -3,6 +3,7 @@
 import type { CoreContext } from '../context';
 import { isUnavailable } from '../host';
 import type { Handlers } from '../protocol';
+import { wireUnavailable } from '../unavailable';
 import { askAt, byFileAndPosition, wireRange } from './document';
 import { locate } from './locator';
 
@@ -17,7 +18,7 @@ export function navReferences(svc: CoreContext): Handlers['navReferences'] {
     );
     if (isUnavailable(refs)) {
       svc.tools.log(`references: ${refs.unavailable}`);
-      return { locations: [], totalCount: 0 };
+      return { locations: [], totalCount: 0, unavailable: wireUnavailable(refs) };
     }
     const locations = refs.map((l) => ({ filePath: l.filePath, ...wireRange(l.range) })).sort(byFileAndPosition);
     return { locations: locations.slice(0, MAX_REFERENCES), totalCount: locations.length };

@@ -7,10 +7,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ServerSession } from '../../../generated/current';
-import { createCoreHandlers } from '../../../server-core/handlers/index';
 import type { LanguageFeatures, Position, Range } from '../../../server-core/host';
 import type { TreeSymbol } from '../../../server-core/symbols';
+import { coreSession } from '../core-session';
 import { fakeHost } from '../fake-host';
 
 const root = mkdtempSync(join(tmpdir(), 'idea-locator-'));
@@ -74,30 +73,7 @@ function serve() {
       return [];
     },
   };
-  const sent: Record<string, unknown>[] = [];
-  const session = new ServerSession({
-    handlers: createCoreHandlers(fakeHost(root, { language })),
-    auth: { required: false },
-    workspaces: () => [ws],
-    send: (f) => sent.push(JSON.parse(f) as Record<string, unknown>),
-    close: () => {},
-  });
-  session.onFrame(JSON.stringify({ type: 'handshake' }));
-  sent.shift();
-  let n = 0;
-  const ask = async (topic: string, params: object) => {
-    const requestId = `r${++n}`;
-    session.onFrame(JSON.stringify({ topic: `/app/vscode/${topic}`, requestId, params }));
-    // Bounded: the fake providers answer at once.
-    for (let k = 0; k < 200 && !sent.some((f) => f.requestId === requestId); k++)
-      await new Promise((done) => setTimeout(done, 5));
-    const frame = sent.find((f) => f.requestId === requestId);
-    if (!frame) throw new Error(`no answer to ${topic} within 1 s`);
-    return frame as {
-      result?: Record<string, unknown>;
-      error?: { code: string; message: string; candidates?: unknown };
-    };
-  };
+  const { ask } = coreSession(fakeHost(root, { language }));
   return { asked, ask };
 }
 
