@@ -70,8 +70,15 @@ describe('which topics a host serves', () => {
   };
   it('leaves out the v0.1.7 topics a host has no member for, and serves them when it has', () => {
     const bare = servedTopics(createCoreHandlers(fakeHost(root)));
-    expect(bare).toHaveLength(13);
-    expect(bare.some((t) => /hover|typeDefinition|implementation|rename|editor\//.test(t))).toBe(false);
+    // The 13 of v0.1.6, and v0.1.8's two that need only document symbols and references.
+    expect(bare).toHaveLength(15);
+    expect(bare.filter((t) => /findSymbol|referencingSymbols/.test(t))).toEqual([
+      '/app/vscode/nav/findSymbol',
+      '/app/vscode/nav/referencingSymbols',
+    ]);
+    expect(
+      bare.some((t) => /hover|typeDefinition|implementation|rename|editor\/|workspaceSymbols|callHierarchy/.test(t)),
+    ).toBe(false);
     const full = fakeHost(root, {
       language: { ...language, hover: async () => ({ contents: [] }), typeDefinition: async () => [] },
     });
