@@ -33,21 +33,27 @@ export interface SymbolSample {
   namePath: string;
 }
 
-/** How many files it asks about, with symbols at most, and symbols in all, at the run's start (a few dozen requests). */
-const MAX_ASKED = 16;
-const MAX_FILES = 8;
-const MAX_TOP_LEVEL = 20;
+/** How many files it asks about, with symbols at most, top-level names per file, and symbols in all (a few dozen requests). */
+const MAX_ASKED = 12;
+const MAX_FILES = 6;
+const MAX_TOP_LEVEL = 8;
 const MAX_SAMPLES = 200;
 const CODE = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs|py|go|rs|java|kt|c|cc|cpp|h|hpp|cs|rb|php|swift|lua|scala)$/;
 
-/** A request and its answer (a result, else undefined): the run's connection. */
-export type Ask = (topic: string, params: unknown) => Promise<unknown>;
+/** A request and its answer within `timeoutMs` (a result, else undefined): the run's connection. */
+export type Ask = (topic: string, params: unknown, timeoutMs: number) => Promise<unknown>;
 
 /**
  * Symbols to name, from the server: nav/symbols of a few code files for their top-level names, then
- * nav/findSymbol of each top-level name with depth 10 for the own name paths of it and its descendants.
+ * nav/findSymbol of each top-level name with depth 10 for the own name paths of it and its descendants,
+ * until `deadline` (epoch ms): a cold language server must not eat the run's trials.
  */
-export async function collectSymbols(ask: Ask, files: readonly string[], capabilities: readonly string[]) {
+export async function collectSymbols(
+  ask: Ask,
+  files: readonly string[],
+  capabilities: readonly string[],
+  deadline: number,
+): Promise<SymbolSample[]> {
   const samples: SymbolSample[] = [];
   if (!capabilities.includes(FIND_SYMBOL) || !capabilities.includes(SYMBOLS)) return samples;
   const code = files.filter(
@@ -55,15 +61,20 @@ export async function collectSymbols(ask: Ask, files: readonly string[], capabil
   );
   let named = 0;
   for (const filePath of code.slice(0, MAX_ASKED)) {
-    if (named >= MAX_FILES || samples.length >= MAX_SAMPLES) break;
-    const listed = await ask(SYMBOLS, { filePath });
+    if (named >= MAX_FILES || samples.length >= MAX_SAMPLES || Date.now() >= deadline) break;
+    const listed = await ask(SYMBOLS, { filePath }, deadline - Date.now());
     const symbols = isObject(listed) && Array.isArray(listed.symbols) ? listed.symbols : [];
     if (symbols.length > 0) named++;
     const top = new Set<string>();
     for (const s of symbols)
       if (isObject(s) && s.containerName === null && typeof s.name === 'string' && s.name !== '') top.add(s.name);
     for (const name of [...top].slice(0, MAX_TOP_LEVEL)) {
-      const found = await ask(FIND_SYMBOL, { filePath, namePath: `/${escapeName(name)}`, depth: 10 });
+      if (Date.now() >= deadline) break;
+      const found = await ask(
+        FIND_SYMBOL,
+        { filePath, namePath: `/${escapeName(name)}`, depth: 10 },
+        deadline - Date.now(),
+      );
       for (const s of isObject(found) && Array.isArray(found.symbols) ? found.symbols : []) {
         if (!isObject(s)) continue;
         for (const n of [s, ...(Array.isArray(s.children) ? s.children : [])])

@@ -258,6 +258,24 @@ export async function fuzz(o: FuzzOptions): Promise<FuzzSummary> {
     }
   };
 
+  // Name paths from the symbols the server lists (0.1.8 on): asked on the run's connection while the frame
+  // bound is looked for on others (a cold language server answers its first request slowly), for half the
+  // run at most (8 s); what is asked by then is what trials name, so it depends on the server's speed.
+  const files = sampleFiles(workspace);
+  let asked = 0;
+  const collectingSince = Date.now();
+  const collecting = collectSymbols(
+    async (topic, params, within) => {
+      const requestId = `symbols-${++asked}`;
+      conn.send({ topic, requestId, params });
+      const a = await answerTo(conn, requestId, Math.max(0, Math.min(timeoutMs, within)));
+      return a.kind === 'frame' ? (JSON.parse(a.text) as { result?: unknown }).result : undefined;
+    },
+    files,
+    hello.capabilities,
+    collectingSince + Math.min(8_000, (o.timeMs ?? Number.POSITIVE_INFINITY) / 2),
+  );
+
   // The frame bound: given, or found with padded canaries (its problems are findings of their own).
   let bound: (FrameBound & { probes: number; ms: number }) | undefined;
   const boundFindings: { found: Found; bytes?: number }[] = [];
@@ -306,23 +324,13 @@ export async function fuzz(o: FuzzOptions): Promise<FuzzSummary> {
     }
   }
 
-  const ctx: GenContext = { workspace, files: sampleFiles(workspace) };
+  const ctx: GenContext = { workspace, files };
   const requests = fc.oneof(...models.map((m) => topicArb(m, ctx)));
-  // Name paths from the symbols the server lists (0.1.8 on): asked once, before the trials.
-  let asked = 0;
-  const samples = await collectSymbols(
-    async (topic, params) => {
-      const requestId = `symbols-${++asked}`;
-      conn.send({ topic, requestId, params });
-      const a = await answerTo(conn, requestId, timeoutMs);
-      return a.kind === 'frame' ? (JSON.parse(a.text) as { result?: unknown }).result : undefined;
-    },
-    ctx.files,
-    hello.capabilities,
-  );
+  const samples = await collecting;
   collect(conn);
   const naming = namePathModels(models);
-  if (naming.length) log(`name paths: ${samples.length} symbols of the workspace to name`);
+  if (naming.length)
+    log(`name paths: ${samples.length} symbols of the workspace to name (${Date.now() - collectingSince} ms to ask)`);
   // Malformed frames, two requests with one requestId and frames near the size bound around the generated requests.
   const mixed: fc.WeightedArbitrary<FuzzInput>[] = [
     { arbitrary: requests, weight: 4 },
