@@ -144,8 +144,15 @@ function locatorParams(model: TopicModel, base: unknown, filePath: string, nameP
     ...rest
   } = (isObject(base) ? base : {}) as Record<string, unknown>;
   const params = { ...rest, filePath, namePath };
-  if (model.validate(params)) return params;
-  // Another field generated out of the schema's bounds: the first example that names a symbol, with ours.
+  // Another field generated out of the schema's bounds: the example's.
+  return model.validate(params) ? params : exampleParams(model, filePath, namePath);
+}
+
+/**
+ * The topic's first example that names a symbol, with our file and name path: params nothing else is wrong
+ * with (a malformed name path must be the only reason to refuse them: a random newName may be another).
+ */
+function exampleParams(model: TopicModel, filePath: string, namePath: string): Record<string, unknown> {
   const example = ((model.schema.examples as unknown[] | undefined) ?? []).find((e) => isObject(e) && 'namePath' in e);
   return { ...(example as Record<string, unknown>), filePath, namePath };
 }
@@ -184,9 +191,9 @@ export function namePathArb(
       { arbitrary: sample.map((s) => s.namePath), weight: 3 },
       { arbitrary: fc.string({ minLength: 1, maxLength: 40, unit: 'grapheme' }), weight: 1 },
     );
-    const broken = fc.tuple(base, sample, text, fc.nat(), fc.nat()).map(([b, s, t, which, at]): FuzzInput => {
+    const broken = fc.tuple(sample, text, fc.nat(), fc.nat()).map(([s, t, which, at]): FuzzInput => {
       const np = BREAKS[which % BREAKS.length]!(t, at % (t.length + 1));
-      const params = locatorParams(model, b, s.filePath, np);
+      const params = exampleParams(model, s.filePath, np);
       const label = np.length >= 1 && np.length <= 1024 && model.validate(params) ? malformedLabel(np) : undefined;
       return { topic: model.topic, params, ...(label ? { namePath: label } : {}) };
     });
