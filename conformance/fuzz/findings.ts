@@ -14,6 +14,7 @@ import { pairOf } from './duplicates';
 import { lateEventSteps, SUBSCRIBE } from './events';
 import { buildFrame, frameStep } from './frames';
 import type { Carried } from './generate';
+import { namePathExpect } from './name-paths';
 import { invalidClause } from './oracles';
 import type { Found } from './shrink';
 
@@ -195,7 +196,9 @@ export function fixtureCase(f: Found, c: CaseContext): Record<string, unknown> |
   let spec = first.clause;
   let expect: unknown;
   let prefer: unknown;
-  if (input.invalid) {
+  if (first.oracle === 'budget') return undefined;
+  if (first.oracle === 'name-path') expect = namePathExpect(input, first, c.errors);
+  else if (input.invalid) {
     spec = invalidClause(input);
     if (spec === 'T8') expect = { error: { code: 'INVALID_REQUEST' } };
     else {
@@ -206,7 +209,11 @@ export function fixtureCase(f: Found, c: CaseContext): Record<string, unknown> |
     expect = oneOf;
     prefer = { spec: 'R6', expect: { error: { code: 'INVALID_REQUEST' } } };
   } else expect = { anyOf: [{ result: { $type: 'object' } }, oneOf] };
-  const what = input.invalid ? `Params breaking ${input.invalid.rule} of ${input.invalid.field}` : 'Valid params';
+  const what = input.invalid
+    ? `Params breaking ${input.invalid.rule} of ${input.invalid.field}`
+    : input.namePath
+      ? `A name path (${input.namePath.kind})`
+      : 'Valid params';
   return {
     $schema: '../../../fixture.schema.json',
     id: `${areaOf(input.topic)}/fuzz-${first.oracle}-${hash}`,

@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import fc from 'fast-check';
 import type { Validate } from '../../runtime/frames';
 import type { MalformedFrame } from './frames';
+import type { NamePathLabel } from './name-paths';
 
 export type Schema = { readonly [key: string]: unknown };
 
@@ -43,6 +44,8 @@ export interface FuzzInput extends Carried {
   size?: { over: boolean; offset: number };
   /** Set for a subscription trial (events.ts): params are events/subscribe's. */
   subscription?: SubscriptionPlan;
+  /** Set when the request names a symbol (name-paths.ts): what its name path is, for its oracle. */
+  namePath?: NamePathLabel;
 }
 
 /** The request an input carries, without its framing. */
@@ -58,6 +61,7 @@ export function subjectOf(input: FuzzInput): string {
   if (input.size) return `frame size:${input.size.over ? 'over' : 'under'}`;
   if (input.frame) return `${input.topic} frame:${input.frame.rule}`;
   if (input.duplicate) return `${input.topic} duplicate-id`;
+  if (input.namePath) return `${input.topic} name-path:${input.namePath.kind}`;
   return input.topic;
 }
 

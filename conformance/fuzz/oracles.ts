@@ -6,6 +6,7 @@ import { type FrameValidators, isObject, serverFrameProblem } from '../../runtim
 import { CLAUSES, type Level, levelOf, type Profile, profileOf } from '../lib/clauses';
 import type { FrameExpect } from './frames';
 import { escapingPath, type FuzzInput } from './generate';
+import { judgeNamePath } from './name-paths';
 
 export type Oracle =
   | 'closed' // the server closed the connection instead of answering
@@ -25,6 +26,8 @@ export type Oracle =
   | 'extra-answer' // of two requests in flight with one requestId, more than two answers (T41)
   | 'reuse-refused' // the same request twice with one requestId, answered differently (the reading R9)
   | 'frame-limit' // a frame over the server's bound not closed with 1009, or one under it closed (H4)
+  | 'name-path' // a name path or locator not answered as T43/T44 say (name-paths.ts)
+  | 'budget' // a nav/findSymbol result longer than its maxAnswerChars (T46)
   | 'died'; // the server process (--launch) is gone
 
 export interface Problem {
@@ -117,7 +120,7 @@ export function judge(input: FuzzInput, answer: Answer, ctx: JudgeContext): Prob
         detail: `filePath ${JSON.stringify(outside)} is outside the workspace, but the server answered a result: ${cut(answer.text)}`,
       },
     ];
-  return [];
+  return judgeNamePath(input, answer);
 }
 
 const FRAME_CLAUSE = { PARSE_ERROR: 'T7', INVALID_REQUEST: 'T8', UNKNOWN_TOPIC: 'T9' } as const;

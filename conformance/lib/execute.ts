@@ -306,7 +306,11 @@ function expectedFrame(topic: string, requestId: string, e: Expectation): unknow
   return {
     topic,
     requestId,
-    error: { code: e.error.code, message: e.error.message ?? { $type: 'string' } },
+    error: {
+      code: e.error.code,
+      message: e.error.message ?? { $type: 'string' },
+      ...('candidates' in e.error ? { candidates: e.error.candidates } : {}),
+    },
     result: { $absent: true },
   };
 }

@@ -1,6 +1,7 @@
 // The fixture workspace's content, as data: every file of every commit and the state laid over HEAD.
 // Fixtures under conformance/fixtures/ hard-code line/character positions into these texts, so any edit
 // here must be mirrored there (the runner's own tests check the key positions, see test/conformance/).
+import { solutionFiles } from './content-solution';
 
 /** A file write: path relative to the workspace root ("/"-separated) → full text. */
 export type FileSet = Record<string, string>;
@@ -269,6 +270,8 @@ export const overlay: FileSet = {
   // Untracked: the diagnostics/changed cases only (outside tsconfig's include: an inferred project).
   'probe/pristine.ts': probePristineTs,
   'probe/rewritten.ts': probeRewrittenTs,
+  // Untracked: the symbol and completeness cases of v0.1.8 (a solution-style tsconfig: content-solution.ts).
+  ...solutionFiles,
   // Ignored by .gitignore: searches that exclude node_modules must not see it.
   'node_modules/fake-pkg/index.js': `module.exports = 'needle in node_modules';\n`,
   'node_modules/fake-pkg/package.json': `{ "name": "fake-pkg", "version": "1.0.0" }\n`,

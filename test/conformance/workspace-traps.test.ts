@@ -319,6 +319,12 @@ describe('the fixture workspace carries the traps', () => {
       '?? hidden/secret-haystack.txt',
       '?? probe/pristine.ts',
       '?? probe/rewritten.ts',
+      '?? solution/src/ledger.ts',
+      '?? solution/src/report.ts',
+      '?? solution/test/ledger.test.ts',
+      '?? solution/tsconfig.build.json',
+      '?? solution/tsconfig.json',
+      '?? solution/tsconfig.test.json',
       '?? src/polygon.ts',
     ]);
     // The tracked tsconfig.json is the fixture's: no plugin in the default set.

@@ -38,6 +38,27 @@ describe('fixture workspace', () => {
     expect(lines('src/shapes.ts')[12]!.slice(13, 19)).toBe('Circle');
     expect(lines('src/main.ts')[7]!.slice(12, 21)).toBe('totalArea');
     expect(lines('text/search.txt')[4]).toBe('order-1234 order-5678 order-90');
+    // The solution fixture (v0.1.8 cases): name starts and the lines the body and call cases count on.
+    const ledger = lines('solution/src/ledger.ts');
+    expect(ledger[1]!.slice(13, 19)).toBe('Ledger');
+    expect(ledger.slice(7, 11).map((l) => l.slice(2, 8))).toEqual(['record', '/** Re', 'record', 'record']);
+    expect(ledger[16]!.slice(2, 10)).toBe("'in/out'");
+    expect(ledger[24]!.slice(2, 7)).toBe('total');
+    expect(ledger[29]!.slice(16, 21)).toBe('total');
+    expect(ledger[34]!.slice(16, 21)).toBe('sumOf');
+    expect(ledger[35]!.slice(52, 57)).toBe('sumOf');
+    expect(ledger[48]).toBe('  * 3;');
+    expect(ledger[51]!.slice(16, 22)).toBe('scaled');
+    expect(ledger[71]!.slice(4, 12)).toBe('describe');
+    expect(lines('solution/src/report.ts')[8]!.slice(16, 21)).toBe('grüße');
+    expect(lines('solution/test/ledger.test.ts')[10]).toBe('new Ledger().record(1);');
+    // Solution-style: no files of its own, a build and a tests project, the tests not referencing the build.
+    const config = (rel: string) => JSON.parse(readFileSync(join(a.dir, 'solution', rel), 'utf8'));
+    expect(config('tsconfig.json')).toEqual({
+      files: [],
+      references: [{ path: './tsconfig.build.json' }, { path: './tsconfig.test.json' }],
+    });
+    expect(config('tsconfig.test.json').references).toBeUndefined();
     const log = execFileSync('git', ['log', '--format=%s', '--', 'src/shapes.ts'], { cwd: a.dir, encoding: 'utf8' })
       .trim()
       .split('\n');
