@@ -24,6 +24,7 @@ import { readBytes } from '../write/fd-io';
 import { BACKUP_SOURCES, checkWritable, type PlannedWrite, writeFiles } from '../write/workspace-write';
 import { documentAt, documentText, textOfRange, wireRange } from './document';
 import { MAX_REPLACE_BYTES } from './edit-replace';
+import { locate } from './locator';
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -93,8 +94,9 @@ export function editRename(svc: CoreContext, rename: Rename): Handlers['editRena
   return async (params, ctx) => {
     if (/[\p{Cc}\p{Zl}\p{Zp}]/u.test(params.newName))
       throw invalidRequest('newName contains a line break or control character');
-    const { path, position } = await documentAt(svc, params.filePath, params.line, params.character);
-    const at = `${params.line}:${params.character}`;
+    const located = await locate(svc, params, ctx.signal);
+    const { path, position } = await documentAt(svc, params.filePath, located.line, located.character);
+    const at = params.namePath ?? `${located.line}:${located.character}`;
     /** The provider's prepareRename: its refusal, or a new name that cannot replace the name there, thrown. */
     const prepare = async () => {
       const prepared = svc.language.prepareRename

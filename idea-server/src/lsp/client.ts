@@ -190,6 +190,15 @@ function linesOf(doc: OpenDocument): number {
   return n;
 }
 
+function unconfigured(path: string): LspUnavailableError {
+  const ext = extname(path);
+  return new LspUnavailableError(
+    ext || path,
+    'unconfigured',
+    `no language server is configured for ${ext ? `${ext} files` : 'files without an extension'}`,
+  );
+}
+
 export class LspClient {
   private readonly options: Required<Omit<LspClientOptions, 'servers'>>;
   private readonly languages = new Map<string, Language>();
@@ -222,6 +231,11 @@ export class LspClient {
   /** The language serving `path` (by extension), or undefined. */
   languageOf(path: string): string | undefined {
     return languageOfFile(path, this.languages)?.language;
+  }
+
+  /** Throws LspUnavailableError (`unconfigured`) when no language server is configured for `path`. */
+  configuredFor(path: string): void {
+    if (!languageOfFile(path, this.languages)) throw unconfigured(path);
   }
 
   /** The pid of a language's running server (monitoring, tests); undefined when none runs. */
@@ -475,14 +489,7 @@ export class LspClient {
   ): Promise<{ live: Live; doc: OpenDocument & { language: string }; synced: OpenDocument }> {
     const path = this.checkPath(rawPath);
     const lang = languageOfFile(path, this.languages);
-    if (!lang) {
-      const ext = extname(path);
-      throw new LspUnavailableError(
-        ext || path,
-        'unconfigured',
-        `no language server is configured for ${ext ? `${ext} files` : 'files without an extension'}`,
-      );
-    }
+    if (!lang) throw unconfigured(path);
     const language = this.languages.get(lang.language)!;
     // A running server needs no bounded wait (its timer, its abort listener); the sync below is bounded.
     const live =
