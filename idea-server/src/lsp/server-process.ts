@@ -9,12 +9,15 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
+  type ApplyWorkspaceEditParams,
+  type ApplyWorkspaceEditResult,
   CancellationTokenSource,
   ErrorCodes,
   type InitializeParams,
   type InitializeResult,
   type ProtocolConnection,
   type PublishDiagnosticsParams,
+  type ServerCapabilities,
 } from 'vscode-languageserver-protocol/node';
 import { ProgramNotFoundError, programEnv, RELATIVE_NEVER, resolveCommand } from '../../../runtime/programs';
 import { type Bounds, bounded, type FailEarly } from './bounded';
@@ -30,6 +33,31 @@ export interface Exit {
 
 /** How much of the server's stderr is kept for error messages. */
 const STDERR_TAIL = 4096;
+
+/** The code action kinds idea-server takes (LSP's base kinds: every sub-kind of them is taken too). */
+const CODE_ACTION_KINDS = [
+  '',
+  'quickfix',
+  'refactor',
+  'refactor.extract',
+  'refactor.inline',
+  'refactor.move',
+  'refactor.rewrite',
+  'source',
+  'source.organizeImports',
+  'source.fixAll',
+];
+
+/** Most workspace/applyEdit requests one collection keeps (collectEdits); beyond, the run fails. */
+export const MAX_COLLECTED_EDITS = 256;
+
+/** What a workspace/applyEdit asked outside any collection is answered: nothing is written behind the transaction. */
+export const NOT_APPLIED = 'idea-server writes only through its own transactions; this edit was not applied';
+
+/** The edits a language server asked for (workspace/applyEdit) while a collection ran, never applied. */
+export class TooManyEditsError extends Error {
+  override readonly name = 'TooManyEditsError';
+}
 
 /** One request in flight and how many callers still wait for it. */
 interface Shared {
@@ -48,6 +76,12 @@ export class ServerProcess {
   private exitInfo: Exit | undefined;
   /** The commands its initialize answer offers for workspace/executeCommand (diagnostics-pull.ts asks). */
   executeCommands: ReadonlySet<string> = new Set();
+  /** Its initialize answer's capabilities (code actions, formatting, file operations ask). */
+  capabilities: ServerCapabilities = {};
+  /** The workspace/applyEdit requests of the collection running now (collectEdits), else undefined. */
+  private collector: { edits: unknown[]; overflow: boolean } | undefined;
+  /** Collections run one at a time: an applyEdit names no request, so it belongs to the one running. */
+  private collections: Promise<unknown> = Promise.resolve();
   /** Resolves when the process is gone (exited, or never started). */
   readonly exited: Promise<Exit>;
   /** Rejects when the process goes away while nobody asked it to stop: fails pending waits early. */
@@ -97,6 +131,9 @@ export class ServerProcess {
     connection.onRequest('client/unregisterCapability', () => null);
     connection.onRequest('window/workDoneProgress/create', () => null);
     connection.onRequest('window/showMessageRequest', () => null);
+    // Edits the server wants written (a command's result, H22): collected for the transaction while a
+    // collection runs, refused otherwise. Never written here.
+    connection.onRequest('workspace/applyEdit', (p: ApplyWorkspaceEditParams) => this.applyEditAsked(p));
     connection.listen();
   }
 
@@ -165,8 +202,26 @@ export class ServerProcess {
           references: {},
           documentSymbol: { hierarchicalDocumentSymbolSupport: true },
           publishDiagnostics: { versionSupport: true },
+          // Code actions as literals, with their edit resolved on demand (typescript-language-server
+          // offers refactors and fix-all only then). Not disabledSupport: a server then leaves out what
+          // cannot apply (typescript-language-server: every refactoring not applicable at the position),
+          // as VS Code's list does.
+          codeAction: {
+            codeActionLiteralSupport: { codeActionKind: { valueSet: CODE_ACTION_KINDS } },
+            isPreferredSupport: true,
+            dataSupport: true,
+            resolveSupport: { properties: ['edit'] },
+          },
+          formatting: {},
+          rangeFormatting: {},
         },
-        workspace: { workspaceFolders: true },
+        workspace: {
+          workspaceFolders: true,
+          // Edits the server asks for are collected into a transaction (collectEdits), file operations included.
+          applyEdit: true,
+          workspaceEdit: { documentChanges: true, resourceOperations: ['create', 'rename', 'delete'] },
+          fileOperations: { willRename: true },
+        },
       },
     };
     try {
@@ -176,7 +231,9 @@ export class ServerProcess {
         bounds,
         { failEarly: server.failEarly },
       );
-      const commands = init?.capabilities?.executeCommandProvider?.commands;
+      const caps = init?.capabilities;
+      if (typeof caps === 'object' && caps !== null) server.capabilities = caps;
+      const commands = caps?.executeCommandProvider?.commands;
       if (Array.isArray(commands)) server.executeCommands = new Set(commands.filter((c) => typeof c === 'string'));
       await connection.sendNotification('initialized', {});
     } catch (e) {
@@ -270,6 +327,49 @@ export class ServerProcess {
     };
     work.then(done, done);
     return shared;
+  }
+
+  /**
+   * Runs `run` (requests that may make the server ask for edits: workspace/executeCommand) while every
+   * workspace/applyEdit the server sends is collected, answered applied and not applied: the caller
+   * writes them as one transaction (T54, H22). One collection at a time per server, waiting for the one
+   * before within `bounds`. More than MAX_COLLECTED_EDITS edits fail the run (TooManyEditsError).
+   */
+  async collectEdits<R>(run: () => Promise<R>, bounds: Bounds): Promise<{ result: R; edits: unknown[] }> {
+    const before = this.collections;
+    let release!: () => void;
+    const mine = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    this.collections = before.then(() => mine);
+    try {
+      await bounded(before, 'waiting for an earlier code action to finish', bounds, { failEarly: this.failEarly });
+      const collector = { edits: [] as unknown[], overflow: false };
+      this.collector = collector;
+      try {
+        const result = await run();
+        if (collector.overflow)
+          throw new TooManyEditsError(
+            `the language server asked for more than ${MAX_COLLECTED_EDITS} workspace edits; nothing was changed`,
+          );
+        return { result, edits: collector.edits };
+      } finally {
+        this.collector = undefined;
+      }
+    } finally {
+      release();
+    }
+  }
+
+  private applyEditAsked(p: ApplyWorkspaceEditParams): ApplyWorkspaceEditResult {
+    const c = this.collector;
+    if (!c) return { applied: false, failureReason: NOT_APPLIED };
+    if (c.edits.length >= MAX_COLLECTED_EDITS) {
+      c.overflow = true;
+      return { applied: false, failureReason: `more than ${MAX_COLLECTED_EDITS} edits` };
+    }
+    c.edits.push(typeof p === 'object' && p !== null ? p.edit : undefined);
+    return { applied: true };
   }
 
   notify(method: string, params: unknown): void {
