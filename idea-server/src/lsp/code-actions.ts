@@ -6,7 +6,12 @@
 // workspace/applyEdit requests are collected (ServerProcess.collectEdits); typescript-language-server's
 // own commands are turned into tsserver questions instead (typescript-commands.ts), since one of them
 // writes files itself.
-import type { CodeAction, Command, Diagnostic as LspDiagnostic } from 'vscode-languageserver-protocol';
+import type {
+  CodeAction,
+  CodeActionParams,
+  Command,
+  Diagnostic as LspDiagnostic,
+} from 'vscode-languageserver-protocol';
 import { invalidRequest } from '../../../server-core/errors';
 import type { CodeActionOffer, LanguageFeatures, PlannedChange, Range } from '../../../server-core/host';
 import { orUnavailable, toRawDiagnostics } from '../lsp-features';
@@ -28,15 +33,17 @@ export type CodeActionFeatures = Required<Pick<LanguageFeatures, 'codeActions' |
 export const MAX_CODE_ACTIONS = 500;
 
 /**
- * The longest a list waits for the file's diagnostics to settle (a server that never publishes for a
- * file would otherwise hold it for the whole diagnostics bound); then what arrived is given.
+ * What an offer's handle holds: the server's action as it gave it, the request that listed it and its
+ * place among the actions of that answer with its title and kind (to find it again: see collect).
  */
-export const DIAGNOSTICS_WAIT_MS = 5_000;
-
-/** What an offer's handle holds: the server's action as it gave it. */
 interface Handle {
   lsp: CodeAction | Command;
+  request: CodeActionParams;
+  nth: number;
 }
+
+const sameAction = (a: unknown, title: string, kind: string) =>
+  isObject(a) && a.title === title && (typeof a.kind === 'string' ? a.kind : '') === kind;
 
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null;
 
@@ -76,7 +83,12 @@ function planCommand(server: ServerProcess, command: Command): CommandPlan {
   return { kind: 'execute', command };
 }
 
-function offerOf(server: ServerProcess, a: CodeAction | Command): CodeActionOffer | undefined {
+function offerOf(
+  server: ServerProcess,
+  a: CodeAction | Command,
+  request: CodeActionParams,
+  nth: number,
+): CodeActionOffer | undefined {
   if (!isObject(a) || typeof a.title !== 'string') return undefined;
   const action = isBareCommand(a) ? undefined : a;
   const command = commandOf(a);
@@ -89,13 +101,17 @@ function offerOf(server: ServerProcess, a: CodeAction | Command): CodeActionOffe
     ...(action?.isPreferred === true && { isPreferred: true }),
     ...(disabled !== undefined && { disabled }),
     diagnostics: toRawDiagnostics(Array.isArray(action?.diagnostics) ? action.diagnostics : []),
-    handle: { lsp: a } satisfies Handle,
+    handle: { lsp: a, request, nth } satisfies Handle,
   };
 }
 
+/**
+ * `diagnosticsWaitMs`: the longest a list waits for the file's diagnostics to settle, then takes what
+ * arrived (default: the client's diagnostics bound, which a first list needs while the project loads).
+ */
 export function lspCodeActions(
   client: LspClient,
-  { diagnosticsWaitMs = DIAGNOSTICS_WAIT_MS }: { diagnosticsWaitMs?: number } = {},
+  { diagnosticsWaitMs }: { diagnosticsWaitMs?: number } = {},
 ): CodeActionFeatures {
   return {
     codeActions: (path, range, only, signal) =>
@@ -107,21 +123,27 @@ export function lspCodeActions(
             kind: 'unsupported' as const,
           };
         // Quick fixes are for the diagnostics given: the file's, once its server has settled them.
-        const known = await client.rawDiagnostics(path, { signal, timeoutMs: diagnosticsWaitMs });
+        const known = await client.rawDiagnostics(path, {
+          signal,
+          ...(diagnosticsWaitMs !== undefined && { timeoutMs: diagnosticsWaitMs }),
+        });
         const diagnostics = diagnosticsIn(known, range);
-        const answer = await server.request<unknown>(
-          'textDocument/codeAction',
-          {
-            textDocument: { uri: doc.uri },
-            range: { start: range.start, end: range.end },
-            context: { diagnostics, ...(only && { only: [...only] }), triggerKind: 1 },
-          },
-          'codeAction',
+        const request: CodeActionParams = {
+          textDocument: { uri: doc.uri },
+          range: { start: range.start, end: range.end },
+          context: { diagnostics, ...(only && { only: [...only] }), triggerKind: 1 },
+        };
+        const answer = await server.exclusive(
+          () => server.request<unknown>('textDocument/codeAction', request, 'codeAction', bounds),
           bounds,
         );
+        const list = Array.isArray(answer) ? (answer as (CodeAction | Command)[]) : [];
         const offers: CodeActionOffer[] = [];
-        for (const a of Array.isArray(answer) ? answer : []) {
-          const offer = offerOf(server, a as CodeAction | Command);
+        for (const [i, a] of list.entries()) {
+          if (!isObject(a)) continue;
+          const kind = typeof (a as CodeAction).kind === 'string' ? (a as CodeAction).kind! : '';
+          const nth = list.slice(0, i).filter((b) => sameAction(b, a.title, kind)).length;
+          const offer = offerOf(server, a, request, nth);
           if (offer && kindMatches(offer.kind, only)) offers.push(offer);
           if (offers.length >= MAX_CODE_ACTIONS) break;
         }
@@ -129,14 +151,25 @@ export function lspCodeActions(
       }),
 
     async collectCodeAction(path, offer, signal) {
-      const { lsp } = offer.handle as Handle;
+      const { lsp, request, nth } = offer.handle as Handle;
       const { server, bounds } = await client.server(path, { signal });
       const { result, edits } = await server.collectEdits(async (): Promise<unknown[]> => {
         let action = lsp;
-        // An action without its edit is resolved first (typescript-language-server's fix-all).
+        // An action without its edit is resolved first (typescript-language-server's fix-all). The server
+        // resolves only what its last list gave (it forgets the rest at every list), so it is listed
+        // again, the same question about the same text (the core checked the file did not change), and
+        // the action found again by its title, kind and place.
         const provider = server.capabilities.codeActionProvider;
-        if (!isBareCommand(action) && action.edit === undefined && isObject(provider) && provider.resolveProvider)
-          action = await server.request<CodeAction>('codeAction/resolve', action, 'codeAction/resolve', bounds);
+        if (!isBareCommand(action) && action.edit === undefined && isObject(provider) && provider.resolveProvider) {
+          const again = await server.request<unknown>('textDocument/codeAction', request, 'codeAction', bounds);
+          const same = (Array.isArray(again) ? again : []).filter((a) => sameAction(a, offer.title, offer.kind));
+          const found = same[nth] as CodeAction | undefined;
+          if (!found)
+            throw invalidRequest(
+              `the language server no longer offers the code action "${offer.title}"; list the actions again`,
+            );
+          action = await server.request<CodeAction>('codeAction/resolve', found, 'codeAction/resolve', bounds);
+        }
         if (!isObject(action)) return [];
         const own: unknown[] = isBareCommand(action) || action.edit === undefined ? [] : [action.edit];
         const command = commandOf(action);

@@ -80,8 +80,8 @@ export class ServerProcess {
   capabilities: ServerCapabilities = {};
   /** The workspace/applyEdit requests of the collection running now (collectEdits), else undefined. */
   private collector: { edits: unknown[]; overflow: boolean } | undefined;
-  /** Collections run one at a time: an applyEdit names no request, so it belongs to the one running. */
-  private collections: Promise<unknown> = Promise.resolve();
+  /** Exclusive runs (code actions listed, collected) one at a time: the last one's end. */
+  private exclusives: Promise<unknown> = Promise.resolve();
   /** Resolves when the process is gone (exited, or never started). */
   readonly exited: Promise<Exit>;
   /** Rejects when the process goes away while nobody asked it to stop: fails pending waits early. */
@@ -330,20 +330,33 @@ export class ServerProcess {
   }
 
   /**
-   * Runs `run` (requests that may make the server ask for edits: workspace/executeCommand) while every
-   * workspace/applyEdit the server sends is collected, answered applied and not applied: the caller
-   * writes them as one transaction (T54, H22). One collection at a time per server, waiting for the one
-   * before within `bounds`. More than MAX_COLLECTED_EDITS edits fail the run (TooManyEditsError).
+   * Runs `run` alone among this server's exclusive runs (waiting for the one before within `bounds`):
+   * code actions need it, since typescript-language-server forgets how to resolve the actions it listed
+   * whenever it is asked for code actions again, and an applyEdit names no request.
    */
-  async collectEdits<R>(run: () => Promise<R>, bounds: Bounds): Promise<{ result: R; edits: unknown[] }> {
-    const before = this.collections;
+  async exclusive<R>(run: () => Promise<R>, bounds: Bounds): Promise<R> {
+    const before = this.exclusives;
     let release!: () => void;
     const mine = new Promise<void>((resolve) => {
       release = resolve;
     });
-    this.collections = before.then(() => mine);
+    this.exclusives = before.then(() => mine);
     try {
       await bounded(before, 'waiting for an earlier code action to finish', bounds, { failEarly: this.failEarly });
+      return await run();
+    } finally {
+      release();
+    }
+  }
+
+  /**
+   * Runs `run` (requests that may make the server ask for edits: workspace/executeCommand) exclusively,
+   * while every workspace/applyEdit the server sends is collected, answered applied and not applied: the
+   * caller writes them as one transaction (T54, H22). More than MAX_COLLECTED_EDITS edits fail the run
+   * (TooManyEditsError).
+   */
+  collectEdits<R>(run: () => Promise<R>, bounds: Bounds): Promise<{ result: R; edits: unknown[] }> {
+    return this.exclusive(async () => {
       const collector = { edits: [] as unknown[], overflow: false };
       this.collector = collector;
       try {
@@ -356,9 +369,7 @@ export class ServerProcess {
       } finally {
         this.collector = undefined;
       }
-    } finally {
-      release();
-    }
+    }, bounds);
   }
 
   private applyEditAsked(p: ApplyWorkspaceEditParams): ApplyWorkspaceEditResult {
