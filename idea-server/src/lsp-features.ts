@@ -25,6 +25,7 @@ const KIND_OF: Record<UnavailableReason, UnavailableKind> = {
   failed: 'down',
   crashed: 'down',
   stopped: 'down',
+  unsupported: 'unsupported',
 };
 
 /** The client's unavailability as the core's. */

@@ -40,6 +40,7 @@ import {
 import { lspWillRenameFiles } from './lsp/file-renames';
 import { lspFormat } from './lsp/formatting';
 import { lspHoverAndRename } from './lsp/hover-and-rename';
+import { lspSymbolsAndCalls } from './lsp/symbols-and-calls';
 import { lspLanguageFeatures } from './lsp-features';
 import { chooseRipgrep, type RipgrepChoice } from './ripgrep';
 
@@ -190,6 +191,7 @@ export async function serveWorkspace(options: ServeOptions): Promise<ServedWorks
     language: {
       ...lspLanguageFeatures(client),
       ...lspHoverAndRename(client),
+      ...lspSymbolsAndCalls(client),
       ...lspCodeActions(client),
       ...lspFormat(client),
       ...lspWillRenameFiles(client),

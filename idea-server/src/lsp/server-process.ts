@@ -76,8 +76,8 @@ export class ServerProcess {
   private exitInfo: Exit | undefined;
   /** The commands its initialize answer offers for workspace/executeCommand (diagnostics-pull.ts asks). */
   executeCommands: ReadonlySet<string> = new Set();
-  /** Its initialize answer's capabilities (code actions, formatting, file operations ask). */
-  capabilities: ServerCapabilities = {};
+  /** What its initialize answer says it offers ({} when it said nothing). */
+  capabilities: Readonly<ServerCapabilities> = {};
   /** The workspace/applyEdit requests of the collection running now (collectEdits), else undefined. */
   private collector: { edits: unknown[]; overflow: boolean } | undefined;
   /** Exclusive runs (code actions listed, collected) one at a time: the last one's end. */
@@ -202,6 +202,7 @@ export class ServerProcess {
           references: {},
           documentSymbol: { hierarchicalDocumentSymbolSupport: true },
           publishDiagnostics: { versionSupport: true },
+          callHierarchy: {}, // typescript-language-server offers it only to clients that say so
           // Code actions as literals, with their edit resolved on demand (typescript-language-server
           // offers refactors and fix-all only then). Not disabledSupport: a server then leaves out what
           // cannot apply (typescript-language-server: every refactoring not applicable at the position),
@@ -221,6 +222,7 @@ export class ServerProcess {
           applyEdit: true,
           workspaceEdit: { documentChanges: true, resourceOperations: ['create', 'rename', 'delete'] },
           fileOperations: { willRename: true },
+          symbol: {},
         },
       },
     };
