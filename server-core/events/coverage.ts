@@ -197,6 +197,8 @@ const NAMING: ReadonlySet<keyof Handlers> = new Set<keyof Handlers>([
   'navImplementation',
   'editorOpen',
   'editRename',
+  'editCodeActions',
+  'editFormat',
 ]);
 
 type Results = { [K in keyof Handlers]: Awaited<ReturnType<Handlers[K]>> };
@@ -207,6 +209,9 @@ const WRITING: { [K in keyof Handlers]?: (result: Results[K]) => readonly string
   editRename: (r) => r.changedFiles,
   historyRollback: (r) => [r.filePath],
   localhistoryRollback: (r) => [r.filePath],
+  editApplyCodeAction: (r) => r.changedFiles,
+  editFormat: (r) => r.changedFiles,
+  fsMove: (r) => r.changedFiles,
 };
 
 /** Runs `fn` after the current request's answer went out (the session sends it from a promise reaction). */

@@ -1,11 +1,13 @@
 // The topic handlers over a host (host.ts), keyed by the generated method names: the 13 every host
 // serves, plus v0.1.7's language topics when its LanguageFeatures has them and the editor topics when it
 // has an editor. A server advertises exactly the topics it has handlers for (servedTopics).
+import { CodeActionIds } from '../code-action-ids';
 import { coreContext } from '../context';
 import { withCoverage } from '../events/coverage';
 import type { CoreHost } from '../host';
 import { type Handlers, SERVER_PROTOCOL } from '../protocol';
 import { diagList } from './diag-list';
+import { editCodeActions } from './edit-code-actions';
 import { editFind } from './edit-find';
 import { editRename } from './edit-rename';
 import { editReplace } from './edit-replace';
@@ -29,6 +31,8 @@ export function createCoreHandlers(host: CoreHost): Partial<Handlers> {
   const svc = coreContext(host);
   const lang = host.language;
   const { editor } = host;
+  // The code actions each connection was given, by id (edit/codeActions lists, edit/applyCodeAction applies).
+  const codeActionIds = new CodeActionIds();
   // The files requests name or write are what diagnostics/changed covers (events/coverage.ts).
   return withCoverage(host, {
     editFind: editFind(svc),
@@ -48,6 +52,7 @@ export function createCoreHandlers(host: CoreHost): Partial<Handlers> {
     ...(lang.typeDefinition && { navTypeDefinition: navTypeDefinition(svc, lang.typeDefinition.bind(lang)) }),
     ...(lang.implementation && { navImplementation: navImplementation(svc, lang.implementation.bind(lang)) }),
     ...(lang.rename && { editRename: editRename(svc, lang.rename.bind(lang)) }),
+    ...(lang.codeActions && { editCodeActions: editCodeActions(svc, lang.codeActions.bind(lang), codeActionIds) }),
     ...(editor && { editorContext: editorContext(svc, editor), editorOpen: editorOpen(svc, editor) }),
   });
 }
