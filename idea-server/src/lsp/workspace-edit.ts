@@ -1,9 +1,10 @@
 // LSP WorkspaceEdits (a code action's edit, the workspace/applyEdit requests a command made, the edits
-// of workspace/willRenameFiles) as the core's PlannedChange list, which server-core's write path checks
-// and writes as one transaction. Pure and defensive: a language server's answer is input like any other.
+// of workspace/willRenameFiles) as the core's PlannedChange list (server-core/plan-builder.ts), which
+// server-core's write path checks and writes as one transaction. Pure and defensive: a language server's answer is input like any other.
 // A target that is not a file keeps its URI as its path (not absolute: the core refuses it as outside
 // the workspace); a malformed edit fails the whole conversion, so nothing is half-planned.
 import type { PlannedChange, Range } from '../../../server-core/host';
+import { PlanBuilder } from '../../../server-core/plan-builder';
 import { isRange, pathOfUri } from './convert';
 
 type TextEdits = { range: Range; newText: string }[];
@@ -32,7 +33,7 @@ const flag = (o: unknown, key: string): boolean | undefined => {
 };
 
 /** One resource operation of `documentChanges` (LSP CreateFile / RenameFile / DeleteFile). */
-function resourceOperation(c: Record<string, unknown>): PlannedChange {
+function resourceOperation(c: Record<string, unknown>): Exclude<PlannedChange, { kind: 'edit' }> {
   const options = c.options;
   switch (c.kind) {
     case 'create': {
@@ -75,26 +76,14 @@ function resourceOperation(c: Record<string, unknown>): PlannedChange {
 }
 
 /**
- * WorkspaceEdits in the order the server gave them, as one plan. Text edits of a file go into one
- * change per file, every range in the text the server held: the server never sees an edit applied
- * while it is being collected (nothing is written until the transaction), so a later edit of the same
- * file is computed on the same text as an earlier one. A file operation on a path starts a new change
- * for it (edits after a create are in the new, empty file).
+ * WorkspaceEdits in the order the server gave them, as one plan (server-core/plan-builder.ts: text edits
+ * of a file in one change, ranges in the text the server held, until a file operation on the path).
  */
 export function toPlannedChanges(workspaceEdits: readonly unknown[]): PlannedChange[] {
-  const plan: PlannedChange[] = [];
-  /** The open edit change of each path: text edits of that path join it. */
-  const editing = new Map<string, Extract<PlannedChange, { kind: 'edit' }>>();
+  const plan = new PlanBuilder();
   const addEdits = (uri: unknown, list: unknown) => {
     const filePath = pathOf(uri);
-    const edits = toTextEdits(filePath, list);
-    const open = editing.get(filePath);
-    if (open) open.edits.push(...edits);
-    else {
-      const change = { kind: 'edit' as const, filePath, edits };
-      editing.set(filePath, change);
-      plan.push(change);
-    }
+    plan.edit(filePath, toTextEdits(filePath, list));
   };
   for (const we of workspaceEdits) {
     if (we === undefined || we === null) continue;
@@ -106,17 +95,12 @@ export function toPlannedChanges(workspaceEdits: readonly unknown[]): PlannedCha
         if (typeof c !== 'object' || c === null)
           throw new MalformedEditError('the language server gave a malformed document change');
         const change = c as Record<string, unknown>;
-        if ('textDocument' in change) {
-          addEdits((change.textDocument as { uri?: unknown } | null)?.uri, change.edits);
-          continue;
-        }
-        const op = resourceOperation(change);
-        for (const p of op.kind === 'rename' ? [op.filePath, op.newFilePath] : [op.filePath]) editing.delete(p);
-        plan.push(op);
+        if ('textDocument' in change) addEdits((change.textDocument as { uri?: unknown } | null)?.uri, change.edits);
+        else plan.operation(resourceOperation(change));
       }
     } else if (typeof changes === 'object' && changes !== null) {
       for (const [uri, list] of Object.entries(changes)) addEdits(uri, list);
     }
   }
-  return plan.filter((c) => c.kind !== 'edit' || c.edits.length > 0);
+  return plan.plan();
 }
