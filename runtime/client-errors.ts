@@ -12,6 +12,8 @@ export class IdeaProtocolError<Code extends string = string> extends Error {
     message: string,
     readonly topic: string,
     readonly requestId: string,
+    /** The error body as received: `code`, `message` and any field its version adds (0.1.8: `candidates`). */
+    readonly body?: Readonly<Record<string, unknown>>,
   ) {
     super(message);
   }

@@ -287,7 +287,13 @@ export class ClientTransport {
     const error = msg.error as { code?: unknown; message?: unknown } | undefined;
     if (error !== undefined && error !== null) {
       entry.reject(
-        new IdeaProtocolError(String(error.code), String(error.message), String(msg.topic ?? ''), msg.requestId),
+        new IdeaProtocolError(
+          String(error.code),
+          String(error.message),
+          String(msg.topic ?? ''),
+          msg.requestId,
+          typeof error === 'object' ? (error as Record<string, unknown>) : undefined,
+        ),
       );
     } else entry.resolve(msg.result);
   }

@@ -76,12 +76,17 @@ export interface AroundRequest<T extends string = string> extends RequestContext
   readonly ownInFlight: number;
 }
 
-/** Thrown by a handler to answer with a specific code (e.g. INVALID_REQUEST for a bad path). */
+/**
+ * Thrown by a handler to answer with a specific code (e.g. INVALID_REQUEST for a bad path). `details` are
+ * further fields of the error body its version defines (0.1.8: `candidates` of a name path); `code` and
+ * `message` are always the error's own.
+ */
 export class ProtocolError<Code extends string = string> extends Error {
   override readonly name = 'ProtocolError';
   constructor(
     readonly code: Code,
     message: string,
+    readonly details?: Readonly<Record<string, unknown>>,
   ) {
     super(message);
   }
@@ -575,7 +580,7 @@ export class ServerSession<H extends object, T extends string = string> {
       }
       frame =
         err instanceof ProtocolError
-          ? errorFrame(topic, requestId, err.code, err.message)
+          ? errorFrame(topic, requestId, err.code, err.message, err.details)
           : self.cancelled && self.held && !(err instanceof InvalidResultError)
             ? // A held cancel: the handler stopped and undid its work; now the cancel is answered.
               cancelledFrame(topic, requestId)
@@ -696,8 +701,14 @@ export class ServerSession<H extends object, T extends string = string> {
   }
 }
 
-function errorFrame(topic: string, requestId: string, code: string, message: string): string {
-  return JSON.stringify({ topic, requestId, error: { code, message } });
+function errorFrame(
+  topic: string,
+  requestId: string,
+  code: string,
+  message: string,
+  details?: Readonly<Record<string, unknown>>,
+): string {
+  return JSON.stringify({ topic, requestId, error: details ? { ...details, code, message } : { code, message } });
 }
 
 function cancelledFrame(topic: string, requestId: string): string {

@@ -69,6 +69,16 @@ function kindName(kind: number): string {
   return SYMBOL_KIND_NAMES[kind] ?? 'unknown';
 }
 
+export type SymbolKindName = (typeof SYMBOL_KIND_NAMES)[number];
+
+/**
+ * A kind as v0.1.8's shapes carry it (their SymbolKind enum has no "unknown"): a number outside
+ * VS Code's enum, which no provider gives today, counts as "object".
+ */
+export function symbolKindName(kind: number): SymbolKindName {
+  return SYMBOL_KIND_NAMES[kind] ?? 'object';
+}
+
 function isTree(s: TreeSymbol | FlatSymbol): s is TreeSymbol {
   return 'range' in s && 'selectionRange' in s;
 }

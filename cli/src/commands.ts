@@ -177,9 +177,13 @@ function commandOf(t: TopicSpec, actionCount: Map<string, number>): CommandSpec 
       description: c.description.replace(c.fills, `--${kebab(c.fills)}`),
       client: true,
     });
+  // Since 0.1.8 a position is line and character or a name path (`anyOf`): line and character still
+  // follow the required params as positionals (FILE LINE CHARACTER as before), optional ones.
+  const first = (t.params.anyOf as JsonSchema[] | undefined)?.[0]?.required;
+  const alternative = JSON.stringify(first) === '["line","character"]' ? ['line', 'character'] : [];
   let n = 0;
   const positionals: ParamSpec[] = [];
-  for (const field of required) {
+  for (const field of [...required, ...alternative]) {
     const p = params.find((q) => q.name === field);
     if (p && p.type !== 'json' && p.type !== 'boolean' && !p.repeatable) {
       p.position = n++;

@@ -1,20 +1,44 @@
 // server-core's LanguageFeatures answered by language servers over LSP (src/lsp/client.ts). A file no
 // language server serves (none configured for it, its command missing, crashed too often) is
-// `Unavailable` with the client's reason, which the core turns into an empty answer plus a log line:
-// never a crash. Shapes are converted to VS Code's (0-based symbol kinds and severities) here, once.
+// `Unavailable` with the client's reason and its kind (T48: `none` when no server is configured for
+// the language, `down` when its server could not start or stopped), which the core turns into an
+// empty answer saying why: never a crash. Shapes are converted to VS Code's (0-based symbol kinds and
+// severities) here, once.
 import type { LocationLink, Location as LspLocation } from 'vscode-languageserver-protocol';
 import type { RawDiagnostic } from '../../server-core/diagnostics';
-import type { DefinitionTarget, LanguageFeatures, Position, Range, Unavailable } from '../../server-core/host';
+import type {
+  DefinitionTarget,
+  LanguageFeatures,
+  Position,
+  Range,
+  Unavailable,
+  UnavailableKind,
+} from '../../server-core/host';
 import type { LspClient } from './lsp/client';
 import { isRange, pathOfUri, rawDiagnostic, toVsCodeSymbols } from './lsp/convert';
-import { LspUnavailableError } from './lsp/errors';
+import { LspUnavailableError, type UnavailableReason } from './lsp/errors';
+
+/** T48's kind of each reason the client gives: no server configured, or one that is not running. */
+const KIND_OF: Record<UnavailableReason, UnavailableKind> = {
+  unconfigured: 'none',
+  missing: 'down',
+  failed: 'down',
+  crashed: 'down',
+  stopped: 'down',
+  unsupported: 'unsupported',
+};
+
+/** The client's unavailability as the core's. */
+export function unavailableOf(e: LspUnavailableError): Unavailable {
+  return { unavailable: e.message, kind: KIND_OF[e.reason] };
+}
 
 /** The client's answer, or `Unavailable` when no language server can give one. */
-async function orUnavailable<T>(call: () => Promise<T>): Promise<T | Unavailable> {
+export async function orUnavailable<T>(call: () => Promise<T>): Promise<T | Unavailable> {
   try {
     return await call();
   } catch (e) {
-    if (e instanceof LspUnavailableError) return { unavailable: e.message };
+    if (e instanceof LspUnavailableError) return unavailableOf(e);
     throw e;
   }
 }
@@ -93,8 +117,12 @@ export function lspLanguageFeatures(client: LspClient): LanguageFeatures {
         const answer = await client.documentSymbols(path, { signal });
         return toVsCodeSymbols(Array.isArray(answer) ? answer : []);
       }),
+    // A file no server is configured for has no diagnostics, and says why (T48).
     diagnostics: (path, signal) =>
-      orUnavailable(async () => toRawDiagnostics(await client.rawDiagnostics(path, { signal }))),
+      orUnavailable(async () => {
+        client.configuredFor(path);
+        return toRawDiagnostics(await client.rawDiagnostics(path, { signal }));
+      }),
     syncedText: (path) => client.syncedText(path),
     allDiagnostics: () =>
       client.allRawDiagnostics().map(([filePath, list]) => ({ filePath, diagnostics: toRawDiagnostics(list) })),

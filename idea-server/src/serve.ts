@@ -37,6 +37,7 @@ import {
   typeScriptServerOptions,
 } from './lsp/config';
 import { lspHoverAndRename } from './lsp/hover-and-rename';
+import { lspSymbolsAndCalls } from './lsp/symbols-and-calls';
 import { lspLanguageFeatures } from './lsp-features';
 import { chooseRipgrep, type RipgrepChoice } from './ripgrep';
 
@@ -184,7 +185,7 @@ export async function serveWorkspace(options: ServeOptions): Promise<ServedWorks
   mkdirSync(stateDir, { recursive: true, mode: 0o700 });
   const host = createHost({
     workspace,
-    language: { ...lspLanguageFeatures(client), ...lspHoverAndRename(client) },
+    language: { ...lspLanguageFeatures(client), ...lspHoverAndRename(client), ...lspSymbolsAndCalls(client) },
     historyDir,
     ripgrep: ripgrep.path,
     stateDir,

@@ -4,6 +4,7 @@ import { type CoreContext, resolvePath } from '../context';
 import { severityFilter, toWireDiagnostic, type WireDiagnostic } from '../diagnostics';
 import { isUnavailable } from '../host';
 import type { DiagListResult, Handlers } from '../protocol';
+import { type WireUnavailable, wireUnavailable } from '../unavailable';
 import { byFileAndPosition } from './document';
 
 /** Most diagnostics returned; totalCount still counts them all (truncated when diagnostics.length < totalCount). */
@@ -13,6 +14,7 @@ export function diagList(svc: CoreContext): Handlers['diagList'] {
   return async (params, ctx) => {
     const keep = severityFilter(params.severity);
     let out: WireDiagnostic[] = [];
+    let unavailable: WireUnavailable | undefined;
     if (params.filePath === undefined) {
       for (const { filePath, diagnostics } of svc.language.allDiagnostics())
         for (const d of diagnostics) out.push(toWireDiagnostic(filePath, d));
@@ -24,6 +26,7 @@ export function diagList(svc: CoreContext): Handlers['diagList'] {
           const list = await svc.language.diagnostics(path, ctx.signal);
           if (isUnavailable(list)) {
             svc.tools.log(`diagnostics: ${list.unavailable}`);
+            unavailable ??= wireUnavailable(list);
             return [];
           }
           return list.map((d) => toWireDiagnostic(path, d));
@@ -32,6 +35,10 @@ export function diagList(svc: CoreContext): Handlers['diagList'] {
       out = perFile.flat();
     }
     out = out.filter(keep).sort(byFileAndPosition);
-    return { diagnostics: out.slice(0, MAX_DIAGNOSTICS) as DiagListResult['diagnostics'], totalCount: out.length };
+    const diagnostics = out.slice(0, MAX_DIAGNOSTICS) as DiagListResult['diagnostics'];
+    // T48: an empty answer says why when a file named had no language server to answer for it.
+    return unavailable && out.length === 0
+      ? { diagnostics, totalCount: 0, unavailable }
+      : { diagnostics, totalCount: out.length };
   };
 }

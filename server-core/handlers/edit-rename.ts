@@ -3,7 +3,9 @@
 // transaction through the write path of edit/replace (write/workspace-write.ts): protected files and
 // files with unsaved editor changes are refused, originals kept in local history, every file changes or
 // none does, crash-safe. A dry run answers the same edits and diffs (and the same refusals) and writes
-// nothing. Served when the host's LanguageFeatures has rename.
+// nothing. Served when the host's LanguageFeatures has rename. Every project of the workspace is loaded
+// first (projects.ts), so that the provider finds every reference, and the answer says what was
+// searched (coverage, T47).
 // The provider is asked prepareRename only when its answer can matter (issue 33, bench/FINDINGS.md
 // finding 2: typescript-language-server computes a whole rename for it, as long as the rename itself):
 // before the rename when the new name is not an identifier (the name it replaces says whether one is
@@ -18,12 +20,14 @@ import { type CoreContext, resolvePath } from '../context';
 import { invalidRequest, ProtocolError } from '../errors';
 import { isUnavailable, type LanguageFeatures, type Position, type Range, RenameRejectedError } from '../host';
 import type { ResolvedPath } from '../path-guard';
+import { coverWorkspace, wireCoverage } from '../projects';
 import type { EditRenameResult, Handlers } from '../protocol';
 import { WRITE_CONCURRENCY } from '../write/bounded';
 import { readBytes } from '../write/fd-io';
 import { BACKUP_SOURCES, checkWritable, type PlannedWrite, writeFiles } from '../write/workspace-write';
 import { documentAt, documentText, textOfRange, wireRange } from './document';
 import { MAX_REPLACE_BYTES } from './edit-replace';
+import { locate } from './locator';
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -93,8 +97,14 @@ export function editRename(svc: CoreContext, rename: Rename): Handlers['editRena
   return async (params, ctx) => {
     if (/[\p{Cc}\p{Zl}\p{Zp}]/u.test(params.newName))
       throw invalidRequest('newName contains a line break or control character');
-    const { path, position } = await documentAt(svc, params.filePath, params.line, params.character);
-    const at = `${params.line}:${params.character}`;
+    // Every project loaded first (T47), so the rename edits every file its references name.
+    const [located, covered] = await Promise.all([
+      locate(svc, params, ctx.signal),
+      coverWorkspace(svc, ctx.signal, resolvePath(svc, params.filePath).path),
+    ]);
+    const coverage = wireCoverage(covered);
+    const { path, position } = await documentAt(svc, params.filePath, located.line, located.character);
+    const at = params.namePath ?? `${located.line}:${located.character}`;
     /** The provider's prepareRename: its refusal, or a new name that cannot replace the name there, thrown. */
     const prepare = async () => {
       const prepared = svc.language.prepareRename
@@ -196,7 +206,7 @@ export function editRename(svc: CoreContext, rename: Rename): Handlers['editRena
     } finally {
       await Promise.all(reads);
     }
-    if (params.dryRun) return { dryRun: true, files, changedFiles: [], editCount };
+    if (params.dryRun) return { dryRun: true, files, changedFiles: [], editCount, coverage };
     await writeFiles(svc, writes, {
       what: 'edit/rename',
       recordResult: true,
@@ -204,6 +214,6 @@ export function editRename(svc: CoreContext, rename: Rename): Handlers['editRena
       request: ctx,
     });
     if (writes.length > 0) svc.tools.log(`rename: ${editCount} edit(s) in ${writes.length} file(s)`);
-    return { dryRun: false, files, changedFiles: writes.map((w) => w.path), editCount };
+    return { dryRun: false, files, changedFiles: writes.map((w) => w.path), editCount, coverage };
   };
 }

@@ -6,33 +6,30 @@ import type { CoreContext } from '../context';
 import { type DefinitionTarget, isUnavailable, type Position, type Unavailable } from '../host';
 import type { DefinitionLocation } from '../protocol';
 import { innermostContaining, type TreeSymbol } from '../symbols';
+import { type WireUnavailable, wireUnavailable } from '../unavailable';
 import { askAt, diskText, heldText, textOfRange, wireRange } from './document';
+import { type Locator, locate as locateParams } from './locator';
 
 /** Targets worked out at once (each may need a symbol query and a file read). */
 const LOOKUPS_IN_FLIGHT = 8;
 
 type Provider = (path: string, at: Position, signal: AbortSignal) => Promise<DefinitionTarget[] | Unavailable>;
 
-interface At {
-  filePath: string;
-  line: number;
-  character: number;
-}
-
 export async function providerLocations(
   svc: CoreContext,
   what: string,
   provider: Provider,
-  params: At,
+  params: Locator,
   signal: AbortSignal,
-): Promise<{ locations: DefinitionLocation[] }> {
-  const { answer: defs, ...source } = await askAt(svc, params.filePath, params.line, params.character, (p, at) =>
+): Promise<{ locations: DefinitionLocation[]; unavailable?: WireUnavailable }> {
+  const { line, character } = await locateParams(svc, params, signal);
+  const { answer: defs, ...source } = await askAt(svc, params.filePath, line, character, (p, at) =>
     provider(p, at, signal),
   );
   signal.throwIfAborted(); // cancelled: no more language-server queries for an answer nobody reads
   if (isUnavailable(defs)) {
     svc.tools.log(`${what}: ${defs.unavailable}`);
-    return { locations: [] };
+    return { locations: [], unavailable: wireUnavailable(defs) };
   }
   // Targets are worked out together, each file's symbols and text asked once (two implementations in
   // one file are common): every symbol query is a language-server round trip the bare command does not make.

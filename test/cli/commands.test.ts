@@ -16,18 +16,22 @@ describe('commands derived from the spec', () => {
       .map((c) => c.alias)
       .sort();
     expect(aliases).toEqual([
+      'callHierarchy',
       'context',
       'definition',
       'find',
       'findFiles',
+      'findSymbol',
       'hover',
       'implementation',
       'open',
       'references',
+      'referencingSymbols',
       'rename',
       'replace',
       'symbols',
       'typeDefinition',
+      'workspaceSymbols',
     ]);
   });
 
@@ -67,10 +71,12 @@ describe('commands derived from the spec', () => {
       acceptsScalar: true,
       required: false,
     });
+    // Since 0.1.8 line and character or namePath (anyOf): still the positionals after the file.
     expect(cmd('nav/definition').params.find((p) => p.name === 'line')).toMatchObject({
       type: 'integer',
       minimum: 0,
-      required: true,
+      required: false,
+      position: 1,
     });
   });
 

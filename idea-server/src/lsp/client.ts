@@ -26,11 +26,12 @@ import {
   definitionLocation,
   definitionTargets,
   diagnosticsResult,
+  fromNavto,
   referencesResult,
   symbolsResult,
   widenToSymbol,
 } from './convert';
-import { checkerFindsNothing } from './diagnostics-pull';
+import { checkerFindsNothing, TSSERVER_REQUEST } from './diagnostics-pull';
 import { DiagnosticsStore, SETTLE_TIMES, type SettleTimes } from './diagnostics-store';
 import { Documents, lineCount, MAX_DOCUMENT_BYTES, type OpenDocument, readTextBounded } from './documents';
 import { LspAbortError, LspFileError, LspPositionError, LspTimeoutError, LspUnavailableError } from './errors';
@@ -179,6 +180,9 @@ class Language {
   }
 }
 
+/** Most files `load` keeps open for their projects (projects.ts's own bound is below it). */
+export const MAX_PINNED = 256;
+
 /**
  * Lines of a synced document, counted once per text: the sync hands back the same object while the file
  * is unchanged, so a warm request does not scan the whole file for its line check.
@@ -190,10 +194,21 @@ function linesOf(doc: OpenDocument): number {
   return n;
 }
 
+function unconfigured(path: string): LspUnavailableError {
+  const ext = extname(path);
+  return new LspUnavailableError(
+    ext || path,
+    'unconfigured',
+    `no language server is configured for ${ext ? `${ext} files` : 'files without an extension'}`,
+  );
+}
+
 export class LspClient {
   private readonly options: Required<Omit<LspClientOptions, 'servers'>>;
   private readonly languages = new Map<string, Language>();
   private readonly diagnosticsListeners = new Set<DiagnosticsListener>();
+  /** Files `load` opened for their projects: `release` leaves them open. */
+  private readonly pinned = new Set<string>();
 
   constructor(options: LspClientOptions) {
     if (!isAbsolute(options.rootPath)) throw new Error(`rootPath must be absolute: ${options.rootPath}`);
@@ -222,6 +237,11 @@ export class LspClient {
   /** The language serving `path` (by extension), or undefined. */
   languageOf(path: string): string | undefined {
     return languageOfFile(path, this.languages)?.language;
+  }
+
+  /** Throws LspUnavailableError (`unconfigured`) when no language server is configured for `path`. */
+  configuredFor(path: string): void {
+    if (!languageOfFile(path, this.languages)) throw unconfigured(path);
   }
 
   /** The pid of a language's running server (monitoring, tests); undefined when none runs. */
@@ -425,12 +445,110 @@ export class LspClient {
     );
   }
 
+  /**
+   * Opens each file in its language server (started if need be) and keeps it open, so that the server
+   * loads and keeps the file's project (T47: TypeScript's server searches the projects it has loaded;
+   * a project whose last open file closes may be dropped). Resolves with the files that could not be
+   * opened and why; a cancellation rejects. Loaded files stay open (`release` leaves them), at most
+   * MAX_PINNED of them, the least recently loaded let go first.
+   */
+  async load(paths: readonly string[], opts: CallOptions = {}): Promise<{ path: string; reason: string }[]> {
+    const failed: { path: string; reason: string }[] = [];
+    await Promise.all(
+      paths.map(async (raw) => {
+        try {
+          const path = this.checkPath(raw);
+          await this.open(path, opts);
+          this.pinned.delete(path); // re-inserted: the Set's order is the order of loading
+          this.pinned.add(path);
+        } catch (e) {
+          if (e instanceof LspAbortError) throw e;
+          failed.push({ path: raw, reason: (e as Error).message });
+        }
+      }),
+    );
+    for (const p of this.pinned) {
+      if (this.pinned.size <= MAX_PINNED) break;
+      this.pinned.delete(p);
+    }
+    return failed;
+  }
+
   /** Closes the files (didClose) in the running servers that have them open: they left coverage. */
   release(paths: readonly string[]): void {
     for (const l of this.languages.values()) {
       const live = l.running();
-      if (live) for (const p of paths) live.documents.release(p);
+      if (live) for (const p of paths) if (!this.pinned.has(p)) live.documents.release(p);
     }
+  }
+
+  /**
+   * A workspace symbol query to every language server, each language's answer or why it has none (T49).
+   * TypeScript's server is asked tsserver's own `navto` without a file, which searches every project
+   * it has loaded (its workspace/symbol searches only the projects of the file it opened last); other
+   * servers `workspace/symbol`. Servers not running yet are started (a query names no file to start
+   * them by); at most `limit` symbols are asked of each.
+   */
+  async workspaceSymbols(
+    query: string,
+    limit: number,
+    opts: CallOptions = {},
+  ): Promise<{ language: string; symbols?: SymbolInformation[]; error?: Error }[]> {
+    return Promise.all(
+      [...this.languages].map(async ([language, l]) => {
+        try {
+          const live =
+            l.running() ??
+            (await bounded(l.get(), `starting the ${language} language server`, {
+              signal: opts.signal,
+              timeoutMs: this.options.startTimeoutMs,
+            }));
+          const bounds = this.bounds(opts);
+          if (live.server.executeCommands.has(TSSERVER_REQUEST)) {
+            const answer = await live.server.request<{ success?: unknown; body?: unknown } | null>(
+              'workspace/executeCommand',
+              { command: TSSERVER_REQUEST, arguments: ['navto', { searchValue: query, maxResultCount: limit }] },
+              `navto "${query}"`,
+              bounds,
+            );
+            if (answer?.success === true && Array.isArray(answer.body))
+              return { language, symbols: live.symbols(fromNavto(answer.body)) ?? [] };
+          }
+          if (!live.server.capabilities.workspaceSymbolProvider)
+            throw new LspUnavailableError(language, 'unsupported', 'it does not offer workspace symbols');
+          const answer = await live.server.request<SymbolInformation[] | null>(
+            'workspace/symbol',
+            { query },
+            `workspace/symbol "${query}"`,
+            bounds,
+          );
+          return { language, symbols: live.symbols(Array.isArray(answer) ? answer : []) ?? [] };
+        } catch (e) {
+          if (e instanceof LspAbortError) throw e;
+          return { language, error: e as Error };
+        }
+      }),
+    );
+  }
+
+  /**
+   * A request about `path` (callHierarchy/incomingCalls names no document, only an item in it), sent to
+   * the server of its language once the file is open there and in step with the disk (with `at`, the
+   * position checked against it); `capability` (a ServerCapabilities key) must be offered, else
+   * LspUnavailableError `unsupported`.
+   */
+  async requestAbout<R>(
+    path: string,
+    method: string,
+    params: (uri: string) => unknown,
+    capability: string,
+    opts: CallOptions = {},
+    at?: { line: number; character: number },
+  ): Promise<R> {
+    const { live, doc } = at ? await this.openAt(path, at.line, at.character, opts) : await this.open(path, opts);
+    if (!live.server.capabilities[capability])
+      throw new LspUnavailableError(doc.language, 'unsupported', `its server does not offer ${method}`);
+    return live.server.request<R>(method, params(doc.uri), method, this.bounds(opts));
   }
 
   /** Whether a running server has `path` open (it then publishes the file's diagnostics as they change). */
@@ -475,14 +593,7 @@ export class LspClient {
   ): Promise<{ live: Live; doc: OpenDocument & { language: string }; synced: OpenDocument }> {
     const path = this.checkPath(rawPath);
     const lang = languageOfFile(path, this.languages);
-    if (!lang) {
-      const ext = extname(path);
-      throw new LspUnavailableError(
-        ext || path,
-        'unconfigured',
-        `no language server is configured for ${ext ? `${ext} files` : 'files without an extension'}`,
-      );
-    }
+    if (!lang) throw unconfigured(path);
     const language = this.languages.get(lang.language)!;
     // A running server needs no bounded wait (its timer, its abort listener); the sync below is bounded.
     const live =

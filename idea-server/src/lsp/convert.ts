@@ -3,7 +3,7 @@
 // and UTF-16 characters as LSP has them, sorted and capped the same way. The symbol and diagnostic
 // shaping is shared with the extension (server-core/symbols.ts, server-core/diagnostics.ts): LSP numbers
 // SymbolKind and DiagnosticSeverity from 1 where VS Code numbers them from 0, hence the `- 1`s.
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type {
   DocumentSymbol,
   LocationLink,
@@ -236,4 +236,69 @@ export function diagnosticsResult(
   }
   out.sort(byPlace);
   return { diagnostics: out.slice(0, MAX_DIAGNOSTICS) as DiagListResult['diagnostics'], totalCount: out.length };
+}
+
+/**
+ * tsserver's ScriptElementKind → LSP SymbolKind, as typescript-language-server converts its own answers
+ * (its workspace/symbol and documentSymbol), so navto's symbols read like its other ones.
+ */
+const TS_SYMBOL_KINDS: Readonly<Record<string, number>> = {
+  'enum member': 14,
+  'JSX attribute': 7,
+  'local class': 5,
+  'local function': 12,
+  'local var': 13,
+  'type parameter': 13,
+  alias: 13,
+  class: 5,
+  const: 14,
+  constructor: 9,
+  enum: 10,
+  field: 8,
+  file: 1,
+  function: 12,
+  getter: 6,
+  interface: 11,
+  let: 13,
+  method: 6,
+  module: 2,
+  parameter: 13,
+  property: 7,
+  setter: 6,
+  var: 13,
+};
+
+/** tsserver `navto` items (1-based lines and offsets) as LSP SymbolInformation; malformed ones dropped. */
+export function fromNavto(items: readonly unknown[]): SymbolInformation[] {
+  const out: SymbolInformation[] = [];
+  const pos = (p: unknown) => {
+    const { line, offset } = (p ?? {}) as { line?: unknown; offset?: unknown };
+    return Number.isSafeInteger(line) &&
+      Number.isSafeInteger(offset) &&
+      (line as number) >= 1 &&
+      (offset as number) >= 1
+      ? { line: (line as number) - 1, character: (offset as number) - 1 }
+      : undefined;
+  };
+  for (const it of items) {
+    if (typeof it !== 'object' || it === null) continue;
+    const item = it as {
+      name?: unknown;
+      kind?: unknown;
+      file?: unknown;
+      start?: unknown;
+      end?: unknown;
+      containerName?: unknown;
+    };
+    const start = pos(item.start);
+    const end = pos(item.end);
+    if (typeof item.name !== 'string' || typeof item.file !== 'string' || !start || !end) continue;
+    out.push({
+      name: item.name,
+      kind: (TS_SYMBOL_KINDS[String(item.kind)] ?? 13) as SymbolInformation['kind'],
+      location: { uri: pathToFileURL(item.file).href, range: { start, end } },
+      ...(typeof item.containerName === 'string' && item.containerName ? { containerName: item.containerName } : {}),
+    });
+  }
+  return out;
 }

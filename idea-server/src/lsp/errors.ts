@@ -1,9 +1,12 @@
 // What a caller of the LSP client can get besides an answer; each is meant to become a protocol error
 // (HANDLER_ERROR with the message), never to take the host process down.
 
-export type UnavailableReason = 'unconfigured' | 'missing' | 'failed' | 'crashed' | 'stopped';
+export type UnavailableReason = 'unconfigured' | 'missing' | 'failed' | 'crashed' | 'stopped' | 'unsupported';
 
-/** No usable language server for a language: not configured, command not found, failed to start, crashed too often, or shut down. */
+/**
+ * No usable language server for a language: not configured, command not found, failed to start, crashed
+ * too often, or shut down; or (`unsupported`) one that runs but does not offer what was asked.
+ */
 export class LspUnavailableError extends Error {
   override readonly name = 'LspUnavailableError';
   constructor(

@@ -19,27 +19,16 @@ import {
   type Position,
   type RenameFileEdits,
   RenameRejectedError,
-  type Unavailable,
 } from '../../../server-core/host';
 import { fencedCode } from '../../../server-core/markdown';
-import { toDefinitionTargets } from '../lsp-features';
+import { orUnavailable, toDefinitionTargets } from '../lsp-features';
 import type { LspClient } from './client';
 import { isRange, pathOfUri } from './convert';
-import { LspUnavailableError } from './errors';
 
 /** The members idea-server adds to lspLanguageFeatures' (serve.ts spreads them in). */
 export type HoverAndRename = Required<
   Pick<LanguageFeatures, 'hover' | 'typeDefinition' | 'implementation' | 'prepareRename' | 'rename'>
 >;
-
-async function orUnavailable<T>(call: () => Promise<T>): Promise<T | Unavailable> {
-  try {
-    return await call();
-  } catch (e) {
-    if (e instanceof LspUnavailableError) return { unavailable: e.message };
-    throw e;
-  }
-}
 
 /** The server's error reply to a rename as the core's refusal (its message kept); anything else rethrown. */
 function rejected(e: unknown): never {

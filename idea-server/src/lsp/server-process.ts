@@ -48,6 +48,8 @@ export class ServerProcess {
   private exitInfo: Exit | undefined;
   /** The commands its initialize answer offers for workspace/executeCommand (diagnostics-pull.ts asks). */
   executeCommands: ReadonlySet<string> = new Set();
+  /** What its initialize answer says it offers (ServerCapabilities; {} when it said nothing). */
+  capabilities: Readonly<Record<string, unknown>> = {};
   /** Resolves when the process is gone (exited, or never started). */
   readonly exited: Promise<Exit>;
   /** Rejects when the process goes away while nobody asked it to stop: fails pending waits early. */
@@ -165,8 +167,9 @@ export class ServerProcess {
           references: {},
           documentSymbol: { hierarchicalDocumentSymbolSupport: true },
           publishDiagnostics: { versionSupport: true },
+          callHierarchy: {}, // typescript-language-server offers it only to clients that say so
         },
-        workspace: { workspaceFolders: true },
+        workspace: { workspaceFolders: true, symbol: {} },
       },
     };
     try {
@@ -178,6 +181,8 @@ export class ServerProcess {
       );
       const commands = init?.capabilities?.executeCommandProvider?.commands;
       if (Array.isArray(commands)) server.executeCommands = new Set(commands.filter((c) => typeof c === 'string'));
+      const caps = init?.capabilities;
+      if (typeof caps === 'object' && caps !== null) server.capabilities = caps as Record<string, unknown>;
       await connection.sendNotification('initialized', {});
     } catch (e) {
       // Gone before it answered: say why (command not found, exit code) rather than "connection disposed".

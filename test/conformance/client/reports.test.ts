@@ -82,7 +82,7 @@ describe('a client run, reported', () => {
       implementation: { name: 'reference' },
     });
     expect(j.cases.map((c) => [c.id, c.clause, c.clauseLink, c.verdict])).toEqual([
-      ['answers/out-of-order', 'T2', 'generated/v0.1.7/protocol.md#clause-t2', 'pass'],
+      ['answers/out-of-order', 'T2', 'generated/v0.1.8/protocol.md#clause-t2', 'pass'],
       ['errors/every-code', 'C5', 'generated/v0.1.8/protocol.md#clause-c5', 'pass'],
       ['security/loopback-only', 'C6', 'generated/v0.1.8/protocol.md#clause-c6', 'pass'],
     ]);

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { LspClient, type LspClientOptions } from '../../../idea-server/src/lsp/client';
 import { LspAbortError, LspFileError, LspTimeoutError, LspUnavailableError } from '../../../idea-server/src/lsp/errors';
+import { lspLanguageFeatures } from '../../../idea-server/src/lsp-features';
 import { poll } from '../../../runtime/poll';
 import { until } from '../../support/wait';
 import { running } from './processes';
@@ -91,6 +92,29 @@ describe('LspClient failure paths', () => {
     });
     await expect(client.diagnostics([md])).resolves.toEqual({ diagnostics: [], totalCount: 0 });
     await expect(client.symbols('relative/one.fake')).rejects.toBeInstanceOf(LspFileError);
+  });
+
+  // clause T48: the core's Unavailable says why: none for a language no server is configured for, down
+  // for a server that cannot start.
+  it('as language features: unavailable with the kind T48 names', async () => {
+    const { client } = fake([]);
+    const md = join(dir, 'kinds.md');
+    writeFileSync(md, '# x\n');
+    const features = lspLanguageFeatures(client);
+    const signal = new AbortController().signal;
+    for (const answer of [features.diagnostics(md, signal), features.documentSymbols(md, signal, 'wait')])
+      await expect(answer).resolves.toEqual({
+        unavailable: 'language server unavailable for .md: no language server is configured for .md files',
+        kind: 'none',
+      });
+    const missing = new LspClient({ rootPath: dir, servers: ['fake=idea-no-such-language-server-xyz --stdio'] });
+    clients.push(missing);
+    await expect(lspLanguageFeatures(missing).diagnostics(file, signal)).resolves.toMatchObject({ kind: 'down' });
+    await expect(
+      lspLanguageFeatures(missing).definition(file, { line: 0, character: 0 }, signal),
+    ).resolves.toMatchObject({
+      kind: 'down',
+    });
   });
 
   it('a position past the end of the file, and a command that cannot even be spawned, are clear errors', async () => {

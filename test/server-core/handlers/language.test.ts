@@ -138,7 +138,10 @@ describe('nav/definition', () => {
 
   it('answers Unavailable with no locations and logs why', async () => {
     const { host, svc } = core({ definition: async () => UNAVAILABLE });
-    expect(await navDefinition(svc)({ filePath: file, line: 0, character: 0 }, ctx)).toEqual({ locations: [] });
+    expect(await navDefinition(svc)({ filePath: file, line: 0, character: 0 }, ctx)).toEqual({
+      locations: [],
+      unavailable: { kind: 'none', reason: 'no language server for .ts' },
+    });
     expect(host.logged).toEqual(['definition: no language server for .ts']);
   });
 });
@@ -240,7 +243,11 @@ describe('nav/references, nav/symbols, diag/list', () => {
     const res = await navSymbols(svc)({ filePath: file, query: 'AREA' }, ctx);
     expect(res.symbols.map((s) => [s.name, s.kind, s.containerName])).toEqual([['area', 'method', 'Shape']]);
     const none = core({ documentSymbols: async () => UNAVAILABLE });
-    expect(await navSymbols(none.svc)({ filePath: file }, ctx)).toEqual({ symbols: [], totalCount: 0 });
+    expect(await navSymbols(none.svc)({ filePath: file }, ctx)).toEqual({
+      symbols: [],
+      totalCount: 0,
+      unavailable: { kind: 'none', reason: 'no language server for .ts' },
+    });
   });
 
   it('refuses a path outside the workspace (INVALID_REQUEST)', async () => {

@@ -102,8 +102,8 @@ describe('nav/hover and nav/typeDefinition', () => {
       contents: [{ kind: 'markdown', value: '```ts\nconst oldName: 1\n```' }],
       range: { line: 0, character: 13, endLine: 0, endCharacter: 20 },
     });
-    const none = navHover(svc, async () => ({ unavailable: 'no server' }));
-    expect(await none(at, ctx)).toEqual({ contents: [] });
+    const none = navHover(svc, async () => ({ unavailable: 'no server', kind: 'down' }));
+    expect(await none(at, ctx)).toEqual({ contents: [], unavailable: { kind: 'down', reason: 'no server' } });
     expect(host.logged).toContain('hover: no server');
   });
 
