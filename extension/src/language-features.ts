@@ -5,8 +5,11 @@ import * as vscode from 'vscode';
 import type { RawDiagnostic } from '../../server-core/diagnostics';
 import type { DefinitionTarget, LanguageFeatures, Position } from '../../server-core/host';
 import type { FlatSymbol, TreeSymbol } from '../../server-core/symbols';
+import { vscodeCodeActions } from './code-actions';
 import type { DiagnosticsTracker } from './diagnostics-wait';
 import { openDocument, openDocumentOf, showInTab } from './documents';
+import { vscodeWillRenameFiles } from './file-renames';
+import { vscodeFormat } from './formatting';
 import { vscodeHover } from './hover';
 import { documentSymbols, hasNoLanguageServer, languageServerReady, untilAnswered } from './language-server';
 import { plain } from './plain-range';
@@ -77,7 +80,7 @@ async function targetsAt(command: LocationCommand, path: string, at: Position, s
 }
 
 export function vscodeLanguageFeatures(tracker: DiagnosticsTracker): LanguageFeatures {
-  return {
+  const features: LanguageFeatures = {
     definition: (path, at, signal) => targetsAt('vscode.executeDefinitionProvider', path, at, signal),
     typeDefinition: (path, at, signal) => targetsAt('vscode.executeTypeDefinitionProvider', path, at, signal),
     implementation: (path, at, signal) => targetsAt('vscode.executeImplementationProvider', path, at, signal),
@@ -156,5 +159,12 @@ export function vscodeLanguageFeatures(tracker: DiagnosticsTracker): LanguageFea
         .filter(([uri]) => uri.scheme === 'file')
         .map(([uri, list]) => ({ filePath: uri.fsPath, diagnostics: list as RawDiagnostic[] }));
     },
+  };
+  // v0.1.8's language edits: collected from VS Code's providers, written by the core (T54-T56).
+  return {
+    ...features,
+    ...vscodeCodeActions((path, signal) => features.diagnostics(path, signal)),
+    ...vscodeFormat(),
+    ...vscodeWillRenameFiles(),
   };
 }
