@@ -1,0 +1,39 @@
+// What the language-edit topics (edit/applyCodeAction, edit/format, fs/move; clauses T54-T56) share: a
+// plan a host collected, written through the structural write of edit/apply (T52's checks, diffs, dry
+// run, one transaction; T58's diagnostics), and the answer of a plan with nothing in it.
+import type { PlannedChange } from '../host';
+import type { EditApplyCodeActionResult, RequestContext } from '../protocol';
+
+/** A host's planned change, with the sha256 its file must still hold where the core knows it. */
+export type GuardedChange = PlannedChange & { sha256?: string };
+
+/** What the three topics answer: edit/apply's result (their schemas are one). */
+export type LanguageEditResult = EditApplyCodeActionResult;
+
+export interface LanguageEditOptions {
+  /** The topic, short ("edit/format"): messages, the journal, local-history sources. */
+  what: string;
+  /** What the edit does, for people: kept with the transaction. */
+  label: string;
+  dryRun: boolean;
+  diagnostics: boolean;
+  diagnosticsWaitMs: number;
+}
+
+/** Writes `changes` as one transaction as edit/apply does (positions clamped: a language server's), or plans them on a dry run. */
+export type WritePlan = (
+  changes: readonly GuardedChange[],
+  opts: LanguageEditOptions,
+  request: Pick<RequestContext, 'signal' | 'holdCancelAnswer'>,
+) => Promise<LanguageEditResult>;
+
+/** The answer of a plan with nothing to write (a file formatted already, an action that changes nothing). */
+export function nothingWritten(opts: Pick<LanguageEditOptions, 'dryRun' | 'diagnostics'>): LanguageEditResult {
+  return {
+    dryRun: opts.dryRun,
+    files: [],
+    changedFiles: [],
+    editCount: 0,
+    ...(opts.diagnostics && !opts.dryRun && { diagnostics: { settled: true, waitedMs: 0, files: [] } }),
+  };
+}
