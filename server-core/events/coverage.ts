@@ -203,15 +203,21 @@ const NAMING: ReadonlySet<keyof Handlers> = new Set<keyof Handlers>([
 
 type Results = { [K in keyof Handlers]: Awaited<ReturnType<Handlers[K]>> };
 
+/** The files a structural write's answer (edit/apply and those built on it) leaves: each file that exists after it. */
+export const filesLeft = (r: {
+  files: readonly { filePath: string; newFilePath?: string; sha256After: string | null }[];
+}): string[] => r.files.flatMap((f) => (f.sha256After === null ? [] : [f.newFilePath ?? f.filePath]));
+
 /** The files a write topic's answer says it changed. */
 const WRITING: { [K in keyof Handlers]?: (result: Results[K]) => readonly string[] } = {
   editReplace: (r) => r.affectedFiles,
   editRename: (r) => r.changedFiles,
   historyRollback: (r) => [r.filePath],
   localhistoryRollback: (r) => [r.filePath],
-  editApplyCodeAction: (r) => r.changedFiles,
-  editFormat: (r) => r.changedFiles,
-  fsMove: (r) => r.changedFiles,
+  editApply: (r) => (r.dryRun ? [] : filesLeft(r)),
+  editApplyCodeAction: (r) => (r.dryRun ? [] : filesLeft(r)),
+  editFormat: (r) => (r.dryRun ? [] : filesLeft(r)),
+  fsMove: (r) => (r.dryRun ? [] : filesLeft(r)),
 };
 
 /** Runs `fn` after the current request's answer went out (the session sends it from a promise reaction). */

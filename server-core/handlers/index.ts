@@ -1,12 +1,13 @@
 // The topic handlers over a host (host.ts), keyed by the generated method names: the 13 every host
-// serves, plus v0.1.7's language topics when its LanguageFeatures has them and the editor topics when it
-// has an editor. A server advertises exactly the topics it has handlers for (servedTopics).
+// serves and v0.1.8's writes (edit/apply), plus v0.1.7's language topics when its LanguageFeatures has
+// them and the editor topics when it has an editor. A server advertises exactly the topics it has handlers for (servedTopics).
 import { CodeActionIds } from '../code-action-ids';
 import { coreContext } from '../context';
 import { withCoverage } from '../events/coverage';
 import type { CoreHost } from '../host';
 import { type Handlers, SERVER_PROTOCOL } from '../protocol';
 import { diagList } from './diag-list';
+import { editApply } from './edit-apply';
 import { editCodeActions } from './edit-code-actions';
 import { editFind } from './edit-find';
 import { editRename } from './edit-rename';
@@ -48,6 +49,7 @@ export function createCoreHandlers(host: CoreHost): Partial<Handlers> {
     localhistoryList: localhistoryList(svc),
     localhistoryDiff: localhistoryDiff(svc),
     localhistoryRollback: localhistoryRollback(svc),
+    editApply: editApply(svc),
     ...(lang.hover && { navHover: navHover(svc, lang.hover.bind(lang)) }),
     ...(lang.typeDefinition && { navTypeDefinition: navTypeDefinition(svc, lang.typeDefinition.bind(lang)) }),
     ...(lang.implementation && { navImplementation: navImplementation(svc, lang.implementation.bind(lang)) }),
