@@ -1,6 +1,7 @@
 // The topic handlers over a host (host.ts), keyed by the generated method names: the 13 every host
-// serves and v0.1.8's writes (edit/apply), plus v0.1.7's language topics when its LanguageFeatures has
-// them and the editor topics when it has an editor. A server advertises exactly the topics it has handlers for (servedTopics).
+// serves and v0.1.8's writes (edit/apply, fs/move), plus the language topics (v0.1.7's, v0.1.8's code
+// actions and formatting) when its LanguageFeatures has them and the editor topics when it has an
+// editor. A server advertises exactly the topics it has handlers for (servedTopics).
 import { CodeActionIds } from '../code-action-ids';
 import { coreContext } from '../context';
 import { withCoverage } from '../events/coverage';
@@ -8,16 +9,20 @@ import type { CoreHost } from '../host';
 import { type Handlers, SERVER_PROTOCOL } from '../protocol';
 import { diagList } from './diag-list';
 import { editApply } from './edit-apply';
+import { editApplyCodeAction } from './edit-apply-code-action';
 import { editCodeActions } from './edit-code-actions';
 import { editFind } from './edit-find';
+import { editFormat } from './edit-format';
 import { editRename } from './edit-rename';
 import { editReplace } from './edit-replace';
 import { editorContext } from './editor-context';
 import { editorOpen } from './editor-open';
 import { fsFindFiles } from './fs-find-files';
+import { fsMove } from './fs-move';
 import { historyDiff } from './history-diff';
 import { historyList } from './history-list';
 import { historyRollback } from './history-rollback';
+import { languageEditWriter } from './language-edit';
 import { localhistoryDiff } from './localhistory-diff';
 import { localhistoryList } from './localhistory-list';
 import { localhistoryRollback } from './localhistory-rollback';
@@ -34,6 +39,8 @@ export function createCoreHandlers(host: CoreHost): Partial<Handlers> {
   const { editor } = host;
   // The code actions each connection was given, by id (edit/codeActions lists, edit/applyCodeAction applies).
   const codeActionIds = new CodeActionIds();
+  // Code actions, formatting and moves write what their hosts collect as edit/apply writes.
+  const writePlan = languageEditWriter(svc);
   // The files requests name or write are what diagnostics/changed covers (events/coverage.ts).
   return withCoverage(host, {
     editFind: editFind(svc),
@@ -50,11 +57,17 @@ export function createCoreHandlers(host: CoreHost): Partial<Handlers> {
     localhistoryDiff: localhistoryDiff(svc),
     localhistoryRollback: localhistoryRollback(svc),
     editApply: editApply(svc),
+    fsMove: fsMove(svc, lang.willRenameFiles?.bind(lang), writePlan),
     ...(lang.hover && { navHover: navHover(svc, lang.hover.bind(lang)) }),
     ...(lang.typeDefinition && { navTypeDefinition: navTypeDefinition(svc, lang.typeDefinition.bind(lang)) }),
     ...(lang.implementation && { navImplementation: navImplementation(svc, lang.implementation.bind(lang)) }),
     ...(lang.rename && { editRename: editRename(svc, lang.rename.bind(lang)) }),
     ...(lang.codeActions && { editCodeActions: editCodeActions(svc, lang.codeActions.bind(lang), codeActionIds) }),
+    ...(lang.codeActions &&
+      lang.collectCodeAction && {
+        editApplyCodeAction: editApplyCodeAction(lang.collectCodeAction.bind(lang), codeActionIds, writePlan),
+      }),
+    ...(lang.format && { editFormat: editFormat(svc, lang.format.bind(lang), writePlan) }),
     ...(editor && { editorContext: editorContext(svc, editor), editorOpen: editorOpen(svc, editor) }),
   });
 }
