@@ -197,6 +197,8 @@ const NAMING: ReadonlySet<keyof Handlers> = new Set<keyof Handlers>([
   'navImplementation',
   'editorOpen',
   'editRename',
+  'navReferencingSymbols',
+  'navCallHierarchy',
   'editCodeActions',
   'editFormat',
 ]);

@@ -1,7 +1,9 @@
 // The topic handlers over a host (host.ts), keyed by the generated method names: the 13 every host
-// serves and v0.1.8's writes (edit/apply, fs/move), plus the language topics (v0.1.7's, v0.1.8's code
-// actions and formatting) when its LanguageFeatures has them and the editor topics when it has an
-// editor. A server advertises exactly the topics it has handlers for (servedTopics).
+// serves and v0.1.8's nav/findSymbol and nav/referencingSymbols (document symbols and references are
+// every host's) and writes (edit/apply, fs/move), plus v0.1.7's language topics, v0.1.8's
+// nav/workspaceSymbols, nav/callHierarchy, code actions and formatting when its LanguageFeatures has
+// them, and the editor topics when it has an editor. A server advertises exactly the topics it has
+// handlers for (servedTopics).
 import { CodeActionIds } from '../code-action-ids';
 import { coreContext } from '../context';
 import { withCoverage } from '../events/coverage';
@@ -26,12 +28,16 @@ import { languageEditWriter } from './language-edit';
 import { localhistoryDiff } from './localhistory-diff';
 import { localhistoryList } from './localhistory-list';
 import { localhistoryRollback } from './localhistory-rollback';
+import { navCallHierarchy } from './nav-call-hierarchy';
 import { navDefinition } from './nav-definition';
+import { navFindSymbol } from './nav-find-symbol';
 import { navHover } from './nav-hover';
 import { navImplementation } from './nav-implementation';
 import { navReferences } from './nav-references';
+import { navReferencingSymbols } from './nav-referencing-symbols';
 import { navSymbols } from './nav-symbols';
 import { navTypeDefinition } from './nav-type-definition';
+import { navWorkspaceSymbols } from './nav-workspace-symbols';
 
 export function createCoreHandlers(host: CoreHost): Partial<Handlers> {
   const svc = coreContext(host);
@@ -56,12 +62,16 @@ export function createCoreHandlers(host: CoreHost): Partial<Handlers> {
     localhistoryList: localhistoryList(svc),
     localhistoryDiff: localhistoryDiff(svc),
     localhistoryRollback: localhistoryRollback(svc),
+    navFindSymbol: navFindSymbol(svc),
+    navReferencingSymbols: navReferencingSymbols(svc),
     editApply: editApply(svc),
     fsMove: fsMove(svc, lang.willRenameFiles?.bind(lang), writePlan),
     ...(lang.hover && { navHover: navHover(svc, lang.hover.bind(lang)) }),
     ...(lang.typeDefinition && { navTypeDefinition: navTypeDefinition(svc, lang.typeDefinition.bind(lang)) }),
     ...(lang.implementation && { navImplementation: navImplementation(svc, lang.implementation.bind(lang)) }),
     ...(lang.rename && { editRename: editRename(svc, lang.rename.bind(lang)) }),
+    ...(lang.workspaceSymbols && { navWorkspaceSymbols: navWorkspaceSymbols(svc, lang.workspaceSymbols.bind(lang)) }),
+    ...(lang.callHierarchy && { navCallHierarchy: navCallHierarchy(svc, lang.callHierarchy) }),
     ...(lang.codeActions && { editCodeActions: editCodeActions(svc, lang.codeActions.bind(lang), codeActionIds) }),
     ...(lang.codeActions &&
       lang.collectCodeAction && {

@@ -127,7 +127,9 @@ describe('code actions over LSP (typescript-language-server)', () => {
     expect(quick.every((a) => a.kind.startsWith('refactor'))).toBe(true);
   });
 
-  it('a fix-all is resolved when applied, after other lists: both missing imports in one edit', { timeout: SLOW }, async () => {
+  it('a fix-all is resolved when applied, after other lists: both missing imports in one edit', {
+    timeout: SLOW,
+  }, async () => {
     const list = ok(await actions.codeActions(file('f.ts'), range(0, 20), ['quickfix'], signal));
     const all = titled(list, 'Add all missing imports');
     // typescript-language-server forgets how to resolve what it listed at its next list

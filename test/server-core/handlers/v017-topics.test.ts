@@ -75,8 +75,17 @@ describe('which topics a host serves', () => {
     // v0.1.8's writes every host serves (the write path is the core's).
     const writes = ['/app/vscode/edit/apply', '/app/vscode/fs/move'];
     expect(bare.filter((t) => writes.includes(t))).toEqual(writes);
-    expect(bare.filter((t) => !writes.includes(t))).toHaveLength(13);
-    expect(bare.some((t) => /hover|typeDefinition|implementation|rename|editor\//.test(t))).toBe(false);
+    // The 13 of v0.1.6, and v0.1.8's two that need only document symbols and references.
+    expect(bare.filter((t) => !writes.includes(t))).toHaveLength(15);
+    expect(bare.filter((t) => /findSymbol|referencingSymbols/.test(t))).toEqual([
+      '/app/vscode/nav/findSymbol',
+      '/app/vscode/nav/referencingSymbols',
+    ]);
+    expect(
+      bare.some((t) =>
+        /hover|typeDefinition|implementation|rename|editor\/|workspaceSymbols|callHierarchy|codeActions|format/.test(t),
+      ),
+    ).toBe(false);
     const full = fakeHost(root, {
       language: { ...language, hover: async () => ({ contents: [] }), typeDefinition: async () => [] },
     });
