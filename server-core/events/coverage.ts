@@ -213,6 +213,7 @@ const WRITING: { [K in keyof Handlers]?: (result: Results[K]) => readonly string
   historyRollback: (r) => [r.filePath],
   localhistoryRollback: (r) => [r.filePath],
   editApply: (r) => (r.dryRun ? [] : filesLeft(r)),
+  editUndo: (r) => (r.dryRun ? [] : filesLeft(r)),
 };
 
 /** Runs `fn` after the current request's answer went out (the session sends it from a promise reaction). */

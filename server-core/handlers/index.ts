@@ -1,5 +1,5 @@
 // The topic handlers over a host (host.ts), keyed by the generated method names: the 13 every host
-// serves and v0.1.8's writes (edit/apply), plus v0.1.7's language topics when its LanguageFeatures has
+// serves and v0.1.8's writes (edit/apply, edit/undo, edit/transactions), plus v0.1.7's language topics when its LanguageFeatures has
 // them and the editor topics when it has an editor. A server advertises exactly the topics it has handlers for (servedTopics).
 import { coreContext } from '../context';
 import { withCoverage } from '../events/coverage';
@@ -10,6 +10,8 @@ import { editApply } from './edit-apply';
 import { editFind } from './edit-find';
 import { editRename } from './edit-rename';
 import { editReplace } from './edit-replace';
+import { editTransactions } from './edit-transactions';
+import { editUndo } from './edit-undo';
 import { editorContext } from './editor-context';
 import { editorOpen } from './editor-open';
 import { fsFindFiles } from './fs-find-files';
@@ -46,6 +48,8 @@ export function createCoreHandlers(host: CoreHost): Partial<Handlers> {
     localhistoryDiff: localhistoryDiff(svc),
     localhistoryRollback: localhistoryRollback(svc),
     editApply: editApply(svc),
+    editUndo: editUndo(svc),
+    editTransactions: editTransactions(svc),
     ...(lang.hover && { navHover: navHover(svc, lang.hover.bind(lang)) }),
     ...(lang.typeDefinition && { navTypeDefinition: navTypeDefinition(svc, lang.typeDefinition.bind(lang)) }),
     ...(lang.implementation && { navImplementation: navImplementation(svc, lang.implementation.bind(lang)) }),
