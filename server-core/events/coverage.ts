@@ -217,6 +217,7 @@ const WRITING: { [K in keyof Handlers]?: (result: Results[K]) => readonly string
   historyRollback: (r) => [r.filePath],
   localhistoryRollback: (r) => [r.filePath],
   editApply: (r) => (r.dryRun ? [] : filesLeft(r)),
+  editUndo: (r) => (r.dryRun ? [] : filesLeft(r)),
   editApplyCodeAction: (r) => (r.dryRun ? [] : filesLeft(r)),
   editFormat: (r) => (r.dryRun ? [] : filesLeft(r)),
   fsMove: (r) => (r.dryRun ? [] : filesLeft(r)),

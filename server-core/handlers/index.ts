@@ -1,6 +1,6 @@
 // The topic handlers over a host (host.ts), keyed by the generated method names: the 13 every host
 // serves and v0.1.8's nav/findSymbol and nav/referencingSymbols (document symbols and references are
-// every host's) and writes (edit/apply, fs/move), plus v0.1.7's language topics, v0.1.8's
+// every host's) and writes (edit/apply, fs/move, edit/undo, edit/transactions), plus v0.1.7's language topics, v0.1.8's
 // nav/workspaceSymbols, nav/callHierarchy, code actions and formatting when its LanguageFeatures has
 // them, and the editor topics when it has an editor. A server advertises exactly the topics it has
 // handlers for (servedTopics).
@@ -17,6 +17,8 @@ import { editFind } from './edit-find';
 import { editFormat } from './edit-format';
 import { editRename } from './edit-rename';
 import { editReplace } from './edit-replace';
+import { editTransactions } from './edit-transactions';
+import { editUndo } from './edit-undo';
 import { editorContext } from './editor-context';
 import { editorOpen } from './editor-open';
 import { fsFindFiles } from './fs-find-files';
@@ -66,6 +68,8 @@ export function createCoreHandlers(host: CoreHost): Partial<Handlers> {
     navReferencingSymbols: navReferencingSymbols(svc),
     editApply: editApply(svc),
     fsMove: fsMove(svc, lang.willRenameFiles?.bind(lang), writePlan),
+    editUndo: editUndo(svc),
+    editTransactions: editTransactions(svc),
     ...(lang.hover && { navHover: navHover(svc, lang.hover.bind(lang)) }),
     ...(lang.typeDefinition && { navTypeDefinition: navTypeDefinition(svc, lang.typeDefinition.bind(lang)) }),
     ...(lang.implementation && { navImplementation: navImplementation(svc, lang.implementation.bind(lang)) }),

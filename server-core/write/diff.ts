@@ -3,7 +3,9 @@
 // three lines of context, no "====" banner. Bounded: the line diff gives up past an edit length that
 // keeps its work near DIFF_WORK line comparisons, and the answer is then one hunk replacing every line
 // (still a correct diff, only less precise), so a hostile pair of large files cannot hold the server.
+import { isAbsolute, relative, sep } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
+import { decodeText } from './file-text';
 
 /** About how many line comparisons one diff may cost. */
 export const DIFF_WORK = 20_000_000;
@@ -43,4 +45,36 @@ export function unifiedDiff(oldName: string, newName: string, before: string, af
   const a = lineCount(after);
   const range = (start: number, n: number) => (n === 0 ? '0,0' : n === 1 ? `${start}` : `${start},${n}`);
   return `--- ${oldName}\n+++ ${newName}\n@@ -${range(1, b)} +${range(1, a)} @@\n${hunkLines(before, '-')}${hunkLines(after, '+')}`;
+}
+
+/** `path` relative to the workspace folder holding it (the deepest), with "/" separators; as given when none does. */
+export function workspaceRelative(path: string, folders: readonly string[]): string {
+  const folder = [...folders]
+    .sort((x, y) => y.length - x.length)
+    .find((f) => path === f || path.startsWith(f.endsWith(sep) ? f : `${f}${sep}`));
+  const rel = folder !== undefined && isAbsolute(path) ? relative(folder, path) : path;
+  return rel.split(sep).join('/');
+}
+
+/**
+ * The diff of one file a write changes: from `before` at `oldPath` (null: the file did not exist) to
+ * `after` at `newPath` (null: it is gone), paths shown relative to their workspace folder; "" when a
+ * side is not UTF-8 text.
+ */
+export function fileDiff(
+  folders: readonly string[],
+  oldPath: string | null,
+  newPath: string | null,
+  before: Uint8Array | null,
+  after: Uint8Array | null,
+): string {
+  const b = before === null ? { text: '' } : decodeText(before);
+  const a = after === null ? { text: '' } : decodeText(after);
+  if (!b || !a) return '';
+  return unifiedDiff(
+    oldPath === null ? '/dev/null' : `a/${workspaceRelative(oldPath, folders)}`,
+    newPath === null ? '/dev/null' : `b/${workspaceRelative(newPath, folders)}`,
+    b.text,
+    a.text,
+  );
 }

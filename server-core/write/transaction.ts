@@ -125,6 +125,12 @@ const byDepth = (deepestFirst: boolean) => (a: PlannedFolder, b: PlannedFolder) 
   return deepestFirst ? -d : d;
 };
 
+/** The order a write makes its folder steps in: those created (parents first), then those removed (contents first). */
+export function transactionOrder(a: PlannedFolder, b: PlannedFolder): number {
+  if (a.change !== b.change) return a.change === 'create' ? -1 : 1;
+  return byDepth(a.change === 'remove')(a, b);
+}
+
 /**
  * Applies the plan all or nothing (see the header). Resolves with the transaction's id when `keep`
  * kept its record, else undefined (also when there was nothing to write).

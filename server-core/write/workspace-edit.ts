@@ -13,15 +13,14 @@
 // deleted or created (one inside a folder to move or delete refuses it), an edit through one edits the
 // file it points to (inside the workspace).
 import { lstat, readdir, readFile } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { sha256 } from '../../runtime/hash';
 import { type CoreContext, resolvePath } from '../context';
 import { invalidRequest, ProtocolError } from '../errors';
-import { realpathOfNearestAncestor } from '../path-guard';
-import { unifiedDiff } from './diff';
+import { fileDiff } from './diff';
 import { applyTextEdits, decodeText, encodeText, lineBreakOf, type RangeTextEdit, TextEditError } from './file-text';
 import { protectedReason, realFolders } from './protected-paths';
-import type { PlannedFolder, PlannedWrite } from './transaction';
+import { type PlannedFolder, type PlannedWrite, transactionOrder } from './transaction';
 
 /** Most bytes one write may rewrite (each file at the larger of its sizes; a file moved counts at both places). */
 export const MAX_WRITE_BYTES = 64 * 1024 * 1024;
@@ -562,7 +561,7 @@ class Planner {
           filePath,
           change,
           ...(change === 'renamed' && { newFilePath: newPath }),
-          diff: this.diff(o.before === null ? null : o.path, newPath ?? null, o.before, after),
+          diff: fileDiff(this.folders, o.before === null ? null : o.path, newPath ?? null, o.before, after),
           sha256Before: o.before === null ? null : sha256(o.before),
           sha256After: after === null ? null : sha256(after),
         },
@@ -586,8 +585,7 @@ class Planner {
         },
       });
     // As the transaction makes them: folders created parents first, removed contents first.
-    const depth = (f: PlannedFolder) => f.target.split(sep).length * (f.change === 'create' ? 1 : -1);
-    for (const f of [...folders].sort((a, b) => depth(a) - depth(b))) {
+    for (const f of [...folders].sort(transactionOrder)) {
       if (underRename(f.target)) continue;
       entries.push({
         change: this.touchedBy.get(f.target) ?? 0,
@@ -601,28 +599,6 @@ class Planner {
       });
     }
     return entries.sort((a, b) => a.change - b.change).map((e) => e.answer);
-  }
-
-  /** The unified diff of a file (paths relative to their workspace folder); "" for a side that is not text. */
-  private diff(oldPath: string | null, newPath: string | null, before: Buffer | null, after: Buffer | null): string {
-    const b = before === null ? { text: '' } : decodeText(before);
-    const a = after === null ? { text: '' } : decodeText(after);
-    if (!b || !a) return '';
-    return unifiedDiff(
-      oldPath === null ? '/dev/null' : `a/${this.relative(oldPath)}`,
-      newPath === null ? '/dev/null' : `b/${this.relative(newPath)}`,
-      b.text,
-      a.text,
-    );
-  }
-
-  /** `path` relative to the workspace folder holding it, with "/" separators. */
-  private relative(path: string): string {
-    const folder = [...this.folders]
-      .sort((x, y) => y.length - x.length)
-      .find((f) => path === f || isInside(path, f) || isInside(realpathOfNearestAncestor(path), f));
-    const rel = folder && isAbsolute(path) ? relative(folder, path) : path;
-    return rel.split(sep).join('/');
   }
 }
 

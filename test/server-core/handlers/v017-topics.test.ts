@@ -73,7 +73,12 @@ describe('which topics a host serves', () => {
   it('leaves out the v0.1.7 topics a host has no member for, and serves them when it has', () => {
     const bare = servedTopics(createCoreHandlers(fakeHost(root)));
     // v0.1.8's writes every host serves (the write path is the core's).
-    const writes = ['/app/vscode/edit/apply', '/app/vscode/fs/move'];
+    const writes = [
+      '/app/vscode/edit/apply',
+      '/app/vscode/fs/move',
+      '/app/vscode/edit/undo',
+      '/app/vscode/edit/transactions',
+    ];
     expect(bare.filter((t) => writes.includes(t))).toEqual(writes);
     // The 13 of v0.1.6, and v0.1.8's two that need only document symbols and references.
     expect(bare.filter((t) => !writes.includes(t))).toHaveLength(15);
