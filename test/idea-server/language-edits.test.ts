@@ -3,7 +3,7 @@
 // a diff, nothing written), an id refused on another connection and once its file changed (T54); a
 // "Move to a new file" refactoring whose new file appears only when the transaction writes it (H22);
 // formatting, a dry run and a file already formatted (T55); a file and a folder moved with their
-// importers updated, as one transaction (T56).
+// importers updated, as one transaction (T56), undone whole (T57).
 import {
   existsSync,
   mkdirSync,
@@ -202,9 +202,14 @@ describe('fs/move over the wire (idea-server)', () => {
     expect(await failure(client.fsMove({ filePath: 'src/deep', newFilePath: 'src/lib' }))).toMatch(
       /^INVALID_REQUEST: .*lib exists; overwrite: true replaces a file$/,
     );
-    await client.fsMove({ filePath: 'src/deep', newFilePath: 'src/nested/deeper' });
+    const before = tree();
+    const moved = await client.fsMove({ filePath: 'src/deep', newFilePath: 'src/nested/deeper' });
     expect(read('src/nested/deeper/leaf.ts')).toContain("from '../../lib/consts'");
     expect(read('src/uses-leaf.ts')).toContain("from './nested/deeper/leaf'");
     expect(existsSync(file('src/deep'))).toBe(false);
+    // T57: the move is one transaction, undone whole
+    await client.editUndo({ transactionId: moved.transactionId! });
+    expect(tree()).toEqual(before);
+    expect(existsSync(file('src/nested'))).toBe(false);
   });
 });
