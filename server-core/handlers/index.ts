@@ -27,35 +27,40 @@ import { navImplementation } from './nav-implementation';
 import { navReferences } from './nav-references';
 import { navSymbols } from './nav-symbols';
 import { navTypeDefinition } from './nav-type-definition';
+import { withWriteDiagnostics } from './write-diagnostics';
 
 export function createCoreHandlers(host: CoreHost): Partial<Handlers> {
   const svc = coreContext(host);
   const lang = host.language;
   const { editor } = host;
-  // The files requests name or write are what diagnostics/changed covers (events/coverage.ts).
-  return withCoverage(host, {
-    editFind: editFind(svc),
-    editReplace: editReplace(svc),
-    navDefinition: navDefinition(svc),
-    navReferences: navReferences(svc),
-    diagList: diagList(svc),
-    navSymbols: navSymbols(svc),
-    historyList: historyList(svc),
-    historyDiff: historyDiff(svc),
-    historyRollback: historyRollback(svc),
-    fsFindFiles: fsFindFiles(svc),
-    localhistoryList: localhistoryList(svc),
-    localhistoryDiff: localhistoryDiff(svc),
-    localhistoryRollback: localhistoryRollback(svc),
-    editApply: editApply(svc),
-    editUndo: editUndo(svc),
-    editTransactions: editTransactions(svc),
-    ...(lang.hover && { navHover: navHover(svc, lang.hover.bind(lang)) }),
-    ...(lang.typeDefinition && { navTypeDefinition: navTypeDefinition(svc, lang.typeDefinition.bind(lang)) }),
-    ...(lang.implementation && { navImplementation: navImplementation(svc, lang.implementation.bind(lang)) }),
-    ...(lang.rename && { editRename: editRename(svc, lang.rename.bind(lang)) }),
-    ...(editor && { editorContext: editorContext(svc, editor), editorOpen: editorOpen(svc, editor) }),
-  });
+  // The files requests name or write are what diagnostics/changed covers (events/coverage.ts); a write
+  // asked for them answers the diagnostics of what it wrote (write-diagnostics.ts).
+  return withCoverage(
+    host,
+    withWriteDiagnostics(svc, {
+      editFind: editFind(svc),
+      editReplace: editReplace(svc),
+      navDefinition: navDefinition(svc),
+      navReferences: navReferences(svc),
+      diagList: diagList(svc),
+      navSymbols: navSymbols(svc),
+      historyList: historyList(svc),
+      historyDiff: historyDiff(svc),
+      historyRollback: historyRollback(svc),
+      fsFindFiles: fsFindFiles(svc),
+      localhistoryList: localhistoryList(svc),
+      localhistoryDiff: localhistoryDiff(svc),
+      localhistoryRollback: localhistoryRollback(svc),
+      editApply: editApply(svc),
+      editUndo: editUndo(svc),
+      editTransactions: editTransactions(svc),
+      ...(lang.hover && { navHover: navHover(svc, lang.hover.bind(lang)) }),
+      ...(lang.typeDefinition && { navTypeDefinition: navTypeDefinition(svc, lang.typeDefinition.bind(lang)) }),
+      ...(lang.implementation && { navImplementation: navImplementation(svc, lang.implementation.bind(lang)) }),
+      ...(lang.rename && { editRename: editRename(svc, lang.rename.bind(lang)) }),
+      ...(editor && { editorContext: editorContext(svc, editor), editorOpen: editorOpen(svc, editor) }),
+    }),
+  );
 }
 
 /** The topics `handlers` serve, in the topic index's order: what a server's handshake advertises. */
