@@ -137,7 +137,7 @@ export function vscodeLanguageFeatures(tracker: DiagnosticsTracker): LanguageFea
       return hasNoLanguageServer(doc) ? symbolsAskedOnce(doc) : symbolsOf(await documentSymbols(doc.uri, signal));
     },
 
-    async diagnostics(path, signal) {
+    async diagnostics(path, signal, since) {
       const wasOpen = openDocumentOf(path) !== undefined;
       const openedAt = Date.now();
       const doc = await openDocument(path);
@@ -147,7 +147,9 @@ export function vscodeLanguageFeatures(tracker: DiagnosticsTracker): LanguageFea
         const tsCount = await tsDiagnosticsCount(doc, signal);
         const shownTs = vscode.languages.getDiagnostics(doc.uri).some((d) => d.source === 'ts');
         if (!(tsCount === 0 && !shownTs)) {
-          await tracker.settled(doc.uri, wasOpen ? 0 : openedAt, languageServerReady(doc.uri, signal), signal);
+          // After a write: what was reported before it is of the old text, even for a file open then.
+          const from = Math.max(wasOpen ? 0 : openedAt, since ?? 0);
+          await tracker.settled(doc.uri, from, languageServerReady(doc.uri, signal), signal);
         }
       }
       return vscode.languages.getDiagnostics(doc.uri) as RawDiagnostic[];

@@ -210,8 +210,8 @@ export const filesLeft = (r: {
   files: readonly { filePath: string; newFilePath?: string; sha256After: string | null }[];
 }): string[] => r.files.flatMap((f) => (f.sha256After === null ? [] : [f.newFilePath ?? f.filePath]));
 
-/** The files a write topic's answer says it changed. */
-const WRITING: { [K in keyof Handlers]?: (result: Results[K]) => readonly string[] } = {
+/** The files a write topic's answer says it changed or created (and that exist after it). */
+export const filesWritten: { [K in keyof Handlers]?: (result: Results[K]) => readonly string[] } = {
   editReplace: (r) => r.affectedFiles,
   editRename: (r) => r.changedFiles,
   historyRollback: (r) => [r.filePath],
@@ -269,7 +269,7 @@ export function withCoverage(
   const out: Record<string, unknown> = { ...handlers };
   for (const method of Object.keys(handlers) as (keyof Handlers)[]) {
     const names = NAMING.has(method);
-    const writes = WRITING[method] as ((result: unknown) => readonly string[]) | undefined;
+    const writes = filesWritten[method] as ((result: unknown) => readonly string[]) | undefined;
     if (!names && !writes) continue;
     const handler = handlers[method] as unknown as (params: unknown, ctx: unknown) => Promise<unknown>;
     out[method] = (params: unknown, ctx: unknown) => {

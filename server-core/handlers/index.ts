@@ -40,6 +40,7 @@ import { navReferencingSymbols } from './nav-referencing-symbols';
 import { navSymbols } from './nav-symbols';
 import { navTypeDefinition } from './nav-type-definition';
 import { navWorkspaceSymbols } from './nav-workspace-symbols';
+import { withWriteDiagnostics } from './write-diagnostics';
 
 export function createCoreHandlers(host: CoreHost): Partial<Handlers> {
   const svc = coreContext(host);
@@ -49,41 +50,45 @@ export function createCoreHandlers(host: CoreHost): Partial<Handlers> {
   const codeActionIds = new CodeActionIds();
   // Code actions, formatting and moves write what their hosts collect as edit/apply writes.
   const writePlan = languageEditWriter(svc);
-  // The files requests name or write are what diagnostics/changed covers (events/coverage.ts).
-  return withCoverage(host, {
-    editFind: editFind(svc),
-    editReplace: editReplace(svc),
-    navDefinition: navDefinition(svc),
-    navReferences: navReferences(svc),
-    diagList: diagList(svc),
-    navSymbols: navSymbols(svc),
-    historyList: historyList(svc),
-    historyDiff: historyDiff(svc),
-    historyRollback: historyRollback(svc),
-    fsFindFiles: fsFindFiles(svc),
-    localhistoryList: localhistoryList(svc),
-    localhistoryDiff: localhistoryDiff(svc),
-    localhistoryRollback: localhistoryRollback(svc),
-    navFindSymbol: navFindSymbol(svc),
-    navReferencingSymbols: navReferencingSymbols(svc),
-    editApply: editApply(svc),
-    fsMove: fsMove(svc, lang.willRenameFiles?.bind(lang), writePlan),
-    editUndo: editUndo(svc),
-    editTransactions: editTransactions(svc),
-    ...(lang.hover && { navHover: navHover(svc, lang.hover.bind(lang)) }),
-    ...(lang.typeDefinition && { navTypeDefinition: navTypeDefinition(svc, lang.typeDefinition.bind(lang)) }),
-    ...(lang.implementation && { navImplementation: navImplementation(svc, lang.implementation.bind(lang)) }),
-    ...(lang.rename && { editRename: editRename(svc, lang.rename.bind(lang)) }),
-    ...(lang.workspaceSymbols && { navWorkspaceSymbols: navWorkspaceSymbols(svc, lang.workspaceSymbols.bind(lang)) }),
-    ...(lang.callHierarchy && { navCallHierarchy: navCallHierarchy(svc, lang.callHierarchy) }),
-    ...(lang.codeActions && { editCodeActions: editCodeActions(svc, lang.codeActions.bind(lang), codeActionIds) }),
-    ...(lang.codeActions &&
-      lang.collectCodeAction && {
-        editApplyCodeAction: editApplyCodeAction(lang.collectCodeAction.bind(lang), codeActionIds, writePlan),
-      }),
-    ...(lang.format && { editFormat: editFormat(svc, lang.format.bind(lang), writePlan) }),
-    ...(editor && { editorContext: editorContext(svc, editor), editorOpen: editorOpen(svc, editor) }),
-  });
+  // The files requests name or write are what diagnostics/changed covers (events/coverage.ts); a write
+  // asked for them answers the diagnostics of what it wrote (write-diagnostics.ts).
+  return withCoverage(
+    host,
+    withWriteDiagnostics(svc, {
+      editFind: editFind(svc),
+      editReplace: editReplace(svc),
+      navDefinition: navDefinition(svc),
+      navReferences: navReferences(svc),
+      diagList: diagList(svc),
+      navSymbols: navSymbols(svc),
+      historyList: historyList(svc),
+      historyDiff: historyDiff(svc),
+      historyRollback: historyRollback(svc),
+      fsFindFiles: fsFindFiles(svc),
+      localhistoryList: localhistoryList(svc),
+      localhistoryDiff: localhistoryDiff(svc),
+      localhistoryRollback: localhistoryRollback(svc),
+      navFindSymbol: navFindSymbol(svc),
+      navReferencingSymbols: navReferencingSymbols(svc),
+      editApply: editApply(svc),
+      fsMove: fsMove(svc, lang.willRenameFiles?.bind(lang), writePlan),
+      editUndo: editUndo(svc),
+      editTransactions: editTransactions(svc),
+      ...(lang.hover && { navHover: navHover(svc, lang.hover.bind(lang)) }),
+      ...(lang.typeDefinition && { navTypeDefinition: navTypeDefinition(svc, lang.typeDefinition.bind(lang)) }),
+      ...(lang.implementation && { navImplementation: navImplementation(svc, lang.implementation.bind(lang)) }),
+      ...(lang.rename && { editRename: editRename(svc, lang.rename.bind(lang)) }),
+      ...(lang.workspaceSymbols && { navWorkspaceSymbols: navWorkspaceSymbols(svc, lang.workspaceSymbols.bind(lang)) }),
+      ...(lang.callHierarchy && { navCallHierarchy: navCallHierarchy(svc, lang.callHierarchy) }),
+      ...(lang.codeActions && { editCodeActions: editCodeActions(svc, lang.codeActions.bind(lang), codeActionIds) }),
+      ...(lang.codeActions &&
+        lang.collectCodeAction && {
+          editApplyCodeAction: editApplyCodeAction(lang.collectCodeAction.bind(lang), codeActionIds, writePlan),
+        }),
+      ...(lang.format && { editFormat: editFormat(svc, lang.format.bind(lang), writePlan) }),
+      ...(editor && { editorContext: editorContext(svc, editor), editorOpen: editorOpen(svc, editor) }),
+    }),
+  );
 }
 
 /** The topics `handlers` serve, in the topic index's order: what a server's handshake advertises. */
