@@ -42,8 +42,6 @@ export function editApplyCodeAction(
         what: 'edit/applyCodeAction',
         label: `code action: ${offer.title}`,
         dryRun: params.dryRun,
-        diagnostics: params.diagnostics,
-        diagnosticsWaitMs: params.diagnosticsWaitMs,
       },
       ctx,
     );

@@ -35,8 +35,6 @@ export function editFormat(svc: CoreContext, format: Format, write: WritePlan): 
         what: 'edit/format',
         label: range ? 'format a range' : 'format the file',
         dryRun: params.dryRun,
-        diagnostics: params.diagnostics,
-        diagnosticsWaitMs: params.diagnosticsWaitMs,
       },
       ctx,
     );

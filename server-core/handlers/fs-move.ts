@@ -64,8 +64,6 @@ export function fsMove(
         what: 'fs/move',
         label: `move ${path} to ${newPath}`,
         dryRun: params.dryRun,
-        diagnostics: params.diagnostics,
-        diagnosticsWaitMs: params.diagnosticsWaitMs,
       },
       ctx,
     );

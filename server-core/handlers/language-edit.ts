@@ -1,6 +1,7 @@
 // What the language-edit topics (edit/applyCodeAction, edit/format, fs/move; clauses T54-T56) share: a
 // plan a host collected, written through the structural write of edit/apply (T52's checks, diffs, dry
-// run, one transaction; T58's diagnostics), and the answer of a plan with nothing in it.
+// run, one transaction), and the answer of a plan with nothing in it. Their diagnostics (T58) are added
+// to the answer by write-diagnostics.ts, as for every write topic.
 import type { CoreContext } from '../context';
 import type { PlannedChange } from '../host';
 import type { EditApplyCodeActionResult, RequestContext } from '../protocol';
@@ -18,8 +19,6 @@ export interface LanguageEditOptions {
   /** What the edit does, for people: kept with the transaction. */
   label: string;
   dryRun: boolean;
-  diagnostics: boolean;
-  diagnosticsWaitMs: number;
 }
 
 /** Writes `changes` as one transaction as edit/apply does (positions clamped: a language server's), or plans them on a dry run. */
@@ -50,12 +49,6 @@ export function languageEditWriter(svc: CoreContext): WritePlan {
 }
 
 /** The answer of a plan with nothing to write (a file formatted already, an action that changes nothing). */
-export function nothingWritten(opts: Pick<LanguageEditOptions, 'dryRun' | 'diagnostics'>): LanguageEditResult {
-  return {
-    dryRun: opts.dryRun,
-    files: [],
-    changedFiles: [],
-    editCount: 0,
-    ...(opts.diagnostics && !opts.dryRun && { diagnostics: { settled: true, waitedMs: 0, files: [] } }),
-  };
+export function nothingWritten(opts: Pick<LanguageEditOptions, 'dryRun'>): LanguageEditResult {
+  return { dryRun: opts.dryRun, files: [], changedFiles: [], editCount: 0 };
 }

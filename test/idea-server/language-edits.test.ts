@@ -117,8 +117,12 @@ describe('code actions over the wire (idea-server)', () => {
     );
     await other.close();
 
-    const done = await client.editApplyCodeAction({ id: fix!.id });
+    const done = await client.editApplyCodeAction({ id: fix!.id, diagnostics: true });
     expect(done.dryRun).toBe(false);
+    // T58: the fixed file's diagnostics in the same answer, the error gone
+    const after = done.diagnostics!.files;
+    expect(after.map((f) => f.filePath)).toEqual([file('src/main.ts')]);
+    expect(after[0]!.diagnostics.filter((d) => d.code === '2304')).toEqual([]);
     expect(done.transactionId).toMatch(/^[A-Za-z0-9_-]{8,64}$/);
     expect(done.changedFiles).toEqual([file('src/main.ts')]);
     expect(read('src/main.ts')).toContain("import { greet } from './util';");
