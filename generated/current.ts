@@ -697,6 +697,78 @@ export const CURRENT_CLAUSES = [
     "text": "A name path is at most 1,024 characters and is matched in time linear in its length times the file's symbols (no backtracking); `depth`, `maxResults` and `maxAnswerChars` are bounded by their schemas; a search over a folder or the workspace reads at most the server's bound of files (the rest listed in `coverage.notSearched`), asks its language servers at most a bounded number of requests at once, and stops when the request is cancelled. A call hierarchy asks at most `maxResults` + 1 questions per level."
   },
   {
+    "id": "T52",
+    "layer": "text",
+    "binds": "server",
+    "since": "0.1.8",
+    "title": "edit/apply: a workspace edit, all or nothing",
+    "text": "edit/apply applies `changes` in order, each seeing what the earlier ones did: `edit` (text edits of an existing file, by range or by symbol (T53), ranges in the file as it was before this change), `create` and `createFolder` (missing parent folders created), `rename` (a file or a folder; no reference is updated) and `delete` (a file, or a folder: `recursive` for one with contents). A change is refused, and nothing at all is written, when: its `sha256` guard is not the sha256 of the file's bytes; two of its edits overlap (two insertions at one position are applied in their order); it names a path outside every workspace folder or a protected one (H11); a file has unsaved editor changes; the file to edit or delete does not exist, or the one to create (or rename to) does, unless `ignoreIfNotExists` / `ignoreIfExists` / `overwrite` says otherwise; a file is not UTF-8 text; or the edit is over the server's bounds (H21). The refusal is INVALID_REQUEST (HANDLER_ERROR when the disk fails) naming the change (its index), the file and the reason. Otherwise every change is written as one transaction (H12): every file ends as after or, on any failure, every file as before. The result lists each file and folder with its `change`, a unified `diff`, `sha256Before` and `sha256After`; `changedFiles` every path written; `dryRun` writes nothing and answers the same (refused in the same cases). Line breaks in new text are written in the file's own style."
+  },
+  {
+    "id": "T53",
+    "layer": "text",
+    "binds": "server",
+    "since": "0.1.8",
+    "title": "Symbol edits keep indentation, line breaks and what leads the symbol",
+    "text": "A symbol edit names its symbol by name path (exactly one match in the file, as T44; else INVALID_REQUEST with candidates) and compiles into range edits of that file. `replace` replaces the symbol's text from its declaration (its first line that is not in the leading block of T45) to its range end, keeping its doc comment, decorators and attributes, unless `newText` begins with a comment, decorator or attribute line, in which case the leading block is replaced too. `insertBefore` inserts `newText` as whole lines before the symbol's leading block, `insertAfter` as whole lines after the line its range ends on, with one empty line between it and the symbol when the symbol's kind is a class, interface, enum, function, method, constructor, module or namespace. `newText` is re-indented: its common leading whitespace is removed and each non-empty line is given the indentation of the symbol's first line; its line breaks become the file's (CRLF stays CRLF). `delete` removes the symbol with its leading block and the line breaks they leave empty, and is refused (INVALID_REQUEST listing the references, at most 20, as `{filePath, line, character}`) while any reference to it lies outside its own range."
+  },
+  {
+    "id": "T54",
+    "layer": "text",
+    "binds": "server",
+    "since": "0.1.8",
+    "title": "Code actions listed by id, applied through the transaction",
+    "text": "edit/codeActions lists the language server's code actions for a range (a position when the end is omitted) or a symbol's range, with the diagnostics in that range given to the server, each with an `id` unique on the connection, its `title`, `kind`, `isPreferred`, the diagnostics it fixes and, for one that cannot apply, `disabled` with the reason; `only` keeps the kinds named and their sub-kinds. edit/applyCodeAction applies one by id as one transaction (T52's rules, result and dry run): an action's edit, its command, and every `workspace/applyEdit` or file operation the language server asks for while computing or running it are collected into that transaction and written only by it; nothing is written outside it, on a dry run nothing at all. An id the connection was not given, one whose file changed since it was listed, or one over 10 minutes old is INVALID_REQUEST saying to list the actions again; a disabled action is INVALID_REQUEST with its reason."
+  },
+  {
+    "id": "T55",
+    "layer": "text",
+    "binds": "server",
+    "since": "0.1.8",
+    "title": "Formatting",
+    "text": "edit/format formats the file, or the range or the symbol given (a range is line and character to endLine and endCharacter, all four), with the formatter its language's server or the editor provides, using `tabSize` and `insertSpaces` where given and the file's settings otherwise; the edits are written as one transaction (T52's rules, result and dry run). A file with no formatter is INVALID_REQUEST saying so; a file already formatted is an answer with no file changed."
+  },
+  {
+    "id": "T56",
+    "layer": "text",
+    "binds": "server",
+    "since": "0.1.8",
+    "title": "fs/move updates what refers to the file",
+    "text": "fs/move moves or renames a file or a folder (every file in it) to `newFilePath` and, with `updateImports` (the default), applies the edits its language servers give for that rename (LSP `workspace/willRenameFiles`, VS Code's `onWillRenameFiles` participants) to the files that refer to it, all as one transaction (T52's rules, result and dry run): the result lists the rename and every file edited. A target that exists is refused unless `overwrite` (a file only)."
+  },
+  {
+    "id": "T57",
+    "layer": "text",
+    "binds": "server",
+    "since": "0.1.8",
+    "title": "Every write is a transaction that can be undone",
+    "text": "Every write topic's answer (edit/replace, edit/rename, the rollbacks, edit/apply, edit/applyCodeAction, edit/format, fs/move, edit/undo) carries the `transactionId` of what it wrote when it wrote anything. edit/undo puts every file and folder the transaction touched back as it was before it, as one transaction of its own (its answer carries its own id: undoing the undo redoes), all or nothing; it is refused, naming the file, when any of them no longer holds what the transaction left (changed since), and an id the server does not keep is INVALID_REQUEST. The server keeps at least the last 50 transactions written, across its restarts, and edit/transactions lists those it keeps, newest first."
+  },
+  {
+    "id": "T58",
+    "layer": "text",
+    "binds": "server",
+    "since": "0.1.8",
+    "title": "Diagnostics in the answer of a write",
+    "text": "A write topic given `diagnostics: true` answers, after its write, `diagnostics: {settled, waitedMs, files[]}`: for each file the write changed or created that still exists, its diagnostics (as diag/list gives them) once its language server has taken the new text into account and finished reporting, waiting at most `diagnosticsWaitMs`; `settled` is false when the wait ran out, and the diagnostics are then what was known. A file no language server serves has `unavailable` (T48). On a dry run nothing is waited for and no diagnostics are answered."
+  },
+  {
+    "id": "H21",
+    "layer": "hardening",
+    "binds": "server",
+    "since": "0.1.8",
+    "title": "Structural writes are bounded and crash-safe",
+    "text": "edit/apply takes at most 2,000 changes and 10,000 edits per file, and like every write topic at most 64 MB of files rewritten (larger is refused before anything is written). Creating, renaming and deleting files and folders are part of the transaction of H12: a crash at any instant leaves, after the next start's recovery, every path as before or every path as after (a deleted folder's files are kept until the commit). Every transaction's originals are kept for edit/undo in the server's own state folder, bounded in count and size (the oldest dropped first), never in the workspace."
+  },
+  {
+    "id": "H22",
+    "layer": "hardening",
+    "binds": "server",
+    "since": "0.1.8",
+    "title": "Code actions and moves run nothing the workspace chooses",
+    "text": "Applying a code action executes only the command its language server returned, through that language server, never a program or a command named by the workspace; what it asks to write goes through the transaction and its refusals (a protected path, a path outside every workspace folder). fs/move and edit/apply never follow a symlink out of the workspace folder, and never create a symlink."
+  },
+  {
     "id": "C1",
     "layer": "text",
     "binds": "client",

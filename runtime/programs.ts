@@ -34,7 +34,12 @@
 //   install, then the same serveWorkspace.
 // - workspace settings (idea-server/src/settings.ts) name no program and no path to load code from.
 // - the extension starts no process of its own but git and rg above (VS Code's TypeScript is VS Code's,
-//   under its workspace trust).
+//   under its workspace trust). For a move's import edits it loads, in its own process, the typescript
+//   module VS Code ships (<appRoot>/extensions/node_modules/typescript: extension/src/file-renames.ts),
+//   never the workspace's; a language service loads no tsserver plugin.
+// - code actions run no command a workspace names: idea-server runs a language server's command only
+//   through that server (workspace/executeCommand) and only when it announced it, the extension runs
+//   none (H22).
 import { accessSync, constants, statSync } from 'node:fs';
 import { posix, win32 } from 'node:path';
 

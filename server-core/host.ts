@@ -96,8 +96,12 @@ export interface LanguageFeatures {
     signal: AbortSignal,
     mode: 'wait' | 'once',
   ): Promise<(TreeSymbol | FlatSymbol)[] | Unavailable>;
-  /** The file's diagnostics once its analysis has settled (the file is opened for its server if needed). */
-  diagnostics(path: string, signal: AbortSignal): Promise<RawDiagnostic[] | Unavailable>;
+  /**
+   * The file's diagnostics once its analysis has settled (the file is opened for its server if needed).
+   * `since` (ms since the epoch, a write's end): only what was reported after it counts as settled, so a
+   * file open before a write is waited for until its server reported on the new text (bounded).
+   */
+  diagnostics(path: string, signal: AbortSignal, since?: number): Promise<RawDiagnostic[] | Unavailable>;
   /** Every diagnostic known now, for files (diag/list without filePath); no waiting. */
   allDiagnostics(): { filePath: string; diagnostics: RawDiagnostic[] }[];
   /**

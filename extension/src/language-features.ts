@@ -7,8 +7,11 @@ import type { RawDiagnostic } from '../../server-core/diagnostics';
 import type { DefinitionTarget, LanguageFeatures, Position, Unavailable } from '../../server-core/host';
 import type { FlatSymbol, TreeSymbol } from '../../server-core/symbols';
 import { vscodeCallHierarchy } from './call-hierarchy';
+import { vscodeCodeActions } from './code-actions';
 import type { DiagnosticsTracker } from './diagnostics-wait';
 import { openDocument, openDocumentOf, showInTab } from './documents';
+import { vscodeWillRenameFiles } from './file-renames';
+import { vscodeFormat } from './formatting';
 import { vscodeHover } from './hover';
 import { askLanguageServer, noLanguageServer, whyEmpty } from './language-answer';
 import { documentSymbols, hasNoLanguageServer, LANGUAGE_TIMEOUT_MS, languageServerReady } from './language-server';
@@ -108,7 +111,7 @@ async function targetsAt(
 }
 
 export function vscodeLanguageFeatures(tracker: DiagnosticsTracker): LanguageFeatures {
-  return {
+  const features: LanguageFeatures = {
     definition: (path, at, signal) => targetsAt('vscode.executeDefinitionProvider', path, at, signal),
     typeDefinition: (path, at, signal) => targetsAt('vscode.executeTypeDefinitionProvider', path, at, signal),
     implementation: (path, at, signal) => targetsAt('vscode.executeImplementationProvider', path, at, signal),
@@ -178,7 +181,7 @@ export function vscodeLanguageFeatures(tracker: DiagnosticsTracker): LanguageFea
       return (await whyEmpty(doc, await semanticServerReady(doc, signal), answer === undefined)) ?? symbols;
     },
 
-    async diagnostics(path, signal) {
+    async diagnostics(path, signal, since) {
       const wasOpen = openDocumentOf(path) !== undefined;
       const openedAt = Date.now();
       const doc = await openDocument(path);
@@ -189,7 +192,9 @@ export function vscodeLanguageFeatures(tracker: DiagnosticsTracker): LanguageFea
         const tsCount = await tsDiagnosticsCount(doc, signal);
         const shownTs = vscode.languages.getDiagnostics(doc.uri).some((d) => d.source === 'ts');
         if (!(tsCount === 0 && !shownTs)) {
-          await tracker.settled(doc.uri, wasOpen ? 0 : openedAt, languageServerReady(doc.uri, signal), signal);
+          // After a write: what was reported before it is of the old text, even for a file open then.
+          const from = Math.max(wasOpen ? 0 : openedAt, since ?? 0);
+          await tracker.settled(doc.uri, from, languageServerReady(doc.uri, signal), signal);
         }
       }
       const diagnostics = vscode.languages.getDiagnostics(doc.uri) as RawDiagnostic[];
@@ -202,5 +207,12 @@ export function vscodeLanguageFeatures(tracker: DiagnosticsTracker): LanguageFea
         .filter(([uri]) => uri.scheme === 'file')
         .map(([uri, list]) => ({ filePath: uri.fsPath, diagnostics: list as RawDiagnostic[] }));
     },
+  };
+  // v0.1.8's language edits: collected from VS Code's providers, written by the core (T54-T56).
+  return {
+    ...features,
+    ...vscodeCodeActions((path, signal) => features.diagnostics(path, signal)),
+    ...vscodeFormat(),
+    ...vscodeWillRenameFiles(),
   };
 }

@@ -29,6 +29,7 @@ import { fsFileWatcher } from './file-watcher';
 import { defaultHistoryDir, ensurePrivateDir } from './history';
 import { createHost } from './host';
 import { LspClient } from './lsp/client';
+import { lspCodeActions } from './lsp/code-actions';
 import {
   defaultTypeScriptServer,
   type ServerCommand,
@@ -36,6 +37,8 @@ import {
   typeScriptChoice,
   typeScriptServerOptions,
 } from './lsp/config';
+import { lspWillRenameFiles } from './lsp/file-renames';
+import { lspFormat } from './lsp/formatting';
 import { lspHoverAndRename } from './lsp/hover-and-rename';
 import { lspSymbolsAndCalls } from './lsp/symbols-and-calls';
 import { lspLanguageFeatures } from './lsp-features';
@@ -185,7 +188,14 @@ export async function serveWorkspace(options: ServeOptions): Promise<ServedWorks
   mkdirSync(stateDir, { recursive: true, mode: 0o700 });
   const host = createHost({
     workspace,
-    language: { ...lspLanguageFeatures(client), ...lspHoverAndRename(client), ...lspSymbolsAndCalls(client) },
+    language: {
+      ...lspLanguageFeatures(client),
+      ...lspHoverAndRename(client),
+      ...lspSymbolsAndCalls(client),
+      ...lspCodeActions(client),
+      ...lspFormat(client),
+      ...lspWillRenameFiles(client),
+    },
     historyDir,
     ripgrep: ripgrep.path,
     stateDir,

@@ -199,16 +199,28 @@ const NAMING: ReadonlySet<keyof Handlers> = new Set<keyof Handlers>([
   'editRename',
   'navReferencingSymbols',
   'navCallHierarchy',
+  'editCodeActions',
+  'editFormat',
 ]);
 
 type Results = { [K in keyof Handlers]: Awaited<ReturnType<Handlers[K]>> };
 
-/** The files a write topic's answer says it changed. */
-const WRITING: { [K in keyof Handlers]?: (result: Results[K]) => readonly string[] } = {
+/** The files a structural write's answer (edit/apply and those built on it) leaves: each file that exists after it. */
+export const filesLeft = (r: {
+  files: readonly { filePath: string; newFilePath?: string; sha256After: string | null }[];
+}): string[] => r.files.flatMap((f) => (f.sha256After === null ? [] : [f.newFilePath ?? f.filePath]));
+
+/** The files a write topic's answer says it changed or created (and that exist after it). */
+export const filesWritten: { [K in keyof Handlers]?: (result: Results[K]) => readonly string[] } = {
   editReplace: (r) => r.affectedFiles,
   editRename: (r) => r.changedFiles,
   historyRollback: (r) => [r.filePath],
   localhistoryRollback: (r) => [r.filePath],
+  editApply: (r) => (r.dryRun ? [] : filesLeft(r)),
+  editUndo: (r) => (r.dryRun ? [] : filesLeft(r)),
+  editApplyCodeAction: (r) => (r.dryRun ? [] : filesLeft(r)),
+  editFormat: (r) => (r.dryRun ? [] : filesLeft(r)),
+  fsMove: (r) => (r.dryRun ? [] : filesLeft(r)),
 };
 
 /** Runs `fn` after the current request's answer went out (the session sends it from a promise reaction). */
@@ -257,7 +269,7 @@ export function withCoverage(
   const out: Record<string, unknown> = { ...handlers };
   for (const method of Object.keys(handlers) as (keyof Handlers)[]) {
     const names = NAMING.has(method);
-    const writes = WRITING[method] as ((result: unknown) => readonly string[]) | undefined;
+    const writes = filesWritten[method] as ((result: unknown) => readonly string[]) | undefined;
     if (!names && !writes) continue;
     const handler = handlers[method] as unknown as (params: unknown, ctx: unknown) => Promise<unknown>;
     out[method] = (params: unknown, ctx: unknown) => {

@@ -15,22 +15,20 @@
 // (host.ts). The files are read a few ahead of their turn (write/bounded.ts's bound), each checked in
 // order as before.
 import { isAbsolute, relative } from 'node:path';
-import { createTwoFilesPatch } from 'diff';
 import { type CoreContext, resolvePath } from '../context';
 import { invalidRequest, ProtocolError } from '../errors';
-import { isUnavailable, type LanguageFeatures, type Position, type Range, RenameRejectedError } from '../host';
+import { isUnavailable, type LanguageFeatures, type Range, RenameRejectedError } from '../host';
 import type { ResolvedPath } from '../path-guard';
 import { coverWorkspace, wireCoverage } from '../projects';
 import type { EditRenameResult, Handlers } from '../protocol';
 import { WRITE_CONCURRENCY } from '../write/bounded';
+import { unifiedDiff } from '../write/diff';
 import { readBytes } from '../write/fd-io';
+import { applyTextEdits, decodeText, encodeText, TextEditError } from '../write/file-text';
 import { BACKUP_SOURCES, checkWritable, type PlannedWrite, writeFiles } from '../write/workspace-write';
 import { documentAt, documentText, textOfRange, wireRange } from './document';
 import { MAX_REPLACE_BYTES } from './edit-replace';
 import { locate } from './locator';
-
-const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** A name spelled like an identifier (ECMAScript's, which most languages' names are a subset of). */
 const IDENTIFIER = /^[\p{ID_Start}_$][\p{ID_Continue}_$\u200c\u200d]*$/u;
@@ -48,46 +46,17 @@ async function asked<T>(what: string, call: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Offsets of each line's start, for turning many positions of one text into offsets. */
-function offsetsOf(text: string): (p: Position) => number {
-  const starts = [0];
-  for (const m of text.matchAll(/\r\n|\r|\n/g)) starts.push(m.index + m[0].length);
-  return (p) => {
-    if (p.line >= starts.length) return text.length;
-    const lineStart = starts[p.line]!;
-    const lineEnd = p.line + 1 < starts.length ? starts[p.line + 1]! : text.length;
-    const content = text.slice(lineStart, lineEnd).replace(/\r?\n$|\r$/, '').length;
-    return lineStart + Math.min(p.character, content);
-  };
-}
-
 /** Applies the provider's edits (ranges in the original text) to a file's text; overlaps are refused. */
 function applyEdits(path: string, text: string, edits: readonly { range: Range; newText: string }[]): string {
-  const offset = offsetsOf(text);
-  const spans = edits
-    .map((e) => ({ start: offset(e.range.start), end: offset(e.range.end), text: e.newText }))
-    .sort((a, b) => b.start - a.start || b.end - a.end);
-  let out = text;
-  let floor = Number.POSITIVE_INFINITY;
-  for (const s of spans) {
-    if (s.end > floor || s.end < s.start)
-      throw new ProtocolError(
-        'HANDLER_ERROR',
-        `the rename provider gave overlapping edits in ${path}; nothing was changed`,
-      );
-    out = out.slice(0, s.start) + s.text + out.slice(s.end);
-    floor = s.start;
+  try {
+    return applyTextEdits(text, edits, { positions: 'clamp', eol: null });
+  } catch (e) {
+    if (!(e instanceof TextEditError)) throw e;
+    throw new ProtocolError(
+      'HANDLER_ERROR',
+      `the rename provider gave overlapping edits in ${path}; nothing was changed`,
+    );
   }
-  return out;
-}
-
-/** A git-style unified diff (`a/`, `b/` and the workspace-relative path; no "====" banner). */
-function unifiedDiff(rel: string, before: string, after: string): string {
-  if (before === after) return '';
-  return createTwoFilesPatch(`a/${rel}`, `b/${rel}`, before, after, undefined, undefined, { context: 3 }).replace(
-    /^=+\n/,
-    '',
-  );
 }
 
 const byPosition = (a: { range: Range }, b: { range: Range }) =>
@@ -178,13 +147,9 @@ export function editRename(svc: CoreContext, rename: Rename): Handlers['editRena
             'HANDLER_ERROR',
             `the rename would rewrite more than ${MAX_REPLACE_BYTES / 1024 / 1024} MB of files; nothing was changed`,
           );
-        const hasBom = before.subarray(0, 3).equals(BOM);
-        let text: string;
-        try {
-          text = utf8.decode(hasBom ? before.subarray(3) : before);
-        } catch {
-          throw new ProtocolError('HANDLER_ERROR', `${file} is not UTF-8 text; nothing was changed`);
-        }
+        const decoded = decodeText(before);
+        if (!decoded) throw new ProtocolError('HANDLER_ERROR', `${file} is not UTF-8 text; nothing was changed`);
+        const { text } = decoded;
         // The provider's ranges are positions in the text it read: an editor's copy must be the disk's.
         const held = svc.documents.text(file);
         if (held !== undefined && held !== text)
@@ -197,23 +162,30 @@ export function editRename(svc: CoreContext, rename: Rename): Handlers['editRena
         files.push({
           filePath: file,
           edits: [...f.edits].sort(byPosition).map((e) => ({ ...wireRange(e.range), newText: e.newText })),
-          diff: unifiedDiff(rel, text, newText),
+          diff: unifiedDiff(`a/${rel}`, `b/${rel}`, text, newText),
         });
         editCount += f.edits.length;
-        const after = Buffer.concat([hasBom ? BOM : Buffer.alloc(0), Buffer.from(newText, 'utf8')]);
+        const after = encodeText(newText, decoded.bom);
         if (!after.equals(before)) writes.push({ path: file, target, before, after });
       }
     } finally {
       await Promise.all(reads);
     }
     if (params.dryRun) return { dryRun: true, files, changedFiles: [], editCount, coverage };
-    await writeFiles(svc, writes, {
+    const transactionId = await writeFiles(svc, writes, {
       what: 'edit/rename',
       recordResult: true,
       backupSource: BACKUP_SOURCES.rename,
       request: ctx,
     });
     if (writes.length > 0) svc.tools.log(`rename: ${editCount} edit(s) in ${writes.length} file(s)`);
-    return { dryRun: false, files, changedFiles: writes.map((w) => w.path), editCount, coverage };
+    return {
+      dryRun: false,
+      ...(transactionId !== undefined && { transactionId }),
+      files,
+      changedFiles: writes.map((w) => w.path),
+      editCount,
+      coverage,
+    };
   };
 }

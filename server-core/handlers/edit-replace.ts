@@ -81,13 +81,13 @@ export function editReplace(svc: CoreContext): Handlers['editReplace'] {
       const after = Buffer.concat([hasBom ? BOM : Buffer.alloc(0), Buffer.from(r.text, 'utf8')]);
       if (!after.equals(before)) writes.push({ path, target, before, after });
     }
-    await writeFiles(svc, writes, {
+    const transactionId = await writeFiles(svc, writes, {
       what: 'edit/replace',
       recordResult: true,
       backupSource: BACKUP_SOURCES.replace,
       request: ctx,
     });
     if (writes.length > 0) svc.tools.log(`replace: ${replacedCount} in ${writes.length} file(s)`);
-    return { replacedCount, affectedFiles };
+    return { replacedCount, affectedFiles, ...(transactionId !== undefined && { transactionId }) };
   };
 }

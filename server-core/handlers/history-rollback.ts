@@ -15,7 +15,7 @@ export function historyRollback(svc: CoreContext): Handlers['historyRollback'] {
     const hash = await commitAtIndex(repo, params.toIndex, ctx.signal);
     const bytes = await blobAt(repo, hash, ctx.signal);
     const before = await readFile(real).catch(() => null);
-    await writeFiles(svc, [{ path, target: real, before, after: bytes }], {
+    const transactionId = await writeFiles(svc, [{ path, target: real, before, after: bytes }], {
       what: 'history/rollback',
       recordResult: false,
       backupSource: BACKUP_SOURCES.rollback,
@@ -23,6 +23,11 @@ export function historyRollback(svc: CoreContext): Handlers['historyRollback'] {
     });
     svc.tools.log(`history rollback: ${path} ← ${hash.slice(0, 7)} (index ${params.toIndex})`);
     // Reading 2: index 1 is named "HEAD" (its content is what HEAD holds), older versions by their hash.
-    return { filePath: path, toRef: params.toIndex === 1 ? 'HEAD' : hash, restoredIndex: params.toIndex };
+    return {
+      filePath: path,
+      toRef: params.toIndex === 1 ? 'HEAD' : hash,
+      restoredIndex: params.toIndex,
+      ...(transactionId !== undefined && { transactionId }),
+    };
   };
 }

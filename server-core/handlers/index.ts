@@ -1,22 +1,32 @@
 // The topic handlers over a host (host.ts), keyed by the generated method names: the 13 every host
 // serves and v0.1.8's nav/findSymbol and nav/referencingSymbols (document symbols and references are
-// every host's), plus v0.1.7's language topics, v0.1.8's nav/workspaceSymbols and nav/callHierarchy
-// when its LanguageFeatures has them, and the editor topics when it has an editor. A server advertises
-// exactly the topics it has handlers for (servedTopics).
+// every host's) and writes (edit/apply, fs/move, edit/undo, edit/transactions), plus v0.1.7's language topics, v0.1.8's
+// nav/workspaceSymbols, nav/callHierarchy, code actions and formatting when its LanguageFeatures has
+// them, and the editor topics when it has an editor. A server advertises exactly the topics it has
+// handlers for (servedTopics).
+import { CodeActionIds } from '../code-action-ids';
 import { coreContext } from '../context';
 import { withCoverage } from '../events/coverage';
 import type { CoreHost } from '../host';
 import { type Handlers, SERVER_PROTOCOL } from '../protocol';
 import { diagList } from './diag-list';
+import { editApply } from './edit-apply';
+import { editApplyCodeAction } from './edit-apply-code-action';
+import { editCodeActions } from './edit-code-actions';
 import { editFind } from './edit-find';
+import { editFormat } from './edit-format';
 import { editRename } from './edit-rename';
 import { editReplace } from './edit-replace';
+import { editTransactions } from './edit-transactions';
+import { editUndo } from './edit-undo';
 import { editorContext } from './editor-context';
 import { editorOpen } from './editor-open';
 import { fsFindFiles } from './fs-find-files';
+import { fsMove } from './fs-move';
 import { historyDiff } from './history-diff';
 import { historyList } from './history-list';
 import { historyRollback } from './history-rollback';
+import { languageEditWriter } from './language-edit';
 import { localhistoryDiff } from './localhistory-diff';
 import { localhistoryList } from './localhistory-list';
 import { localhistoryRollback } from './localhistory-rollback';
@@ -30,36 +40,55 @@ import { navReferencingSymbols } from './nav-referencing-symbols';
 import { navSymbols } from './nav-symbols';
 import { navTypeDefinition } from './nav-type-definition';
 import { navWorkspaceSymbols } from './nav-workspace-symbols';
+import { withWriteDiagnostics } from './write-diagnostics';
 
 export function createCoreHandlers(host: CoreHost): Partial<Handlers> {
   const svc = coreContext(host);
   const lang = host.language;
   const { editor } = host;
-  // The files requests name or write are what diagnostics/changed covers (events/coverage.ts).
-  return withCoverage(host, {
-    editFind: editFind(svc),
-    editReplace: editReplace(svc),
-    navDefinition: navDefinition(svc),
-    navReferences: navReferences(svc),
-    diagList: diagList(svc),
-    navSymbols: navSymbols(svc),
-    historyList: historyList(svc),
-    historyDiff: historyDiff(svc),
-    historyRollback: historyRollback(svc),
-    fsFindFiles: fsFindFiles(svc),
-    localhistoryList: localhistoryList(svc),
-    localhistoryDiff: localhistoryDiff(svc),
-    localhistoryRollback: localhistoryRollback(svc),
-    navFindSymbol: navFindSymbol(svc),
-    navReferencingSymbols: navReferencingSymbols(svc),
-    ...(lang.hover && { navHover: navHover(svc, lang.hover.bind(lang)) }),
-    ...(lang.typeDefinition && { navTypeDefinition: navTypeDefinition(svc, lang.typeDefinition.bind(lang)) }),
-    ...(lang.implementation && { navImplementation: navImplementation(svc, lang.implementation.bind(lang)) }),
-    ...(lang.rename && { editRename: editRename(svc, lang.rename.bind(lang)) }),
-    ...(lang.workspaceSymbols && { navWorkspaceSymbols: navWorkspaceSymbols(svc, lang.workspaceSymbols.bind(lang)) }),
-    ...(lang.callHierarchy && { navCallHierarchy: navCallHierarchy(svc, lang.callHierarchy) }),
-    ...(editor && { editorContext: editorContext(svc, editor), editorOpen: editorOpen(svc, editor) }),
-  });
+  // The code actions each connection was given, by id (edit/codeActions lists, edit/applyCodeAction applies).
+  const codeActionIds = new CodeActionIds();
+  // Code actions, formatting and moves write what their hosts collect as edit/apply writes.
+  const writePlan = languageEditWriter(svc);
+  // The files requests name or write are what diagnostics/changed covers (events/coverage.ts); a write
+  // asked for them answers the diagnostics of what it wrote (write-diagnostics.ts).
+  return withCoverage(
+    host,
+    withWriteDiagnostics(svc, {
+      editFind: editFind(svc),
+      editReplace: editReplace(svc),
+      navDefinition: navDefinition(svc),
+      navReferences: navReferences(svc),
+      diagList: diagList(svc),
+      navSymbols: navSymbols(svc),
+      historyList: historyList(svc),
+      historyDiff: historyDiff(svc),
+      historyRollback: historyRollback(svc),
+      fsFindFiles: fsFindFiles(svc),
+      localhistoryList: localhistoryList(svc),
+      localhistoryDiff: localhistoryDiff(svc),
+      localhistoryRollback: localhistoryRollback(svc),
+      navFindSymbol: navFindSymbol(svc),
+      navReferencingSymbols: navReferencingSymbols(svc),
+      editApply: editApply(svc),
+      fsMove: fsMove(svc, lang.willRenameFiles?.bind(lang), writePlan),
+      editUndo: editUndo(svc),
+      editTransactions: editTransactions(svc),
+      ...(lang.hover && { navHover: navHover(svc, lang.hover.bind(lang)) }),
+      ...(lang.typeDefinition && { navTypeDefinition: navTypeDefinition(svc, lang.typeDefinition.bind(lang)) }),
+      ...(lang.implementation && { navImplementation: navImplementation(svc, lang.implementation.bind(lang)) }),
+      ...(lang.rename && { editRename: editRename(svc, lang.rename.bind(lang)) }),
+      ...(lang.workspaceSymbols && { navWorkspaceSymbols: navWorkspaceSymbols(svc, lang.workspaceSymbols.bind(lang)) }),
+      ...(lang.callHierarchy && { navCallHierarchy: navCallHierarchy(svc, lang.callHierarchy) }),
+      ...(lang.codeActions && { editCodeActions: editCodeActions(svc, lang.codeActions.bind(lang), codeActionIds) }),
+      ...(lang.codeActions &&
+        lang.collectCodeAction && {
+          editApplyCodeAction: editApplyCodeAction(lang.collectCodeAction.bind(lang), codeActionIds, writePlan),
+        }),
+      ...(lang.format && { editFormat: editFormat(svc, lang.format.bind(lang), writePlan) }),
+      ...(editor && { editorContext: editorContext(svc, editor), editorOpen: editorOpen(svc, editor) }),
+    }),
+  );
 }
 
 /** The topics `handlers` serve, in the topic index's order: what a server's handshake advertises. */

@@ -16,13 +16,18 @@ export function localhistoryRollback(svc: CoreContext): Handlers['localhistoryRo
     if (!entry) throw invalidRequest(`unknown local-history id for this file: ${params.toId}`);
     const bytes = await readFile(entry.location);
     const before = await readFile(real).catch(() => null);
-    await writeFiles(svc, [{ path, target: real, before, after: bytes }], {
+    const transactionId = await writeFiles(svc, [{ path, target: real, before, after: bytes }], {
       what: 'localhistory/rollback',
       recordResult: false,
       backupSource: BACKUP_SOURCES.rollback,
       request: ctx,
     });
     svc.tools.log(`local-history rollback: ${path} ← ${entry.id}`);
-    return { filePath: path, restoredId: entry.id, restoredLabel: formatUtcLabel(entry.timestamp) };
+    return {
+      filePath: path,
+      restoredId: entry.id,
+      restoredLabel: formatUtcLabel(entry.timestamp),
+      ...(transactionId !== undefined && { transactionId }),
+    };
   };
 }

@@ -20,7 +20,7 @@
 //   durable: losing it loses nothing.
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { access, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { access, chmod, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { settleBounded } from './bounded';
 import { writeNewFile } from './fd-io';
@@ -47,10 +47,15 @@ export interface PreparedReplacement {
 
 /**
  * Writes `bytes` for `target` (a real path: symlinks already resolved, so a link is never turned into
- * a file) to a temp file beside it, with the target's mode, and fsyncs it. A read-only file is refused
- * rather than silently replaced. On failure no temp file is left.
+ * a file) to a temp file beside it, with the target's mode (`modeIfNew`, default 0o644, where there is
+ * no file yet), and fsyncs it. A read-only file is refused rather than silently replaced. On failure no
+ * temp file is left.
  */
-export async function prepareReplacement(target: string, bytes: Uint8Array): Promise<PreparedReplacement> {
+export async function prepareReplacement(
+  target: string,
+  bytes: Uint8Array,
+  modeIfNew = 0o644,
+): Promise<PreparedReplacement> {
   const st = await stat(target).catch(() => null);
   if (st && !st.isFile()) throw new Error(`${target} is not a regular file`);
   if (st) {
@@ -62,7 +67,12 @@ export async function prepareReplacement(target: string, bytes: Uint8Array): Pro
   }
   const tmp = tempNameFor(target);
   // removed again when it cannot be finished
-  await writeNewFile(tmp, bytes, { exclusive: true, mode: 0o600, chmod: st ? st.mode & 0o7777 : 0o644, sync: true });
+  await writeNewFile(tmp, bytes, {
+    exclusive: true,
+    mode: 0o600,
+    chmod: st ? st.mode & 0o7777 : modeIfNew & 0o7777,
+    sync: true,
+  });
   return { target, tmp };
 }
 
@@ -85,9 +95,23 @@ export async function discardReplacement(p: PreparedReplacement): Promise<void> 
  * Replaces `target` (a real path: symlinks already resolved, so a link is never turned into a file)
  * with `bytes`. A read-only file is refused rather than silently replaced.
  */
-export async function replaceFileAtomically(target: string, bytes: Uint8Array): Promise<void> {
-  await commitReplacement(await prepareReplacement(target, bytes));
+export async function replaceFileAtomically(target: string, bytes: Uint8Array, modeIfNew?: number): Promise<void> {
+  await commitReplacement(await prepareReplacement(target, bytes, modeIfNew));
   await syncFolder(dirname(target));
+}
+
+/**
+ * Creates the folder `target` (its parent exists) with exactly `mode` (mkdir's is cut by the umask; a
+ * folder put back must get the mode it had). Fails when something is there already.
+ */
+export async function makeFolder(target: string, mode = 0o755): Promise<void> {
+  await mkdir(target, { mode: 0o700 });
+  try {
+    await chmod(target, mode & 0o7777);
+  } catch (e) {
+    await rm(target, { recursive: false, force: true }).catch(() => undefined);
+    throw e;
+  }
 }
 
 /** fsyncs the folder of every path once (concurrently): the renames and unlinks in them become durable. */

@@ -1,4 +1,4 @@
-// The one write path of every write topic (edit/replace, history/rollback, localhistory/rollback):
+// The one write path of every write topic (edit/replace, edit/rename, the rollbacks, edit/apply, edit/undo):
 // - one write at a time across all clients (two replaces never interleave on the same files);
 // - a protected file (write/protected-paths.ts) is refused, whatever the exclude settings say;
 // - a file with unsaved editor changes is refused, never saved or overwritten behind the user's back:
@@ -8,7 +8,10 @@
 //   all files are written (and fsynced) at once, off the main thread, alongside the transaction's
 //   journal and temp files, and are durable before its first file is replaced (transaction.ts
 //   `alongside`);
-// - the files are written all or nothing (write/transaction.ts), crash-safe;
+// - the files are written, created and deleted, and folders created and removed, all or nothing
+//   (write/transaction.ts), crash-safe;
+// - every transaction is kept, once committed, as a record edit/undo can undo (write/undo-log.ts: its
+//   originals, in the server's state folder, bounded), and its id is what the write answers;
 // - a write that VS Code's save would record in local history (edit/replace) records the new content
 //   too, within the user's local-history settings, all files at once after the commit (a write that
 //   did not happen records nothing); open editors are waited for until they show it. Each History
@@ -26,9 +29,10 @@ import { ProtocolError } from '../errors';
 import { Listings } from '../local-history';
 import type { RequestContext } from '../protocol';
 import { protectedReason, realFolders } from './protected-paths';
-import { applyAllOrNothing, type PlannedWrite, WriteFailedError } from './transaction';
+import { applyAllOrNothing, type PlannedFolder, type PlannedWrite, WriteFailedError } from './transaction';
+import { pruneUndoLog } from './undo-log';
 
-export { type PlannedWrite, WriteFailedError };
+export { type PlannedFolder, type PlannedWrite, WriteFailedError };
 
 let tail: Promise<unknown> = Promise.resolve();
 
@@ -53,6 +57,12 @@ export interface WriteOptions {
   request?: Pick<RequestContext, 'signal' | 'holdCancelAnswer'>;
   /** Without a request (tools, tests): a signal that cancels the write before its commit point. */
   signal?: AbortSignal;
+  /** The folders the write creates and removes. */
+  folders?: readonly PlannedFolder[];
+  /** The client's label, kept with the transaction (edit/apply). */
+  label?: string;
+  /** The transaction this write undoes (edit/undo). */
+  undoes?: string;
 }
 
 /** Sources of the entries that keep what a write overwrote. */
@@ -60,6 +70,8 @@ export const BACKUP_SOURCES = {
   rollback: 'IDEA: before rollback',
   replace: 'IDEA: before edit/replace',
   rename: 'IDEA: before edit/rename',
+  apply: 'IDEA: before edit/apply',
+  undo: 'IDEA: before edit/undo',
 } as const;
 
 /** Refuses writes that must not happen at all (protected or unsaved files); INVALID_REQUEST / HANDLER_ERROR. */
@@ -88,29 +100,52 @@ export function checkWritable(svc: CoreContext, writes: readonly { path: string;
   }
 }
 
-export function writeFiles(svc: CoreContext, writes: PlannedWrite[], opts: WriteOptions): Promise<void> {
+/**
+ * Writes the plan as one transaction (see the header); resolves with its id (what edit/undo takes), or
+ * undefined when the plan changes nothing.
+ */
+export function writeFiles(
+  svc: CoreContext,
+  writes: readonly PlannedWrite[],
+  opts: WriteOptions,
+): Promise<string | undefined> {
   const signal = opts.request?.signal ?? opts.signal;
+  const folders = opts.folders ?? [];
   return oneAtATime(async () => {
     // From its turn on, a cancel is answered by how the write ends. One that came earlier (while it was
     // planned, or queued behind another write) was answered CANCELLED at once, and its signal, aborted
     // before that answer was sent, stops the write here before it touches anything.
     opts.request?.holdCancelAnswer?.();
     signal?.throwIfAborted();
-    checkWritable(svc, writes);
+    checkWritable(svc, [...writes, ...folders]);
+    if (writes.length === 0 && folders.length === 0) return undefined;
     const listings = new Listings(); // this write's, shared by its two calls to local history
     try {
-      await applyAllOrNothing(writes, {
+      const id = await applyAllOrNothing(writes, {
         stateDir: svc.tools.stateDir,
         what: opts.what,
+        folders,
+        keep: {
+          ...(opts.label !== undefined && { label: opts.label }),
+          ...(opts.undoes !== undefined && { undoes: opts.undoes }),
+        },
         signal,
         precondition: (w) =>
           svc.documents.isDirty(w.path) ? `${w.path} got unsaved editor changes meanwhile` : undefined,
         alongside: () => keepInLocalHistory(svc, writes, opts.backupSource, listings),
       });
+      await pruneUndoLog(svc.tools.stateDir, svc.tools.log);
       if (opts.recordResult) await recordResults(svc, writes, opts.what, listings);
-      svc.written?.(writes.map((w) => ({ path: w.path, kind: w.before === null ? 'created' : 'changed' })));
+      svc.written?.(
+        writes.map((w) => ({
+          path: w.path,
+          kind: w.after === null ? 'deleted' : w.before === null ? 'created' : 'changed',
+        })),
+      );
       const afterWrite = svc.documents.afterWrite?.bind(svc.documents);
-      if (afterWrite) await Promise.all(writes.map((w) => afterWrite(w.path, w.after)));
+      if (afterWrite)
+        await Promise.all(writes.map((w) => (w.after === null ? undefined : afterWrite(w.path, w.after))));
+      return id;
     } catch (e) {
       // A cancelled write is answered CANCELLED for a plain error, which must mean every file is as it
       // was. When that is not known (a rollback failed, or the failure came past the commit point),
@@ -153,7 +188,9 @@ async function recordResults(
   what: string,
   listings: Listings,
 ): Promise<void> {
-  const recorded = writes.filter((w) => svc.localHistory.recordsSave(w.path, w.after.length));
+  const recorded = writes.flatMap((w) =>
+    w.after !== null && svc.localHistory.recordsSave(w.path, w.after.length) ? [{ ...w, after: w.after }] : [],
+  );
   await svc.history.addEntries(
     recorded.map((w) => ({ path: w.path, real: w.target, content: w.after, source: `IDEA: ${what}` })),
     (item, e) => svc.tools.log(`could not record ${item.path} in local history: ${(e as Error).message}`),

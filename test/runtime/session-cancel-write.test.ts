@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Handlers, ProtocolError, ServerSession } from '../../generated/v0.1.7/server';
+import { CURRENT_VERSION, type Handlers, ProtocolError, ServerSession } from '../../generated/current';
 import { coreContext } from '../../server-core/context';
 import { createCoreHandlers } from '../../server-core/handlers';
 import { applyAllOrNothing, type PlannedWrite } from '../../server-core/write/transaction';
@@ -90,7 +90,7 @@ function peer(handlers: Partial<Handlers>): Peer {
     close: () => undefined,
   });
   session.onFrame(JSON.stringify({ type: 'handshake', token: TOKEN }));
-  expect(sent.shift()).toMatchObject({ type: 'handshake', version: '0.1.7' });
+  expect(sent.shift()).toMatchObject({ type: 'handshake', version: CURRENT_VERSION });
   diskAtSend.shift();
   return {
     session,

@@ -9,6 +9,7 @@ import type {
   DocumentSymbol,
   Diagnostic as LspDiagnostic,
   Location as LspLocation,
+  ServerCapabilities,
   SymbolInformation,
 } from 'vscode-languageserver-protocol';
 import type {
@@ -414,6 +415,19 @@ export class LspClient {
     return live.server.request<R>(method, params(doc.uri), method.replace(/^textDocument\//, ''), this.bounds(opts));
   }
 
+  /**
+   * The language server of `path` (started if need be) with `path` opened or re-synced, and the bounds a
+   * request of `opts` has: for callers that speak to the server themselves (code actions, formatting,
+   * file renames: code-actions.ts, edits.ts).
+   */
+  async server(
+    path: string,
+    opts: CallOptions = {},
+  ): Promise<{ server: ServerProcess; doc: OpenDocument; language: string; bounds: Bounds }> {
+    const { live, doc } = await this.open(path, opts);
+    return { server: live.server, doc, language: doc.language, bounds: this.bounds(opts) };
+  }
+
   /** The file's published diagnostics once they settle (as `diagnostics`), unconverted; none when no server serves it. */
   async rawDiagnostics(path: string, opts: CallOptions = {}): Promise<LspDiagnostic[]> {
     const file = this.checkPath(path);
@@ -604,7 +618,7 @@ export class LspClient {
     path: string,
     method: string,
     params: (uri: string) => unknown,
-    capability: string,
+    capability: keyof ServerCapabilities,
     opts: CallOptions = {},
     at?: { line: number; character: number },
   ): Promise<R> {

@@ -9,13 +9,12 @@ import {
   type MarkupContent,
   type PrepareRenameResult,
   ResponseError,
-  type TextEdit,
-  type WorkspaceEdit,
 } from 'vscode-languageserver-protocol';
 import {
   type HoverAnswer,
   type HoverSection,
   type LanguageFeatures,
+  type PlannedChange,
   type Position,
   type RenameFileEdits,
   RenameRejectedError,
@@ -23,7 +22,8 @@ import {
 import { fencedCode } from '../../../server-core/markdown';
 import { orUnavailable, toDefinitionTargets } from '../lsp-features';
 import type { LspClient } from './client';
-import { isRange, pathOfUri } from './convert';
+import { isRange } from './convert';
+import { MalformedEditError, toPlannedChanges } from './workspace-edit';
 
 /** The members idea-server adds to lspLanguageFeatures' (serve.ts spreads them in). */
 export type HoverAndRename = Required<
@@ -57,36 +57,25 @@ export function toHoverAnswer(answer: unknown): HoverAnswer {
 }
 
 /**
- * An LSP WorkspaceEdit as the core's per-file edits. A target that is not a file keeps its URI as its
- * path (not absolute: the core refuses it as outside the workspace); creating, renaming or deleting
- * files is refused (edit/rename only edits text).
+ * An LSP WorkspaceEdit as the core's per-file edits (workspace-edit.ts's plan, text edits only): creating,
+ * renaming or deleting files is refused (edit/rename only edits text).
  */
 export function toRenameEdits(answer: unknown): RenameFileEdits[] | null {
   if (typeof answer !== 'object' || answer === null) return null;
-  const edit = answer as WorkspaceEdit;
-  const byFile = new Map<string, RenameFileEdits['edits']>();
-  const add = (uri: unknown, edits: unknown) => {
-    const filePath = pathOfUri(uri) ?? String(uri);
-    const list = byFile.get(filePath) ?? [];
-    for (const e of Array.isArray(edits) ? (edits as TextEdit[]) : []) {
-      if (typeof e !== 'object' || e === null || !isRange(e.range) || typeof e.newText !== 'string')
-        throw new Error(`the language server gave a malformed edit for ${filePath}; nothing was changed`);
-      list.push({ range: e.range, newText: e.newText });
-    }
-    byFile.set(filePath, list);
-  };
-  if (Array.isArray(edit.documentChanges)) {
-    for (const c of edit.documentChanges) {
-      if (typeof c !== 'object' || c === null || !('textDocument' in c))
-        throw new Error(
-          'the rename would create, rename or delete files, which edit/rename does not do; nothing was changed',
-        );
-      add(c.textDocument?.uri, c.edits);
-    }
-  } else if (typeof edit.changes === 'object' && edit.changes !== null) {
-    for (const [uri, edits] of Object.entries(edit.changes)) add(uri, edits);
+  let plan: PlannedChange[];
+  try {
+    plan = toPlannedChanges([answer]);
+  } catch (e) {
+    if (e instanceof MalformedEditError) throw new Error(`${e.message}; nothing was changed`);
+    throw e;
   }
-  return [...byFile].map(([filePath, edits]) => ({ filePath, edits }));
+  return plan.map((c) => {
+    if (c.kind !== 'edit')
+      throw new Error(
+        'the rename would create, rename or delete files, which edit/rename does not do; nothing was changed',
+      );
+    return { filePath: c.filePath, edits: c.edits };
+  });
 }
 
 export function lspHoverAndRename(client: LspClient): HoverAndRename {

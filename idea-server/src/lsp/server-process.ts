@@ -9,12 +9,15 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
+  type ApplyWorkspaceEditParams,
+  type ApplyWorkspaceEditResult,
   CancellationTokenSource,
   ErrorCodes,
   type InitializeParams,
   type InitializeResult,
   type ProtocolConnection,
   type PublishDiagnosticsParams,
+  type ServerCapabilities,
 } from 'vscode-languageserver-protocol/node';
 import { ProgramNotFoundError, programEnv, RELATIVE_NEVER, resolveCommand } from '../../../runtime/programs';
 import { type Bounds, bounded, type FailEarly } from './bounded';
@@ -30,6 +33,31 @@ export interface Exit {
 
 /** How much of the server's stderr is kept for error messages. */
 const STDERR_TAIL = 4096;
+
+/** The code action kinds idea-server takes (LSP's base kinds: every sub-kind of them is taken too). */
+const CODE_ACTION_KINDS = [
+  '',
+  'quickfix',
+  'refactor',
+  'refactor.extract',
+  'refactor.inline',
+  'refactor.move',
+  'refactor.rewrite',
+  'source',
+  'source.organizeImports',
+  'source.fixAll',
+];
+
+/** Most workspace/applyEdit requests one collection keeps (collectEdits); beyond, the run fails. */
+export const MAX_COLLECTED_EDITS = 256;
+
+/** What a workspace/applyEdit asked outside any collection is answered: nothing is written behind the transaction. */
+export const NOT_APPLIED = 'idea-server writes only through its own transactions; this edit was not applied';
+
+/** The edits a language server asked for (workspace/applyEdit) while a collection ran, never applied. */
+export class TooManyEditsError extends Error {
+  override readonly name = 'TooManyEditsError';
+}
 
 /** One request in flight and how many callers still wait for it. */
 interface Shared {
@@ -48,8 +76,12 @@ export class ServerProcess {
   private exitInfo: Exit | undefined;
   /** The commands its initialize answer offers for workspace/executeCommand (diagnostics-pull.ts asks). */
   executeCommands: ReadonlySet<string> = new Set();
-  /** What its initialize answer says it offers (ServerCapabilities; {} when it said nothing). */
-  capabilities: Readonly<Record<string, unknown>> = {};
+  /** What its initialize answer says it offers ({} when it said nothing). */
+  capabilities: Readonly<ServerCapabilities> = {};
+  /** The workspace/applyEdit requests of the collection running now (collectEdits), else undefined. */
+  private collector: { edits: unknown[]; overflow: boolean } | undefined;
+  /** Exclusive runs (code actions listed, collected) one at a time: the last one's end. */
+  private exclusives: Promise<unknown> = Promise.resolve();
   /** Resolves when the process is gone (exited, or never started). */
   readonly exited: Promise<Exit>;
   /** Rejects when the process goes away while nobody asked it to stop: fails pending waits early. */
@@ -99,6 +131,9 @@ export class ServerProcess {
     connection.onRequest('client/unregisterCapability', () => null);
     connection.onRequest('window/workDoneProgress/create', () => null);
     connection.onRequest('window/showMessageRequest', () => null);
+    // Edits the server wants written (a command's result, H22): collected for the transaction while a
+    // collection runs, refused otherwise. Never written here.
+    connection.onRequest('workspace/applyEdit', (p: ApplyWorkspaceEditParams) => this.applyEditAsked(p));
     connection.listen();
   }
 
@@ -168,8 +203,27 @@ export class ServerProcess {
           documentSymbol: { hierarchicalDocumentSymbolSupport: true },
           publishDiagnostics: { versionSupport: true },
           callHierarchy: {}, // typescript-language-server offers it only to clients that say so
+          // Code actions as literals, with their edit resolved on demand (typescript-language-server
+          // offers refactors and fix-all only then). Not disabledSupport: a server then leaves out what
+          // cannot apply (typescript-language-server: every refactoring not applicable at the position),
+          // as VS Code's list does.
+          codeAction: {
+            codeActionLiteralSupport: { codeActionKind: { valueSet: CODE_ACTION_KINDS } },
+            isPreferredSupport: true,
+            dataSupport: true,
+            resolveSupport: { properties: ['edit'] },
+          },
+          formatting: {},
+          rangeFormatting: {},
         },
-        workspace: { workspaceFolders: true, symbol: {} },
+        workspace: {
+          workspaceFolders: true,
+          // Edits the server asks for are collected into a transaction (collectEdits), file operations included.
+          applyEdit: true,
+          workspaceEdit: { documentChanges: true, resourceOperations: ['create', 'rename', 'delete'] },
+          fileOperations: { willRename: true },
+          symbol: {},
+        },
       },
     };
     try {
@@ -179,10 +233,10 @@ export class ServerProcess {
         bounds,
         { failEarly: server.failEarly },
       );
-      const commands = init?.capabilities?.executeCommandProvider?.commands;
-      if (Array.isArray(commands)) server.executeCommands = new Set(commands.filter((c) => typeof c === 'string'));
       const caps = init?.capabilities;
-      if (typeof caps === 'object' && caps !== null) server.capabilities = caps as Record<string, unknown>;
+      if (typeof caps === 'object' && caps !== null) server.capabilities = caps;
+      const commands = caps?.executeCommandProvider?.commands;
+      if (Array.isArray(commands)) server.executeCommands = new Set(commands.filter((c) => typeof c === 'string'));
       await connection.sendNotification('initialized', {});
     } catch (e) {
       // Gone before it answered: say why (command not found, exit code) rather than "connection disposed".
@@ -275,6 +329,60 @@ export class ServerProcess {
     };
     work.then(done, done);
     return shared;
+  }
+
+  /**
+   * Runs `run` alone among this server's exclusive runs (waiting for the one before within `bounds`):
+   * code actions need it, since typescript-language-server forgets how to resolve the actions it listed
+   * whenever it is asked for code actions again, and an applyEdit names no request.
+   */
+  async exclusive<R>(run: () => Promise<R>, bounds: Bounds): Promise<R> {
+    const before = this.exclusives;
+    let release!: () => void;
+    const mine = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    this.exclusives = before.then(() => mine);
+    try {
+      await bounded(before, 'waiting for an earlier code action to finish', bounds, { failEarly: this.failEarly });
+      return await run();
+    } finally {
+      release();
+    }
+  }
+
+  /**
+   * Runs `run` (requests that may make the server ask for edits: workspace/executeCommand) exclusively,
+   * while every workspace/applyEdit the server sends is collected, answered applied and not applied: the
+   * caller writes them as one transaction (T54, H22). More than MAX_COLLECTED_EDITS edits fail the run
+   * (TooManyEditsError).
+   */
+  collectEdits<R>(run: () => Promise<R>, bounds: Bounds): Promise<{ result: R; edits: unknown[] }> {
+    return this.exclusive(async () => {
+      const collector = { edits: [] as unknown[], overflow: false };
+      this.collector = collector;
+      try {
+        const result = await run();
+        if (collector.overflow)
+          throw new TooManyEditsError(
+            `the language server asked for more than ${MAX_COLLECTED_EDITS} workspace edits; nothing was changed`,
+          );
+        return { result, edits: collector.edits };
+      } finally {
+        this.collector = undefined;
+      }
+    }, bounds);
+  }
+
+  private applyEditAsked(p: ApplyWorkspaceEditParams): ApplyWorkspaceEditResult {
+    const c = this.collector;
+    if (!c) return { applied: false, failureReason: NOT_APPLIED };
+    if (c.edits.length >= MAX_COLLECTED_EDITS) {
+      c.overflow = true;
+      return { applied: false, failureReason: `more than ${MAX_COLLECTED_EDITS} edits` };
+    }
+    c.edits.push(typeof p === 'object' && p !== null ? p.edit : undefined);
+    return { applied: true };
   }
 
   notify(method: string, params: unknown): void {

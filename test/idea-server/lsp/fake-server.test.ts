@@ -7,9 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { LspClient, type LspClientOptions, MAX_TRANSIENT } from '../../../idea-server/src/lsp/client';
+import { lspCodeActions } from '../../../idea-server/src/lsp/code-actions';
 import { LspAbortError, LspFileError, LspTimeoutError, LspUnavailableError } from '../../../idea-server/src/lsp/errors';
 import { lspLanguageFeatures } from '../../../idea-server/src/lsp-features';
 import { poll } from '../../../runtime/poll';
+import { isUnavailable } from '../../../server-core/host';
 import { until } from '../../support/wait';
 import { running } from './processes';
 
@@ -283,5 +285,36 @@ describe('LspClient failure paths', () => {
     unlinkSync(own);
     await expect(client.definition(own, 0, 0)).rejects.toBeInstanceOf(LspFileError);
     await logged('didClose');
+  });
+});
+
+describe('code actions: what a command asks to write is collected, never applied (H22)', () => {
+  const signal = new AbortController().signal;
+  const at = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+
+  it("a command's workspace/applyEdit requests are its plan, in order; one asked outside any is refused", async () => {
+    const { client, lines, logged } = fake(['--code-actions', '--stray-apply']);
+    const features = lspCodeActions(client, { diagnosticsWaitMs: 50 });
+    const list = await features.codeActions(file, at, undefined, signal);
+    if (isUnavailable(list)) throw new Error(list.unavailable);
+    expect(list.map((a) => [a.title, a.disabled])).toEqual([
+      ['Fake fix', undefined],
+      ['Not offered', 'its command fake.secret is not one its language server offers to run'],
+    ]);
+    await logged('applied:false'); // the stray edit, asked when the file was opened
+    const created = join(dir, 'new.fake');
+    const plan = await features.collectCodeAction(file, list[0]!, signal);
+    const point = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+    expect(plan).toEqual([
+      { kind: 'create', filePath: created },
+      { kind: 'edit', filePath: created, edits: [{ range: point, newText: 'made\n' }] },
+      { kind: 'edit', filePath: file, edits: [{ range: point, newText: '// fixed\n' }] },
+    ]);
+    expect(lines().filter((l) => l.startsWith('applied:'))).toEqual(['applied:false', 'applied:true', 'applied:true']);
+    expect(existsSync(created)).toBe(false);
+    expect(readFileSync(file, 'utf8')).toBe('abc\n');
+    // a command the server did not announce is never sent
+    await expect(features.collectCodeAction(file, list[1]!, signal)).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
+    expect(lines().filter((l) => l.startsWith('executeCommand:'))).toEqual(['executeCommand:fake.apply']);
   });
 });

@@ -119,7 +119,14 @@ describe('v0.1.7 language features over LSP (typescript-language-server)', () =>
     const svc = coreContext(fakeHost(root, { language: { ...lspLanguageFeatures(client), ...features } }));
     const rename = editRename(svc, features.rename);
     const ctx = { topic: '/app/vscode/edit/rename' as const, requestId: 'r', signal };
-    const params = { filePath: shapes, line: 10, character: 15, newName: 'Round' };
+    const params = {
+      filePath: shapes,
+      line: 10,
+      character: 15,
+      newName: 'Round',
+      diagnostics: false,
+      diagnosticsWaitMs: 5000,
+    };
     const dry = await rename({ ...params, dryRun: true }, ctx);
     expect(dry.editCount).toBe(1);
     expect(readFileSync(shapes, 'utf8')).toBe(SHAPES);

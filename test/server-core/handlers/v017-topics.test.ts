@@ -56,6 +56,8 @@ const language: Partial<LanguageFeatures> = {
   rename: async (_p, _at, newName) => renameEdits(newName),
 };
 const at = { filePath: a, line: 0, character: 15 };
+/** The write topics' defaults (v0.1.8: no diagnostics after the write). */
+const noDiagnostics = { diagnostics: false, diagnosticsWaitMs: 5000 };
 
 function rename(lang: Partial<LanguageFeatures> = language) {
   const host = fakeHost(root, { language: lang });
@@ -70,14 +72,24 @@ describe('which topics a host serves', () => {
   };
   it('leaves out the v0.1.7 topics a host has no member for, and serves them when it has', () => {
     const bare = servedTopics(createCoreHandlers(fakeHost(root)));
+    // v0.1.8's writes every host serves (the write path is the core's).
+    const writes = [
+      '/app/vscode/edit/apply',
+      '/app/vscode/fs/move',
+      '/app/vscode/edit/undo',
+      '/app/vscode/edit/transactions',
+    ];
+    expect(bare.filter((t) => writes.includes(t))).toEqual(writes);
     // The 13 of v0.1.6, and v0.1.8's two that need only document symbols and references.
-    expect(bare).toHaveLength(15);
+    expect(bare.filter((t) => !writes.includes(t))).toHaveLength(15);
     expect(bare.filter((t) => /findSymbol|referencingSymbols/.test(t))).toEqual([
       '/app/vscode/nav/findSymbol',
       '/app/vscode/nav/referencingSymbols',
     ]);
     expect(
-      bare.some((t) => /hover|typeDefinition|implementation|rename|editor\/|workspaceSymbols|callHierarchy/.test(t)),
+      bare.some((t) =>
+        /hover|typeDefinition|implementation|rename|editor\/|workspaceSymbols|callHierarchy|codeActions|format/.test(t),
+      ),
     ).toBe(false);
     const full = fakeHost(root, {
       language: { ...language, hover: async () => ({ contents: [] }), typeDefinition: async () => [] },
@@ -138,7 +150,7 @@ describe('nav/hover and nav/typeDefinition', () => {
 // clause H16: rename writes through the write path; dry run, unsaved and protected files change nothing.
 describe('edit/rename', () => {
   it('a dry run answers edits and diffs and writes nothing', async () => {
-    const res = await rename().handler({ ...at, newName: 'newName', dryRun: true }, ctx);
+    const res = await rename().handler({ ...at, ...noDiagnostics, newName: 'newName', dryRun: true }, ctx);
     expect(res.dryRun).toBe(true);
     expect(res.changedFiles).toEqual([]);
     expect(res.editCount).toBe(5);
@@ -152,7 +164,7 @@ describe('edit/rename', () => {
 
   it('writes every file through the write path, keeping BOM, CRLF and the originals', async () => {
     const { host, handler } = rename();
-    const res = await handler({ ...at, newName: 'newName', dryRun: false }, ctx);
+    const res = await handler({ ...at, ...noDiagnostics, newName: 'newName', dryRun: false }, ctx);
     expect(res.changedFiles).toEqual([a, b]);
     expect(readFileSync(a, 'utf8')).toBe(A.replaceAll('oldName', 'newName'));
     expect(readFileSync(b, 'utf8')).toBe(B.replaceAll('oldName', 'newName'));
@@ -165,7 +177,9 @@ describe('edit/rename', () => {
     const { host, handler } = rename();
     host.docs.push({ path: b, text: B, dirty: true });
     for (const dryRun of [true, false])
-      await expect(handler({ ...at, newName: 'newName', dryRun }, ctx)).rejects.toThrow(/unsaved changes/);
+      await expect(handler({ ...at, ...noDiagnostics, newName: 'newName', dryRun }, ctx)).rejects.toThrow(
+        /unsaved changes/,
+      );
     expect(readFileSync(a, 'utf8')).toBe(A);
     expect(existsSync(join(root, 'History'))).toBe(false);
   });
@@ -176,7 +190,7 @@ describe('edit/rename', () => {
       rename({
         ...language,
         rename: async (_p, _a, n) => [...renameEdits(n), { filePath, edits: [{ range: r(0, 8, 0, 15), newText: n }] }],
-      }).handler({ ...at, newName: 'newName', dryRun: false }, ctx);
+      }).handler({ ...at, ...noDiagnostics, newName: 'newName', dryRun: false }, ctx);
     await expect(into(settings)).rejects.toMatchObject({
       code: 'INVALID_REQUEST',
       message: expect.stringMatching(/may not be written/),
@@ -198,28 +212,36 @@ describe('edit/rename', () => {
     };
     for (const refused of [cannot, async () => null])
       await expect(
-        rename({ prepareRename: cannot, rename: refused }).handler({ ...at, newName: 'x', dryRun: true }, ctx),
+        rename({ prepareRename: cannot, rename: refused }).handler(
+          { ...at, ...noDiagnostics, newName: 'x', dryRun: true },
+          ctx,
+        ),
       ).rejects.toMatchObject({
         code: 'INVALID_REQUEST',
         message: 'nothing to rename at 0:15: You cannot rename this element.',
       });
     // A rename refused where prepareRename was not: the rename's own message.
     await expect(
-      rename({ ...language, rename: cannot }).handler({ ...at, newName: 'x', dryRun: true }, ctx),
+      rename({ ...language, rename: cannot }).handler({ ...at, ...noDiagnostics, newName: 'x', dryRun: true }, ctx),
     ).rejects.toMatchObject({
       code: 'INVALID_REQUEST',
       message: 'cannot rename at 0:15: You cannot rename this element.',
     });
     await expect(
-      rename({ ...language, rename: async () => null }).handler({ ...at, newName: 'x', dryRun: true }, ctx),
+      rename({ ...language, rename: async () => null }).handler(
+        { ...at, ...noDiagnostics, newName: 'x', dryRun: true },
+        ctx,
+      ),
     ).rejects.toMatchObject({ code: 'INVALID_REQUEST', message: expect.stringMatching(/no rename provider answers/) });
-    await expect(rename().handler({ ...at, newName: 'not a name', dryRun: true }, ctx)).rejects.toMatchObject({
+    await expect(
+      rename().handler({ ...at, ...noDiagnostics, newName: 'not a name', dryRun: true }, ctx),
+    ).rejects.toMatchObject({
       code: 'INVALID_REQUEST',
       message: expect.stringMatching(/"not a name" is not a valid name for oldName/),
     });
     await expect(
       rename({ rename: async () => ({ unavailable: 'no server for .ts' }) }).handler(
-        { ...at, newName: 'x', dryRun: true },
+        { ...at, ...noDiagnostics, newName: 'x', dryRun: true },
         ctx,
       ),
     ).rejects.toMatchObject({ code: 'INVALID_REQUEST', message: expect.stringMatching(/no server for \.ts/) });
@@ -233,16 +255,19 @@ describe('edit/rename', () => {
         rename: async (...args) => (asked.push('rename'), lang.rename!(...args)),
       });
     // An identifier passes the name check whatever it replaces: one round trip, the rename.
-    const res = await counting(language).handler({ ...at, newName: 'newName', dryRun: false }, ctx);
+    const res = await counting(language).handler({ ...at, ...noDiagnostics, newName: 'newName', dryRun: false }, ctx);
     expect(res.changedFiles).toEqual([a, b]);
     expect(asked).toEqual(['rename']);
     asked.length = 0;
-    await expect(counting(language).handler({ ...at, newName: 'not a name', dryRun: true }, ctx)).rejects.toThrow(
-      /not a valid name/,
-    );
+    await expect(
+      counting(language).handler({ ...at, ...noDiagnostics, newName: 'not a name', dryRun: true }, ctx),
+    ).rejects.toThrow(/not a valid name/);
     expect(asked).toEqual(['prepareRename']); // checked before the rename, which is not asked
     asked.length = 0;
-    await counting({ ...language, rename: async () => [] }).handler({ ...at, newName: 'x', dryRun: true }, ctx);
+    await counting({ ...language, rename: async () => [] }).handler(
+      { ...at, ...noDiagnostics, newName: 'x', dryRun: true },
+      ctx,
+    );
     expect(asked).toEqual(['rename', 'prepareRename']); // no edits: asked whether it refuses
   });
 
@@ -252,10 +277,14 @@ describe('edit/rename', () => {
         { filePath: a, edits: [r(0, 13, 0, 20), r(0, 15, 0, 22)].map((range) => ({ range, newText: 'x' })) },
       ],
     });
-    await expect(overlapping.handler({ ...at, newName: 'x', dryRun: false }, ctx)).rejects.toThrow(/overlapping/);
+    await expect(overlapping.handler({ ...at, ...noDiagnostics, newName: 'x', dryRun: false }, ctx)).rejects.toThrow(
+      /overlapping/,
+    );
     const stale = rename();
     stale.host.docs.push({ path: a, text: 'export const oldName = 2;\n', dirty: false });
-    await expect(stale.handler({ ...at, newName: 'x', dryRun: false }, ctx)).rejects.toThrow(/changed on disk/);
+    await expect(stale.handler({ ...at, ...noDiagnostics, newName: 'x', dryRun: false }, ctx)).rejects.toThrow(
+      /changed on disk/,
+    );
     expect(readFileSync(a, 'utf8')).toBe(A);
   });
 });

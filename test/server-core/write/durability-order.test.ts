@@ -7,7 +7,7 @@
 // write/journal.ts, write/atomic-file.ts and local-history.ts.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { coreContext } from '../../../server-core/context';
 import { BACKUP_SOURCES, writeFiles } from '../../../server-core/write/workspace-write';
@@ -163,15 +163,24 @@ describe('the order of durability of one write (writeFiles, local history includ
     expect(Math.max(...originals)).toBeLessThan(firstRename);
 
     // 4. Every folder written is fsynced after the last rename and before the commit (the manifest
-    //    removed), and the journal's removal is made durable (its root fsynced after it).
-    const commit = at((e) => e.op === 'rm' && e.path === join(jdir, 'manifest.json'));
+    //    renamed to the transaction's record), and the journal then moves into the undo log, durably
+    //    (both roots fsynced after the move): nothing is copied, the originals go with it.
+    const commit = at(
+      (e) => e.op === 'rename' && e.path === join(jdir, 'manifest.json') && e.to === join(jdir, 'record.json'),
+    );
     expect(commit).toBeGreaterThan(lastRename);
     for (const folder of [join(root, 'ws', 'a'), join(root, 'ws', 'b')]) {
       const synced = fsyncOf((p) => p === folder).filter((i) => i > lastRename);
       expect(synced.length, folder).toBe(1); // once per write, not once per file
       expect(synced[0]!, folder).toBeLessThan(commit);
     }
-    expect(Math.max(...fsyncOf((p) => p === journalRoot))).toBeGreaterThan(commit);
+    const undoRoot = join(root, 'state', 'transactions');
+    const moved = at((e) => e.op === 'rename' && e.path === jdir && e.to === join(undoRoot, basename(jdir)));
+    expect(moved).toBeGreaterThan(commit);
+    expect(Math.max(...fsyncOf((p) => p === jdir))).toBeGreaterThan(commit); // record.json durable
+    expect(Math.max(...fsyncOf((p) => p === journalRoot))).toBeGreaterThan(moved);
+    expect(Math.max(...fsyncOf((p) => p === undoRoot))).toBeGreaterThan(moved);
+    expect(log.filter((e) => e.op === 'open' && e.path.startsWith(`${undoRoot}/`))).toEqual([]); // no copy
     expect(Math.min(...results)).toBeGreaterThan(commit);
 
     // 5. Nothing synchronous per file on the main thread: the only synchronous calls are the history

@@ -82,7 +82,10 @@ describe('replaceFileAtomically', () => {
   });
 });
 
-function plan(dir: string, n: number, size = 64): PlannedWrite[] {
+/** A planned write of a file that exists before and after. */
+type Rewrite = PlannedWrite & { before: Buffer; after: Buffer };
+
+function plan(dir: string, n: number, size = 64): Rewrite[] {
   return Array.from({ length: n }, (_, i) => {
     const target = join(dir, `f${String(i).padStart(4, '0')}.txt`);
     const before = Buffer.from(`file ${i} old `.repeat(size));
@@ -226,7 +229,7 @@ function runWriterTo(stateDir: string, planFile: string, crashAt?: string): Prom
 }
 
 /** `n` planned files in two folders (10 under a/, the rest under b/), with a plan file for killed-writer.ts. */
-function crashPlan(dir: string, n: number): { ws: PlannedWrite[]; planFile: string; reset: () => void } {
+function crashPlan(dir: string, n: number): { ws: Rewrite[]; planFile: string; reset: () => void } {
   const ws = Array.from({ length: n }, (_, i) => {
     const target = join(dir, i < 10 ? 'a' : 'b', `f${String(i).padStart(3, '0')}.txt`);
     mkdirSync(dirname(target), { recursive: true });
@@ -255,7 +258,7 @@ function crashPlan(dir: string, n: number): { ws: PlannedWrite[]; planFile: stri
   return { ws, planFile, reset };
 }
 const tempsUnder = (dir: string) => [...noTemps(join(dir, 'a')), ...noTemps(join(dir, 'b'))];
-const state = (ws: PlannedWrite[]) =>
+const state = (ws: Rewrite[]) =>
   ws.map((w) => {
     const now = readFileSync(w.target);
     return now.equals(w.after) ? 'new' : now.equals(w.before!) ? 'old' : 'neither';
