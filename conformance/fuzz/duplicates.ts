@@ -9,7 +9,7 @@ import { compareVersions } from '@idea-kit/spec-lib/version';
 import fc from 'fast-check';
 import { isObject } from '../../runtime/frames';
 import type { Connection } from '../lib/connection';
-import { type Carried, carried, type FuzzInput } from './generate';
+import { type Carried, carried, type FuzzInput } from './input';
 import { type Answer, type JudgeContext, judge, type Problem } from './oracles';
 
 /** The same request twice (the shrink target) or the first with a second one. */

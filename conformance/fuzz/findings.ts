@@ -13,7 +13,7 @@ import { CLAUSES } from '../lib/clauses';
 import { pairOf } from './duplicates';
 import { lateEventSteps, SUBSCRIBE } from './events';
 import { buildFrame, frameStep } from './frames';
-import type { Carried } from './generate';
+import type { Carried } from './input';
 import { invalidClause } from './oracles';
 import type { Found } from './shrink';
 

@@ -5,7 +5,8 @@
 import { type FrameValidators, isObject, serverFrameProblem } from '../../runtime/frames';
 import { CLAUSES, type Level, levelOf, type Profile, profileOf } from '../lib/clauses';
 import type { FrameExpect } from './frames';
-import { escapingPath, type FuzzInput } from './generate';
+import { escapingPath } from './generate';
+import type { FuzzInput } from './input';
 
 export type Oracle =
   | 'closed' // the server closed the connection instead of answering

@@ -26,7 +26,8 @@ import {
 } from './events';
 import { type CaseContext, fixtureCase, writeFixtureCase } from './findings';
 import { answerIds, buildFrame, malformedArb } from './frames';
-import { type FuzzInput, type GenContext, sampleFiles, subjectOf, type TopicModel, topicArb } from './generate';
+import { type GenContext, sampleFiles, type TopicModel, topicArb } from './generate';
+import { type FuzzInput, subjectOf } from './input';
 import { type Answer, gradeOf, judge, judgeFrame, type Problem, signature } from './oracles';
 import { type Found, searchAndShrink } from './shrink';
 import { type FrameBound, findFrameBound, judgeOver, paddedFrame, sizeArb, targetBytes } from './sizes';

@@ -3,7 +3,7 @@
 // with a budget of its own. A shrink candidate counts as failing only when it fails the same way (same
 // topic and oracle), so shrinking cannot slide into a different bug.
 import fc from 'fast-check';
-import { type FuzzInput, subjectOf } from './generate';
+import { type FuzzInput, subjectOf } from './input';
 import { type Problem, signature } from './oracles';
 
 export interface Found {
