@@ -29,6 +29,16 @@ export const PROFILES: readonly Profile[] = ['core', 'readings', 'security'];
 const PROFILE_OF: Record<Layer, Profile> = { text: 'core', reading: 'readings', hardening: 'security' };
 
 export const CLAUSES: ReadonlyMap<string, Clause> = new Map((CURRENT_CLAUSES as Clause[]).map((c) => [c.id, c]));
+/**
+ * The version clause `id` applies from: its `since` in the clauses file. The runner's and the fuzzer's
+ * version gates read it here rather than naming a version; an id no clause has is a bug of theirs.
+ */
+export function clauseSince(id: string): string {
+  const c = CLAUSES.get(id);
+  if (!c) throw new Error(`no clause ${id} in ${CLAUSES_JSON}`);
+  return c.since;
+}
+
 /** Where the clauses are rendered (relative to the repository root). */
 export const PROTOCOL_MD = `generated/${CURRENT_FOLDER}/protocol.md`;
 /** The clauses file every fixture's `spec` is read against (relative to the repository root). */
