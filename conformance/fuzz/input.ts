@@ -70,3 +70,12 @@ export function subjectOf(input: FuzzInput): string {
   if (input.duplicate) return `${input.topic} duplicate-id`;
   return input.topic;
 }
+
+/**
+ * Whether what a case written from the input expects follows from its params' label (valid, or which
+ * rule they break): a plain request and two with one requestId. A malformed frame, a padded one and a
+ * subscription are judged by how they go out, whatever their params.
+ */
+export function expectsByLabel(input: FuzzInput): boolean {
+  return !input.frame && !input.size && !input.subscription;
+}
