@@ -5,7 +5,8 @@
 import { type FrameValidators, isObject, serverFrameProblem } from '../../runtime/frames';
 import { CLAUSES, type Level, levelOf, type Profile, profileOf } from '../lib/clauses';
 import type { FrameExpect } from './frames';
-import { escapingPath, type FuzzInput } from './generate';
+import { escapingPath } from './generate';
+import { type Carried, expectsByLabel, type FuzzInput, subjectOf } from './input';
 
 export type Oracle =
   | 'closed' // the server closed the connection instead of answering
@@ -55,7 +56,7 @@ export function resultsClause(topic: string): string {
 }
 
 /** The clause an invalid input's expected error rests on: T8 for a malformed request, T10 for an unusable value. */
-export function invalidClause(input: FuzzInput): 'T8' | 'T10' {
+export function invalidClause(input: Carried): 'T8' | 'T10' {
   const rule = input.invalid?.rule;
   return rule === 'type' || rule === 'required' || rule === 'params' ? 'T8' : 'T10';
 }
@@ -184,7 +185,25 @@ export function gradeOf(p: Problem): { profile: Profile; level: Level } {
   return c ? { profile: profileOf(c), level: levelOf(c) } : { profile: 'core', level: 'must' };
 }
 
-/** A problem's kind for deduplication and shrinking: the same oracle on the same topic is the same finding. */
+/** A problem's kind for deduplication: the same oracle on the same topic is the same finding. */
 export function signature(topic: string, p: Problem): string {
   return `${topic} ${p.oracle}`;
+}
+
+/** What a case written from a request expects of its answer: a conforming one (valid params), or T8's / T10's error. */
+function expects(r: Carried): string {
+  return r.invalid ? `invalid (${invalidClause(r)})` : 'valid';
+}
+
+/**
+ * What shrinking keeps of a finding: its signature, and, where the case follows the params' label, what
+ * a case written from the input expects (both requests' of a duplicate id). Without the second, invalid
+ * params that time out could shrink to valid ones that time out too, and the finding would stop saying
+ * what was found.
+ */
+export function shrinkKind(input: FuzzInput, p: Problem): string {
+  const sig = signature(subjectOf(input), p);
+  if (!expectsByLabel(input)) return sig;
+  const other = input.duplicate?.other;
+  return `${sig} expecting ${expects(input)}${other ? ` and ${expects(other)}` : ''}`;
 }

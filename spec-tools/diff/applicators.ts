@@ -14,6 +14,8 @@ export interface Inside {
   negate?: boolean;
   /** Why no INFO can be proven inside (each INFO found there becomes WARN, with this reason). */
   cap?: string;
+  /** Why nothing can be proven inside, breaking or safe (each ERR and INFO there becomes WARN "unproven"). */
+  blind?: string;
   /** The subschema is a condition (`if`, `contains`, `propertyNames`), not what a client sends or a
    *  server returns: the protocol's conventions about fields do not apply, only the effect on values. */
   strict?: boolean;
@@ -53,8 +55,12 @@ export function conditional(d: Differ, a: Schema, b: Schema, path: string): void
       ? undefined
       : Object.fromEntries(['if', 'then', 'else'].filter((k) => s[k] !== undefined).map((k) => [k, s[k]!]));
   conjunct(d, group(a), group(b), path, 'if/then/else constraint', () => {
+    // What `if` evaluates when it holds counts for `unevaluated*`: a narrower `if` can then refuse more.
+    const ifBlind = d.evaluation ? { blind: '`if` evaluates what `unevaluated*` sees when it holds' } : {};
     const part = (k: 'if' | 'then' | 'else', negate = false) =>
-      d.inside(`\`${k}\``, { negate, strict: k === 'if' }, () => d.compare(asSchema(a[k]), asSchema(b[k]), path));
+      d.inside(`\`${k}\``, { negate, strict: k === 'if', ...(k === 'if' ? ifBlind : {}) }, () =>
+        d.compare(asSchema(a[k]), asSchema(b[k]), path),
+      );
     // ajv evaluates `if` only beside `then` or `else`: one added as `{}` changes what counts evaluated.
     for (const k of ['then', 'else'] as const) {
       if ((a[k] === undefined) !== (b[k] === undefined) && canonical(asSchema(a[k])) === canonical(asSchema(b[k])))
