@@ -71,6 +71,8 @@ export class CaseContext {
   private readonly ownFrames = new Map<Connection, number>();
   private readonly ownTraffic = new Map<Connection, number>();
   vars: Vars;
+  /** What `measure` steps recorded (ms), by name: what `expectSilence` windows are sized from. */
+  readonly measures = new Map<string, number>();
   /** Transport cases: what was sent, for the reports. */
   sent: string | undefined;
   constructor(

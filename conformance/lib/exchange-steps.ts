@@ -33,9 +33,11 @@ const STEPS: { [K in ExchangeKind]: StepEntry & { run: StepHandler<K> } } = {
   send: { run: (ctx, conn, step) => conn.send(substitute(step.send, ctx.vars)) },
   sendText: { run: (ctx, conn, step) => conn.sendText(substitute(step.sendText, ctx.vars)) },
   expect: {
-    modifiers: ['bind'],
+    modifiers: ['bind', 'measure'],
     async run(ctx, conn, step, label) {
+      const t0 = performance.now();
       const got = await conn.next(ctx.timeoutMs);
+      if (step.measure !== undefined) ctx.measures.set(step.measure, performance.now() - t0);
       if (got?.kind !== 'frame')
         throw new Abort({ name: label, ok: false, detail: `expected a frame, ${describeIncoming(got)}` });
       const frame = safeParse(got.text);
@@ -88,14 +90,16 @@ const STEPS: { [K in ExchangeKind]: StepEntry & { run: StepHandler<K> } } = {
       });
     },
   },
-  sleepMs: { run: (_ctx, _conn, step) => new Promise((r) => setTimeout(r, step.sleepMs)) },
+  sleepMs: { modifiers: ['why'], run: (_ctx, _conn, step) => new Promise((r) => setTimeout(r, step.sleepMs)) },
   expectSilence: {
+    modifiers: ['why'],
     async run(ctx, conn, step, label) {
-      const got = await conn.next(step.expectSilence);
+      const { ms, how } = silenceWindow(ctx, step.expectSilence, label);
+      const got = await conn.next(ms);
       ctx.checks.push({
         name: label,
         ok: got === undefined,
-        detail: got ? `expected no frame for ${step.expectSilence} ms, ${describeIncoming(got)}` : undefined,
+        detail: got ? `expected no frame for ${ms} ms (${how}), ${describeIncoming(got)}` : undefined,
       });
     },
   },
@@ -104,15 +108,20 @@ const STEPS: { [K in ExchangeKind]: StepEntry & { run: StepHandler<K> } } = {
   },
   deleteFile: { run: (ctx, _conn, step, label) => ctx.deleteFile(step.deleteFile.path, `${label}: deleteFile`) },
   await: {
-    modifiers: ['withinMs', 'bind'],
+    modifiers: ['withinMs', 'bind', 'measure'],
     async run(ctx, conn, step, label) {
+      const t0 = performance.now();
       const frame = await awaitFrame(ctx, conn, step.await, step.withinMs ?? ctx.timeoutMs, label);
+      if (step.measure !== undefined && frame !== undefined) ctx.measures.set(step.measure, performance.now() - t0);
       if (frame !== undefined) Object.assign(ctx.vars, bindFrom(frame, step.bind).vars);
     },
   },
   expectOneOf: {
+    modifiers: ['measure'],
     async run(ctx, conn, step, label) {
+      const t0 = performance.now();
       const got = await conn.next(ctx.timeoutMs);
+      if (step.measure !== undefined) ctx.measures.set(step.measure, performance.now() - t0);
       if (got?.kind !== 'frame')
         throw new Abort({ name: label, ok: false, detail: `expected a frame, ${describeIncoming(got)}` });
       const frame = safeParse(got.text);
@@ -164,6 +173,26 @@ const STEPS: { [K in ExchangeKind]: StepEntry & { run: StepHandler<K> } } = {
     },
   },
 };
+
+type Silence = StepOf<ExchangeStep, 'expectSilence'>['expectSilence'];
+
+/**
+ * An expectSilence window in ms: fixed, or sized from what the case measured on this server (`of` ×
+ * `factor`, within [`floorMs`, `maxMs`]), so that a fast server is not held to a slow one's wait. A
+ * window naming a measurement the case did not make is a broken fixture (the case is an error).
+ */
+export function silenceWindow(ctx: CaseContext, w: Silence, label: string): { ms: number; how: string } {
+  if (typeof w === 'number') return { ms: w, how: 'a fixed window' };
+  const measured = ctx.measures.get(w.of);
+  if (measured === undefined)
+    throw new Abort(
+      { name: label, ok: false, detail: `expectSilence sized from "${w.of}", which no earlier step measured` },
+      true,
+    );
+  const max = w.maxMs ?? 30_000;
+  const ms = Math.min(max, Math.max(w.floorMs, Math.ceil(measured * w.factor)));
+  return { ms, how: `${w.factor} × ${Math.round(measured)} ms measured as ${w.of}, within ${w.floorMs}–${max} ms` };
+}
 
 export async function runExchangeCase(ctx: CaseContext, c: ExchangeCase): Promise<void> {
   const conn = await openForCase(ctx);

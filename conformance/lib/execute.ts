@@ -23,7 +23,7 @@ type SetupHandler<K extends SetupKind> = (
 const SETUP: { [K in SetupKind]: StepEntry & { run: SetupHandler<K> } } = {
   request: { modifiers: ['expect', 'bind'], run: (ctx, conn, s, label) => ctx.request(conn, s, label, s.expect, true) },
   writeFile: { run: (ctx, _conn, s) => ctx.writeFile(s.writeFile.path, s.writeFile.content) },
-  sleepMs: { run: (_ctx, _conn, s) => new Promise((r) => setTimeout(r, s.sleepMs)) },
+  sleepMs: { modifiers: ['why'], run: (_ctx, _conn, s) => new Promise((r) => setTimeout(r, s.sleepMs)) },
 };
 
 async function runSetup(ctx: CaseContext, conn: Connection, steps: readonly SetupStep[]): Promise<void> {
