@@ -17,6 +17,7 @@ import {
   KEYWORD_TYPE,
   KEYWORDS,
   REQUIRED_WHEN,
+  stringList,
   typeKey,
   typeOfValue,
 } from './keywords';
@@ -73,6 +74,26 @@ function invert(e: Effect): Effect {
 
 /** The word every WARN carries whose level is the diff's inability to prove the change breaking or safe. */
 export const UNPROVEN = 'unproven';
+
+/**
+ * A branch of a new union that every value `old` allows matches: one that only requires fields `old`
+ * requires too (its `properties` constraining nothing). Then a new anyOf or oneOf of it constrains
+ * nothing the old schema allowed (the locator of 0.1.8: line and character, or namePath).
+ */
+function keptBranch(old: Schema, branches: readonly Json[]): Json | undefined {
+  const required = new Set(stringList(old.required));
+  if (required.size === 0) return undefined;
+  return branches.find((br) => {
+    if (!isObject(br)) return false;
+    const keys = Object.keys(br);
+    if (!keys.includes('required') || keys.some((k) => k !== 'required' && k !== 'properties' && k !== 'type'))
+      return false;
+    if (br.type !== undefined && br.type !== 'object' && old.type !== br.type) return false;
+    const props = isObject(br.properties) ? br.properties : {};
+    if (Object.values(props).some((v) => v !== true && !(isObject(v) && Object.keys(v).length === 0))) return false;
+    return stringList(br.required).every((n) => required.has(n));
+  });
+}
 const ONE_OF_OVERLAP =
   'in a `oneOf` a value matching two branches is refused, so whether values are added or refused depends on how the branches overlap';
 
@@ -185,6 +206,14 @@ class SchemaDiff implements Differ {
   private conventional(level: Level, effect: Effect, kind: string, path: string, what: string, why: string): void {
     if (this.frame.strict) this.effect(effect, kind, path, what);
     else this.report(level, kind, path, what, why);
+  }
+
+  newFieldConstraint(field: string, path: string, what: string): void {
+    const why =
+      this.ctx.direction === 'request'
+        ? `it binds only requests that carry the new field "${field}", which existing clients do not send`
+        : `it binds only values that carry the new field "${field}", which existing servers do not send`;
+    this.conventional('INFO', 'narrowed', 'new-field-constraint', path, what, why);
   }
 
   unreasoned(keyword: string, path: string, what: string): void {
@@ -684,8 +713,19 @@ class SchemaDiff implements Differ {
         if (onlyA.length > 0) say('narrowed', 'union-branch-removed', `${k} ${list(onlyA)} removed`);
         continue;
       }
-      if (ua === null) this.effect('narrowed', 'constraint-added', path, `new constraint ${k} ${brief(ub!)}`);
-      else this.effect('widened', 'constraint-removed', path, `constraint ${k} ${brief(ua)} removed`);
+      if (ua === null) {
+        const kept = keptBranch(a, ub!);
+        if (kept !== undefined)
+          this.report(
+            'INFO',
+            'constraint-added-implied',
+            path,
+            `new constraint ${k} ${brief(ub!)}`,
+            `every value the old schema allows matches its branch ${brief(kept)}, which asks only for fields the old schema required`,
+            true,
+          );
+        else this.effect('narrowed', 'constraint-added', path, `new constraint ${k} ${brief(ub!)}`);
+      } else this.effect('widened', 'constraint-removed', path, `constraint ${k} ${brief(ua)} removed`);
     }
   }
 
@@ -848,10 +888,6 @@ function covers(set: Set<string>, t: string): boolean {
 function enumValues(s: Schema): Json[] | null {
   if (s.const !== undefined) return [s.const];
   return Array.isArray(s.enum) ? s.enum : null;
-}
-
-function stringList(x: Json | undefined): string[] {
-  return Array.isArray(x) ? x.filter((v): v is string => typeof v === 'string') : [];
 }
 
 /** The `anyOf` or `oneOf` of a schema; without `k`, whichever of the two the schema has, if it has
