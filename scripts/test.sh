@@ -39,6 +39,6 @@ if ! wait "$hosts"; then
 fi
 trap - EXIT
 phase "VS Code builds ready"
-npx vitest run --project live --no-file-parallelism --reporter=default --reporter=json --outputFile.json=reports/vitest-live.json
+npx vitest run --project live --project live-serial --reporter=default --reporter=json --outputFile.json=reports/vitest-live.json
 phase "live tests passed"
 node scripts/summary.mjs
