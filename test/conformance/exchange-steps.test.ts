@@ -500,8 +500,9 @@ describe('fixed waits in the fixtures', () => {
   it('every sleepMs and fixed expectSilence of every version says why nothing could be measured instead', () => {
     const unexplained: string[] = [];
     const walk = (v: unknown, where: string): void => {
-      if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${where}[${i}]`));
-      else if (v !== null && typeof v === 'object') {
+      if (Array.isArray(v)) {
+        for (const [i, x] of v.entries()) walk(x, `${where}[${i}]`);
+      } else if (v !== null && typeof v === 'object') {
         const o = v as Record<string, unknown>;
         const fixed = 'sleepMs' in o || typeof o.expectSilence === 'number';
         if (fixed && typeof o.why !== 'string') unexplained.push(where);
