@@ -28,6 +28,8 @@ const liveSerial = [
 ];
 const system = ['test/**/*.system.test.ts'];
 const globalSetup = ['test/global-setup.ts'];
+/** Unit workers; `system` takes the same number (vitest runs projects of one group with one count). */
+const unitWorkers = Math.max(4, 2 * availableParallelism());
 
 export default defineConfig({
   test: {
@@ -39,10 +41,10 @@ export default defineConfig({
           exclude: ['**/node_modules/**', ...live, ...system],
           testTimeout: 30_000,
           globalSetup,
-          maxWorkers: Math.max(4, 2 * availableParallelism()),
+          maxWorkers: unitWorkers,
         },
       },
-      { test: { name: 'system', include: system, testTimeout: 420_000, globalSetup } },
+      { test: { name: 'system', include: system, testTimeout: 420_000, globalSetup, maxWorkers: unitWorkers } },
       {
         test: {
           name: 'live',
