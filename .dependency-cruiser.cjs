@@ -48,6 +48,15 @@ module.exports = {
       from: { pathNot: '^test/' },
       to: { path: '^test/' },
     },
+    {
+      name: 'no-circular',
+      comment:
+        'No module reaches itself through its imports (types included): a circle has no first module to read. ' +
+        'Types two modules share go to a leaf module of their own.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

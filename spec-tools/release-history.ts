@@ -4,8 +4,13 @@
 import { parseReleases, type Release, type Releases } from '@idea-kit/spec-lib/releases';
 import { hashFiles } from '@idea-kit/spec-lib/spec';
 import { versionFolder } from '@idea-kit/spec-lib/version';
-import type { FrozenProblem } from './frozen';
 import { commitsTouching, filesAt, git, notInGit, readObjects } from './git';
+
+/** One reason a released version is not frozen as recorded (the freeze check's and the history's). */
+export interface FrozenProblem {
+  version: string;
+  message: string;
+}
 
 export interface HistoryCheck {
   problems: FrozenProblem[];

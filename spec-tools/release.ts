@@ -33,9 +33,20 @@ function dateOrToday(date: string | undefined): string {
 }
 
 /**
+ * Words by which a version's text calls it unreleased: "draft" (not JSON Schema's "draft 2020-12" or
+ * "draft-07", nor the handshake field written as `draft` or "draft"), "not released", "not yet
+ * released", "unreleased", "pre-release". Each as written, once.
+ */
+export function draftWords(text: string): string[] {
+  const re =
+    /(?<![`"'])\bdraft\b(?![`"':]|[- ]?(?:\d{4}-\d{2}|0\d)\b)|\bnot\s+(?:yet\s+)?released\b|\bunreleased\b|\bpre-?release\b/gi;
+  return [...new Set(text.match(re) ?? [])];
+}
+
+/**
  * Records `version` as released on `date` (default today, UTC) with its folder's hash. Refused for a
  * version released already (a released folder changes only through amend), without a SUMMARY.md,
- * or whose index.json carries a date of its own.
+ * whose index.json carries a date of its own, or whose index.json description calls it a draft.
  */
 export function recordRelease(specRoot: string, version: string, opts: { date?: string } = {}): Release {
   const v = normalizeVersion(version);
@@ -51,6 +62,11 @@ export function recordRelease(specRoot: string, version: string, opts: { date?: 
   }
   if (spec.index.released !== undefined)
     throw new Error(`spec/v${v}/index.json has "released": remove it, the date goes to spec/releases.json only`);
+  const words = draftWords(spec.index.description ?? '');
+  if (words.length)
+    throw new Error(
+      `spec/v${v}/index.json: its description calls the version a draft (${words.map((w) => JSON.stringify(w)).join(', ')}): say what the released version is first (once released, its text changes only through idea-spec amend)`,
+    );
   if (!spec.summary)
     throw new Error(
       `spec/v${v}/${SUMMARY_FILE} is missing or empty: write the version's summary for the changelog first (a few lines of Markdown)`,

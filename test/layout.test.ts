@@ -1,5 +1,5 @@
 // How test/ is laid out (docs/ARCHITECTURE.md): a test that starts a real VS Code is named
-// *.live.test.ts (vitest.config.ts runs those one file at a time, every other test in parallel);
+// *.live.test.ts (vitest.config.ts runs those two at a time, or alone where they measure time or ports);
 // test/<folder> mirrors a source folder of the repository; bench/ imports no test file.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';

@@ -2,6 +2,7 @@
 // the command against it (command.ts), then the judge (replay.ts, judge.ts). Results go to the same
 // reporters as a server run's, as the same RunSummary, with `client` set.
 import { randomBytes } from 'node:crypto';
+import { CURRENT_VERSION } from '../../generated/current';
 import { loadFrameValidators, NEWEST_VERSION } from '../../generated/versions';
 import type { FrameValidators } from '../../runtime/frames';
 import { type Clause, clauseOf, levelOf, PROFILES, type Profile, profileOf } from '../lib/clauses';
@@ -18,7 +19,7 @@ import type { ClientScenario } from './scenario';
 import { type Recording, startScriptedServer } from './scripted-server';
 
 /** The version most scenarios' servers speak (the served one), what a client run's summary names. */
-const SERVED = '0.1.7';
+const SERVED = CURRENT_VERSION;
 
 export interface ClientRunOptions {
   /** The command, run through the shell with the server's url appended. */

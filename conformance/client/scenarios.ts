@@ -2,7 +2,9 @@
 // a slow one; a language server pushes events between answers; a window reloads mid-request), each
 // citing the clause it checks. Every scenario is also judged on the checks all share (judge.ts): the
 // exit, the output, each line against what the server sent, every frame the client sent.
-import { NEWEST_VERSION } from '../../generated/versions';
+import { CURRENT_VERSION } from '../../generated/current';
+import { NEWEST_VERSION, VERSIONS } from '../../generated/versions';
+import { clauseSince } from '../lib/clauses';
 import type { Check } from '../lib/types';
 import { filesChanged, largeFindResult, resultFor } from './answers';
 import type { RequestEntry } from './contract';
@@ -18,7 +20,9 @@ const definition = (filePath: string, line: number, character: number): RequestE
   params: { filePath, line, character },
 });
 const FILES_CHANGED = '/app/vscode/files/changed';
-const SERVED = '0.1.7';
+const SERVED = CURRENT_VERSION;
+/** The newest version before the token (T5): no authRequired, no cancel frames. */
+const BEFORE_TOKENS = VERSIONS[VERSIONS.indexOf(clauseSince('T5') as (typeof VERSIONS)[number]) - 1]!;
 
 /** The version after the newest this tree knows: a server newer than every client built from it. */
 const NEWER = NEWEST_VERSION.replace(/\d+$/, (p) => String(Number(p) + 1));
@@ -268,15 +272,14 @@ export const SCENARIOS: readonly ClientScenario[] = [
   },
   {
     id: 'versions/older-server',
-    description:
-      'A 0.1.2 server (no authRequired in its handshake, six topics, no cancel frames): the client speaks 0.1.2 to it.',
+    description: `A ${BEFORE_TOKENS} server (no authRequired in its handshake, its topics only, no cancel frames): the client speaks ${BEFORE_TOKENS} to it.`,
     clause: 'C8',
     requests: [
       find('conformance-old'),
       definition('src/main.ts', 2, 3),
       { topic: '/app/vscode/diag/list', params: {} },
     ],
-    server: () => ({ version: '0.1.2', onRequest: atOnce }),
+    server: () => ({ version: BEFORE_TOKENS, onRequest: atOnce }),
   },
   {
     id: 'versions/newer-server',

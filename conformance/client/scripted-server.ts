@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { compareVersions } from '@idea-kit/spec-lib/version';
 import { WebSocket, WebSocketServer } from 'ws';
 import { frameText } from '../../runtime/frame-text';
+import { clauseSince } from '../lib/clauses';
 import type { Traffic } from '../lib/connection';
 import { resultFor, WORKSPACE } from './answers';
 import { entryOf, type RequestEntry } from './contract';
@@ -104,9 +105,9 @@ const parse = (text: string): unknown => {
   }
 };
 
-/** Whether a version has the token and `authRequired` (from 0.1.3 on: T3). */
+/** Whether a version has the token and `authRequired` (from the version of UNAUTHORIZED on: T5). */
 export function hasAuth(version: string): boolean {
-  return compareVersions(version, '0.1.3') >= 0;
+  return compareVersions(version, clauseSince('T5')) >= 0;
 }
 
 export async function startScriptedServer(

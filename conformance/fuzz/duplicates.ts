@@ -8,8 +8,9 @@
 import { compareVersions } from '@idea-kit/spec-lib/version';
 import fc from 'fast-check';
 import { isObject } from '../../runtime/frames';
+import { clauseSince } from '../lib/clauses';
 import type { Connection } from '../lib/connection';
-import { type Carried, carried, type FuzzInput } from './generate';
+import { type Carried, carried, type FuzzInput } from './input';
 import { type Answer, type JudgeContext, judge, type Problem } from './oracles';
 
 /** The same request twice (the shrink target) or the first with a second one. */
@@ -99,7 +100,7 @@ export async function duplicateTrial(
     conn.send({ topic: canary.topic, requestId: canary.requestId, params: {} });
     canaryAnswered = await read(Date.now() + timeoutMs, (id) => id === canary.requestId);
   }
-  if (extra.length && compareVersions(ctx.version, '0.1.7') >= 0)
+  if (extra.length && compareVersions(ctx.version, clauseSince('T41')) >= 0)
     problems.push({
       oracle: 'extra-answer',
       clause: 'T41',

@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { eventProblem, type FrameValidators, isObject, serverFrameProblem } from '../../runtime/frames';
 import type { Connection } from '../lib/connection';
-import type { FuzzInput, SubscriptionPlan } from './generate';
+import type { FuzzInput, SubscriptionPlan } from './input';
 import type { Problem } from './oracles';
 
 export const SUBSCRIBE = '/app/vscode/events/subscribe';

@@ -8,12 +8,12 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { compareVersions } from '@idea-kit/spec-lib/version';
-import { CLAUSES } from '../lib/clauses';
+import { laterVersion } from '@idea-kit/spec-lib/version';
+import { clauseSince } from '../lib/clauses';
 import { pairOf } from './duplicates';
 import { lateEventSteps, SUBSCRIBE } from './events';
 import { buildFrame, frameStep } from './frames';
-import type { Carried } from './generate';
+import type { Carried } from './input';
 import { namePathExpect } from './name-paths';
 import { invalidClause } from './oracles';
 import type { Found } from './shrink';
@@ -36,7 +36,6 @@ export interface CaseContext {
   frameBytes?: number;
 }
 
-const later = (a: string, b: string) => (compareVersions(a, b) >= 0 ? a : b);
 const hashOf = (v: unknown) => createHash('sha256').update(JSON.stringify(v)).digest('hex').slice(0, 8);
 
 function placeholders(v: unknown, workspace: string): unknown {
@@ -94,7 +93,7 @@ function frameCase(f: Found, c: CaseContext, base: Record<string, unknown>): Rec
 function duplicateCase(f: Found, c: CaseContext): Record<string, unknown> {
   const first = f.problems[0]!;
   const pair = pairOf(f.input);
-  const since = later(c.since, CLAUSES.get(first.clause)?.since ?? c.since);
+  const since = laterVersion(c.since, clauseSince(first.clause));
   const destructive = pair.some((r) => c.destructiveOf?.(r.topic) ?? c.destructive);
   const pattern = (r: Carried) => {
     const head = { topic: r.topic, requestId: 'dup' };
@@ -137,7 +136,7 @@ function oversizeCase(f: Found, c: CaseContext, bytes: number): Record<string, u
     id: `security/fuzz-frame-limit-${first.oracle}-${hashOf([f.input, bytes])}`,
     description: `A frame of ${bytes} bytes after the handshake, over the server's bound, closes the connection with 1009: found by idea-conformance fuzz (seed ${c.runSeed}; ${first.oracle}: ${first.detail.slice(0, 160)}).`,
     spec: 'H4',
-    since: CLAUSES.get('H4')?.since ?? '0.1.0',
+    since: clauseSince('H4'),
     workspace: 'any',
     timeoutMs: Math.max(100, c.timeoutMs),
     kind: 'transport',
@@ -158,7 +157,7 @@ function lateEventCase(f: Found, c: CaseContext): Record<string, unknown> | unde
     id: `events/fuzz-late-event-${hashOf(f.input)}`,
     description: `Once events/unsubscribe is answered, no event of what it unsubscribed from comes, queued ones included${f.input.subscription?.editAfter ? ', nor for an edit right after' : ''}: found by idea-conformance fuzz (seed ${c.runSeed}; ${first.detail.slice(0, 160)}).`,
     spec: 'T42',
-    since: later(c.since, CLAUSES.get('T42')?.since ?? '0.1.7'),
+    since: laterVersion(c.since, clauseSince('T42')),
     workspace: replay.edits ? 'fresh' : 'any',
     ...(replay.edits ? { destructive: true } : {}),
     timeoutMs: Math.max(100, c.timeoutMs),

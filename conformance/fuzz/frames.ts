@@ -5,26 +5,7 @@
 // gives it its requestId.
 import fc from 'fast-check';
 import { isObject } from '../../runtime/frames';
-import type { FuzzInput } from './generate';
-
-export type FrameRule =
-  | 'requestId-missing'
-  | 'requestId-not-string'
-  | 'requestId-empty'
-  | 'requestId-long'
-  | 'topic-missing'
-  | 'topic-not-string'
-  | 'topic-unknown'
-  | 'extra-fields'
-  | 'not-json'
-  | 'not-object';
-
-export interface MalformedFrame {
-  rule: FrameRule;
-  /** requestId-long: the id's length; not-json / not-object: the text sent. */
-  size?: number;
-  text?: string;
-}
+import type { FrameRule, FuzzInput, MalformedFrame } from './input';
 
 /** What the answer to a malformed frame must be (an error with this code, echoing these), or `request` when it is answered as the request it carries. */
 export type FrameExpect =

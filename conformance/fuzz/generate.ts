@@ -6,64 +6,9 @@ import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import fc from 'fast-check';
 import type { Validate } from '../../runtime/frames';
-import type { MalformedFrame } from './frames';
-import type { NamePathLabel } from './name-paths';
+import type { BrokenRule, FuzzInput } from './input';
 
 export type Schema = { readonly [key: string]: unknown };
-
-/** Which constraint an invalid input breaks: type/required/params are malformed requests (T8), the rest unusable values (T10). */
-export type BrokenRule = 'type' | 'required' | 'params' | 'range' | 'pattern' | 'enum';
-
-/** One request as generated: a topic and its params, labelled when they break one constraint. */
-export interface Carried {
-  topic: string;
-  params: unknown;
-  /** Set when the params break one constraint of the schema. */
-  invalid?: { field: string; rule: BrokenRule };
-}
-
-/** A subscription trial (events.ts): the input's params subscribe; edits before and after the unsubscribe. */
-export interface SubscriptionPlan {
-  /** An edit/replace between subscribe and unsubscribe (its events must validate). */
-  editBefore: boolean;
-  /** The events/unsubscribe params: `{}` for every event, or `{events}`. */
-  unsubscribe: Record<string, unknown>;
-  /** An edit/replace once the unsubscribe is answered (nothing unsubscribed may report it). */
-  editAfter: boolean;
-}
-
-export interface FuzzInput extends Carried {
-  /** Set when the request goes out inside a malformed frame (frames.ts). */
-  frame?: MalformedFrame;
-  /** Set for two requests in flight with one requestId (duplicates.ts): the second, or null for this one twice. */
-  duplicate?: { other: Carried | null };
-  /**
-   * Set for the request padded with JSON whitespace to a size near the server's frame bound (sizes.ts):
-   * `offset` bytes under the largest size answered, or over the smallest size closed.
-   */
-  size?: { over: boolean; offset: number };
-  /** Set for a subscription trial (events.ts): params are events/subscribe's. */
-  subscription?: SubscriptionPlan;
-  /** Set when the request names a symbol (name-paths.ts): what its name path is, for its oracle. */
-  namePath?: NamePathLabel;
-}
-
-/** The request an input carries, without its framing. */
-export function carried(input: Carried): Carried {
-  return { topic: input.topic, params: input.params, ...(input.invalid ? { invalid: input.invalid } : {}) };
-}
-
-/**
- * What a finding is about, for deduplication: the topic, and how it went out (frame rule, duplicate id).
- * A padded frame's is its side of the size bound alone: the size is the point, whatever the request.
- */
-export function subjectOf(input: FuzzInput): string {
-  if (input.size) return `frame size:${input.size.over ? 'over' : 'under'}`;
-  if (input.frame) return `${input.topic} frame:${input.frame.rule}`;
-  if (input.duplicate) return `${input.topic} duplicate-id`;
-  if (input.namePath) return `${input.topic} name-path:${input.namePath.kind}`;
-  return input.topic;
-}
 
 export interface TopicModel {
   topic: string;

@@ -7,24 +7,15 @@
 import fc from 'fast-check';
 import { isObject } from '../../runtime/frames';
 import { escapeName, NamePathError, parseNamePath } from '../../runtime/name-path';
-import { type FuzzInput, type GenContext, type TopicModel, validArb } from './generate';
-import type { Answer, Problem } from './oracles';
+import { type GenContext, type TopicModel, validArb } from './generate';
+import type { FuzzInput, NamePathLabel } from './input';
+import type { Answer, Problem } from './verdict';
 
 export const FIND_SYMBOL = '/app/vscode/nav/findSymbol';
 const SYMBOLS = '/app/vscode/nav/symbols';
 
 /** What a generated name path is, for its oracle. */
-export type NamePathLabel =
-  /** A symbol's own name path, as the server listed it: it matches that symbol alone. */
-  | { kind: 'own'; own: string }
-  /** A suffix of a symbol's own name path: it matches that symbol, maybe others. */
-  | { kind: 'suffix'; own: string }
-  /** Refused by the parser: INVALID_REQUEST naming character `at`. */
-  | { kind: 'malformed'; at: number; problem: string }
-  /** namePath with line or character: INVALID_REQUEST (T44). */
-  | { kind: 'both-forms' }
-  /** Neither namePath nor line and character: INVALID_REQUEST (T44). */
-  | { kind: 'no-form' };
+export type { NamePathLabel };
 
 /** A symbol of a file, by its own name path as the server gave it. */
 export interface SymbolSample {

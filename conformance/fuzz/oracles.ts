@@ -5,44 +5,12 @@
 import { type FrameValidators, isObject, serverFrameProblem } from '../../runtime/frames';
 import { CLAUSES, type Level, levelOf, type Profile, profileOf } from '../lib/clauses';
 import type { FrameExpect } from './frames';
-import { escapingPath, type FuzzInput } from './generate';
+import { escapingPath } from './generate';
+import { type Carried, expectsByLabel, type FuzzInput, subjectOf } from './input';
 import { judgeNamePath } from './name-paths';
+import type { Answer, Oracle, Problem } from './verdict';
 
-export type Oracle =
-  | 'closed' // the server closed the connection instead of answering
-  | 'timeout' // no answer within the timeout
-  | 'schema' // a frame that does not validate (result schema, error envelope)
-  | 'error-code' // an error code the topic does not list, or not INVALID_REQUEST for a malformed request
-  | 'accepted-invalid' // a result for params that break the schema
-  | 'escape' // a result for a path outside the workspace
-  | 'canary' // after a failure, the connection no longer answers
-  | 'wrote' // a write topic changed the workspace on invalid params
-  | 'wrote-outside' // something appeared beside the workspace
-  | 'event-schema' // an event frame whose data does not validate against its event's schema
-  | 'late-event' // an event of a name unsubscribed from, after the unsubscribe was answered (T42)
-  | 'stray-event' // an event of a name the connection never subscribed to (T31)
-  | 'echo' // an error to a malformed frame that does not echo topic/requestId as the spec says (R5, T7)
-  | 'unanswered' // of two requests in flight with one requestId, one got no answer (T2)
-  | 'extra-answer' // of two requests in flight with one requestId, more than two answers (T41)
-  | 'reuse-refused' // the same request twice with one requestId, answered differently (the reading R9)
-  | 'frame-limit' // a frame over the server's bound not closed with 1009, or one under it closed (H4)
-  | 'name-path' // a name path or locator not answered as T43/T44 say (name-paths.ts)
-  | 'budget' // a nav/findSymbol result longer than its maxAnswerChars (T46)
-  | 'died'; // the server process (--launch) is gone
-
-export interface Problem {
-  oracle: Oracle;
-  /** The clause broken (fixture `spec`). */
-  clause: string;
-  detail: string;
-  /** `died`: the last frames sent before the server was found gone, oldest first (each cut, with its size). */
-  lastFrames?: string[];
-}
-
-export type Answer =
-  | { kind: 'frame'; text: string }
-  | { kind: 'timeout'; ms: number }
-  | { kind: 'closed'; code: number; reason: string };
+export type { Answer, Oracle, Problem };
 
 export interface JudgeContext {
   frames: FrameValidators;
@@ -58,7 +26,7 @@ export function resultsClause(topic: string): string {
 }
 
 /** The clause an invalid input's expected error rests on: T8 for a malformed request, T10 for an unusable value. */
-export function invalidClause(input: FuzzInput): 'T8' | 'T10' {
+export function invalidClause(input: Carried): 'T8' | 'T10' {
   const rule = input.invalid?.rule;
   return rule === 'type' || rule === 'required' || rule === 'params' ? 'T8' : 'T10';
 }
@@ -187,7 +155,25 @@ export function gradeOf(p: Problem): { profile: Profile; level: Level } {
   return c ? { profile: profileOf(c), level: levelOf(c) } : { profile: 'core', level: 'must' };
 }
 
-/** A problem's kind for deduplication and shrinking: the same oracle on the same topic is the same finding. */
+/** A problem's kind for deduplication: the same oracle on the same topic is the same finding. */
 export function signature(topic: string, p: Problem): string {
   return `${topic} ${p.oracle}`;
+}
+
+/** What a case written from a request expects of its answer: a conforming one (valid params), or T8's / T10's error. */
+function expects(r: Carried): string {
+  return r.invalid ? `invalid (${invalidClause(r)})` : 'valid';
+}
+
+/**
+ * What shrinking keeps of a finding: its signature, and, where the case follows the params' label, what
+ * a case written from the input expects (both requests' of a duplicate id). Without the second, invalid
+ * params that time out could shrink to valid ones that time out too, and the finding would stop saying
+ * what was found.
+ */
+export function shrinkKind(input: FuzzInput, p: Problem): string {
+  const sig = signature(subjectOf(input), p);
+  if (!expectsByLabel(input)) return sig;
+  const other = input.duplicate?.other;
+  return `${sig} expecting ${expects(input)}${other ? ` and ${expects(other)}` : ''}`;
 }

@@ -26,10 +26,11 @@ import {
 } from './events';
 import { type CaseContext, fixtureCase, writeFixtureCase } from './findings';
 import { answerIds, buildFrame, malformedArb } from './frames';
-import { type FuzzInput, type GenContext, sampleFiles, subjectOf, type TopicModel, topicArb } from './generate';
+import { type GenContext, sampleFiles, type TopicModel, topicArb } from './generate';
+import { type FuzzInput, subjectOf } from './input';
 import { collectSymbols, namePathArb, namePathModels } from './name-paths';
 import { type Answer, gradeOf, judge, judgeFrame, type Problem, signature } from './oracles';
-import { type Found, searchAndShrink } from './shrink';
+import { asWritten, type Found, searchAndShrink } from './shrink';
 import { type FrameBound, findFrameBound, judgeOver, paddedFrame, sizeArb, targetBytes } from './sizes';
 
 /** The server's process, when the caller started it (--launch). */
@@ -313,6 +314,7 @@ export async function fuzz(o: FuzzOptions): Promise<FuzzSummary> {
           input,
           problems: [p],
           original: input,
+          originalProblems: [p],
           signature: sig,
           seed: o.seed,
           path: '',
@@ -492,7 +494,10 @@ export async function fuzz(o: FuzzOptions): Promise<FuzzSummary> {
     return problems.filter((p) => profiles.has(gradeOf(p).profile));
   };
 
-  const record = (f: Found, bytes?: number) => {
+  const record = (found: Found, bytes?: number) => {
+    // The case says what its input is: the shrunk one, or the one first found when the shrunk one's labels do not hold.
+    const written = asWritten(found, (topic) => frames.params.get(topic));
+    const f = written ?? found;
     const t = info.get(f.input.topic);
     const c: CaseContext = {
       workspace,
@@ -505,12 +510,12 @@ export async function fuzz(o: FuzzOptions): Promise<FuzzSummary> {
       destructiveOf: destructive,
       ...(bytes !== undefined ? { frameBytes: bytes } : {}),
     };
-    const fixture = fixtureCase(f, c);
+    const fixture = written && fixtureCase(written, c);
     const file = o.outDir && fixture ? writeFixtureCase(o.outDir, fixture) : undefined;
     const grade = gradeOf(f.problems[0]!);
     findings.push({
       ...f,
-      fixture: fixture ?? noCase(f, bytes),
+      fixture: fixture ?? (written ? noCase(f, bytes) : mislabelled(f)),
       ...(file ? { file } : {}),
       ...grade,
       ...(bytes !== undefined ? { bytes } : {}),
@@ -541,6 +546,14 @@ export async function fuzz(o: FuzzOptions): Promise<FuzzSummary> {
     restarts,
     findings,
     elapsedMs: Date.now() - started,
+  };
+}
+
+/** What the JSON report holds instead of a case whose labels (valid or invalid params) would not be true. */
+function mislabelled(f: Found): Record<string, unknown> {
+  return {
+    note: 'not a fixture case: the params, shrunk or as first found, are not what the generator labelled them (valid or invalid by the params schema), so no case would say what they are; the input is above',
+    request: { topic: f.input.topic, params: f.input.params, ...(f.input.invalid ? { invalid: f.input.invalid } : {}) },
   };
 }
 

@@ -1,17 +1,20 @@
 // Search and shrink with fast-check: rounds of generation (seed, seed+1, … after each finding) that stop
 // at the first new kind of failure, then a replay of that run (fast-check's seed + path) that shrinks it
 // with a budget of its own. A shrink candidate counts as failing only when it fails the same way (same
-// topic and oracle), so shrinking cannot slide into a different bug.
+// topic, oracle and what a case would expect of it: oracles.ts shrinkKind), so shrinking cannot slide
+// into a different bug, and the finding describes and expects what its shrunk input is.
 import fc from 'fast-check';
-import { type FuzzInput, subjectOf } from './generate';
-import { type Problem, signature } from './oracles';
+import type { Validate } from '../../runtime/frames';
+import { type Carried, expectsByLabel, type FuzzInput, subjectOf } from './input';
+import { type Problem, shrinkKind, signature } from './oracles';
 
 export interface Found {
-  /** The shrunk input and what it broke. */
+  /** The shrunk input and what it broke, the problem of the finding's kind first. */
   input: FuzzInput;
   problems: Problem[];
-  /** The input first found, before shrinking. */
+  /** The input first found, before shrinking, and what it broke. */
   original: FuzzInput;
+  originalProblems: Problem[];
   signature: string;
   /** fast-check's seed and path of the first failing run: `fc.check(…, {seed, path})` replays it. */
   seed: number;
@@ -71,6 +74,7 @@ export async function searchAndShrink(
     const { sig } = hit;
     known.add(sig);
     const original = found.counterexample[0];
+    const kind = shrinkKind(original, hit.problems[0]!);
     let last = { input: original, problems: hit.problems };
     let shrinks = 0;
     const started = Date.now();
@@ -78,9 +82,10 @@ export async function searchAndShrink(
       fc.asyncProperty(arb, async (input) => {
         if (stopped()) return true; // nothing left to shrink against: the finding stays as found
         const problems = await trial(input);
-        if (!problems.some((p) => signature(subjectOf(input), p) === sig)) return true;
+        const same = problems.find((p) => shrinkKind(input, p) === kind);
+        if (!same) return true;
         shrinks++;
-        last = { input, problems };
+        last = { input, problems: [same, ...problems.filter((p) => p !== same)] };
         return false;
       }),
       { seed: roundSeed, path: found.counterexamplePath, interruptAfterTimeLimit: o.shrinkMs },
@@ -89,6 +94,7 @@ export async function searchAndShrink(
       input: last.input,
       problems: last.problems,
       original,
+      originalProblems: hit.problems,
       signature: sig,
       seed: roundSeed,
       path: found.counterexamplePath,
@@ -99,4 +105,29 @@ export async function searchAndShrink(
     o.onFinding?.(f);
   }
   return { findings, trials };
+}
+
+/**
+ * Whether the input's labels are what its params are: "invalid" ones fail the topic's params schema,
+ * the others pass it (each request of a duplicate id). The generator makes them so; a label that does
+ * not hold would describe and expect something the input is not. Inputs judged by how they go out
+ * (input.ts expectsByLabel) have none to hold.
+ */
+export function labelsHold(input: FuzzInput, validatorOf: (topic: string) => Validate | undefined): boolean {
+  if (!expectsByLabel(input)) return true;
+  const holds = (r: Carried) => {
+    const validate = validatorOf(r.topic);
+    return validate === undefined || validate(r.params) === (r.invalid === undefined);
+  };
+  return holds(input) && (input.duplicate?.other ? holds(input.duplicate.other) : true);
+}
+
+/**
+ * The finding as its case is written: shrunk, unless the shrunk input's labels do not hold; then as
+ * first found; undefined when neither holds (no case says what was found).
+ */
+export function asWritten(f: Found, validatorOf: (topic: string) => Validate | undefined): Found | undefined {
+  if (labelsHold(f.input, validatorOf)) return f;
+  if (labelsHold(f.original, validatorOf)) return { ...f, input: f.original, problems: f.originalProblems, shrinks: 0 };
+  return undefined;
 }

@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { isObject } from '../../runtime/frames';
 import type { Connection } from '../lib/connection';
-import { carried, type FuzzInput } from './generate';
+import { carried, type FuzzInput } from './input';
 import type { Problem } from './oracles';
 
 /** H4's size that is over every bound. */

@@ -47,6 +47,17 @@ export const CLIENT_CLAUSES: ReadonlyMap<string, Clause> = new Map(
 export function clauseOf(id: string): Clause | undefined {
   return CLAUSES.get(id) ?? CLIENT_CLAUSES.get(id);
 }
+
+/**
+ * The version clause `id` applies from: its `since` in the clauses file. The runner's and the fuzzer's
+ * version gates read it here rather than naming a version; an id no clause has is a bug of theirs.
+ */
+export function clauseSince(id: string): string {
+  const c = CLAUSES.get(id);
+  if (!c) throw new Error(`no clause ${id} in ${CLAUSES_JSON}`);
+  return c.since;
+}
+
 /** Where the clauses are rendered (relative to the repository root). */
 export const PROTOCOL_MD = `generated/${CURRENT_FOLDER}/protocol.md`;
 /** The clauses file every fixture's `spec` is read against (relative to the repository root). */

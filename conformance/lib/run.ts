@@ -3,9 +3,10 @@
 
 import { compareVersions } from '@idea-kit/spec-lib/version';
 import { type Implementation, isOkVerdict, type Reporter, type RunSummary } from '../reporters/types';
+import type { RunContext, ServerInfo, Target } from './case-context';
 import { PROFILES, type Profile } from './clauses';
 import { Connection } from './connection';
-import { executeCase, notRun, type RunContext, type ServerInfo, type Target } from './execute';
+import { executeCase, notRun } from './execute';
 import { frameCheckerFor } from './schema-check';
 import { FIND_TOPIC, type SettleFile, SettleProbe } from './settle';
 import { isKnownTopic, KNOWN_TOPICS, spokenVersion, topicSince } from './topics';

@@ -3,8 +3,8 @@
 import { resolve } from 'node:path';
 import type { Implementation, Reporter, RunSummary } from '../reporters/types';
 import { readFixtureWorkspace, resetFixtureWorkspaceDetailed } from '../workspace';
+import type { Target } from './case-context';
 import type { Profile } from './clauses';
-import type { Target } from './execute';
 import type { KnownReleases } from './releases';
 import { runSuite } from './run';
 import type { LoadedCase } from './types';

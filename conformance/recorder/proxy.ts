@@ -6,12 +6,14 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join, relative } from 'node:path';
+import { isVersion, laterVersion } from '@idea-kit/spec-lib/version';
 import { WebSocket, WebSocketServer } from 'ws';
 import { CURRENT_VERSION } from '../../generated/current';
 import { loadMcpTools } from '../../generated/versions';
 import { frameBytes, frameText } from '../../runtime/frame-text';
-import { CLAUSES } from '../lib/clauses';
+import { CLAUSES, clauseSince } from '../lib/clauses';
 import { CONFORMANCE_DIR } from '../lib/load';
+import { topicSince } from '../lib/topics';
 import { ExchangeRecording, SUBSCRIBE_TOPIC, unorderLists } from './exchange';
 import { type GeneralizeContext, generalize } from './generalize';
 
@@ -54,6 +56,11 @@ function clauseFor(topic: string, response: Record<string, unknown>): string {
   return [...CLAUSES.values()].find((c) => c.topic === topic)?.id ?? 'T1';
 }
 
+/** A recorded case applies from the version given or announced, never before its clause and topic (`floor`). */
+function sinceFor(version: string | undefined, floor: string): string {
+  return version === undefined ? floor : laterVersion(version, floor);
+}
+
 export interface RunningRecorder {
   url: string;
   port: number;
@@ -68,6 +75,8 @@ interface Pending {
 }
 
 export async function startRecorder(o: RecorderOptions): Promise<RunningRecorder> {
+  if (o.since !== undefined && !isVersion(o.since))
+    throw new Error(`since: not a protocol version: ${JSON.stringify(o.since)}`);
   const WRITE_TOPICS = await writeTopics();
   const written: string[] = [];
   let counter = 0;
@@ -123,10 +132,11 @@ export async function startRecorder(o: RecorderOptions): Promise<RunningRecorder
       const expect =
         code !== undefined ? { error: { code } } : { result: unorderLists(generalize(response.result, ctx)) };
       const writes = WRITE_TOPICS.has(topic);
+      const spec = clauseFor(topic, response);
       save(area, {
         description: `Recorded ${topic} exchange (review and describe before committing).`,
-        spec: clauseFor(topic, response),
-        since: version ?? '0.1.0',
+        spec,
+        since: sinceFor(version, laterVersion(clauseSince(spec), topicSince(topic) ?? clauseSince(spec))),
         workspace: writes ? 'fresh' : 'any',
         ...(writes ? { destructive: true } : {}),
         kind: 'request',
@@ -147,7 +157,7 @@ export async function startRecorder(o: RecorderOptions): Promise<RunningRecorder
       save('events', {
         description: 'Recorded exchange with pushed events (review and describe before committing).',
         spec: 'T31',
-        since: version ?? '0.1.7',
+        since: sinceFor(version, clauseSince('T31')),
         // Events report what other cases do too: the case runs alone.
         workspace: 'fresh',
         ...(writes ? { destructive: true } : {}),
@@ -186,7 +196,9 @@ export async function startRecorder(o: RecorderOptions): Promise<RunningRecorder
       const buf = frameBytes(data);
       try {
         const msg = JSON.parse(frameText(buf)) as Record<string, unknown>;
-        if (msg.type === 'handshake' && typeof msg.version === 'string') version ??= msg.version;
+        // A version that is none (the server's own problem) leaves the floor of each case.
+        if (msg.type === 'handshake' && typeof msg.version === 'string' && isVersion(msg.version))
+          version ??= msg.version;
         const id = typeof msg.requestId === 'string' ? msg.requestId : undefined;
         const p = id !== undefined ? pending.get(id) : undefined;
         if (p && id !== undefined) {

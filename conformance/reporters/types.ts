@@ -1,6 +1,7 @@
 // The reporter lifecycle (like vitest's): one file per reporter, all optional hooks.
+
+import type { ServerInfo } from '../lib/case-context';
 import type { Profile } from '../lib/clauses';
-import type { ServerInfo } from '../lib/execute';
 import type { CaseResult, LoadedCase, Verdict } from '../lib/types';
 
 export interface RunStartInfo {

@@ -167,7 +167,7 @@ export function readFixtureWorkspace(dirArg: string): FixtureWorkspaceInfo {
   try {
     traps = readTrapManifest(dir);
   } catch {
-    // unreadable: the case that checks the traps says so (lib/execute.ts); the other cases run
+    // unreadable: the case that checks the traps says so (lib/security-cases.ts); the other cases run
   }
   return { dir, baseTag: BASE_TAG, commits: hashes, vars: varsFor(dir, hashes), ...(traps ? { traps } : {}) };
 }

@@ -5,7 +5,7 @@
 // multi-line signature and comment blocks above declarations. Untracked, under solution/ only, and nothing
 // here uses src/'s symbols or any text another case searches for (needle, haystack, totalArea…); no .ts
 // file name has an "a" (the findFiles cases ask for "a" in **/*.ts): the v0.1.6/v0.1.7 cases see no change.
-import type { FileSet } from './content';
+import type { FileSet } from './file-set';
 
 const solutionTsconfig = `{
   "files": [],

@@ -2,9 +2,10 @@
 // Fixtures under conformance/fixtures/ hard-code line/character positions into these texts, so any edit
 // here must be mirrored there (the runner's own tests check the key positions, see test/conformance/).
 import { solutionFiles } from './content-solution';
+import type { FileSet } from './file-set';
 
 /** A file write: path relative to the workspace root ("/"-separated) → full text. */
-export type FileSet = Record<string, string>;
+export type { FileSet } from './file-set';
 
 export interface CommitSpec {
   /** Stable name; the runner exposes the hash as `${commit.<name>}` and `${short.<name>}`. */

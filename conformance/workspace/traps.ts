@@ -49,7 +49,7 @@ export interface FiredTrap {
   detail: string;
 }
 
-/** Where plantTraps records what it planted, for the runner (lib/execute.ts) and the reset (reset.ts). */
+/** Where plantTraps records what it planted, for the runner (lib/security-cases.ts) and the reset (reset.ts). */
 export const TRAPS_MANIFEST = '.git/idea-fixture-traps.json';
 
 /** The name git's config, attributes and tsconfig use for the trap drivers and the plugin. */

@@ -4,7 +4,7 @@
 // only where the whole is monotone in the part (so a part's narrowing is the whole's narrowing, or
 // its widening under `not`); anywhere else the change is WARN, naming the keyword.
 import { isObject, type Json } from '@idea-kit/spec-lib/spec';
-import { asSchema, canonical, type Schema } from './keywords';
+import { asSchema, canonical, type Schema, stringList } from './keywords';
 import { brief, join, show } from './message';
 import type { Effect } from './types';
 
@@ -14,6 +14,8 @@ export interface Inside {
   negate?: boolean;
   /** Why no INFO can be proven inside (each INFO found there becomes WARN, with this reason). */
   cap?: string;
+  /** Why nothing can be proven inside, breaking or safe (each ERR and INFO there becomes WARN "unproven"). */
+  blind?: string;
   /** The subschema is a condition (`if`, `contains`, `propertyNames`), not what a client sends or a
    *  server returns: the protocol's conventions about fields do not apply, only the effect on values. */
   strict?: boolean;
@@ -27,6 +29,11 @@ export interface Differ {
   effect(effect: Effect, kind: string, path: string, what: string): void;
   unreasoned(keyword: string, path: string, what: string): void;
   inside(via: string, how: Inside, f: () => void): void;
+  /**
+   * A new constraint that binds only values carrying a field the old schema did not have: judged by the
+   * protocol's convention for a new field (servers ignore unknown params, clients unknown result fields).
+   */
+  newFieldConstraint(field: string, path: string, what: string): void;
 }
 
 /** A conjunct added narrows, removed widens; `both` compares one present on both sides. */
@@ -53,8 +60,12 @@ export function conditional(d: Differ, a: Schema, b: Schema, path: string): void
       ? undefined
       : Object.fromEntries(['if', 'then', 'else'].filter((k) => s[k] !== undefined).map((k) => [k, s[k]!]));
   conjunct(d, group(a), group(b), path, 'if/then/else constraint', () => {
+    // What `if` evaluates when it holds counts for `unevaluated*`: a narrower `if` can then refuse more.
+    const ifBlind = d.evaluation ? { blind: '`if` evaluates what `unevaluated*` sees when it holds' } : {};
     const part = (k: 'if' | 'then' | 'else', negate = false) =>
-      d.inside(`\`${k}\``, { negate, strict: k === 'if' }, () => d.compare(asSchema(a[k]), asSchema(b[k]), path));
+      d.inside(`\`${k}\``, { negate, strict: k === 'if', ...(k === 'if' ? ifBlind : {}) }, () =>
+        d.compare(asSchema(a[k]), asSchema(b[k]), path),
+      );
     // ajv evaluates `if` only beside `then` or `else`: one added as `{}` changes what counts evaluated.
     for (const k of ['then', 'else'] as const) {
       if ((a[k] === undefined) !== (b[k] === undefined) && canonical(asSchema(a[k])) === canonical(asSchema(b[k])))
@@ -72,12 +83,19 @@ export function conditional(d: Differ, a: Schema, b: Schema, path: string): void
   });
 }
 
-/** One conjunct per property name: "when the object has it, the object also matches S". */
+/** One conjunct per property name: "when the object has it, the object also matches S". One added for
+ *  a property the new schema adds (the old one neither defined nor required it) binds only values
+ *  carrying that new field. */
 export function dependentSchemas(d: Differ, a: Schema, b: Schema, path: string): void {
   const da = isObject(a.dependentSchemas) ? a.dependentSchemas : {};
   const db = isObject(b.dependentSchemas) ? b.dependentSchemas : {};
+  const known = new Set([...Object.keys(isObject(a.properties) ? a.properties : {}), ...stringList(a.required)]);
   for (const name of [...new Set([...Object.keys(da), ...Object.keys(db)])].sort()) {
     const what = `dependentSchemas[${JSON.stringify(name)}]`;
+    if (da[name] === undefined && !known.has(name) && isObject(b.properties) && name in b.properties) {
+      d.newFieldConstraint(name, path, `new \`${what}\` ${brief(db[name])}`);
+      continue;
+    }
     conjunct(d, da[name], db[name], path, `\`${what}\``, () =>
       d.inside(`\`${what}\``, {}, () => d.compare(asSchema(da[name]), asSchema(db[name]), path)),
     );

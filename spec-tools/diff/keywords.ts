@@ -178,6 +178,11 @@ export function typeOfValue(v: Json): string {
   return typeof v === 'object' ? 'object' : typeof v;
 }
 
+/** The strings of a keyword's list value (`required`, `enum` names), anything else left out. */
+export function stringList(x: Json | undefined): string[] {
+  return Array.isArray(x) ? x.filter((v): v is string => typeof v === 'string') : [];
+}
+
 /** A subschema as an object: `false` is `{not: {}}`, `true` (or nothing) `{}`. */
 export function asSchema(x: Json | undefined): Schema {
   if (x === false) return { not: {} };

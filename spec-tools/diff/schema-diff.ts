@@ -17,7 +17,9 @@ import {
   KEYWORD_TYPE,
   KEYWORDS,
   REQUIRED_WHEN,
+  stringList,
   typeKey,
+  typeOfValue,
 } from './keywords';
 import { brief, join, show } from './message';
 import { type DefUse, defUse, mergeSchemas, typeList } from './normalise';
@@ -70,6 +72,31 @@ function invert(e: Effect): Effect {
   return e === 'narrowed' ? 'widened' : e === 'widened' ? 'narrowed' : 'changed';
 }
 
+/** The word every WARN carries whose level is the diff's inability to prove the change breaking or safe. */
+export const UNPROVEN = 'unproven';
+
+/**
+ * A branch of a new union that every value `old` allows matches: one that only requires fields `old`
+ * requires too (its `properties` constraining nothing). Then a new anyOf or oneOf of it constrains
+ * nothing the old schema allowed (the locator of 0.1.8: line and character, or namePath).
+ */
+function keptBranch(old: Schema, branches: readonly Json[]): Json | undefined {
+  const required = new Set(stringList(old.required));
+  if (required.size === 0) return undefined;
+  return branches.find((br) => {
+    if (!isObject(br)) return false;
+    const keys = Object.keys(br);
+    if (!keys.includes('required') || keys.some((k) => k !== 'required' && k !== 'properties' && k !== 'type'))
+      return false;
+    if (br.type !== undefined && br.type !== 'object' && old.type !== br.type) return false;
+    const props = isObject(br.properties) ? br.properties : {};
+    if (Object.values(props).some((v) => v !== true && !(isObject(v) && Object.keys(v).length === 0))) return false;
+    return stringList(br.required).every((n) => required.has(n));
+  });
+}
+const ONE_OF_OVERLAP =
+  'in a `oneOf` a value matching two branches is refused, so whether values are added or refused depends on how the branches overlap';
+
 const LOWER_BOUNDS = ['minLength', 'minItems', 'minProperties'];
 const UPPER_BOUNDS = ['maxLength', 'maxItems', 'maxProperties'];
 const NUMBER_BOUNDS = [
@@ -89,13 +116,14 @@ const HANDLED = new Set([
 type Schema = JsonObject;
 
 export function diffSchemas(oldS: Json, newS: Json, ctx: SchemaDiffContext, path = ''): void {
-  const caps = [...new Set([...scopeWide(oldS), ...scopeWide(newS)])];
+  const blind = [...new Set([...scopeWide(oldS), ...scopeWide(newS)])];
   const evaluation = /"unevaluated(Properties|Items)"/.test(JSON.stringify([oldS, newS]));
-  new SchemaDiff(ctx, caps, evaluation).compare(asSchema(oldS), asSchema(newS), path);
+  new SchemaDiff(ctx, blind, evaluation).compare(asSchema(oldS), asSchema(newS), path);
 }
 
-/** Keywords whose effect reaches past their own node, so no INFO can be proven anywhere in a
- *  schema holding one: `$dynamicRef` (resolved at validation time) and a dialect other than 2020-12. */
+/** Keywords whose effect reaches past their own node, so nothing can be proven anywhere in a schema
+ *  holding one, breaking or safe: `$dynamicRef` (resolved at validation time) and a dialect other
+ *  than 2020-12. */
 function scopeWide(x: Json): string[] {
   if (Array.isArray(x)) return x.flatMap(scopeWide);
   if (!isObject(x)) return [];
@@ -118,8 +146,10 @@ interface Frame {
   negated: boolean;
   /** Under `not` or a condition: only effects on values count, not the protocol's conventions. */
   strict: boolean;
-  /** Why no INFO can be proven here (a `oneOf` branch, `unevaluated*` beside, `$dynamicRef`, …). */
+  /** Why no INFO can be proven here (`unevaluated*` beside: a part's narrowing still narrows). */
   caps: readonly string[];
+  /** Why no effect can be proven here either way (a `oneOf` branch, `$dynamicRef`, another dialect). */
+  blind: readonly string[];
   /** Keywords passed on the way down (`not`, `then`, …), named in the message. */
   via: readonly string[];
 }
@@ -131,23 +161,25 @@ class SchemaDiff implements Differ {
 
   constructor(
     private readonly ctx: SchemaDiffContext,
-    caps: string[],
+    blind: string[],
     /** Some `unevaluated*` keyword sees which properties and items the others evaluated. */
     readonly evaluation: boolean,
   ) {
-    this.frame = { negated: false, strict: false, caps, via: [] };
+    this.frame = { negated: false, strict: false, caps: [], blind, via: [] };
   }
 
   /** Reports a change: `detail` names it the same way for every use of a `$ref` target; the message
-   *  adds its consequence for this use. An INFO that cannot be proven here (see Frame) is WARN,
-   *  unless it needs no proof (an annotation). */
+   *  adds its consequence for this use. A level that cannot be proven here (see Frame) is WARN and
+   *  says "unproven": an INFO under a cap, an ERR or INFO where nothing is proven; a change that needs
+   *  no proof (an annotation) keeps its level. */
   private report(level: Level, kind: string, path: string, what: string, consequence = '', proven = false): void {
     const f = this.frame;
     const detail = f.via.length > 0 ? `${f.via.join(' › ')}: ${what}` : what;
     let why = consequence;
-    if (level === 'INFO' && !proven && f.caps.length > 0) {
+    const unprovenBy = proven || level === 'WARN' ? [] : level === 'INFO' ? [...f.blind, ...f.caps] : f.blind;
+    if (unprovenBy.length > 0) {
       level = 'WARN';
-      why = `${consequence ? `${consequence}, ` : ''}but not proven: ${f.caps.join('; ')}; review by hand`;
+      why = `${consequence ? `${consequence}, but ` : ''}${UNPROVEN}: ${unprovenBy.join('; ')}; review by hand`;
     }
     const change: SchemaChange = {
       level,
@@ -176,6 +208,14 @@ class SchemaDiff implements Differ {
     else this.report(level, kind, path, what, why);
   }
 
+  newFieldConstraint(field: string, path: string, what: string): void {
+    const why =
+      this.ctx.direction === 'request'
+        ? `it binds only requests that carry the new field "${field}", which existing clients do not send`
+        : `it binds only values that carry the new field "${field}", which existing servers do not send`;
+    this.conventional('INFO', 'narrowed', 'new-field-constraint', path, what, why);
+  }
+
   unreasoned(keyword: string, path: string, what: string): void {
     const why = KEYWORDS[keyword]?.by;
     this.report(
@@ -183,8 +223,13 @@ class SchemaDiff implements Differ {
       'unreasoned',
       path,
       what,
-      `the diff does not reason about \`${keyword}\` here${why ? ` (${why})` : ''}; review by hand`,
+      `${UNPROVEN}: the diff does not reason about \`${keyword}\` here${why ? ` (${why})` : ''}; review by hand`,
     );
+  }
+
+  /** A change whose effect on the values the diff can prove neither way: WARN, saying why. */
+  private unproven(kind: string, path: string, what: string, why: string): void {
+    this.report('WARN', kind, path, what, `${UNPROVEN}: ${why}; review by hand`);
   }
 
   inside(via: string, how: Inside, f: () => void): void {
@@ -193,6 +238,7 @@ class SchemaDiff implements Differ {
       negated: before.negated !== (how.negate ?? false),
       strict: before.strict || (how.negate ?? false) || (how.strict ?? false),
       caps: how.cap ? [...before.caps, how.cap] : before.caps,
+      blind: how.blind ? [...before.blind, how.blind] : before.blind,
       via: via ? [...before.via, via] : before.via,
     };
     try {
@@ -216,7 +262,7 @@ class SchemaDiff implements Differ {
     // changed here is proven safe.
     const beside = applicators.unevaluatedBeside(a, b);
     this.inside('', beside ? { cap: beside } : {}, () => this.keywords(a, b, path));
-    applicators.unevaluated(this, a, b, path);
+    applicators.unevaluated(this, ...sameTypes(a, b), path);
   }
 
   private keywords(a: Schema, b: Schema, path: string): void {
@@ -224,18 +270,28 @@ class SchemaDiff implements Differ {
     if (this.unionAgainstBranch(a, b, path)) return this.annotations(a, b, path);
     this.types(a, b, path);
     this.values(a, b, path);
-    this.bounds(a, b, path);
-    this.pattern(a.pattern, b.pattern, path);
-    this.format(a.format, b.format, path);
-    this.multipleOf(a.multipleOf, b.multipleOf, path);
-    this.objects(a, b, path);
-    applicators.patternProperties(this, a, b, path);
-    applicators.propertyNames(this, a, b, path);
-    applicators.dependentRequired(this, a, b, path);
-    applicators.dependentSchemas(this, a, b, path);
-    if (!applicators.tuple(this, a, b, path) && (a.items !== undefined || b.items !== undefined))
-      this.items(a, b, path);
-    applicators.contains(this, a, b, path);
+    // A keyword of one type (minLength, required, …) changes something only where both sides allow that
+    // type: on a type only one side allows, the type change above says it all (a constraint "added" to
+    // objects that were refused before refuses no value a client sent).
+    const [x, y] = sameTypes(a, b);
+    this.bounds(x, y, path);
+    this.pattern(x.pattern, y.pattern, path);
+    this.format(x.format, y.format, path);
+    // Beside an explicit multipleOf, an integer side's is 1 (normalisation drops `multipleOf: 1` there).
+    const [ma, mb] = [x.multipleOf, y.multipleOf];
+    this.multipleOf(
+      ma ?? (mb === undefined ? undefined : integerStep(x)),
+      mb ?? (ma === undefined ? undefined : integerStep(y)),
+      path,
+    );
+    this.objects(x, y, path);
+    applicators.patternProperties(this, x, y, path);
+    applicators.propertyNames(this, x, y, path);
+    applicators.dependentRequired(this, x, y, path);
+    applicators.dependentSchemas(this, x, y, path);
+    if (!applicators.tuple(this, x, y, path) && (x.items !== undefined || y.items !== undefined))
+      this.items(x, y, path);
+    applicators.contains(this, x, y, path);
     this.unions(a, b, path);
     this.allOf(a, b, path);
     applicators.conditional(this, a, b, path);
@@ -253,7 +309,7 @@ class SchemaDiff implements Differ {
           'keyword-changed',
           path,
           `keyword "${k}" changed from ${show(a[k])} to ${show(b[k])}`,
-          'not classified, review by hand',
+          `${UNPROVEN}: not classified; review by hand`,
         );
     }
   }
@@ -410,14 +466,14 @@ class SchemaDiff implements Differ {
         const x = a[k];
         const y = b[k];
         if (canonical(x) === canonical(y)) continue;
-        let effect: Effect;
-        if (x === undefined) effect = 'narrowed';
-        else if (y === undefined) effect = 'widened';
-        else if (typeof x !== 'number' || typeof y !== 'number') effect = 'changed';
-        else effect = y > x === lower ? 'narrowed' : 'widened';
-        const kind =
-          effect === 'narrowed' ? 'bound-tightened' : effect === 'widened' ? 'bound-relaxed' : 'bound-changed';
-        this.effect(effect, kind, path, `${k} ${show(x)} → ${show(y)}`);
+        const what = `${k} ${show(x)} → ${show(y)}`;
+        if ((x !== undefined && typeof x !== 'number') || (y !== undefined && typeof y !== 'number')) {
+          this.unproven('bound-changed', path, what, `\`${k}\` that is not a number bounds nothing the diff knows`);
+          continue;
+        }
+        const effect: Effect =
+          x === undefined ? 'narrowed' : y === undefined ? 'widened' : y > x === lower ? 'narrowed' : 'widened';
+        this.effect(effect, effect === 'narrowed' ? 'bound-tightened' : 'bound-relaxed', path, what);
       }
     }
   }
@@ -598,19 +654,22 @@ class SchemaDiff implements Differ {
       'pattern-undecided',
       path,
       what,
-      `whether the new ${this.frame.negated ? 'schema' : 'pattern'} ${question} cannot be decided mechanically; review by hand`,
+      `${UNPROVEN}: whether the new ${this.frame.negated ? 'schema' : 'pattern'} ${question} cannot be decided mechanically; review by hand`,
     );
   }
 
   private format(x: Json | undefined, y: Json | undefined, path: string): void {
     if (typeof x !== 'string' || typeof y !== 'string' || x === y) return this.opaque('format', x, y, path);
     const e = formatChange(x, y);
-    this.effect(
-      e,
-      e === 'narrowed' ? 'format-narrowed' : e === 'widened' ? 'format-widened' : 'constraint-changed',
-      path,
-      `format ${show(x)} → ${show(y)}`,
-    );
+    const what = `format ${show(x)} → ${show(y)}`;
+    if (e === 'unrelated')
+      return this.unproven(
+        'format-replaced',
+        path,
+        what,
+        'which strings one format allows and the other does not is not known to the diff',
+      );
+    this.effect(e, e === 'narrowed' ? 'format-narrowed' : 'format-widened', path, what);
   }
 
   private multipleOf(x: Json | undefined, y: Json | undefined, path: string): void {
@@ -638,23 +697,35 @@ class SchemaDiff implements Differ {
         const onlyA = ua.filter((_, i) => !kb.includes(ka[i]!));
         const onlyB = ub.filter((_, i) => !ka.includes(kb[i]!));
         if (onlyA.length === 1 && onlyB.length === 1) {
-          // A value matching two branches of a oneOf is refused: widening one branch can narrow the whole.
-          const how = k === 'oneOf' ? { cap: 'in a `oneOf` a value matching two branches is refused' } : {};
+          // A value matching two branches of a oneOf is refused: widening one branch can narrow the whole,
+          // and narrowing it widen the whole.
+          const how = k === 'oneOf' ? { blind: ONE_OF_OVERLAP } : {};
           this.inside(k === 'oneOf' ? '`oneOf` branch' : '', how, () =>
             this.compare(asSchema(onlyA[0]), asSchema(onlyB[0]), path),
           );
           continue;
         }
-        const exclusive = k === 'oneOf';
         const list = (xs: Json[]) => `alternative${xs.length > 1 ? 's' : ''} ${xs.map((x) => brief(x)).join(', ')}`;
-        if (onlyB.length > 0)
-          this.effect(exclusive ? 'changed' : 'widened', 'union-branch-added', path, `${k} ${list(onlyB)} added`);
-        if (onlyA.length > 0)
-          this.effect(exclusive ? 'changed' : 'narrowed', 'union-branch-removed', path, `${k} ${list(onlyA)} removed`);
+        // In a oneOf a branch added may only add values, or also refuse old ones that now match two.
+        const say = (e: Effect, kind: string, what: string) =>
+          k === 'oneOf' ? this.unproven(kind, path, what, ONE_OF_OVERLAP) : this.effect(e, kind, path, what);
+        if (onlyB.length > 0) say('widened', 'union-branch-added', `${k} ${list(onlyB)} added`);
+        if (onlyA.length > 0) say('narrowed', 'union-branch-removed', `${k} ${list(onlyA)} removed`);
         continue;
       }
-      if (ua === null) this.effect('narrowed', 'constraint-added', path, `new constraint ${k} ${brief(ub!)}`);
-      else this.effect('widened', 'constraint-removed', path, `constraint ${k} ${brief(ua)} removed`);
+      if (ua === null) {
+        const kept = keptBranch(a, ub!);
+        if (kept !== undefined)
+          this.report(
+            'INFO',
+            'constraint-added-implied',
+            path,
+            `new constraint ${k} ${brief(ub!)}`,
+            `every value the old schema allows matches its branch ${brief(kept)}, which asks only for fields the old schema required`,
+            true,
+          );
+        else this.effect('narrowed', 'constraint-added', path, `new constraint ${k} ${brief(ub!)}`);
+      } else this.effect('widened', 'constraint-removed', path, `constraint ${k} ${brief(ua)} removed`);
     }
   }
 
@@ -674,22 +745,18 @@ class SchemaDiff implements Differ {
       .filter((_, i) => i !== idx)
       .map((x) => brief(x))
       .join(', ');
-    // In a oneOf a value that also matches another branch is refused: not a pure widening.
+    // In a oneOf a value that also matches another branch is refused: neither a pure widening nor a
+    // pure narrowing, unless the branches are disjoint (which normalisation would have shown).
     const exclusive = (ua === null ? b : a).oneOf !== undefined;
-    if (ua === null)
-      this.effect(
-        exclusive ? 'changed' : 'widened',
-        'union-branch-added',
-        path,
-        `now also allows ${others}${exclusive ? ' (oneOf: values matching two branches are refused)' : ''}`,
-      );
-    else
-      this.effect(
-        exclusive ? 'changed' : 'narrowed',
-        'union-branch-removed',
-        path,
-        `no longer allows ${others}${exclusive ? ' (was oneOf)' : ''}`,
-      );
+    if (ua === null) {
+      const what = `now also allows ${others}${exclusive ? ' (oneOf)' : ''}`;
+      if (exclusive) this.unproven('union-branch-added', path, what, ONE_OF_OVERLAP);
+      else this.effect('widened', 'union-branch-added', path, what);
+    } else {
+      const what = `no longer allows ${others}${exclusive ? ' (was oneOf)' : ''}`;
+      if (exclusive) this.unproven('union-branch-removed', path, what, ONE_OF_OVERLAP);
+      else this.effect('narrowed', 'union-branch-removed', path, what);
+    }
     return true;
   }
 
@@ -784,6 +851,36 @@ function alternativesOf(s: Schema): Alternatives | null {
   return { common, branches: [branch] };
 }
 
+/** The types a schema allows by its `type`, else by its enum's values; null for every type. */
+function allowedTypes(s: Schema): Set<string> | null {
+  const values = enumValues(s);
+  return typeSet(s) ?? (values ? new Set(values.map(typeOfValue)) : null);
+}
+
+/**
+ * Both schemas without the keywords of a type only one of them allows (by `type` or enum values):
+ * such a keyword constrains no value the other side allows, and the type change says it all.
+ */
+function sameTypes(a: Schema, b: Schema): [Schema, Schema] {
+  const keys = (s: Schema) => {
+    const t = allowedTypes(s);
+    return t === null ? null : new Set([...t].map((x) => typeKey(x) ?? x));
+  };
+  const ka = keys(a);
+  const kb = keys(b);
+  const shared = ka === null ? kb : kb === null ? ka : new Set([...ka].filter((k) => kb.has(k)));
+  if (shared === null) return [a, b];
+  const only = (s: Schema): Schema =>
+    Object.fromEntries(Object.entries(s).filter(([k]) => !KEYWORD_TYPE.has(k) || shared.has(KEYWORD_TYPE.get(k)!)));
+  return [only(a), only(b)];
+}
+
+/** 1 where a schema allows integers and no other numbers, else undefined. */
+function integerStep(s: Schema): number | undefined {
+  const t = allowedTypes(s);
+  return t?.has('integer') && !t.has('number') ? 1 : undefined;
+}
+
 function covers(set: Set<string>, t: string): boolean {
   return set.has(t) || (t === 'integer' && set.has('number'));
 }
@@ -791,10 +888,6 @@ function covers(set: Set<string>, t: string): boolean {
 function enumValues(s: Schema): Json[] | null {
   if (s.const !== undefined) return [s.const];
   return Array.isArray(s.enum) ? s.enum : null;
-}
-
-function stringList(x: Json | undefined): string[] {
-  return Array.isArray(x) ? x.filter((v): v is string => typeof v === 'string') : [];
 }
 
 /** The `anyOf` or `oneOf` of a schema; without `k`, whichever of the two the schema has, if it has

@@ -4,7 +4,7 @@ import type { Json, Spec as SpecVersion, TopicEntry } from '@idea-kit/spec-lib/s
 import { groupByDef } from './group';
 import { inlineSchema } from './inline';
 import { canonical } from './keywords';
-import { diffSchemas, type SchemaChange } from './schema-diff';
+import { diffSchemas, type SchemaChange, UNPROVEN } from './schema-diff';
 import type { Change, DiffReport, Direction } from './types';
 
 /** Messages a client sends; every other message is sent by the server. */
@@ -25,6 +25,14 @@ const MESSAGE_NAMES: Record<string, string> = {
 export function diffVersions(a: SpecVersion, b: SpecVersion): DiffReport {
   const changes: SchemaChange[] = [];
   const emit = (c: SchemaChange) => changes.push(c);
+  unclassified(
+    'index',
+    a.index as unknown as Record<string, Json>,
+    b.index as unknown as Record<string, Json>,
+    INDEX_KEYS,
+    'index-changed',
+    emit,
+  );
   diffTransport(a, b, emit);
   diffErrorCodes(a, b, emit);
   diffMessages(a, b, emit);
@@ -58,17 +66,50 @@ function diffTransport(a: SpecVersion, b: SpecVersion, emit: (c: Change) => void
         : `port attempts ${ta.portAttempts} → ${tb.portAttempts}: the server tries fewer ports`,
     });
   }
-  for (const k of new Set([...Object.keys(ta), ...Object.keys(tb)])) {
-    if (k === 'defaultPort' || k === 'portAttempts' || canonical(ta[k]) === canonical(tb[k])) continue;
+  unclassified(location, ta, tb, new Set(['defaultPort', 'portAttempts']), 'transport-changed', emit);
+}
+
+/** What the index diff classifies of each entry; `description` is prose (an annotation). */
+const INDEX_KEYS = new Set([
+  '$schema',
+  'version',
+  'released',
+  'description',
+  'transport',
+  'messages',
+  'errorCodes',
+  'topics',
+  'events',
+]);
+const ERROR_CODE_KEYS = new Set(['code', 'since', 'description']);
+const TOPIC_KEYS = new Set(['topic', 'method', 'typeName', 'since', 'params', 'result', 'errors', 'description']);
+const EVENT_KEYS = new Set(['event', 'name', 'typeName', 'since', 'data', 'description']);
+
+/**
+ * Keys of an index entry beside `known` that changed: the diff proves nothing about them (a new field
+ * of the index format, `coalesce`, `servedBy`, …), so each is WARN, unproven, never passed over.
+ */
+function unclassified(
+  location: string,
+  a: Readonly<Record<string, Json | undefined>>,
+  b: Readonly<Record<string, Json | undefined>>,
+  known: ReadonlySet<string>,
+  kind: string,
+  emit: (c: Change) => void,
+): void {
+  for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
+    if (known.has(k) || canonical(a[k]) === canonical(b[k])) continue;
     emit({
       level: 'WARN',
-      kind: 'transport-changed',
+      kind,
       location,
       path: k,
-      message: `${k} ${JSON.stringify(ta[k])} → ${JSON.stringify(tb[k])}: not classified, review by hand`,
+      message: `${k} ${JSON.stringify(a[k]) ?? '(none)'} → ${JSON.stringify(b[k]) ?? '(none)'}: ${UNPROVEN}: not classified; review by hand`,
     });
   }
 }
+
+const entry = (x: object) => x as Readonly<Record<string, Json | undefined>>;
 
 function diffErrorCodes(a: SpecVersion, b: SpecVersion, emit: (c: Change) => void): void {
   const ca = new Set(a.index.errorCodes.map((e) => e.code));
@@ -97,7 +138,10 @@ function diffErrorCodes(a: SpecVersion, b: SpecVersion, emit: (c: Change) => voi
     }
   }
   const since = new Map(b.index.errorCodes.map((e) => [e.code, e.since]));
+  const now = new Map(b.index.errorCodes.map((e) => [e.code, e]));
   for (const e of a.index.errorCodes) {
+    const n = now.get(e.code);
+    if (n) unclassified('error codes', entry(e), entry(n), ERROR_CODE_KEYS, 'error-code-changed', emit);
     if (!cb.has(e.code)) {
       emit({
         level: 'INFO',
@@ -160,6 +204,26 @@ function diffEvents(a: SpecVersion, b: SpecVersion, emit: (c: Change) => void): 
       });
       continue;
     }
+    if (before.since !== e.since)
+      emit({
+        level: 'WARN',
+        kind: 'since-changed',
+        location,
+        path: 'since',
+        message: sinceMessage(before.since, e.since),
+      });
+    for (const key of ['name', 'typeName'] as const) {
+      if (before[key] !== e[key]) {
+        emit({
+          level: 'WARN',
+          kind: 'generated-name-changed',
+          location,
+          path: key,
+          message: `${key} ${before[key]} → ${e[key]}: the wire is unchanged but code using the generated API must be renamed`,
+        });
+      }
+    }
+    unclassified(location, entry(before), entry(e), EVENT_KEYS, 'event-changed', emit);
     diffSchemaFiles(a, before.data, b, e.data, 'response', location, emit);
   }
   for (const name of ea.keys()) {
@@ -212,6 +276,7 @@ function sinceMessage(from: string | undefined, to: string | undefined): string 
 
 function diffTopic(a: SpecVersion, t: TopicEntry, b: SpecVersion, n: TopicEntry, emit: (c: Change) => void): void {
   const location = `topic ${t.topic}`;
+  unclassified(location, entry(t), entry(n), TOPIC_KEYS, 'topic-changed', emit);
   if (t.since !== n.since)
     emit({ level: 'WARN', kind: 'since-changed', location, path: 'since', message: sinceMessage(t.since, n.since) });
   for (const key of ['method', 'typeName'] as const) {

@@ -4,12 +4,13 @@
 // index restriction). The output is committed as plain schema files and frozen in releases.json.
 import { isObject, type Json, type JsonObject, type Spec, type SpecIndex } from '@idea-kit/spec-lib/spec';
 import { compareVersions } from '@idea-kit/spec-lib/version';
-import { AUTH_SINCE, HISTORY_DIFF_RESTRICTED, type VersionFacts } from './facts';
-
-/** Relative file paths are accepted from 0.1.2 on; before, a client file path is absolute. */
-const RELATIVE_PATHS_SINCE = '0.1.2';
-/** Local history ids (and INVALID_REQUEST for unknown ones) arrived with the localhistory topics. */
-const LOCAL_HISTORY_SINCE = '0.1.6';
+import {
+  AUTH_SINCE,
+  HISTORY_DIFF_RESTRICTED,
+  LOCAL_HISTORY_SINCE,
+  RELATIVE_PATHS_SINCE,
+  type VersionFacts,
+} from './facts';
 
 const clone = <T extends Json>(x: T): T => JSON.parse(JSON.stringify(x)) as T;
 const before = (v: string, since: string): boolean => compareVersions(v, since) < 0;

@@ -1,6 +1,8 @@
 // What each released protocol version changed on the wire, from the reference implementation's
 // changelog (shared/protocol/history.md). The topics and error codes of each version follow from
-// the `since` of the v0.1.6 index; the facts below are the rest.
+// the `since` of the v0.1.6 index; the facts below are the rest. The one hand-written file that names
+// protocol versions: everything else takes them from the spec (index `since`, clauses' `since`,
+// spec/served.json through generated/current.ts).
 export interface VersionFacts {
   version: string;
   /** The wire changes as the changelog states them (readings of our own are in derive.ts and docs/maintainers.md). */
@@ -40,3 +42,7 @@ export const HISTORY: readonly VersionFacts[] = [
 export const AUTH_SINCE = '0.1.3';
 /** The version whose history/diff accepted fromIndex=0 only together with toIndex=1. */
 export const HISTORY_DIFF_RESTRICTED = '0.1.4';
+/** Relative file paths are accepted from 0.1.2 on; before, a client file path is absolute. */
+export const RELATIVE_PATHS_SINCE = '0.1.2';
+/** Local history ids (and INVALID_REQUEST for unknown ones) arrived with the localhistory topics. */
+export const LOCAL_HISTORY_SINCE = '0.1.6';

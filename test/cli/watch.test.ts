@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseArgs, UsageError } from '../../cli/src/args';
 import type { IdeaClient } from '../../cli/src/protocol';
 import { watch } from '../../cli/src/watch';
+import { until } from '../support/wait';
 import { CMDS, SPEC } from './spec';
 
 type Handler = (data: unknown, dropped: number) => void;
@@ -36,7 +37,7 @@ describe('idea watch', () => {
         note: (t) => void note.push(t),
         interrupted: new Promise((r) => (stop = r)),
       });
-      await new Promise((r) => setTimeout(r, 0));
+      await until('the watch to subscribe', () => s.handlers.has(files));
       s.handlers.get(files)!({ changes: [{ filePath: '/w/a.ts', change: 'changed' }] }, 3);
       s.handlers.get(files)!({ changes: [{ filePath: '/w/b.ts', change: 'created' }] }, 0);
       stop();

@@ -3,7 +3,7 @@
 // coverage.test.ts.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CLAUSES, CLAUSES_JSON, clauseAnchor, levelOf, PROTOCOL_MD } from '../../conformance/lib/clauses';
+import { CLAUSES, CLAUSES_JSON, clauseAnchor, clauseSince, levelOf, PROTOCOL_MD } from '../../conformance/lib/clauses';
 import { parseCase } from '../../conformance/lib/load';
 
 const protocolMd = readFileSync(new URL(`../../${PROTOCOL_MD}`, import.meta.url), 'utf8');
@@ -53,5 +53,14 @@ describe('clauses', () => {
       expect(protocolMd, c.id).toContain(`<a id="${clauseAnchor(c.id)}"></a>**${c.id}. ${c.title}**`);
       expect(levelOf(c)).toBe(c.layer === 'reading' ? 'should' : 'must');
     }
+  });
+
+  it("gives a clause's since as the clauses file states it, and refuses an id no clause has", () => {
+    const file = JSON.parse(readFileSync(new URL(`../../${CLAUSES_JSON}`, import.meta.url), 'utf8')) as {
+      clauses: { id: string; since: string }[];
+    };
+    expect(file.clauses.length).toBeGreaterThan(10);
+    for (const c of file.clauses) expect(clauseSince(c.id), c.id).toBe(c.since);
+    expect(() => clauseSince('T99')).toThrow(`no clause T99 in ${CLAUSES_JSON}`);
   });
 });

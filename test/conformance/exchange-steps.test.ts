@@ -443,3 +443,74 @@ describe('draft-claim (T34)', () => {
     expect(await verdict('latest')).toMatch(/^skip: the handshake's version "latest" is not a protocol version/);
   });
 });
+
+describe('expectSilence sized from what the case measured', () => {
+  /** Answers a search after `answerMs`, then (a bug) once more after `lateMs` more. */
+  const slowThenLate = (answerMs: number, lateMs: number | undefined): Script => ({
+    onFrame(f, c) {
+      if (f.topic !== FIND_FILES) return;
+      setTimeout(() => {
+        c.send(result(f, { files: [], totalCount: 0 }));
+        if (lateMs !== undefined) setTimeout(() => c.send(result(f, { files: [], totalCount: 0 })), lateMs);
+      }, answerMs);
+    },
+  });
+  const sized = (factor: number) => ({
+    steps: [
+      search('q'),
+      { expect: found('q'), measure: 'answerMs' },
+      { expectSilence: { of: 'answerMs', factor, floorMs: 50, maxMs: 5_000 } },
+    ],
+  });
+
+  it('waits factor times the measured latency: a frame inside that window fails, one after it does not', async () => {
+    // Answered after ~150 ms; the stray second answer comes 300 ms later: inside 4 × 150, after 1 × 150.
+    const inside = await run(slowThenLate(150, 300), sized(4));
+    expect(inside['events/step-0']!.verdict).toBe('fail');
+    expect(failed(inside['events/step-0'])).toMatch(
+      /expected no frame for \d+ ms \(4 × 1[5-9]\d ms measured as answerMs, within 50–5000 ms\)/,
+    );
+    const after = await run(slowThenLate(150, 300), sized(1));
+    expect(failed(after['events/step-0'])).toBe('');
+  });
+
+  it('a window is at least its floor and at most its max', async () => {
+    const t0 = Date.now();
+    const r = await run(slowThenLate(0, undefined), {
+      steps: [
+        search('q'),
+        { expect: found('q'), measure: 'answerMs' },
+        { expectSilence: { of: 'answerMs', factor: 2, floorMs: 400, maxMs: 500 } },
+      ],
+    });
+    expect(failed(r['events/step-0'])).toBe('');
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(400);
+  });
+
+  it('a window sized from a measurement no step made makes the case an error naming it', async () => {
+    const r = await run(slowThenLate(0, undefined), {
+      steps: [search('q'), { expect: found('q') }, { expectSilence: { of: 'nothing', factor: 2, floorMs: 50 } }],
+    });
+    expect(r['events/step-0']!.verdict).toBe('error');
+    expect(failed(r['events/step-0'])).toContain('expectSilence sized from "nothing", which no earlier step measured');
+  });
+});
+
+describe('fixed waits in the fixtures', () => {
+  it('every sleepMs and fixed expectSilence of every version says why nothing could be measured instead', () => {
+    const unexplained: string[] = [];
+    const walk = (v: unknown, where: string): void => {
+      if (Array.isArray(v)) {
+        for (const [i, x] of v.entries()) walk(x, `${where}[${i}]`);
+      } else if (v !== null && typeof v === 'object') {
+        const o = v as Record<string, unknown>;
+        const fixed = 'sleepMs' in o || typeof o.expectSilence === 'number';
+        if (fixed && typeof o.why !== 'string') unexplained.push(where);
+        for (const [k, x] of Object.entries(o)) walk(x, `${where}.${k}`);
+      }
+    };
+    for (const dir of ['conformance/fixtures/v0.1.6', 'conformance/fixtures/v0.1.7'])
+      for (const c of loadCases(join(process.cwd(), dir))) walk(c.case, c.case.id);
+    expect(unexplained).toEqual([]);
+  });
+});

@@ -1,6 +1,6 @@
 // In-test v0.1.7 servers for the fuzz tests: a clean one (edit/find, edit/replace, nav/definition,
 // fs/findFiles answering valid empty results, paths confined, files/changed after each replace) and
-// sixteen with one planted flaw each.
+// seventeen with one planted flaw each.
 import { writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { FRAMES } from '../../generated/v0.1.7/frames';
@@ -15,6 +15,8 @@ export type Plant =
   | 'crash-on-long-pattern'
   | 'negative-line'
   | 'hang-on-empty-glob'
+  // edit/find with an `exclude`, valid or not, is never answered (the session never sees it)
+  | 'hang-on-exclude'
   | 'write-on-invalid'
   | 'result-on-missing-request-id'
   | 'close-on-null-params'
@@ -106,6 +108,15 @@ function plantedSession(
         // Planted: a request without requestId is answered with a result instead of INVALID_REQUEST.
         if (plant === 'result-on-missing-request-id' && typeof msg.topic === 'string' && !('requestId' in msg))
           return io.send(JSON.stringify({ topic: msg.topic, requestId: '', result: {} }));
+        // Planted: edit/find with an exclude, of any type, is never answered.
+        if (
+          plant === 'hang-on-exclude' &&
+          msg.topic === EDIT_FIND &&
+          typeof msg.params === 'object' &&
+          msg.params !== null &&
+          'exclude' in msg.params
+        )
+          return;
         // Planted: params null takes the connection down.
         if (plant === 'close-on-null-params' && 'params' in msg && msg.params === null)
           return io.close(1011, 'planted crash');

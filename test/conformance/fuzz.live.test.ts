@@ -12,11 +12,11 @@ import { HOST_USER_SETTINGS } from '../../conformance/launch';
 import { buildFixtureWorkspace } from '../../conformance/workspace';
 import { launchHost, REPO_ROOT } from '../../livehost';
 import { HOST_NAMES, hostBuild } from '../../livehost/hosts';
-import { soak } from '../support/soak';
 
 const SEED = 31;
-// 6 s reach every topic here; the soak fuzzes 20 s.
-const FUZZ_MS = soak(6_000, 20_000);
+// The frame-bound search comes out of the same budget, and on VS Code it takes seconds: 20 s leave the
+// trials time to reach every topic.
+const FUZZ_MS = 20_000;
 
 describe.each(HOST_NAMES.map((name) => hostBuild(name)))(
   'fuzzing the extension in VS Code $vscode ($name)',
@@ -48,7 +48,7 @@ describe.each(HOST_NAMES.map((name) => hostBuild(name)))(
           [],
         );
         expect(s.topics.length).toBeGreaterThanOrEqual(19);
-        expect(s.trials).toBeGreaterThan(soak(10, 30)); // event trials wait ~1 s each: ~100 in 20 s on a loaded machine
+        expect(s.trials).toBeGreaterThan(30); // event trials wait ~1 s each: ~100 in 20 s on a loaded machine
       } finally {
         await host.close();
         rmSync(tmp, { recursive: true, force: true });

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fuzz } from '../../conformance/fuzz/run';
 import { loadCases } from '../../conformance/lib/load';
+import { runAgainstServer } from '../../conformance/lib/session';
 import { buildFixtureWorkspace } from '../../conformance/workspace';
 import { FUZZ_TOKEN, type Plant, startFuzzServer } from './fuzz-servers';
 
@@ -89,6 +90,50 @@ describe('fuzz finds planted flaws and shrinks them', () => {
     // the reset after each write put the workspace back
     expect(existsSync(join(ws, 'fuzz-wrote.txt'))).toBe(false);
   }, 30_000);
+});
+
+describe('fuzz findings say what their shrunk input is', () => {
+  it('a server that never answers edit/find with an exclude: invalid params that time out stay invalid', async () => {
+    const out = join(tmp, 'findings-kind');
+    // Seed 6 first fails with `exclude: null` (type broken): once shrunk to valid params, which time out as
+    // well, the case read "Valid params", expecting a result or any listed error, of what was found invalid.
+    const s = await fuzzPlanted('hang-on-exclude', ['edit/find'], out, 6);
+    const f = s.findings.find((x) => x.signature === '/app/vscode/edit/find timeout');
+    expect(f, JSON.stringify(s.findings.map((x) => x.signature))).toBeDefined();
+    expect(f!.original.invalid).toEqual({ field: 'exclude', rule: 'type' });
+    expect(f!.shrinks).toBeGreaterThan(0);
+    expect(f!.input.invalid).toEqual({ field: 'exclude', rule: 'type' });
+    expect(f!.problems[0]!.oracle).toBe('timeout');
+    expect(keys(f!.input.params).sort()).toEqual(['exclude', 'pattern']);
+    expect(f!.fixture).toMatchObject({
+      description: expect.stringMatching(
+        /^Params breaking type of exclude: found by idea-conformance fuzz \(seed 6; timeout: /,
+      ),
+      spec: 'T8',
+      request: { topic: '/app/vscode/edit/find', params: f!.input.params },
+      expect: { error: { code: 'INVALID_REQUEST' } },
+    });
+    // The case holds the finding: it fails on the planted server (no answer) and passes on a clean one.
+    const cases = loadCases(out).filter((c) => c.case.id === f!.fixture.id);
+    expect(cases).toHaveLength(1);
+    const replay = async (plant?: Plant) => {
+      const server = await startFuzzServer(ws, plant);
+      try {
+        const r = await runAgainstServer({
+          url: server.url,
+          token: FUZZ_TOKEN,
+          workspace: ws,
+          cases,
+          settleTimeoutMs: 0,
+        });
+        return r.results.map((x) => `${x.verdict}${x.reason ? `: ${x.reason}` : ''}`);
+      } finally {
+        await server.close();
+      }
+    };
+    expect(await replay('hang-on-exclude')).toEqual([expect.stringMatching(/^fail: response failed/)]);
+    expect(await replay()).toEqual(['pass']);
+  }, 60_000);
 });
 
 describe('fuzz finds malformed-frame flaws', () => {

@@ -10,6 +10,7 @@ import { TOPICS } from '../../generated/v0.1.6/topics';
 import type { FsFindFilesResult, HistoryListResult } from '../../generated/v0.1.6/types';
 import { createIdeaServer } from '../../runtime/idea-server';
 import { ServerProtocol, ServerSession } from '../../runtime/server-session';
+import { sleep } from '../support/wait';
 
 export const TEST_TOKEN = '6f1c2a8e-3b7d-4e59-9a21-0c4d5e6f7a8b';
 
@@ -100,7 +101,8 @@ function makeHandlers(root: string, flaws: Flaws = {}): Partial<Handlers> {
       return { entries, totalCount: entries.length };
     },
     async navDefinition() {
-      await new Promise((r) => setTimeout(r, 300));
+      // The server's own latency, not a wait of a test: requests sent at once are in flight together.
+      await sleep(300);
       return { locations: [] };
     },
     async fsFindFiles({ query, include, exclude, maxResults }): Promise<FsFindFilesResult> {

@@ -1,10 +1,13 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { compareVersions, laterVersion } from '@idea-kit/spec-lib/version';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clauseSince } from '../../conformance/lib/clauses';
 import { Connection } from '../../conformance/lib/connection';
 import { loadCases } from '../../conformance/lib/load';
 import { runAgainstServer } from '../../conformance/lib/session';
+import { topicSince } from '../../conformance/lib/topics';
 import { generalize } from '../../conformance/recorder/generalize';
 import { startRecorder, writeTopics } from '../../conformance/recorder/proxy';
 import { buildFixtureWorkspace, type FixtureWorkspaceInfo } from '../../conformance/workspace';
@@ -218,5 +221,36 @@ describe('recorder', () => {
       recorded.map((c) => `${c.case.id} pass`),
     );
     await server.close();
+  });
+
+  it('dates a recorded case from the version given, never before its clause and its topic (both from the spec)', async () => {
+    await expect(
+      startRecorder({ upstream: 'ws://127.0.0.1:1', workspace: info.dir, outDir: join(tmp, 'never'), since: 'latest' }),
+    ).rejects.toThrow('since: not a protocol version: "latest"');
+    const FIND = '/app/vscode/fs/findFiles';
+    const server = await createIdeaServer({
+      protocol: V017,
+      port: 0,
+      auth: { required: false },
+      handlers: () => ({ fsFindFiles: async () => ({ files: [], totalCount: 0 }) }),
+      workspaces: () => [info.dir],
+    });
+    const out = join(tmp, 'recorded-since');
+    const rec = await startRecorder({ upstream: server.url, workspace: info.dir, outDir: out, since: '0.1.0' });
+    try {
+      const via = await Connection.open(rec.url);
+      via.send({ type: 'handshake' });
+      expect(await frame(via)).toMatchObject({ type: 'handshake' });
+      via.send({ topic: FIND, requestId: 'q', params: { query: 'x' } });
+      expect(await frame(via)).toMatchObject({ requestId: 'q' });
+      await via.close();
+    } finally {
+      await rec.close();
+      await server.close();
+    }
+    const [recorded] = loadCases(out);
+    const floor = laterVersion(clauseSince(recorded!.clause.id), topicSince(FIND)!);
+    expect(compareVersions(floor, '0.1.0')).toBeGreaterThan(0); // fs/findFiles came later than 0.1.0
+    expect(recorded!.case.since).toBe(floor);
   });
 });

@@ -10,8 +10,9 @@ import { buildFixtureWorkspace } from '../../conformance/workspace';
 import { connect, type IdeaClient } from '../../generated/v0.1.7/client';
 import { type LiveHost, launchHost } from '../../livehost';
 import { MAX_QUEUED_EVENTS } from '../../runtime/event-queue';
+import { poll } from '../../runtime/poll';
 import { buildTarget } from '../../scripts/build';
-import { sleep } from '../support/wait';
+import { sleep, until } from '../support/wait';
 import { EXTENSION_DIR } from './helpers';
 import { extensionHostPid } from './support/extension-host';
 
@@ -156,11 +157,9 @@ describe('diagnostics/changed coverage', () => {
   const file = () => join(dir, 'src', 'cover-me.ts');
   const got: { at: number; added: { code: unknown }[]; removed: { code: unknown }[]; total: number }[] = [];
   const since = (t: number) => got.filter((e) => e.at >= t);
-  const within = async (t: number, p: (e: (typeof got)[number]) => boolean, ms = 30_000) => {
-    const end = t + ms;
-    while (Date.now() < end && !since(t).some(p)) await sleep(50);
-    return since(t).find(p);
-  };
+  /** The first event since `t` that `p` accepts, waited for until `t + ms`; undefined if none came. */
+  const within = (t: number, p: (e: (typeof got)[number]) => boolean, ms = 30_000) =>
+    poll(() => since(t).find(p), { deadline: t + ms, intervalMs: 50, backoff: 1 });
   let off: () => void = () => {};
   beforeAll(async () => {
     off = client.on(DIAG, (data) => {
@@ -219,9 +218,10 @@ describe('diagnostics/changed coverage', () => {
       (await client.editorContext()).tabs.map((t) => t.filePath),
       'its tab closed',
     ).not.toContain(file());
-    const end = Date.now() + 30_000;
-    while (Date.now() < end && (await known())) await sleep(250);
-    expect(await known(), 'VS Code closed the document: TypeScript cleared its diagnostics').toBe(false);
+    await until('VS Code to close the document (TypeScript clears its diagnostics)', async () => !(await known()), {
+      timeoutMs: 30_000,
+      maxIntervalMs: 250,
+    });
     await sleep(2000);
     expect(since(leftAt), 'no event for leaving coverage').toEqual([]);
     // Named again (diag/list shows it): TypeScript reports the same error, which the view still holds.
@@ -239,8 +239,10 @@ describe('files/changed', () => {
     await client.subscribe([FILES]);
     rmSync(join(dir, 'notes', 'journal.md'));
     writeFileSync(join(dir, '.vscode', 'extra.json'), '{}');
-    const deadline = Date.now() + 10_000;
-    while (Date.now() < deadline && !got.some((c) => c.filePath.endsWith('journal.md'))) await sleep(50);
+    await until("journal.md's deletion", () => got.some((c) => c.filePath.endsWith('journal.md')), {
+      timeoutMs: 10_000,
+      detail: () => got,
+    });
     await sleep(500);
     off();
     expect(got).toContainEqual({ filePath: join(dir, 'notes', 'journal.md'), change: 'deleted' });
@@ -271,8 +273,10 @@ describe('fan-out', () => {
             if (want.has(c.filePath)) s.add(c.filePath);
       return s;
     };
-    const deadline = Date.now() + 15_000;
-    while (Date.now() < deadline && peers.slice(1).some((p) => seen(p).size < N)) await sleep(50);
+    await until(`every file at the 63 readers`, () => peers.slice(1).every((p) => seen(p).size === N), {
+      timeoutMs: 15_000,
+      detail: () => peers.slice(1).map((p) => seen(p).size),
+    });
     const took = Date.now() - t0;
     for (const p of peers.slice(1)) expect(seen(p).size).toBe(N);
     // A request on a reading connection stays fast while one connection is stalled.
@@ -310,9 +314,7 @@ describe('cancellation', () => {
       const answer = await p.next((f) => f.requestId === id);
       times.push(performance.now() - t0);
       expect(answer).toMatchObject({ requestId: id, error: { code: 'CANCELLED' } });
-      const deadline = Date.now() + 1000;
-      while (Date.now() < deadline && ourRipgreps().length > 0) await sleep(10);
-      expect(ourRipgreps()).toEqual([]);
+      await until('no rg of ours left', () => ourRipgreps().length === 0, { timeoutMs: 1000, detail: ourRipgreps });
       // Exactly one answer: the handler's own is dropped.
       await sleep(200);
       expect(p.frames.filter((f) => f.requestId === id)).toHaveLength(1);
@@ -377,8 +379,10 @@ describe('no leak', () => {
         if (i % 200 === 199) await p.next((f) => f.requestId === `s${i - 3}`, 30_000);
       }
       // Every request is answered exactly once (a find with its result or CANCELLED).
-      const deadline = Date.now() + 60_000;
-      while (Date.now() < deadline && answered < 7500) await sleep(50);
+      await until('answers to the 7,500 requests', () => answered >= 7500, {
+        timeoutMs: 60_000,
+        detail: () => answered,
+      });
       await sleep(200);
       expect(answered, 'answers to 7,500 requests').toBe(7500);
       p.ws.terminate();

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { connect, type IdeaClient } from '../../generated/v0.1.6/client';
 import { groupPids, parseJsonc } from '../../livehost';
+import { until } from '../support/wait';
 import { errorCode, type LiveFixture, startLiveFixture } from './helpers';
 
 let fx: LiveFixture;
@@ -75,11 +76,11 @@ describe('no code execution through edits or history', () => {
     );
     const configBefore = file('.git/config');
     // VS Code picks the settings change up asynchronously; reading is allowed, so find shows when.
-    const end = Date.now() + 20_000;
-    while ((await fx.client.editFind({ pattern: 'fsmonitor', include: '.git/**' })).totalCount === 0) {
-      if (Date.now() > end) throw new Error('VS Code never applied the un-excluding settings');
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await until(
+      'VS Code to apply the un-excluding settings',
+      async () => (await fx.client.editFind({ pattern: 'fsmonitor', include: '.git/**' })).totalCount > 0,
+      { timeoutMs: 20_000 },
+    );
     const attempt = await fx.client.editReplace({
       pattern: 'fsmonitor = .*',
       replacement: 'fsmonitor = /bin/sh -c id',

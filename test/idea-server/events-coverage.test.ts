@@ -12,7 +12,7 @@ import { connect, type IdeaClient } from '../../generated/current';
 import { type ServedWorkspace, serveWorkspace } from '../../idea-server/src/serve';
 import { poll } from '../../runtime/poll';
 import { COVER_FILES } from '../../server-core/events/coverage';
-import { sleep } from '../support/wait';
+import { silence } from '../support/wait';
 
 const DIAG = '/app/vscode/diagnostics/changed';
 /** Clause T36: an event comes at most this long after the change. */
@@ -94,8 +94,13 @@ describe('diagnostics/changed coverage (idea-server)', () => {
 
   // clause T35: a file leaving coverage is not reported.
   it('a file leaving coverage is not reported; covered again unchanged, it is not reported either', async () => {
+    // The latency of this file's diagnostics event while subscribed (the language server running): what
+    // the windows below, in which no such event may come, are sized from.
+    const brokenAt = Date.now();
     await client.editReplace({ pattern: "string = 'b'", replacement: 'string = 3', include: 'src/*.ts' });
     expect(await poll(() => of(file(), 0).at(-1)?.delta.total === 1 || undefined, { timeoutMs: EVENT_MS })).toBe(true);
+    const eventMs = of(file(), brokenAt).at(-1)!.at - brokenAt;
+    const window = { factor: 3, floorMs: 500 };
     const inView = () => client.diagList({}).then((r) => r.diagnostics.some((d) => d.filePath === file()));
     expect(await inView()).toBe(true);
     // 50 more recent files named: the broken one leaves coverage and is closed in the language server,
@@ -108,7 +113,7 @@ describe('diagnostics/changed coverage (idea-server)', () => {
       await poll(async () => !(await inView()) || undefined, { timeoutMs: EVENT_MS }),
       'the server cleared it',
     ).toBe(true);
-    await sleep(2000);
+    await silence(eventMs, window);
     expect(
       of(file(), leftAt).map((e) => e.delta),
       'no event for leaving coverage',
@@ -116,10 +121,13 @@ describe('diagnostics/changed coverage (idea-server)', () => {
     // Named again: the language server reports the same error, which the subscriber's view still holds.
     const back = await client.diagList({ filePath: file() });
     expect(back.totalCount).toBe(1);
-    await sleep(2000);
+    await silence(eventMs, window);
     expect(
       of(file(), leftAt).map((e) => e.delta),
       'no event: nothing changed for the subscriber',
     ).toEqual([]);
+    console.log(
+      `idea-server: diagnostics event ${eventMs} ms after the write; each window of silence ${Math.max(window.floorMs, window.factor * eventMs)} ms`,
+    );
   }, 60_000);
 });

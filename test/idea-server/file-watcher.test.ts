@@ -11,13 +11,15 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ServerSession } from '../../generated/v0.1.7/server';
 import { ServerEvents } from '../../idea-server/src/events';
-import { fsFileWatcher, type WatchStop } from '../../idea-server/src/file-watcher';
+import { BATCH_MS, fsFileWatcher, type WatchStop } from '../../idea-server/src/file-watcher';
 import { workspaceFolders } from '../../idea-server/src/host';
 import type { DiagnosticsListener } from '../../idea-server/src/lsp/client';
 import { poll } from '../../runtime/poll';
+import { WINDOW_MS } from '../../server-core/events/change-window';
 import { EventScope } from '../../server-core/events/scope';
 import { DIAGNOSTICS_CHANGED, FILES_CHANGED } from '../../server-core/events/sources';
 import type { FileChange, FileWatcher } from '../../server-core/host';
+import { silence, tick, timed, until } from '../support/wait';
 
 let tmp: string;
 let ws: string;
@@ -92,9 +94,8 @@ describe('fsFileWatcher', () => {
   it('watches at most maxFolders folders, breadth first, and says so once', async () => {
     for (let i = 0; i < 20; i++) mkdirSync(join(ws, 'src', `d${i}`, 'x'), { recursive: true });
     const logs: string[] = [];
-    const { watcher } = collect(watcherOn(5, (m) => logs.push(m)));
-    await waitFor(() => watcher.watching() === 5);
-    await new Promise((r) => setTimeout(r, 50));
+    const { watcher, stop } = collect(watcherOn(5, (m) => logs.push(m)));
+    await stop.ready; // the walk is over: nothing more will be added
     expect(watcher.watching()).toBe(5);
     expect(logs.filter((l) => /watching 5 folders/.test(l))).toHaveLength(1);
   });
@@ -111,10 +112,16 @@ describe('fsFileWatcher', () => {
   it('stop closes every watch: nothing is reported after it', async () => {
     const { seen, stop, watcher } = collect();
     await waitFor(() => watcher.watching() === 3);
+    // How long a write takes to be reported here while watching: the window for one after the stop.
+    const { ms } = await timed(async () => {
+      writeFileSync(join(ws, 'src', 'before.ts'), '');
+      await until('the write before the stop reported', () => seen.length > 0);
+    });
     stop();
+    seen.length = 0;
     expect(watcher.watching()).toBe(0);
     writeFileSync(join(ws, 'src', 'after.ts'), '');
-    await new Promise((r) => setTimeout(r, 200));
+    await silence(ms, { factor: 4, floorMs: 5 * BATCH_MS });
     expect(seen).toEqual([]);
   });
 });
@@ -179,10 +186,12 @@ describe('ServerEvents', () => {
       writeFileSync(join(ws, f), 'x');
     writeFileSync(join(ws, 'src', 'ok.ts'), 'x');
     await waitFor(() => emitted.length > 0);
-    await new Promise((r) => setTimeout(r, 150));
-    const paths = emitted.flatMap((e) => (e.data.changes as { filePath: string }[]).map((c) => c.filePath));
-    expect(paths).toEqual([join(ws, 'src', 'ok.ts')]);
-    expect(emitted.map((e) => e.event)).toEqual([FILES_CHANGED]);
+    // A file written after all of them, reported: what the watcher had of the others came before it.
+    writeFileSync(join(ws, 'src', 'last.ts'), 'x');
+    const paths = () => emitted.flatMap((e) => (e.data.changes as { filePath: string }[]).map((c) => c.filePath));
+    await until('the last file reported', () => paths().includes(join(ws, 'src', 'last.ts')), { detail: paths });
+    expect(paths()).toEqual([join(ws, 'src', 'ok.ts'), join(ws, 'src', 'last.ts')]);
+    expect(emitted.map((e) => e.event)).toEqual(emitted.map(() => FILES_CHANGED));
   });
 
   it('watches only while some connection subscribes to files/changed or diagnostics/changed', async () => {
@@ -199,8 +208,10 @@ describe('ServerEvents', () => {
     t2.onFrame('subscribe');
     expect(events.watching).toBe(true);
     await waitFor(() => watcher.watching() === 3);
-    writeFileSync(join(ws, 'src', 'a.ts'), 'changed\n');
-    await waitFor(() => emitted.length > 0);
+    const { ms } = await timed(async () => {
+      writeFileSync(join(ws, 'src', 'a.ts'), 'changed\n');
+      await waitFor(() => emitted.length > 0);
+    });
     // A change reaches the language servers too (an open document is re-synced, its diagnostics follow).
     expect(resynced.flat()).toContain(join(ws, 'src', 'a.ts'));
     one.subscriptions = [];
@@ -211,7 +222,7 @@ describe('ServerEvents', () => {
     expect(watcher.watching()).toBe(0);
     emitted.length = 0;
     writeFileSync(join(ws, 'src', 'a.ts'), 'unwatched\n');
-    await new Promise((r) => setTimeout(r, 200));
+    await silence(ms, { factor: 4, floorMs: WINDOW_MS }); // watched, a change was emitted within `ms`
     expect(emitted).toEqual([]);
   });
 
@@ -367,7 +378,7 @@ describe('a subscribe is answered once the watcher watches', () => {
     three.tracked.onFrame(req(SUB, 's3', { events: [FILES_CHANGED] }));
     three.tracked.onFrame(req(UNSUB, 'u3', {}));
     expect(events.watching).toBe(false);
-    await new Promise((r) => setTimeout(r, 20)); // the stop settled the wait: no 200 ms
+    await tick(); // the stop settled the wait, and the answers followed in the same turn: no 200 ms
     expect(three.frames).toEqual([
       { topic: UNSUB, requestId: 'u3', result: { subscribed: [] } },
       { topic: SUB, requestId: 's3', result: { subscribed: [] } },

@@ -23,6 +23,7 @@ import { readReadySignal, restoreWorkspaceSettings, snapshotSettings } from '../
 import { createRunFolder, isolatedEnv, removeRunFolder } from '../../livehost/run-folder';
 import { writeUserSettings } from '../../livehost/user-settings';
 import { parseJsonc } from '../../runtime/jsonc';
+import { until } from '../support/wait';
 
 const tmp = mkdtempSync(join(tmpdir(), 'idea-livehost-unit-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -159,17 +160,25 @@ describe('process trees and memory', () => {
     // A shell in its own group that forks a second process: both must be seen in tree and group.
     const child = spawn('sh', ['-c', 'sleep 30 & wait'], { detached: true, stdio: 'ignore' });
     try {
-      await new Promise((r) => setTimeout(r, 200));
       const pid = child.pid!;
-      expect(treePids(pid).length).toBe(2);
+      await until('the shell to fork its second process', () => treePids(pid).length === 2, {
+        detail: () => treePids(pid),
+      });
       expect(groupPids(pid).sort()).toEqual(treePids(pid).sort());
       const m = sampleTreeMemory(pid);
       expect(m.procs).toBe(2);
       expect(m.rssMB).toBeGreaterThan(0);
       expect(m.pssMB).toBeGreaterThan(0);
       expect(m.pssMB).toBeLessThanOrEqual(m.rssMB);
-      const sampler = new PeakSampler(() => ({ child: pid, self: process.pid }), 50).start();
-      await new Promise((r) => setTimeout(r, 200));
+      const sampler = new PeakSampler(() => ({ child: pid, self: process.pid }), 50);
+      let samples = 0;
+      const sample = sampler.sample.bind(sampler);
+      sampler.sample = () => {
+        samples++;
+        sample();
+      };
+      sampler.start();
+      await until('two samples of the interval after the first', () => samples >= 3);
       const peak = sampler.stop();
       expect(peak.child!.procs).toBe(2);
       expect(peak.total!.rssMB).toBeGreaterThanOrEqual(peak.self!.rssMB);
@@ -177,8 +186,9 @@ describe('process trees and memory', () => {
     } finally {
       process.kill(-child.pid!, 'SIGKILL');
     }
-    await new Promise((r) => setTimeout(r, 100));
-    expect(groupPids(child.pid!)).toEqual([]);
+    await until('the killed group to be gone', () => groupPids(child.pid!).length === 0, {
+      detail: () => groupPids(child.pid!),
+    });
   });
 });
 
@@ -199,8 +209,7 @@ describe('portOwnedByGroup', () => {
     } finally {
       process.kill(-child.pid!, 'SIGKILL');
     }
-    await new Promise((r) => setTimeout(r, 200));
-    expect(portOwnedByGroup(port, child.pid!)).toBeUndefined(); // nobody listens any more
+    await until('nobody to listen on the port any more', () => portOwnedByGroup(port, child.pid!) === undefined);
   });
 });
 

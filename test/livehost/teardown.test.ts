@@ -2,6 +2,7 @@
 // and a step registered after close() started (a stage finishing late) is closed by the next close().
 import { describe, expect, it } from 'vitest';
 import { Teardown } from '../../livehost/teardown';
+import { until } from '../support/wait';
 
 describe('Teardown', () => {
   it('closes newest first, logs a failing step and goes on', async () => {
@@ -25,15 +26,15 @@ describe('Teardown', () => {
   it('killSync reaches the steps not closed yet, including the one closing now', async () => {
     const killed: string[] = [];
     const t = new Teardown();
-    let release!: () => void;
+    let release: (() => void) | undefined;
     t.add({ name: 'a', close: () => undefined, killSync: () => void killed.push('a') });
     t.add({ name: 'b', close: () => new Promise<void>((r) => (release = r)), killSync: () => void killed.push('b') });
     t.add({ name: 'c', close: () => undefined, killSync: () => void killed.push('c') });
     const closing = t.close();
-    await new Promise((r) => setTimeout(r, 5));
+    await until('the teardown to reach b', () => release !== undefined);
     t.killSync(); // c is closed; b is in progress
     expect(killed).toEqual(['b', 'a']);
-    release();
+    release!();
     await closing;
     killed.length = 0;
     t.killSync();

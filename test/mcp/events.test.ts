@@ -11,7 +11,7 @@ import { IdeaConnection } from '../../mcp/src/connection';
 import { hubOf } from '../../mcp/src/resources';
 import { createMcpServer } from '../../mcp/src/server';
 import { EVENT_TOKEN, type EventServer, startEventServer } from '../cli/event-server';
-import { until } from '../support/wait';
+import { silence, timed, until } from '../support/wait';
 
 const cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -120,7 +120,9 @@ describe('idea-mcp and the v0.1.7 events', () => {
     s.emit('/app/vscode/diagnostics/changed', { files: [{ filePath: f, added: [], removed: [], total: 0 }] });
     s.emit('/app/vscode/files/changed', { changes: [{ filePath: f, change: 'changed' }] }); // no resource
     s.emit('/app/vscode/editor/changed', { activeFile: f, selections: [], visibleFiles: [], dirtyFiles: [] });
-    await until('the notifications', () => one.updated.length === 1 && two.updated.length === 2);
+    const { ms } = await timed(() =>
+      until('the notifications', () => one.updated.length === 1 && two.updated.length === 2),
+    );
     expect(one.updated).toEqual(['idea://diagnostics']);
     expect(two.updated).toEqual(['idea://diagnostics', 'idea://editor']);
 
@@ -135,7 +137,7 @@ describe('idea-mcp and the v0.1.7 events', () => {
     ]);
     expect(hubOf(conn).subscribedEvents).toEqual([]);
     s.emit('/app/vscode/diagnostics/changed', { files: [] });
-    await new Promise((r) => setTimeout(r, 50));
+    await silence(ms); // subscribed, the same event's notifications came within `ms`
     expect(one.updated).toEqual(['idea://diagnostics']);
   });
 

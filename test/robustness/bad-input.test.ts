@@ -9,6 +9,7 @@ import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as wsModule from 'ws';
 import { CLOSE_PROTOCOL_ERROR, CLOSE_UNAUTHORIZED } from '../../generated/v0.1.6/server';
+import { until } from '../support/wait';
 import { type BadFrame, generateBadFrames, validRequests } from './bad-frames';
 import { flush, generatedValidator, type MemorySession, memorySession, spec, startTestServer, TOKEN } from './harness';
 import { RawClient } from './raw-client';
@@ -227,8 +228,7 @@ describe('frame bounds of the ws binding', () => {
       });
       (b.ws as any)._socket.write(Buffer.concat(bad));
       expect((await b.closed).code).toBe(1007);
-      await new Promise((r) => setTimeout(r, 50));
-      expect(srv.server.clientCount).toBe(0);
+      await until('the server to drop both', () => srv.server.clientCount === 0);
       const c = await RawClient.open(srv.url);
       expect((await c.handshake(TOKEN)).version).toBe(o.index.version);
       await c.close();

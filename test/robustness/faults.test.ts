@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connect, IdeaClosedError, IdeaProtocolError, IdeaTimeoutError } from '../../generated/v0.1.6/client';
 import { ProtocolError, type RequestContext } from '../../generated/v0.1.6/server';
+import { sleep, until } from '../support/wait';
 import { validRequests } from './bad-frames';
 import { flush, generatedValidator, spec, startTestServer, type TestServer, TOKEN, trivialHandlers } from './harness';
 import { RawClient } from './raw-client';
@@ -216,6 +217,10 @@ describe('slow and failing handlers', () => {
     const gate = new Promise<void>((r) => (release = r));
     const srv = await server({ handlers: trivialHandlers((topic, run) => (topic === FIND ? gate.then(run) : run())) });
     const c = await connect({ url: srv.url, token: TOKEN, validate: true });
+    const late: string[] = [];
+    c.onFrame((t) => {
+      if ((JSON.parse(t) as { topic?: string }).topic === FIND) late.push(t);
+    });
     await expect(c.editFind(findParams, { timeoutMs: 100 })).rejects.toBeInstanceOf(IdeaTimeoutError);
     const ac = new AbortController();
     const aborted = settle(c.editFind(findParams, { signal: ac.signal }));
@@ -223,7 +228,7 @@ describe('slow and failing handlers', () => {
     expect(((await aborted) as { e: Error }).e.message).toBe('caller gave up');
     expect(c.inFlight).toBe(0);
     release();
-    await new Promise((r) => setTimeout(r, 50));
+    await until('the two late replies to arrive', () => late.length === 2);
     await c.request(others[0]!.topic as any, others[0]!.params as any);
     await c.close();
   });
@@ -231,22 +236,17 @@ describe('slow and failing handlers', () => {
 
 describe('a client that never handshakes', () => {
   it('is refused after handshakeTimeoutMs (INVALID_REQUEST, close 1002) and leaves nothing behind', async () => {
-    const srv = await server({ handshakeTimeoutMs: 150 });
+    const HANDSHAKE_MS = 150;
+    const srv = await server({ handshakeTimeoutMs: HANDSHAKE_MS });
     const silent = await RawClient.open(srv.url);
     const reply = await silent.next((f) => f.type === 'handshake', 5000);
     expect(generatedValidator('HandshakeFailure')(reply)).toBe(true);
     expect(reply.error.code).toBe('INVALID_REQUEST');
     expect((await within(silent.closed, 2000, 'close after handshake timeout')).code).toBe(1002);
-    await within(
-      (async () => {
-        while (srv.server.clientCount > 0) await new Promise((r) => setTimeout(r, 5));
-      })(),
-      2000,
-      'server dropping the silent client',
-    );
-    // A prompt client on the same server is unaffected.
+    await until('the server to drop the silent client', () => srv.server.clientCount === 0, { timeoutMs: 2000 });
+    // A prompt client on the same server is unaffected, past the deadline: time itself must pass.
     const c = await connect({ url: srv.url, token: TOKEN, validate: true });
-    await new Promise((r) => setTimeout(r, 300));
+    await sleep(2 * HANDSHAKE_MS);
     await c.request(others[0]!.topic as any, others[0]!.params as any);
     await c.close();
   });
@@ -282,24 +282,14 @@ describe('a client that vanishes', () => {
     for (const c of clients)
       for (const v of valid)
         c.send(JSON.stringify({ topic: v.topic, requestId: crypto.randomUUID(), params: v.params }));
-    await within(
-      (async () => {
-        while (signals.length < 5 * valid.length) await new Promise((r) => setTimeout(r, 5));
-      })(),
-      5000,
-      'handlers starting',
-    );
+    await until('the handlers to start', () => signals.length === 5 * valid.length, {
+      detail: () => signals.length,
+    });
     expect(srv2.server.clientCount).toBe(5);
     expect(signals.some((s) => s.aborted)).toBe(false);
     clients[0]!.close(); // polite close
     for (const c of clients.slice(1)) c.terminate(); // vanished: TCP reset, no close frame
-    await within(
-      (async () => {
-        while (srv2.server.clientCount > 0) await new Promise((r) => setTimeout(r, 5));
-      })(),
-      5000,
-      'server noticing the clients are gone',
-    );
+    await until('the server to notice the clients are gone', () => srv2.server.clientCount === 0);
     await flush();
     await flush();
     expect(signals.every((s) => s.aborted)).toBe(true);
@@ -309,22 +299,10 @@ describe('a client that vanishes', () => {
     // And the server still takes newcomers; their work is aborted when they leave, too.
     const c = await connect({ url: srv2.url, token: TOKEN, validate: true });
     const late = settle(c.request(others[0]!.topic as any, others[0]!.params as any));
-    await within(
-      (async () => {
-        while (signals.length < 5 * valid.length + 1) await new Promise((r) => setTimeout(r, 5));
-      })(),
-      5000,
-      'newcomer served',
-    );
+    await until('the newcomer to be served', () => signals.length === 5 * valid.length + 1);
     await c.close();
     expect(((await late) as { e: unknown }).e).toBeInstanceOf(IdeaClosedError);
-    await within(
-      (async () => {
-        while (srv2.server.clientCount > 0) await new Promise((r) => setTimeout(r, 5));
-      })(),
-      5000,
-      'newcomer gone',
-    );
+    await until('the newcomer to be gone', () => srv2.server.clientCount === 0);
     expect(signals.at(-1)!.aborted).toBe(true);
     expect(process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length).toBeLessThanOrEqual(timersBefore);
   });

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatSummary, nowMs, summarize } from '../../bench/lib/stats';
 import { connect } from '../../generated/v0.1.6/client';
+import { until } from '../support/wait';
 import { validRequests } from './bad-frames';
 import { generatedValidator, spec, startTestServer, type TestServer, TOKEN, trivialHandlers } from './harness';
 import { type LoadRequest, markerCheck, runLoad } from './load-driver';
@@ -59,8 +60,9 @@ describe('load', () => {
       duplicated: 0,
       unknown: 0,
     });
-    await new Promise((res) => setTimeout(res, 50));
-    expect(srv.server.clientCount).toBe(0);
+    await until('the server to close every session', () => srv.server.clientCount === 0, {
+      detail: () => srv.server.clientCount,
+    });
     expect(srv.sessions.every((s) => s.pendingRequests === 0 && s.state === 'closed')).toBe(true);
   }, 120_000);
 

@@ -7,6 +7,7 @@ import { WebSocket } from 'ws';
 import { ServerSession } from '../../generated/v0.1.6/server';
 import { HandshakeThrottle, PendingSockets, Progress } from '../../runtime/admission';
 import { type RunningWebSocketServer, startWebSocketServer } from '../../runtime/ws-server';
+import { until } from '../support/wait';
 
 // clause H8: the admission limits — pending sockets capped and deadlined, clients capped (503), failed
 // handshakes held to a rate (the unit below and its ws binding further down).
@@ -156,7 +157,8 @@ describe('admission in the ws binding', () => {
       for (let wave = 0; wave < 10; wave++)
         await Promise.all(Array.from({ length: 200 }, () => silentSocket(server.port)));
     })();
-    await new Promise((r) => setTimeout(r, 30));
+    // The real client comes in the middle of it: once the flood has filled the cap.
+    await until('the flood to fill the pending cap', () => refusals.includes('evicted'));
     const real = await handshake(server.port, TOKEN);
     await flood;
     clearInterval(watch);
@@ -165,9 +167,10 @@ describe('admission in the ws binding', () => {
     expect(maxPending).toBeLessThanOrEqual(4 * 32);
     // The client's last connect callback can run before the server accepted every socket (a loaded
     // machine): the cap holds two turns after the last one arrives there, so wait for the trim, bounded.
-    const end = Date.now() + 2000;
-    while (server.pendingCount > 32 && Date.now() < end) await new Promise((r) => setTimeout(r, 5));
-    expect(server.pendingCount).toBeLessThanOrEqual(32);
+    await until('the trim to the cap', () => server.pendingCount <= 32, {
+      timeoutMs: 2000,
+      detail: () => server.pendingCount,
+    });
     expect(refusals.filter((r) => r === 'evicted').length).toBeGreaterThan(1000);
     expect(server.clientCount).toBe(0); // the real client left
   });
@@ -203,7 +206,7 @@ describe('admission in the ws binding', () => {
     expect(server.clientCount).toBe(2);
     expect(await handshake(server.port, TOKEN)).toMatchObject({ ok: false, detail: 'HTTP 503' });
     open[0]!.close();
-    await new Promise((r) => setTimeout(r, 50));
+    await until('the server to see the client leave', () => server.clientCount === 1);
     expect(await handshake(server.port, TOKEN)).toMatchObject({ ok: true });
     open[1]!.close();
   });
@@ -216,7 +219,7 @@ describe('admission in the ws binding', () => {
     expect(guesses.every((g) => g.detail === 'UNAUTHORIZED')).toBe(true);
     // 2 at once, then 10 more at 20/s: at least ~500 ms; unthrottled this takes a few ms.
     expect(elapsed).toBeGreaterThanOrEqual(400);
-    await new Promise((r) => setTimeout(r, 150));
+    // No pause for the bucket to refill: the right token waits for its token like any handshake.
     expect(await handshake(server.port, TOKEN)).toMatchObject({ ok: true });
   });
 });
@@ -277,7 +280,7 @@ describe('the client cap under a burst', () => {
       expect(refusals.filter((r) => r === 'too-many-clients')).toHaveLength(136);
       // Refusals for the cap are not failed guesses: the budget (20) is intact, a wrong token is answered at once.
       clients[0]!.ws.close();
-      while (server.clientCount >= 64) await new Promise((r) => setTimeout(r, 10));
+      await until('the server to see the client leave', () => server.clientCount < 64);
       const guess = await handshake(server.port, 'wrong');
       expect(guess).toMatchObject({ ok: false, detail: 'UNAUTHORIZED' });
       expect(guess.ms).toBeLessThan(1000); // 136 spent tokens at 10/s would hold it ~12 s
@@ -329,7 +332,12 @@ describe('the client cap under a burst', () => {
       await Promise.all(clients.map((c) => c.opened));
       for (const c of clients) c.handshake();
       expect(tally(await Promise.all(clients.map((c) => c.outcome)))).toEqual({ ok: 5 }); // its success was sent
-      await new Promise((r) => setTimeout(r, 100));
+      await until(
+        'the server to close the three over the cap',
+        () =>
+          clients.every((c) => c.ws.readyState === WebSocket.OPEN || c.ws.readyState === WebSocket.CLOSED) &&
+          clients.filter((c) => c.ws.readyState === WebSocket.CLOSED).length >= 3,
+      );
       expect(server.clientCount).toBe(2);
       const open = clients.filter((c) => c.ws.readyState === WebSocket.OPEN);
       expect(open).toHaveLength(2);

@@ -6,6 +6,7 @@ import { connect } from '../../generated/v0.1.7/client';
 import { type FilesChangedData, type Handlers, SERVER_PROTOCOL } from '../../generated/v0.1.7/server';
 import { createIdeaServer } from '../../runtime/idea-server';
 import { poll } from '../../runtime/poll';
+import { until } from '../support/wait';
 
 const TOKEN = '2b7e1516-28ae-4d2a-a6ab-f7158809cf4f';
 const FILES = '/app/vscode/files/changed';
@@ -65,10 +66,12 @@ describe('generated client: events', () => {
   it('an aborted request sends a cancel: the handler sees ctx.signal abort; the call rejects with the reason', async () => {
     let aborted: (() => void) | undefined;
     const wasAborted = new Promise<void>((r) => (aborted = r));
+    let started = false;
     await withServer(
       {
         fsFindFiles: (_p, ctx) =>
           new Promise((_resolve, reject) => {
+            started = true;
             ctx.signal.addEventListener('abort', () => {
               aborted?.();
               reject(new Error('stopped'));
@@ -82,7 +85,7 @@ describe('generated client: events', () => {
         try {
           const controller = new AbortController();
           const call = client.fsFindFiles({ query: 'x' }, { signal: controller.signal });
-          await new Promise((r) => setTimeout(r, 30));
+          await until('the request to reach its handler', () => started);
           controller.abort(new Error('user gave up'));
           await expect(call).rejects.toThrow('user gave up');
           await wasAborted;

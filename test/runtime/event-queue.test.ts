@@ -2,6 +2,7 @@
 // and shareEncoding's one encoding per fan-out (scoped: an object changed between emits is re-encoded).
 import { describe, expect, it } from 'vitest';
 import { EventQueue, HIGH_WATER_BYTES, MAX_QUEUED_EVENTS, shareEncoding } from '../../runtime/event-queue';
+import { until } from '../support/wait';
 
 const FILES = '/app/vscode/files/changed';
 const rules = EventQueue.rules({ [FILES]: 'changes[].filePath' });
@@ -41,7 +42,7 @@ describe('event frames', () => {
     for (let i = 0; i < MAX_QUEUED_EVENTS + 10; i++)
       q.push(FILES, { changes: [{ filePath: `/w/${i}.ts`, change: 'created' }] });
     held = 0;
-    await new Promise((r) => setTimeout(r, 40));
+    await until('the queue to drain', () => sent.length > 0);
     expect(sent).toHaveLength(1);
     const parsed = JSON.parse(sent[0]!) as { data: { changes: unknown[] }; dropped: number };
     expect(parsed.dropped).toBe(10);

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { connect, type IdeaClient, IdeaClosedError, IdeaTimeoutError } from '../../generated/v0.1.6/client';
 import { backoffDelay, type ConnectionStateEvent, reconnectPolicy } from '../../runtime/reconnect';
 import { startTestServer, type TestServer, TOKEN, trivialHandlers } from '../robustness/harness';
+import { sleep, until } from '../support/wait';
 
 const FIND = '/app/vscode/edit/find';
 
@@ -41,7 +42,9 @@ describe('reconnect against a server that goes away and comes back', () => {
   });
   const findParams = { pattern: 'x' };
   let hang = false;
-  const handlers = () => trivialHandlers((topic, run) => (topic === FIND && hang ? new Promise(() => {}) : run()));
+  let hung = 0;
+  const handlers = () =>
+    trivialHandlers((topic, run) => (topic === FIND && hang ? (hung++, new Promise(() => {})) : run()));
   async function server(port = 0, token = TOKEN): Promise<TestServer> {
     const s = await startTestServer({ port, handlers: handlers(), auth: { required: true, token } });
     servers.push(s);
@@ -71,11 +74,12 @@ describe('reconnect against a server that goes away and comes back', () => {
     clients.push(c);
     c.onStateChange((e) => events.push(e.state));
     hang = true;
+    hung = 0;
     const inFlight = c.editFind(findParams).then(
       () => 'answered',
       (e: unknown) => e,
     );
-    await new Promise((r) => setTimeout(r, 50));
+    await until('the request to reach the server', () => hung === 1);
     await first.close();
     servers.splice(servers.indexOf(first), 1);
     expect(await inFlight).toBeInstanceOf(IdeaClosedError);
@@ -85,7 +89,10 @@ describe('reconnect against a server that goes away and comes back', () => {
     // Made while nobody listens: waits for the next connection.
     hang = false;
     const waiting = c.editFind(findParams, { timeoutMs: 10_000 });
-    await new Promise((r) => setTimeout(r, 150));
+    const attempts = events.length;
+    await until('a reconnect attempt to fail while the request waits', () => events.length > attempts, {
+      detail: () => events,
+    });
     token = 'b1c2d3e4-0000-4000-8000-000000000002';
     await server(port, token);
     const result = await waiting;
@@ -103,7 +110,7 @@ describe('reconnect against a server that goes away and comes back', () => {
     clients.push(c);
     await s.close();
     servers.length = 0;
-    await new Promise((r) => setTimeout(r, 30));
+    await until('the client to notice the drop', () => c.state === 'reconnecting');
     const t0 = performance.now();
     await expect(c.editFind(findParams, { timeoutMs: 200 })).rejects.toBeInstanceOf(IdeaTimeoutError);
     expect(performance.now() - t0).toBeLessThan(2000);
@@ -120,7 +127,7 @@ describe('reconnect against a server that goes away and comes back', () => {
     c.onStateChange((e) => events.push(e));
     await s.close();
     servers.length = 0;
-    await new Promise((r) => setTimeout(r, 5));
+    await until('the client to notice the drop', () => c.state === 'reconnecting');
     const waiting = c.editFind(findParams, { timeoutMs: 10_000 }).catch((e: unknown) => e);
     await c.closed;
     expect(c.state).toBe('closed');
@@ -135,12 +142,13 @@ describe('reconnect against a server that goes away and comes back', () => {
   it('close() while reconnecting stops the attempts', async () => {
     const s = await server();
     let asked = 0;
+    const DELAY_MS = 30;
     const c = await connect({
       url: s.url,
       token: TOKEN,
       reconnect: {
-        initialDelayMs: 30,
-        maxDelayMs: 30,
+        initialDelayMs: DELAY_MS,
+        maxDelayMs: DELAY_MS,
         endpoint: () => {
           asked++;
           return { url: s.url, token: TOKEN };
@@ -149,12 +157,11 @@ describe('reconnect against a server that goes away and comes back', () => {
     });
     await s.close();
     servers.length = 0;
-    await new Promise((r) => setTimeout(r, 100));
+    await until('a reconnect attempt', () => asked > 0);
     const before = asked;
-    expect(before).toBeGreaterThan(0);
     await c.close();
     expect(c.state).toBe('closed');
-    await new Promise((r) => setTimeout(r, 120));
+    await sleep(4 * DELAY_MS); // time itself: the next attempts would have been due by now
     expect(asked).toBe(before);
   });
 

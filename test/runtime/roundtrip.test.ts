@@ -16,6 +16,7 @@ import {
 import { type Handlers, type RequestContext, ServerSession } from '../../generated/v0.1.6/server';
 import { TOPICS } from '../../generated/v0.1.6/topics';
 import { type RunningWebSocketServer, startWebSocketServer } from '../../runtime/ws-server';
+import { sleep, until } from '../support/wait';
 
 const SPEC = join(import.meta.dirname, '..', '..', 'spec', 'v0.1.6');
 const index = JSON.parse(readFileSync(join(SPEC, 'index.json'), 'utf8')) as {
@@ -176,7 +177,7 @@ describe('client ↔ ServerSession over ws', () => {
     // "hang" never answers; any other pattern answers after 10 ms.
     findOverride = async (p) => {
       if (p.pattern.startsWith('hang')) return new Promise(() => undefined);
-      await new Promise((r) => setTimeout(r, 10));
+      await sleep(10); // answered while the shared timer is armed, well before any deadline
       return { matches: [], totalCount: 1 };
     };
     try {
@@ -211,15 +212,16 @@ describe('client ↔ ServerSession over ws', () => {
 
   it('rejects pending requests with IdeaClosedError on close and aborts the server-side signal', async () => {
     const c = await client();
-    findOverride = () => new Promise(() => undefined);
+    let reached = false;
+    findOverride = () => ((reached = true), new Promise(() => undefined));
     try {
       aborted.length = 0;
       const pending = c.editFind({ pattern: 'hang' });
-      await new Promise((r) => setTimeout(r, 30));
+      await until('the request to reach its handler', () => reached);
       await c.close();
       await expect(pending).rejects.toBeInstanceOf(IdeaClosedError);
       await expect(c.editFind({ pattern: 'x' })).rejects.toBeInstanceOf(IdeaClosedError);
-      await new Promise((r) => setTimeout(r, 30));
+      await until('the server to abort the handler', () => aborted.length > 0);
       expect(aborted).toHaveLength(1);
     } finally {
       findOverride = undefined;
@@ -231,7 +233,7 @@ describe('client ↔ ServerSession over ws', () => {
     const frames: string[] = [];
     const off = c.onFrame((f) => frames.push(f));
     c.sendRaw('{not json');
-    await new Promise((r) => setTimeout(r, 50));
+    await until("the server's answer", () => frames.length > 0);
     expect(JSON.parse(frames[0]!)).toEqual({
       topic: '',
       requestId: '',

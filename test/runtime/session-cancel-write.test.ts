@@ -16,7 +16,7 @@ import { createCoreHandlers } from '../../server-core/handlers';
 import { applyAllOrNothing, type PlannedWrite } from '../../server-core/write/transaction';
 import { BACKUP_SOURCES, writeFiles } from '../../server-core/write/workspace-write';
 import { type FakeHost, fakeHost } from '../server-core/fake-host';
-import { sleep, until } from '../support/wait';
+import { silence, timed, until } from '../support/wait';
 
 const TOKEN = '3f2b8c1e-5d4a-4e7b-9c1a-2b3c4d5e6f70';
 const REPLACE = '/app/vscode/edit/replace';
@@ -24,8 +24,6 @@ const FIND = '/app/vscode/edit/find';
 const NAMES = ['a.txt', 'b.txt', 'c.txt'];
 const BEFORE = NAMES.map((n) => `old needle in ${n}\n`);
 const AFTER = NAMES.map((n) => `old pin in ${n}\n`);
-/** How long "no frame" is waited for. */
-const SILENCE_MS = 200;
 
 type Frame = Record<string, unknown>;
 
@@ -43,9 +41,17 @@ beforeEach(() => {
 afterEach(async () => {
   // A failed test must not leave work stopped at a seam: the write queue is shared by every test.
   for (const open of gates.splice(0)) open();
-  await sleep(20);
+  await until('the handlers of the test to settle', () => sessions.every((s) => s.pendingRequests === 0));
+  let ended = false;
+  void Promise.allSettled(background.splice(0)).then(() => (ended = true));
+  await until('the writes the test started itself to end', () => ended);
+  sessions.length = 0;
   rmSync(root, { recursive: true, force: true });
 });
+
+/** The sessions of the running test, and the writes it started outside them (awaited by afterEach). */
+const sessions: ServerSession[] = [];
+const background: Promise<unknown>[] = [];
 
 /** Every file's content now ("<not a file>" when it is something else). */
 function disk(): string[] {
@@ -89,6 +95,7 @@ function peer(handlers: Partial<Handlers>): Peer {
     },
     close: () => undefined,
   });
+  sessions.push(session);
   session.onFrame(JSON.stringify({ type: 'handshake', token: TOKEN }));
   expect(sent.shift()).toMatchObject({ type: 'handshake', version: CURRENT_VERSION });
   diskAtSend.shift();
@@ -116,6 +123,27 @@ const leftBehind = (s: ServerSession) => {
   const internals = s as unknown as { byId: Map<string, unknown>; running: Set<unknown> };
   return { byId: internals.byId.size, running: internals.running.size, pending: s.pendingRequests };
 };
+
+/**
+ * Waits until the first answer was sent; says how long that took from the call (the latency a window
+ * for a second one is sized from).
+ */
+async function firstAnswer(p: Peer): Promise<number> {
+  const { ms } = await timed(() => until('the answer', () => p.sent.length > 0, { intervalMs: 2, maxIntervalMs: 2 }));
+  return ms;
+}
+
+/**
+ * The window for a second answer, which must never come: the request has left the session (its
+ * handler settled; the session sends its answer in the same turn), and then a few times the latency
+ * of the answer that did come, for anything still on its way.
+ */
+async function noSecondAnswer(p: Peer, answerMs: number): Promise<void> {
+  await until('the request to leave the session', () => p.session.pendingRequests === 0, {
+    detail: () => leftBehind(p.session),
+  });
+  await silence(answerMs, { factor: 4, floorMs: 20 });
+}
 
 /**
  * A write topic as the write path runs it: holds its cancel answer, then writes the three files in one
@@ -152,11 +180,11 @@ describe('a held write: the session and the transaction', () => {
     expect(disk()[0]).toBe(AFTER[0]); // the first file is replaced: the write is half done
     p.cancel('w1');
     release.resolve();
-    await until('the answer', () => p.sent.length > 0, { intervalMs: 2, maxIntervalMs: 2 });
+    const answerMs = await firstAnswer(p);
     expect(p.sent).toEqual([cancelled(REPLACE, 'w1')]);
     // The instant CANCELLED was sent, every file was as before the request.
     expect(p.diskAtSend).toEqual([BEFORE]);
-    await sleep(SILENCE_MS);
+    await noSecondAnswer(p, answerMs);
     expect(p.sent).toHaveLength(1);
     expect(leftBehind(p.session)).toEqual({ byId: 0, running: 0, pending: 0 });
   });
@@ -176,12 +204,12 @@ describe('a held write: the session and the transaction', () => {
     p.cancel('w1'); // the last file's replacement has begun (here: ended): past the commit point
     expect(p.sent).toEqual([]); // held: no CANCELLED now
     release.resolve();
-    await until('the answer', () => p.sent.length > 0, { intervalMs: 2, maxIntervalMs: 2 });
+    const answerMs = await firstAnswer(p);
     expect(p.sent).toEqual([{ topic: REPLACE, requestId: 'w1', result: replaceResult }]);
     expect(p.diskAtSend).toEqual([AFTER]);
     // After the answer a cancel is unknown: no frame.
     p.cancel('w1');
-    await sleep(SILENCE_MS);
+    await noSecondAnswer(p, answerMs);
     expect(p.sent).toHaveLength(1);
     expect(disk()).toEqual(AFTER);
     expect(leftBehind(p.session)).toEqual({ byId: 0, running: 0, pending: 0 });
@@ -191,8 +219,10 @@ describe('a held write: the session and the transaction', () => {
     const planning = deferred();
     const planned = deferred();
     const core = coreContext(host);
+    let started = false;
     const p = peer({
       editReplace: async (_params, ctx) => {
+        started = true;
         await planning.promise; // reading, matching: nothing written yet
         await writeFiles(core, plans(), {
           what: 'edit/replace',
@@ -204,13 +234,16 @@ describe('a held write: the session and the transaction', () => {
       },
     });
     p.session.onFrame(replace('w1'));
-    await sleep(5);
+    await until('the handler to start', () => started);
     p.cancel('w1');
     // Not held yet: answered at once, like a read (nothing was changed, and nothing will be).
     expect(p.sent).toEqual([cancelled(REPLACE, 'w1')]);
-    planning.resolve();
-    await planned.promise;
-    await sleep(SILENCE_MS);
+    // The handler's own end is where a second answer would come from: the window is sized from it.
+    const { ms: answerMs } = await timed(async () => {
+      planning.resolve();
+      await planned.promise;
+    });
+    await noSecondAnswer(p, answerMs);
     expect(p.sent).toHaveLength(1);
     expect(disk()).toEqual(BEFORE);
     expect(files.flatMap((f) => core.history.list(f))).toEqual([]);
@@ -237,9 +270,12 @@ describe('a held write: the session and the transaction', () => {
       { what: 'edit/replace', recordResult: false, backupSource: BACKUP_SOURCES.replace },
     );
     first.catch(() => undefined); // awaited below; a failing test must not leave it unhandled
+    background.push(first);
     await firstCaughtUp.promise;
+    let queued = false;
     const p = peer({
       editReplace: async (_params, ctx) => {
+        queued = true; // the write queues behind the first as it is called
         await writeFiles(core, plans(), {
           what: 'edit/replace',
           recordResult: false,
@@ -250,78 +286,86 @@ describe('a held write: the session and the transaction', () => {
       },
     });
     p.session.onFrame(replace('w1'));
-    await sleep(5);
+    await until('the write to queue behind the first', () => queued);
     p.cancel('w1');
     // Not held behind the other write: its turn has not come, so nothing of it can have been written.
-    await until('the answer', () => p.sent.length > 0, { intervalMs: 2, maxIntervalMs: 2 });
+    const answerMs = await firstAnswer(p);
     expect(p.sent).toEqual([cancelled(REPLACE, 'w1')]);
     expect(p.diskAtSend).toEqual([BEFORE]);
     releaseFirst.resolve();
     await first;
-    await sleep(SILENCE_MS);
+    await noSecondAnswer(p, answerMs);
     expect(p.sent).toHaveLength(1);
     expect(disk()).toEqual(BEFORE); // its turn came and went: refused before touching anything
   });
 
   it('a read topic is still answered CANCELLED at once, its own answer dropped', async () => {
     const release = deferred();
+    let started = false;
     let settled = false;
     const p = peer({
       editFind: async () => {
+        started = true;
         await release.promise;
         settled = true;
         return { matches: [], totalCount: 0 };
       },
     });
     p.session.onFrame(JSON.stringify({ topic: FIND, requestId: 'r1', params: { pattern: 'x' } }));
-    await sleep(5);
+    await until('the handler to start', () => started);
     p.cancel('r1');
     expect(p.sent).toEqual([cancelled(FIND, 'r1')]);
     expect(settled).toBe(false);
-    release.resolve();
-    await until('the handler', () => settled, { intervalMs: 2, maxIntervalMs: 2 });
-    await sleep(SILENCE_MS);
+    const { ms: answerMs } = await timed(async () => {
+      release.resolve();
+      await until('the handler', () => settled, { intervalMs: 2, maxIntervalMs: 2 });
+    });
+    await noSecondAnswer(p, answerMs);
     expect(p.sent).toHaveLength(1);
     expect(leftBehind(p.session)).toEqual({ byId: 0, running: 0, pending: 0 });
   });
 
   it('after a held CANCELLED a second cancel sends nothing', async () => {
     const release = deferred();
+    let held = false;
     const p = peer({
       editReplace: async (_params, ctx) => {
         ctx.holdCancelAnswer?.();
+        held = true;
         await release.promise;
         ctx.signal.throwIfAborted();
         return replaceResult;
       },
     });
     p.session.onFrame(replace('w1'));
-    await sleep(5);
+    await until('the handler to hold its cancel answer', () => held);
     p.cancel('w1');
     p.cancel('w1'); // while the handler still runs
     expect(p.sent).toEqual([]);
     release.resolve();
-    await until('the answer', () => p.sent.length > 0, { intervalMs: 2, maxIntervalMs: 2 });
+    const answerMs = await firstAnswer(p);
     p.cancel('w1'); // after the answer
-    await sleep(SILENCE_MS);
+    await noSecondAnswer(p, answerMs);
     expect(p.sent).toEqual([cancelled(REPLACE, 'w1')]);
   });
 
   it('a held handler that throws a ProtocolError after the cancel is answered with that error', async () => {
     const release = deferred();
+    let held = false;
     const p = peer({
       editReplace: async (_params, ctx) => {
         ctx.holdCancelAnswer?.();
+        held = true;
         await release.promise;
         throw new ProtocolError('HANDLER_ERROR', 'could not undo');
       },
     });
     p.session.onFrame(replace('w1'));
-    await sleep(5);
+    await until('the handler to hold its cancel answer', () => held);
     p.cancel('w1');
     release.resolve();
-    await until('the answer', () => p.sent.length > 0, { intervalMs: 2, maxIntervalMs: 2 });
-    await sleep(SILENCE_MS);
+    const answerMs = await firstAnswer(p);
+    await noSecondAnswer(p, answerMs);
     expect(p.sent).toEqual([
       { topic: REPLACE, requestId: 'w1', error: { code: 'HANDLER_ERROR', message: 'could not undo' } },
     ]);
@@ -343,10 +387,10 @@ describe('edit/replace through the server core', () => {
     };
     p = peer(createCoreHandlers(host));
     p.session.onFrame(replace('w1'));
-    await until('the answer', () => p.sent.length > 0, { intervalMs: 2, maxIntervalMs: 2 });
+    const answerMs = await firstAnswer(p);
     expect(p.sent).toEqual([cancelled(REPLACE, 'w1')]);
     expect(p.diskAtSend).toEqual([BEFORE]);
-    await sleep(SILENCE_MS);
+    await noSecondAnswer(p, answerMs);
     expect(p.sent).toHaveLength(1);
     expect(leftBehind(p.session)).toEqual({ byId: 0, running: 0, pending: 0 });
   });
@@ -356,8 +400,8 @@ describe('edit/replace through the server core', () => {
     host.documents.afterWrite = async () => p.cancel('w1');
     p = peer(createCoreHandlers(host));
     p.session.onFrame(replace('w1'));
-    await until('the answer', () => p.sent.length > 0, { intervalMs: 2, maxIntervalMs: 2 });
-    await sleep(SILENCE_MS);
+    const answerMs = await firstAnswer(p);
+    await noSecondAnswer(p, answerMs);
     expect(p.sent).toEqual([{ topic: REPLACE, requestId: 'w1', result: { replacedCount: 3, affectedFiles: files } }]);
     expect(p.diskAtSend).toEqual([AFTER]);
   });
@@ -372,8 +416,10 @@ describe('edit/replace through the server core', () => {
     p = peer(createCoreHandlers(host));
     p.session.onFrame(replace('w1'));
     expect(p.sent).toEqual([cancelled(REPLACE, 'w1')]);
-    await until('the handler', () => p.session.pendingRequests === 0, { intervalMs: 2, maxIntervalMs: 2 });
-    await sleep(SILENCE_MS);
+    const { ms: answerMs } = await timed(() =>
+      until('the handler', () => p.session.pendingRequests === 0, { intervalMs: 2, maxIntervalMs: 2 }),
+    );
+    await noSecondAnswer(p, answerMs);
     expect(p.sent).toHaveLength(1);
     expect(disk()).toEqual(BEFORE);
   });
@@ -392,8 +438,8 @@ describe('edit/replace through the server core', () => {
     };
     p = peer(createCoreHandlers(host));
     p.session.onFrame(replace('w1'));
-    await until('the answer', () => p.sent.length > 0, { intervalMs: 2, maxIntervalMs: 2 });
-    await sleep(SILENCE_MS);
+    const answerMs = await firstAnswer(p);
+    await noSecondAnswer(p, answerMs);
     expect(p.sent).toHaveLength(1);
     expect(p.sent[0]).toMatchObject({ topic: REPLACE, requestId: 'w1', error: { code: 'HANDLER_ERROR' } });
     expect((p.sent[0]!.error as { message: string }).message).toMatch(/a\.txt could not be restored/);

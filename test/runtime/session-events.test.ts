@@ -15,6 +15,7 @@ import { MAX_QUEUED_EVENTS } from '../../runtime/event-queue';
 import { ServerSession as Engine, ServerProtocol } from '../../runtime/server-session';
 import { EventScope } from '../../server-core/events/scope';
 import { CoreEventSources } from '../../server-core/events/sources';
+import { sleep, tick, until } from '../support/wait';
 
 const TOKEN = '3f2b8c1e-5d4a-4e7b-9c1a-2b3c4d5e6f70';
 const FIND = '/app/vscode/edit/find';
@@ -30,7 +31,6 @@ const scopeOf = (paths: string[]) =>
     paths: () => paths,
     searchSettings: () => ({ filesExclude: {}, searchExclude: {}, useIgnoreFiles: true }),
   });
-const settle = () => new Promise((r) => setTimeout(r, 5));
 
 type Frame = Record<string, unknown>;
 
@@ -184,8 +184,7 @@ describe('fan-out and back-pressure', () => {
     // The reader catches up: the queue drains, one frame per event kind, with the count of what was lost.
     slow.held.bytes = 0;
     slow.held.reading = true;
-    await new Promise((r) => setTimeout(r, 40));
-    expect(slow.session.queuedEvents).toBe(0);
+    await until('the queue to drain', () => slow.session.queuedEvents === 0);
     const after = slow.sent.slice(sentToSlow);
     expect(after).toHaveLength(1);
     const frame = after[0] as { data: FilesChangedData; dropped: number };
@@ -205,7 +204,7 @@ describe('fan-out and back-pressure', () => {
     p.session.emitters.filesChanged(fileEvent('/w/a.ts', 'deleted'));
     expect(p.session.queuedEvents).toBe(2);
     p.held.bytes = 0;
-    await new Promise((r) => setTimeout(r, 30));
+    await until('the queue to drain', () => p.session.queuedEvents === 0);
     expect(p.sent).toEqual([
       { type: 'event', event: FILES, data: fileEvent('/w/a.ts', 'deleted') },
       {
@@ -241,7 +240,7 @@ describe('fan-out and back-pressure', () => {
     p.session.emitters.diagnosticsChanged(delta(['C'], ['A'], 2)); // {A, B} → {B, C}
     expect(p.session.queuedEvents).toBe(1);
     p.held.bytes = 0;
-    await new Promise((r) => setTimeout(r, 30));
+    await until('the queue to drain', () => p.session.queuedEvents === 0);
     expect(p.sent).toEqual([{ type: 'event', event: DIAG, data: delta(['B', 'C'], [], 2) }]);
   });
 
@@ -260,7 +259,7 @@ describe('fan-out and back-pressure', () => {
     p.session.emitters.filesChanged(fileEvent('/w/a.ts', 'created'));
     p.session.emitters.filesChanged(fileEvent('/w/a.ts', 'deleted'));
     p.held.bytes = 0;
-    await new Promise((r) => setTimeout(r, 30));
+    await until('the queue to drain', () => p.session.queuedEvents === 0);
     expect(p.sent).toEqual([{ type: 'event', event: FILES, data: fileEvent('/w/a.ts', 'deleted') }]);
     expect(p.session.state).toBe('open');
   });
@@ -289,14 +288,14 @@ describe('cancel', () => {
       },
     });
     p.session.onFrame(req(FIND, 'r1', { pattern: 'x' }));
-    await settle();
+    await tick();
     p.session.onFrame(JSON.stringify({ type: 'cancel', requestId: 'r1' }));
     expect(p.sent).toEqual([
       { topic: FIND, requestId: 'r1', error: { code: 'CANCELLED', message: 'cancelled by the client' } },
     ]);
     expect(signal?.aborted).toBe(true);
     finish();
-    await settle();
+    await tick();
     expect(p.sent).toHaveLength(1);
     expect(p.session.pendingRequests).toBe(0);
   });
@@ -312,17 +311,17 @@ describe('cancel', () => {
       },
     });
     p.session.onFrame(req(FIND, 'r1', { pattern: 'x' }));
-    await settle();
+    await tick();
     p.session.onFrame(JSON.stringify({ type: 'cancel', requestId: 'r1' }));
     gate();
-    await settle();
+    await tick();
     expect(aborted).toBe(true);
   });
 
   it('ignores a cancel for an unknown or answered request: no frame', async () => {
     const p = peer({ editFind: async () => ({ matches: [], totalCount: 0 }) });
     p.session.onFrame(req(FIND, 'r1', { pattern: 'x' }));
-    await settle();
+    await tick();
     expect(p.sent).toHaveLength(1);
     p.session.onFrame(JSON.stringify({ type: 'cancel', requestId: 'r1' }));
     p.session.onFrame(JSON.stringify({ type: 'cancel', requestId: 'never-sent' }));
@@ -340,7 +339,7 @@ describe('cancel', () => {
       expect((f.error as { message: string }).message).toMatch(/^invalid cancel: requestId/);
     }
     p.session.onFrame(req(FIND, 'r2', { pattern: 'x' }));
-    await settle();
+    await tick();
     expect(p.sent[3]).toMatchObject({ requestId: 'r2', result: { totalCount: 0 } });
     expect(p.session.state).toBe('open');
   });
@@ -385,7 +384,7 @@ describe('a 0.1.6 session is unchanged', () => {
     });
     s.onFrame(hello);
     for (const f of frames) s.onFrame(f);
-    await settle();
+    await tick();
     expect(sent).toEqual([
       '{"type":"handshake","version":"0.1.6","authRequired":true,"capabilities":["/app/vscode/edit/find"],"workspaces":["/w"]}',
       '{"topic":"","requestId":"r1","error":{"code":"INVALID_REQUEST","message":"topic is required"}}',
@@ -429,10 +428,10 @@ describe('beforeSubscribe', () => {
     expect(p.session.subscriptions).toEqual([FILES, DIAG]); // in effect already (the watcher counts it)
     p.session.onFrame(req(FIND, 'f1', { pattern: 'x' }));
     p.session.emitters.filesChanged(fileEvent('/w/early.ts', 'created')); // before the answer: not sent
-    await settle();
+    await tick();
     expect(p.sent).toEqual([{ topic: FIND, requestId: 'f1', result: { matches: [], totalCount: 0 } }]);
     g.open();
-    await settle();
+    await tick();
     p.session.emitters.filesChanged(fileEvent('/w/late.ts', 'created'));
     expect(p.sent.slice(1)).toEqual([
       { topic: SUB, requestId: 's1', result: { subscribed: [FILES, DIAG] } },
@@ -452,7 +451,7 @@ describe('beforeSubscribe', () => {
     p.session.onFrame(req(UNSUB, 'u1', { events: [DIAG] }));
     expect(p.sent).toEqual([{ topic: UNSUB, requestId: 'u1', result: { subscribed: [] } }]);
     g.open();
-    await settle();
+    await tick();
     p.session.emitters.diagnosticsChanged({ files: [] });
     expect(p.sent.slice(1)).toEqual([{ topic: SUB, requestId: 's1', result: { subscribed: [] } }]);
   });
@@ -465,14 +464,14 @@ describe('beforeSubscribe', () => {
     p.session.onFrame(req(UNSUB, 'u1', {}));
     p.session.onFrame(req(SUB, 's2', { events: [FILES] })); // re-subscribed: held again
     g1.open();
-    await settle();
+    await tick();
     p.session.emitters.filesChanged(fileEvent('/w/a.ts'));
     expect(p.sent).toEqual([
       { topic: UNSUB, requestId: 'u1', result: { subscribed: [] } },
       { topic: SUB, requestId: 's1', result: { subscribed: [FILES] } },
     ]);
     g2.open();
-    await settle();
+    await tick();
     p.session.emitters.filesChanged(fileEvent('/w/b.ts'));
     expect(p.sent.slice(2)).toEqual([
       { topic: SUB, requestId: 's2', result: { subscribed: [FILES] } },
@@ -501,7 +500,7 @@ describe('beforeSubscribe', () => {
     session.onClose();
     gone = true;
     g.open();
-    await settle();
+    await tick();
     session.emitters.filesChanged(fileEvent('/w/a.ts'));
     expect(sent).toHaveLength(1); // the handshake only
     expect(session.subscriptions).toEqual([]);
@@ -523,7 +522,7 @@ describe('beforeSubscribe', () => {
     );
     p.session.onFrame(req(SUB, 's1', { events: [FILES] }));
     g.fail(new Error('rejected'));
-    await settle();
+    await tick();
     throwNow = true;
     p.session.onFrame(req(SUB, 's2', { events: [DIAG] }));
     p.session.emitters.filesChanged(fileEvent('/w/a.ts'));
@@ -541,7 +540,7 @@ describe('no leak', () => {
   it('10,000 subscribe/unsubscribe/cancel frames leave nothing behind', async () => {
     const p = peer({
       editFind: async (_params, ctx) => {
-        await new Promise<void>((r) => setTimeout(r, 1));
+        await sleep(1); // still running a timer turn later, when its cancel may come
         void ctx.signal;
         return { matches: [], totalCount: 0 };
       },
@@ -552,10 +551,9 @@ describe('no leak', () => {
       else if (k === 1) p.session.onFrame(req(UNSUB, `u${i}`, { events: [FILES] }));
       else if (k === 2) p.session.onFrame(req(FIND, `f${i}`, { pattern: 'x' }));
       else p.session.onFrame(JSON.stringify({ type: 'cancel', requestId: `f${i - 1}` }));
-      if (i % 500 === 0) await settle();
+      if (i % 500 === 0) await tick();
     }
-    await new Promise((r) => setTimeout(r, 30));
-    expect(p.session.pendingRequests).toBe(0);
+    await until('every handler to settle', () => p.session.pendingRequests === 0);
     const internals = p.session as unknown as { byId: Map<string, unknown>; running: Set<unknown> };
     expect(internals.byId.size).toBe(0);
     expect(internals.running.size).toBe(0);

@@ -8,6 +8,7 @@ import {
   ServerSession,
   type ServerSessionOptions,
 } from '../../generated/v0.1.6/server';
+import { tick } from '../support/wait';
 
 const TOKEN = '3f2b8c1e-5d4a-4e7b-9c1a-2b3c4d5e6f70';
 const FIND = '/app/vscode/edit/find';
@@ -17,7 +18,10 @@ interface Recorder {
   session: ServerSession;
   sent: Record<string, unknown>[];
   closes: { code: number; reason: string }[];
-  /** Resolves after pending handler answers have had a chance to be sent. */
+  /**
+   * Resolves once the answers of handlers that have settled are sent: one turn of the event loop (the
+   * session sends from promise reactions, all run before it).
+   */
   settle(): Promise<void>;
 }
 
@@ -32,7 +36,7 @@ function makeSession(handlers: Partial<Handlers>, extra: Partial<ServerSessionOp
     close: (code, reason) => closes.push({ code, reason }),
     ...extra,
   });
-  return { session, sent, closes, settle: () => new Promise((r) => setTimeout(r, 5)) };
+  return { session, sent, closes, settle: tick };
 }
 
 /** null: a handshake without a token. */

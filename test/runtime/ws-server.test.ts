@@ -4,6 +4,7 @@ import { createServer, request, type Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { type RunningWebSocketServer, type SessionLike, startWebSocketServer } from '../../runtime/ws-server';
+import { until } from '../support/wait';
 
 const running: RunningWebSocketServer[] = [];
 const blockers: Server[] = [];
@@ -92,8 +93,7 @@ describe('startWebSocketServer', () => {
     const done = closed(ws);
     ws.close();
     await done;
-    await new Promise((r) => setTimeout(r, 20));
-    expect(server.clientCount).toBe(0);
+    await until('the server to see the close', () => server.clientCount === 0);
     expect(counts).toEqual([1, 0]);
     expect(log).toEqual(['hello', '<closed>']);
   });

@@ -13,6 +13,7 @@ import {
   repoFileOf,
   resolveRef,
 } from '../../server-core/git';
+import { until } from '../support/wait';
 import { clientSignal } from './limits/client-signal';
 import { expectThroughSpawner, useTestSpawner } from './spawn/spawner-build';
 
@@ -190,15 +191,15 @@ describe('git waits for a slot of the shared process limiter', () => {
       const holders = ['a', 'b'].map((id) =>
         withProcessSlot(clientSignal(id), () => new Promise<void>((r) => releases.push(r))),
       );
-      await new Promise((r) => setTimeout(r, 20));
-      expect(processSlotStats().active).toBe(2);
+      await until('both holders in their slots', () => processSlotStats().active === 2);
       let done = false;
       const call = fileLog(repo, 1, 0, clientSignal('c')).then(() => {
         done = true;
       });
-      await new Promise((r) => setTimeout(r, 200));
+      // Queued behind the holders: it has not started, and cannot until a slot is given back.
+      await until('git to queue for a slot', () => processSlotStats().queued === 1, { detail: processSlotStats });
       expect(done).toBe(false);
-      expect(processSlotStats().queued).toBe(1);
+      expect(processSlotStats().active).toBe(2);
       for (const r of releases) r();
       await Promise.all([call, ...holders]);
       expect(done).toBe(true);
@@ -211,12 +212,12 @@ describe('git waits for a slot of the shared process limiter', () => {
 /** Holds every process slot (capacity 1) while `fn` runs: a git process started by `fn` must wait. */
 async function withSlotsTaken<T>(fn: () => Promise<T>): Promise<T> {
   const { configureLimits } = await import('../../server-core/limits/config');
-  const { withProcessSlot } = await import('../../server-core/limits/process-slots');
+  const { withProcessSlot, processSlotStats } = await import('../../server-core/limits/process-slots');
   configureLimits({ maxChildProcesses: 1 });
   let release = () => {};
   const holder = withProcessSlot(clientSignal('holder'), () => new Promise<void>((r) => (release = r)));
   try {
-    await new Promise((r) => setTimeout(r, 20));
+    await until('the holder in its slot', () => processSlotStats().active === 1);
     return await fn();
   } finally {
     release();
@@ -242,9 +243,13 @@ describe('the repository root is remembered, and found again when git would find
   it('a folder never asked about still asks git (the check above can fail)', async () => {
     const sub = join(dir, 'fresh-sub');
     mkdirSync(sub, { recursive: true });
+    const { processSlotStats } = await import('../../server-core/limits/process-slots');
     await withSlotsTaken(async () => {
-      const lookup = repoFileOf(join(sub, 'x.txt'));
-      expect(await settlesWithin(lookup, 300)).toBe(false);
+      let settled = false;
+      const lookup = repoFileOf(join(sub, 'x.txt')).finally(() => (settled = true));
+      // It asks git: its process waits for the slot the holder has.
+      await until('the lookup to queue for a process slot', () => processSlotStats().queued === 1);
+      expect(settled).toBe(false);
       lookup.catch(() => {});
     });
   });

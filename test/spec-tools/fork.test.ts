@@ -49,6 +49,13 @@ describe('idea-spec on a fork without our codegen', () => {
     expect((await idea(root, 'bump', '--force', '--no-codegen')).out).toContain(`created spec/v${next}`);
 
     writeFileSync(join(root, 'spec', `v${next}`, 'SUMMARY.md'), "A fork's first version.\n");
+    // The copy keeps its base's description, which may call it a draft: release refuses that text.
+    const indexJson = join(root, 'spec', `v${next}`, 'index.json');
+    const doc = JSON.parse(readFileSync(indexJson, 'utf8')) as { description: string };
+    writeFileSync(
+      indexJson,
+      `${JSON.stringify({ ...doc, description: `A fork of the IDEA protocol, v${next}.` }, null, 2)}\n`,
+    );
     before = snapshot(root);
     await expect(idea(root, 'release', next)).rejects.toThrow(/has no codegen to run.*--no-codegen/);
     expect(snapshot(root)).toBe(before);

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { bump } from '../../spec-tools/bump';
 import { checkFrozen } from '../../spec-tools/frozen';
 import { writeHistory } from '../../spec-tools/history/write';
-import { recordRelease } from '../../spec-tools/release';
+import { draftWords, recordRelease } from '../../spec-tools/release';
 import { checkReleasesHistory } from '../../spec-tools/release-history';
 import { dropUnreleased, REPO, scratchRepo } from './scratch';
 
@@ -151,6 +151,32 @@ describe('idea-spec release', () => {
     expect(checkFrozen(spec, { history: false }).problems.map((p) => p.message)).toEqual([
       `spec/v${v}/index.json says released "2026-04-01", but release dates live in spec/releases.json only: remove it (idea-spec release records the date)`,
     ]);
+  });
+
+  it('refuses a version whose index.json description calls it a draft, naming the file and the words', async () => {
+    // As the v0.1.8 draft opened.
+    const draft = 'IDEA protocol v0.1.8: a draft (not released), additive over v0.1.7: code named by symbol.';
+    expect(draftWords(draft)).toEqual(['draft', 'not released']);
+    const { spec, v } = await unreleased();
+    writeFileSync(join(spec, `v${v}`, 'SUMMARY.md'), 'x\n');
+    const index = join(spec, `v${v}`, 'index.json');
+    editJson(index, (d) => {
+      d.description = draft;
+    });
+    expect(() => recordRelease(spec, v)).toThrow(
+      `spec/v${v}/index.json: its description calls the version a draft ("draft", "not released"): say what the released version is first`,
+    );
+    editJson(index, (d) => {
+      d.description = 'IDEA protocol, not yet released: Unreleased work (a pre-release).';
+    });
+    expect(() => recordRelease(spec, v)).toThrow(/\("not yet released", "Unreleased", "pre-release"\)/);
+    expect(readReleases(spec).releases.map((r) => r.version)).not.toContain(v);
+    // JSON Schema's dialect and the handshake's field are not the version calling itself a draft.
+    editJson(index, (d) => {
+      d.description =
+        'Schemas are JSON Schema draft 2020-12 (not draft-07); a server of an unpublished version says `draft`: true.';
+    });
+    expect(recordRelease(spec, v).version).toBe(v);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nextTicks, tick, ticks, until } from './wait';
+import { nextTicks, silence, tick, ticks, timed, until } from './wait';
 
 describe('until', () => {
   it('resolves with the first value that is neither undefined nor false', async () => {
@@ -76,5 +76,22 @@ describe('nextTicks', () => {
     process.nextTick(() => process.nextTick(() => seen.push('second tick')));
     await nextTicks(2);
     expect(seen).toEqual(['second tick']);
+  });
+});
+
+describe('silence and timed', () => {
+  it('timed says how long its work took; silence waits factor × that, never less than its floor', async () => {
+    const { value, ms } = await timed(async () => {
+      await new Promise((r) => setTimeout(r, 30));
+      return 'done';
+    });
+    expect(value).toBe('done');
+    expect(ms).toBeGreaterThanOrEqual(25);
+    let t0 = performance.now();
+    await silence(ms, { factor: 2, floorMs: 0 });
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(2 * ms - 5);
+    t0 = performance.now();
+    await silence(0, { floorMs: 40 });
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(35);
   });
 });

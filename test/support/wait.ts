@@ -73,6 +73,22 @@ export async function nextTicks(n = 1): Promise<void> {
 /** Real time passing. Only where time itself is what the test needs; say why at the call. */
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * A window in which something must NOT happen, sized from what the same test measured: `factor` times
+ * the latency of the same kind of thing where it does happen (an answer, an event, a report), at least
+ * `floorMs`. On a loaded machine the latency grows and the window with it; on an idle one it is short.
+ */
+export function silence(measuredMs: number, opts: { factor?: number; floorMs?: number } = {}): Promise<void> {
+  return sleep(Math.max(opts.floorMs ?? 20, (opts.factor ?? 4) * measuredMs));
+}
+
+/** Runs `fn` and says how long it took (ms): the latency a later `silence` is sized from. */
+export async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }> {
+  const t0 = performance.now();
+  const value = await fn();
+  return { value, ms: performance.now() - t0 };
+}
+
 function describe(v: unknown): string {
   if (typeof v === 'string') return v;
   try {

@@ -12,7 +12,7 @@ import {
   lspConnection,
   OneWriteMessageWriter,
 } from '../../../idea-server/src/lsp/connection';
-import { nextTicks } from '../../support/wait';
+import { nextTicks, until } from '../../support/wait';
 
 /** Any JSON-RPC message (the library's Message type names only `jsonrpc`). */
 const msg = (m: Record<string, unknown>) => ({ jsonrpc: '2.0', ...m }) as Message;
@@ -145,7 +145,7 @@ describe('lspConnection', () => {
     expect(answer).toEqual([{ uri: 'file:///a' }]);
     // Notifications still go through the queue, one after the other, in the order they came.
     for (const n of ['1', '2', '3']) stdout.write(frameMessage(msg({ method: 'note', params: { n } })));
-    await new Promise((r) => setTimeout(r, 20));
+    await until('the three notifications', () => notes.length === 3, { detail: () => notes });
     expect(notes).toEqual(['1', '2', '3']);
   });
 });

@@ -205,12 +205,23 @@ describe('LspClient failure paths', () => {
     await hanging.logged('textDocument/definition');
     a.abort();
     await expect(first).rejects.toBeInstanceOf(LspAbortError);
-    await new Promise((r) => setTimeout(r, 200));
+    // A request sent after the abort reaches the server behind anything the abort sent (one ordered
+    // stream): once the server logged it, a cancel from the abort would be in the log before it.
+    const sentinel = new AbortController();
+    const after = hanging.client.definition(file, 1, 0, { signal: sentinel.signal });
+    const asked = () => hanging.lines().filter((l) => l === 'textDocument/definition').length;
+    await until('the request sent after the abort to reach the server', () => asked() === 2, {
+      timeoutMs: 20_000,
+      detail: hanging.lines,
+    });
     expect(hanging.lines()).not.toContain('cancel:textDocument/definition');
     b.abort();
     await expect(second).rejects.toBeInstanceOf(LspAbortError);
     await hanging.logged('cancel:textDocument/definition');
-    expect(hanging.lines().filter((l) => l === 'textDocument/definition')).toHaveLength(1);
+    // One request for the two identical callers (the other is the later one, at another position).
+    expect(asked()).toBe(2);
+    sentinel.abort();
+    await expect(after).rejects.toBeInstanceOf(LspAbortError);
   });
 
   it('a server that keeps dying is restarted at most maxRestarts times, then reported unavailable', async () => {

@@ -4,7 +4,7 @@
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RawDiagnostic } from '../../../server-core/diagnostics';
 import {
   COVER_FILES,
@@ -23,7 +23,7 @@ import { EventScope } from '../../../server-core/events/scope';
 import { CLOSE_GRACE_MS, CoreEventSources, DIAGNOSTICS_CHANGED } from '../../../server-core/events/sources';
 import type { FileCoverage } from '../../../server-core/host';
 import type { Handlers } from '../../../server-core/protocol';
-import { sleep, tick } from '../../support/wait';
+import { tick, until } from '../../support/wait';
 
 /** A platform that records what it was asked; `gate` holds an open until released. */
 function platform() {
@@ -122,20 +122,29 @@ describe('Coverage', () => {
     expect(p.opened.flat().map((f) => f.path)).toEqual(['/w/a']);
   });
 
-  it('releases a file once it was not named or written for the cover time, by a timer', async () => {
-    const p = platform();
-    const c = new Coverage(all, p.part, log, { ms: 300, files: 50 }); // the real clock: the timer's
-    made.push(c);
-    c.touched(['/w/old'], 'named');
-    await sleep(150);
-    c.touched(['/w/new'], 'named');
-    expect(p.released).toEqual([]);
-    await sleep(225); // /w/old's time is up at 300 ms, /w/new's at 450 ms
-    expect(p.released).toEqual([['/w/old']]);
-    expect(c.covers('/w/old')).toBe(false);
-    expect(c.covers('/w/new')).toBe(true);
-    await sleep(150);
-    expect(p.released).toEqual([['/w/old'], ['/w/new']]);
+  it('releases a file once it was not named or written for the cover time, by a timer', () => {
+    // The default clock (Date.now) and the timer, both faked: the release is seen at its due time.
+    vi.useFakeTimers();
+    try {
+      const p = platform();
+      const c = new Coverage(all, p.part, log, { ms: 300, files: 50 });
+      made.push(c);
+      c.touched(['/w/old'], 'named');
+      vi.advanceTimersByTime(150);
+      c.touched(['/w/new'], 'named');
+      vi.advanceTimersByTime(149);
+      expect(p.released).toEqual([]);
+      vi.advanceTimersByTime(3); // /w/old's time is up at 300 ms, /w/new's at 450 ms
+      expect(p.released).toEqual([['/w/old']]);
+      expect(c.covers('/w/old')).toBe(false);
+      expect(c.covers('/w/new')).toBe(true);
+      vi.advanceTimersByTime(146);
+      expect(p.released).toEqual([['/w/old']]);
+      vi.advanceTimersByTime(3);
+      expect(p.released).toEqual([['/w/old'], ['/w/new']]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('opens one batch at a time: files named meanwhile wait and go together', async () => {
@@ -149,7 +158,7 @@ describe('Coverage', () => {
     await tick();
     expect(p.opened).toEqual([[{ path: '/w/a', reason: 'written' }]]);
     open();
-    await sleep(5);
+    await until('the second batch', () => p.opened.length === 2);
     expect(p.opened[1]).toEqual([
       { path: '/w/b', reason: 'named' },
       { path: '/w/c', reason: 'named' },
@@ -172,7 +181,7 @@ describe('Coverage', () => {
     made.push(c);
     c.touched(['/w/a'], 'written');
     c.touched(['/w/b'], 'written');
-    await sleep(5);
+    await until('the failed open logged', () => logged.some((m) => /no server/.test(m)), { detail: () => logged });
     expect(logged.join('\n')).toMatch(/no server/);
     expect(logged.join('\n')).toMatch(/gone/);
   });
@@ -184,18 +193,24 @@ describe('Coverage', () => {
     await tick();
     c.closed('/w/a');
     c.closed('/w/a');
-    await sleep(5);
+    await until('the file opened again', () => p.opened.length === 2);
     // Opened again as named: a tab the person closed is not brought back for the write from before.
     expect(p.opened).toEqual([[{ path: '/w/a', reason: 'written' }], [{ path: '/w/a', reason: 'named' }]]);
     now += REOPEN_MIN_MS;
     c.closed('/w/a');
     c.closed('/w/never-covered');
-    await sleep(5);
-    expect(p.opened).toHaveLength(3);
+    await until('the file opened a second time', () => p.opened.length === 3);
+    expect(p.opened[2]).toEqual([{ path: '/w/a', reason: 'named' }]);
     now += 120_000; // no longer covered: closing is leaving
     c.closed('/w/a');
-    await sleep(5);
-    expect(p.opened).toHaveLength(3);
+    // A reopen is armed on a timer of reopenDelayMs, and timers of one delay fire in the order armed:
+    // once the reopen of a file still covered, armed after, is here, one of /w/a would have been too.
+    c.touched(['/w/s'], 'written');
+    c.closed('/w/s');
+    await until('the covered file opened again', () =>
+      p.opened.flat().some((f) => f.path === '/w/s' && f.reason === 'named'),
+    );
+    expect(p.opened.slice(3)).toEqual([[{ path: '/w/s', reason: 'written' }], [{ path: '/w/s', reason: 'named' }]]);
   });
 });
 
@@ -277,7 +292,7 @@ describe('withCoverage', () => {
     const again = handlers.diagList!({ filePath: ['a.ts', '/elsewhere/b.ts'] } as never, {} as never);
     finish();
     await again;
-    await sleep(5);
+    await until('the named files opened', () => p.opened.length > 0);
     real.dispose();
     expect(p.opened.flat().map((f) => f.path)).toEqual([join(ws, 'a.ts')]);
   });

@@ -3,9 +3,9 @@
 import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RawDiagnostic } from '../../../server-core/diagnostics';
-import { ChangeWindow, MAX_WINDOW_FILES } from '../../../server-core/events/change-window';
+import { ChangeWindow, MAX_WINDOW_FILES, WINDOW_MS } from '../../../server-core/events/change-window';
 import {
   DiagnosticsBaseline,
   type EventDiagnostic,
@@ -20,7 +20,6 @@ import {
   FILES_CHANGED,
 } from '../../../server-core/events/sources';
 import type { EditorHost, FileChange } from '../../../server-core/host';
-import { sleep } from '../../support/wait';
 
 const diag = (message: string, line = 0): EventDiagnostic => ({
   line,
@@ -128,7 +127,11 @@ describe('event scope', () => {
 });
 
 describe('files/changed window', () => {
-  it("sends one entry per file after the window, combining a file's changes", async () => {
+  // The window's timer, faked: what is sent is seen at the window's end, not some time after it.
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it("sends one entry per file after the window, combining a file's changes", () => {
     const sent: FileChange[][] = [];
     const w = new ChangeWindow((c) => sent.push(c), 20);
     w.add([{ path: '/w/a', kind: 'created' }]);
@@ -141,8 +144,9 @@ describe('files/changed window', () => {
       { path: '/w/c', kind: 'changed' },
       { path: '/w/c', kind: 'deleted' },
     ]);
+    vi.advanceTimersByTime(19);
     expect(sent).toEqual([]);
-    await sleep(40);
+    vi.advanceTimersByTime(1);
     expect(sent).toEqual([
       [
         { path: '/w/a', kind: 'created' },
@@ -152,12 +156,12 @@ describe('files/changed window', () => {
     ]);
   });
 
-  it('a file changed, then reported created (replaced by a rename) is changed', async () => {
+  it('a file changed, then reported created (replaced by a rename) is changed', () => {
     const sent: FileChange[][] = [];
     const w = new ChangeWindow((c) => sent.push(c), 20);
     w.add([{ path: '/w/a', kind: 'changed' }]);
     w.add([{ path: '/w/a', kind: 'created' }]);
-    await sleep(40);
+    vi.advanceTimersByTime(20);
     expect(sent).toEqual([[{ path: '/w/a', kind: 'changed' }]]);
   });
 
@@ -202,7 +206,10 @@ describe('event sources', () => {
       },
     );
   });
-  afterEach(() => sources.dispose());
+  afterEach(() => {
+    sources.dispose();
+    vi.useRealTimers();
+  });
 
   it('emits diagnostics deltas of reportable files only; the initial event is the full set', () => {
     sources.diagnosticsChanged([{ filePath: join(ws, 'a.ts'), diagnostics: [raw('A')] }], true);
@@ -224,21 +231,23 @@ describe('event sources', () => {
     expect(sources.initial(FILES_CHANGED)).toBeUndefined();
   });
 
-  it('emits file changes confined and coalesced', async () => {
+  it('emits file changes confined and coalesced', () => {
+    vi.useFakeTimers(); // the files/changed window's timer
     sources.filesChanged([
       { path: join(ws, 'a.ts'), kind: 'created' },
       { path: join(ws, '.git', 'index'), kind: 'changed' },
       { path: '/etc/passwd', kind: 'changed' },
     ]);
     sources.filesChanged([{ path: join(ws, 'a.ts'), kind: 'deleted' }]);
-    await sleep(80);
+    vi.advanceTimersByTime(WINDOW_MS);
     expect(emitted).toEqual([
       { event: FILES_CHANGED, data: { changes: [{ filePath: join(ws, 'a.ts'), change: 'deleted' }] } },
     ]);
   });
 
   // clause T39: a file a write replaced by a rename is changed, though the watcher says created.
-  it("labels a watcher's report of a file a write just changed as the write says", async () => {
+  it("labels a watcher's report of a file a write just changed as the write says", () => {
+    vi.useFakeTimers(); // the files/changed window's timer, and the clock of the write's account
     const [old, made] = [join(ws, 'old.ts'), join(ws, 'new.ts')];
     sources.ownWritesCommitted([
       { path: old, kind: 'changed' },
@@ -249,7 +258,7 @@ describe('event sources', () => {
       { path: made, kind: 'created' },
       { path: join(ws, 'other.ts'), kind: 'created' },
     ]);
-    await sleep(80);
+    vi.advanceTimersByTime(WINDOW_MS);
     expect(emitted).toEqual([
       {
         event: FILES_CHANGED,
@@ -281,7 +290,8 @@ describe('event sources', () => {
     expect(cursors()).toEqual([1]);
   });
 
-  it('folds the changes within the settle window into one event at its end, and keeps the rate bounded', async () => {
+  it('folds the changes within the settle window into one event at its end, and keeps the rate bounded', () => {
+    vi.useFakeTimers(); // the settle window's timer and the clock
     editor.active = at(1, 0);
     sources.editorChanged();
     editor.active = at(2, 0);
@@ -289,35 +299,36 @@ describe('event sources', () => {
     editor.active = at(3, 0);
     sources.editorChanged();
     expect(cursors()).toEqual([1]);
-    await sleep(40);
+    vi.advanceTimersByTime(EDITOR_SETTLE_MS);
     expect(cursors()).toEqual([1, 3]); // 2 was never settled: folded into 3
     // A selection dragged for 150 ms, a notification every millisecond: at most one event per window.
     emitted.length = 0;
-    const end = Date.now() + 150;
-    for (let line = 10; Date.now() < end; line++) {
-      editor.active = at(line, 0);
+    for (let ms = 0; ms < 150; ms++) {
+      editor.active = at(10 + ms, 0);
       sources.editorChanged();
-      await sleep(1);
+      vi.advanceTimersByTime(1);
     }
-    await sleep(40);
+    vi.advanceTimersByTime(EDITOR_SETTLE_MS);
     expect(emitted.length).toBeGreaterThan(1);
     expect(emitted.length).toBeLessThanOrEqual(Math.ceil(150 / EDITOR_SETTLE_MS) + 2);
     expect(cursors().at(-1)).toBe((editor.active.selections[0] as { start: { line: number } }).start.line); // the last state is sent
   });
 
-  it('sends nothing once disposed, not even a change waiting for the window', async () => {
+  it('sends nothing once disposed, not even a change waiting for the window', () => {
+    vi.useFakeTimers(); // the settle window's timer
     editor.active = at(1, 0);
     sources.editorChanged();
     editor.active = at(2, 0);
     sources.editorChanged(); // pending for the window's end
     sources.dispose();
-    await sleep(40);
+    vi.advanceTimersByTime(2 * EDITOR_SETTLE_MS); // past the window's end, where the change was due
     editor.active = at(3, 0);
     sources.editorChanged(); // a late notification from a platform still tearing down
     expect(cursors()).toEqual([1]);
   });
 
-  it('emits the editor state only when it changed, without protected files', async () => {
+  it('emits the editor state only when it changed, without protected files', () => {
+    vi.useFakeTimers(); // the settle window's timer
     editor.active = {
       filePath: join(ws, 'a.ts'),
       languageId: 'typescript',
@@ -327,9 +338,9 @@ describe('event sources', () => {
     };
     editor.dirty = [join(ws, 'a.ts'), join(ws, '.vscode', 'settings.json')];
     for (let i = 0; i < 10; i++) sources.editorChanged();
-    await sleep(40);
+    vi.advanceTimersByTime(2 * EDITOR_SETTLE_MS); // the window the nine folded into, and the quiet one after
     sources.editorChanged();
-    await sleep(40);
+    vi.advanceTimersByTime(2 * EDITOR_SETTLE_MS);
     const state = {
       activeFile: join(ws, 'a.ts'),
       selections: [{ line: 3, character: 4, activeLine: 1, activeCharacter: 2 }],
@@ -340,7 +351,7 @@ describe('event sources', () => {
     expect(sources.initial(EDITOR_CHANGED)).toEqual(state);
     editor.active = { ...editor.active, filePath: join(ws, '.vscode', 'settings.json') };
     sources.editorChanged();
-    await sleep(40);
+    vi.advanceTimersByTime(2 * EDITOR_SETTLE_MS);
     expect(emitted[1]).toEqual({
       event: EDITOR_CHANGED,
       data: { activeFile: null, selections: [], visibleFiles: [], dirtyFiles: [join(ws, 'a.ts')] },

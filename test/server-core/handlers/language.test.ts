@@ -13,6 +13,7 @@ import { navHover } from '../../../server-core/handlers/nav-hover';
 import { navReferences } from '../../../server-core/handlers/nav-references';
 import { navSymbols } from '../../../server-core/handlers/nav-symbols';
 import type { LanguageFeatures, Range } from '../../../server-core/host';
+import { sleep, until } from '../../support/wait';
 import { fakeHost } from '../fake-host';
 
 let root: string;
@@ -181,7 +182,7 @@ describe('the location topics with many targets', () => {
         calls++;
         inFlight++;
         most = Math.max(most, inFlight);
-        await new Promise((ok) => setTimeout(ok, 5));
+        await sleep(5); // work that takes a while: the lookups overlap
         inFlight--;
         if (p === files[3]) throw new Error('symbols failed');
         return tree;
@@ -189,7 +190,7 @@ describe('the location topics with many targets', () => {
     });
     for (const f of files) host.docs.push({ path: f, text: SOURCE, dirty: false });
     await expect(navDefinition(svc)({ filePath: file, line: 0, character: 0 }, ctx)).rejects.toThrow('symbols failed');
-    await new Promise((ok) => setTimeout(ok, 30)); // whatever was still running has ended
+    await until('the symbol lookups still running to end', () => inFlight === 0);
     expect(most).toBe(8);
     expect(calls).toBeLessThan(16);
   });

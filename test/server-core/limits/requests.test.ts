@@ -7,7 +7,7 @@ import { type Handlers, ServerSession } from '../../../generated/v0.1.6/server';
 import { clientOf } from '../../../server-core/limits/client-context';
 import { configureLimits, LIMIT_RANGES, limits } from '../../../server-core/limits/config';
 import { gatedAsClient, RESERVED_PER_CONNECTION, RequestGate } from '../../../server-core/limits/requests';
-import { tick } from '../../support/wait';
+import { tick, until } from '../../support/wait';
 
 const TOKEN = 'token';
 const FIND = '/app/vscode/edit/find';
@@ -48,8 +48,7 @@ describe('gatedAsClient (the session hook)', () => {
   it("binds each request's signal to its connection", async () => {
     const handlers: Partial<Handlers> = {
       editFind: async (_params, ctx) => {
-        await tick();
-        await new Promise((r) => setTimeout(r, 1));
+        await tick(); // the three requests are in flight together
         return {
           matches: [{ filePath: '/w/a', line: 0, character: 0, lineText: clientOf(ctx.signal) }],
           totalCount: 1,
@@ -60,7 +59,7 @@ describe('gatedAsClient (the session hook)', () => {
     const a = connection(handlers, 'conn-a', gate);
     const b = connection(handlers, 'conn-b', gate);
     const ids = [a.find(), b.find(), a.find()];
-    await new Promise((r) => setTimeout(r, 20));
+    await until('the three answers', () => ids.every((id) => a.answer(id) ?? b.answer(id)));
     const who = ids.map((id) => {
       const r = (a.answer(id) ?? b.answer(id))?.result as { matches: { lineText: string }[] };
       return r.matches[0]!.lineText;

@@ -4,6 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LinesResult, ReplaceResult } from '../../../server-core/search/regex-jobs';
 import { RegexBudget, RegexLimitError, RegexPool } from '../../../server-core/search/regex-pool';
+import { until } from '../../support/wait';
 import { clientSignal } from '../limits/client-signal';
 import { testRegexWorkerScript } from './regex-worker-build';
 
@@ -138,7 +139,15 @@ describe('RegexPool', () => {
           firstRunawayEnded = Math.min(firstRunawayEnded, performance.now());
         }),
     );
-    await new Promise((r) => setTimeout(r, 50));
+    // One runaway job runs in a worker (one client never holds both), the other three wait for it.
+    await until(
+      'a runaway job in a worker and three queued',
+      () => {
+        const s = p.stats;
+        return s.live === 1 && s.active === 1 && s.queued === 3;
+      },
+      { detail: () => p.stats },
+    );
     await expect(p.run<LinesResult>(simple, new RegexBudget(5000), clientSignal('victim'))).resolves.toMatchObject({
       counts: [1, 0],
     });

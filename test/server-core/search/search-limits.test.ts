@@ -11,6 +11,7 @@ import { processSlotStats, withProcessSlot } from '../../../server-core/limits/p
 import { replaceInText } from '../../../server-core/search/replace-in-text';
 import { rgListFiles } from '../../../server-core/search/ripgrep';
 import { type SearchFolder, SearchIncompleteError, searchText } from '../../../server-core/search/text-search';
+import { until } from '../../support/wait';
 import { clientSignal } from '../limits/client-signal';
 import { useTestSpawner } from '../spawn/spawner-build';
 import { useTestRegexWorker } from './regex-worker-build';
@@ -199,9 +200,14 @@ describe('process limiter', () => {
       const searches = Array.from({ length: 30 }, (_, i) =>
         find('needle', { rg, signal: clientSignal(`client-${i % 4}`) }),
       );
-      await new Promise((r) => setTimeout(r, 20));
-      expect(processSlotStats().active).toBe(3);
-      expect(processSlotStats().queued).toBe(27);
+      await until(
+        '3 searches running and 27 waiting',
+        () => {
+          const s = processSlotStats();
+          return s.active === 3 && s.queued === 27;
+        },
+        { detail: processSlotStats },
+      );
       await Promise.all(searches);
       const seen = readFileSync(join(dir, 'concurrency.log'), 'utf8').trim().split('\n').map(Number);
       expect(seen).toHaveLength(30);
@@ -222,7 +228,9 @@ describe('process limiter', () => {
       let release = () => {};
       const holder = withProcessSlot(clientSignal('a'), () => new Promise<void>((r) => (release = r)));
       const search = find('needle', { rg, signal: clientSignal('a') });
-      await new Promise((r) => setTimeout(r, 50));
+      await until("the search to queue behind its own client's slot", () => processSlotStats().queued === 1, {
+        detail: processSlotStats,
+      });
       expect(processSlotStats()).toMatchObject({ active: 1, queued: 1 });
       release();
       await Promise.all([holder, search]);
@@ -240,7 +248,7 @@ describe('process limiter', () => {
       const first = find('needle', { rg });
       const ac = new AbortController();
       const second = find('needle', { rg, signal: ac.signal });
-      await new Promise((r) => setTimeout(r, 20));
+      await until('the second search to queue for the slot', () => processSlotStats().queued === 1);
       ac.abort(new Error('connection closed'));
       await expect(second).rejects.toThrow('connection closed');
       await first;

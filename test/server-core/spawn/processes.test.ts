@@ -13,7 +13,7 @@ import {
   spawnerState,
   startProcess,
 } from '../../../server-core/spawn/processes';
-import { until } from '../../support/wait';
+import { sleep, until } from '../../support/wait';
 import { expectThroughSpawner, testSpawnerScript, useTestSpawner } from './spawner-build';
 
 const tmp = mkdtempSync(join(tmpdir(), 'idea-processes-'));
@@ -172,7 +172,8 @@ describe('processes through the spawner', () => {
       p.pause();
       resume = () => p.resume();
     });
-    await new Promise((r) => setTimeout(r, 1500));
+    // Time itself: a child nothing held back would have written far more than the bound by then.
+    await sleep(1500);
     const spawnerRss =
       Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${spawnerState().pid}/status`, 'utf8'))![1]) * 1024;
     const held = process.memoryUsage().arrayBuffers - before;
@@ -193,7 +194,9 @@ describe('when the spawner dies', () => {
     const pidFile = join(tmp, 'crash.pid');
     const run = execProcess(sh(`echo $$ > ${pidFile}; exec sleep 30`), { maxBuffer: 1024 });
     await until('the child', () => /\d+\n/.test(readIfThere(pidFile)));
-    await new Promise((r) => setTimeout(r, 50)); // its pid reached this side too
+    // Its pid reached this side too: the spawner sends "started" as it spawns, before it reads the next
+    // order, and the channel keeps the order, so a second run's end comes after it.
+    await execProcess(sh('true'), { maxBuffer: 1024 });
     process.kill(first, 'SIGKILL');
     await expect(run).rejects.toThrow(/process spawner \(pid \d+\) was killed by SIGKILL while \/\S*\/sh ran/);
     // The spawner could not kill it: this side did, by the pid the spawner reported.

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import type { ProcessRequest, ProcessSink, RunningProcess } from '../../../server-core/spawn/process-types';
 import { SpawnerClient, type SpawnerDeath } from '../../../server-core/spawn/spawner-client';
-import { until } from '../../support/wait';
+import { silence, timed, until } from '../../support/wait';
 import { testSpawnerScript } from './spawner-build';
 
 function alive(pid: number): boolean {
@@ -38,6 +38,22 @@ function collect(): {
   };
 }
 
+/**
+ * How long a run of `script` takes from start to end here, unpaused, once the spawner is up (a run
+ * before it is ready also waits for its start): what the run's messages need to arrive.
+ */
+async function runTime(c: SpawnerClient, script: string): Promise<number> {
+  const warm = collect();
+  c.start(sh('true'), warm.sink);
+  await warm.done;
+  const r = collect();
+  const { ms } = await timed(async () => {
+    c.start(sh(script), r.sink);
+    await r.done;
+  });
+  return ms;
+}
+
 function client(): { c: SpawnerClient; deaths: SpawnerDeath[]; fellBack: ProcessRequest[] } {
   const deaths: SpawnerDeath[] = [];
   const fellBack: ProcessRequest[] = [];
@@ -64,14 +80,17 @@ describe('SpawnerClient', () => {
 
   it('delivers nothing while paused and everything, in order, after resume', async () => {
     const { c } = client();
+    const script = 'for i in 1 2 3; do echo $i; done';
+    const took = await runTime(c, script);
     const r = collect();
-    const p = c.start(sh('for i in 1 2 3; do echo $i; done'), r.sink);
+    const p = c.start(sh(script), r.sink);
     p.pause();
     let ended = false;
     void r.done.then(() => {
       ended = true;
     });
-    await new Promise((res) => setTimeout(res, 400));
+    // Unpaused, the same run's output and end would have come within `took`; paused, nothing must.
+    await silence(took, { factor: 3, floorMs: 50 });
     expect(ended).toBe(false);
     p.resume();
     expect(await r.done).toMatchObject({ out: '1\n2\n3\n', code: 0 });
@@ -80,10 +99,12 @@ describe('SpawnerClient', () => {
 
   it('a paused run that is killed still ends, its output dropped', async () => {
     const { c } = client();
+    const took = await runTime(c, 'echo early');
     const r = collect();
     const p = c.start(sh('echo early; exec sleep 30'), r.sink);
     p.pause();
-    await new Promise((res) => setTimeout(res, 400));
+    // "early" reaches this side within about the time a whole `echo early` takes: held by the pause.
+    await silence(took, { factor: 3, floorMs: 50 });
     p.kill();
     expect(await r.done).toEqual({ out: '', code: null, signal: 'SIGTERM' });
     c.dispose();

@@ -4,7 +4,7 @@ import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FromSpawner, ToSpawner } from '../../../server-core/spawn/messages';
 import { exited } from '../../support/processes';
-import { until } from '../../support/wait';
+import { silence, timed, until } from '../../support/wait';
 import { testSpawnerScript } from './spawner-build';
 
 function alive(pid: number): boolean {
@@ -47,9 +47,13 @@ describe('the spawner process', () => {
     ];
     for (const m of hostile) child.send(m as never);
     const good: ToSpawner = { t: 'run', id: 9, file: 'sh', args: ['-c', 'echo good'], cwd: '/', env: {} };
-    child.send(good);
-    await until('the good run', () => messages.some((m) => m.t === 'exit'), { timeoutMs: 5000 });
-    await new Promise((r) => setTimeout(r, 200));
+    const { ms } = await timed(async () => {
+      child.send(good);
+      await until('the good run', () => messages.some((m) => m.t === 'exit'), { timeoutMs: 5000 });
+    });
+    // A hostile order acted on would have started a run before the good one: its messages would come
+    // within about the good run's own time. Nothing must, so the window is a multiple of that time.
+    await silence(ms, { factor: 3, floorMs: 50 });
     const rest = messages.filter((m) => m.t !== 'ready');
     expect(rest.map((m) => ('id' in m ? m.id : 0))).toEqual(rest.map(() => 9));
     const out = rest.flatMap((m) => (m.t === 'data' ? [m.chunk] : []));
