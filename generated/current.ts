@@ -622,7 +622,7 @@ export const CURRENT_CLAUSES = [
     "binds": "server",
     "since": "0.1.8",
     "title": "Name paths",
-    "text": "A name path names symbols of a file by their document symbols (the language server's, nested as it nests them): segments separated by `/`, outermost first, each a symbol name compared exactly. `A/b` matches every symbol named `b` whose parent is named `A`, at any depth (a suffix of its chain of parents); a leading `/` anchors the first segment at the top of the file (`/A/b`). `[i]` after a segment (i 0-based, 1 to 9 digits, no leading zero) keeps only the i-th of the symbols of that name under the same parent, in source order. Inside a name, `\\/`, `\\[`, `\\]` and `\\\\` stand for `/`, `[`, `]` and `\\`. A malformed name path (empty, an empty segment, a `[` or `]` or `\\` that is none of the above, an index with leading zeros or more than 9 digits) is INVALID_REQUEST whose message says what is wrong and at which character (0-based). Every symbol an answer lists carries its own name path: absolute, names escaped, with `[i]` on each segment that has same-named siblings, so that it matches that symbol alone."
+    "text": "A name path names symbols of a file by their document symbols (the language server's, nested as it nests them): segments separated by `/`, outermost first, each a symbol name compared exactly. `A/b` matches every symbol named `b` whose parent is named `A`, at any depth (a suffix of its chain of parents); a leading `/` anchors the first segment at the top of the file (`/A/b`). `[i]` after a segment (i 0-based, 1 to 9 digits, no leading zero) keeps only the i-th of the symbols of that name under the same parent, in source order. Inside a name, `\\/`, `\\[`, `\\]` and `\\\\` stand for `/`, `[`, `]` and `\\`. A malformed name path (empty, an empty segment, a `[` or `]` or `\\` that is none of the above, an index with leading zeros or more than 9 digits) is INVALID_REQUEST whose message says what is wrong and at which character (0-based): the start of an empty segment (the end of the name path for a trailing `/`), the `[` of an index left open or empty, the first digit of a bad index, the backslash of a bad escape, else the offending character. Every symbol an answer lists carries its own name path: absolute, names escaped, with `[i]` on each segment that has same-named siblings, so that it matches that symbol alone."
   },
   {
     "id": "T44",
@@ -638,7 +638,7 @@ export const CURRENT_CLAUSES = [
     "binds": "server",
     "since": "0.1.8",
     "title": "nav/findSymbol results",
-    "text": "`symbols[]` are the symbols matching `namePath` (T43) in `filePath` (a file, or every file of a folder) or, without `filePath`, the whole workspace, with `substring` matching the last segment's name as a substring (case-sensitive), kept to `includeKinds` and without `excludeKinds`, in file and source order, at most `maxResults` of them; `totalCount` counts every match and `truncated` says whether some were left out. Each has `namePath`, `name`, `kind`, its range, `selectionLine`/`selectionCharacter`, `filePath` and `signature`: its text from the range start to the first `{` outside parentheses, brackets and quotes, or to the first line break outside parentheses and brackets, whichever is first, with each run of whitespace made one space, trimmed, at most 400 characters. With `includeBody`, `body` is the source text from (`bodyLine`, `bodyCharacter`) to the range end, where that start is the first non-blank character of the first line of the block of comment, decorator and attribute lines (first non-blank characters `/*`, `*`, `//`, `#` or `@`) directly above the range start with no blank line between and outside the previous sibling's range, and is the range start when there is no such block. With `depth` n > 0, `children[]` lists the descendants down to n levels, depth first, each with `level`, its range, name path and signature, never a body."
+    "text": "`symbols[]` are the symbols matching `namePath` (T43) in `filePath` (a file, or every file of a folder) or, without `filePath`, the whole workspace, with `substring` matching the last segment's name as a substring (case-sensitive), kept to `includeKinds` and without `excludeKinds`, in file and source order, at most `maxResults` of them; `totalCount` counts every match and `truncated` says whether some were left out. Each has `namePath`, `name`, `kind`, its range, `selectionLine`/`selectionCharacter`, `filePath` and `signature`: its text from its declaration (the range start, past any whole lines of comments, decorators and attributes the range begins with) to the first `{` outside parentheses, brackets, angle brackets and quotes, or to the first line break outside them, whichever is first (an `=>` closes no angle bracket), with each run of whitespace made one space, trimmed, at most 400 characters. With `includeBody`, `body` is the source text from (`bodyLine`, `bodyCharacter`) to the range end, where that start is the first non-blank character of the first line of the block of comment, decorator and attribute lines (first non-blank characters `/*`, `*`, `//`, `#` or `@`) directly above the range start with no blank line between and outside the previous sibling's range, and is the range start when there is no such block. With `depth` n > 0, `children[]` lists the descendants down to n levels, depth first, each with `level`, its range, name path and signature, never a body."
   },
   {
     "id": "T46",
@@ -646,7 +646,7 @@ export const CURRENT_CLAUSES = [
     "binds": "server",
     "since": "0.1.8",
     "title": "An answer within its size budget",
-    "text": "nav/findSymbol's result, as JSON without whitespace, is at most `maxAnswerChars` UTF-16 code units long. The server answers the first form that fits: `symbols` (as asked); `signatures` (every body and every children list left out); `counts` (`symbols` empty, `files[]: {filePath, count}` for each file with a match, in path order). `form` says which. When even the counts form does not fit, `files` is cut to fit and `truncated` is true."
+    "text": "nav/findSymbol's result, as JSON without whitespace, is at most `maxAnswerChars` UTF-16 code units long. The server answers the first form that fits: `symbols` (as asked); `signatures` (every body and every children list left out); `counts` (`symbols` empty, `files[]: {filePath, count}` for each file with a match, in path order). `form` says which. In the counts form `truncated` says whether `files` leaves out a file with a match: when even that form does not fit, `files` is cut to fit and `truncated` is true."
   },
   {
     "id": "T47",
@@ -654,7 +654,7 @@ export const CURRENT_CLAUSES = [
     "binds": "server",
     "since": "0.1.8",
     "title": "Workspace answers are complete or say what they left out",
-    "text": "nav/references, edit/rename, nav/workspaceSymbols, nav/referencingSymbols, and nav/findSymbol over a folder or the workspace search every project the server knows of in the workspace folders: for TypeScript and JavaScript every `tsconfig.json` and `jsconfig.json` outside `node_modules`, `.git` and excluded folders, each project of a solution-style config (`\"files\": []` with `references`) and every project a config references, whether or not the language server had loaded them. A reference in a file of a searched project is in the answer, and a rename (or its dry run) edits every file its references name. The answer's `coverage` lists the projects (and, for languages the server knows no projects of, the folders) searched and those not searched with a reason (a config that does not parse, a project beyond the server's bound, a language server that is not running); `complete` is true only when nothing was left out."
+    "text": "nav/references, edit/rename, nav/workspaceSymbols, nav/referencingSymbols, and nav/findSymbol over a folder or the workspace search every project the server knows of in the workspace folders: for TypeScript and JavaScript every `tsconfig.json` and `jsconfig.json` outside `node_modules`, `.git` and excluded folders, each project of a solution-style config (`\"files\": []` with `references`) and every project a config references, whether or not the language server had loaded them. A reference in a file of a searched project is in the answer, and a rename (or its dry run) edits every file its references name. A config that the language server would not load by opening a file of it (a `tsconfig.*.json` no `tsconfig.json` or `jsconfig.json` references) is listed as not searched. The answer's `coverage` lists the projects (and, for languages the server knows no projects of, and for nav/findSymbol over the workspace, the folders) searched and those not searched with a reason (a config that does not parse, a project beyond the server's bound, a language server that is not running); `complete` is true only when nothing was left out."
   },
   {
     "id": "T48",
@@ -670,7 +670,7 @@ export const CURRENT_CLAUSES = [
     "binds": "server",
     "since": "0.1.8",
     "title": "nav/workspaceSymbols results",
-    "text": "`symbols[]: {name, kind, containerName, filePath, line, character, endLine, endCharacter}` are symbols of the workspace matching `query` as its language servers match (at least every symbol whose name contains `query`, case-insensitively, is a match), kept to `kinds`, at most `maxResults`; `totalCount` counts every match, `truncated` says whether some were left out, and `coverage` says what was searched (T47)."
+    "text": "`symbols[]: {name, kind, containerName, filePath, line, character, endLine, endCharacter}` are symbols of the workspace matching `query` as its language servers match (at least every symbol whose name begins with `query`, case-insensitively, is a match; a language server may match more, such as a word or camel-case hump inside a name), kept to `kinds`, at most `maxResults`; `totalCount` counts every match the language servers gave, `truncated` says whether some were left out (also when a language server said it cut its own list short, `totalCount` then counting what it gave), and `coverage` says what was searched (T47)."
   },
   {
     "id": "T50",
@@ -686,7 +686,7 @@ export const CURRENT_CLAUSES = [
     "binds": "server",
     "since": "0.1.8",
     "title": "nav/callHierarchy results",
-    "text": "Served where the language servers offer call hierarchy, absent from the handshake where they do not. `item` is the function, method or constructor at the position (null, with no calls, where there is none); `calls[]` are its callers (`direction` incoming) or callees (outgoing), each `{item, level, callSites[]}`, followed depth first by theirs down to `depth` levels (level n + 1 belongs to the nearest call before it at level n). `callSites` are the ranges of the calls in the caller. A call to a function already on the path from the root is listed with `recursive: true` and not followed. `totalCount` counts the calls found, at most `maxResults` are listed, and `truncated` says whether some were left out."
+    "text": "Served where the language servers offer call hierarchy, absent from the handshake where they do not. `item` is the function, method or constructor at the position (null, with no calls, where there is none); `calls[]` are its callers (`direction` incoming) or callees (outgoing), each `{item, level, callSites[]}`, followed depth first by theirs down to `depth` levels (level n + 1 belongs to the nearest call before it at level n). `callSites` are the ranges of the calls in the caller, each once. Call hierarchy is not a workspace answer in the sense of T47: a caller in another project than the function's own may be missing where the language server answers it per project (tsserver does); nav/referencingSymbols searches every project. A call to a function already on the path from the root is listed with `recursive: true` and not followed. `totalCount` counts the calls found, at most `maxResults` are listed, and `truncated` says whether some were left out."
   },
   {
     "id": "H20",
@@ -718,7 +718,7 @@ export const CURRENT_CLAUSES = [
     "binds": "server",
     "since": "0.1.8",
     "title": "Code actions listed by id, applied through the transaction",
-    "text": "edit/codeActions lists the language server's code actions for a range (a position when the end is omitted) or a symbol's range, with the diagnostics in that range given to the server, each with an `id` unique on the connection, its `title`, `kind`, `isPreferred`, the diagnostics it fixes and, for one that cannot apply, `disabled` with the reason; `only` keeps the kinds named and their sub-kinds. edit/applyCodeAction applies one by id as one transaction (T52's rules, result and dry run): an action's edit, its command, and every `workspace/applyEdit` or file operation the language server asks for while computing or running it are collected into that transaction and written only by it; nothing is written outside it, on a dry run nothing at all. An id the connection was not given, one whose file changed since it was listed, or one over 10 minutes old is INVALID_REQUEST saying to list the actions again; a disabled action is INVALID_REQUEST with its reason."
+    "text": "edit/codeActions lists the language server's code actions for a range (a position when the end is omitted) or a symbol's range, with the diagnostics in that range given to the server, each with an `id` unique on the connection, its `title`, `kind`, `isPreferred`, the diagnostics it fixes (where the language server or editor says which) and, for one that cannot apply, `disabled` with the reason; `only` keeps the kinds named and their sub-kinds. edit/applyCodeAction applies one by id as one transaction (T52's rules, result and dry run): an action's edit, its command, and every `workspace/applyEdit` or file operation the language server asks for while computing or running it are collected into that transaction and written only by it; nothing is written outside it, on a dry run nothing at all. An id the connection was not given, one whose file changed since it was listed, or one over 10 minutes old is INVALID_REQUEST saying to list the actions again; a disabled action is INVALID_REQUEST with its reason."
   },
   {
     "id": "T55",
@@ -726,7 +726,7 @@ export const CURRENT_CLAUSES = [
     "binds": "server",
     "since": "0.1.8",
     "title": "Formatting",
-    "text": "edit/format formats the file, or the range or the symbol given (a range is line and character to endLine and endCharacter, all four), with the formatter its language's server or the editor provides, using `tabSize` and `insertSpaces` where given and the file's settings otherwise; the edits are written as one transaction (T52's rules, result and dry run). A file with no formatter is INVALID_REQUEST saying so; a file already formatted is an answer with no file changed."
+    "text": "edit/format formats the file, or the range or the symbol given (a range is line and character to endLine and endCharacter; without the end, the position itself), with the formatter its language's server or the editor provides, using `tabSize` and `insertSpaces` where given and the file's settings otherwise; the edits are written as one transaction (T52's rules, result and dry run). A file with no formatter is INVALID_REQUEST saying so; a file already formatted is an answer with no file changed."
   },
   {
     "id": "T56",
@@ -734,7 +734,7 @@ export const CURRENT_CLAUSES = [
     "binds": "server",
     "since": "0.1.8",
     "title": "fs/move updates what refers to the file",
-    "text": "fs/move moves or renames a file or a folder (every file in it) to `newFilePath` and, with `updateImports` (the default), applies the edits its language servers give for that rename (LSP `workspace/willRenameFiles`, VS Code's `onWillRenameFiles` participants) to the files that refer to it, all as one transaction (T52's rules, result and dry run): the result lists the rename and every file edited. A target that exists is refused unless `overwrite` (a file only)."
+    "text": "fs/move moves or renames a file or a folder (every file in it) to `newFilePath` and, with `updateImports` (the default), applies the edits its language servers give for that rename (LSP `workspace/willRenameFiles`; in VS Code, which gives its rename participants' edits only to a rename it writes itself, TypeScript's own `getEditsForFileRename`) to the files that refer to it, all as one transaction (T52's rules, result and dry run): the result lists the rename and every file edited. A target that exists is refused unless `overwrite` (a file only)."
   },
   {
     "id": "T57",
@@ -766,7 +766,7 @@ export const CURRENT_CLAUSES = [
     "binds": "server",
     "since": "0.1.8",
     "title": "Code actions and moves run nothing the workspace chooses",
-    "text": "Applying a code action executes only the command its language server returned, through that language server, never a program or a command named by the workspace; what it asks to write goes through the transaction and its refusals (a protected path, a path outside every workspace folder). fs/move and edit/apply never follow a symlink out of the workspace folder, and never create a symlink."
+    "text": "Applying a code action executes no command but one its language server returned and announced, through that language server, or a question to that server in its place that writes nothing; never a program or a command the workspace names, and in VS Code no command at all (an action whose edit needs one is offered disabled, saying why); what it asks to write goes through the transaction and its refusals (a protected path, a path outside every workspace folder). fs/move and edit/apply never follow a symlink out of the workspace folder, and never create a symlink."
   },
   {
     "id": "C1",

@@ -13,7 +13,7 @@ const USE: Readonly<Record<string, string>> = {
   nav_findSymbol:
     'Start here to read code by name, with no line numbers: namePath "Hono/route" is the symbol route inside Hono, a bare "route" every symbol so named; filePath narrows it to a file or a folder (omitted: the whole workspace). includeBody gives the source (doc comment included), depth 1 the members of a class. Each symbol found has its own namePath: pass it with its filePath to nav_definition, nav_references, nav_referencingSymbols, nav_callHierarchy, nav_hover or edit_rename.',
   nav_workspaceSymbols:
-    'For a name you know only in part: every symbol whose name contains query (case-insensitive), with its kind, container and file, across every project of the workspace. When the answer could not search everything, its text says what was not searched and why.',
+    'For a name you know only in part: every symbol whose name begins with query (case-insensitive; the language server may also match words inside names), with its kind, container and file, across every project of the workspace. When the answer could not search everything, its text says what was not searched and why.',
   nav_referencingSymbols:
     'Who uses a symbol, and from where: its references grouped by the function, method or class containing each one ("called from /Router/add"), each with its line. Name the symbol by filePath and namePath.',
   nav_callHierarchy:
