@@ -80,7 +80,7 @@ describe('the tools a model gets from a v0.1.8 server', () => {
     const tool = (n: string) => tools.find((t) => t.name === n)!;
     expect(tool('nav_findSymbol').description).toMatch(/^Find symbols by name path .* Start here to read code by name/);
     expect(tool('nav_findSymbol').description).toMatch(/pass it with its filePath to nav_definition, nav_references/);
-    expect(tool('nav_workspaceSymbols').description).toMatch(/contains query \(case-insensitive\)/);
+    expect(tool('nav_workspaceSymbols').description).toMatch(/begins with query \(case-insensitive/);
     expect(tool('nav_referencingSymbols').description).toMatch(/"called from \/Router\/add"/);
     expect(tool('nav_callHierarchy').description).toMatch(/direction "incoming": who calls the function/);
     for (const n of ['nav_definition', 'nav_references', 'nav_hover', 'edit_rename'])
