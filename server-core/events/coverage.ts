@@ -197,6 +197,8 @@ const NAMING: ReadonlySet<keyof Handlers> = new Set<keyof Handlers>([
   'navImplementation',
   'editorOpen',
   'editRename',
+  'navReferencingSymbols',
+  'navCallHierarchy',
 ]);
 
 type Results = { [K in keyof Handlers]: Awaited<ReturnType<Handlers[K]>> };

@@ -1,6 +1,9 @@
 // The topic handlers over a host (host.ts), keyed by the generated method names: the 13 every host
-// serves and v0.1.8's writes (edit/apply, edit/undo, edit/transactions), plus v0.1.7's language topics when its LanguageFeatures has
-// them and the editor topics when it has an editor. A server advertises exactly the topics it has handlers for (servedTopics).
+// serves, v0.1.8's nav/findSymbol and nav/referencingSymbols (document symbols and references are
+// every host's) and its writes (edit/apply, edit/undo, edit/transactions: the write path is the core's),
+// plus v0.1.7's language topics, v0.1.8's nav/workspaceSymbols and nav/callHierarchy when its
+// LanguageFeatures has them, and the editor topics when it has an editor. A server advertises exactly
+// the topics it has handlers for (servedTopics).
 import { coreContext } from '../context';
 import { withCoverage } from '../events/coverage';
 import type { CoreHost } from '../host';
@@ -21,12 +24,16 @@ import { historyRollback } from './history-rollback';
 import { localhistoryDiff } from './localhistory-diff';
 import { localhistoryList } from './localhistory-list';
 import { localhistoryRollback } from './localhistory-rollback';
+import { navCallHierarchy } from './nav-call-hierarchy';
 import { navDefinition } from './nav-definition';
+import { navFindSymbol } from './nav-find-symbol';
 import { navHover } from './nav-hover';
 import { navImplementation } from './nav-implementation';
 import { navReferences } from './nav-references';
+import { navReferencingSymbols } from './nav-referencing-symbols';
 import { navSymbols } from './nav-symbols';
 import { navTypeDefinition } from './nav-type-definition';
+import { navWorkspaceSymbols } from './nav-workspace-symbols';
 import { withWriteDiagnostics } from './write-diagnostics';
 
 export function createCoreHandlers(host: CoreHost): Partial<Handlers> {
@@ -51,6 +58,8 @@ export function createCoreHandlers(host: CoreHost): Partial<Handlers> {
       localhistoryList: localhistoryList(svc),
       localhistoryDiff: localhistoryDiff(svc),
       localhistoryRollback: localhistoryRollback(svc),
+      navFindSymbol: navFindSymbol(svc),
+      navReferencingSymbols: navReferencingSymbols(svc),
       editApply: editApply(svc),
       editUndo: editUndo(svc),
       editTransactions: editTransactions(svc),
@@ -58,6 +67,10 @@ export function createCoreHandlers(host: CoreHost): Partial<Handlers> {
       ...(lang.typeDefinition && { navTypeDefinition: navTypeDefinition(svc, lang.typeDefinition.bind(lang)) }),
       ...(lang.implementation && { navImplementation: navImplementation(svc, lang.implementation.bind(lang)) }),
       ...(lang.rename && { editRename: editRename(svc, lang.rename.bind(lang)) }),
+      ...(lang.workspaceSymbols && {
+        navWorkspaceSymbols: navWorkspaceSymbols(svc, lang.workspaceSymbols.bind(lang)),
+      }),
+      ...(lang.callHierarchy && { navCallHierarchy: navCallHierarchy(svc, lang.callHierarchy) }),
       ...(editor && { editorContext: editorContext(svc, editor), editorOpen: editorOpen(svc, editor) }),
     }),
   );

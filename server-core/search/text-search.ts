@@ -44,7 +44,7 @@ export interface SearchOutcome {
 }
 
 /** Longest lineText returned; longer lines (minified code) are cut, the columns stay exact. */
-const MAX_LINE_TEXT = 2000;
+export const MAX_LINE_TEXT = 2000;
 /** Largest file the JS fallback reads (whole files go to a regex worker). */
 const MAX_FALLBACK_FILE_BYTES = 64 * 1024 * 1024;
 

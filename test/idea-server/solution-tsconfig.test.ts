@@ -2,7 +2,9 @@
 // (fixtures/solution-tsconfig: `"files": []` referencing a build project and a tests project that does
 // not reference it): tsserver alone, having loaded the build project, misses every test file; idea-server
 // loads every project first, so references (by name path) and a rename's dry run include the tests,
-// workspace symbols find the tests' own symbols, and each answer's coverage lists both projects.
+// workspace symbols find the tests' own symbols, and each answer's coverage lists both projects; and
+// v0.1.8's other symbol topics with tsserver's own answers: findSymbol with a body and its doc comment,
+// referencingSymbols grouped by caller, call hierarchy across both projects.
 import { cpSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -86,5 +88,69 @@ describe('a solution-style tsconfig (T47)', () => {
     const err = await client.navReferences({ filePath: 'src/shape.ts', namePath: 'Shape/aera' }).catch((e) => e);
     expect(err).toMatchObject({ code: 'INVALID_REQUEST' });
     expect(err.body.candidates).toEqual([{ namePath: '/Shape', kind: 'class', line: 1 }]);
+  });
+
+  it("workspace symbols find the tests project's own symbols", { timeout: SLOW }, async () => {
+    const res = await client.navWorkspaceSymbols({ query: 'check', kinds: ['function'] });
+    expect(res.symbols.map((x) => [x.name, rel(x.filePath)]).sort()).toEqual([
+      ['checkArea', 'tests/shape-test.ts'],
+      ['checkReport', 'tests/report-test.ts'],
+    ]);
+    expect(res).toMatchObject({ totalCount: 2, truncated: false, coverage: { complete: true } });
+  });
+
+  it('findSymbol: a method with its doc comment as body, and its signature', { timeout: SLOW }, async () => {
+    const res = await client.navFindSymbol({ namePath: 'Shape/area', includeBody: true });
+    expect(res.symbols).toEqual([
+      expect.objectContaining({
+        namePath: '/Shape/area',
+        kind: 'method',
+        filePath: join(ws, 'src', 'shape.ts'),
+        signature: 'area(): number',
+        bodyLine: 7,
+        bodyCharacter: 2,
+        body: '/** The area in square units. */\n  area(): number {\n    return this.w * this.h;\n  }',
+      }),
+    ]);
+    expect(res.coverage).toEqual({ complete: true, searched: [{ kind: 'folder', path: ws }], notSearched: [] });
+  });
+
+  it('referencingSymbols: the callers of Shape/area, grouped, in both projects', { timeout: SLOW }, async () => {
+    const res = await client.navReferencingSymbols({ filePath: 'src/shape.ts', namePath: 'Shape/area' });
+    expect(
+      res.groups.map((g) => [rel(g.filePath), g.symbol?.namePath ?? null, g.references.map((r) => r.lineText.trim())]),
+    ).toEqual([
+      ['src/report.ts', '/report', ['return `area ${s.area()}`;']],
+      ['tests/shape-test.ts', '/checkArea', ['return s.area() === 6;']],
+    ]);
+    expect(res.coverage?.complete).toBe(true);
+  });
+
+  it('callHierarchy: who calls Shape/area, with call sites and name paths', { timeout: SLOW }, async () => {
+    // tsserver answers incoming calls from the file's default project only (here the build project),
+    // loaded projects or not: the tests' callers are found by referencingSymbols, not here (T51 does
+    // not ask call hierarchy to be complete; T47 does not list it).
+    const res = await client.navCallHierarchy({
+      filePath: 'src/shape.ts',
+      namePath: 'Shape/area',
+      direction: 'incoming',
+      depth: 2,
+    });
+    expect(res.item).toMatchObject({ name: 'area', namePath: '/Shape/area' });
+    expect(res.calls.map((c) => [c.level, c.item.name, c.item.namePath, rel(c.item.filePath)])).toEqual([
+      [1, 'report', '/report', 'src/report.ts'],
+    ]);
+    expect(res.calls[0]!.callSites).toEqual([
+      { filePath: join(ws, 'src', 'report.ts'), line: 3, character: 19, endLine: 3, endCharacter: 23 },
+    ]);
+    const out = await client.navCallHierarchy({
+      filePath: 'tests/report-test.ts',
+      namePath: 'checkReport',
+      direction: 'outgoing',
+    });
+    expect(out.calls.map((c) => [c.item.name, rel(c.item.filePath)])).toEqual([
+      ['report', 'src/report.ts'],
+      ['Shape', 'src/shape.ts'],
+    ]);
   });
 });

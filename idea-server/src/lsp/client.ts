@@ -182,6 +182,11 @@ class Language {
 
 /** Most files `load` keeps open for their projects (projects.ts's own bound is below it). */
 export const MAX_PINNED = 256;
+/**
+ * Most files kept open that no project and no diagnostics coverage needs (a folder-wide nav/findSymbol
+ * asks hundreds): each open file is synced before every request, and a server checks open files.
+ */
+export const MAX_TRANSIENT = 64;
 
 /**
  * Lines of a synced document, counted once per text: the sync hands back the same object while the file
@@ -209,6 +214,10 @@ export class LspClient {
   private readonly diagnosticsListeners = new Set<DiagnosticsListener>();
   /** Files `load` opened for their projects: `release` leaves them open. */
   private readonly pinned = new Set<string>();
+  /** Files diagnostics/changed covers (`cover` … `release`). */
+  private readonly covered = new Set<string>();
+  /** Other files requests opened, the least recently used first: beyond MAX_TRANSIENT they are closed. */
+  private readonly recent = new Set<string>();
 
   constructor(options: LspClientOptions) {
     if (!isAbsolute(options.rootPath)) throw new Error(`rootPath must be absolute: ${options.rootPath}`);
@@ -440,6 +449,8 @@ export class LspClient {
     await Promise.all(
       paths.map(async (path) => {
         if (!this.languageOf(path)) return;
+        this.covered.add(path);
+        this.recent.delete(path);
         await this.open(path, {}).catch(() => {});
       }),
     );
@@ -458,28 +469,52 @@ export class LspClient {
       paths.map(async (raw) => {
         try {
           const path = this.checkPath(raw);
-          await this.open(path, opts);
           this.pinned.delete(path); // re-inserted: the Set's order is the order of loading
           this.pinned.add(path);
+          this.recent.delete(path);
+          await this.open(path, opts);
         } catch (e) {
+          this.pinned.delete(raw);
           if (e instanceof LspAbortError) throw e;
           failed.push({ path: raw, reason: (e as Error).message });
         }
       }),
     );
+    const unpinned: string[] = [];
     for (const p of this.pinned) {
-      if (this.pinned.size <= MAX_PINNED) break;
-      this.pinned.delete(p);
+      if (this.pinned.size - unpinned.length <= MAX_PINNED) break;
+      unpinned.push(p);
     }
+    for (const p of unpinned) this.pinned.delete(p);
+    this.close(unpinned.filter((p) => !this.covered.has(p)));
     return failed;
   }
 
   /** Closes the files (didClose) in the running servers that have them open: they left coverage. */
   release(paths: readonly string[]): void {
+    for (const p of paths) this.covered.delete(p);
+    this.close(paths.filter((p) => !this.pinned.has(p)));
+  }
+
+  private close(paths: readonly string[]): void {
     for (const l of this.languages.values()) {
       const live = l.running();
-      if (live) for (const p of paths) if (!this.pinned.has(p)) live.documents.release(p);
+      if (live) for (const p of paths) live.documents.release(p);
     }
+  }
+
+  /** A file a request opened: kept among the MAX_TRANSIENT most recent, the least recent closed. */
+  private used(path: string): void {
+    if (this.pinned.has(path) || this.covered.has(path)) return;
+    this.recent.delete(path);
+    this.recent.add(path);
+    const gone: string[] = [];
+    for (const p of this.recent) {
+      if (this.recent.size - gone.length <= MAX_TRANSIENT) break;
+      gone.push(p);
+    }
+    for (const p of gone) this.recent.delete(p);
+    this.close(gone);
   }
 
   /**
@@ -603,6 +638,7 @@ export class LspClient {
         timeoutMs: this.options.startTimeoutMs,
       }));
     const doc = await bounded(live.documents.sync(path, lang.languageId), `opening ${path}`, this.bounds(opts));
+    this.used(path);
     return { live, doc: { ...doc, language: lang.language }, synced: doc };
   }
 }

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { LspClient, type LspClientOptions } from '../../../idea-server/src/lsp/client';
+import { LspClient, type LspClientOptions, MAX_TRANSIENT } from '../../../idea-server/src/lsp/client';
 import { LspAbortError, LspFileError, LspTimeoutError, LspUnavailableError } from '../../../idea-server/src/lsp/errors';
 import { lspLanguageFeatures } from '../../../idea-server/src/lsp-features';
 import { poll } from '../../../runtime/poll';
@@ -115,6 +115,29 @@ describe('LspClient failure paths', () => {
     ).resolves.toMatchObject({
       kind: 'down',
     });
+  });
+
+  // A folder-wide nav/findSymbol asks hundreds of files: those no project or coverage needs are closed
+  // beyond the MAX_TRANSIENT most recent, so every later request does not sync them all.
+  it(`keeps the ${MAX_TRANSIENT} most recent files requests opened, and every loaded or covered one`, async () => {
+    const { client, lines } = fake([]);
+    const files = Array.from({ length: MAX_TRANSIENT + 6 }, (_, i) => join(dir, `t${String(i).padStart(3, '0')}.fake`));
+    for (const f of files) writeFileSync(f, 'x\n');
+    expect(await client.load([files[0]!])).toEqual([]);
+    await client.cover([files[1]!]);
+    const name = (f: string) => `closed:${f.split('/').pop()}`;
+    const closed = () => lines().filter((l) => l.startsWith('closed:'));
+    for (const f of files.slice(2, -1)) await client.definition(f, 0, 0);
+    // 67 opened, 64 kept: the three least recent closed.
+    await until('three files closed', () => closed().length === 3, { timeoutMs: 20_000, detail: closed });
+    expect(closed()).toEqual(files.slice(2, 5).map(name));
+    await client.definition(files[5]!, 0, 0); // used again: the most recent now
+    await client.definition(files.at(-1)!, 0, 0);
+    await until('a fourth file closed', () => closed().length === 4, { timeoutMs: 20_000, detail: closed });
+    expect(closed().at(-1)).toBe(name(files[6]!));
+    client.release([files[0]!, files[1]!]); // the loaded one stays open, the covered one closes
+    await until('the covered file closed', () => closed().length === 5, { timeoutMs: 20_000, detail: closed });
+    expect(closed().at(-1)).toBe(name(files[1]!));
   });
 
   it('a position past the end of the file, and a command that cannot even be spawned, are clear errors', async () => {

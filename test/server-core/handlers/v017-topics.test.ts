@@ -72,11 +72,17 @@ describe('which topics a host serves', () => {
   };
   it('leaves out the v0.1.7 topics a host has no member for, and serves them when it has', () => {
     const bare = servedTopics(createCoreHandlers(fakeHost(root)));
-    // v0.1.8's writes every host serves (the write path is the core's).
+    // The 13 of v0.1.6, v0.1.8's two that need only document symbols and references, and its writes.
     const writes = ['/app/vscode/edit/apply', '/app/vscode/edit/undo', '/app/vscode/edit/transactions'];
+    expect(bare).toHaveLength(15 + writes.length);
     expect(bare.filter((t) => writes.includes(t))).toEqual(writes);
-    expect(bare.filter((t) => !writes.includes(t))).toHaveLength(13);
-    expect(bare.some((t) => /hover|typeDefinition|implementation|rename|editor\//.test(t))).toBe(false);
+    expect(bare.filter((t) => /findSymbol|referencingSymbols/.test(t))).toEqual([
+      '/app/vscode/nav/findSymbol',
+      '/app/vscode/nav/referencingSymbols',
+    ]);
+    expect(
+      bare.some((t) => /hover|typeDefinition|implementation|rename|editor\/|workspaceSymbols|callHierarchy/.test(t)),
+    ).toBe(false);
     const full = fakeHost(root, {
       language: { ...language, hover: async () => ({ contents: [] }), typeDefinition: async () => [] },
     });
