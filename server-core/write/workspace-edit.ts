@@ -15,6 +15,7 @@
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { sha256 } from '../../runtime/hash';
+import { ProtocolError as SessionProtocolError } from '../../runtime/server-session';
 import { type CoreContext, resolvePath } from '../context';
 import { invalidRequest, ProtocolError } from '../errors';
 import { fileDiff } from './diff';
@@ -376,13 +377,19 @@ class Planner {
     if (total > MAX_EDITS_PER_FILE)
       throw refuse(i, 'edit', path, `more than the server's bound of ${MAX_EDITS_PER_FILE} edits of one file`);
     this.editsPerFile.set(real, total);
-    const range: RangeTextEdit[] = [];
+    // Range edits as given; each symbol edit compiled into one range edit in its place (same index).
+    const symbolAt: number[] = [];
     const symbol: SymbolTextEdit[] = [];
-    for (const e of c.edits) ('range' in e ? range : symbol).push(e as never);
-    let edits = range;
+    for (const [k, e] of c.edits.entries())
+      if (!('range' in e)) {
+        symbolAt.push(k);
+        symbol.push(e);
+      }
+    const edits = [...c.edits] as RangeTextEdit[];
     if (symbol.length > 0) {
-      if (!this.opts.symbolEdits) throw refuse(i, 'edit', path, 'symbol edits are not served here');
-      const compiled = await this.opts.symbolEdits(
+      const compiled = await this.compileSymbols(
+        i,
+        path,
         {
           path,
           text: decoded.text,
@@ -390,23 +397,43 @@ class Planner {
           changedByEarlier: this.edited.has(real) || node.origin.before === null || node.origin.real !== real,
         },
         symbol,
-        this.opts.signal,
       );
-      edits = [...range, ...compiled];
+      for (const [j, k] of symbolAt.entries()) edits[k] = compiled[j]!;
     }
     let text: string;
     try {
       text = applyTextEdits(decoded.text, edits, { positions: this.opts.positions, eol: lineBreakOf(decoded.text) });
     } catch (e) {
       if (e instanceof TextEditError) {
-        const which = e.edit < range.length ? `edit ${e.edit}` : 'a symbol edit';
-        throw refuse(i, 'edit', path, `${which}: ${e.reason}`);
+        const symbolic = symbolAt.includes(e.edit)
+          ? ` (the symbol edit of ${symbol[symbolAt.indexOf(e.edit)]!.namePath})`
+          : '';
+        throw refuse(i, 'edit', path, `edit ${e.edit}${symbolic}: ${e.reason}`);
       }
       throw e;
     }
     this.editCount += c.edits.length;
     this.edited.add(real);
     this.set(i, real, { ...node, bytes: encodeText(text, decoded.bom) });
+  }
+
+  /** The change's symbol edits as range edits (the caller's compiler); its refusals name the change too. */
+  private async compileSymbols(
+    i: number,
+    path: string,
+    file: SymbolEditFile,
+    edits: readonly SymbolTextEdit[],
+  ): Promise<RangeTextEdit[]> {
+    if (!this.opts.symbolEdits) throw refuse(i, 'edit', path, 'symbol edits are not served here');
+    try {
+      return await this.opts.symbolEdits(file, edits, this.opts.signal);
+    } catch (e) {
+      if (e instanceof SessionProtocolError) {
+        const why = e.message.endsWith('nothing was changed') ? e.message : `${e.message}; nothing was changed`;
+        throw new SessionProtocolError(e.code, `change ${i} (edit ${path}): ${why}`, e.details);
+      }
+      throw e;
+    }
   }
 
   private async create(i: number, c: Extract<WorkspaceChangeInput, { kind: 'create' }>): Promise<void> {
