@@ -18,6 +18,7 @@ import { sha256 } from '../../runtime/hash';
 import { ProtocolError as SessionProtocolError } from '../../runtime/server-session';
 import { type CoreContext, resolvePath } from '../context';
 import { invalidRequest, ProtocolError } from '../errors';
+import { WRITE_CONCURRENCY } from './bounded';
 import { fileDiff } from './diff';
 import { applyTextEdits, decodeText, encodeText, lineBreakOf, type RangeTextEdit, TextEditError } from './file-text';
 import { protectedReason, realFolders } from './protected-paths';
@@ -106,7 +107,7 @@ interface FileNode {
 
 /** A file through the changes (it may move), for the answer: where it was and what it held. */
 interface Origin {
-  /** The change that first touched it. */
+  /** The change that first touched it (set when first used). */
   change: number;
   path: string;
   real: string;
@@ -170,11 +171,41 @@ class Planner {
   }
 
   async plan(changes: readonly WorkspaceChangeInput[]): Promise<WorkspacePlan> {
-    for (const [i, c] of changes.entries()) {
-      this.opts.signal.throwIfAborted();
-      await this.change(i, c);
+    try {
+      for (const [i, c] of changes.entries()) {
+        this.opts.signal.throwIfAborted();
+        this.readAhead(changes, i);
+        await this.change(i, c);
+      }
+    } finally {
+      await Promise.allSettled(this.ahead.values()); // no read of this plan still runs when it returns
     }
     return this.result();
+  }
+
+  /** Reads started ahead of their change (the disk's state of a path a change names). */
+  private readonly ahead = new Map<string, Promise<Node>>();
+  private aheadUpTo = 0;
+
+  /**
+   * Starts reading the files the next changes name (up to WRITE_CONCURRENCY changes ahead), so that
+   * many reads are in flight at once rather than one per change; each is used (and its failure thrown)
+   * only when its change asks for it. Paths that do not resolve are left to their change to refuse.
+   */
+  private readAhead(changes: readonly WorkspaceChangeInput[], from: number): void {
+    for (; this.aheadUpTo < Math.min(changes.length, from + WRITE_CONCURRENCY); this.aheadUpTo++) {
+      const k = this.aheadUpTo;
+      let real: string;
+      try {
+        real = resolvePath(this.svc, changes[k]!.filePath).real;
+      } catch {
+        continue;
+      }
+      if (this.view.has(real) || this.ahead.has(real)) continue;
+      const read = this.readDisk(k, real);
+      read.catch(() => undefined); // thrown when used
+      this.ahead.set(real, read);
+    }
   }
 
   // --- the view -------------------------------------------------------------------------------------
@@ -206,7 +237,14 @@ class Planner {
   private async get(i: number, real: string): Promise<Node> {
     const known = this.view.get(real);
     if (known) return known;
-    const disk = await this.readDisk(i, real);
+    const ahead = this.ahead.get(real);
+    const disk = await (ahead ?? this.readDisk(i, real));
+    const raced = this.view.get(real); // another change's get of the same path, while this one waited
+    if (raced) return raced;
+    if (disk.kind === 'file') {
+      disk.origin.change = i;
+      this.origins.push(disk.origin);
+    }
     this.initial.set(real, disk);
     this.view.set(real, disk);
     this.index(real);
@@ -244,8 +282,8 @@ class Planner {
     } catch (e) {
       throw diskFailed(i, this.nameOf(real), e);
     }
+    // Its change is the one that first uses it (get), which also lists it among the origins.
     const origin: Origin = { change: i, path: this.nameOf(real), real, before: bytes };
-    this.origins.push(origin);
     return { kind: 'file', bytes, mode: st.mode & 0o7777, origin };
   }
 
