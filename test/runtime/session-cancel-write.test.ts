@@ -358,7 +358,17 @@ describe('edit/replace through the server core', () => {
     p.session.onFrame(replace('w1'));
     await until('the answer', () => p.sent.length > 0, { intervalMs: 2, maxIntervalMs: 2 });
     await sleep(SILENCE_MS);
-    expect(p.sent).toEqual([{ topic: REPLACE, requestId: 'w1', result: { replacedCount: 3, affectedFiles: files } }]);
+    expect(p.sent).toEqual([
+      {
+        topic: REPLACE,
+        requestId: 'w1',
+        result: {
+          replacedCount: 3,
+          affectedFiles: files,
+          transactionId: expect.stringMatching(/^[A-Za-z0-9_-]{8,64}$/),
+        },
+      },
+    ]);
     expect(p.diskAtSend).toEqual([AFTER]);
   });
 
