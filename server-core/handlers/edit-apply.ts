@@ -1,12 +1,13 @@
-// /app/vscode/edit/apply — a workspace edit (clause T52): text edits by range, files and folders
-// created, renamed and deleted, planned over the workspace in order and written as one transaction
-// (write/apply-edit.ts), or only answered on a dry run. A client's positions are exact: one past its
+// /app/vscode/edit/apply — a workspace edit (clause T52): text edits by range or by symbol (T53,
+// symbol-edits.ts), files and folders created, renamed and deleted, planned over the workspace in order
+// and written as one transaction (write/apply-edit.ts), or only answered on a dry run. A client's positions are exact: one past its
 // line's end is refused, not clamped.
 import type { CoreContext } from '../context';
 import type { EditApplyParams, Handlers } from '../protocol';
 import { applyWorkspaceEdit } from '../write/apply-edit';
 import type { WorkspaceChangeInput } from '../write/workspace-edit';
 import { BACKUP_SOURCES } from '../write/workspace-write';
+import { symbolEditCompiler } from './symbol-edits';
 
 type WireChange = EditApplyParams['changes'][number];
 
@@ -32,6 +33,7 @@ export function changeInput(c: WireChange): WorkspaceChangeInput {
 }
 
 export function editApply(svc: CoreContext): Handlers['editApply'] {
+  const symbolEdits = symbolEditCompiler(svc);
   return async (params, ctx) =>
     applyWorkspaceEdit(svc, params.changes.map(changeInput), {
       what: 'edit/apply',
@@ -39,6 +41,7 @@ export function editApply(svc: CoreContext): Handlers['editApply'] {
       ...(params.label !== undefined && { label: params.label }),
       dryRun: params.dryRun,
       positions: 'strict',
+      symbolEdits,
       request: ctx,
     });
 }

@@ -3,6 +3,7 @@
 // formatting and moves built on it). Positions are 0-based lines and UTF-16 characters, as on the wire;
 // "\r\n", "\n" and "\r" each end a line (as in LSP). Pure: no I/O.
 import type { Range } from '../host';
+import { lineStarts } from '../symbol-text';
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -44,13 +45,6 @@ export function lineBreakOf(text: string): LineBreak | null {
 /** `text` with every line break written as `eol` (unchanged when null: the file has no style). */
 export function withLineBreaks(text: string, eol: LineBreak | null): string {
   return eol === null ? text : text.replace(/\r\n|\n|\r/g, eol);
-}
-
-/** The offset of each line's start (a line break of "\r\n", "\n" or "\r" ends a line). */
-export function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (const m of text.matchAll(/\r\n|\n|\r/g)) starts.push(m.index + m[0].length);
-  return starts;
 }
 
 /** An edit that cannot be applied: `edit` is its index in the list given, `reason` a sentence. */

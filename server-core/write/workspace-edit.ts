@@ -15,8 +15,10 @@
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { sha256 } from '../../runtime/hash';
+import { ProtocolError as SessionProtocolError } from '../../runtime/server-session';
 import { type CoreContext, resolvePath } from '../context';
 import { invalidRequest, ProtocolError } from '../errors';
+import { WRITE_CONCURRENCY } from './bounded';
 import { fileDiff } from './diff';
 import { applyTextEdits, decodeText, encodeText, lineBreakOf, type RangeTextEdit, TextEditError } from './file-text';
 import { protectedReason, realFolders } from './protected-paths';
@@ -105,7 +107,7 @@ interface FileNode {
 
 /** A file through the changes (it may move), for the answer: where it was and what it held. */
 interface Origin {
-  /** The change that first touched it. */
+  /** The change that first touched it (set when first used). */
   change: number;
   path: string;
   real: string;
@@ -169,11 +171,41 @@ class Planner {
   }
 
   async plan(changes: readonly WorkspaceChangeInput[]): Promise<WorkspacePlan> {
-    for (const [i, c] of changes.entries()) {
-      this.opts.signal.throwIfAborted();
-      await this.change(i, c);
+    try {
+      for (const [i, c] of changes.entries()) {
+        this.opts.signal.throwIfAborted();
+        this.readAhead(changes, i);
+        await this.change(i, c);
+      }
+    } finally {
+      await Promise.allSettled(this.ahead.values()); // no read of this plan still runs when it returns
     }
     return this.result();
+  }
+
+  /** Reads started ahead of their change (the disk's state of a path a change names). */
+  private readonly ahead = new Map<string, Promise<Node>>();
+  private aheadUpTo = 0;
+
+  /**
+   * Starts reading the files the next changes name (up to WRITE_CONCURRENCY changes ahead), so that
+   * many reads are in flight at once rather than one per change; each is used (and its failure thrown)
+   * only when its change asks for it. Paths that do not resolve are left to their change to refuse.
+   */
+  private readAhead(changes: readonly WorkspaceChangeInput[], from: number): void {
+    for (; this.aheadUpTo < Math.min(changes.length, from + WRITE_CONCURRENCY); this.aheadUpTo++) {
+      const k = this.aheadUpTo;
+      let real: string;
+      try {
+        real = resolvePath(this.svc, changes[k]!.filePath).real;
+      } catch {
+        continue;
+      }
+      if (this.view.has(real) || this.ahead.has(real)) continue;
+      const read = this.readDisk(k, real);
+      read.catch(() => undefined); // thrown when used
+      this.ahead.set(real, read);
+    }
   }
 
   // --- the view -------------------------------------------------------------------------------------
@@ -205,7 +237,14 @@ class Planner {
   private async get(i: number, real: string): Promise<Node> {
     const known = this.view.get(real);
     if (known) return known;
-    const disk = await this.readDisk(i, real);
+    const ahead = this.ahead.get(real);
+    const disk = await (ahead ?? this.readDisk(i, real));
+    const raced = this.view.get(real); // another change's get of the same path, while this one waited
+    if (raced) return raced;
+    if (disk.kind === 'file') {
+      disk.origin.change = i;
+      this.origins.push(disk.origin);
+    }
     this.initial.set(real, disk);
     this.view.set(real, disk);
     this.index(real);
@@ -243,8 +282,8 @@ class Planner {
     } catch (e) {
       throw diskFailed(i, this.nameOf(real), e);
     }
+    // Its change is the one that first uses it (get), which also lists it among the origins.
     const origin: Origin = { change: i, path: this.nameOf(real), real, before: bytes };
-    this.origins.push(origin);
     return { kind: 'file', bytes, mode: st.mode & 0o7777, origin };
   }
 
@@ -376,13 +415,19 @@ class Planner {
     if (total > MAX_EDITS_PER_FILE)
       throw refuse(i, 'edit', path, `more than the server's bound of ${MAX_EDITS_PER_FILE} edits of one file`);
     this.editsPerFile.set(real, total);
-    const range: RangeTextEdit[] = [];
+    // Range edits as given; each symbol edit compiled into one range edit in its place (same index).
+    const symbolAt: number[] = [];
     const symbol: SymbolTextEdit[] = [];
-    for (const e of c.edits) ('range' in e ? range : symbol).push(e as never);
-    let edits = range;
+    for (const [k, e] of c.edits.entries())
+      if (!('range' in e)) {
+        symbolAt.push(k);
+        symbol.push(e);
+      }
+    const edits = [...c.edits] as RangeTextEdit[];
     if (symbol.length > 0) {
-      if (!this.opts.symbolEdits) throw refuse(i, 'edit', path, 'symbol edits are not served here');
-      const compiled = await this.opts.symbolEdits(
+      const compiled = await this.compileSymbols(
+        i,
+        path,
         {
           path,
           text: decoded.text,
@@ -390,23 +435,43 @@ class Planner {
           changedByEarlier: this.edited.has(real) || node.origin.before === null || node.origin.real !== real,
         },
         symbol,
-        this.opts.signal,
       );
-      edits = [...range, ...compiled];
+      for (const [j, k] of symbolAt.entries()) edits[k] = compiled[j]!;
     }
     let text: string;
     try {
       text = applyTextEdits(decoded.text, edits, { positions: this.opts.positions, eol: lineBreakOf(decoded.text) });
     } catch (e) {
       if (e instanceof TextEditError) {
-        const which = e.edit < range.length ? `edit ${e.edit}` : 'a symbol edit';
-        throw refuse(i, 'edit', path, `${which}: ${e.reason}`);
+        const symbolic = symbolAt.includes(e.edit)
+          ? ` (the symbol edit of ${symbol[symbolAt.indexOf(e.edit)]!.namePath})`
+          : '';
+        throw refuse(i, 'edit', path, `edit ${e.edit}${symbolic}: ${e.reason}`);
       }
       throw e;
     }
     this.editCount += c.edits.length;
     this.edited.add(real);
     this.set(i, real, { ...node, bytes: encodeText(text, decoded.bom) });
+  }
+
+  /** The change's symbol edits as range edits (the caller's compiler); its refusals name the change too. */
+  private async compileSymbols(
+    i: number,
+    path: string,
+    file: SymbolEditFile,
+    edits: readonly SymbolTextEdit[],
+  ): Promise<RangeTextEdit[]> {
+    if (!this.opts.symbolEdits) throw refuse(i, 'edit', path, 'symbol edits are not served here');
+    try {
+      return await this.opts.symbolEdits(file, edits, this.opts.signal);
+    } catch (e) {
+      if (e instanceof SessionProtocolError) {
+        const why = e.message.endsWith('nothing was changed') ? e.message : `${e.message}; nothing was changed`;
+        throw new SessionProtocolError(e.code, `change ${i} (edit ${path}): ${why}`, e.details);
+      }
+      throw e;
+    }
   }
 
   private async create(i: number, c: Extract<WorkspaceChangeInput, { kind: 'create' }>): Promise<void> {

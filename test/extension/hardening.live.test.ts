@@ -154,7 +154,11 @@ describe('replace is a transaction', () => {
       replacement: 'changed',
       include: 'big-untracked.log',
     });
-    expect(r).toEqual({ replacedCount: 40_000, affectedFiles: [join(fx.ws.dir, 'big-untracked.log')] });
+    expect(r).toEqual({
+      replacedCount: 40_000,
+      affectedFiles: [join(fx.ws.dir, 'big-untracked.log')],
+      transactionId: expect.any(String),
+    });
     const entries = (await fx.client.localhistoryList({ filePath: 'big-untracked.log' })).entries;
     const kept = entries.find((e) => e.source === 'IDEA: before edit/replace');
     expect(kept).toBeDefined();

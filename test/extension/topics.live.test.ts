@@ -238,7 +238,12 @@ describe('history/list, history/diff, history/rollback (git)', () => {
   it('rollback writes exactly the committed bytes and keeps what it overwrote', async () => {
     const before = read('src/shapes.ts');
     const r = await fx.client.historyRollback({ filePath: 'src/shapes.ts', toIndex: 3 });
-    expect(r).toEqual({ filePath: join(dir, 'src/shapes.ts'), toRef: fx.ws.commits.initial, restoredIndex: 3 });
+    expect(r).toEqual({
+      filePath: join(dir, 'src/shapes.ts'),
+      toRef: fx.ws.commits.initial,
+      restoredIndex: 3,
+      transactionId: expect.any(String),
+    });
     expect(readFileSync(join(dir, 'src/shapes.ts')).equals(gitShow(fx.ws.commits.initial!, 'src/shapes.ts'))).toBe(
       true,
     );
@@ -268,7 +273,11 @@ describe('edit/replace and local history', () => {
       isRegex: true,
       include: 'text/**',
     });
-    expect(r).toEqual({ replacedCount: 3, affectedFiles: [join(dir, 'text/search.txt')] });
+    expect(r).toEqual({
+      replacedCount: 3,
+      affectedFiles: [join(dir, 'text/search.txt')],
+      transactionId: expect.any(String),
+    });
     expect(read('text/search.txt').split('\n')[4]).toBe('ORD[1234] ORD[5678] ORD[90]');
     for (const [f, text] of untouched) expect(read(f)).toBe(text);
     expect(await fx.client.editReplace({ pattern: 'zzz-not-there', replacement: 'x' })).toEqual({
@@ -310,6 +319,7 @@ describe('edit/replace and local history', () => {
       filePath: join(dir, 'notes/journal.md'),
       restoredId: older!.id,
       restoredLabel: older!.timestampLabel,
+      transactionId: expect.any(String),
     });
     expect(read('notes/journal.md')).toContain('status: draft-1');
     // draft-2 (what the rollback overwrote) is still recoverable.

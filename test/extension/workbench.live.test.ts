@@ -81,7 +81,7 @@ describe('unsaved editor contents', () => {
       (await fx.host.workbench.activeTabDirty()) ? undefined : true,
     );
     const r = await fx.client.editReplace({ pattern: 'zebracrossing', replacement: 'okapiwalk', include: 'text/**' });
-    expect(r).toEqual({ replacedCount: 1, affectedFiles: [join(fx.ws.dir, FILE)] });
+    expect(r).toEqual({ replacedCount: 1, affectedFiles: [join(fx.ws.dir, FILE)], transactionId: expect.any(String) });
     const disk = diskText(FILE);
     expect(disk).toContain('okapiwalk unsaved');
     expect(disk).not.toContain('zebracrossing');

@@ -402,7 +402,17 @@ describe('edit/replace through the server core', () => {
     p.session.onFrame(replace('w1'));
     const answerMs = await firstAnswer(p);
     await noSecondAnswer(p, answerMs);
-    expect(p.sent).toEqual([{ topic: REPLACE, requestId: 'w1', result: { replacedCount: 3, affectedFiles: files } }]);
+    expect(p.sent).toEqual([
+      {
+        topic: REPLACE,
+        requestId: 'w1',
+        result: {
+          replacedCount: 3,
+          affectedFiles: files,
+          transactionId: expect.stringMatching(/^[A-Za-z0-9_-]{8,64}$/),
+        },
+      },
+    ]);
     expect(p.diskAtSend).toEqual([AFTER]);
   });
 

@@ -1,0 +1,218 @@
+// Symbol edits of edit/apply (clause T53), compiled into range edits of their file: the symbol named by
+// its name path (exactly one match, T44: else INVALID_REQUEST with the candidates), its leading block of
+// comment, decorator and attribute lines as nav/findSymbol finds it (T45, symbol-text.ts), then
+// - replace: its text from its declaration (its first line not in that block) to its range end, or from
+//   its leading block when newText brings one of its own;
+// - insertBefore / insertAfter: newText as whole lines before its leading block / after the line its
+//   range ends on, one empty line between for the kinds that get one;
+// - delete: the symbol and its leading block, with the lines they leave empty, refused while anything
+//   outside its own range refers to it (the references listed, at most 20).
+// newText is re-indented to the symbol's first line (see reindent) and its line breaks become the
+// file's (the planner writes every edit's line breaks in the file's style). The symbols come from the
+// file's language server, which knows the disk: a file an earlier change of the same edit changed is
+// refused, as is one whose editor copy is not the disk's yet.
+import { resolve } from 'node:path';
+import type { CoreContext } from '../context';
+import { invalidRequest, ProtocolError } from '../errors';
+import { isUnavailable, type Range } from '../host';
+import { namePathOf, type SymbolNode, type SymbolTree } from '../name-paths';
+import { leadingBlockStart, lineStarts } from '../symbol-text';
+import type { RangeTextEdit } from '../write/file-text';
+import type { PlanOptions, SymbolEditFile, SymbolTextEdit } from '../write/workspace-edit';
+import { oneSymbol, parsedNamePath, symbolTreeOf } from './locator';
+
+/** References listed at most in a refused delete. */
+export const MAX_REFERENCES_LISTED = 20;
+
+/** Kinds (VS Code's, 0-based) that get an empty line between them and what is inserted next to them. */
+const SPACED_KINDS = new Set([1, 2, 4, 5, 8, 9, 10, 11]); // module, namespace, class, method, constructor, enum, interface, function
+
+const WHITESPACE = /^[ \t]*/;
+const indentationOf = (line: string) => WHITESPACE.exec(line)![0];
+
+/** A file's text split for positions: its lines without their breaks. */
+class Lines {
+  readonly starts: number[];
+  constructor(readonly text: string) {
+    this.starts = lineStarts(text);
+  }
+  get count(): number {
+    return this.starts.length;
+  }
+  /** Line `l` without its line break. */
+  line(l: number): string {
+    const next = l + 1 < this.starts.length ? this.starts[l + 1]! : this.text.length;
+    return this.text.slice(this.starts[l]!, next).replace(/\r\n$|\n$|\r$/, '');
+  }
+  /** Whether line `l` belongs to a leading block (a comment, decorator or attribute line): T45's own test. */
+  isLeading(l: number): boolean {
+    return leadingBlockStart(this.text, this.starts, l + 1, l - 1) !== undefined;
+  }
+  isBlank(l: number): boolean {
+    return l >= 0 && l < this.count && this.line(l).trim() === '';
+  }
+  end(l: number): { line: number; character: number } {
+    return { line: l, character: this.line(l).length };
+  }
+}
+
+/** Where the symbol's leading block starts (T45: above its range, below its previous sibling), if it has one. */
+function leadingStart(lines: Lines, tree: SymbolTree, n: SymbolNode): { line: number; character: number } | undefined {
+  const siblings = n.parent ? n.parent.children : tree.roots;
+  const k = siblings.indexOf(n);
+  const previous = k > 0 ? siblings[k - 1] : undefined;
+  const floor = previous ? previous.range.end.line : n.parent ? n.parent.range.start.line : -1;
+  return leadingBlockStart(lines.text, lines.starts, n.range.start.line, floor);
+}
+
+/**
+ * newText's lines re-indented to `indent` (the symbol's first line's): blank lines at both ends dropped,
+ * the common leading whitespace of its non-empty lines removed and `indent` put before each. A text whose
+ * first line has no leading whitespace and whose other non-empty lines all begin with `indent` is a body
+ * as nav/findSymbol gives it (its first line from its first character, the others as in the file): those
+ * lines are kept as they are, only the first gets `indent`.
+ */
+export function reindent(newText: string, indent: string): string[] {
+  const lines = newText.split(/\r\n|\n|\r/);
+  while (lines.length > 0 && lines[0]!.trim() === '') lines.shift();
+  while (lines.length > 0 && lines[lines.length - 1]!.trim() === '') lines.pop();
+  if (lines.length === 0) return [];
+  const nonEmpty = lines.filter((l) => l.trim() !== '');
+  const rest = nonEmpty.slice(1);
+  if (indent !== '' && indentationOf(lines[0]!) === '' && rest.length > 0 && rest.every((l) => l.startsWith(indent)))
+    return lines.map((l, i) => (i === 0 ? indent + l : l.trim() === '' ? '' : l));
+  let common = indentationOf(nonEmpty[0]!);
+  for (const l of nonEmpty) {
+    const ws = indentationOf(l);
+    let k = 0;
+    while (k < common.length && k < ws.length && common[k] === ws[k]) k++;
+    common = common.slice(0, k);
+  }
+  return lines.map((l) => (l.trim() === '' ? '' : indent + l.slice(common.length)));
+}
+
+/** The compiler of edit/apply's symbol edits over the host's language features (PlanOptions.symbolEdits). */
+export function symbolEditCompiler(svc: CoreContext): NonNullable<PlanOptions['symbolEdits']> {
+  return async (file, edits, signal) => {
+    if (file.changedByEarlier)
+      throw invalidRequest(
+        'symbol edits need the file as it is on disk (its language server knows that), and an earlier change of this edit changed it; put them in an edit before those changes',
+      );
+    const held = svc.documents.text(file.path);
+    if (held !== undefined && held !== file.text)
+      throw new ProtocolError('HANDLER_ERROR', `the editor's copy of ${file.path} is not the disk's yet; retry`);
+    const tree = await symbolTreeOf(svc, file.path, signal);
+    if (isUnavailable(tree))
+      throw new ProtocolError('HANDLER_ERROR', `cannot find the symbols of ${file.path}: ${tree.unavailable}`);
+    const lines = new Lines(file.text);
+    const out: RangeTextEdit[] = [];
+    for (const e of edits) out.push(await compile(svc, file, lines, tree, e, signal));
+    return out;
+  };
+}
+
+async function compile(
+  svc: CoreContext,
+  file: SymbolEditFile,
+  lines: Lines,
+  tree: SymbolTree,
+  e: SymbolTextEdit,
+  signal: AbortSignal,
+): Promise<RangeTextEdit> {
+  const n = oneSymbol(tree, e.namePath, parsedNamePath(e.namePath), file.path);
+  const first = n.range.start.line;
+  const last = Math.min(n.range.end.line, lines.count - 1);
+  const indent = indentationOf(lines.line(first));
+  const leading = leadingStart(lines, tree, n);
+  const spaced = SPACED_KINDS.has(n.kind);
+  const at = (line: number, character: number) => ({ line, character });
+  const edit = (start: Range['start'], end: Range['start'], newText: string): RangeTextEdit => ({
+    range: { start, end },
+    newText,
+  });
+  if (e.operation !== 'delete' && e.newText === undefined)
+    throw invalidRequest(`a symbol edit's ${e.operation} needs newText (${e.namePath})`);
+  const text = reindent(e.newText ?? '', indent);
+
+  switch (e.operation) {
+    case 'replace': {
+      // newText with its own comment, decorator or attribute line replaces the leading block too.
+      const own = text.length > 0 && new Lines(`${text[0]}\nx`).isLeading(0);
+      let start: Range['start'];
+      if (own) start = leading ?? n.range.start;
+      else {
+        // The declaration: the range's first line that is not a leading line (TS ranges begin at decorators).
+        let decl = first;
+        while (decl < last && lines.isLeading(decl)) decl++;
+        start = decl === first ? n.range.start : at(decl, indentationOf(lines.line(decl)).length);
+      }
+      // The first line goes where the replaced text began, after the indentation already there.
+      const firstLine = text[0]?.slice(Math.min(indent.length, start.character)) ?? '';
+      return edit(start, n.range.end, [firstLine, ...text.slice(1)].join('\n'));
+    }
+    case 'insertBefore': {
+      const line = leading?.line ?? first;
+      return edit(at(line, 0), at(line, 0), `${text.join('\n')}\n${spaced ? '\n' : ''}`);
+    }
+    case 'insertAfter': {
+      const block = `${spaced ? '\n' : ''}${text.join('\n')}`;
+      if (last + 1 < lines.count) return edit(at(last + 1, 0), at(last + 1, 0), `${block}\n`);
+      return edit(lines.end(last), lines.end(last), `\n${block}`);
+    }
+    case 'delete': {
+      await unreferenced(svc, file.path, n, signal);
+      let start = leading ?? n.range.start;
+      let end: Range['start'] = n.range.end;
+      const before = lines.line(start.line).slice(0, start.character);
+      const after = lines.line(last).slice(Math.min(end.character, lines.line(last).length));
+      const wholeLines = before.trim() === '' && after.trim() === '';
+      if (wholeLines) {
+        start = at(start.line, 0);
+        if (last + 1 < lines.count) {
+          // The lines around must not be left with two blank lines, nor a blank line before a closing
+          // bracket: with a blank line above, the blank line below goes too, or else the one above when
+          // what follows closes the enclosing block.
+          const blankAbove = lines.isBlank(start.line - 1) || start.line === 0;
+          const next = lines.line(last + 1).trim();
+          if (blankAbove && next === '' && last + 2 < lines.count) end = at(last + 2, 0);
+          else {
+            end = at(last + 1, 0);
+            if (start.line > 0 && lines.isBlank(start.line - 1) && /^[}\])]/.test(next)) start = at(start.line - 1, 0);
+          }
+        } else {
+          end = lines.end(last);
+          if (start.line > 0) start = lines.end(start.line - 1);
+        }
+      }
+      return edit(start, end, '');
+    }
+  }
+}
+
+/** Refuses to delete `n` while a reference to it lies outside its own range (listing at most 20). */
+async function unreferenced(svc: CoreContext, path: string, n: SymbolNode, signal: AbortSignal): Promise<void> {
+  const refs = await svc.language.references(path, n.selectionRange.start, false, signal);
+  if (isUnavailable(refs))
+    throw new ProtocolError(
+      'HANDLER_ERROR',
+      `cannot delete ${namePathOf(n)} safely: its references cannot be checked (${refs.unavailable})`,
+    );
+  const inside = (r: Range) =>
+    (r.start.line > n.range.start.line ||
+      (r.start.line === n.range.start.line && r.start.character >= n.range.start.character)) &&
+    (r.end.line < n.range.end.line || (r.end.line === n.range.end.line && r.end.character <= n.range.end.character));
+  const self = resolve(path);
+  const outside = refs.filter((r) => !(resolve(r.filePath) === self && inside(r.range)));
+  if (outside.length === 0) return;
+  const listed = outside.slice(0, MAX_REFERENCES_LISTED).map((r) => ({
+    filePath: r.filePath,
+    line: r.range.start.line,
+    character: r.range.start.character,
+  }));
+  const where = listed.map((r) => `${r.filePath}:${r.line}:${r.character}`).join(', ');
+  const more = outside.length > listed.length ? ` and ${outside.length - listed.length} more` : '';
+  throw invalidRequest(
+    `${namePathOf(n)} is still referenced outside itself (${outside.length}): ${where}${more}; remove those first`,
+    { references: listed },
+  );
+}
