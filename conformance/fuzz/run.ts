@@ -394,7 +394,10 @@ export async function fuzz(o: FuzzOptions): Promise<FuzzSummary> {
     if (input.size?.over) {
       // Over the bound: closed with 1009, then a new connection's canary is answered.
       const bytes = targetBytes(input, bound!);
-      conn.sendText(paddedFrame({ topic: input.topic, requestId, params: input.params }, bytes).text);
+      await conn.sendTextFlushed(
+        paddedFrame({ topic: input.topic, requestId, params: input.params }, bytes).text,
+        timeoutMs,
+      );
       problems = await judgeOver(conn, requestId, bytes, bound!, timeoutMs);
       if (writes) resetFixtureWorkspaceDetailed(workspace);
       await conn.close();
@@ -430,7 +433,10 @@ export async function fuzz(o: FuzzOptions): Promise<FuzzSummary> {
     } else if (input.size) {
       // Just under the bound: the request is answered as it would be without its padding.
       const bytes = targetBytes(input, bound!);
-      conn.sendText(paddedFrame({ topic: input.topic, requestId, params: input.params }, bytes).text);
+      await conn.sendTextFlushed(
+        paddedFrame({ topic: input.topic, requestId, params: input.params }, bytes).text,
+        timeoutMs,
+      );
       answer = await answerTo(conn, requestId, timeoutMs);
       problems =
         answer.kind === 'closed' && answer.code === 1009

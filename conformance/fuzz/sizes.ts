@@ -125,7 +125,7 @@ export async function findFrameBound(
     const requestId = `frame-bound-${++probes}`;
     const value = { topic, requestId, params: {} };
     const { text } = paddedFrame(value, bytes);
-    conn.sendText(text);
+    await conn.sendTextFlushed(text, timeoutMs);
     conn.traffic.length = 0; // a connection keeps what it sent: not these
     sent?.(`${n(bytes)} bytes: ${JSON.stringify(value)}…`);
     return reactionTo(conn, requestId, timeoutMs);

@@ -100,6 +100,23 @@ export class Connection {
     this.traffic.push({ direction: 'sent', text });
   }
 
+  /**
+   * Sends a frame and resolves once the socket has taken all of it, the connection failed, or `waitMs`
+   * passed: a frame of megabytes takes a while to leave on a busy machine, and its answer is timed from there.
+   */
+  sendTextFlushed(text: string, waitMs: number): Promise<void> {
+    if (this.ws.readyState !== WebSocket.OPEN) return Promise.resolve();
+    this.cork();
+    this.traffic.push({ direction: 'sent', text });
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, waitMs);
+      this.ws.send(text, () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
   send(value: unknown): void {
     this.sendText(JSON.stringify(value));
   }
