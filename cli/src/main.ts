@@ -194,7 +194,7 @@ async function execute(inv: Invocation, cmds: readonly CommandSpec[], spec: Spec
         const timeoutMs = inv.globals.timeoutMs ?? DEFAULT_TIMEOUT_MS;
         const client = await open(inv.globals, io);
         try {
-          checkNamePaths(client, cmd, params);
+          checkNamePaths(client, cmd, params, spec);
           if (findFile) {
             params = await withSymbolFile(client, cmd!, params, { timeoutMs, cwd: realCwd(io.cwd) });
             checkParams(FRAMES.params.get(topic), params, cmd);

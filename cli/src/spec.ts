@@ -14,6 +14,8 @@ export interface TopicSpec {
   description: string;
   /** The params schema, `$ref`s inlined (sibling keywords such as description and default win). */
   params: JsonSchema;
+  /** The protocol version the topic appeared in. */
+  since?: string;
   /** Since 0.1.7: "session" when the session serves the topic itself (events/subscribe, …): no command. */
   servedBy?: 'session';
 }
@@ -38,6 +40,7 @@ export function loadSpecDir(dir: string): SpecBundle {
   const topics = spec.index.topics.map((t) => ({
     topic: t.topic,
     description: t.description,
+    since: t.since,
     params: inlineRefs(spec, t.params, spec.byPath.get(t.params)!.schema) as JsonSchema,
     ...(t.servedBy ? { servedBy: t.servedBy } : {}),
   }));

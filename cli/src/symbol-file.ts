@@ -8,6 +8,7 @@ import { locatorForms } from './args';
 import type { CommandSpec } from './commands';
 import { commandLine } from './help';
 import type { IdeaClient } from './protocol';
+import type { SpecBundle } from './spec';
 
 const FIND_SYMBOL = '/app/vscode/nav/findSymbol';
 /** As many as an error lists (the protocol's candidates are at most 20 too). */
@@ -18,7 +19,7 @@ export class SymbolFileError extends Error {
   override readonly name = 'SymbolFileError';
 }
 
-/** The server takes no name paths (before 0.1.8). */
+/** The server takes no name paths (it is older than they are). */
 export class NoNamePathsError extends Error {
   override readonly name = 'NoNamePathsError';
 }
@@ -36,21 +37,21 @@ export function needsSymbolFile(cmd: CommandSpec | undefined, params: Record<str
   return l !== undefined && params[l.namePath.name] !== undefined && params[l.file.name] === undefined;
 }
 
-/** The first version whose position topics take a name path (clause T44). */
-const NAME_PATHS_SINCE = '0.1.8';
-
 /**
- * A server before 0.1.8 takes no name path (it would ignore the field and ask for a line): said before
- * anything is sent, by the version it announced.
+ * A server older than name paths takes none (it would ignore the field and ask for a line): said before
+ * anything is sent, by the version it announced. Name paths came with nav/findSymbol (T43, T44), so
+ * that topic's `since` is their first version.
  */
 export function checkNamePaths(
   client: IdeaClient,
   cmd: CommandSpec | undefined,
   params: Record<string, unknown>,
+  spec: SpecBundle,
 ): void {
   const l = cmd?.locator;
   const version = String(client.handshake.version);
-  if (!l || params[l.namePath.name] === undefined) return;
+  const NAME_PATHS_SINCE = spec.topics.find((t) => t.topic === FIND_SYMBOL)?.since;
+  if (!l || params[l.namePath.name] === undefined || NAME_PATHS_SINCE === undefined) return;
   if (!isVersion(version) || compareVersions(version, NAME_PATHS_SINCE) >= 0) return;
   throw new NoNamePathsError(
     `the IDEA server (protocol ${version}) takes no name paths (protocol ${NAME_PATHS_SINCE} does): give ${locatorForms(cmd!).slice(0, 2).join(' or ')}`,

@@ -99,8 +99,13 @@ describe('recorder', () => {
   it('marks the cases of every topic that writes the workspace destructive, rename included', async () => {
     const writes = [...(await writeTopics())].sort();
     expect(writes).toEqual([
+      '/app/vscode/edit/apply',
+      '/app/vscode/edit/applyCodeAction',
+      '/app/vscode/edit/format',
       '/app/vscode/edit/rename',
       '/app/vscode/edit/replace',
+      '/app/vscode/edit/undo',
+      '/app/vscode/fs/move',
       '/app/vscode/history/rollback',
       '/app/vscode/localhistory/rollback',
     ]);
