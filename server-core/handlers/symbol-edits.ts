@@ -16,7 +16,7 @@ import type { CoreContext } from '../context';
 import { invalidRequest, ProtocolError } from '../errors';
 import { isUnavailable, type Range } from '../host';
 import { namePathOf, type SymbolNode, type SymbolTree } from '../name-paths';
-import { leadingBlockStart, lineStarts } from '../symbol-text';
+import { bodyStartOf, leadingBlockStart, lineStarts } from '../symbol-text';
 import type { RangeTextEdit } from '../write/file-text';
 import type { PlanOptions, SymbolEditFile, SymbolTextEdit } from '../write/workspace-edit';
 import { oneSymbol, parsedNamePath, symbolTreeOf } from './locator';
@@ -58,11 +58,8 @@ class Lines {
 
 /** Where the symbol's leading block starts (T45: above its range, below its previous sibling), if it has one. */
 function leadingStart(lines: Lines, tree: SymbolTree, n: SymbolNode): { line: number; character: number } | undefined {
-  const siblings = n.parent ? n.parent.children : tree.roots;
-  const k = siblings.indexOf(n);
-  const previous = k > 0 ? siblings[k - 1] : undefined;
-  const floor = previous ? previous.range.end.line : n.parent ? n.parent.range.start.line : -1;
-  return leadingBlockStart(lines.text, lines.starts, n.range.start.line, floor);
+  const start = bodyStartOf(lines.text, lines.starts, tree, n);
+  return start === n.range.start ? undefined : start;
 }
 
 /**

@@ -107,8 +107,8 @@ describe('nav/findSymbol (T45)', () => {
           selectionLine: 4,
           selectionCharacter: 0,
           filePath: hono,
-          // T45 takes the range's first line: a decorated method's range starts at its decorator.
-          signature: '@log()',
+          // T45: a decorated method's range starts at its decorator; its signature starts past it.
+          signature: 'route(path: string): this',
           bodyLine: 2,
           bodyCharacter: 2,
           body: '/** Adds a route. */\n  @log()\n  route(path: string): this {\n    return this;\n  }',
@@ -120,7 +120,7 @@ describe('nav/findSymbol (T45)', () => {
     });
     const { result: withKids } = await serve()('nav/findSymbol', { namePath: '/Hono', filePath: hono, depth: 1 });
     expect((withKids!.symbols as { children: unknown[] }[])[0]!.children).toEqual([
-      expect.objectContaining({ namePath: '/Hono/route', level: 1, signature: '@log()' }),
+      expect.objectContaining({ namePath: '/Hono/route', level: 1, signature: 'route(path: string): this' }),
       expect.objectContaining({ namePath: '/Hono/get', level: 1, signature: 'get(path: string)' }),
     ]);
     expect(withKids!.symbols).toEqual([expect.not.objectContaining({ body: expect.anything() })]);

@@ -1,0 +1,140 @@
+// clause T45's text rules on idea-server with the real typescript-language-server: a top-level symbol's
+// body starts at the comment block directly above it, not in its previous sibling's range (a variable
+// whose second line starts with `*`); signatures run past the decorators a range begins with and
+// through angle brackets (a `{` in a type parameter's default), for overloads, arrow-function consts,
+// getters and TSX.
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect, type IdeaClient } from '../../generated/current';
+import { type ServedWorkspace, serveWorkspace } from '../../idea-server/src/serve';
+import { forgetProjects } from '../../server-core/projects';
+
+const SLOW = 120_000; // tsserver starts; the machine is shared
+
+const TEXTS = [
+  'export const factor = 2', // 0
+  '  * 3;', // 1
+  '// Scales an amount by the factor.', // 2
+  '// The report uses it.', // 3
+  'export function scaled(amount: number): number {', // 4
+  '  return amount * factor;', // 5
+  '}', // 6
+  '', // 7
+  '/** Makes one. */', // 8
+  'export function make<T = { a: number }>(value: T): T {', // 9
+  '  return value;', // 10
+  '}', // 11
+  '', // 12
+  'export function pick(key: string): string;', // 13
+  'export function pick(key: number): string;', // 14
+  'export function pick(key: string | number): string {', // 15
+  '  return String(key);', // 16
+  '}', // 17
+  '', // 18
+  'export const add = <T,>(a: T, next: (x: T) => T): T => {', // 19
+  '  return next(a);', // 20
+  '};', // 21
+  '', // 22
+  'function log(_target: unknown, _context: unknown): void {}', // 23
+  'function tag(_name: string) {', // 24
+  '  return (_c: unknown) => {};', // 25
+  '}', // 26
+  '', // 27
+  '// The box.', // 28
+  "@tag('box')", // 29
+  'export class Box<K extends { id: string } = { id: string }> {', // 30
+  '  /** Its id. */', // 31
+  '  @log', // 32
+  '  get id(): string {', // 33
+  "    return '';", // 34
+  '  }', // 35
+  '}', // 36
+  '',
+].join('\n');
+
+const VIEW = [
+  'export function View(props: { title: string }) {', // 0
+  '  return <div>{props.title}</div>;', // 1
+  '}', // 2
+  'export const Row = <T,>(p: { item: T }) => <li>{String(p.item)}</li>;', // 3
+  '',
+].join('\n');
+
+let tmp: string;
+let served: ServedWorkspace;
+let client: IdeaClient;
+
+beforeAll(async () => {
+  tmp = realpathSync(mkdtempSync(join(tmpdir(), 'idea-symbol-text-')));
+  const ws = join(tmp, 'ws');
+  mkdirSync(join(ws, 'src'), { recursive: true });
+  writeFileSync(join(ws, 'tsconfig.json'), JSON.stringify({ compilerOptions: { jsx: 'preserve', strict: true } }));
+  writeFileSync(join(ws, 'src', 'texts.ts'), TEXTS);
+  writeFileSync(join(ws, 'src', 'view.tsx'), VIEW);
+  forgetProjects();
+  served = await serveWorkspace({
+    workspace: ws,
+    port: 0,
+    registry: false,
+    home: join(tmp, 'home'),
+    historyDir: join(tmp, 'history'),
+    log: () => {},
+  });
+  client = await connect({ url: served.url, token: served.token });
+}, 60_000);
+
+afterAll(async () => {
+  await client?.close();
+  await served?.close();
+  rmSync(tmp, { recursive: true, force: true });
+}, 60_000);
+
+const find = async (namePath: string, filePath = 'src/texts.ts', includeBody = false) =>
+  (await client.navFindSymbol({ namePath, filePath, includeBody })).symbols;
+
+describe('nav/findSymbol text on tsserver (T45)', () => {
+  it("a top-level body starts at the comment block above it, not in the previous sibling's range", {
+    timeout: SLOW,
+  }, async () => {
+    const [factor] = await find('factor');
+    expect(factor).toMatchObject({ line: 0, endLine: 1, signature: 'factor = 2' }); // its range ends on "  * 3;"
+    const [scaled] = await find('scaled', 'src/texts.ts', true);
+    expect(scaled).toMatchObject({
+      signature: 'export function scaled(amount: number): number',
+      bodyLine: 2,
+      bodyCharacter: 0,
+      body: TEXTS.split('\n').slice(2, 7).join('\n'),
+    });
+  });
+
+  it('signatures run through angle brackets and past the decorators a range begins with', {
+    timeout: SLOW,
+  }, async () => {
+    expect((await find('make')).map((s) => s.signature)).toEqual([
+      'export function make<T = { a: number }>(value: T): T',
+    ]);
+    expect((await find('pick')).map((s) => s.signature)).toEqual([
+      'export function pick(key: string): string;',
+      'export function pick(key: number): string;',
+      'export function pick(key: string | number): string',
+    ]);
+    expect((await find('add')).map((s) => s.signature)).toEqual(['add = <T,>(a: T, next: (x: T) => T): T =>']);
+    const [box] = await find('Box', 'src/texts.ts', true);
+    expect(box).toMatchObject({
+      signature: 'export class Box<K extends { id: string } = { id: string }>',
+      bodyLine: 28,
+      bodyCharacter: 0,
+    });
+    const [id] = await find('Box/id', 'src/texts.ts', true);
+    expect(id).toMatchObject({ signature: 'get id(): string', bodyLine: 31, bodyCharacter: 2 });
+  });
+
+  it('TSX: a function component and an arrow-function const', { timeout: SLOW }, async () => {
+    expect((await find('View', 'src/view.tsx')).map((s) => s.signature)).toEqual([
+      'export function View(props: { title: string })',
+    ]);
+    expect((await find('Row', 'src/view.tsx')).map((s) => s.signature)).toEqual(['Row = <T,>(p: { item: T }) => <li>']);
+  });
+});
