@@ -429,6 +429,31 @@ describe('nav/callHierarchy (T51)', () => {
     expect(questions).toEqual(['f', 'g', 'h', 'h']);
   });
 
+  it('each caller once, each call site once, in source order', async () => {
+    // g listed twice (two providers, or a declaration reached twice), a range given twice, ranges out of order.
+    const site = (line: number, c: number) => r(line, c, line, c + 1);
+    const duplicated: CallHierarchy = {
+      ...calls,
+      incoming: async () => [
+        { item: G, ranges: [site(2, 4), site(1, 9), site(2, 4)] },
+        { item: H, ranges: [site(14, 2)] },
+        { item: { ...G, handle: 'g again' }, ranges: [site(1, 9), site(3, 0)] },
+      ],
+    };
+    const { result } = await serve({ callHierarchy: duplicated })('nav/callHierarchy', {
+      filePath: hono,
+      line: 8,
+      character: 9,
+      direction: 'incoming',
+    });
+    expect(result).toMatchObject({ totalCount: 2, truncated: false });
+    const listed = result!.calls as { item: { name: string }; callSites: { line: number; character: number }[] }[];
+    expect(listed.map((c) => [c.item.name, c.callSites.map((s) => `${s.line}:${s.character}`)])).toEqual([
+      ['g', ['1:9', '2:4', '3:0']],
+      ['h', ['14:2']],
+    ]);
+  });
+
   it('items carry their name path where their file names them', async () => {
     const routeItem: CallHierarchyItem = { ...item('route', 4), selectionRange: r(4, 2, 4, 7), range: r(3, 2, 6, 3) };
     const { result } = await serve({

@@ -1,8 +1,9 @@
-// clause T45's text rules on idea-server with the real typescript-language-server: a top-level symbol's
-// body starts at the comment block directly above it, not in its previous sibling's range (a variable
-// whose second line starts with `*`); signatures run past the decorators a range begins with and
-// through angle brackets (a `{` in a type parameter's default), for overloads, arrow-function consts,
-// getters and TSX.
+// v0.1.8's symbol answers on idea-server with the real typescript-language-server. T45's text rules: a
+// top-level symbol's body starts at the comment block directly above it, not in its previous sibling's
+// range (a variable whose second line starts with `*`); signatures run past the decorators a range
+// begins with and through angle brackets (a `{` in a type parameter's default), for overloads,
+// arrow-function consts, getters and TSX. T51: each callee and call site once (tsserver gives a method's
+// calls through `this` twice).
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,6 +52,19 @@ const TEXTS = [
   "    return '';", // 34
   '  }', // 35
   '}', // 36
+  '', // 37
+  'export function twice(): string {', // 38
+  "  return pick('a') + pick(1);", // 39
+  '}', // 40
+  '', // 41
+  'export class Meter {', // 42
+  '  read(): number {', // 43
+  '    return this.step() + this.step();', // 44
+  '  }', // 45
+  '  step(): number {', // 46
+  '    return 1;', // 47
+  '  }', // 48
+  '}', // 49
   '',
 ].join('\n');
 
@@ -136,5 +150,17 @@ describe('nav/findSymbol text on tsserver (T45)', () => {
       'export function View(props: { title: string })',
     ]);
     expect((await find('Row', 'src/view.tsx')).map((s) => s.signature)).toEqual(['Row = <T,>(p: { item: T }) => <li>']);
+  });
+});
+
+describe('nav/callHierarchy on tsserver (T51)', () => {
+  it('each callee once with each call site once', { timeout: SLOW }, async () => {
+    const calls = async (namePath: string) =>
+      (await client.navCallHierarchy({ filePath: 'src/texts.ts', namePath, direction: 'outgoing' })).calls.map((c) => [
+        c.item.name,
+        c.callSites.map((s) => `${s.line}:${s.character}`),
+      ]);
+    expect(await calls('Meter/read')).toEqual([['step', ['44:11', '44:25']]]);
+    expect(await calls('twice')).toEqual([['pick', ['39:9', '39:21']]]);
   });
 });
