@@ -3,13 +3,16 @@
 // range (a variable whose second line starts with `*`); signatures run past the decorators a range
 // begins with and through angle brackets (a `{` in a type parameter's default), for overloads,
 // arrow-function consts, getters and TSX. T51: each callee and call site once (tsserver gives a method's
-// calls through `this` twice).
+// calls through `this` twice). T49: a list tsserver gave as many symbols as asked for is said cut.
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type IdeaClient } from '../../generated/current';
+import { LspClient } from '../../idea-server/src/lsp/client';
+import { lspSymbolsAndCalls } from '../../idea-server/src/lsp/symbols-and-calls';
 import { type ServedWorkspace, serveWorkspace } from '../../idea-server/src/serve';
+import { isUnavailable } from '../../server-core/host';
 import { forgetProjects } from '../../server-core/projects';
 
 const SLOW = 120_000; // tsserver starts; the machine is shared
@@ -77,12 +80,13 @@ const VIEW = [
 ].join('\n');
 
 let tmp: string;
+let ws: string;
 let served: ServedWorkspace;
 let client: IdeaClient;
 
 beforeAll(async () => {
   tmp = realpathSync(mkdtempSync(join(tmpdir(), 'idea-symbol-text-')));
-  const ws = join(tmp, 'ws');
+  ws = join(tmp, 'ws');
   mkdirSync(join(ws, 'src'), { recursive: true });
   writeFileSync(join(ws, 'tsconfig.json'), JSON.stringify({ compilerOptions: { jsx: 'preserve', strict: true } }));
   writeFileSync(join(ws, 'src', 'texts.ts'), TEXTS);
@@ -162,5 +166,26 @@ describe('nav/callHierarchy on tsserver (T51)', () => {
       ]);
     expect(await calls('Meter/read')).toEqual([['step', ['44:11', '44:25']]]);
     expect(await calls('twice')).toEqual([['pick', ['39:9', '39:21']]]);
+  });
+});
+
+describe('nav/workspaceSymbols on tsserver (T49)', () => {
+  it('a list with as many symbols as were asked for says it may be cut', { timeout: SLOW }, async () => {
+    const lsp = new LspClient({ rootPath: ws });
+    try {
+      await lsp.load([join(ws, 'src', 'texts.ts')]);
+      const signal = new AbortController().signal;
+      // "m" names two symbols of texts.ts: make and Meter.
+      const cut = await lspSymbolsAndCalls(lsp, 1).workspaceSymbols('m', signal);
+      if (isUnavailable(cut)) throw new Error(cut.unavailable);
+      expect(cut).toHaveLength(1);
+      expect(cut.limitedBy).toMatch(/^the typescript language server listed as many symbols as it was asked for \(1\)/);
+      const whole = await lspSymbolsAndCalls(lsp).workspaceSymbols('m', signal);
+      if (isUnavailable(whole)) throw new Error(whole.unavailable);
+      expect(whole.map((s) => s.name).sort()).toEqual(['Meter', 'make']);
+      expect(whole.limitedBy).toBeUndefined();
+    } finally {
+      await lsp.shutdown();
+    }
   });
 });

@@ -564,13 +564,14 @@ export class LspClient {
    * TypeScript's server is asked tsserver's own `navto` without a file, which searches every project
    * it has loaded (its workspace/symbol searches only the projects of the file it opened last); other
    * servers `workspace/symbol`. Servers not running yet are started (a query names no file to start
-   * them by); at most `limit` symbols are asked of each.
+   * them by); at most `limit` symbols are asked of each, and `cut` says a server gave that many (it may
+   * have left some out).
    */
   async workspaceSymbols(
     query: string,
     limit: number,
     opts: CallOptions = {},
-  ): Promise<{ language: string; symbols?: SymbolInformation[]; error?: Error }[]> {
+  ): Promise<{ language: string; symbols?: SymbolInformation[]; cut?: boolean; error?: Error }[]> {
     return Promise.all(
       [...this.languages].map(async ([language, l]) => {
         try {
@@ -589,7 +590,11 @@ export class LspClient {
               bounds,
             );
             if (answer?.success === true && Array.isArray(answer.body))
-              return { language, symbols: live.symbols(fromNavto(answer.body)) ?? [] };
+              return {
+                language,
+                symbols: live.symbols(fromNavto(answer.body)) ?? [],
+                ...(answer.body.length >= limit ? { cut: true } : {}),
+              };
           }
           if (!live.server.capabilities.workspaceSymbolProvider)
             throw new LspUnavailableError(language, 'unsupported', 'it does not offer workspace symbols');
@@ -599,7 +604,8 @@ export class LspClient {
             `workspace/symbol "${query}"`,
             bounds,
           );
-          return { language, symbols: live.symbols(Array.isArray(answer) ? answer : []) ?? [] };
+          const list = Array.isArray(answer) ? answer : [];
+          return { language, symbols: live.symbols(list) ?? [], ...(list.length >= limit ? { cut: true } : {}) };
         } catch (e) {
           if (e instanceof LspAbortError) throw e;
           return { language, error: e as Error };

@@ -350,6 +350,17 @@ describe('nav/workspaceSymbols (T49)', () => {
     const methods = await ask('nav/workspaceSymbols', { query: 'o', kinds: ['class'], maxResults: 1 });
     expect(methods.result).toMatchObject({ symbols: [{ name: 'Hono' }], totalCount: 2, truncated: true });
   });
+
+  it('a list the language server cut short is truncated, however few of it were kept', async () => {
+    const limitedBy = 'the typescript language server listed as many symbols as it was asked for';
+    const ask = serve({ workspaceSymbols: async () => Object.assign(answers.slice(0, 2), { limitedBy }) });
+    const { result } = await ask('nav/workspaceSymbols', { query: 'o' });
+    expect(result).toMatchObject({ symbols: [{ name: 'Hono' }, { name: 'route' }], totalCount: 2, truncated: true });
+    const whole = await serve({ workspaceSymbols: async () => answers.slice(0, 2) })('nav/workspaceSymbols', {
+      query: 'o',
+    });
+    expect(whole.result).toMatchObject({ totalCount: 2, truncated: false });
+  });
 });
 
 describe('nav/callHierarchy (T51)', () => {
