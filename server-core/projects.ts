@@ -4,13 +4,15 @@
 // every config a config references (solution-style ones, `"files": []` with `references`, included),
 // each with one of its source files, which the host opens so that its language server loads the
 // project (host.ts ProjectLoader). Configs with no source file of their own (a solution, a config
-// matching nothing) hold nothing to search and are not listed.
+// matching nothing) hold nothing to search and are not listed. A tsconfig.*.json that none of those
+// references is a project the language server never loads (it looks for tsconfig.json and
+// jsconfig.json only): it is listed as not searched, unless it is only a base other configs extend.
 // Bounded: at most MAX_PROJECTS projects (the rest are listed as not searched), config files of at most
 // MAX_CONFIG_BYTES, `extends` chains of at most MAX_EXTENDS, a bounded walk for each project's file.
 // The discovery is kept for DISCOVERY_TTL_MS, so a burst of workspace-wide requests walks once.
 import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseJsonc } from '../runtime/jsonc';
 import type { CoreContext } from './context';
 import type { ProjectCoverage } from './host';
@@ -64,6 +66,8 @@ interface ConfigFacts {
   excludeBase: string;
   allowJs: boolean;
   references: string[];
+  /** The configs its `extends` chain read (bases, not projects of their own). */
+  bases: string[];
 }
 
 const strings = (x: unknown): string[] | undefined =>
@@ -90,6 +94,7 @@ async function configFacts(path: string, inWorkspace: (p: string) => boolean): P
     excludeBase: dir,
     allowJs: /jsconfig\.json$/i.test(path),
     references: [],
+    bases: [],
   };
   const chain: { cfg: Record<string, unknown>; dir: string }[] = [{ cfg: own, dir }];
   for (let k = 0, cur = own, curDir = dir; k < MAX_EXTENDS; k++) {
@@ -99,6 +104,7 @@ async function configFacts(path: string, inWorkspace: (p: string) => boolean): P
     let file = resolve(curDir, base);
     if (!file.endsWith('.json') && !existsSync(file)) file += '.json';
     if (!inWorkspace(file)) break;
+    facts.bases.push(file);
     try {
       cur = await readConfig(file);
     } catch {
@@ -207,7 +213,13 @@ async function candidateFiles(m: Members, inWorkspace: (p: string) => boolean, s
   return [...out, ...declarations];
 }
 
-/** Every tsconfig.json/jsconfig.json of the workspace folders, outside node_modules, .git and excluded folders. */
+/** A config name tsserver looks for next to a file (any other config is loaded only when referenced). */
+const DEFAULT_CONFIG = /^(tsconfig|jsconfig)\.json$/i;
+
+/**
+ * Every tsconfig.json/jsconfig.json and tsconfig.*.json of the workspace folders, outside node_modules,
+ * .git and excluded folders.
+ */
 async function configsOf(svc: CoreContext, signal: AbortSignal): Promise<string[]> {
   const out: string[] = [];
   for (const root of svc.folders.paths()) {
@@ -216,7 +228,7 @@ async function configsOf(svc: CoreContext, signal: AbortSignal): Promise<string[
     await listFiles(
       svc.tools.ripgrep,
       root,
-      { include: '**/{tsconfig,jsconfig}.json', excludes, useIgnoreFiles: s.useIgnoreFiles },
+      { include: '**/{tsconfig,jsconfig,tsconfig.*}.json', excludes, useIgnoreFiles: s.useIgnoreFiles },
       (rel) => void out.push(join(root, rel)),
       signal,
     ).catch((e: unknown) => {
@@ -230,11 +242,13 @@ async function configsOf(svc: CoreContext, signal: AbortSignal): Promise<string[
 export async function discoverProjects(svc: CoreContext, signal: AbortSignal): Promise<Discovery> {
   const folders = svc.folders.paths();
   const inWorkspace = (p: string) => isInWorkspace(p, folders);
-  const queue = await configsOf(svc, signal);
+  const listed = await configsOf(svc, signal);
+  const queue = listed.filter((c) => DEFAULT_CONFIG.test(basename(c)));
   const seen = new Set(queue);
   const projects: Project[] = [];
   const unusable: Discovery['unusable'] = [];
   const found: { config: string; members: Members }[] = [];
+  const bases = new Set<string>();
   for (let i = 0; i < queue.length; i++) {
     signal.throwIfAborted();
     const config = queue[i]!;
@@ -252,8 +266,10 @@ export async function discoverProjects(svc: CoreContext, signal: AbortSignal): P
         seen.add(r);
         queue.push(r);
       }
+    for (const b of facts.bases) bases.add(b);
     found.push({ config, members: membersOf(facts) });
   }
+  unusable.push(...(await unreferencedConfigs(listed, seen, bases, inWorkspace, signal)));
   // Each project's file is one only it takes where there is one: a file two projects take is opened in
   // the one its language server prefers (a solution's first reference), which leaves the other unloaded.
   for (const [k, { config, members }] of found.entries()) {
@@ -269,6 +285,37 @@ export async function discoverProjects(svc: CoreContext, signal: AbortSignal): P
     projects.push({ config, file: own ?? candidates[0]! });
   }
   return { projects, unusable };
+}
+
+/** Why a tsconfig.*.json that no loaded config references is not searched. */
+export const UNREFERENCED =
+  'no tsconfig.json or jsconfig.json references it, so its language server never loads it (it loads the tsconfig.json or jsconfig.json a file is in, and the configs they reference): reference it from one to have it searched';
+
+/**
+ * The tsconfig.*.json files nothing loaded references (T47: the language server would not load them by
+ * opening a file of theirs), as not searched: except the bases some config extends and those holding no
+ * file (`"files": []`), which are no projects. At most MAX_PROJECTS of them are read for their bases.
+ */
+async function unreferencedConfigs(
+  listed: readonly string[],
+  referenced: ReadonlySet<string>,
+  bases: Set<string>,
+  inWorkspace: (p: string) => boolean,
+  signal: AbortSignal,
+): Promise<Discovery['unusable']> {
+  const others = listed.filter((c) => !referenced.has(c));
+  const empty = new Set<string>();
+  for (const config of others.slice(0, MAX_PROJECTS)) {
+    signal.throwIfAborted();
+    try {
+      const facts = await configFacts(config, inWorkspace);
+      for (const b of facts.bases) bases.add(b);
+      if (facts.files?.length === 0 && facts.include === undefined) empty.add(config);
+    } catch {
+      // listed below all the same: whatever it holds, nothing loads it
+    }
+  }
+  return others.filter((c) => !bases.has(c) && !empty.has(c)).map((config) => ({ config, reason: UNREFERENCED }));
 }
 
 const cache = new Map<string, { at: number; discovery: Promise<Discovery> }>();

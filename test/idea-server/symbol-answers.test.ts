@@ -3,7 +3,8 @@
 // range (a variable whose second line starts with `*`); signatures run past the decorators a range
 // begins with and through angle brackets (a `{` in a type parameter's default), for overloads,
 // arrow-function consts, getters and TSX. T51: each callee and call site once (tsserver gives a method's
-// calls through `this` twice). T49: a list tsserver gave as many symbols as asked for is said cut.
+// calls through `this` twice). T49: a list tsserver gave as many symbols as asked for is said cut. T47: a
+// tsconfig.*.json nothing references is not claimed searched.
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +14,7 @@ import { LspClient } from '../../idea-server/src/lsp/client';
 import { lspSymbolsAndCalls } from '../../idea-server/src/lsp/symbols-and-calls';
 import { type ServedWorkspace, serveWorkspace } from '../../idea-server/src/serve';
 import { isUnavailable } from '../../server-core/host';
-import { forgetProjects } from '../../server-core/projects';
+import { forgetProjects, UNREFERENCED } from '../../server-core/projects';
 
 const SLOW = 120_000; // tsserver starts; the machine is shared
 
@@ -89,6 +90,8 @@ beforeAll(async () => {
   ws = join(tmp, 'ws');
   mkdirSync(join(ws, 'src'), { recursive: true });
   writeFileSync(join(ws, 'tsconfig.json'), JSON.stringify({ compilerOptions: { jsx: 'preserve', strict: true } }));
+  // A config nothing references: tsserver never loads it (T47).
+  writeFileSync(join(ws, 'tsconfig.lint.json'), JSON.stringify({ extends: './tsconfig.json', include: ['src'] }));
   writeFileSync(join(ws, 'src', 'texts.ts'), TEXTS);
   writeFileSync(join(ws, 'src', 'view.tsx'), VIEW);
   forgetProjects();
@@ -187,5 +190,17 @@ describe('nav/workspaceSymbols on tsserver (T49)', () => {
     } finally {
       await lsp.shutdown();
     }
+  });
+});
+
+describe('coverage on tsserver (T47)', () => {
+  it('a tsconfig.*.json nothing references is listed as not searched', { timeout: SLOW }, async () => {
+    const res = await client.navReferences({ filePath: 'src/texts.ts', namePath: 'factor', includeDeclaration: true });
+    expect(res.locations.map((l) => l.line)).toEqual([0, 5]);
+    expect(res.coverage).toEqual({
+      complete: false,
+      searched: [{ kind: 'project', path: join(ws, 'tsconfig.json') }],
+      notSearched: [{ kind: 'project', path: join(ws, 'tsconfig.lint.json'), reason: UNREFERENCED }],
+    });
   });
 });

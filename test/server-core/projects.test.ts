@@ -1,8 +1,9 @@
 // clause T47's project discovery (server-core/projects.ts) on workspaces built in a temp folder: every
 // tsconfig.json/jsconfig.json outside node_modules, .git and excluded folders, references followed
 // (solution-style configs list their projects, not themselves), `extends` inherited, each project's file
-// one that only it takes, unparsable configs and the bound reported, nothing outside the workspace used;
-// and the coverage the host's loader makes of it.
+// one that only it takes, unparsable configs and the bound reported, a tsconfig.*.json nothing references
+// reported (its language server never loads it), nothing outside the workspace used; and the coverage
+// the host's loader makes of it.
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -15,6 +16,7 @@ import {
   forgetProjects,
   hasProjects,
   MAX_PROJECTS,
+  UNREFERENCED,
   wireCoverage,
 } from '../../server-core/projects';
 import { fakeHost } from './fake-host';
@@ -137,6 +139,32 @@ describe('discoverProjects', () => {
     const d = await discover();
     expect(d.projects).toEqual([]);
     expect(d.unusable).toEqual([['bad/tsconfig.json', expect.stringMatching(/^the config does not parse: /)]]);
+  });
+
+  it('lists a tsconfig.*.json nothing references as not searched, but not a base or one naming no file', async () => {
+    write({
+      'tsconfig.json': { extends: './tsconfig.base.json', references: [{ path: './tsconfig.node.json' }] },
+      'tsconfig.base.json': { compilerOptions: { strict: true } }, // extended: a base, no project
+      'tsconfig.node.json': { include: ['scripts'] }, // referenced: loaded with tsconfig.json
+      'tsconfig.eslint.json': { extends: './tsconfig.json', include: ['src', 'scripts', 'tools'] },
+      'tsconfig.solution.json': { files: [], references: [{ path: './tsconfig.eslint.json' }] },
+      'src/a.ts': '',
+      'scripts/b.ts': '',
+      'tools/c.ts': '',
+      'pkg/tsconfig.app.json': { extends: './tsconfig.shared.json' },
+      'pkg/tsconfig.shared.json': {}, // only a base of an unreferenced config
+      'pkg/d.ts': '',
+    });
+    for (const ripgrep of ['rg', null]) {
+      forgetProjects();
+      const d = await discover({ ripgrep });
+      expect(d.projects.map(([config]) => config)).toEqual(['tsconfig.json', 'tsconfig.node.json']);
+      expect(d.unusable).toEqual([
+        ['pkg/tsconfig.app.json', UNREFERENCED],
+        // Referenced only by a config nothing loads: not loaded either.
+        ['tsconfig.eslint.json', UNREFERENCED],
+      ]);
+    }
   });
 
   it('never uses a file or config outside the workspace (references, extends, files, symlinks)', async () => {
