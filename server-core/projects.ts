@@ -15,7 +15,7 @@ import { readFile } from 'node:fs/promises';
 import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseJsonc } from '../runtime/jsonc';
 import type { CoreContext } from './context';
-import type { ProjectCoverage } from './host';
+import type { ProjectCoverage, ProjectLoader } from './host';
 import { inheritClient } from './limits/client-context';
 import { isInWorkspace } from './path-guard';
 import { compileExcludes, enabledGlobs, excludedBy } from './search/excludes';
@@ -35,8 +35,16 @@ export const MAX_SAMPLE_FILES = 20_000;
 export const SAMPLES_PER_ROOT = 64;
 /** How long a discovery is reused. */
 export const DISCOVERY_TTL_MS = 10_000;
-/** How long the host may take to load the projects before a workspace-wide answer (H20). */
-export const PROJECT_LOAD_MS = 30_000;
+/**
+ * How long a workspace-wide answer waits for its projects to load (H20): well inside a client's patience
+ * (the CLI's and MCP server's 30 s, the extension's 20 s language bound), with room for the search
+ * itself. What is not loaded by then is listed as not searched; its load goes on, for the next request.
+ */
+export const PROJECT_LOAD_MS = 8_000;
+/** Projects loaded at once (tsserver loads one at a time: more would only queue in it, ahead of the request). */
+export const LOADS_AT_ONCE = 2;
+/** Bound on one project's load, which may outlive the request that started it. */
+export const PROJECT_LOAD_MAX_MS = 120_000;
 
 /** Folders no project is looked for in (VS Code's search never enters them either). */
 const NEVER = ['**/node_modules', '**/.git'];
@@ -379,27 +387,90 @@ export async function coverWorkspace(
       });
     return { searched: [], notSearched };
   }
-  // Bounded in time: what the host has not loaded by then is listed as not searched.
-  const late = AbortSignal.timeout(loadMs);
-  let failed: Map<string, string>;
+  // Bounded in time: what the host has not loaded by then is listed as not searched (its load goes on).
+  const pool = poolOf(loader);
+  const outcome = new Map<string, string | undefined>();
+  const loads = projects.map((p) => pool.load(p.file, signal).then((why) => void outcome.set(p.file, why)));
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
   try {
-    const answer = await loader.load(
-      projects.map((p) => p.file),
-      inheritClient(AbortSignal.any([signal, late]), signal),
-    );
-    failed = new Map(answer.map((f) => [f.path, f.reason]));
-  } catch (e) {
-    if (signal.aborted || !late.aborted) throw e;
-    const why = `its language server did not load it within ${loadMs / 1000} s`;
-    failed = new Map(projects.map((p) => [p.file, why]));
+    await Promise.race([
+      Promise.all(loads),
+      new Promise<void>((done) => {
+        timer = setTimeout(done, loadMs);
+      }),
+      new Promise<void>((_, fail) => {
+        onAbort = () => fail(signal.reason);
+        if (signal.aborted) onAbort();
+        else signal.addEventListener('abort', onAbort, { once: true });
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+    if (onAbort) signal.removeEventListener('abort', onAbort);
   }
+  const late = `not loaded within ${loadMs} ms (its language server goes on loading it: ask again)`;
   const searched: ProjectCoverage['searched'] = [];
   for (const p of projects) {
-    const why = failed.get(p.file);
+    const why = outcome.has(p.file) ? outcome.get(p.file) : late;
     if (why === undefined) searched.push({ kind: 'project', path: p.config });
     else notSearched.push({ kind: 'project', path: p.config, reason: why });
   }
   return { searched, notSearched };
+}
+
+/**
+ * One host loader's loads: at most LOADS_AT_ONCE at a time, the others queued, each file's load shared
+ * by every request that wants it while it runs. A load is not tied to the request that started it
+ * (bounded by PROJECT_LOAD_MAX_MS instead), so a project not loaded within one answer's budget is
+ * loaded for the next; loading a loaded project again is cheap (host.ts ProjectLoader).
+ */
+class LoadPool {
+  private readonly inFlight = new Map<string, Promise<string | undefined>>();
+  private readonly waiting: (() => void)[] = [];
+  private running = 0;
+  constructor(private readonly loader: ProjectLoader) {}
+
+  /** Why the file's project could not be loaded, or undefined once it is. */
+  load(file: string, client: AbortSignal): Promise<string | undefined> {
+    const known = this.inFlight.get(file);
+    if (known) return known;
+    const run = async () => {
+      await this.turn();
+      try {
+        const bound = inheritClient(AbortSignal.timeout(PROJECT_LOAD_MAX_MS), client);
+        return (await this.loader.load([file], bound))[0]?.reason;
+      } catch (e) {
+        return `its language server did not load it: ${e instanceof Error ? e.message : String(e)}`;
+      } finally {
+        this.inFlight.delete(file);
+        this.running--;
+        const next = this.waiting.shift();
+        if (next) {
+          this.running++;
+          next();
+        }
+      }
+    };
+    const promise = run();
+    this.inFlight.set(file, promise);
+    return promise;
+  }
+
+  private turn(): Promise<void> {
+    if (this.running < LOADS_AT_ONCE) {
+      this.running++;
+      return Promise.resolve();
+    }
+    return new Promise((start) => this.waiting.push(start));
+  }
+}
+
+const pools = new WeakMap<ProjectLoader, LoadPool>();
+function poolOf(loader: ProjectLoader): LoadPool {
+  let pool = pools.get(loader);
+  if (!pool) pools.set(loader, (pool = new LoadPool(loader)));
+  return pool;
 }
 
 /** The wire's Coverage. */

@@ -15,6 +15,7 @@ import {
   discoverProjects,
   forgetProjects,
   hasProjects,
+  LOADS_AT_ONCE,
   MAX_PROJECTS,
   UNREFERENCED,
   wireCoverage,
@@ -215,7 +216,7 @@ describe('coverWorkspace', () => {
     });
     loaded.length = 0;
     const c = wireCoverage(await coverWorkspace(svc({ loader }), signal, join(ws, 'a', 'x.ts')));
-    expect(loaded).toEqual([['a/x.ts', 'broken/y.ts']]);
+    expect(loaded).toEqual([['a/x.ts'], ['broken/y.ts']]);
     expect(c).toEqual({
       complete: false,
       searched: [{ kind: 'project', path: join(ws, 'a', 'tsconfig.json') }],
@@ -254,7 +255,7 @@ describe('coverWorkspace', () => {
         {
           kind: 'project',
           path: join(ws, 'a', 'tsconfig.json'),
-          reason: 'its language server did not load it within 0.1 s',
+          reason: 'not loaded within 100 ms (its language server goes on loading it: ask again)',
         },
       ],
     });
@@ -262,6 +263,49 @@ describe('coverWorkspace', () => {
     const asked = coverWorkspace(svc({ loader: stuck }), cancel.signal, undefined, 60_000);
     setTimeout(() => cancel.abort(new Error('cancelled')), 50);
     await expect(asked).rejects.toThrow('cancelled');
+  });
+
+  it(`loads ${LOADS_AT_ONCE} at a time within the budget; the rest load on, for the next request`, async () => {
+    const files: Record<string, object | string> = {};
+    for (let i = 0; i < 12; i++) {
+      files[`p${String(i).padStart(2, '0')}/tsconfig.json`] = {};
+      files[`p${String(i).padStart(2, '0')}/a.ts`] = '';
+    }
+    write(files);
+    let running = 0;
+    let most = 0;
+    const times = new Map<string, number>();
+    const slow: ProjectLoader = {
+      load: async (list) => {
+        running++;
+        most = Math.max(most, running);
+        for (const f of list) times.set(f, (times.get(f) ?? 0) + 1);
+        // A project not loaded before takes 200 ms; a loaded one is cheap.
+        if (times.get(list[0]!) === 1) await new Promise((done) => setTimeout(done, 200));
+        running--;
+        return [];
+      },
+    };
+    const started = performance.now();
+    const first = wireCoverage(await coverWorkspace(svc({ loader: slow }), signal, undefined, 300));
+    // Loading them all takes 6 × 200 ms: the answer did not wait for that.
+    expect(performance.now() - started).toBeLessThan(1000);
+    const late = 'not loaded within 300 ms (its language server goes on loading it: ask again)';
+    // 2 at a time, 200 ms each: 2 loaded in 300 ms (none on a machine too busy to keep time), the others not.
+    expect(first.searched.length).toBeLessThanOrEqual(2);
+    expect(first.searched.length + first.notSearched.length).toBe(12);
+    expect(first.notSearched.every((n) => n.reason === late)).toBe(true);
+    expect(first.complete).toBe(false);
+    // The loads go on after the answer: the next request, once they are done, finds every project loaded.
+    const deadline = Date.now() + 5_000;
+    while ([...times.values()].length < 12 || running > 0) {
+      if (Date.now() > deadline) throw new Error('the loads did not go on after the answer within 5 s');
+      await new Promise((done) => setTimeout(done, 20));
+    }
+    const next = wireCoverage(await coverWorkspace(svc({ loader: slow }), signal, undefined, 300));
+    expect(next).toMatchObject({ complete: true, notSearched: [] });
+    expect(next.searched).toHaveLength(12);
+    expect(most).toBe(LOADS_AT_ONCE);
   });
 
   it('a host that cannot load projects does not claim them searched', async () => {
