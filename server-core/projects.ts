@@ -40,7 +40,12 @@ export const DISCOVERY_TTL_MS = 10_000;
  * (the CLI's and MCP server's 30 s, the extension's 20 s language bound), with room for the search
  * itself. What is not loaded by then is listed as not searched; its load goes on, for the next request.
  */
-export const PROJECT_LOAD_MS = 8_000;
+export const PROJECT_LOAD_MS = 5_000;
+/**
+ * PROJECT_LOAD_MS counts from the first load that ends (a language server starting is no project
+ * loading, and the answer needs it anyway), but the answer waits this long at most.
+ */
+export const PROJECT_LOAD_CAP_MS = 12_000;
 /** Projects loaded at once (tsserver loads one at a time: more would only queue in it, ahead of the request). */
 export const LOADS_AT_ONCE = 2;
 /** Bound on one project's load, which may outlive the request that started it. */
@@ -364,6 +369,7 @@ export async function coverWorkspace(
   signal: AbortSignal,
   forFile?: string,
   loadMs = PROJECT_LOAD_MS,
+  capMs = PROJECT_LOAD_CAP_MS,
 ): Promise<ProjectCoverage> {
   const folders = () => ({
     searched: svc.folders.paths().map((path) => ({ kind: 'folder' as const, path })),
@@ -391,14 +397,18 @@ export async function coverWorkspace(
   const pool = poolOf(loader);
   const outcome = new Map<string, string | undefined>();
   const loads = projects.map((p) => pool.load(p.file, signal).then((why) => void outcome.set(p.file, why)));
-  let timer: NodeJS.Timeout | undefined;
+  let waited = Math.max(loadMs, capMs);
+  const timers: NodeJS.Timeout[] = [];
+  const after = (ms: number) => new Promise<void>((done) => void timers.push(setTimeout(done, ms)));
   let onAbort: (() => void) | undefined;
   try {
     await Promise.race([
       Promise.all(loads),
-      new Promise<void>((done) => {
-        timer = setTimeout(done, loadMs);
+      Promise.race(loads).then(() => {
+        waited = loadMs;
+        return after(loadMs);
       }),
+      after(Math.max(loadMs, capMs)),
       new Promise<void>((_, fail) => {
         onAbort = () => fail(signal.reason);
         if (signal.aborted) onAbort();
@@ -406,10 +416,10 @@ export async function coverWorkspace(
       }),
     ]);
   } finally {
-    clearTimeout(timer);
+    for (const t of timers) clearTimeout(t);
     if (onAbort) signal.removeEventListener('abort', onAbort);
   }
-  const late = `not loaded within ${loadMs} ms (its language server goes on loading it: ask again)`;
+  const late = `not loaded within ${waited} ms (its language server goes on loading it: ask again)`;
   const searched: ProjectCoverage['searched'] = [];
   for (const p of projects) {
     const why = outcome.has(p.file) ? outcome.get(p.file) : late;

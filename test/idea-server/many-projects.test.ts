@@ -1,6 +1,6 @@
 // clause T47's bounded project loading on idea-server with the real typescript-language-server: a
-// generated workspace of many small projects. The first workspace-wide answer comes within the loading
-// budget (PROJECT_LOAD_MS) plus the search, far inside a client's 30 s, listing the projects not loaded
+// generated workspace of many small projects. The first workspace-wide answer comes after the loading
+// budget (PROJECT_LOAD_MS) and the search, inside a client's timeout, listing the projects not loaded
 // by then as not searched with why; their loads go on, so a later request finds every project loaded
 // and every project's symbol.
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,16 +9,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type IdeaClient } from '../../generated/current';
 import { type ServedWorkspace, serveWorkspace } from '../../idea-server/src/serve';
-import { forgetProjects, PROJECT_LOAD_MS } from '../../server-core/projects';
+import { forgetProjects, PROJECT_LOAD_CAP_MS, PROJECT_LOAD_MS } from '../../server-core/projects';
 
 const PROJECTS = 128; // MAX_PROJECTS: all searched once loaded
 const SLOW = 240_000;
 /**
- * Longest first answer: the loading budget plus the search, with room for a busy machine, well inside a
- * client's 30 s (the CLI's and idea-mcp's request timeout). Loading all 128 projects first takes tsserver
- * about twice as long here.
+ * Longest answer: the tighter of the clients' timeouts (the extension's 20 s language bound; the CLI and
+ * idea-mcp wait 30 s). Loading all 128 projects before answering took tsserver 25 s here, unloaded.
  */
-const FIRST_ANSWER_MS = PROJECT_LOAD_MS + 7_000;
+const ANSWER_MS = 20_000;
 
 let tmp: string;
 let ws: string;
@@ -63,11 +62,16 @@ describe(`${PROJECTS} projects (T47, bounded loading)`, () => {
     console.log(
       `first nav/workspaceSymbols over ${PROJECTS} projects: ${Math.round(firstMs)} ms, ${first.coverage!.searched.length} loaded, ${first.coverage!.notSearched.length} not yet`,
     );
-    expect(firstMs).toBeLessThan(FIRST_ANSWER_MS);
-    const late = `not loaded within ${PROJECT_LOAD_MS} ms (its language server goes on loading it: ask again)`;
+    expect(firstMs).toBeLessThan(ANSWER_MS);
+    // PROJECT_LOAD_MS from the first load that ended, or PROJECT_LOAD_CAP_MS when none did (a busy machine).
+    const late = new RegExp(
+      `^not loaded within (${PROJECT_LOAD_MS}|${PROJECT_LOAD_CAP_MS}) ms \\(its language server goes on loading it: ask again\\)$`,
+    );
     const { searched, notSearched } = first.coverage!;
+    // It did not wait for every project: some were still loading, and it says which.
+    expect(first.coverage!.complete).toBe(false);
     expect(searched.length + notSearched.length).toBe(PROJECTS);
-    expect(notSearched.filter((n) => n.reason !== late)).toEqual([]);
+    expect(notSearched.filter((n) => !late.test(n.reason))).toEqual([]);
     // Later requests: each within the budget, until every project is loaded (bounded).
     const deadline = Date.now() + 180_000;
     let last = first;
@@ -76,7 +80,7 @@ describe(`${PROJECTS} projects (T47, bounded loading)`, () => {
         throw new Error(`projects still not loaded after 180 s: ${last.coverage!.notSearched.length}`);
       const t = performance.now();
       last = await client.navWorkspaceSymbols({ query: 'marker_', maxResults: 1000 });
-      expect(performance.now() - t).toBeLessThan(FIRST_ANSWER_MS);
+      expect(performance.now() - t).toBeLessThan(ANSWER_MS);
     }
     console.log(`every project loaded ${Math.round(performance.now() - started)} ms after the first request`);
     expect(last.coverage!.searched).toHaveLength(PROJECTS);

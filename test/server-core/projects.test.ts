@@ -248,14 +248,15 @@ describe('coverWorkspace', () => {
       load: (_files, s) =>
         new Promise((_resolve, reject) => s.addEventListener('abort', () => reject(s.reason), { once: true })),
     };
-    expect(wireCoverage(await coverWorkspace(svc({ loader: stuck }), signal, undefined, 100))).toEqual({
+    // No load ends (a language server still starting): the answer waits the cap, not the budget.
+    expect(wireCoverage(await coverWorkspace(svc({ loader: stuck }), signal, undefined, 100, 200))).toEqual({
       complete: false,
       searched: [],
       notSearched: [
         {
           kind: 'project',
           path: join(ws, 'a', 'tsconfig.json'),
-          reason: 'not loaded within 100 ms (its language server goes on loading it: ask again)',
+          reason: 'not loaded within 200 ms (its language server goes on loading it: ask again)',
         },
       ],
     });
@@ -287,12 +288,13 @@ describe('coverWorkspace', () => {
       },
     };
     const started = performance.now();
-    const first = wireCoverage(await coverWorkspace(svc({ loader: slow }), signal, undefined, 300));
+    const first = wireCoverage(await coverWorkspace(svc({ loader: slow }), signal, undefined, 300, 5_000));
     // Loading them all takes 6 × 200 ms: the answer did not wait for that.
-    expect(performance.now() - started).toBeLessThan(1000);
+    expect(performance.now() - started).toBeLessThan(1100);
     const late = 'not loaded within 300 ms (its language server goes on loading it: ask again)';
-    // 2 at a time, 200 ms each: 2 loaded in 300 ms (none on a machine too busy to keep time), the others not.
-    expect(first.searched.length).toBeLessThanOrEqual(2);
+    // 2 at a time, 200 ms each, 300 ms from the first that ended: 4 loaded (fewer on a busy machine).
+    expect(first.searched.length).toBeGreaterThanOrEqual(2);
+    expect(first.searched.length).toBeLessThanOrEqual(4);
     expect(first.searched.length + first.notSearched.length).toBe(12);
     expect(first.notSearched.every((n) => n.reason === late)).toBe(true);
     expect(first.complete).toBe(false);
@@ -302,7 +304,7 @@ describe('coverWorkspace', () => {
       if (Date.now() > deadline) throw new Error('the loads did not go on after the answer within 5 s');
       await new Promise((done) => setTimeout(done, 20));
     }
-    const next = wireCoverage(await coverWorkspace(svc({ loader: slow }), signal, undefined, 300));
+    const next = wireCoverage(await coverWorkspace(svc({ loader: slow }), signal, undefined, 300, 5_000));
     expect(next).toMatchObject({ complete: true, notSearched: [] });
     expect(next.searched).toHaveLength(12);
     expect(most).toBe(LOADS_AT_ONCE);
