@@ -104,6 +104,18 @@ export function declarationStart(text: string, from: number, to: number): number
   }
 }
 
+/** The position of an offset (0-based line and character). */
+export function positionAt(starts: readonly number[], offset: number): { line: number; character: number } {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return { line: lo, character: offset - starts[lo]! };
+}
+
 /**
  * T45's signature: from the declaration (declarationStart) to the first `{` outside parentheses,
  * brackets, angle brackets and quotes, or to the first line break outside parentheses, brackets and

@@ -3,7 +3,14 @@
 // parentheses, brackets, angle brackets and quotes or at the first line break outside them, folded and
 // bounded; a body starts at the block of comment, decorator and attribute lines directly above.
 import { describe, expect, it } from 'vitest';
-import { leadingBlockStart, lineStarts, MAX_SIGNATURE, offsetIn, signatureAt } from '../../server-core/symbol-text';
+import {
+  leadingBlockStart,
+  lineStarts,
+  MAX_SIGNATURE,
+  offsetIn,
+  positionAt,
+  signatureAt,
+} from '../../server-core/symbol-text';
 
 const sig = (text: string) => signatureAt(text, 0, text.length);
 
@@ -103,5 +110,14 @@ describe('lineStarts and offsetIn', () => {
     expect(offsetIn(t, s, 1, 1)).toBe(5);
     expect(offsetIn(t, s, 0, 99)).toBe(2);
     expect(offsetIn(t, s, 9, 0)).toBe(t.length);
+    // positionAt is offsetIn's inverse.
+    for (const [line, character] of [
+      [0, 0],
+      [0, 2],
+      [1, 1],
+      [2, 0],
+      [3, 2],
+    ] as const)
+      expect(positionAt(s, offsetIn(t, s, line, character))).toEqual({ line, character });
   });
 });
