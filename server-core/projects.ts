@@ -397,19 +397,16 @@ export async function coverWorkspace(
   const pool = poolOf(loader);
   const outcome = new Map<string, string | undefined>();
   const loads = projects.map((p) => pool.load(p.file, signal).then((why) => void outcome.set(p.file, why)));
-  let waited = Math.max(loadMs, capMs);
   const timers: NodeJS.Timeout[] = [];
-  const after = (ms: number) => new Promise<void>((done) => void timers.push(setTimeout(done, ms)));
+  const after = (ms: number) => new Promise<number>((done) => void timers.push(setTimeout(() => done(ms), ms)));
   let onAbort: (() => void) | undefined;
+  let waited = 0; // how long the answer waited for the loads it did not see end: 0 when it saw them all
   try {
-    await Promise.race([
-      Promise.all(loads),
-      Promise.race(loads).then(() => {
-        waited = loadMs;
-        return after(loadMs);
-      }),
+    waited = await Promise.race([
+      Promise.all(loads).then(() => 0),
+      Promise.race(loads).then(() => after(loadMs)),
       after(Math.max(loadMs, capMs)),
-      new Promise<void>((_, fail) => {
+      new Promise<never>((_, fail) => {
         onAbort = () => fail(signal.reason);
         if (signal.aborted) onAbort();
         else signal.addEventListener('abort', onAbort, { once: true });
