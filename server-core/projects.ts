@@ -398,7 +398,9 @@ export async function coverWorkspace(
   const outcome = new Map<string, string | undefined>();
   const loads = projects.map((p) => pool.load(p.file, signal).then((why) => void outcome.set(p.file, why)));
   const timers: NodeJS.Timeout[] = [];
-  const after = (ms: number) => new Promise<number>((done) => void timers.push(setTimeout(() => done(ms), ms)));
+  let over = false; // answered: a load ending later starts no timer
+  const after = (ms: number) =>
+    new Promise<number>((done) => (over ? done(ms) : void timers.push(setTimeout(() => done(ms), ms))));
   let onAbort: (() => void) | undefined;
   let waited = 0; // how long the answer waited for the loads it did not see end: 0 when it saw them all
   try {
@@ -413,6 +415,7 @@ export async function coverWorkspace(
       }),
     ]);
   } finally {
+    over = true;
     for (const t of timers) clearTimeout(t);
     if (onAbort) signal.removeEventListener('abort', onAbort);
   }
