@@ -144,7 +144,7 @@ export interface LanguageFeatures {
    * The workspace's symbols matching `query` as the language servers match it (every loaded project;
    * the core loads every project first through `projects`). Unavailable when no server can search.
    */
-  workspaceSymbols?(query: string, signal: AbortSignal): Promise<WorkspaceSymbolAnswer[] | Unavailable>;
+  workspaceSymbols?(query: string, signal: AbortSignal): Promise<WorkspaceSymbolList | Unavailable>;
   /** Call hierarchy, where the host's language servers have it (nav/callHierarchy is served only then). */
   callHierarchy?: CallHierarchy;
   /** Loads projects into the language servers, so workspace-wide answers search all of them (T47). */
@@ -186,6 +186,13 @@ export interface WorkspaceSymbolAnswer {
   filePath: string;
   range: Range;
 }
+
+/**
+ * A workspace symbol answer: the symbols, and, when a language server cut its list short (or may have:
+ * it listed as many as it was allowed), a sentence saying so in `limitedBy` (T49: the answer is then
+ * truncated whatever its count).
+ */
+export type WorkspaceSymbolList = WorkspaceSymbolAnswer[] & { limitedBy?: string };
 
 /** A project (a tsconfig.json/jsconfig.json, by path) or a folder, searched or not (clause T47). */
 export interface CoverageEntry {

@@ -4,16 +4,18 @@
 // every config a config references (solution-style ones, `"files": []` with `references`, included),
 // each with one of its source files, which the host opens so that its language server loads the
 // project (host.ts ProjectLoader). Configs with no source file of their own (a solution, a config
-// matching nothing) hold nothing to search and are not listed.
+// matching nothing) hold nothing to search and are not listed. A tsconfig.*.json that none of those
+// references is a project the language server never loads (it looks for tsconfig.json and
+// jsconfig.json only): it is listed as not searched, unless it is only a base other configs extend.
 // Bounded: at most MAX_PROJECTS projects (the rest are listed as not searched), config files of at most
 // MAX_CONFIG_BYTES, `extends` chains of at most MAX_EXTENDS, a bounded walk for each project's file.
 // The discovery is kept for DISCOVERY_TTL_MS, so a burst of workspace-wide requests walks once.
 import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseJsonc } from '../runtime/jsonc';
 import type { CoreContext } from './context';
-import type { ProjectCoverage } from './host';
+import type { ProjectCoverage, ProjectLoader } from './host';
 import { inheritClient } from './limits/client-context';
 import { isInWorkspace } from './path-guard';
 import { compileExcludes, enabledGlobs, excludedBy } from './search/excludes';
@@ -33,8 +35,21 @@ export const MAX_SAMPLE_FILES = 20_000;
 export const SAMPLES_PER_ROOT = 64;
 /** How long a discovery is reused. */
 export const DISCOVERY_TTL_MS = 10_000;
-/** How long the host may take to load the projects before a workspace-wide answer (H20). */
-export const PROJECT_LOAD_MS = 30_000;
+/**
+ * How long a workspace-wide answer waits for its projects to load (H20): well inside a client's patience
+ * (the CLI's and MCP server's 30 s, the extension's 20 s language bound), with room for the search
+ * itself. What is not loaded by then is listed as not searched; its load goes on, for the next request.
+ */
+export const PROJECT_LOAD_MS = 5_000;
+/**
+ * PROJECT_LOAD_MS counts from the first load that ends (a language server starting is no project
+ * loading, and the answer needs it anyway), but the answer waits this long at most.
+ */
+export const PROJECT_LOAD_CAP_MS = 12_000;
+/** Projects loaded at once (tsserver loads one at a time: more would only queue in it, ahead of the request). */
+export const LOADS_AT_ONCE = 2;
+/** Bound on one project's load, which may outlive the request that started it. */
+export const PROJECT_LOAD_MAX_MS = 120_000;
 
 /** Folders no project is looked for in (VS Code's search never enters them either). */
 const NEVER = ['**/node_modules', '**/.git'];
@@ -64,6 +79,8 @@ interface ConfigFacts {
   excludeBase: string;
   allowJs: boolean;
   references: string[];
+  /** The configs its `extends` chain read (bases, not projects of their own). */
+  bases: string[];
 }
 
 const strings = (x: unknown): string[] | undefined =>
@@ -90,6 +107,7 @@ async function configFacts(path: string, inWorkspace: (p: string) => boolean): P
     excludeBase: dir,
     allowJs: /jsconfig\.json$/i.test(path),
     references: [],
+    bases: [],
   };
   const chain: { cfg: Record<string, unknown>; dir: string }[] = [{ cfg: own, dir }];
   for (let k = 0, cur = own, curDir = dir; k < MAX_EXTENDS; k++) {
@@ -99,6 +117,7 @@ async function configFacts(path: string, inWorkspace: (p: string) => boolean): P
     let file = resolve(curDir, base);
     if (!file.endsWith('.json') && !existsSync(file)) file += '.json';
     if (!inWorkspace(file)) break;
+    facts.bases.push(file);
     try {
       cur = await readConfig(file);
     } catch {
@@ -207,7 +226,13 @@ async function candidateFiles(m: Members, inWorkspace: (p: string) => boolean, s
   return [...out, ...declarations];
 }
 
-/** Every tsconfig.json/jsconfig.json of the workspace folders, outside node_modules, .git and excluded folders. */
+/** A config name tsserver looks for next to a file (any other config is loaded only when referenced). */
+const DEFAULT_CONFIG = /^(tsconfig|jsconfig)\.json$/i;
+
+/**
+ * Every tsconfig.json/jsconfig.json and tsconfig.*.json of the workspace folders, outside node_modules,
+ * .git and excluded folders.
+ */
 async function configsOf(svc: CoreContext, signal: AbortSignal): Promise<string[]> {
   const out: string[] = [];
   for (const root of svc.folders.paths()) {
@@ -216,7 +241,7 @@ async function configsOf(svc: CoreContext, signal: AbortSignal): Promise<string[
     await listFiles(
       svc.tools.ripgrep,
       root,
-      { include: '**/{tsconfig,jsconfig}.json', excludes, useIgnoreFiles: s.useIgnoreFiles },
+      { include: '**/{tsconfig,jsconfig,tsconfig.*}.json', excludes, useIgnoreFiles: s.useIgnoreFiles },
       (rel) => void out.push(join(root, rel)),
       signal,
     ).catch((e: unknown) => {
@@ -230,11 +255,13 @@ async function configsOf(svc: CoreContext, signal: AbortSignal): Promise<string[
 export async function discoverProjects(svc: CoreContext, signal: AbortSignal): Promise<Discovery> {
   const folders = svc.folders.paths();
   const inWorkspace = (p: string) => isInWorkspace(p, folders);
-  const queue = await configsOf(svc, signal);
+  const listed = await configsOf(svc, signal);
+  const queue = listed.filter((c) => DEFAULT_CONFIG.test(basename(c)));
   const seen = new Set(queue);
   const projects: Project[] = [];
   const unusable: Discovery['unusable'] = [];
   const found: { config: string; members: Members }[] = [];
+  const bases = new Set<string>();
   for (let i = 0; i < queue.length; i++) {
     signal.throwIfAborted();
     const config = queue[i]!;
@@ -252,8 +279,10 @@ export async function discoverProjects(svc: CoreContext, signal: AbortSignal): P
         seen.add(r);
         queue.push(r);
       }
+    for (const b of facts.bases) bases.add(b);
     found.push({ config, members: membersOf(facts) });
   }
+  unusable.push(...(await unreferencedConfigs(listed, seen, bases, inWorkspace, signal)));
   // Each project's file is one only it takes where there is one: a file two projects take is opened in
   // the one its language server prefers (a solution's first reference), which leaves the other unloaded.
   for (const [k, { config, members }] of found.entries()) {
@@ -269,6 +298,37 @@ export async function discoverProjects(svc: CoreContext, signal: AbortSignal): P
     projects.push({ config, file: own ?? candidates[0]! });
   }
   return { projects, unusable };
+}
+
+/** Why a tsconfig.*.json that no loaded config references is not searched. */
+export const UNREFERENCED =
+  'no tsconfig.json or jsconfig.json references it, so its language server never loads it (it loads the tsconfig.json or jsconfig.json a file is in, and the configs they reference): reference it from one to have it searched';
+
+/**
+ * The tsconfig.*.json files nothing loaded references (T47: the language server would not load them by
+ * opening a file of theirs), as not searched: except the bases some config extends and those holding no
+ * file (`"files": []`), which are no projects. At most MAX_PROJECTS of them are read for their bases.
+ */
+async function unreferencedConfigs(
+  listed: readonly string[],
+  referenced: ReadonlySet<string>,
+  bases: Set<string>,
+  inWorkspace: (p: string) => boolean,
+  signal: AbortSignal,
+): Promise<Discovery['unusable']> {
+  const others = listed.filter((c) => !referenced.has(c));
+  const empty = new Set<string>();
+  for (const config of others.slice(0, MAX_PROJECTS)) {
+    signal.throwIfAborted();
+    try {
+      const facts = await configFacts(config, inWorkspace);
+      for (const b of facts.bases) bases.add(b);
+      if (facts.files?.length === 0 && facts.include === undefined) empty.add(config);
+    } catch {
+      // listed below all the same: whatever it holds, nothing loads it
+    }
+  }
+  return others.filter((c) => !bases.has(c) && !empty.has(c)).map((config) => ({ config, reason: UNREFERENCED }));
 }
 
 const cache = new Map<string, { at: number; discovery: Promise<Discovery> }>();
@@ -309,6 +369,7 @@ export async function coverWorkspace(
   signal: AbortSignal,
   forFile?: string,
   loadMs = PROJECT_LOAD_MS,
+  capMs = PROJECT_LOAD_CAP_MS,
 ): Promise<ProjectCoverage> {
   const folders = () => ({
     searched: svc.folders.paths().map((path) => ({ kind: 'folder' as const, path })),
@@ -332,27 +393,94 @@ export async function coverWorkspace(
       });
     return { searched: [], notSearched };
   }
-  // Bounded in time: what the host has not loaded by then is listed as not searched.
-  const late = AbortSignal.timeout(loadMs);
-  let failed: Map<string, string>;
+  // Bounded in time: what the host has not loaded by then is listed as not searched (its load goes on).
+  const pool = poolOf(loader);
+  const outcome = new Map<string, string | undefined>();
+  const loads = projects.map((p) => pool.load(p.file, signal).then((why) => void outcome.set(p.file, why)));
+  const timers: NodeJS.Timeout[] = [];
+  let over = false; // answered: a load ending later starts no timer
+  const after = (ms: number) =>
+    new Promise<number>((done) => (over ? done(ms) : void timers.push(setTimeout(() => done(ms), ms))));
+  let onAbort: (() => void) | undefined;
+  let waited = 0; // how long the answer waited for the loads it did not see end: 0 when it saw them all
   try {
-    const answer = await loader.load(
-      projects.map((p) => p.file),
-      inheritClient(AbortSignal.any([signal, late]), signal),
-    );
-    failed = new Map(answer.map((f) => [f.path, f.reason]));
-  } catch (e) {
-    if (signal.aborted || !late.aborted) throw e;
-    const why = `its language server did not load it within ${loadMs / 1000} s`;
-    failed = new Map(projects.map((p) => [p.file, why]));
+    waited = await Promise.race([
+      Promise.all(loads).then(() => 0),
+      Promise.race(loads).then(() => after(loadMs)),
+      after(Math.max(loadMs, capMs)),
+      new Promise<never>((_, fail) => {
+        onAbort = () => fail(signal.reason);
+        if (signal.aborted) onAbort();
+        else signal.addEventListener('abort', onAbort, { once: true });
+      }),
+    ]);
+  } finally {
+    over = true;
+    for (const t of timers) clearTimeout(t);
+    if (onAbort) signal.removeEventListener('abort', onAbort);
   }
+  const late = `not loaded within ${waited} ms (its language server goes on loading it: ask again)`;
   const searched: ProjectCoverage['searched'] = [];
   for (const p of projects) {
-    const why = failed.get(p.file);
+    const why = outcome.has(p.file) ? outcome.get(p.file) : late;
     if (why === undefined) searched.push({ kind: 'project', path: p.config });
     else notSearched.push({ kind: 'project', path: p.config, reason: why });
   }
   return { searched, notSearched };
+}
+
+/**
+ * One host loader's loads: at most LOADS_AT_ONCE at a time, the others queued, each file's load shared
+ * by every request that wants it while it runs. A load is not tied to the request that started it
+ * (bounded by PROJECT_LOAD_MAX_MS instead), so a project not loaded within one answer's budget is
+ * loaded for the next; loading a loaded project again is cheap (host.ts ProjectLoader).
+ */
+class LoadPool {
+  private readonly inFlight = new Map<string, Promise<string | undefined>>();
+  private readonly waiting: (() => void)[] = [];
+  private running = 0;
+  constructor(private readonly loader: ProjectLoader) {}
+
+  /** Why the file's project could not be loaded, or undefined once it is. */
+  load(file: string, client: AbortSignal): Promise<string | undefined> {
+    const known = this.inFlight.get(file);
+    if (known) return known;
+    const run = async () => {
+      await this.turn();
+      try {
+        const bound = inheritClient(AbortSignal.timeout(PROJECT_LOAD_MAX_MS), client);
+        return (await this.loader.load([file], bound))[0]?.reason;
+      } catch (e) {
+        return `its language server did not load it: ${e instanceof Error ? e.message : String(e)}`;
+      } finally {
+        this.inFlight.delete(file);
+        this.running--;
+        const next = this.waiting.shift();
+        if (next) {
+          this.running++;
+          next();
+        }
+      }
+    };
+    const promise = run();
+    this.inFlight.set(file, promise);
+    return promise;
+  }
+
+  private turn(): Promise<void> {
+    if (this.running < LOADS_AT_ONCE) {
+      this.running++;
+      return Promise.resolve();
+    }
+    return new Promise((start) => this.waiting.push(start));
+  }
+}
+
+const pools = new WeakMap<ProjectLoader, LoadPool>();
+function poolOf(loader: ProjectLoader): LoadPool {
+  let pool = pools.get(loader);
+  if (!pool) pools.set(loader, (pool = new LoadPool(loader)));
+  return pool;
 }
 
 /** The wire's Coverage. */

@@ -2,8 +2,9 @@
 // each; opening that file as a document (no tab) makes VS Code's TypeScript extension open it in
 // tsserver, which loads the file's project (for a solution-style tsconfig, the referenced project that
 // holds the file); the project is loaded once tsserver's semantic server answers for the file
-// (ts-server.ts), all within one time budget. tsserver then searches it for references, renames and
-// workspace symbols.
+// (ts-server.ts), within a time budget. tsserver then searches it for references, renames and
+// workspace symbols. The core asks one file at a time, a few at once, and waits for them only
+// PROJECT_LOAD_MS (server-core/projects.ts): a load it stopped waiting for goes on, for the next request.
 import type { ProjectLoader } from '../../server-core/host';
 import { openDocument } from './documents';
 import { noLanguageServer } from './language-answer';
@@ -18,8 +19,8 @@ const LOADS_AT_ONCE = 4;
 
 /**
  * One load's time, shared by its files: tsserver loads one project at a time, so a file waits for the
- * projects queued before its own; past the budget the answer says what was not loaded (tsserver goes on
- * loading it, for the next request) instead of outlasting a client's patience (30 s by default).
+ * projects queued before its own; past the budget the load says what was not loaded (tsserver goes on
+ * loading it, for the next request).
  */
 export const LOAD_BUDGET_MS = LANGUAGE_TIMEOUT_MS;
 

@@ -3,7 +3,7 @@
 // project first (projects.ts), so VS Code's TypeScript provider, which searches the projects tsserver has
 // loaded, searches them all.
 import * as vscode from 'vscode';
-import type { LanguageFeatures, WorkspaceSymbolAnswer } from '../../server-core/host';
+import type { LanguageFeatures, WorkspaceSymbolAnswer, WorkspaceSymbolList } from '../../server-core/host';
 import { LANGUAGE_TIMEOUT_MS } from './language-server';
 import { plain } from './plain-range';
 import { withTimeout } from './with-timeout';
@@ -29,12 +29,6 @@ function nameOf(s: vscode.SymbolInformation): string {
   return callable && s.name.endsWith('()') && TS_FILE.test(s.location.uri.fsPath) ? s.name.slice(0, -2) : s.name;
 }
 
-/**
- * The symbols, and, when VS Code's TypeScript provider may have cut its list (TS_PROVIDER_LIMIT), a
- * sentence saying so in `limitedBy` (the list is then not every match).
- */
-export type WorkspaceSymbolsAnswer = WorkspaceSymbolAnswer[] & { limitedBy?: string };
-
 export const vscodeWorkspaceSymbols: NonNullable<LanguageFeatures['workspaceSymbols']> = async (query, signal) => {
   // tsserver matches a query that has capitals only at word starts (`Shape` misses `reshaped`), an
   // all-lowercase one as a substring anywhere: the lowercase query finds every name containing it.
@@ -48,7 +42,8 @@ export const vscodeWorkspaceSymbols: NonNullable<LanguageFeatures['workspaceSymb
       'the workspace symbol providers',
     )) ?? [];
   signal.throwIfAborted();
-  const symbols: WorkspaceSymbolsAnswer = [];
+  // When VS Code's TypeScript provider may have cut its list (TS_PROVIDER_LIMIT), `limitedBy` says so.
+  const symbols: WorkspaceSymbolList = [];
   let fromTs = 0;
   for (const s of raw) {
     const { uri, range } = s.location ?? {};

@@ -46,7 +46,12 @@ export function fsMove(
     }
     let edits: PlannedChange[] = [];
     if (params.updateImports && willRenameFiles) {
-      await coverWorkspace(svc, ctx.signal, what === 'file' ? path : undefined);
+      const covered = await coverWorkspace(svc, ctx.signal, what === 'file' ? path : undefined);
+      // fs/move's result has no coverage (T56): say in the log which importers may be left as they were.
+      if (covered.notSearched.length > 0)
+        svc.tools.log(
+          `fs/move ${path}: ${covered.notSearched.length} project(s) not loaded, their imports of it not updated: ${covered.notSearched.map((n) => `${n.path} (${n.reason})`).join('; ')}`,
+        );
       const planned = await willRenameFiles([{ oldPath: path, newPath }], ctx.signal);
       if (isUnavailable(planned))
         throw new ProtocolError(

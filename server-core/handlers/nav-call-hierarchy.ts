@@ -1,7 +1,9 @@
 // /app/vscode/nav/callHierarchy — the function at a position (or name path) and its callers or callees
 // down to `depth` levels (T51), listed depth first with a level. The tree is grown level by level, at
 // most maxResults + 1 questions per level (H20); a function already on the path from the root is listed
-// `recursive` and not followed. Each item carries its name path when its file's symbols name it.
+// `recursive` and not followed. Each function's calls list each caller (or callee) once with each call
+// site once (callsOnce: tsserver gives a method's calls through `this` twice). Each item carries its
+// name path when its file's symbols name it.
 // Served when the host's LanguageFeatures has callHierarchy.
 import type { CoreContext } from '../context';
 import { type CallHierarchy, type CallHierarchyItem, isUnavailable, type Range } from '../host';
@@ -22,8 +24,33 @@ interface Node {
   children: Node[];
 }
 
+type Call = { item: CallHierarchyItem; ranges: Range[] };
+
 const keyOf = (i: CallHierarchyItem) =>
   `${i.filePath}\0${i.selectionRange.start.line}\0${i.selectionRange.start.character}`;
+
+const rangeKey = (r: Range) => `${r.start.line}\0${r.start.character}\0${r.end.line}\0${r.end.character}`;
+const rangeOrder = (a: Range, b: Range) =>
+  a.start.line - b.start.line ||
+  a.start.character - b.start.character ||
+  a.end.line - b.end.line ||
+  a.end.character - b.end.character;
+
+/**
+ * One function's calls, each caller (or callee) once with each call site once, sites in source order
+ * (T51): a language server may list a function twice (two providers, a declaration reached twice) or a
+ * range twice, and the same call may come back through two of its answers.
+ */
+export function callsOnce(calls: readonly Call[]): Call[] {
+  const byItem = new Map<string, { item: CallHierarchyItem; ranges: Map<string, Range> }>();
+  for (const c of calls) {
+    const key = keyOf(c.item);
+    let entry = byItem.get(key);
+    if (!entry) byItem.set(key, (entry = { item: c.item, ranges: new Map() }));
+    for (const r of c.ranges) entry.ranges.set(rangeKey(r), r);
+  }
+  return [...byItem.values()].map((e) => ({ item: e.item, ranges: [...e.ranges.values()].sort(rangeOrder) }));
+}
 
 export function navCallHierarchy(svc: CoreContext, calls: CallHierarchy): Handlers['navCallHierarchy'] {
   return async (params, ctx) => {
@@ -57,7 +84,7 @@ export function navCallHierarchy(svc: CoreContext, calls: CallHierarchy): Handle
       signal.throwIfAborted();
       const following: typeof level = [];
       for (const [k, l] of asked.entries()) {
-        for (const c of answers[k]!) {
+        for (const c of callsOnce(answers[k]!)) {
           totalCount++;
           const key = keyOf(c.item);
           const recursive = l.path.has(key);

@@ -18,7 +18,7 @@ import type { Handlers, NavFindSymbolHandlerParams, NavFindSymbolResult } from '
 import { listFiles } from '../search/file-walk';
 import { searchFolders } from '../search/scope';
 import { searchText } from '../search/text-search';
-import { leadingBlockStart, lineStarts, offsetIn, signatureAt } from '../symbol-text';
+import { bodyStartOf, lineStarts, offsetIn, signatureAt } from '../symbol-text';
 import { symbolKindName } from '../symbols';
 import { wireUnavailable } from '../unavailable';
 import { documentText, heldText } from './document';
@@ -52,6 +52,7 @@ function matchesIn(
 /** A match as the answer lists it (T45): range, name path, signature; body and children as asked. */
 function found(
   filePath: string,
+  tree: SymbolTree,
   text: string,
   starts: readonly number[],
   n: SymbolNode,
@@ -61,11 +62,7 @@ function found(
   const sig = (s: SymbolNode) => signatureAt(text, at(s.range.start), at(s.range.end));
   const out: Found = { ...wireSymbolRange(n), filePath, signature: sig(n) };
   if (params.includeBody) {
-    const siblings = n.parent ? n.parent.children : undefined;
-    const k = siblings ? siblings.indexOf(n) : -1;
-    const previous = k > 0 ? siblings![k - 1] : undefined;
-    const floor = previous ? previous.range.end.line : n.parent ? n.parent.range.start.line : -1;
-    const start = leadingBlockStart(text, starts, n.range.start.line, floor) ?? n.range.start;
+    const start = bodyStartOf(text, starts, tree, n);
     out.bodyLine = start.line;
     out.bodyCharacter = start.character;
     out.body = text.slice(at(start), at(n.range.end));
@@ -189,13 +186,13 @@ export function navFindSymbol(svc: CoreContext): Handlers['navFindSymbol'] {
     const symbols: Found[] = [];
     const counts = new Map<string, number>();
     let totalCount = 0;
-    const take = (file: string, text: string, matches: readonly SymbolNode[]) => {
+    const take = (file: string, tree: SymbolTree, text: string, matches: readonly SymbolNode[]) => {
       if (matches.length === 0) return;
       counts.set(file, matches.length);
       totalCount += matches.length;
       const starts = lineStarts(text);
       for (const n of matches)
-        if (symbols.length < params.maxResults) symbols.push(found(file, text, starts, n, params));
+        if (symbols.length < params.maxResults) symbols.push(found(file, tree, text, starts, n, params));
     };
     const textOf = async (file: string) => heldText(svc, file) ?? documentText(svc, file);
 
@@ -205,7 +202,7 @@ export function navFindSymbol(svc: CoreContext): Handlers['navFindSymbol'] {
         svc.tools.log(`findSymbol: ${tree.unavailable}`);
         return { symbols: [], totalCount: 0, truncated: false, form: 'symbols', unavailable: wireUnavailable(tree) };
       }
-      take(scope!, await textOf(scope!), matchesIn(tree, params, path));
+      take(scope!, tree, await textOf(scope!), matchesIn(tree, params, path));
       return withinBudget(
         { symbols, totalCount, truncated: totalCount > symbols.length },
         counts,
@@ -234,7 +231,7 @@ export function navFindSymbol(svc: CoreContext): Handlers['navFindSymbol'] {
       }
     };
     await Promise.all(Array.from({ length: Math.min(MAX_SYMBOL_QUERIES, files.length) }, worker));
-    for (const [i, f] of perFile.entries()) if (f) take(files[i]!, await textOf(files[i]!), f.matches);
+    for (const [i, f] of perFile.entries()) if (f) take(files[i]!, f.tree, await textOf(files[i]!), f.matches);
     const where = scope ?? svc.folders.paths();
     const entries = (Array.isArray(where) ? where : [where]).map((p) => ({ kind: 'folder' as const, path: p }));
     const coverage: Coverage =

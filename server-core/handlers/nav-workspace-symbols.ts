@@ -1,7 +1,8 @@
 // /app/vscode/nav/workspaceSymbols — the workspace's symbols matching a query as its language servers
 // match it (T49), after every project was loaded (T47: coverage says what was searched). Symbols of
 // files outside the workspace folders or in node_modules (libraries' declarations) are left out; the
-// servers' order (best match first) is kept.
+// servers' order (best match first) is kept. A list a language server cut short (the host's
+// `limitedBy`) makes the answer truncated.
 import { sep } from 'node:path';
 import type { CoreContext } from '../context';
 import { isUnavailable, type LanguageFeatures } from '../host';
@@ -41,6 +42,8 @@ export function navWorkspaceSymbols(
       if (symbols.length < params.maxResults)
         symbols.push({ filePath: s.filePath, ...at, name: s.name, kind, containerName: s.containerName || null });
     }
-    return { symbols, totalCount, truncated: totalCount > symbols.length, coverage };
+    // T49: a list the language server cut short is truncated, however few of its symbols were kept.
+    if (answer.limitedBy) svc.tools.log(`workspaceSymbols: ${answer.limitedBy}`);
+    return { symbols, totalCount, truncated: totalCount > symbols.length || answer.limitedBy !== undefined, coverage };
   };
 }

@@ -16,7 +16,7 @@ import type { CoreContext } from '../context';
 import { invalidRequest, ProtocolError } from '../errors';
 import { isUnavailable, type Range } from '../host';
 import { namePathOf, type SymbolNode, type SymbolTree } from '../name-paths';
-import { leadingBlockStart, lineStarts } from '../symbol-text';
+import { bodyStartOf, declarationStart, leadingBlockStart, lineStarts, offsetIn, positionAt } from '../symbol-text';
 import type { RangeTextEdit } from '../write/file-text';
 import type { PlanOptions, SymbolEditFile, SymbolTextEdit } from '../write/workspace-edit';
 import { oneSymbol, parsedNamePath, symbolTreeOf } from './locator';
@@ -58,11 +58,8 @@ class Lines {
 
 /** Where the symbol's leading block starts (T45: above its range, below its previous sibling), if it has one. */
 function leadingStart(lines: Lines, tree: SymbolTree, n: SymbolNode): { line: number; character: number } | undefined {
-  const siblings = n.parent ? n.parent.children : tree.roots;
-  const k = siblings.indexOf(n);
-  const previous = k > 0 ? siblings[k - 1] : undefined;
-  const floor = previous ? previous.range.end.line : n.parent ? n.parent.range.start.line : -1;
-  return leadingBlockStart(lines.text, lines.starts, n.range.start.line, floor);
+  const start = bodyStartOf(lines.text, lines.starts, tree, n);
+  return start === n.range.start ? undefined : start;
 }
 
 /**
@@ -141,10 +138,12 @@ async function compile(
       let start: Range['start'];
       if (own) start = leading ?? n.range.start;
       else {
-        // The declaration: the range's first line that is not a leading line (TS ranges begin at decorators).
-        let decl = first;
-        while (decl < last && lines.isLeading(decl)) decl++;
-        start = decl === first ? n.range.start : at(decl, indentationOf(lines.line(decl)).length);
+        // The declaration, past the comments and decorators the range begins with (TS ranges begin at
+        // decorators, which may span lines): T45's own rule (symbol-text.ts declarationStart).
+        const from = offsetIn(lines.text, lines.starts, n.range.start.line, n.range.start.character);
+        const to = offsetIn(lines.text, lines.starts, n.range.end.line, n.range.end.character);
+        const decl = declarationStart(lines.text, from, to);
+        start = decl === from ? n.range.start : positionAt(lines.starts, decl);
       }
       // The first line goes where the replaced text began, after the indentation already there.
       const firstLine = text[0]?.slice(Math.min(indent.length, start.character)) ?? '';

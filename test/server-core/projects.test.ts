@@ -1,8 +1,9 @@
 // clause T47's project discovery (server-core/projects.ts) on workspaces built in a temp folder: every
 // tsconfig.json/jsconfig.json outside node_modules, .git and excluded folders, references followed
 // (solution-style configs list their projects, not themselves), `extends` inherited, each project's file
-// one that only it takes, unparsable configs and the bound reported, nothing outside the workspace used;
-// and the coverage the host's loader makes of it.
+// one that only it takes, unparsable configs and the bound reported, a tsconfig.*.json nothing references
+// reported (its language server never loads it), nothing outside the workspace used; and the coverage
+// the host's loader makes of it.
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -14,7 +15,10 @@ import {
   discoverProjects,
   forgetProjects,
   hasProjects,
+  LOADS_AT_ONCE,
   MAX_PROJECTS,
+  projectsOf,
+  UNREFERENCED,
   wireCoverage,
 } from '../../server-core/projects';
 import { fakeHost } from './fake-host';
@@ -139,6 +143,32 @@ describe('discoverProjects', () => {
     expect(d.unusable).toEqual([['bad/tsconfig.json', expect.stringMatching(/^the config does not parse: /)]]);
   });
 
+  it('lists a tsconfig.*.json nothing references as not searched, but not a base or one naming no file', async () => {
+    write({
+      'tsconfig.json': { extends: './tsconfig.base.json', references: [{ path: './tsconfig.node.json' }] },
+      'tsconfig.base.json': { compilerOptions: { strict: true } }, // extended: a base, no project
+      'tsconfig.node.json': { include: ['scripts'] }, // referenced: loaded with tsconfig.json
+      'tsconfig.eslint.json': { extends: './tsconfig.json', include: ['src', 'scripts', 'tools'] },
+      'tsconfig.solution.json': { files: [], references: [{ path: './tsconfig.eslint.json' }] },
+      'src/a.ts': '',
+      'scripts/b.ts': '',
+      'tools/c.ts': '',
+      'pkg/tsconfig.app.json': { extends: './tsconfig.shared.json' },
+      'pkg/tsconfig.shared.json': {}, // only a base of an unreferenced config
+      'pkg/d.ts': '',
+    });
+    for (const ripgrep of ['rg', null]) {
+      forgetProjects();
+      const d = await discover({ ripgrep });
+      expect(d.projects.map(([config]) => config)).toEqual(['tsconfig.json', 'tsconfig.node.json']);
+      expect(d.unusable).toEqual([
+        ['pkg/tsconfig.app.json', UNREFERENCED],
+        // Referenced only by a config nothing loads: not loaded either.
+        ['tsconfig.eslint.json', UNREFERENCED],
+      ]);
+    }
+  });
+
   it('never uses a file or config outside the workspace (references, extends, files, symlinks)', async () => {
     const outside = join(root, 'outside');
     mkdirSync(outside, { recursive: true });
@@ -187,7 +217,7 @@ describe('coverWorkspace', () => {
     });
     loaded.length = 0;
     const c = wireCoverage(await coverWorkspace(svc({ loader }), signal, join(ws, 'a', 'x.ts')));
-    expect(loaded).toEqual([['a/x.ts', 'broken/y.ts']]);
+    expect(loaded).toEqual([['a/x.ts'], ['broken/y.ts']]);
     expect(c).toEqual({
       complete: false,
       searched: [{ kind: 'project', path: join(ws, 'a', 'tsconfig.json') }],
@@ -219,14 +249,15 @@ describe('coverWorkspace', () => {
       load: (_files, s) =>
         new Promise((_resolve, reject) => s.addEventListener('abort', () => reject(s.reason), { once: true })),
     };
-    expect(wireCoverage(await coverWorkspace(svc({ loader: stuck }), signal, undefined, 100))).toEqual({
+    // No load ends (a language server still starting): the answer waits the cap, not the budget.
+    expect(wireCoverage(await coverWorkspace(svc({ loader: stuck }), signal, undefined, 100, 200))).toEqual({
       complete: false,
       searched: [],
       notSearched: [
         {
           kind: 'project',
           path: join(ws, 'a', 'tsconfig.json'),
-          reason: 'its language server did not load it within 0.1 s',
+          reason: 'not loaded within 200 ms (its language server goes on loading it: ask again)',
         },
       ],
     });
@@ -234,6 +265,51 @@ describe('coverWorkspace', () => {
     const asked = coverWorkspace(svc({ loader: stuck }), cancel.signal, undefined, 60_000);
     setTimeout(() => cancel.abort(new Error('cancelled')), 50);
     await expect(asked).rejects.toThrow('cancelled');
+  });
+
+  it(`loads ${LOADS_AT_ONCE} at a time within the budget; the rest load on, for the next request`, async () => {
+    const files: Record<string, object | string> = {};
+    for (let i = 0; i < 12; i++) {
+      files[`p${String(i).padStart(2, '0')}/tsconfig.json`] = {};
+      files[`p${String(i).padStart(2, '0')}/a.ts`] = '';
+    }
+    write(files);
+    let running = 0;
+    let most = 0;
+    const times = new Map<string, number>();
+    const slow: ProjectLoader = {
+      load: async (list) => {
+        running++;
+        most = Math.max(most, running);
+        for (const f of list) times.set(f, (times.get(f) ?? 0) + 1);
+        // A project not loaded before takes 200 ms; a loaded one is cheap.
+        if (times.get(list[0]!) === 1) await new Promise((done) => setTimeout(done, 200));
+        running--;
+        return [];
+      },
+    };
+    await projectsOf(svc(), signal); // the discovery (kept 10 s) is not what is timed
+    const started = performance.now();
+    const first = wireCoverage(await coverWorkspace(svc({ loader: slow }), signal, undefined, 300, 5_000));
+    // Loading them all takes 6 × 200 ms: the answer did not wait for that.
+    expect(performance.now() - started).toBeLessThan(1100);
+    const late = 'not loaded within 300 ms (its language server goes on loading it: ask again)';
+    // 2 at a time, 200 ms each, 300 ms from the first that ended: 4 loaded (fewer on a busy machine).
+    expect(first.searched.length).toBeGreaterThanOrEqual(2);
+    expect(first.searched.length).toBeLessThanOrEqual(4);
+    expect(first.searched.length + first.notSearched.length).toBe(12);
+    expect(first.notSearched.every((n) => n.reason === late)).toBe(true);
+    expect(first.complete).toBe(false);
+    // The loads go on after the answer: the next request, once they are done, finds every project loaded.
+    const deadline = Date.now() + 5_000;
+    while ([...times.values()].length < 12 || running > 0) {
+      if (Date.now() > deadline) throw new Error('the loads did not go on after the answer within 5 s');
+      await new Promise((done) => setTimeout(done, 20));
+    }
+    const next = wireCoverage(await coverWorkspace(svc({ loader: slow }), signal, undefined, 300, 5_000));
+    expect(next).toMatchObject({ complete: true, notSearched: [] });
+    expect(next.searched).toHaveLength(12);
+    expect(most).toBe(LOADS_AT_ONCE);
   });
 
   it('a host that cannot load projects does not claim them searched', async () => {

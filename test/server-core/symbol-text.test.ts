@@ -1,8 +1,16 @@
-// clause T45's text rules (server-core/symbol-text.ts): a signature stops at the first `{` outside
-// parentheses, brackets and quotes or at the first line break outside parentheses and brackets, folded
-// and bounded; a body starts at the block of comment, decorator and attribute lines directly above.
+// clause T45's text rules (server-core/symbol-text.ts): a signature starts past the whole lines of
+// comments, decorators and attributes its range begins with and stops at the first `{` outside
+// parentheses, brackets, angle brackets and quotes or at the first line break outside them, folded and
+// bounded; a body starts at the block of comment, decorator and attribute lines directly above.
 import { describe, expect, it } from 'vitest';
-import { leadingBlockStart, lineStarts, MAX_SIGNATURE, offsetIn, signatureAt } from '../../server-core/symbol-text';
+import {
+  leadingBlockStart,
+  lineStarts,
+  MAX_SIGNATURE,
+  offsetIn,
+  positionAt,
+  signatureAt,
+} from '../../server-core/symbol-text';
 
 const sig = (text: string) => signatureAt(text, 0, text.length);
 
@@ -22,6 +30,29 @@ describe('signatureAt', () => {
     ['const s = "a \\" {";\n', 'const s = "a \\" {";'],
     ['x\r\ny', 'x'],
     ['   spaced    out   {', 'spaced out'],
+    // Angle brackets: a `{` in a type argument or a default does not end it; `=>` closes none.
+    ['export function make<T = { a: number }>(value: T): T {', 'export function make<T = { a: number }>(value: T): T'],
+    ['class Box<K extends { id: string }> extends Base<K> {', 'class Box<K extends { id: string }> extends Base<K>'],
+    ['let f: Array<(x: { a: 1 }) => void> = [];\nnext', 'let f: Array<(x: { a: 1 }) => void> = [];'],
+    ['type M = Map<\n  string,\n  { a: number }\n>;\nnext', 'type M = Map< string, { a: number } >;'],
+    ['add = <T,>(a: T): T => {\n  return a;\n}', 'add = <T,>(a: T): T =>'],
+    ['Row = <T,>(p: { item: T }) => <li>{String(p.item)}</li>;', 'Row = <T,>(p: { item: T }) => <li>'],
+    ['fn boxed() -> Box<dyn Fn(i32) -> i32> {', 'fn boxed() -> Box<dyn Fn(i32) -> i32>'],
+    // A comparison is no angle bracket: `<=`, `<<`, and a `<` left open inside parentheses.
+    ['small = a <= b\nnext', 'small = a <= b'],
+    ['shifted = a << 2\nnext', 'shifted = a << 2'],
+    ['function f(x = a < b) {\n  return x;\n}', 'function f(x = a < b)'],
+    // Past whole lines of comments, decorators and attributes the range begins with.
+    ["@tag('box')\nexport class Box {", 'export class Box'],
+    ['@Component({\n  selector: "{x}",\n})\n@sealed\nexport class C {', 'export class C'],
+    ['/** Doc. */\n  @log\n  get id(): string {', 'get id(): string'],
+    ['/**\n * Doc.\n */\nfn main() {', 'fn main()'],
+    ['#[derive(Debug)]\n#[cfg(test)] // why\npub struct S {', 'pub struct S'],
+    ['@property\ndef area(self) -> float:\n    return 1', 'def area(self) -> float:'],
+    // A decorator sharing its line with the declaration stays; a private field is no attribute.
+    ['@Input() name: string;\nnext', '@Input() name: string;'],
+    ['#count = 0;\nnext', '#count = 0;'],
+    ['// only a comment', '// only a comment'],
   ])('%j → %j', (text, expected) => {
     expect(sig(text)).toBe(expected);
   });
@@ -79,5 +110,14 @@ describe('lineStarts and offsetIn', () => {
     expect(offsetIn(t, s, 1, 1)).toBe(5);
     expect(offsetIn(t, s, 0, 99)).toBe(2);
     expect(offsetIn(t, s, 9, 0)).toBe(t.length);
+    // positionAt is offsetIn's inverse.
+    for (const [line, character] of [
+      [0, 0],
+      [0, 2],
+      [1, 1],
+      [2, 0],
+      [3, 2],
+    ] as const)
+      expect(positionAt(s, offsetIn(t, s, line, character))).toEqual({ line, character });
   });
 });

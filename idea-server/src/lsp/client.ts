@@ -501,7 +501,8 @@ export class LspClient {
   /**
    * Opens each file in its language server (started if need be) and keeps it open, so that the server
    * loads and keeps the file's project (T47: TypeScript's server searches the projects it has loaded;
-   * a project whose last open file closes may be dropped). Resolves with the files that could not be
+   * a project whose last open file closes may be dropped), once it has loaded it (projectLoaded).
+   * Resolves with the files that could not be
    * opened and why; a cancellation rejects. Loaded files stay open (`release` leaves them), at most
    * MAX_PINNED of them, the least recently loaded let go first.
    */
@@ -514,7 +515,8 @@ export class LspClient {
           this.pinned.delete(path); // re-inserted: the Set's order is the order of loading
           this.pinned.add(path);
           this.recent.delete(path);
-          await this.open(path, opts);
+          const { live } = await this.open(path, opts);
+          await this.projectLoaded(live, path, opts);
         } catch (e) {
           this.pinned.delete(raw);
           if (e instanceof LspAbortError) throw e;
@@ -530,6 +532,25 @@ export class LspClient {
     for (const p of unpinned) this.pinned.delete(p);
     this.close(unpinned.filter((p) => !this.covered.has(p)));
     return failed;
+  }
+
+  /**
+   * Resolves once TypeScript's server has loaded the project of `path`, open in it: tsserver loads a
+   * project when a file of it opens and answers one request at a time, so its `projectInfo` for the file
+   * is answered after the load. Other servers load as they do; a refused request says nothing more.
+   */
+  private async projectLoaded(live: Live, path: string, opts: CallOptions): Promise<void> {
+    if (!live.server.executeCommands.has(TSSERVER_REQUEST)) return;
+    await live.server
+      .request(
+        'workspace/executeCommand',
+        { command: TSSERVER_REQUEST, arguments: ['projectInfo', { file: path, needFileNameList: false }] },
+        `projectInfo of ${path}`,
+        this.bounds(opts),
+      )
+      .catch((e: unknown) => {
+        if (e instanceof LspAbortError) throw e;
+      });
   }
 
   /** Closes the files (didClose) in the running servers that have them open: they left coverage. */
@@ -564,13 +585,14 @@ export class LspClient {
    * TypeScript's server is asked tsserver's own `navto` without a file, which searches every project
    * it has loaded (its workspace/symbol searches only the projects of the file it opened last); other
    * servers `workspace/symbol`. Servers not running yet are started (a query names no file to start
-   * them by); at most `limit` symbols are asked of each.
+   * them by); at most `limit` symbols are asked of each, and `cut` says a server gave that many (it may
+   * have left some out).
    */
   async workspaceSymbols(
     query: string,
     limit: number,
     opts: CallOptions = {},
-  ): Promise<{ language: string; symbols?: SymbolInformation[]; error?: Error }[]> {
+  ): Promise<{ language: string; symbols?: SymbolInformation[]; cut?: boolean; error?: Error }[]> {
     return Promise.all(
       [...this.languages].map(async ([language, l]) => {
         try {
@@ -589,7 +611,11 @@ export class LspClient {
               bounds,
             );
             if (answer?.success === true && Array.isArray(answer.body))
-              return { language, symbols: live.symbols(fromNavto(answer.body)) ?? [] };
+              return {
+                language,
+                symbols: live.symbols(fromNavto(answer.body)) ?? [],
+                ...(answer.body.length >= limit ? { cut: true } : {}),
+              };
           }
           if (!live.server.capabilities.workspaceSymbolProvider)
             throw new LspUnavailableError(language, 'unsupported', 'it does not offer workspace symbols');
@@ -599,7 +625,8 @@ export class LspClient {
             `workspace/symbol "${query}"`,
             bounds,
           );
-          return { language, symbols: live.symbols(Array.isArray(answer) ? answer : []) ?? [] };
+          const list = Array.isArray(answer) ? answer : [];
+          return { language, symbols: live.symbols(list) ?? [], ...(list.length >= limit ? { cut: true } : {}) };
         } catch (e) {
           if (e instanceof LspAbortError) throw e;
           return { language, error: e as Error };

@@ -9,7 +9,7 @@ import type {
   LanguageFeatures,
   Range,
   Unavailable,
-  WorkspaceSymbolAnswer,
+  WorkspaceSymbolList,
 } from '../../../server-core/host';
 import { orUnavailable, unavailableOf } from '../lsp-features';
 import type { LspClient } from './client';
@@ -51,7 +51,8 @@ export function toCalls(answer: unknown, side: 'from' | 'to'): { item: CallHiera
   return out;
 }
 
-export function lspSymbolsAndCalls(client: LspClient): SymbolsAndCalls {
+/** `asked`: most symbols asked of each language server (a test asks few, to see a list cut). */
+export function lspSymbolsAndCalls(client: LspClient, asked = WORKSPACE_SYMBOLS_ASKED): SymbolsAndCalls {
   const calls = async (item: CallHierarchyItem, method: string, side: 'from' | 'to', signal: AbortSignal) =>
     toCalls(
       await client.requestAbout(item.filePath, method, () => ({ item: item.handle }), 'callHierarchyProvider', {
@@ -60,8 +61,8 @@ export function lspSymbolsAndCalls(client: LspClient): SymbolsAndCalls {
       side,
     );
   return {
-    workspaceSymbols: async (query, signal): Promise<WorkspaceSymbolAnswer[] | Unavailable> => {
-      const answers = await client.workspaceSymbols(query, WORKSPACE_SYMBOLS_ASKED, { signal });
+    workspaceSymbols: async (query, signal): Promise<WorkspaceSymbolList | Unavailable> => {
+      const answers = await client.workspaceSymbols(query, asked, { signal });
       const answered = answers.filter((a) => a.symbols);
       if (answered.length === 0) {
         const e = answers.find((a) => a.error)?.error;
@@ -69,7 +70,10 @@ export function lspSymbolsAndCalls(client: LspClient): SymbolsAndCalls {
           return e ? unavailableOf(e) : { unavailable: 'no language server is configured', kind: 'none' };
         throw e;
       }
-      const out: WorkspaceSymbolAnswer[] = [];
+      const out: WorkspaceSymbolList = [];
+      const cut = answered.filter((a) => a.cut).map((a) => a.language);
+      if (cut.length > 0)
+        out.limitedBy = `the ${cut.join(' and ')} language server listed as many symbols as it was asked for (${asked}): some matches may be missing; a longer query finds fewer`;
       for (const a of answered)
         for (const s of a.symbols!) {
           const filePath = pathOfUri(s.location?.uri);

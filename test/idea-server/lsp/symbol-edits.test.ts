@@ -1,8 +1,8 @@
 // clause T53 against the real typescript-language-server (idea-server's host): edit/apply's symbol edits
-// replace a decorated method keeping its doc comment and decorator, round-trip a body read with
-// nav/findSymbol, insert before and after with the blank line a method gets, delete an unused method
-// and refuse to delete a used one (listing the reference), pick an overload by [i], edit nested TSX,
-// and keep a CRLF file CRLF with the symbol's indentation. One client for the file.
+// replace a decorated method keeping its doc comment and decorator (one spanning lines too), round-trip
+// a body read with nav/findSymbol, insert before and after with the blank line a method gets, delete an
+// unused method and refuse to delete a used one (listing the reference), pick an overload by [i], edit
+// nested TSX, and keep a CRLF file CRLF with the symbol's indentation. One client for the file.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -113,6 +113,32 @@ describe('symbol edits over typescript-language-server (T53)', () => {
     });
     expect(a.error).toBeUndefined();
     expect(read('shape.ts')).toBe(SHAPE.replace('    return 1;', '    return 2;'));
+  });
+
+  it('replace keeps a decorator that spans lines', { timeout: SLOW }, async () => {
+    const ROUTES = [
+      'function route(_o: object) {',
+      '  return (_t: unknown, _k: string, _d: PropertyDescriptor): void => {};',
+      '}',
+      '',
+      'export class Routes {',
+      '  @route({',
+      "    path: '/x',",
+      '  })',
+      '  get(): string {',
+      "    return 'x';",
+      '  }',
+      '}',
+      '',
+    ].join('\n');
+    writeFileSync(file('routes.ts'), ROUTES);
+    const a = await edit('routes.ts', {
+      namePath: 'Routes/get',
+      operation: 'replace',
+      newText: "get(): string {\n  return 'y';\n}",
+    });
+    expect(a.error).toBeUndefined();
+    expect(read('routes.ts')).toBe(ROUTES.replace("return 'x';", "return 'y';"));
   });
 
   it('a body read with nav/findSymbol goes back unchanged (its own doc block replaces the old)', {

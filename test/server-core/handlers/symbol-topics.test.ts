@@ -107,8 +107,8 @@ describe('nav/findSymbol (T45)', () => {
           selectionLine: 4,
           selectionCharacter: 0,
           filePath: hono,
-          // T45 takes the range's first line: a decorated method's range starts at its decorator.
-          signature: '@log()',
+          // T45: a decorated method's range starts at its decorator; its signature starts past it.
+          signature: 'route(path: string): this',
           bodyLine: 2,
           bodyCharacter: 2,
           body: '/** Adds a route. */\n  @log()\n  route(path: string): this {\n    return this;\n  }',
@@ -120,7 +120,7 @@ describe('nav/findSymbol (T45)', () => {
     });
     const { result: withKids } = await serve()('nav/findSymbol', { namePath: '/Hono', filePath: hono, depth: 1 });
     expect((withKids!.symbols as { children: unknown[] }[])[0]!.children).toEqual([
-      expect.objectContaining({ namePath: '/Hono/route', level: 1, signature: '@log()' }),
+      expect.objectContaining({ namePath: '/Hono/route', level: 1, signature: 'route(path: string): this' }),
       expect.objectContaining({ namePath: '/Hono/get', level: 1, signature: 'get(path: string)' }),
     ]);
     expect(withKids!.symbols).toEqual([expect.not.objectContaining({ body: expect.anything() })]);
@@ -350,6 +350,17 @@ describe('nav/workspaceSymbols (T49)', () => {
     const methods = await ask('nav/workspaceSymbols', { query: 'o', kinds: ['class'], maxResults: 1 });
     expect(methods.result).toMatchObject({ symbols: [{ name: 'Hono' }], totalCount: 2, truncated: true });
   });
+
+  it('a list the language server cut short is truncated, however few of it were kept', async () => {
+    const limitedBy = 'the typescript language server listed as many symbols as it was asked for';
+    const ask = serve({ workspaceSymbols: async () => Object.assign(answers.slice(0, 2), { limitedBy }) });
+    const { result } = await ask('nav/workspaceSymbols', { query: 'o' });
+    expect(result).toMatchObject({ symbols: [{ name: 'Hono' }, { name: 'route' }], totalCount: 2, truncated: true });
+    const whole = await serve({ workspaceSymbols: async () => answers.slice(0, 2) })('nav/workspaceSymbols', {
+      query: 'o',
+    });
+    expect(whole.result).toMatchObject({ totalCount: 2, truncated: false });
+  });
 });
 
 describe('nav/callHierarchy (T51)', () => {
@@ -427,6 +438,31 @@ describe('nav/callHierarchy (T51)', () => {
     expect(result).toMatchObject({ calls: [{ item: { name: 'g' }, level: 1 }], truncated: true });
     // Level 1: f; level 2: g and h (maxResults + 1 = 2); level 3: h, the one left (f was recursive).
     expect(questions).toEqual(['f', 'g', 'h', 'h']);
+  });
+
+  it('each caller once, each call site once, in source order', async () => {
+    // g listed twice (two providers, or a declaration reached twice), a range given twice, ranges out of order.
+    const site = (line: number, c: number) => r(line, c, line, c + 1);
+    const duplicated: CallHierarchy = {
+      ...calls,
+      incoming: async () => [
+        { item: G, ranges: [site(2, 4), site(1, 9), site(2, 4)] },
+        { item: H, ranges: [site(14, 2)] },
+        { item: { ...G, handle: 'g again' }, ranges: [site(1, 9), site(3, 0)] },
+      ],
+    };
+    const { result } = await serve({ callHierarchy: duplicated })('nav/callHierarchy', {
+      filePath: hono,
+      line: 8,
+      character: 9,
+      direction: 'incoming',
+    });
+    expect(result).toMatchObject({ totalCount: 2, truncated: false });
+    const listed = result!.calls as { item: { name: string }; callSites: { line: number; character: number }[] }[];
+    expect(listed.map((c) => [c.item.name, c.callSites.map((s) => `${s.line}:${s.character}`)])).toEqual([
+      ['g', ['1:9', '2:4', '3:0']],
+      ['h', ['14:2']],
+    ]);
   });
 
   it('items carry their name path where their file names them', async () => {
