@@ -20,7 +20,8 @@ import { buildMcp, IDEA_MCP } from './support/idea-mcp';
 const STEP_MS = 45_000;
 
 const tmp = mkdtempSync(join(tmpdir(), 'idea-mcp-agent-task-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+// date-fns unpacked is thousands of files: removing them took over 10 s on a loaded machine
+afterAll(() => rmSync(tmp, { recursive: true, force: true }), 120_000);
 
 let ws: string;
 beforeAll(async () => {
