@@ -2,7 +2,7 @@
 // what .github/workflows/platforms.yml runs on Linux, macOS and Windows. Each exclusion says why, from
 // reading the test (docs/platforms.md: the code's own assumptions per OS). On Linux with the corpus
 // beside the clone, nothing is left out.
-//   npx vitest run --config vitest.platforms.config.ts --project unit
+//   npx vitest run --config vitest.platforms.config.ts --project unit --project timed
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

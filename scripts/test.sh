@@ -30,7 +30,7 @@ npm run build:extension
 npm run build:cli
 npm run build:mcp
 phase "checks passed"
-npx vitest run --project unit --project system --reporter=default --reporter=json --outputFile.json=reports/vitest-unit.json
+npx vitest run --project unit --project system --project timed --reporter=default --reporter=json --outputFile.json=reports/vitest-unit.json
 phase "unit and system tests passed"
 if ! wait "$hosts"; then
   cat reports/setup-hosts.log >&2

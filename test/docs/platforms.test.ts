@@ -36,9 +36,9 @@ describe('the platforms workflow', () => {
     expect(scripts.filter((s) => s.includes('${{'))).toEqual([]);
   });
 
-  it('runs the unit project through vitest.platforms.config.ts', () => {
+  it('runs the unit and timed projects through vitest.platforms.config.ts', () => {
     expect(stepScript(workflow, 'Unit tests this OS can run')).toMatch(
-      /npx vitest run --config vitest\.platforms\.config\.ts --project unit /,
+      /npx vitest run --config vitest\.platforms\.config\.ts --project unit --project timed /,
     );
   });
 

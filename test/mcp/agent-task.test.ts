@@ -25,7 +25,8 @@ const STEP_MS = 45_000;
 const WORKSPACE_MS = 2 * STEP_MS;
 
 const tmp = mkdtempSync(join(tmpdir(), 'idea-mcp-agent-task-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }), 60_000); // two unpacked repositories' worth
+// two unpacked repositories are thousands of files: removing them took over 10 s on a loaded machine
+afterAll(() => rmSync(tmp, { recursive: true, force: true }), 120_000);
 
 let ws: string;
 beforeAll(async () => {
