@@ -240,7 +240,16 @@ function breakersOf(node0: Schema, root: Schema): { rule: BrokenRule; arb: fc.Ar
       arb: fc.oneof(fc.integer({ min: min - 1_000_000, max: min - 1 }), fc.constant(-(2 ** 53))),
     });
   }
+  if (typeof node.maximum === 'number') {
+    const max = node.maximum;
+    out.push({
+      rule: 'range',
+      arb: fc.oneof(fc.integer({ min: max + 1, max: max + 1_000_000 }), fc.constant(2 ** 53)),
+    });
+  }
   if (typeof node.minLength === 'number' && node.minLength > 0) out.push({ rule: 'range', arb: fc.constant('') });
+  if (typeof node.maxLength === 'number') out.push({ rule: 'range', arb: fc.constant('x'.repeat(node.maxLength + 1)) });
+  if (typeof node.minItems === 'number' && node.minItems > 0) out.push({ rule: 'range', arb: fc.constant([]) });
   if (typeof node.pattern === 'string') {
     const re = new RegExp(node.pattern, 'u');
     const candidates = ['-x', '--output=/tmp/x', '-', 'zz', ' ', 'ABC', '0'.repeat(39), 'g'.repeat(40), '2026-01-01'];
@@ -254,7 +263,81 @@ function breakersOf(node0: Schema, root: Schema): { rule: BrokenRule; arb: fc.Ar
   return out;
 }
 
-/** Inputs of one topic: valid ones and ones breaking one constraint (a field's type, range, pattern, enum; a required field; params itself). */
+/** How many objects deep inside a param nested breakers go (edit/apply: a change › one of its edits › a field). */
+const NESTED_DEPTH = 3;
+
+/**
+ * Values of `node` valid but for one constraint of something inside it: a field of an object (its type, range,
+ * pattern or enum, or a required field missing), or one item of an array, at any depth up to `depth`; `path`
+ * says where (`.line`, `[].edits[].namePath`). Each alternative of a oneOf of objects is broken on its own
+ * (edit/apply's change kinds, a range edit and a symbol edit), so the other items stay valid: a server that
+ * writes the valid changes before it checks the rest is caught by the write oracle.
+ */
+function nestedBreakersOf(
+  node0: Schema,
+  root: Schema,
+  name: string,
+  ctx: GenContext,
+  destructive: boolean,
+  depth: number,
+): { path: string; rule: BrokenRule; arb: fc.Arbitrary<unknown> }[] {
+  if (depth <= 0) return [];
+  const node = deref(node0, root);
+  const alternatives = (node.anyOf ?? node.oneOf) as Schema[] | undefined;
+  if (Array.isArray(alternatives) && node.type !== 'object')
+    return alternatives.flatMap((a) => nestedBreakersOf(a, root, name, ctx, destructive, depth));
+  if (node.type === 'array') {
+    const items = (node.items as Schema | undefined) ?? {};
+    const item = validArb(items, root, name, ctx, destructive);
+    const minLength = typeof node.minItems === 'number' ? node.minItems : 0;
+    const itemNode = deref(items, root);
+    const inner =
+      itemNode.type === 'object' || Array.isArray(itemNode.anyOf ?? itemNode.oneOf)
+        ? nestedBreakersOf(items, root, name, ctx, destructive, depth)
+        : breakersOf(items, root).map((b) => ({ path: '', ...b }));
+    return inner.map(({ path, rule, arb }) => ({
+      path: `[]${path}`,
+      rule,
+      // The broken item among valid ones, anywhere in the array (not only first: a server may check item 0 alone).
+      arb: fc
+        .tuple(fc.array(item, { minLength: Math.max(0, minLength - 1), maxLength: 3 }), arb, fc.nat())
+        .map(([valid, bad, at]) => {
+          const out = [...valid];
+          out.splice(at % (valid.length + 1), 0, bad);
+          return out;
+        }),
+    }));
+  }
+  if (node.type !== 'object') return [];
+  const props = (node.properties ?? {}) as Record<string, Schema>;
+  const required = (node.required as string[] | undefined) ?? [];
+  const fields = Object.fromEntries(Object.entries(props).map(([k, s]) => [k, validArb(s, root, k, ctx, destructive)]));
+  const rest = fc.record(fields, { requiredKeys: required });
+  const out: { path: string; rule: BrokenRule; arb: fc.Arbitrary<unknown> }[] = [];
+  for (const [field, s] of Object.entries(props)) {
+    const broken = [
+      ...breakersOf(s, root).map((b) => ({ path: `.${field}`, ...b })),
+      ...nestedBreakersOf(s, root, field, ctx, destructive, depth - 1).map((b) => ({
+        ...b,
+        path: `.${field}${b.path}`,
+      })),
+    ];
+    for (const { path, rule, arb } of broken)
+      out.push({ path, rule, arb: fc.tuple(rest, arb).map(([o, bad]) => ({ ...(o as object), [field]: bad })) });
+  }
+  for (const field of required)
+    out.push({
+      path: `.${field}`,
+      rule: 'required',
+      arb: fc.record(fields, { requiredKeys: required.filter((r) => r !== field) }).map((o) => {
+        const { [field]: _gone, ...kept } = o as Record<string, unknown>;
+        return kept;
+      }),
+    });
+  return out;
+}
+
+/** Inputs of one topic: valid ones and ones breaking one constraint (a field's type, range, pattern, enum; a required field; params itself; the same inside an item of an array param, such as one change of edit/apply). */
 export function topicArb(model: TopicModel, ctx: GenContext): fc.Arbitrary<FuzzInput> {
   const { schema, topic, validate, destructive } = model;
   // The validator decides; a generated value it refuses becomes the schema's first valid example (a map, not a
@@ -279,6 +362,17 @@ export function topicArb(model: TopicModel, ctx: GenContext): fc.Arbitrary<FuzzI
         fc
           .tuple(fc.record(fieldArbs, { requiredKeys: required }), arb)
           .map(([rest, bad]): FuzzInput => ({ topic, params: { ...rest, [field]: bad }, invalid: { field, rule } })),
+      );
+  for (const [field, s] of Object.entries(props))
+    for (const { path, rule, arb } of nestedBreakersOf(s, schema, field, ctx, destructive, NESTED_DEPTH))
+      invalid.push(
+        fc.tuple(fc.record(fieldArbs, { requiredKeys: required }), arb).map(
+          ([rest, bad]): FuzzInput => ({
+            topic,
+            params: { ...rest, [field]: bad },
+            invalid: { field: `${field}${path}`, rule },
+          }),
+        ),
       );
   for (const field of required)
     invalid.push(

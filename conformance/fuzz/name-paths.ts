@@ -208,7 +208,10 @@ export function namePathArb(
         const { namePath: _n, ...params } = locatorParams(model, b, s.filePath, s.namePath);
         return { topic: model.topic, params, namePath: { kind: 'no-form' } };
       });
-      parts.push({ arbitrary: both, weight: 1 }, { arbitrary: neither, weight: 1 });
+      // Neither form is T44's refusal only where a form is required (its schema's anyOf); edit/format
+      // without one formats the whole file.
+      const formRequired = Array.isArray(model.schema.anyOf);
+      parts.push({ arbitrary: both, weight: 1 }, { arbitrary: neither, weight: formRequired ? 1 : 0 });
     }
     return fc.oneof(...parts.filter((p) => p.weight > 0));
   });

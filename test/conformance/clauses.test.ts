@@ -1,10 +1,12 @@
 // Every rule the suite enforces is traceable to a clause (the served version's clauses.json, rendered
 // with anchors into its protocol.md). That every clause is checked, by a case or by named tests, is
 // coverage.test.ts.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { specVersions } from '@idea-kit/spec-lib/spec';
 import { describe, expect, it } from 'vitest';
 import { CLAUSES, CLAUSES_JSON, clauseAnchor, clauseSince, levelOf, PROTOCOL_MD } from '../../conformance/lib/clauses';
-import { parseCase } from '../../conformance/lib/load';
+import { fixturesFor, loadCases, parseCase } from '../../conformance/lib/load';
 
 const protocolMd = readFileSync(new URL(`../../${PROTOCOL_MD}`, import.meta.url), 'utf8');
 
@@ -62,5 +64,22 @@ describe('clauses', () => {
     expect(file.clauses.length).toBeGreaterThan(10);
     for (const c of file.clauses) expect(clauseSince(c.id), c.id).toBe(c.since);
     expect(() => clauseSince('T99')).toThrow(`no clause T99 in ${CLAUSES_JSON}`);
+  });
+});
+
+describe('protocol/handshake-success', () => {
+  const SPEC = resolve(import.meta.dirname, '../../spec');
+  const versions = specVersions(SPEC).filter((v) => existsSync(fixturesFor(v)));
+
+  // A server advertising a topic of its version must not fail T3 because the case's list is behind.
+  it.each(versions)('%s: the capabilities it accepts are exactly the topics of the version', (v) => {
+    const hs = loadCases(fixturesFor(v)).find((lc) => lc.case.id === 'protocol/handshake-success');
+    const steps = hs?.case.kind === 'exchange' ? hs.case.steps : [];
+    const accepted = (steps[1] as { expect?: { capabilities?: { $each?: { $oneOf?: string[] } } } } | undefined)?.expect
+      ?.capabilities?.$each?.$oneOf;
+    const index = JSON.parse(readFileSync(join(SPEC, `v${v}`, 'index.json'), 'utf8')) as {
+      topics: { topic: string }[];
+    };
+    expect([...(accepted ?? [])].sort()).toEqual(index.topics.map((t) => t.topic).sort());
   });
 });

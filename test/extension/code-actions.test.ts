@@ -47,6 +47,7 @@ const { planOf, refusedCommand } = await import('../../extension/src/code-action
 const cmd = (command: string, ...args: unknown[]) => ({ title: '', command, arguments: args });
 const range = (l: number, c: number) => new vscode.Range(new vscode.Position(l, c), new vscode.Position(l, c));
 
+// clause H22: in VS Code no command at all; an action needing one is offered disabled.
 describe('commands an action carries (H22)', () => {
   it("the TypeScript extension's telemetry, rename box and follow-up-free fixes are left out", () => {
     for (const c of [

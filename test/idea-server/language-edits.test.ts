@@ -131,7 +131,7 @@ describe('code actions over the wire (idea-server)', () => {
     );
   });
 
-  // H22: typescript-language-server's own refactoring command creates the new file on disk itself.
+  // clause H22: typescript-language-server's own refactoring command creates the new file on disk itself.
   it('"Move to a new file": the dry run creates nothing; the apply writes both files as one transaction', {
     timeout: SLOW,
   }, async () => {

@@ -74,6 +74,7 @@ describe('WorkspaceEdits as a plan', () => {
   });
 });
 
+// clause H22: a command is asked of tsserver in its place, or refused; nothing else runs.
 describe("typescript-language-server's commands (H22)", () => {
   const refactor = {
     file: '/w/d.ts',

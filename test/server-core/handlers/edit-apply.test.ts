@@ -195,6 +195,7 @@ describe('edit/apply: range edits', () => {
     await refused([{ kind: 'edit', filePath: 'src', edits: [range(0, 0, 0, 0, 'x')] }], /it is a folder/);
   });
 
+  // clause H21: the bound on edits per file.
   it(`refuses more than ${MAX_EDITS_PER_FILE} edits of one file, across changes`, async () => {
     const edits = (n: number) => Array.from({ length: n }, () => range(0, 0, 0, 0, 'x'));
     await refused(
@@ -215,6 +216,7 @@ describe('edit/apply: range edits', () => {
   });
 });
 
+// clause H22: no write outside the workspace folders, never through a link out of them.
 describe('edit/apply: where it may write (H11, H22)', () => {
   it('refuses protected paths, paths outside every folder and links out of the workspace', async () => {
     symlinkSync(outside, join(ws, 'out'));

@@ -76,6 +76,7 @@ describe('the undo log', () => {
       expect(await keptTransaction(stateDir, id), id).toBeUndefined();
   });
 
+  // clause H21: the originals kept for undo are bounded in count and size.
   it('is bounded in count: the oldest dropped first', async () => {
     const f = join(ws, 'a.txt');
     const ids: string[] = [];
