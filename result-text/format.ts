@@ -353,7 +353,9 @@ function writeResult(topic: string) {
     const verb = WRITE_VERB[topic]!;
     if (r.files.length === 0) return [`${verb.none}: no file changes${r.dryRun ? ' (dry run)' : ''}`];
     const files = new Set(r.files.filter((f) => !f.change.endsWith('Folder')).map((f) => f.filePath)).size;
-    const what = `${plural(r.editCount, 'edit')} in ${plural(files, 'file')}`;
+    // An undo restores whole files: no edits to count.
+    const what =
+      r.editCount === 0 ? plural(files, 'file') : `${plural(r.editCount, 'edit')} in ${plural(files, 'file')}`;
     const head = r.dryRun
       ? c.paint(ANSI.bold, `dry run: ${verb.would} ${what} (nothing written)`)
       : `${verb.done}: ${what}${r.transactionId ? `; transaction ${c.paint(ANSI.bold, r.transactionId)}` : ''}`;

@@ -183,6 +183,18 @@ describe('the answers of the writes, as a model reads them', () => {
     expect(lines).toContain('+++ b/src/main.ts');
   });
 
+  it('an undo restores whole files: it counts files, not edits', async () => {
+    const result = {
+      dryRun: false,
+      transactionId: 'tx-0004abcd',
+      files: [edited],
+      changedFiles: ['/w/src/a.ts'],
+      editCount: 0,
+    };
+    const r = await call('edit_undo', { transactionId: 'tx-0001abcd' }, result);
+    expect(text(r).split('\n')[0]).toBe('undone: 1 file; transaction tx-0004abcd');
+  });
+
   it('nothing to change says so, with no transaction', async () => {
     const r = await call(
       'edit_format',
