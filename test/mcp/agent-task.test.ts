@@ -132,8 +132,11 @@ describe('an agent renames a function in date-fns through idea-mcp --headless', 
         // 7. Rename for real: the same edits, written.
         const renamed = await call('edit_rename', { ...at, newName: 'addDaysToDate' });
         expect(lines(renamed.text)[0]).toBe(`renamed: ${plan.editCount} edits in ${files.length} files`);
-        expect(lines(renamed.text).slice(1)).toEqual(lines(dry.text).slice(1)); // what the dry run showed
-        bounded(renamed, dry.bytes, 'it is the dry run with another first line');
+        expect(lines(renamed.text).slice(1, -1)).toEqual(lines(dry.text).slice(1)); // what the dry run showed
+        // Since 0.1.8 a write has a transaction, and its text ends with how to undo it.
+        const tx = renamed.result.structuredContent!.transactionId;
+        expect(lines(renamed.text).at(-1)).toBe(`To undo it: edit_undo with transactionId "${tx}".`);
+        bounded(renamed, dry.bytes + 100, 'it is the dry run with another first line and the undo line');
         const modified = git(ws, 'status', '--porcelain').split('\n').filter(Boolean);
         expect(modified.map((l) => l.slice(3)).sort()).toEqual([...files].sort());
         expect(readFileSync(join(ws, 'src/subDays/index.ts'), 'utf8')).toContain(
