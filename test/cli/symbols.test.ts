@@ -43,6 +43,7 @@ const POSITION_TOPICS = [
   'edit/rename',
   'nav/referencingSymbols',
   'nav/callHierarchy',
+  'edit/codeActions',
 ];
 
 describe('v0.1.8 commands: symbols by name path', () => {
