@@ -10,8 +10,8 @@
 // - cwd: paths inside it are shown relative to it (like grep); others stay absolute.
 // - params: what was asked, where the result alone does not say it (a call hierarchy's direction).
 // Since 0.1.8, whatever the topic: an answer that carries `unavailable` (empty because no language
-// server could answer) says why in words, and one whose `coverage` is not complete says what was not
-// searched, after its lines.
+// server could answer) says why in words, one whose `coverage` is not complete says what was not
+// searched, after its lines, and a write's `diagnostics` (asked for, T58) follow it.
 // Positions print 1-based as `path:line:col`, the convention of grep, tsc and editors' "go to"; the
 // protocol (and --json) is 0-based.
 import { isAbsolute, relative, sep } from 'node:path';
@@ -346,7 +346,7 @@ function diagnosticsAfterWrite(c: Ctx, d: DiagnosticsAfterWrite): string[] {
 
 /**
  * A write topic's answer (since 0.1.8: edit/apply, applyCodeAction, format, fs/move, undo): what it did or
- * would do, the transaction to undo it by, each file's change and diff, the diagnostics when asked.
+ * would do, the transaction to undo it by, each file's change and diff (the diagnostics: withNotes).
  */
 function writeResult(topic: string) {
   return (r: EditApplyResult, c: Ctx): string[] => {
@@ -359,11 +359,7 @@ function writeResult(topic: string) {
     const head = r.dryRun
       ? c.paint(ANSI.bold, `dry run: ${verb.would} ${what} (nothing written)`)
       : `${verb.done}: ${what}${r.transactionId ? `; transaction ${c.paint(ANSI.bold, r.transactionId)}` : ''}`;
-    return [
-      head,
-      ...r.files.flatMap((f) => fileWrite(c, f)),
-      ...(r.diagnostics ? diagnosticsAfterWrite(c, r.diagnostics) : []),
-    ];
+    return [head, ...r.files.flatMap((f) => fileWrite(c, f))];
   };
 }
 
@@ -582,7 +578,17 @@ function withNotes(f: ((r: never, c: Ctx) => string[]) | undefined): ((r: never,
     const field = (name: string): unknown => (isObject(result) && isObject(result[name]) ? result[name] : undefined);
     const u = field('unavailable') as Unavailable | undefined;
     const cov = field('coverage') as Coverage | undefined;
-    return [...(u ? [c.paint(ANSI.yellow, unavailableText(u))] : f(r, c)), ...(cov ? coverageLines(c, cov) : [])];
+    // A write's diagnostics when asked (T58): an object, where diag/list's are a list.
+    const d = field('diagnostics');
+    const after =
+      isObject(d) && !Array.isArray(d) && typeof d.settled === 'boolean'
+        ? (d as unknown as DiagnosticsAfterWrite)
+        : undefined;
+    return [
+      ...(u ? [c.paint(ANSI.yellow, unavailableText(u))] : f(r, c)),
+      ...(cov ? coverageLines(c, cov) : []),
+      ...(after ? diagnosticsAfterWrite(c, after) : []),
+    ];
   };
 }
 

@@ -162,11 +162,14 @@ describe('an agent renames a function in date-fns through idea-mcp --headless', 
         bounded(diff, 1024, 'two edits of one file: two hunks of 7 lines and the headers');
 
         // 10. Roll that file back to HEAD: byte for byte what was committed.
+        // Since 0.1.8 a rollback is a write with a transaction: its text ends with how to undo it.
+        const restored = (s: Step, f: string) =>
+          expect(s.text).toBe(
+            `restored ${ws}/${f} to commit HEAD (history index 1) and saved it to disk\nTo undo it: edit_undo with transactionId "${s.result.structuredContent!.transactionId}".`,
+          );
         const back = await call('history_rollback', { filePath: 'src/subDays/index.ts', toIndex: 1 });
-        expect(back.text).toBe(
-          `restored ${ws}/src/subDays/index.ts to commit HEAD (history index 1) and saved it to disk`,
-        );
-        bounded(back, 256, 'one line: the file and the version restored');
+        restored(back, 'src/subDays/index.ts');
+        bounded(back, 256, 'two lines: the file and the version restored, and how to undo it');
         expect(readFileSync(join(ws, 'src/subDays/index.ts')).equals(subDays)).toBe(true);
         const same = await call('history_diff', { filePath: 'src/subDays/index.ts' });
         expect(same.text).toBe('working-tree → HEAD\n(no differences)');
@@ -181,7 +184,7 @@ describe('an agent renames a function in date-fns through idea-mcp --headless', 
         // 12. So the agent rolls the rest back too, and git reports nothing changed.
         for (const f of files.filter((x) => x !== 'src/subDays/index.ts')) {
           const r = await call('history_rollback', { filePath: f, toIndex: 1 });
-          expect(r.text).toBe(`restored ${ws}/${f} to commit HEAD (history index 1) and saved it to disk`);
+          restored(r, f);
         }
         expect(git(ws, 'status', '--porcelain')).toBe('');
         const clean = await call('diag_list', { changed: true });

@@ -254,6 +254,27 @@ describe('the answers of the writes, as a model reads them', () => {
     );
   });
 
+  it("an older write topic's diagnostics, asked for, follow its own text", async () => {
+    const r = await call(
+      'edit_replace',
+      { pattern: 'a', replacement: 'b', diagnostics: true },
+      {
+        replacedCount: 1,
+        affectedFiles: ['/w/src/a.ts'],
+        transactionId: 'tx-0005abcd',
+        diagnostics: { settled: true, waitedMs: 40, files: [{ filePath: '/w/src/a.ts', diagnostics: [] }] },
+      },
+    );
+    expect(text(r)).toBe(
+      [
+        'replaced 1 occurrence in 1 file:',
+        '  /w/src/a.ts',
+        'diagnostics: none in the 1 file written (settled after 40 ms)',
+        'To undo it: edit_undo with transactionId "tx-0005abcd".',
+      ].join('\n'),
+    );
+  });
+
   it('code actions: numbered, with kind, preferred, id and what each fixes; none is a sentence', async () => {
     const r = await call(
       'edit_codeActions',
