@@ -13,7 +13,7 @@ import { type GlobalOptions, type Invocation, parseArgs, UsageError } from './ar
 import { type CommandSpec, commandsFromSpec } from './commands';
 import { chooseAction, FixError, type FixInvocation, type ListedAction } from './fix';
 import { commandHelp, commandLine, emptyResultHint, fixHelp, mainHelp } from './help';
-import { checkParamsFile, readParamsFile } from './params-file';
+import { checkParamsFile, ParamsFileError, readParamsFile } from './params-file';
 import {
   connect,
   type EventName,
@@ -331,7 +331,8 @@ export async function run(argv: readonly string[], spec: SpecBundle, io: Io): Pr
       e instanceof NotAdvertisedError ||
       e instanceof SymbolFileError ||
       e instanceof NoNamePathsError ||
-      e instanceof FixError
+      e instanceof FixError ||
+      e instanceof ParamsFileError
     ) {
       err(`idea: ${e.message}\n`);
       return EXIT.protocol;

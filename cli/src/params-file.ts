@@ -1,6 +1,7 @@
 // A command's params from a JSON file (commands.ts `paramsFile`: `idea apply edit.json`, `-` for stdin):
 // read bounded, parsed, and checked against the topic's schema with any mistake named by the file and
-// the JSON path inside it ($.changes[0].edits[1].line), not by a flag the person never typed.
+// the JSON path inside it ($.changes[0].edits[1].line), not by a flag the person never typed. A file
+// that cannot be read is exit 1 (ParamsFileError); one that holds the wrong thing, exit 2 (UsageError).
 import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Validate } from '../../runtime/frames';
@@ -8,6 +9,14 @@ import { fieldPath, type SchemaError } from '../../runtime/validation-message';
 import { UsageError } from './args';
 import type { CommandSpec } from './commands';
 import { checkParams } from './validate';
+
+/**
+ * A params file that cannot be read (exit 1, as a file a server cannot find is): the command line was
+ * right, the file is not there. What it holds being wrong is a UsageError (exit 2).
+ */
+export class ParamsFileError extends Error {
+  override readonly name = 'ParamsFileError';
+}
 
 /** The largest params file read: far over any edit a server takes in one frame, and bounded. */
 export const MAX_PARAMS_FILE_BYTES = 64 * 1024 * 1024;
@@ -49,7 +58,7 @@ export async function readParamsFile(
       if (Buffer.byteLength(text) > MAX_PARAMS_FILE_BYTES) throw new Error(`over ${MAX_PARAMS_FILE_BYTES} bytes`);
     } else text = await readBounded(resolve(io.cwd, name));
   } catch (e) {
-    throw new UsageError(`cannot read ${shown(name)}: ${(e as Error).message}`, cmd);
+    throw new ParamsFileError(`cannot read ${shown(name)}: ${(e as Error).message}`);
   }
   let value: unknown;
   try {

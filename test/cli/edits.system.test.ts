@@ -197,7 +197,7 @@ describe('idea apply, fix, format, mv, transactions and undo through --headless'
     expect(read('src/shapes.ts')).toContain('}\n\nexport function perimeter(r: number): number {');
   });
 
-  it('apply: a bad file is a usage error naming the file and where in it; nothing is sent', async () => {
+  it('apply: a bad file is a usage error naming the file and where in it, a missing one exit 1; nothing is sent', async () => {
     const before = tree();
     writeFileSync(join(tmp, 'broken.json'), '{\n  "changes": [\n    {"kind": "edit",}\n  ]\n}\n');
     const notJson = await idea(['--headless', 'apply', join(tmp, 'broken.json')]);
@@ -217,7 +217,7 @@ describe('idea apply, fix, format, mv, transactions and undo through --headless'
       `idea: ${join(tmp, 'wrong.json')}: $.changes[0].edits[0].operation must be one of "replace", "insertBefore", "insertAfter", "delete"\n`,
     );
     const missing = await idea(['--headless', 'apply', join(tmp, 'none.json')]);
-    expect(missing.code).toBe(2);
+    expect(missing.code).toBe(1); // the command line is right; the file is not there
     expect(missing.stderr).toMatch(/^idea: cannot read .*none\.json: ENOENT/);
     const object = await idea(['--headless', 'apply', '-'], '"changes"');
     expect(object.code).toBe(2);
