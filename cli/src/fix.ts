@@ -4,6 +4,8 @@
 // shows that action's dry run, and writes it only with --yes. Present where the spec has both
 // edit/codeActions and edit/applyCodeAction (their params are read from the commands, nothing here is
 // written per field but the command's own flags).
+import { open } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { CommandSpec } from './commands';
 import { UsageError } from './usage-error';
 
@@ -15,6 +17,8 @@ export interface FixInvocation {
   apply: CommandSpec;
   /** edit/codeActions' params: the file and a range or a name path, `only` when given. */
   listParams: Record<string, unknown>;
+  /** FILE:LINE: the range is the whole line, its end to be found in the file (`withLineEnd`). */
+  wholeLine?: true;
   /** How to pick: a 1-based number, an id, a kind or a title; `first`: the first listed. None: list only. */
   choice?: { first: true } | { word: string };
   /** Write it (else its dry run only). */
@@ -50,19 +54,16 @@ export function parseFix(
   if (where === undefined) throw usage('no file given');
   const m = /^(.+?):(\d+)(?::(\d+))?$/.exec(where);
   const listParams: Record<string, unknown> = { filePath: m ? m[1] : where };
+  let wholeLine = false;
   let more = rest;
   if (m) {
     const line = Number(m[2]);
     const col = m[3] === undefined ? undefined : Number(m[3]);
     if (!Number.isSafeInteger(line) || line < 1 || (col !== undefined && (!Number.isSafeInteger(col) || col < 1)))
       throw usage(`the line and column in ${where} are 1-based: 1 or more`);
-    // A whole line, so every diagnostic on it is inside the range.
-    Object.assign(
-      listParams,
-      col === undefined
-        ? { line: line - 1, character: 0, endLine: line - 1, endCharacter: WHOLE_LINE }
-        : { line: line - 1, character: col - 1 },
-    );
+    // A whole line (its end is found in the file: wholeLine), so every diagnostic on it is inside the range.
+    Object.assign(listParams, { line: line - 1, character: col === undefined ? 0 : col - 1 });
+    if (col === undefined) wholeLine = true;
   } else if (rest.length > 0 && !/^\d+$/.test(rest[0]!)) {
     listParams.namePath = rest[0];
     more = rest.slice(1);
@@ -95,14 +96,40 @@ export function parseFix(
   if (first && more.length > 0) throw usage(`--first and ${more[0]} both choose: give one`);
   const choice = first ? { first: true as const } : more.length > 0 ? { word: more[0]! } : undefined;
   if (yes && !choice) throw usage('--yes applies the action chosen: give its number, id, kind or title, or --first');
-  return { ...cmds, listParams, ...(choice ? { choice } : {}), yes, applyParams };
+  return { ...cmds, listParams, ...(wholeLine ? { wholeLine } : {}), ...(choice ? { choice } : {}), yes, applyParams };
 }
 
 /** The flags `idea fix` reads: with a value, and without. */
 export const FIX_VALUE_FLAGS: readonly string[] = ['--only', '--diagnostics-wait-ms'];
 
-/** A character past the end of any line: the language servers clamp it to the line's end (LSP Position). */
-export const WHOLE_LINE = 100_000;
+/**
+ * The params with the range to the end of the asked line, read from the file as the CLI sees it (the
+ * path relative to `cwd`; LSP characters are UTF-16 units, as a JavaScript string's). A position past a
+ * line's end is not sent: tsserver fails on one rather than clamping it. A file the CLI cannot read
+ * (a path relative to another workspace root) keeps the line's start alone.
+ */
+export async function withLineEnd(params: Record<string, unknown>, cwd: string): Promise<Record<string, unknown>> {
+  const line = params.line as number;
+  let text: string;
+  try {
+    const f = await open(resolve(cwd, String(params.filePath)), 'r');
+    try {
+      if ((await f.stat()).size > MAX_FILE_READ) return params;
+      text = await f.readFile('utf8');
+    } finally {
+      await f.close();
+    }
+  } catch {
+    return params;
+  }
+  const lineText = text.split(/\r\n|\r|\n/)[line];
+  return lineText === undefined || lineText === ''
+    ? params
+    : { ...params, endLine: line, endCharacter: lineText.length };
+}
+
+/** The largest file whose line end is looked up (a bigger one: the line's start alone). */
+const MAX_FILE_READ = 64 * 1024 * 1024;
 
 /** An action as edit/codeActions lists it. */
 export interface ListedAction {

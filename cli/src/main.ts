@@ -11,7 +11,7 @@ import { listRegisteredServers, type RegistryEntry, registryDir } from '../../ru
 import { version as PACKAGE_VERSION } from '../package.json';
 import { type GlobalOptions, type Invocation, parseArgs, UsageError } from './args';
 import { type CommandSpec, commandsFromSpec } from './commands';
-import { chooseAction, FixError, type FixInvocation, type ListedAction } from './fix';
+import { chooseAction, FixError, type FixInvocation, type ListedAction, withLineEnd } from './fix';
 import { commandHelp, commandLine, emptyResultHint, fixHelp, mainHelp } from './help';
 import { checkParamsFile, ParamsFileError, readParamsFile } from './params-file';
 import {
@@ -241,7 +241,8 @@ function undoHint(result: unknown, cmds: readonly CommandSpec[], io: Io): void {
  * action written; both on one connection, where the action's id is good.
  */
 async function fix(f: FixInvocation, g: GlobalOptions, cmds: readonly CommandSpec[], io: RunIo): Promise<number> {
-  checkParams(FRAMES.params.get(f.list.topic), f.listParams, f.list);
+  const listParams = f.wholeLine ? await withLineEnd(f.listParams, realCwd(io.cwd)) : f.listParams;
+  checkParams(FRAMES.params.get(f.list.topic), listParams, f.list);
   const timeoutMs = g.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const show = (topic: string, result: unknown, params: Record<string, unknown>) => {
     const text = g.json
@@ -251,11 +252,11 @@ async function fix(f: FixInvocation, g: GlobalOptions, cmds: readonly CommandSpe
   };
   const client = await open(g, io);
   try {
-    const listed = (await client.request(f.list.topic as never, f.listParams as never, { timeoutMs })) as {
+    const listed = (await client.request(f.list.topic as never, listParams as never, { timeoutMs })) as {
       actions: ListedAction[];
     };
     if (!f.choice) {
-      show(f.list.topic, listed, f.listParams);
+      show(f.list.topic, listed, listParams);
       if (!g.json && listed.actions.length > 0)
         io.stderr('idea: apply one: the same command and its number (or --first), then --yes to write it\n');
       return EXIT.ok;

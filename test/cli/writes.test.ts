@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseArgs, UsageError } from '../../cli/src/args';
-import { chooseAction, FixError, WHOLE_LINE } from '../../cli/src/fix';
+import { chooseAction, FixError, withLineEnd } from '../../cli/src/fix';
 import { checkParamsFile, readParamsFile } from '../../cli/src/params-file';
 import { FRAMES } from '../../generated/current';
 import { CMDS } from './spec';
@@ -87,13 +87,11 @@ describe('idea apply PARAMS.json', () => {
 
 describe('idea fix', () => {
   it('FILE:LINE is the whole line; FILE:LINE:COL a position; FILE NAME_PATH a symbol; FILE alone its start', () => {
-    expect(fixOf(['fix', 'src/a.ts:3']).listParams).toEqual({
-      filePath: 'src/a.ts',
-      line: 2,
-      character: 0,
-      endLine: 2,
-      endCharacter: WHOLE_LINE,
+    expect(fixOf(['fix', 'src/a.ts:3'])).toMatchObject({
+      listParams: { filePath: 'src/a.ts', line: 2, character: 0 },
+      wholeLine: true,
     });
+    expect(fixOf(['fix', 'src/a.ts:3:1']).wholeLine).toBeUndefined();
     expect(fixOf(['fix', 'src/a.ts:3:5']).listParams).toEqual({ filePath: 'src/a.ts', line: 2, character: 4 });
     expect(fixOf(['fix', 'src/a.ts', 'Circle/area']).listParams).toEqual({
       filePath: 'src/a.ts',
@@ -125,6 +123,25 @@ describe('idea fix', () => {
     expect(usage(['fix', 'src/a.ts:3', '1', '--first'])).toMatch(/^--first and 1 both choose/);
     expect(usage(['fix', 'src/a.ts:3', '1', '2'])).toMatch(/^unexpected: 2/);
     expect(usage(['fix', 'src/a.ts:3', '--frist'])).toMatch(/^unknown flag --frist for 'fix'/);
+  });
+
+  it("the whole line ends where the file's line does (UTF-16 units); no file: the line's start alone", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'idea-fix-line-'));
+    try {
+      writeFileSync(join(dir, 'a.ts'), 'const a = 1;\r\nconst é𝒳 = 2;\n\n');
+      const at = (line: number) => withLineEnd({ filePath: 'a.ts', line, character: 0 }, dir);
+      expect(await at(0)).toEqual({ filePath: 'a.ts', line: 0, character: 0, endLine: 0, endCharacter: 12 });
+      expect(await at(1)).toMatchObject({ endLine: 1, endCharacter: 14 }); // 𝒳 is two UTF-16 units
+      expect(await at(2)).toEqual({ filePath: 'a.ts', line: 2, character: 0 }); // empty: nothing to span
+      expect(await at(9)).toEqual({ filePath: 'a.ts', line: 9, character: 0 }); // the server says it is past the end
+      expect(await withLineEnd({ filePath: 'none.ts', line: 0, character: 0 }, dir)).toEqual({
+        filePath: 'none.ts',
+        line: 0,
+        character: 0,
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   const actions = [
