@@ -120,7 +120,7 @@ describe('idea apply, fix, format, mv, transactions and undo through --headless'
 
   it('--help lists the commands', async () => {
     const r = await idea(['--help']);
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     for (const c of [
       /^ {2}apply \[PARAMS\.json\|-\] \[flags\] /m,
       /^ {2}fix FILE:LINE \[CHOICE\] \[--first\] \[--yes\] /m,
@@ -155,7 +155,7 @@ describe('idea apply, fix, format, mv, transactions and undo through --headless'
     writeFileSync(join(tmp, 'edit.json'), JSON.stringify(edit, null, 2));
     const dry = await idea(['--headless', 'apply', join(tmp, 'edit.json'), '--dry-run']);
     expect(dry.stderr).toBe('');
-    expect(dry.code).toBe(0);
+    expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout).toBe(
       [
         'dry run: would apply 1 edit in 1 file (nothing written)',
@@ -171,7 +171,7 @@ describe('idea apply, fix, format, mv, transactions and undo through --headless'
     );
     expect(tree()).toEqual(start);
     const r = await idea(['--headless', 'apply', join(tmp, 'edit.json')]);
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.split('\n')[0]).toMatch(/^applied: 1 edit in 1 file; transaction \S+$/);
     written.push(transactionOf(r));
     expect(read('src/shapes.ts')).toContain('return (Math.PI * (2 * r) ** 2) / 4;');
@@ -192,7 +192,7 @@ describe('idea apply, fix, format, mv, transactions and undo through --headless'
       },
     ];
     const r = await idea(['--headless', 'apply', '-'], JSON.stringify(changes));
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     written.push(transactionOf(r));
     expect(read('src/shapes.ts')).toContain('}\n\nexport function perimeter(r: number): number {');
   });
@@ -201,7 +201,7 @@ describe('idea apply, fix, format, mv, transactions and undo through --headless'
     const before = tree();
     writeFileSync(join(tmp, 'broken.json'), '{\n  "changes": [\n    {"kind": "edit",}\n  ]\n}\n');
     const notJson = await idea(['--headless', 'apply', join(tmp, 'broken.json')]);
-    expect(notJson.code).toBe(2);
+    expect(notJson.code, notJson.stderr).toBe(2);
     expect(notJson.stderr).toMatch(new RegExp(`^idea: ${join(tmp, 'broken.json').replace(/[.]/g, '\\.')} is not JSON`));
     writeFileSync(
       join(tmp, 'wrong.json'),
@@ -212,27 +212,27 @@ describe('idea apply, fix, format, mv, transactions and undo through --headless'
       }),
     );
     const wrong = await idea(['--headless', 'apply', join(tmp, 'wrong.json')]);
-    expect(wrong.code).toBe(2);
+    expect(wrong.code, wrong.stderr).toBe(2);
     expect(wrong.stderr).toContain(
       `idea: ${join(tmp, 'wrong.json')}: $.changes[0].edits[0].operation must be one of "replace", "insertBefore", "insertAfter", "delete"\n`,
     );
     const missing = await idea(['--headless', 'apply', join(tmp, 'none.json')]);
-    expect(missing.code).toBe(1); // the command line is right; the file is not there
+    expect(missing.code, missing.stderr).toBe(1); // the command line is right; the file is not there
     expect(missing.stderr).toMatch(/^idea: cannot read .*none\.json: ENOENT/);
     const object = await idea(['--headless', 'apply', '-'], '"changes"');
-    expect(object.code).toBe(2);
+    expect(object.code, object.stderr).toBe(2);
     expect(object.stderr).toMatch(/^idea: stdin must hold a JSON object \(the params of \/app\/vscode\/edit\/apply\)/);
     expect(tree()).toEqual(before);
   });
 
   it('fix: the code actions at a line, numbered; a choice is a dry run; --yes writes it', async () => {
     const listed = await idea(['--headless', 'fix', 'src/user.ts:2']);
-    expect(listed.code).toBe(0);
+    expect(listed.code, listed.stderr).toBe(0);
     expect(listed.stdout).toMatch(/^1\. Add import from "\.\/shapes" {2}quickfix {2}preferred {2}id \S+$/m);
     expect(listed.stdout).toMatch(/^ {5}fixes src\/user\.ts:2:10: error ts 2304: Cannot find name 'area'\.$/m);
     const before = tree();
     const dry = await idea(['--headless', 'fix', 'src/user.ts:2', 'Add import from "./shapes"']);
-    expect(dry.code).toBe(0);
+    expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout).toMatch(
       /^Add import from "\.\/shapes" {2}\(quickfix\)\ndry run: the code action would make 1 edit/,
     );
@@ -240,34 +240,34 @@ describe('idea apply, fix, format, mv, transactions and undo through --headless'
     expect(dry.stderr).toBe('idea: nothing written: add --yes to write it\n');
     expect(tree()).toEqual(before);
     const r = await idea(['--headless', 'fix', 'src/user.ts:2', '--first', '--yes']);
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^applied the code action: 1 edit in 1 file; transaction \S+$/m);
     written.push(transactionOf(r));
     expect(read('src/user.ts')).toMatch(/^import \{ area \} from "\.\/shapes";\n/);
     const none = await idea(['--headless', 'fix', 'src/user.ts:1', '99']);
-    expect(none.code).toBe(1);
+    expect(none.code, none.stderr).toBe(1);
     expect(none.stderr).toMatch(/^idea: there is no action 99: \d+ actions: 1\. /);
   });
 
   it('format: the diff on --dry-run, then the write', async () => {
     const dry = await idea(['--headless', 'format', 'src/ugly.ts', '--dry-run']);
-    expect(dry.code).toBe(0);
+    expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout).toMatch(/^dry run: formatting would make \d+ edits? in 1 file \(nothing written\)$/m);
     expect(dry.stdout).toContain('\n-  return a+b;\n');
     expect(read('src/ugly.ts')).toBe(UGLY);
     const r = await idea(['--headless', 'format', 'src/ugly.ts']);
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     written.push(transactionOf(r));
     expect(read('src/ugly.ts')).toContain('return a + b;');
   });
 
   it('mv: the importers follow', async () => {
     const dry = await idea(['--headless', 'mv', 'src/shapes.ts', 'src/geo/shapes.ts', '--dry-run']);
-    expect(dry.code).toBe(0);
+    expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout).toContain("\n-import { area } from './shapes';\n+import { area } from './geo/shapes';\n");
     expect(dry.stdout).toContain('\nrenamed src/shapes.ts → src/geo/shapes.ts\n');
     const r = await idea(['--headless', 'mv', 'src/shapes.ts', 'src/geo/shapes.ts']);
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.split('\n')[0]).toMatch(/^moved: 2 edits in 3 files; transaction \S+$/);
     written.push(transactionOf(r));
     expect(read('src/main.ts')).toContain("from './geo/shapes'");
@@ -276,7 +276,7 @@ describe('idea apply, fix, format, mv, transactions and undo through --headless'
 
   it('transactions lists the writes newest first; undo takes each back, and the tree is as it was', async () => {
     const listed = await idea(['--headless', 'transactions']);
-    expect(listed.code).toBe(0);
+    expect(listed.code, listed.stderr).toBe(0);
     const rows = listed.stdout.trimEnd().split('\n');
     expect(rows[0]).toMatch(/^TRANSACTION +WHEN +TOPIC +FILES +LABEL$/);
     expect(rows.slice(1, 1 + written.length).map((l) => l.split(' ')[0])).toEqual([...written].reverse());
@@ -288,7 +288,7 @@ describe('idea apply, fix, format, mv, transactions and undo through --headless'
     }
     expect(tree()).toEqual(start);
     const again = await idea(['--headless', 'undo', written[0]!]);
-    expect(again.code).toBe(1); // undone already: refused, naming why
+    expect(again.code, again.stderr).toBe(1); // undone already: refused, naming why
     expect(again.stderr).toMatch(/^idea: [A-Z_]+: /);
   });
 });

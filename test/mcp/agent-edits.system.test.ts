@@ -110,7 +110,7 @@ describe('an agent edits date-fns by name paths through idea-mcp --headless, the
     'find, read, replace, insert, quick fix, organize imports, format, move; diagnostics as before; every write undone',
     async () => {
       const start = treeHash(ws);
-      const { call, bounded, steps, finish } = await agentSession({
+      const { call, bounded, steps, finish, toolNames } = await agentSession({
         name: 'edit task on date-fns',
         ws,
         tmp,
@@ -138,6 +138,13 @@ describe('an agent edits date-fns by name paths through idea-mcp --headless, the
           .sort();
       };
       try {
+        // idea-server serves every tool of the edits (no editor: no editor_context, editor_open).
+        const tools = await toolNames();
+        for (const t of ['edit_apply', 'edit_codeActions', 'edit_applyCodeAction', 'edit_format', 'fs_move'])
+          expect(tools, t).toContain(t);
+        for (const t of ['edit_undo', 'edit_transactions', 'nav_findSymbol']) expect(tools, t).toContain(t);
+        expect(tools).not.toContain('editor_open');
+
         // 1. Find the function by name path alone, anywhere in the workspace.
         const found = await call(
           'nav_findSymbol',

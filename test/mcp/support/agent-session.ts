@@ -108,5 +108,7 @@ export async function agentSession(o: AgentSessionOptions) {
     console.log(transcript.join('\n'));
     await client.close();
   };
-  return { call, bounded, steps, finish };
+  /** The tools idea-mcp lists, by name. */
+  const toolNames = async () => (await within(client.listTools(), 30_000, 'tools/list')).tools.map((t) => t.name);
+  return { call, bounded, steps, finish, toolNames };
 }
