@@ -90,6 +90,12 @@ describe('the write tools a model gets from a v0.1.8 server', () => {
     }
   });
 
+  it("the server's instructions say to edit by name path, dry run first, undo by transactionId", () => {
+    expect(client.getInstructions()).toMatch(
+      /edit_apply replaces a symbol or inserts after it, all or nothing; .*dryRun: true first .*transactionId that edit_undo takes back/,
+    );
+  });
+
   it('--read-only hides every writer and keeps the lists', async () => {
     const ro = await inProcessMcp(
       new IdeaConnection({ url: idea.url, token: TOKEN }),
