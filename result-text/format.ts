@@ -10,8 +10,8 @@
 // - cwd: paths inside it are shown relative to it (like grep); others stay absolute.
 // - params: what was asked, where the result alone does not say it (a call hierarchy's direction).
 // Since 0.1.8, whatever the topic: an answer that carries `unavailable` (empty because no language
-// server could answer) says why in words, and one whose `coverage` is not complete says what was not
-// searched, after its lines.
+// server could answer) says why in words, one whose `coverage` is not complete says what was not
+// searched, after its lines, and a write's `diagnostics` (asked for, T58) follow it.
 // Positions print 1-based as `path:line:col`, the convention of grep, tsc and editors' "go to"; the
 // protocol (and --json) is 0-based.
 import { isAbsolute, relative, sep } from 'node:path';
@@ -44,6 +44,10 @@ import type {
 import type {
   CallNode,
   Coverage,
+  DiagnosticsAfterWrite,
+  EditApplyResult,
+  EditCodeActionsResult,
+  EditTransactionsResult,
   NavCallHierarchyResult,
   NavFindSymbolResult,
   NavReferencingSymbolsResult,
@@ -299,6 +303,97 @@ function callHierarchy(r: NavCallHierarchyResult, c: Ctx): string[] {
   ];
 }
 
+/** What a write topic (since 0.1.8) did, in its answer's first line: "applied", "would apply" on a dry run. */
+const WRITE_VERB: Record<string, { done: string; would: string; none: string }> = {
+  '/app/vscode/edit/apply': { done: 'applied', would: 'would apply', none: 'nothing to change' },
+  '/app/vscode/edit/applyCodeAction': {
+    done: 'applied the code action',
+    would: 'the code action would make',
+    none: 'the code action changes nothing',
+  },
+  '/app/vscode/edit/format': { done: 'formatted', would: 'formatting would make', none: 'already formatted' },
+  '/app/vscode/fs/move': { done: 'moved', would: 'the move would make', none: 'nothing to move' },
+  '/app/vscode/edit/undo': { done: 'undone', would: 'the undo would make', none: 'nothing to undo' },
+};
+
+/** One file of a write: what happens to it (a rename: both paths), then its diff when it has one. */
+function fileWrite(c: Ctx, f: EditApplyResult['files'][number]): string[] {
+  const path = c.paint(ANSI.magenta, c.path(f.filePath));
+  const head =
+    f.change === 'renamed'
+      ? `renamed ${path} → ${c.paint(ANSI.magenta, c.path(f.newFilePath ?? '?'))}`
+      : f.change === 'edited'
+        ? undefined
+        : `${f.change === 'createdFolder' ? 'created folder' : f.change === 'deletedFolder' ? 'deleted folder' : f.change} ${path}`;
+  return [...(head ? [head] : []), ...(f.diff === '' ? [] : diffLines(c, f.diff))];
+}
+
+/** A write's diagnostics (clause T58): each file's, or that there are none, and whether they settled. */
+function diagnosticsAfterWrite(c: Ctx, d: DiagnosticsAfterWrite): string[] {
+  const all = d.files.flatMap((f) => f.diagnostics.map((x) => diagnosticLine(c, f.filePath, x)));
+  const unavailable = d.files.flatMap((f) =>
+    f.unavailable ? [`${c.paint(ANSI.magenta, c.path(f.filePath))}: ${unavailableText(f.unavailable)}`] : [],
+  );
+  const settled = d.settled
+    ? `settled after ${d.waitedMs} ms`
+    : `not settled after ${d.waitedMs} ms: what was known by then`;
+  const head =
+    all.length === 0
+      ? `diagnostics: none in the ${plural(d.files.length, 'file')} written (${settled})`
+      : `diagnostics of the ${plural(d.files.length, 'file')} written (${settled}):`;
+  return [c.paint(d.settled ? ANSI.dim : ANSI.yellow, head), ...all, ...unavailable];
+}
+
+/**
+ * A write topic's answer (since 0.1.8: edit/apply, applyCodeAction, format, fs/move, undo): what it did or
+ * would do, the transaction to undo it by, each file's change and diff (the diagnostics: withNotes).
+ */
+function writeResult(topic: string) {
+  return (r: EditApplyResult, c: Ctx): string[] => {
+    const verb = WRITE_VERB[topic]!;
+    if (r.files.length === 0) return [`${verb.none}: no file changes${r.dryRun ? ' (dry run)' : ''}`];
+    const files = new Set(r.files.filter((f) => !f.change.endsWith('Folder')).map((f) => f.filePath)).size;
+    // An undo restores whole files: no edits to count.
+    const what =
+      r.editCount === 0 ? plural(files, 'file') : `${plural(r.editCount, 'edit')} in ${plural(files, 'file')}`;
+    const head = r.dryRun
+      ? c.paint(ANSI.bold, `dry run: ${verb.would} ${what} (nothing written)`)
+      : `${verb.done}: ${what}${r.transactionId ? `; transaction ${c.paint(ANSI.bold, r.transactionId)}` : ''}`;
+    return [head, ...r.files.flatMap((f) => fileWrite(c, f))];
+  };
+}
+
+/** edit/codeActions: each action numbered (1-based), its kind, whether preferred or disabled, its id, what it fixes. */
+function codeActions(r: EditCodeActionsResult, c: Ctx): string[] {
+  if (r.actions.length === 0) return ['no code actions here'];
+  return r.actions.flatMap((a, i) => [
+    `${c.paint(ANSI.bold, `${i + 1}.`)} ${a.title}  ${c.paint(ANSI.cyan, a.kind || '(no kind)')}${a.isPreferred ? c.paint(ANSI.green, '  preferred') : ''}${a.disabled ? c.paint(ANSI.yellow, `  disabled: ${a.disabled}`) : ''}  ${c.paint(ANSI.dim, `id ${a.id}`)}`,
+    ...(a.diagnostics ?? []).map((d) => `     fixes ${diagnosticLine(c, d.filePath, d)}`),
+  ]);
+}
+
+/** edit/transactions: newest first, a table. */
+function transactions(r: EditTransactionsResult, c: Ctx): string[] {
+  if (r.transactions.length === 0) return ['no transactions to undo'];
+  const short = (t: string) => t.replace(/^\/app\/vscode\//, '');
+  const files = (fs: readonly string[]) =>
+    fs.length === 0 ? '-' : `${c.path(fs[0]!)}${fs.length > 1 ? ` (+${fs.length - 1})` : ''}`;
+  return [
+    ...table(
+      c,
+      ['TRANSACTION', 'WHEN', 'TOPIC', 'FILES', 'LABEL'],
+      r.transactions.map((t) => [
+        t.transactionId,
+        new Date(t.timestamp).toISOString().replace('T', ' ').slice(0, 19),
+        `${short(t.topic)}${t.undone ? ' (undone)' : ''}`,
+        files(t.files),
+        t.label ?? '',
+      ]),
+    ),
+    ...cut(c, r.transactions.length, r.totalCount, 'transactions'),
+  ];
+}
+
 const FORMATTERS: Record<string, (r: never, c: Ctx) => string[]> = {
   '/app/vscode/edit/find': (r: EditFindResult, c) => [
     ...r.matches.map((m) => `${pos(c, m.filePath, m.line, m.character)}: ${m.lineText}`),
@@ -404,6 +499,9 @@ const FORMATTERS: Record<string, (r: never, c: Ctx) => string[]> = {
   ],
   '/app/vscode/nav/referencingSymbols': referencingSymbols,
   '/app/vscode/nav/callHierarchy': callHierarchy,
+  '/app/vscode/edit/codeActions': codeActions,
+  '/app/vscode/edit/transactions': transactions,
+  ...Object.fromEntries(Object.keys(WRITE_VERB).map((t) => [t, writeResult(t)])),
 };
 
 /**
@@ -480,7 +578,17 @@ function withNotes(f: ((r: never, c: Ctx) => string[]) | undefined): ((r: never,
     const field = (name: string): unknown => (isObject(result) && isObject(result[name]) ? result[name] : undefined);
     const u = field('unavailable') as Unavailable | undefined;
     const cov = field('coverage') as Coverage | undefined;
-    return [...(u ? [c.paint(ANSI.yellow, unavailableText(u))] : f(r, c)), ...(cov ? coverageLines(c, cov) : [])];
+    // A write's diagnostics when asked (T58): an object, where diag/list's are a list.
+    const d = field('diagnostics');
+    const after =
+      isObject(d) && !Array.isArray(d) && typeof d.settled === 'boolean'
+        ? (d as unknown as DiagnosticsAfterWrite)
+        : undefined;
+    return [
+      ...(u ? [c.paint(ANSI.yellow, unavailableText(u))] : f(r, c)),
+      ...(cov ? coverageLines(c, cov) : []),
+      ...(after ? diagnosticsAfterWrite(c, after) : []),
+    ];
   };
 }
 

@@ -1,18 +1,14 @@
 // Command-line parsing: argv → what to do. Pure (no I/O); every mistake is a UsageError (exit 2)
 // naming the flag or argument.
 import { type CommandSpec, findCommand, GLOBAL_FLAGS, PARAM_ALIASES, type ParamSpec, VALUE_ALIASES } from './commands';
+import { FIX_VALUE_FLAGS, type FixInvocation, fixCommands, parseFix } from './fix';
 import type { EventSpec } from './spec';
+import { UsageError } from './usage-error';
 
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
-  /** The command the mistake was made in (its help is pointed to). */
-  constructor(
-    message: string,
-    readonly command?: CommandSpec,
-  ) {
-    super(message);
-  }
-}
+/** How the argument of a command taking its params as a file is written (help, errors). */
+export const PARAMS_FILE_WORD = 'PARAMS.json|-';
+
+export { UsageError } from './usage-error';
 
 export interface GlobalOptions {
   json: boolean;
@@ -26,11 +22,19 @@ export interface GlobalOptions {
 }
 
 export type Invocation =
-  | { kind: 'topic'; command: CommandSpec; params: Record<string, unknown>; globals: GlobalOptions }
+  | {
+      kind: 'topic';
+      command: CommandSpec;
+      params: Record<string, unknown>;
+      /** The JSON file holding the params (commands.ts `paramsFile`; `-`: stdin), read by main.ts. */
+      paramsFile?: string;
+      globals: GlobalOptions;
+    }
   | { kind: 'call'; topic: string; command?: CommandSpec; params: Record<string, unknown>; globals: GlobalOptions }
   | { kind: 'servers'; globals: GlobalOptions }
+  | { kind: 'fix'; fix: FixInvocation; globals: GlobalOptions }
   | { kind: 'watch'; event: string; globals: GlobalOptions }
-  | { kind: 'help'; command?: CommandSpec; globals: GlobalOptions }
+  | { kind: 'help'; command?: CommandSpec; topic?: 'fix'; globals: GlobalOptions }
   | { kind: 'version'; globals: GlobalOptions };
 
 interface Flag {
@@ -330,6 +334,14 @@ function fileAt(
   };
 }
 
+/** How `idea fix`'s flags (and the CLI's own) are read. */
+function fixFlagKinds(name: string): FlagKind {
+  if (GLOBAL_VALUELESS.has(name)) return { kind: 'valueless' };
+  if ((GLOBAL_FLAGS as readonly string[]).includes(name) || FIX_VALUE_FLAGS.includes(name)) return { kind: 'value' };
+  if (name === '-y') return { kind: 'alias', flag: { name: '--yes' } };
+  return { kind: name.startsWith('--') ? 'valueless' : 'unknown' };
+}
+
 /** How each flag of `cmd` (and the CLI's own) is read; without a command, any other flag takes a value. */
 function flagKinds(cmd: CommandSpec | undefined): (name: string) => FlagKind {
   return (name) => {
@@ -430,7 +442,8 @@ export function parseArgs(
     found = { command: to, used: found!.used };
     argv = [...argv.slice(0, at), ...argv.slice(at + 1)];
   }
-  const { flags, words } = split(argv, flagKinds(found?.command));
+  const fix = special === 'fix' && !found ? fixCommands(cmds) : undefined;
+  const { flags, words } = split(argv, fix ? fixFlagKinds : flagKinds(found?.command));
   const { globals, help, version, params: paramsJson, rest } = takeGlobals(flags);
   if (version) return { kind: 'version', globals };
   if (words.length === 0) {
@@ -439,8 +452,14 @@ export function parseArgs(
   }
   const head = words[0]!;
   if (head === 'help') {
+    if (words[1] === 'fix' && fixCommands(cmds) && !findCommand(cmds, ['fix']))
+      return { kind: 'help', topic: 'fix', globals };
     const target = findCommand(cmds, words.slice(1, 3));
     return { kind: 'help', ...(target ? { command: target.command } : {}), globals };
+  }
+  if (head === 'fix' && fix) {
+    if (help) return { kind: 'help', topic: 'fix', globals };
+    return { kind: 'fix', fix: parseFix(words.slice(1), rest, fix), globals };
   }
   if (head === 'servers') {
     if (help) return { kind: 'help', globals };
@@ -493,6 +512,16 @@ export function parseArgs(
   if (paramsJson !== undefined)
     throw new UsageError(`--params belongs to 'idea call'; '${found.command.name}' takes flags`, found.command);
   // The command words are the first words of argv that are not flags; drop them.
-  const params = paramsOf(found.command, rest, words.slice(found.used));
+  const given = words.slice(found.used);
+  if (found.command.paramsFile && given.length > 0) {
+    if (given.length > 1)
+      throw new UsageError(
+        `'${found.command.alias ?? found.command.name}' takes one argument, the params file (${PARAMS_FILE_WORD}); unexpected: ${given.slice(1).join(' ')}`,
+        found.command,
+      );
+    const params = paramsOf(found.command, rest, []);
+    return { kind: 'topic', command: found.command, params, paramsFile: given[0]!, globals };
+  }
+  const params = paramsOf(found.command, rest, given);
   return { kind: 'topic', command: found.command, params, globals };
 }

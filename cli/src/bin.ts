@@ -1,6 +1,7 @@
 // Entry point of the compiled CLI (cli/dist/idea.cjs). The spec it derives its commands from is
 // embedded by scripts/build.ts as __IDEA_SPEC__.
 import { run } from './main';
+import { MAX_PARAMS_FILE_BYTES } from './params-file';
 import type { SpecBundle } from './spec';
 
 declare const __IDEA_SPEC__: SpecBundle;
@@ -19,12 +20,25 @@ function interrupted(): Promise<void> {
   });
 }
 
+/** Standard input, whole (`idea apply -`), up to the params file's bound. */
+async function stdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const c of process.stdin) {
+    size += (c as Buffer).length;
+    if (size > MAX_PARAMS_FILE_BYTES) throw new Error(`over ${MAX_PARAMS_FILE_BYTES} bytes`);
+    chunks.push(c as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 run(process.argv.slice(2), __IDEA_SPEC__, {
   env: process.env,
   cwd: process.cwd(),
   stdout: (t) => void process.stdout.write(t),
   stderr: (t) => void process.stderr.write(t),
   stdoutIsTTY: process.stdout.isTTY === true,
+  stdin,
   interrupted,
 }).then((code) => {
   process.exitCode = code;

@@ -12,7 +12,9 @@
 // - a topic whose params take a position as line and character or as a name path (an `anyOf` of the
 //   two, since 0.1.8) takes FILE LINE CHARACTER, FILE NAME_PATH or NAME_PATH alone (args.ts);
 // - a few shorter or more natural spellings, by action name and never by topic (ACTION_ALIASES,
-//   PRESETS, SWITCHES): `idea def`, `idea callers`, `idea symbols --workspace`.
+//   PRESETS, SWITCHES): `idea def`, `idea callers`, `idea symbols --workspace`, `idea mv`;
+// - a topic with a required field that takes JSON reads its params from a file named as its argument
+//   (`-`: stdin): `idea apply edit.json`.
 import { CHANGED_FILES_PARAM } from '../../runtime/changed-files';
 import type { JsonSchema, SpecBundle, TopicSpec } from './spec';
 
@@ -73,6 +75,11 @@ export interface CommandSpec {
   shortNames?: string[];
   /** Params a preset fixes (PRESETS: `idea callers` sends `direction: "incoming"`); not flags. */
   fixed?: Record<string, string>;
+  /**
+   * A required params field takes JSON (edit/apply's `changes`): the params may come as a JSON file, its
+   * name (or `-`, stdin) the one argument: `idea apply edit.json --dry-run` (flags given win over it).
+   */
+  paramsFile?: true;
   /** A flag that makes this command another (SWITCHES): `idea symbols --workspace` is workspaceSymbols. */
   switchTo?: { flag: string; name: string; action: string; words: string };
   schema: JsonSchema;
@@ -111,6 +118,7 @@ export const ACTION_ALIASES: Readonly<Record<string, readonly string[]>> = {
   definition: ['def'],
   references: ['refs'],
   findSymbol: ['symbol'],
+  move: ['mv'],
 };
 
 /**
@@ -293,7 +301,9 @@ function commandOf(t: TopicSpec, actionCount: Map<string, number>, fixed: Record
   const character = optionalInt('character');
   const [p0, p1, p2] = positionals;
   const positionAt = p0?.file === true && p1?.name === 'line' && p2?.name === 'character';
+  const paramsFile = params.some((p) => p.required && p.type === 'json');
   return {
+    ...(paramsFile ? { paramsFile: true as const } : {}),
     ...(file && line ? { fileAt: { file, line, ...(character ? { character } : {}) } } : {}),
     ...(positionAt ? { positionAt: true as const } : {}),
     ...(locator ? { locator } : {}),

@@ -1,6 +1,7 @@
 // Help text, derived from the commands (so from the spec).
-import { locatorForms, positionalName, watchName } from './args';
+import { locatorForms, PARAMS_FILE_WORD, positionalName, watchName } from './args';
 import { type CommandSpec, PARAM_ALIASES, type ParamSpec, VALUE_ALIASES } from './commands';
+import { FIX_USAGE, fixCommands } from './fix';
 import type { EventSpec } from './spec';
 
 /** FILE_PATH, [FILE_PATH] when optional, [FILE_PATH...] when it takes a list. LINE CHARACTER of a locator: one form. */
@@ -15,7 +16,10 @@ export function commandLine(c: CommandSpec): string {
 }
 
 function usageLine(c: CommandSpec): string {
-  const pos = c.positionals.map((p) => positionalUsage(p, c)).join(' ');
+  const pos = [
+    ...(c.paramsFile ? [`[${PARAMS_FILE_WORD}]`] : []),
+    ...c.positionals.map((p) => positionalUsage(p, c)),
+  ].join(' ');
   const opt = c.params.some((p) => p.position === undefined) ? ' [flags]' : '';
   return `${commandLine(c)}${pos ? ` ${pos}` : ''}${opt}`;
 }
@@ -102,6 +106,13 @@ export function commandHelp(c: CommandSpec): string {
     ...(others.length > 0 ? ['', ...others] : []),
     '',
     c.description,
+    ...(c.paramsFile
+      ? [
+          '',
+          `${PARAMS_FILE_WORD.split('|')[0]} holds the params as JSON: an object, or the list of ${c.params.find((p) => p.required && p.type === 'json')?.name} alone; - reads it from stdin.`,
+          'Flags given win over the file: idea apply edit.json --dry-run shows the diff and writes nothing.',
+        ]
+      : []),
     '',
     'Flags:',
     ...c.params.map(flagLine),
@@ -125,6 +136,11 @@ export function mainHelp(cmds: readonly CommandSpec[], version: string, events: 
     '',
     'Commands (one per topic; `idea CATEGORY ACTION` and `idea CATEGORY/ACTION` always work):',
     ...rows,
+    ...(fixCommands(cmds)
+      ? [
+          `  ${'fix FILE:LINE [CHOICE] [--first] [--yes]'.padEnd(44)} the code actions at a line (or FILE NAME_PATH), and one applied: its dry run, written with --yes`,
+        ]
+      : []),
     `  ${'call TOPIC [--params JSON]'.padEnd(44)} any topic, params as JSON`,
     `  ${'servers'.padEnd(44)} the running IDEA servers, * = the one serving this folder`,
     ...(watchable.length > 0
@@ -148,5 +164,30 @@ export function mainHelp(cmds: readonly CommandSpec[], version: string, events: 
     GLOBAL_HELP,
     '',
     'Exit codes: 0 ok, 1 protocol error (its code on stderr), 2 usage, 3 no server.',
+  ].join('\n');
+}
+
+/** `idea fix --help` (fix.ts). */
+export function fixHelp(): string {
+  return [
+    `usage: ${FIX_USAGE} [flags]`,
+    '',
+    "The language server's code actions (quick fixes, organize imports, fix all, refactors) at a line, a",
+    'position or a symbol, numbered; with a CHOICE, that action: its dry run (the diff, nothing written),',
+    'or with --yes the action written as one transaction (its id printed: idea undo ID takes it back).',
+    'FILE:LINE is the whole line (1-based), FILE:LINE:COL a position, FILE NAME_PATH a symbol, FILE alone the',
+    "file's start (for source actions: --only source.organizeImports). Listing and applying happen on one",
+    'connection, where the listed ids are good.',
+    '',
+    'CHOICE: the number listed (1 = the first), or an id, a kind or a title (exactly) of one listed action.',
+    '',
+    'Flags:',
+    '  --only KIND                        only actions of this kind or its sub-kinds (quickfix, refactor, source.organizeImports, …) [repeatable]',
+    '  --first                            choose the first action listed',
+    '  --yes, -y                          write the chosen action (else its dry run only)',
+    '  --diagnostics                      with --yes: also answer the diagnostics of the files written, once settled',
+    '  --diagnostics-wait-ms <integer>    with --diagnostics: the longest to wait for them [default 5000]',
+    '',
+    GLOBAL_HELP,
   ].join('\n');
 }

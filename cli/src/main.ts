@@ -11,7 +11,9 @@ import { listRegisteredServers, type RegistryEntry, registryDir } from '../../ru
 import { version as PACKAGE_VERSION } from '../package.json';
 import { type GlobalOptions, type Invocation, parseArgs, UsageError } from './args';
 import { type CommandSpec, commandsFromSpec } from './commands';
-import { commandHelp, emptyResultHint, mainHelp } from './help';
+import { chooseAction, FixError, type FixInvocation, type ListedAction, withLineEnd } from './fix';
+import { commandHelp, commandLine, emptyResultHint, fixHelp, mainHelp } from './help';
+import { checkParamsFile, ParamsFileError, readParamsFile } from './params-file';
 import {
   connect,
   type EventName,
@@ -36,6 +38,8 @@ export interface Io {
   stdout(text: string): void;
   stderr(text: string): void;
   stdoutIsTTY: boolean;
+  /** Standard input, read whole: `idea apply -`. */
+  stdin?: () => Promise<string>;
   /** Starts listening for the person asking to stop (Ctrl-C); resolves then. Ends `idea watch`. Default: never. */
   interrupted?: () => Promise<void>;
 }
@@ -147,7 +151,9 @@ async function servers(g: GlobalOptions, io: RunIo): Promise<number> {
 async function execute(inv: Invocation, cmds: readonly CommandSpec[], spec: SpecBundle, io: RunIo): Promise<number> {
   switch (inv.kind) {
     case 'help':
-      io.stdout(`${inv.command ? commandHelp(inv.command) : mainHelp(cmds, spec.version, spec.events)}\n`);
+      io.stdout(
+        `${inv.topic === 'fix' ? fixHelp() : inv.command ? commandHelp(inv.command) : mainHelp(cmds, spec.version, spec.events)}\n`,
+      );
       return EXIT.ok;
     case 'version':
       io.stdout(`idea ${PACKAGE_VERSION} (IDEA protocol ${spec.version})\n`);
@@ -171,6 +177,8 @@ async function execute(inv: Invocation, cmds: readonly CommandSpec[], spec: Spec
         await client.close();
       }
     }
+    case 'fix':
+      return fix(inv.fix, inv.globals, cmds, io);
     case 'topic':
     case 'call': {
       const topic = inv.kind === 'topic' ? inv.command.topic : inv.topic;
@@ -188,8 +196,11 @@ async function execute(inv: Invocation, cmds: readonly CommandSpec[], spec: Spec
           result = CHANGED_FILES_PARAM.emptyResult;
         } else params = filled.params;
       }
+      const file = inv.kind === 'topic' ? inv.paramsFile : undefined;
+      if (file) params = { ...(await readParamsFile(file, cmd!, io)), ...params };
       const findFile = needsSymbolFile(cmd, params);
-      if (!findFile) checkParams(FRAMES.params.get(topic), params, inv.command);
+      if (file) checkParamsFile(FRAMES.params.get(topic), params, inv.params, file, cmd!);
+      else if (!findFile) checkParams(FRAMES.params.get(topic), params, inv.command);
       if (result === undefined) {
         const timeoutMs = inv.globals.timeoutMs ?? DEFAULT_TIMEOUT_MS;
         const client = await open(inv.globals, io);
@@ -212,8 +223,55 @@ async function execute(inv: Invocation, cmds: readonly CommandSpec[], spec: Spec
         const hint = emptyResultHint(cmd, inv.params);
         if (hint) io.stderr(`${hint}\n`);
       }
+      if (!inv.globals.json) undoHint(result, cmds, io);
       return EXIT.ok;
     }
+  }
+}
+
+/** After a write (since 0.1.8), on stderr: how to undo it, by its transactionId. */
+function undoHint(result: unknown, cmds: readonly CommandSpec[], io: Io): void {
+  const undo = cmds.find((c) => c.action === 'undo' && c.alias);
+  const tx = (result as { transactionId?: unknown } | undefined)?.transactionId;
+  if (undo && typeof tx === 'string') io.stderr(`idea: undo it with: ${commandLine(undo)} ${tx}\n`);
+}
+
+/**
+ * `idea fix` (fix.ts): the code actions listed and, when one is chosen, its dry run, or with --yes the
+ * action written; both on one connection, where the action's id is good.
+ */
+async function fix(f: FixInvocation, g: GlobalOptions, cmds: readonly CommandSpec[], io: RunIo): Promise<number> {
+  const listParams = f.wholeLine ? await withLineEnd(f.listParams, realCwd(io.cwd)) : f.listParams;
+  checkParams(FRAMES.params.get(f.list.topic), listParams, f.list);
+  const timeoutMs = g.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const show = (topic: string, result: unknown, params: Record<string, unknown>) => {
+    const text = g.json
+      ? JSON.stringify(result, null, 2)
+      : formatResult(topic, result, { color: colorOf(g, io), cwd: realCwd(io.cwd), params });
+    if (text !== '') io.stdout(`${text}\n`);
+  };
+  const client = await open(g, io);
+  try {
+    const listed = (await client.request(f.list.topic as never, listParams as never, { timeoutMs })) as {
+      actions: ListedAction[];
+    };
+    if (!f.choice) {
+      show(f.list.topic, listed, listParams);
+      if (!g.json && listed.actions.length > 0)
+        io.stderr('idea: apply one: the same command and its number (or --first), then --yes to write it\n');
+      return EXIT.ok;
+    }
+    const action = chooseAction(listed.actions, f.choice);
+    const params = { id: action.id, dryRun: !f.yes, ...f.applyParams };
+    checkParams(FRAMES.params.get(f.apply.topic), params, f.apply);
+    const result = await client.request(f.apply.topic as never, params as never, { timeoutMs });
+    if (!g.json) io.stdout(`${action.title}  (${action.kind || 'no kind'})\n`);
+    show(f.apply.topic, result, params);
+    if (!g.json && !f.yes) io.stderr('idea: nothing written: add --yes to write it\n');
+    if (!g.json) undoHint(result, cmds, io);
+    return EXIT.ok;
+  } finally {
+    client.close();
   }
 }
 
@@ -270,7 +328,13 @@ export async function run(argv: readonly string[], spec: SpecBundle, io: Io): Pr
       err(protocolErrorText(e));
       return EXIT.protocol;
     }
-    if (e instanceof NotAdvertisedError || e instanceof SymbolFileError || e instanceof NoNamePathsError) {
+    if (
+      e instanceof NotAdvertisedError ||
+      e instanceof SymbolFileError ||
+      e instanceof NoNamePathsError ||
+      e instanceof FixError ||
+      e instanceof ParamsFileError
+    ) {
       err(`idea: ${e.message}\n`);
       return EXIT.protocol;
     }

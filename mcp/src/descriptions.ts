@@ -18,6 +18,20 @@ const USE: Readonly<Record<string, string>> = {
     'Who uses a symbol, and from where: its references grouped by the function, method or class containing each one ("called from /Router/add"), each with its line. Name the symbol by filePath and namePath.',
   nav_callHierarchy:
     'direction "incoming": who calls the function (its callers, then theirs with depth > 1); "outgoing": what it calls. Name the function by filePath and namePath.',
+  edit_apply:
+    'Edit by symbol, with no line numbers: {"kind": "edit", "filePath": …, "edits": [{"namePath": "Circle/area", "operation": "replace", "newText": …}]} replaces the symbol\'s whole text (what nav_findSymbol\'s includeBody shows; its doc comment is kept unless newText brings its own); "insertAfter" / "insertBefore" add newText as new lines after or before it (a helper after a function); "delete" removes it, refused while it is still used. newText is re-indented to the symbol\'s indentation. Range edits take 0-based line and character. Changes may also create, rename and delete files. All or nothing: nothing is written if any change is refused. dryRun: true answers the diffs first. The answer\'s transactionId undoes it with edit_undo; pass a file\'s sha256After as the next edit\'s sha256 to refuse a stale edit.',
+  edit_codeActions:
+    'The language server\'s fixes: name the range (line, character, endLine, endCharacter: a diagnostic\'s, as diag_list gives it) or the symbol (filePath and namePath); only narrows by kind ("quickfix", "source.organizeImports", "refactor"). Each action\'s id goes to edit_applyCodeAction, in this session, while its file is unchanged; after any write, list again.',
+  edit_applyCodeAction:
+    "Applies an action edit_codeActions listed, by its id, as one transaction: dryRun: true answers the diff first. The answer's transactionId undoes it with edit_undo.",
+  edit_format:
+    "Formats the whole file, or only the symbol namePath names (or a range), with the language's formatter; dryRun: true answers the diff. The answer's transactionId undoes it with edit_undo.",
+  fs_move:
+    "Moves or renames a file or folder and updates every import of it in the workspace, as one transaction; dryRun: true answers the importers' diffs first. The answer's transactionId undoes the move and the import edits together with edit_undo.",
+  edit_undo:
+    'Undoes a write (edit_apply, edit_applyCodeAction, edit_format, fs_move, edit_rename, edit_replace) by the transactionId its answer gave, every file back as it was; refused, naming the file, when a file changed since, so undo several writes newest first. Its own answer has a transactionId: undoing that redoes.',
+  edit_transactions:
+    'The writes edit_undo can take back, newest first, with their transactionId, topic, label and files.',
 };
 
 /** Said after the description of a tool that takes a position as line/character or namePath. */

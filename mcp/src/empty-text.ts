@@ -99,6 +99,12 @@ const EMPTY: Record<string, { list: string; say: (p: Args, how: Asked) => string
         : `No symbols in ${p.filePath}.`,
   },
   '/app/vscode/diag/list': { list: 'diagnostics', say: diagnostics },
+  '/app/vscode/edit/codeActions': {
+    list: 'actions',
+    say: (p) =>
+      `No code actions ${typeof p.namePath === 'string' ? `for ${p.namePath} in ${p.filePath}` : `at ${p.filePath}:${Number(p.line) + 1}:${Number(p.character) + 1}`}${kinds(p.only)}.`,
+  },
+  '/app/vscode/edit/transactions': { list: 'transactions', say: () => 'No write transactions to undo.' },
   '/app/vscode/history/list': { list: 'entries', say: (p) => `No git commits found for ${p.filePath}.` },
   '/app/vscode/localhistory/list': { list: 'entries', say: (p) => `No local history entries for ${p.filePath}.` },
 };

@@ -24,11 +24,14 @@ const SERVER_INFO = { name: 'idea-mcp', title: 'IDEA (VS Code) tools', version: 
 
 const INSTRUCTIONS =
   'Tools that act on the running VS Code window whose workspace contains this folder, through the IDEA protocol: ' +
-  'find/replace, definition, references, symbols, diagnostics, git and local history. ' +
+  'find/replace, definition, references, symbols, diagnostics, git and local history, edits, code actions, ' +
+  'formatting and file moves. ' +
   'File paths are workspace-relative or absolute inside an open workspace folder. ' +
   'Where a tool takes namePath, name code by symbol rather than by position: nav_findSymbol finds a symbol by ' +
   'name path ("Class/method") and shows its source; every symbol it lists has its own namePath, which the ' +
   'position tools take with its filePath in place of line and character. ' +
+  'Edit by name path too: edit_apply replaces a symbol or inserts after it, all or nothing; every write can ' +
+  'run with dryRun: true first to see its diff, and its answer gives a transactionId that edit_undo takes back. ' +
   'Text results print positions 1-based (path:line:col, as grep and editors do); the line and character ' +
   'arguments, and structuredContent, are 0-based.';
 

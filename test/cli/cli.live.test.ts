@@ -50,7 +50,8 @@ function idea(args: string[], opts: { cwd?: string; env?: Record<string, string>
 
 async function ok(args: string[], opts?: Parameters<typeof idea>[1]): Promise<string> {
   const r = await idea(args, opts);
-  expect(r.stderr).toBe('');
+  // Since 0.1.8 a write says how to undo it, by its transaction, on stderr.
+  expect(r.stderr.replace(/^idea: undo it with: idea undo [\w-]+\n$/, '')).toBe('');
   expect(r.code).toBe(0);
   return r.stdout;
 }
@@ -157,6 +158,7 @@ describe('idea: writing topics say what they changed', () => {
     expect(await json(['edit', 'replace', 'draft-1', 'draft-2', '--include', 'notes/**'])).toEqual({
       replacedCount: 1,
       affectedFiles: [join(ws.dir, 'notes/journal.md')],
+      transactionId: expect.any(String),
     });
     expect(await ok(['replace', 'zzz-not-there', 'x'])).toBe('nothing replaced: no match\n');
 
@@ -178,6 +180,7 @@ describe('idea: writing topics say what they changed', () => {
       filePath: join(ws.dir, 'notes/journal.md'),
       restoredId: older!.id,
       restoredLabel: older!.timestampLabel,
+      transactionId: expect.any(String),
     });
   });
 
@@ -190,6 +193,7 @@ describe('idea: writing topics say what they changed', () => {
       filePath: join(ws.dir, 'src/shapes.ts'),
       toRef: initial,
       restoredIndex: 3,
+      transactionId: expect.any(String),
     });
   });
 });

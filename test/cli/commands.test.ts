@@ -20,23 +20,39 @@ describe('commands derived from the spec', () => {
       .map((c) => c.alias)
       .sort();
     expect(aliases).toEqual([
+      'apply',
+      'applyCodeAction',
       'callHierarchy',
+      'codeActions',
       'context',
       'definition',
       'find',
       'findFiles',
       'findSymbol',
+      'format',
       'hover',
       'implementation',
+      'move',
       'open',
       'references',
       'referencingSymbols',
       'rename',
       'replace',
       'symbols',
+      'transactions',
       'typeDefinition',
+      'undo',
       'workspaceSymbols',
     ]);
+  });
+
+  it('v0.1.8 writes read naturally: idea mv, and idea apply takes its params as a file', () => {
+    expect(cmd('fs/move').shortNames).toEqual(['mv']);
+    expect(cmd('edit/apply').paramsFile).toBe(true);
+    expect(cmd('edit/apply').positionals).toEqual([]);
+    // Only a topic with a required field that takes JSON: the others take words.
+    expect(CMDS.filter((c) => c.paramsFile).map((c) => c.name)).toEqual(['edit/apply']);
+    expect(cmd('edit/undo').positionals.map((p) => p.name)).toEqual(['transactionId']);
   });
 
   it('flags carry the schema: type, default, enum (through $ref), minimum, required, description', () => {

@@ -5,16 +5,15 @@
 // changed files have no new diagnostics, reads one file's git diff and rolls that file back (then the
 // rest). Each step's text content is what a model reads: it is checked for the facts the next step
 // needs and bounded in size (each bound says why), and the transcript is printed.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTarget } from '../../scripts/build';
 import { within } from '../support/processes';
+import { type AgentResult, esc, lines, type Step, agentSession as session } from './support/agent-session';
 import { git, unpackDateFns } from './support/corpus';
-import { buildMcp, IDEA_MCP } from './support/idea-mcp';
+import { buildMcp } from './support/idea-mcp';
 
 /** Any one call; the first language-server call loads the whole project (seconds, more on a loaded machine). */
 const STEP_MS = 45_000;
@@ -29,6 +28,10 @@ const tmp = mkdtempSync(join(tmpdir(), 'idea-mcp-agent-task-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }), 120_000);
 
 let ws: string;
+/** A session on date-fns, its calls bounded by a step (idea-mcp waits up to a workspace-wide call). */
+const agentSession = (name: string, home: string) =>
+  session({ name: `${name} on date-fns`, ws, tmp, home, stepMs: STEP_MS, timeoutMs: WORKSPACE_MS });
+
 beforeAll(async () => {
   ws = unpackDateFns(tmp); // first: a missing corpus fails here, saying where it was looked for
   await within(
@@ -37,91 +40,6 @@ beforeAll(async () => {
     'building idea-mcp and idea-server',
   );
 }, 120_000);
-
-interface Result {
-  isError?: boolean;
-  content: { type: string; text: string }[];
-  structuredContent?: Record<string, unknown>;
-}
-
-interface Step {
-  n: number;
-  tool: string;
-  args: Record<string, unknown>;
-  text: string;
-  bytes: number;
-  ms: number;
-  result: Result;
-}
-
-const lines = (s: string) => s.split('\n');
-const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** An agent's session: idea-mcp --headless over stdio, each call bounded, recorded and transcribed. */
-async function agentSession(name: string, home: string) {
-  const client = new Client({ name, version: '1' });
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [IDEA_MCP, '--headless', '--cwd', ws, '--timeout', String(WORKSPACE_MS)],
-    env: { HOME: join(tmp, home), IDEA_REGISTRY_DIR: join(tmp, `${home}-registry`), PATH: process.env.PATH ?? '' },
-    stderr: 'pipe',
-  });
-  mkdirSync(join(tmp, home));
-  let stderr = '';
-  transport.stderr?.on('data', (c: Buffer) => void (stderr = (stderr + c.toString()).slice(-8192)));
-  const started = Date.now();
-  await within(client.connect(transport), 30_000, 'idea-mcp --headless: initialize');
-
-  const steps: Step[] = [];
-  // Printed once at the end (or when a step fails): one block per call, as the model read it.
-  const transcript = [`${name} on date-fns ($WS = ${ws}); idea-mcp --headless over stdio, SDK client`];
-  const short = (s: string) => s.split(ws).join('$WS');
-  /**
-   * One tool call, bounded (`ms`), recorded and printed as a model would read it; a tool error is
-   * returned when `allowError`.
-   */
-  const call = async (
-    tool: string,
-    args: Record<string, unknown>,
-    { allowError = false, ms = STEP_MS }: { allowError?: boolean; ms?: number } = {},
-  ): Promise<Step> => {
-    const t0 = Date.now();
-    let result: Result;
-    try {
-      result = (await within(
-        client.callTool({ name: tool, arguments: args }, undefined, { timeout: ms + 15_000 }),
-        ms,
-        `${tool} ${JSON.stringify(args)}`,
-      )) as Result;
-    } catch (e) {
-      throw new Error(`${(e as Error).message}\nidea-mcp's stderr, last lines:\n${stderr}`);
-    }
-    const text = result.content.map((c) => c.text).join('\n');
-    const s = { n: steps.length + 1, tool, args, text, bytes: Buffer.byteLength(text), ms: Date.now() - t0, result };
-    steps.push(s);
-    const head = lines(short(text)).slice(0, 3);
-    transcript.push(
-      [
-        `#${s.n} ${tool} ${short(JSON.stringify(args))} → ${s.bytes} B, ${lines(text).length} line(s), ${s.ms} ms${result.isError ? ' (tool error)' : ''}`,
-        ...head.map((l) => `    | ${l}`),
-        ...(lines(text).length > head.length ? [`    | … ${lines(text).length - head.length} more lines`] : []),
-      ].join('\n'),
-    );
-    if (!result.isError || allowError) return s;
-    throw new Error(`${tool} answered a tool error: ${text}`);
-  };
-  /** `s`'s text is at most `max` bytes, because `why`. */
-  const bounded = (s: Step, max: number, why: string) =>
-    expect(s.bytes, `#${s.n} ${s.tool}: ${s.bytes} B > ${max} B, but ${why}`).toBeLessThanOrEqual(max);
-  /** Prints the transcript and ends the session. */
-  const finish = async () => {
-    const total = steps.reduce((n, s) => n + s.bytes, 0);
-    transcript.push(`${steps.length} calls, ${total} B of text in all, ${Date.now() - started} ms from start`);
-    console.log(transcript.join('\n'));
-    await client.close();
-  };
-  return { call, bounded, steps, finish };
-}
 
 describe('an agent renames a function in date-fns through idea-mcp --headless', () => {
   it(
@@ -189,7 +107,7 @@ describe('an agent renames a function in date-fns through idea-mcp --headless', 
         bounded(dry, 400 * plan.editCount, 'a hunk per edit is ~300 B here (3 context lines either side)');
 
         // 6. The diagnostics those files have now, to tell new ones later.
-        const key = (r: Result) =>
+        const key = (r: AgentResult) =>
           (r.structuredContent!.diagnostics as { filePath: string; line: number; code: unknown; severity: string }[])
             .map((d) => `${d.filePath.slice(ws.length + 1)}:${d.line + 1} ${d.severity} ${d.code}`)
             .sort();
@@ -215,8 +133,11 @@ describe('an agent renames a function in date-fns through idea-mcp --headless', 
         // 7. Rename for real: the same edits, written.
         const renamed = await call('edit_rename', { ...at, newName: 'addDaysToDate' });
         expect(lines(renamed.text)[0]).toBe(`renamed: ${plan.editCount} edits in ${files.length} files`);
-        expect(lines(renamed.text).slice(1)).toEqual(lines(dry.text).slice(1)); // what the dry run showed
-        bounded(renamed, dry.bytes, 'it is the dry run with another first line');
+        expect(lines(renamed.text).slice(1, -1)).toEqual(lines(dry.text).slice(1)); // what the dry run showed
+        // Since 0.1.8 a write has a transaction, and its text ends with how to undo it.
+        const tx = renamed.result.structuredContent!.transactionId;
+        expect(lines(renamed.text).at(-1)).toBe(`To undo it: edit_undo with transactionId "${tx}".`);
+        bounded(renamed, dry.bytes + 100, 'it is the dry run with another first line and the undo line');
         const modified = git(ws, 'status', '--porcelain').split('\n').filter(Boolean);
         expect(modified.map((l) => l.slice(3)).sort()).toEqual([...files].sort());
         expect(readFileSync(join(ws, 'src/subDays/index.ts'), 'utf8')).toContain(
@@ -242,11 +163,14 @@ describe('an agent renames a function in date-fns through idea-mcp --headless', 
         bounded(diff, 1024, 'two edits of one file: two hunks of 7 lines and the headers');
 
         // 10. Roll that file back to HEAD: byte for byte what was committed.
+        // Since 0.1.8 a rollback is a write with a transaction: its text ends with how to undo it.
+        const restored = (s: Step, f: string) =>
+          expect(s.text).toBe(
+            `restored ${ws}/${f} to commit HEAD (history index 1) and saved it to disk\nTo undo it: edit_undo with transactionId "${s.result.structuredContent!.transactionId}".`,
+          );
         const back = await call('history_rollback', { filePath: 'src/subDays/index.ts', toIndex: 1 });
-        expect(back.text).toBe(
-          `restored ${ws}/src/subDays/index.ts to commit HEAD (history index 1) and saved it to disk`,
-        );
-        bounded(back, 256, 'one line: the file and the version restored');
+        restored(back, 'src/subDays/index.ts');
+        bounded(back, 256, 'two lines: the file and the version restored, and how to undo it');
         expect(readFileSync(join(ws, 'src/subDays/index.ts')).equals(subDays)).toBe(true);
         const same = await call('history_diff', { filePath: 'src/subDays/index.ts' });
         expect(same.text).toBe('working-tree → HEAD\n(no differences)');
@@ -261,7 +185,7 @@ describe('an agent renames a function in date-fns through idea-mcp --headless', 
         // 12. So the agent rolls the rest back too, and git reports nothing changed.
         for (const f of files.filter((x) => x !== 'src/subDays/index.ts')) {
           const r = await call('history_rollback', { filePath: f, toIndex: 1 });
-          expect(r.text).toBe(`restored ${ws}/${f} to commit HEAD (history index 1) and saved it to disk`);
+          restored(r, f);
         }
         expect(git(ws, 'status', '--porcelain')).toBe('');
         const clean = await call('diag_list', { changed: true });

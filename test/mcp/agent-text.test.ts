@@ -128,6 +128,41 @@ const EMPTY: Record<string, { args: Record<string, unknown>; result: unknown; sa
     result: { item: null, calls: [], totalCount: 0, truncated: false },
     says: /^No function, method or constructor at src\/a\.ts:3:5\.$/,
   },
+  edit_apply: {
+    args: { changes: [{ kind: 'delete', filePath: 'src/gone.ts' }], dryRun: true },
+    result: { dryRun: true, files: [], changedFiles: [], editCount: 0 },
+    says: /^nothing to change: no file changes \(dry run\)$/,
+  },
+  edit_codeActions: {
+    args: { ...at, only: ['quickfix'] },
+    result: { actions: [] },
+    says: /^No code actions at src\/a\.ts:3:5 \(kinds: quickfix\)\.$/,
+  },
+  edit_applyCodeAction: {
+    args: { id: 'ca-1-x' },
+    result: { dryRun: false, files: [], changedFiles: [], editCount: 0 },
+    says: /^the code action changes nothing: no file changes$/,
+  },
+  edit_format: {
+    args: { filePath: 'src/a.ts', dryRun: true },
+    result: { dryRun: true, files: [], changedFiles: [], editCount: 0 },
+    says: /^already formatted: no file changes \(dry run\)$/,
+  },
+  fs_move: {
+    args: { filePath: 'src/a.ts', newFilePath: 'src/a.ts' },
+    result: { dryRun: false, files: [], changedFiles: [], editCount: 0 },
+    says: /^nothing to move: no file changes$/,
+  },
+  edit_undo: {
+    args: { transactionId: 'tx-0001abcd', dryRun: true },
+    result: { dryRun: true, files: [], changedFiles: [], editCount: 0 },
+    says: /^nothing to undo: no file changes \(dry run\)$/,
+  },
+  edit_transactions: {
+    args: {},
+    result: { transactions: [], totalCount: 0 },
+    says: /^No write transactions to undo\.$/,
+  },
   editor_open: {
     args: { filePath: 'src/a.ts' },
     result: { filePath: '/w/src/a.ts', line: 0, character: 0, endLine: 0, endCharacter: 0 },
