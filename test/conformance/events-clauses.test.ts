@@ -6,15 +6,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { compareVersions } from '@idea-kit/spec-lib/version';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCases } from '../../conformance/lib/load';
 import { selectCases } from '../../conformance/lib/select';
 import { runAgainstServer } from '../../conformance/lib/session';
 import type { CaseResult } from '../../conformance/lib/types';
 import { buildFixtureWorkspace } from '../../conformance/workspace';
-import { type ModelFlaws, startModelServer } from './model-events-server';
+import { MODEL_VERSION, type ModelFlaws, startModelServer } from './model-events-server';
 
-const all = loadCases();
+// Cases from a later version than the model's (a cancel race of nav/findSymbol) are not its to pass.
+const all = loadCases().filter((c) => compareVersions(c.case.since ?? MODEL_VERSION, MODEL_VERSION) <= 0);
 /**
  * The cases of T34–T42 (the older event cases too: a model server must pass them as well; not
  * protocol/cancel-in-flight, whose catastrophic regex would hold this in-process server's one thread:

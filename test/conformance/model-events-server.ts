@@ -18,6 +18,8 @@ import {
 import { tick } from '../support/wait';
 import { globRe } from './in-test-server';
 
+/** The version the model speaks: the cases of later versions do not apply to it. */
+export { PROTOCOL_VERSION as MODEL_VERSION } from '../../generated/v0.1.7/topics';
 export const DIAG = '/app/vscode/diagnostics/changed';
 export const FILES = '/app/vscode/files/changed';
 export const EDITOR = '/app/vscode/editor/changed';
