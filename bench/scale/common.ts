@@ -1,6 +1,6 @@
 // What the scale benches share: their flags, the date-fns corpus unpacked into a temporary folder, the
-// built idea-server bin, process memory and inotify watch counts from /proc, and the load average seen.
-import { execFileSync } from 'node:child_process';
+// built idea-server bin, the floor proxy, process memory and inotify watch counts from /proc, and the load average seen.
+import { execFileSync, spawn } from 'node:child_process';
 import {
   cpSync,
   existsSync,
@@ -28,16 +28,19 @@ export interface ScaleArgs {
   sizes: number[];
   /** Use idea-server/dist as it is (default: rebuilt from the tree first, as bench/idea-server does). */
   noBuild: boolean;
+  /** Leave date-fns out where a bench runs on it and on the generated trees (--no-date-fns). */
+  noDateFns: boolean;
   runs?: number;
 }
 
-/** --json FILE, --sizes 1k,10k,100k (else BENCH_SCALE_SIZES, else DEFAULT_SIZES), --no-build (else BENCH_NO_BUILD=1), --runs N. */
+/** --json FILE, --sizes 1k,10k,100k (else BENCH_SCALE_SIZES, else DEFAULT_SIZES), --no-build (else BENCH_NO_BUILD=1), --no-date-fns, --runs N. */
 export function scaleArgs(): ScaleArgs {
   const { values } = parseArgs({
     options: {
       json: { type: 'string' },
       sizes: { type: 'string' },
       'no-build': { type: 'boolean' },
+      'no-date-fns': { type: 'boolean' },
       runs: { type: 'string' },
     },
   });
@@ -46,6 +49,7 @@ export function scaleArgs(): ScaleArgs {
     sizes: parseSizes(values.sizes ?? process.env.BENCH_SCALE_SIZES ?? DEFAULT_SIZES),
     // BENCH_NO_BUILD=1: the same for every entry of one `bench/run.ts` run (build once beforehand).
     noBuild: values['no-build'] ?? process.env.BENCH_NO_BUILD === '1',
+    noDateFns: values['no-date-fns'] ?? false,
     runs: values.runs !== undefined ? Number(values.runs) : undefined,
   };
 }
@@ -175,6 +179,27 @@ export class LoadSampler {
     this.sample();
     return `load ${this.min.toFixed(1)}–${this.max.toFixed(1)} (1-min average)`;
   }
+}
+
+/**
+ * bench/lib/floor-proxy.mts on `workspace` (`file` and `more`, relative to it, opened), resolved with its
+ * url once it listens; `stop` ends it and its language server.
+ */
+export async function startFloorProxy(
+  workspace: string,
+  file: string,
+  ...more: string[]
+): Promise<{ url: string; pid: number; stop: () => void }> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(import.meta.dirname, '../lib/floor-proxy.mts'), workspace, file, ...more],
+    { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+  );
+  const { url } = await new Promise<{ url: string }>((resolve, reject) => {
+    child.once('message', (m) => resolve(m as { url: string }));
+    child.once('exit', (code) => reject(new Error(`the floor proxy exited ${code}`)));
+  });
+  return { url, pid: child.pid!, stop: () => void child.send('stop') };
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
