@@ -19,7 +19,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { WebSocketServer } from 'ws';
 import { SERVER_PROTOCOL } from '../../generated/current';
 import { defaultTypeScriptServer } from '../../idea-server/src/lsp/config';
-import { CLIENT_CAPABILITIES } from './lsp-direct';
+import { CLIENT_CAPABILITIES, killGroup } from './lsp-direct';
 
 const [workspace, file, ...more] = process.argv.slice(2) as [string, string, ...string[]];
 const NAV = '/app/vscode/nav/definition';
@@ -33,7 +33,12 @@ const WORKSPACE_SYMBOLS = '/app/vscode/nav/workspaceSymbols';
 const CODE_ACTIONS = '/app/vscode/edit/codeActions';
 
 const command = defaultTypeScriptServer();
-const tsls = spawn(command.command, command.args, { cwd: workspace, stdio: ['pipe', 'pipe', 'ignore'] });
+// Its own process group, killed whole on stop: its tsserver goes with it.
+const tsls = spawn(command.command, command.args, {
+  cwd: workspace,
+  stdio: ['pipe', 'pipe', 'ignore'],
+  detached: true,
+});
 let nextId = 1;
 const pending = new Map<number, (result: unknown) => void>();
 const send = (message: object) => {
@@ -258,7 +263,7 @@ const { port } = wss.address() as { port: number };
 process.on('message', (m) => {
   if (m === 'cpu') process.send!({ cpu: process.cpuUsage() });
   if (m === 'stop') {
-    tsls.kill();
+    killGroup(tsls.pid!);
     wss.close();
     process.exit(0);
   }

@@ -38,6 +38,15 @@ export const CLIENT_CAPABILITIES = {
   },
 };
 
+/** SIGKILL to a process group (a language server and its tsserver); gone already is fine. */
+export function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // gone
+  }
+}
+
 export interface Published {
   path: string;
   version?: number;
@@ -71,7 +80,12 @@ export interface LspDirect {
 export async function startLspDirect(workspace: string): Promise<LspDirect> {
   const t0 = performance.now();
   const command = defaultTypeScriptServer();
-  const child = spawn(command.command, command.args, { cwd: workspace, stdio: ['pipe', 'pipe', 'ignore'] });
+  // Its own process group: closing it ends its tsserver too, even one too busy to answer shutdown.
+  const child = spawn(command.command, command.args, {
+    cwd: workspace,
+    stdio: ['pipe', 'pipe', 'ignore'],
+    detached: true,
+  });
   const conn = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
   const listeners = new Set<(p: Published) => void>();
   conn.onNotification(
@@ -149,7 +163,7 @@ export async function startLspDirect(workspace: string): Promise<LspDirect> {
         // gone already
       } finally {
         conn.dispose();
-        child.kill();
+        killGroup(child.pid!);
       }
     },
   };

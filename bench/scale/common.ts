@@ -189,7 +189,7 @@ export async function startFloorProxy(
   workspace: string,
   file: string,
   ...more: string[]
-): Promise<{ url: string; pid: number; stop: () => void }> {
+): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', join(import.meta.dirname, '../lib/floor-proxy.mts'), workspace, file, ...more],
@@ -199,7 +199,16 @@ export async function startFloorProxy(
     child.once('message', (m) => resolve(m as { url: string }));
     child.once('exit', (code) => reject(new Error(`the floor proxy exited ${code}`)));
   });
-  return { url, pid: child.pid!, stop: () => void child.send('stop') };
+  // Resolved once it exited (it kills its language server first); killed when it has not within 5 s.
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.send('stop');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+  };
+  return { url, pid: child.pid!, stop };
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -311,7 +311,7 @@ try {
     }
   } finally {
     floorClient.close();
-    proxy.stop();
+    await proxy.stop();
     client.close();
     await server.stop();
     server = undefined;

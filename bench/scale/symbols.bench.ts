@@ -11,7 +11,8 @@
 // and a language server costs on this machine. For referencing symbols also the work's own floor: the
 // references, then the document symbols of every file they are in (8 at a time, as the handler asks).
 //   npx tsx bench/scale/symbols.bench.ts [--sizes 1k,10k,100k] [--runs N] [--no-build] [--no-date-fns] [--json out.json]
-// --runs N: rounds of interleaved blocks per topic (default 6; 3 at 100k modules and above).
+// --runs N: rounds of interleaved blocks per topic (default 6). From 100k modules only workspace symbols,
+// each side alone (3 blocks of 5 by default; see workspaceSymbolsAlone).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -27,6 +28,8 @@ const args = scaleArgs();
 const load = new LoadSampler();
 /** Calls per side in a row before the next side's turn. */
 const BLOCK = 5;
+/** From this many modules a tree is asked workspace symbols only, each side alone (workspaceSymbolsAlone). */
+const ALONE_FROM = 100_000;
 /** One request may take this long at 100k files (a cold project load is untimed but waited for). */
 const REQUEST_MS = 600_000;
 
@@ -41,6 +44,8 @@ interface Range extends At {
 /** What one workspace is asked (paths relative to it). */
 interface Case {
   label: string;
+  /** Modules of a generated tree (undefined: date-fns). */
+  modules?: number;
   dir: string;
   /** The file of find-symbol and code actions, the one the direct server and the floor proxy open. */
   file: string;
@@ -89,6 +94,7 @@ function generatedCase(modules: number): Case {
   if (!callee) throw new Error(`${file} no longer calls make56`);
   return {
     label: `${sizeLabel(modules)} tree`,
+    modules,
     dir,
     file,
     namePath: 'Shape57Impl/area',
@@ -123,9 +129,92 @@ const nonEmpty = <T>(what: string, xs: readonly T[] | null | undefined): T[] => 
   return [...xs];
 };
 
+/** Retries `call` while its answer is empty or the server's own request times out (a project loading). */
+async function answering(what: string, call: () => Promise<void>): Promise<void> {
+  await until(
+    what,
+    async () => {
+      try {
+        await call();
+        return true;
+      } catch (e) {
+        if (/an empty answer/.test(String(e))) return undefined;
+        if (!/timed out/.test(String(e))) throw e;
+        console.error(`[scale/symbols] ${what}: not yet: ${(e as Error).message}`);
+        return undefined;
+      }
+    },
+    REQUEST_MS,
+    250,
+  );
+}
+
+/**
+ * From ALONE_FROM modules only nav/workspaceSymbols, each side with its project loaded alone (one
+ * tsserver holds several GB there: three at once do not fit beside the other work of a 24 GB machine),
+ * idea-server's blocks first, then the direct server's; no floor proxy.
+ */
+async function workspaceSymbolsAlone(c: Case, bin: string, rows: BenchRow[]): Promise<void> {
+  const calls = (args.runs ?? 3) * BLOCK;
+  const timed = async (call: Side): Promise<number[]> => {
+    const out: number[] = [];
+    for (let i = 0; i < 2 + calls; i++) {
+      const t0 = performance.now();
+      await call();
+      if (i >= 2) out.push(performance.now() - t0);
+    }
+    return out;
+  };
+  const home = mkdtempSync(join(CACHE_ROOT, 'run-symbols-home-'));
+  let ours: number[];
+  let direct: number[];
+  const t0 = performance.now();
+  const server = await startIdeaServerBin({ workspace: c.dir, home, bin });
+  try {
+    const client = await connect({ url: server.url, token: server.token, timeoutMs: REQUEST_MS });
+    const call = async () => {
+      nonEmpty('nav/workspaceSymbols', (await client.navWorkspaceSymbols({ query: c.query })).symbols);
+    };
+    await answering(`${c.label}: idea-server's workspaceSymbols`, call);
+    console.error(`[scale/symbols] ${c.label}: idea-server answers after ${Math.round(performance.now() - t0)} ms`);
+    ours = await timed(call);
+    client.close();
+  } finally {
+    await server.stop();
+    rmSync(home, { recursive: true, force: true });
+  }
+  const t1 = performance.now();
+  const d = await startLspDirect(c.dir);
+  try {
+    d.open(join(c.dir, c.file));
+    const call = async () => {
+      nonEmpty('workspace/symbol', await d.request<unknown[] | null>('workspace/symbol', { query: c.query }));
+    };
+    await answering(`${c.label}: the direct server's workspace/symbol`, call);
+    console.error(
+      `[scale/symbols] ${c.label}: the direct server answers after ${Math.round(performance.now() - t1)} ms`,
+    );
+    direct = await timed(call);
+  } finally {
+    await d.close();
+  }
+  const o = summarize(ours).p50;
+  const b = summarize(direct).p50;
+  console.error(`[scale/symbols] ${c.label} workspaceSymbols p50: ours ${o.toFixed(2)} ms, direct ${b.toFixed(2)} ms`);
+  rows.push({
+    metric: `${c.label}: nav/workspaceSymbols "${c.query}", warm p50 of ${calls} vs the language server's own workspace/symbol (each side alone, one after the other)`,
+    value: r2(o),
+    unit: 'ms',
+    baseline: r2(b),
+    ratio: r2(o / b),
+    target: '≤ 1.3×',
+    ok: o <= 1.3 * b,
+  });
+}
+
 async function measure(c: Case, bin: string, rows: BenchRow[]): Promise<void> {
-  const modules = /^(\d+)k tree$/.exec(c.label);
-  const rounds = args.runs ?? (modules && Number(modules[1]) >= 100 ? 3 : 6);
+  if (c.modules !== undefined && c.modules >= ALONE_FROM) return workspaceSymbolsAlone(c, bin, rows);
+  const rounds = args.runs ?? 6;
   const home = mkdtempSync(join(CACHE_ROOT, 'run-symbols-home-'));
   const abs = (f: string) => join(c.dir, f);
   const server = await startIdeaServerBin({ workspace: c.dir, home, bin });
@@ -238,22 +327,8 @@ async function measure(c: Case, bin: string, rows: BenchRow[]): Promise<void> {
       },
     };
     // Untimed: until every side answers every question (the direct and proxy servers load the project).
-    for (const [topic, s] of Object.entries(sides))
-      for (const [side, call] of Object.entries(s))
-        await until(
-          `${c.label}: ${side} ${topic} answering`,
-          async () => {
-            try {
-              await call();
-              return true;
-            } catch (e) {
-              if (!/an empty answer/.test(String(e))) throw e;
-              return undefined;
-            }
-          },
-          REQUEST_MS,
-          250,
-        );
+    for (const [topic, sd] of Object.entries(sides))
+      for (const [side, call] of Object.entries(sd)) await answering(`${c.label}: ${side} ${topic}`, call);
     // The same question on every side: as many code actions (the floor proxy speaks idea-server's capabilities).
     const offered = [
       (await ours.editCodeActions({ filePath: abs(c.file), ...c.range })).actions.length,
@@ -311,7 +386,7 @@ async function measure(c: Case, bin: string, rows: BenchRow[]): Promise<void> {
   } finally {
     client?.close();
     floor?.close();
-    proxy?.stop();
+    await proxy?.stop();
     await direct?.close();
     await server.stop();
     rmSync(home, { recursive: true, force: true });
