@@ -71,7 +71,15 @@ export async function ensureServerBuilt(args: ScaleArgs): Promise<string> {
   return join(snap, 'dist', basename(IDEA_SERVER_BIN));
 }
 
-export const DATE_FNS_TARBALL = join(ROOT, '..', 'shared', 'corpus', 'date-fns-dd6639830.tar.gz');
+/**
+ * The date-fns tarball in `shared/corpus` beside the checkout, or beside a folder above it (a worktree
+ * under `wt/` shares its main checkout's corpus); the nearest one wins.
+ */
+export const DATE_FNS_TARBALL = (() => {
+  const at = (dir: string) => join(dir, 'shared', 'corpus', 'date-fns-dd6639830.tar.gz');
+  for (let dir = dirname(ROOT); dir !== dirname(dir); dir = dirname(dir)) if (existsSync(at(dir))) return at(dir);
+  return at(dirname(ROOT));
+})();
 
 /**
  * A fresh copy of date-fns (../shared/corpus, see its README) under a new temporary folder in
