@@ -5,7 +5,8 @@
 // each LSP message itself in one write, and answering with the first target's range and text; nav/hover
 // and nav/references the same way (bench/scale, issue 33: the answer's shape mapped, nothing more);
 // nav/findSymbol on the opened file (documentSymbol, the symbols named as the name path's last segment),
-// nav/workspaceSymbols (workspace/symbol) and edit/codeActions (textDocument/codeAction, no diagnostics)
+// nav/workspaceSymbols (workspace/symbol) and edit/codeActions (textDocument/codeAction, no diagnostics;
+// without `only` asked twice as idea-server asks: every kind, then `source`)
 // for bench/scale/symbols.bench.ts; and events/unsubscribe at once (the floor of the no-op round trip).
 // idea-server's client capabilities (lib/lsp-direct.ts). No validation, no path checks, no document
 // sync, no bounds: what any proxy between a client and a language server pays at least.
@@ -203,11 +204,14 @@ wss.on('connection', (ws) => {
     if (topic === CODE_ACTIONS) {
       const start = { line: params.line, character: params.character };
       const end = { line: params.endLine ?? params.line, character: params.endCharacter ?? params.character };
-      const list = ((await request('textDocument/codeAction', {
-        textDocument,
-        range: { start, end },
-        context: { diagnostics: [], triggerKind: 1 },
-      })) ?? []) as { title: string; kind?: string }[];
+      // Without `only`, as idea-server: every kind, then the source actions a server gives only when asked.
+      const ask = async (only?: string[]) =>
+        ((await request('textDocument/codeAction', {
+          textDocument,
+          range: { start, end },
+          context: { diagnostics: [], triggerKind: 1, ...(only && { only }) },
+        })) ?? []) as { title: string; kind?: string }[];
+      const list = params.only ? await ask(params.only) : [...(await ask()), ...(await ask(['source']))];
       const actions = list.map((a, i) => ({ id: String(i), title: a.title, kind: a.kind ?? '' }));
       return ws.send(JSON.stringify({ topic, requestId, result: { actions } }));
     }
