@@ -5,14 +5,14 @@
 //   second copy (every temp file written and fsynced concurrently, renamed, one fsync per folder): target
 //   ≤ 1.2×; beside it the same written one file after another.
 // - fs/move of a file with 200 importers (src/core/fanout.ts of the 200-module tree, every module imports
-//   it) into src/core/moved/ and back, imports updated, vs typescript-language-server's own
+//   it) into a new folder each time (src/core/m<i>/), imports updated, vs typescript-language-server's own
 //   workspace/willRenameFiles edits (the request timed) plus those edits and the move written crash-safe
 //   together, in the other copy: target ≤ 1.2×. Between moves, untimed, both language servers must count
 //   every reference at the new place again.
 //   npx tsx bench/scale/edits.bench.ts [--runs N] [--no-build] [--json out.json]
 import { createHash } from 'node:crypto';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { connect, type EditApplyParams, type IdeaClient } from '../../generated/current';
 import { type BenchRow, emit } from '../lib/contract';
@@ -39,7 +39,9 @@ const EDITS_PER_FILE = 5;
 const MARK = '/*e*/';
 /** The file moved: every module of the 200-module tree imports it. */
 const IMPORTERS = 200;
-const MOVED = 'src/core/moved/fanout.ts';
+/** Where move i takes it: a new folder each time (moving back and forth between two paths, idea-server's
+ * references at the file once stayed short of the count for minutes: bench/FINDINGS.md, 2026-12-06). */
+const movedTo = (i: number) => `src/core/m${i}/fanout.ts`;
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const rows: BenchRow[] = [];
@@ -70,6 +72,7 @@ async function editApplyRows(bin: string): Promise<void> {
   const files = Array.from({ length: FILES }, (_, i) => modulePath(i));
   const texts = new Map(files.map((f) => [f, readFileSync(join(ours, f), 'utf8')]));
   const applied: number[] = [];
+  const dryRuns: number[] = [];
   const together: number[] = [];
   const oneByOne: number[] = [];
   let put = true;
@@ -95,7 +98,12 @@ async function editApplyRows(bin: string): Promise<void> {
       written.push([join(floor, f), text]);
       texts.set(f, text);
     }
+    // The dry run first: the plan and its diffs without a write (where the time goes, beside the floors).
     let t = performance.now();
+    const dry = await client.editApply({ changes, dryRun: true });
+    const dryMs = performance.now() - t;
+    if (dry.editCount !== FILES * EDITS_PER_FILE) throw new Error(`the dry run counted ${dry.editCount} edits`);
+    t = performance.now();
     const r = await client.editApply({ changes, label: 'bench: 1,000 edits' });
     const oursMs = performance.now() - t;
     if (r.editCount !== FILES * EDITS_PER_FILE || r.changedFiles.length !== FILES)
@@ -120,12 +128,13 @@ async function editApplyRows(bin: string): Promise<void> {
     t = 0;
     const f = { ...a, ...b } as { together: number; oneByOne: number };
     console.error(
-      `[scale/edits] edit/apply ${put ? 'in' : 'out'}${i < 0 ? ' (warm-up)' : ''}: ${oursMs.toFixed(1)} ms; crash-safe together ${f.together.toFixed(1)} ms, one by one ${f.oneByOne.toFixed(1)} ms`,
+      `[scale/edits] edit/apply ${put ? 'in' : 'out'}${i < 0 ? ' (warm-up)' : ''}: ${oursMs.toFixed(1)} ms (dry run ${dryMs.toFixed(1)} ms); crash-safe together ${f.together.toFixed(1)} ms, one by one ${f.oneByOne.toFixed(1)} ms`,
     );
     put = !put;
     await sleep(200);
     if (i < 0) continue;
     applied.push(oursMs);
+    dryRuns.push(dryMs);
     together.push(f.together);
     oneByOne.push(f.oneByOne);
   }
@@ -149,6 +158,12 @@ async function editApplyRows(bin: string): Promise<void> {
       baseline: r2(ob),
       ratio: r2(o / ob),
     },
+    {
+      metric:
+        'of which planned: the same edit/apply as a dry run (edits applied in memory, diffs, nothing written), median',
+      value: r2(median(dryRuns)),
+      unit: 'ms',
+    },
   );
   client.close();
   client = undefined;
@@ -162,8 +177,9 @@ async function moveRows(bin: string): Promise<void> {
   const other = join(tmp, 'move-direct');
   cpSync(pristine, ours, { recursive: true });
   cpSync(pristine, other, { recursive: true });
-  // The target folder exists on both sides: neither side's time holds its creation.
-  for (const d of [ours, other]) mkdirSync(join(d, 'src/core/moved'));
+  // The target folders exist on both sides: neither side's time holds their creation.
+  for (const d of [ours, other])
+    for (let i = -1; i < 2 * RUNS; i++) mkdirSync(join(d, dirname(movedTo(i))), { recursive: true });
   server = await startIdeaServerBin({ workspace: ours, home: join(tmp, 'home-move'), bin });
   client = await connect({ url: server.url, token: server.token, timeoutMs: 300_000 });
   direct = await startLspDirect(other);
@@ -174,10 +190,13 @@ async function moveRows(bin: string): Promise<void> {
   const want = 2 * Math.min(FANOUT[k]!.files, IMPORTERS) + 1;
   /** Until both language servers count every reference to fanoutThousand where the file is now. */
   const fresh = async (at: string) => {
+    let seen = -1;
     await until(
-      `idea-server's references at ${at}`,
+      `idea-server's references at ${at} (${want} wanted)`,
       async () => {
         const r = await c.navReferences({ filePath: join(ours, at), line: decl.line, character: decl.character });
+        if (r.totalCount !== seen)
+          console.error(`[scale/edits] idea-server counts ${(seen = r.totalCount)} references`);
         return r.totalCount === want ? true : undefined;
       },
       180_000,
@@ -202,7 +221,7 @@ async function moveRows(bin: string): Promise<void> {
   const asked: number[] = [];
   let from = FANOUT_FILE;
   for (let i = -1; i < 2 * RUNS; i++) {
-    const to = from === FANOUT_FILE ? MOVED : FANOUT_FILE;
+    const to = movedTo(i);
     let t = performance.now();
     const r = await c.fsMove({ filePath: join(ours, from), newFilePath: join(ours, to) });
     const oursMs = performance.now() - t;
