@@ -56,7 +56,8 @@ function runEntry(entry: string, out: string): Section {
     // The entry's own output goes to stderr: stdout carries only the table (e.g. for --markdown > file).
     cwd: root,
     stdio: ['ignore', process.stderr, 'inherit'],
-    timeout: 20 * 60_000,
+    // A bound, not a target: at 100k files one language server takes many minutes to load its project.
+    timeout: 60 * 60_000,
   });
   const seconds = (Date.now() - t0) / 1000;
   if (r.error) return { entry: rel, error: String(r.error.message), seconds };

@@ -3,10 +3,14 @@
 // loopback ws (the `ws` package, as idea-server) by forwarding textDocument/definition to its own
 // typescript-language-server (idea-server's command and initializationOptions) over stdio, framing
 // each LSP message itself in one write, and answering with the first target's range and text; nav/hover
-// and nav/references the same way (bench/scale, issue 33: the answer's shape mapped, nothing more); and
-// events/unsubscribe at once (the floor of the no-op round trip). No validation, no path checks, no
-// document sync, no bounds: what any proxy between a client and a language server pays at least.
-//   argv: <workspace> <file relative to it> (the one file it opens); parent: IPC (sends { url } when
+// and nav/references the same way (bench/scale, issue 33: the answer's shape mapped, nothing more);
+// nav/findSymbol on the opened file (documentSymbol, the symbols named as the name path's last segment),
+// nav/workspaceSymbols (workspace/symbol) and edit/codeActions (textDocument/codeAction, no diagnostics;
+// without `only` asked twice as idea-server asks: every kind, then `source`)
+// for bench/scale/symbols.bench.ts; and events/unsubscribe at once (the floor of the no-op round trip).
+// idea-server's client capabilities (lib/lsp-direct.ts). No validation, no path checks, no document
+// sync, no bounds: what any proxy between a client and a language server pays at least.
+//   argv: <workspace> <file relative to it> [more files] (the files it opens); parent: IPC (sends { url } when
 //   ready; "cpu" → { cpu: process.cpuUsage() }, "stop")
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -16,17 +20,26 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { WebSocketServer } from 'ws';
 import { SERVER_PROTOCOL } from '../../generated/current';
 import { defaultTypeScriptServer } from '../../idea-server/src/lsp/config';
+import { CLIENT_CAPABILITIES, killGroup } from './lsp-direct';
 
-const [workspace, file] = process.argv.slice(2) as [string, string];
+const [workspace, file, ...more] = process.argv.slice(2) as [string, string, ...string[]];
 const NAV = '/app/vscode/nav/definition';
 // Since issue 33 (bench/scale/date-fns.bench.ts): hover and references forwarded the same way, each
 // answer mapped to the protocol's shape and nothing else.
 const HOVER = '/app/vscode/nav/hover';
 const REFERENCES = '/app/vscode/nav/references';
 const UNSUBSCRIBE = '/app/vscode/events/unsubscribe';
+const FIND_SYMBOL = '/app/vscode/nav/findSymbol';
+const WORKSPACE_SYMBOLS = '/app/vscode/nav/workspaceSymbols';
+const CODE_ACTIONS = '/app/vscode/edit/codeActions';
 
 const command = defaultTypeScriptServer();
-const tsls = spawn(command.command, command.args, { cwd: workspace, stdio: ['pipe', 'pipe', 'ignore'] });
+// Its own process group, killed whole on stop: its tsserver goes with it.
+const tsls = spawn(command.command, command.args, {
+  cwd: workspace,
+  stdio: ['pipe', 'pipe', 'ignore'],
+  detached: true,
+});
 let nextId = 1;
 const pending = new Map<number, (result: unknown) => void>();
 const send = (message: object) => {
@@ -61,15 +74,21 @@ await request('initialize', {
   processId: process.pid,
   rootUri,
   workspaceFolders: [{ uri: rootUri, name: 'ws' }],
-  capabilities: { textDocument: { definition: { linkSupport: true } } },
+  capabilities: CLIENT_CAPABILITIES, // idea-server's: a server offers some actions only to clients that say so
   initializationOptions: command.initializationOptions,
 });
 send({ method: 'initialized', params: {} });
+const didOpen = (p: string, text: string) =>
+  send({
+    method: 'textDocument/didOpen',
+    params: { textDocument: { uri: pathToFileURL(p).href, languageId: 'typescript', version: 1, text } },
+  });
 const path = join(workspace, file);
 const text = readFileSync(path, 'utf8');
 const uri = pathToFileURL(path).href;
-send({ method: 'textDocument/didOpen', params: { textDocument: { uri, languageId: 'typescript', version: 1, text } } });
+didOpen(path, text);
 const lines = text.split('\n');
+for (const f of more) didOpen(join(workspace, f), readFileSync(join(workspace, f), 'utf8'));
 
 interface LspRange {
   start: { line: number; character: number };
@@ -106,6 +125,32 @@ const codeOf = async (l: Link) => {
   return span.join('\n');
 };
 
+interface DocumentSymbol {
+  name: string;
+  kind: number;
+  range: LspRange;
+  selectionRange: LspRange;
+  children?: DocumentSymbol[];
+}
+/** The symbols of a documentSymbol answer named `name`, depth first, as the answer's entries. */
+const symbolsNamed = (list: readonly DocumentSymbol[], name: string, filePath: string, out: object[] = []) => {
+  for (const s of list) {
+    if (s.name === name)
+      out.push({
+        filePath,
+        namePath: s.name,
+        name: s.name,
+        kind: 'function',
+        ...wire(s.range),
+        selectionLine: s.selectionRange.start.line,
+        selectionCharacter: s.selectionRange.start.character,
+        signature: '',
+      });
+    symbolsNamed(s.children ?? [], name, filePath, out);
+  }
+  return out;
+};
+
 const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
 wss.on('connection', (ws) => {
   let open = false;
@@ -119,7 +164,7 @@ wss.on('connection', (ws) => {
           version: SERVER_PROTOCOL.version,
           ...(SERVER_PROTOCOL.spec.draft ? { draft: true } : {}),
           authRequired: false,
-          capabilities: [NAV, HOVER, REFERENCES, UNSUBSCRIBE],
+          capabilities: [NAV, HOVER, REFERENCES, UNSUBSCRIBE, FIND_SYMBOL, WORKSPACE_SYMBOLS, CODE_ACTIONS],
           events: [],
           workspaces: [workspace],
         }),
@@ -128,7 +173,48 @@ wss.on('connection', (ws) => {
     }
     const { topic, requestId, params } = frame;
     if (topic === UNSUBSCRIBE) return ws.send(JSON.stringify({ topic, requestId, result: { subscribed: [] } }));
+    if (topic === WORKSPACE_SYMBOLS) {
+      const found = ((await request('workspace/symbol', { query: params.query })) ?? []) as {
+        name: string;
+        location: { uri: string; range: LspRange };
+      }[];
+      const symbols = found.slice(0, params.maxResults ?? 200).map((x) => ({
+        filePath: fileURLToPath(x.location.uri),
+        ...wire(x.location.range),
+        name: x.name,
+        kind: 'function',
+        containerName: null,
+      }));
+      const coverage = { complete: true, searched: [], notSearched: [] };
+      const result = { symbols, totalCount: found.length, truncated: found.length > symbols.length, coverage };
+      return ws.send(JSON.stringify({ topic, requestId, result }));
+    }
     const textDocument = { uri: pathToFileURL(params.filePath).href };
+    if (topic === FIND_SYMBOL) {
+      const tree = ((await request('textDocument/documentSymbol', { textDocument })) ?? []) as DocumentSymbol[];
+      const symbols = symbolsNamed(tree, String(params.namePath).split('/').pop()!, params.filePath);
+      return ws.send(
+        JSON.stringify({
+          topic,
+          requestId,
+          result: { symbols, totalCount: symbols.length, truncated: false, form: 'symbols' },
+        }),
+      );
+    }
+    if (topic === CODE_ACTIONS) {
+      const start = { line: params.line, character: params.character };
+      const end = { line: params.endLine ?? params.line, character: params.endCharacter ?? params.character };
+      // Without `only`, as idea-server: every kind, then the source actions a server gives only when asked.
+      const ask = async (only?: string[]) =>
+        ((await request('textDocument/codeAction', {
+          textDocument,
+          range: { start, end },
+          context: { diagnostics: [], triggerKind: 1, ...(only && { only }) },
+        })) ?? []) as { title: string; kind?: string }[];
+      const list = params.only ? await ask(params.only) : [...(await ask()), ...(await ask(['source']))];
+      const actions = list.map((a, i) => ({ id: String(i), title: a.title, kind: a.kind ?? '' }));
+      return ws.send(JSON.stringify({ topic, requestId, result: { actions } }));
+    }
     const position = { line: params.line, character: params.character };
     if (topic === HOVER) {
       const h = (await request('textDocument/hover', { textDocument, position })) as HoverAnswer | null;
@@ -181,7 +267,7 @@ const { port } = wss.address() as { port: number };
 process.on('message', (m) => {
   if (m === 'cpu') process.send!({ cpu: process.cpuUsage() });
   if (m === 'stop') {
-    tsls.kill();
+    killGroup(tsls.pid!);
     wss.close();
     process.exit(0);
   }

@@ -8,6 +8,44 @@ import { basename, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
 import { defaultTypeScriptServer } from '../../idea-server/src/lsp/config';
+import { CODE_ACTION_KINDS } from '../../idea-server/src/lsp/server-process';
+
+/** idea-server's client capabilities (idea-server/src/lsp/server-process.ts initialize), as the floors send them. */
+export const CLIENT_CAPABILITIES = {
+  general: { positionEncodings: ['utf-16'] },
+  textDocument: {
+    synchronization: { dynamicRegistration: false, didSave: false },
+    definition: { linkSupport: true },
+    references: {},
+    documentSymbol: { hierarchicalDocumentSymbolSupport: true },
+    publishDiagnostics: { versionSupport: true },
+    callHierarchy: {},
+    codeAction: {
+      codeActionLiteralSupport: { codeActionKind: { valueSet: CODE_ACTION_KINDS } },
+      isPreferredSupport: true,
+      dataSupport: true,
+      resolveSupport: { properties: ['edit'] },
+    },
+    formatting: {},
+    rangeFormatting: {},
+  },
+  workspace: {
+    workspaceFolders: true,
+    applyEdit: true,
+    workspaceEdit: { documentChanges: true, resourceOperations: ['create', 'rename', 'delete'] },
+    fileOperations: { willRename: true },
+    symbol: {},
+  },
+};
+
+/** SIGKILL to a process group (a language server and its tsserver); gone already is fine. */
+export function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // gone
+  }
+}
 
 export interface Published {
   path: string;
@@ -24,6 +62,8 @@ export interface LspDirect {
   request<R = unknown>(method: string, params: unknown): Promise<R>;
   /** didOpen of a file (its text from disk, or `text`); version 1. */
   open(path: string, text?: string): void;
+  /** didClose of a file opened before (a file moved away is closed at its old path). */
+  closeFile(path: string): void;
   /** didChange with the full text; the version goes up by one. */
   change(path: string, text: string): void;
   /** Position params for a file (absolute or relative to the workspace). */
@@ -40,7 +80,12 @@ export interface LspDirect {
 export async function startLspDirect(workspace: string): Promise<LspDirect> {
   const t0 = performance.now();
   const command = defaultTypeScriptServer();
-  const child = spawn(command.command, command.args, { cwd: workspace, stdio: ['pipe', 'pipe', 'ignore'] });
+  // Its own process group: closing it ends its tsserver too, even one too busy to answer shutdown.
+  const child = spawn(command.command, command.args, {
+    cwd: workspace,
+    stdio: ['pipe', 'pipe', 'ignore'],
+    detached: true,
+  });
   const conn = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
   const listeners = new Set<(p: Published) => void>();
   conn.onNotification(
@@ -68,17 +113,7 @@ export async function startLspDirect(workspace: string): Promise<LspDirect> {
     initializationOptions: command.initializationOptions,
     rootUri,
     workspaceFolders: [{ uri: rootUri, name: basename(workspace) }],
-    capabilities: {
-      general: { positionEncodings: ['utf-16'] },
-      textDocument: {
-        synchronization: { dynamicRegistration: false, didSave: false },
-        definition: { linkSupport: true },
-        references: {},
-        documentSymbol: { hierarchicalDocumentSymbolSupport: true },
-        publishDiagnostics: { versionSupport: true },
-      },
-      workspace: { workspaceFolders: true },
-    },
+    capabilities: CLIENT_CAPABILITIES,
   });
   const initializedMs = performance.now() - t0;
   await conn.sendNotification('initialized', {});
@@ -97,6 +132,11 @@ export async function startLspDirect(workspace: string): Promise<LspDirect> {
           text: text ?? readFileSync(p, 'utf8'),
         },
       });
+    },
+    closeFile(path) {
+      const p = abs(path);
+      versions.delete(p);
+      void conn.sendNotification('textDocument/didClose', { textDocument: { uri: pathToFileURL(p).href } });
     },
     change(path, text) {
       const p = abs(path);
@@ -123,7 +163,7 @@ export async function startLspDirect(workspace: string): Promise<LspDirect> {
         // gone already
       } finally {
         conn.dispose();
-        child.kill();
+        killGroup(child.pid!);
       }
     },
   };

@@ -1,6 +1,6 @@
 // What the scale benches share: their flags, the date-fns corpus unpacked into a temporary folder, the
-// built idea-server bin, process memory and inotify watch counts from /proc, and the load average seen.
-import { execFileSync } from 'node:child_process';
+// built idea-server bin, the floor proxy, process memory and inotify watch counts from /proc, and the load average seen.
+import { execFileSync, spawn } from 'node:child_process';
 import {
   cpSync,
   existsSync,
@@ -28,16 +28,19 @@ export interface ScaleArgs {
   sizes: number[];
   /** Use idea-server/dist as it is (default: rebuilt from the tree first, as bench/idea-server does). */
   noBuild: boolean;
+  /** Leave date-fns out where a bench runs on it and on the generated trees (--no-date-fns). */
+  noDateFns: boolean;
   runs?: number;
 }
 
-/** --json FILE, --sizes 1k,10k,100k (else BENCH_SCALE_SIZES, else DEFAULT_SIZES), --no-build (else BENCH_NO_BUILD=1), --runs N. */
+/** --json FILE, --sizes 1k,10k,100k (else BENCH_SCALE_SIZES, else DEFAULT_SIZES), --no-build (else BENCH_NO_BUILD=1), --no-date-fns, --runs N. */
 export function scaleArgs(): ScaleArgs {
   const { values } = parseArgs({
     options: {
       json: { type: 'string' },
       sizes: { type: 'string' },
       'no-build': { type: 'boolean' },
+      'no-date-fns': { type: 'boolean' },
       runs: { type: 'string' },
     },
   });
@@ -46,6 +49,7 @@ export function scaleArgs(): ScaleArgs {
     sizes: parseSizes(values.sizes ?? process.env.BENCH_SCALE_SIZES ?? DEFAULT_SIZES),
     // BENCH_NO_BUILD=1: the same for every entry of one `bench/run.ts` run (build once beforehand).
     noBuild: values['no-build'] ?? process.env.BENCH_NO_BUILD === '1',
+    noDateFns: values['no-date-fns'] ?? false,
     runs: values.runs !== undefined ? Number(values.runs) : undefined,
   };
 }
@@ -67,7 +71,15 @@ export async function ensureServerBuilt(args: ScaleArgs): Promise<string> {
   return join(snap, 'dist', basename(IDEA_SERVER_BIN));
 }
 
-export const DATE_FNS_TARBALL = join(ROOT, '..', 'shared', 'corpus', 'date-fns-dd6639830.tar.gz');
+/**
+ * The date-fns tarball in `shared/corpus` beside the checkout, or beside a folder above it (a worktree
+ * under `wt/` shares its main checkout's corpus); the nearest one wins.
+ */
+export const DATE_FNS_TARBALL = (() => {
+  const at = (dir: string) => join(dir, 'shared', 'corpus', 'date-fns-dd6639830.tar.gz');
+  for (let dir = dirname(ROOT); dir !== dirname(dir); dir = dirname(dir)) if (existsSync(at(dir))) return at(dir);
+  return at(dirname(ROOT));
+})();
 
 /**
  * A fresh copy of date-fns (../shared/corpus, see its README) under a new temporary folder in
@@ -175,6 +187,36 @@ export class LoadSampler {
     this.sample();
     return `load ${this.min.toFixed(1)}–${this.max.toFixed(1)} (1-min average)`;
   }
+}
+
+/**
+ * bench/lib/floor-proxy.mts on `workspace` (`file` and `more`, relative to it, opened), resolved with its
+ * url once it listens; `stop` ends it and its language server.
+ */
+export async function startFloorProxy(
+  workspace: string,
+  file: string,
+  ...more: string[]
+): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(import.meta.dirname, '../lib/floor-proxy.mts'), workspace, file, ...more],
+    { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+  );
+  const { url } = await new Promise<{ url: string }>((resolve, reject) => {
+    child.once('message', (m) => resolve(m as { url: string }));
+    child.once('exit', (code) => reject(new Error(`the floor proxy exited ${code}`)));
+  });
+  // Resolved once it exited (it kills its language server first); killed when it has not within 5 s.
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.send('stop');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+  };
+  return { url, pid: child.pid!, stop };
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -17,7 +17,7 @@
 //   npx tsx bench/scale/date-fns.bench.ts [--runs N] [--no-build] [--json out.json]
 //   BENCH_BIN=/path/to/idea-server.mjs: that bin instead of this tree's build (an A/B of two builds made
 //   with bench/profiling/build-bin.mts, run one after the other)
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -26,7 +26,18 @@ import { type BenchRow, emit } from '../lib/contract';
 import { type BinServer, startIdeaServerBin } from '../lib/idea-server-bin';
 import { type LspDirect, type Published, startLspDirect } from '../lib/lsp-direct';
 import { summarize } from '../lib/stats';
-import { childrenOf, cpuNs, dateFnsCopy, ensureServerBuilt, LoadSampler, median, r2, scaleArgs, sleep } from './common';
+import {
+  childrenOf,
+  cpuNs,
+  dateFnsCopy,
+  ensureServerBuilt,
+  LoadSampler,
+  median,
+  r2,
+  scaleArgs,
+  sleep,
+  startFloorProxy,
+} from './common';
 import { CACHE_ROOT } from './generate';
 
 const args = scaleArgs();
@@ -139,22 +150,6 @@ function firstPublish(lsp: LspDirect): Promise<void> {
   });
 }
 
-/** bench/lib/floor-proxy.mts on the copy (FILE opened), resolved with its url once it answers. */
-async function startFloorProxy() {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(import.meta.dirname, '../lib/floor-proxy.mts'), ws, FILE],
-    {
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    },
-  );
-  const { url } = await new Promise<{ url: string }>((resolve, reject) => {
-    child.once('message', (m) => resolve(m as { url: string }));
-    child.once('exit', (code) => reject(new Error(`the floor proxy exited ${code}`)));
-  });
-  return { url, pid: child.pid!, stop: () => void child.send('stop') };
-}
-
 let server: BinServer | undefined;
 let direct: LspDirect | undefined;
 try {
@@ -241,7 +236,7 @@ try {
   );
 
   // --- 3. warm nav vs the floor proxy (same idea-server, FILE open) ----------------------------------
-  const proxy = await startFloorProxy();
+  const proxy = await startFloorProxy(ws, FILE);
   const floorClient = await connect({ url: proxy.url, timeoutMs: 120_000 });
   try {
     // The proxy's server answers nothing until its project has loaded.
@@ -316,7 +311,7 @@ try {
     }
   } finally {
     floorClient.close();
-    proxy.stop();
+    await proxy.stop();
     client.close();
     await server.stop();
     server = undefined;

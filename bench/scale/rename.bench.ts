@@ -13,8 +13,7 @@
 // one per folder): the floors of a write that must survive a crash, which plain fs is not.
 //   npx tsx bench/scale/rename.bench.ts [--runs N] [--no-build] [--json out.json]
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { open, rename } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connect, type IdeaClient } from '../../generated/current';
 import { type BenchRow, emit } from '../lib/contract';
@@ -22,66 +21,12 @@ import { type BinServer, startIdeaServerBin } from '../lib/idea-server-bin';
 import { type LspDirect, startLspDirect } from '../lib/lsp-direct';
 import { ensureServerBuilt, LoadSampler, median, r2, scaleArgs, sleep, until } from './common';
 import { CACHE_ROOT, FANOUT, FANOUT_FILE, fanoutDeclaration, generateCached } from './generate';
+import { applyEdits, durableOneByOne, durableTogether, editsPerFile, type LspWorkspaceEdit } from './write-floors';
 
 const args = scaleArgs();
 const load = new LoadSampler();
 const RUNS = args.runs ?? 3;
 const MODULES = 1000;
-
-interface LspRange {
-  start: { line: number; character: number };
-  end: { line: number; character: number };
-}
-interface TextEdit {
-  range: LspRange;
-  newText: string;
-}
-
-/** LSP edits applied to a text (ranges in the original; applied from the end). */
-function applyEdits(text: string, edits: readonly TextEdit[]): string {
-  const starts = [0];
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
-  const off = (p: { line: number; character: number }) => (starts[p.line] ?? text.length) + p.character;
-  let out = text;
-  for (const e of [...edits].sort((a, b) => off(b.range.start) - off(a.range.start)))
-    out = out.slice(0, off(e.range.start)) + e.newText + out.slice(off(e.range.end));
-  return out;
-}
-
-/** write/atomic-file.ts's steps for each file in turn: temp file written and fsynced, renamed over, folder fsynced. */
-async function durableOneByOne(files: readonly [string, string][]): Promise<void> {
-  for (const [path, text] of files) {
-    const tmp = `${path}.bench-tmp`;
-    const fh = await open(tmp, 'w');
-    await fh.writeFile(text);
-    await fh.sync();
-    await fh.close();
-    await rename(tmp, path);
-    const dh = await open(dirname(path), 'r');
-    await dh.sync();
-    await dh.close();
-  }
-}
-
-/** All temp files written and fsynced concurrently, then renamed, then each folder fsynced once. */
-async function durableTogether(files: readonly [string, string][]): Promise<void> {
-  await Promise.all(
-    files.map(async ([path, text]) => {
-      const fh = await open(`${path}.bench-tmp`, 'w');
-      await fh.writeFile(text);
-      await fh.sync();
-      await fh.close();
-    }),
-  );
-  for (const [path] of files) await rename(`${path}.bench-tmp`, path);
-  await Promise.all(
-    [...new Set(files.map(([path]) => dirname(path)))].map(async (dir) => {
-      const dh = await open(dir, 'r');
-      await dh.sync();
-      await dh.close();
-    }),
-  );
-}
 
 const { dir: pristine } = generateCached(MODULES);
 const tmp = mkdtempSync(join(CACHE_ROOT, 'run-rename-'));
@@ -165,13 +110,11 @@ try {
         throw new Error(`idea-server's rename of ${current} changed ${r.changedFiles.length} files, not ${files + 1}`);
       // direct: the server's rename, its edits written with plain fs
       t = performance.now();
-      const edit = await d.request<{
-        changes?: Record<string, TextEdit[]>;
-        documentChanges?: { textDocument: { uri: string }; edits: TextEdit[] }[];
-      } | null>('textDocument/rename', { ...d.at(directFanout, at.line, at.character), newName: next });
-      const perFile: [string, TextEdit[]][] = edit?.documentChanges
-        ? edit.documentChanges.map((x) => [x.textDocument.uri, x.edits])
-        : Object.entries(edit?.changes ?? {});
+      const edit = await d.request<LspWorkspaceEdit | null>('textDocument/rename', {
+        ...d.at(directFanout, at.line, at.character),
+        newName: next,
+      });
+      const perFile = editsPerFile(edit);
       const written: [string, string][] = [];
       for (const [uri, edits] of perFile) {
         const path = fileURLToPath(uri);

@@ -35,7 +35,7 @@ export interface Exit {
 const STDERR_TAIL = 4096;
 
 /** The code action kinds idea-server takes (LSP's base kinds: every sub-kind of them is taken too). */
-const CODE_ACTION_KINDS = [
+export const CODE_ACTION_KINDS = [
   '',
   'quickfix',
   'refactor',
