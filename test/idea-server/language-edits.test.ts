@@ -131,6 +131,26 @@ describe('code actions over the wire (idea-server)', () => {
     );
   });
 
+  // tsserver fails a position past its line's end ("Debug Failure"): refused before it is asked.
+  it("a character past its line's end is INVALID_REQUEST naming the field and the line's length", {
+    timeout: SLOW,
+  }, async () => {
+    expect(await failure(client.editCodeActions({ filePath: 'src/consts.ts', line: 0, character: 40 }))).toBe(
+      'INVALID_REQUEST: character 40 is past the end of line 0 (23 characters)',
+    );
+    expect(
+      await failure(
+        client.editCodeActions({ filePath: 'src/consts.ts', line: 0, character: 0, endLine: 0, endCharacter: 24 }),
+      ),
+    ).toBe('INVALID_REQUEST: endCharacter 24 is past the end of line 0 (23 characters)');
+    expect(await failure(client.editFormat({ filePath: 'src/consts.ts', line: 0, character: 99, dryRun: true }))).toBe(
+      'INVALID_REQUEST: character 99 is past the end of line 0 (23 characters)',
+    );
+    // the line's end itself is a position
+    const atEnd = await client.editCodeActions({ filePath: 'src/consts.ts', line: 0, character: 23 });
+    expect(Array.isArray(atEnd.actions)).toBe(true);
+  });
+
   // clause H22: typescript-language-server's own refactoring command creates the new file on disk itself.
   it('"Move to a new file": the dry run creates nothing; the apply writes both files as one transaction', {
     timeout: SLOW,
