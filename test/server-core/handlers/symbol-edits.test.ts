@@ -81,6 +81,17 @@ describe('symbol edits', () => {
     expect(readFileSync(f, 'utf8')).toBe(['const one = 1;', '', 'function b() {}', '', 'const c = b;', ''].join('\n'));
   });
 
+  it('a referenced symbol is not deleted: error.references lists the first 20, the message counts them all', async () => {
+    const other = join(ws, 'g.ts');
+    references = async () => Array.from({ length: 25 }, (_, i) => ({ filePath: other, range: r(i, 2, i, 3) }));
+    const a = await edit({ namePath: 'b', operation: 'delete' });
+    expect(a.error).toMatchObject({ code: 'INVALID_REQUEST', message: expect.stringMatching(/\(25\): .* and 5 more/) });
+    const refs = (a.error as { references?: unknown[] }).references;
+    expect(refs).toHaveLength(20);
+    expect(refs![19]).toEqual({ filePath: other, line: 19, character: 2 });
+    expect(readFileSync(f, 'utf8')).toBe(F);
+  });
+
   it('references that cannot be checked refuse the delete (HANDLER_ERROR), nothing written', async () => {
     references = async () => ({ unavailable: 'typescript-language-server is down', kind: 'down' });
     const a = await edit({ namePath: 'b', operation: 'delete' });
