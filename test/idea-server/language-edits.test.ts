@@ -41,6 +41,26 @@ const FILES: Record<string, string> = {
     'export const unit = area(1);',
     '',
   ].join('\n'),
+  'src/decls.ts': [
+    'export enum Color {',
+    "  Red = 'red',",
+    "  Green = 'green',",
+    "  Blue = 'blue',",
+    '}',
+    '',
+    'export enum Size { S, M, L }',
+    '',
+    '/** Spare. */',
+    'export const spare = new Date(2);',
+    '',
+    'export const kept = 2, dropped = 3;',
+    '',
+    'export const options = {',
+    '  a: 1,',
+    '  b: 2',
+    '};',
+    '',
+  ].join('\n'),
   'src/ugly.ts': ['export   function   f( a:number ){', '  return a}', ''].join('\n'),
   'src/deep/leaf.ts': ["import { PI } from '../consts';", '', 'export const twice = PI * 2;', ''].join('\n'),
   'src/uses-leaf.ts': ["import { twice } from './deep/leaf';", '', 'export const four = twice * 2;', ''].join('\n'),
@@ -174,6 +194,48 @@ describe('code actions over the wire (idea-server)', () => {
     expect(done.changedFiles.map((p) => relative(ws, p)).sort()).toEqual(['src/area.ts', 'src/shapes.ts']);
     expect(read('src/area.ts')).toContain('export function area(r: number): number {');
     expect(read('src/shapes.ts')).toContain("import { area } from './area';");
+  });
+});
+
+// clause T53: a language server's range of a variable or a list member leaves out its keyword, its
+// semicolon or its comma; a delete takes them.
+describe('symbol deletes of variables and members (idea-server)', () => {
+  const del = (...namePaths: string[]) =>
+    client.editApply({
+      changes: [
+        {
+          kind: 'edit',
+          filePath: 'src/decls.ts',
+          edits: namePaths.map((namePath) => ({ namePath, operation: 'delete' as const })),
+        },
+      ],
+    });
+  it('the only declarator takes its statement; a member its comma, or the comma before it when last', {
+    timeout: SLOW,
+  }, async () => {
+    await del('Color/Green', 'spare', 'Size/L', 'options/b');
+    expect(read('src/decls.ts')).toBe(
+      [
+        'export enum Color {',
+        "  Red = 'red',",
+        "  Blue = 'blue',",
+        '}',
+        '',
+        'export enum Size { S, M }',
+        '',
+        'export const kept = 2, dropped = 3;',
+        '',
+        'export const options = {',
+        '  a: 1',
+        '};',
+        '',
+      ].join('\n'),
+    );
+    await del('dropped', 'Size/S');
+    expect(read('src/decls.ts')).toContain('export const kept = 2;\n');
+    expect(read('src/decls.ts')).toContain('export enum Size { M }\n');
+    await del('kept');
+    expect(read('src/decls.ts')).not.toMatch(/kept|export const ;|^\s*,/m);
   });
 });
 
