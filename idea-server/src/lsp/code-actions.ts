@@ -20,6 +20,8 @@ import { isRange } from './convert';
 import type { ServerProcess } from './server-process';
 import {
   NotApplicableError,
+  ORGANIZE_IMPORTS_KIND,
+  organizeImportsPlan,
   TSSERVER_REQUEST,
   type TypeScriptCommandPlan,
   tsserverAnswerAsWorkspaceEdit,
@@ -171,6 +173,29 @@ export function lspCodeActions(
           action = await server.request<CodeAction>('codeAction/resolve', found, 'codeAction/resolve', bounds);
         }
         if (!isObject(action)) return [];
+        const ask = async (plan: Extract<TypeScriptCommandPlan, { kind: 'tsserver' }>) => {
+          const answer = await server.request<unknown>(
+            'workspace/executeCommand',
+            { command: TSSERVER_REQUEST, arguments: [plan.request, plan.args] },
+            plan.request,
+            bounds,
+          );
+          try {
+            return tsserverAnswerAsWorkspaceEdit(plan.request, answer);
+          } catch (e) {
+            if (e instanceof NotApplicableError)
+              throw invalidRequest(`the code action "${offer.title}" cannot be applied: ${e.message}`);
+            throw e;
+          }
+        };
+        // typescript-language-server's organize imports only sorts and merges; VS Code's (tsserver's
+        // mode All) removes unused imports too: asked so, in place of the edit the list carried.
+        if (
+          !isBareCommand(action) &&
+          action.kind === ORGANIZE_IMPORTS_KIND &&
+          server.executeCommands.has(TSSERVER_REQUEST)
+        )
+          return [await ask(organizeImportsPlan(path))];
         const own: unknown[] = isBareCommand(action) || action.edit === undefined ? [] : [action.edit];
         const command = commandOf(action);
         if (!command) return own;
@@ -180,21 +205,8 @@ export function lspCodeActions(
             return own;
           case 'refused':
             throw invalidRequest(`the code action "${offer.title}" cannot be applied: ${plan.reason}`);
-          case 'tsserver': {
-            const answer = await server.request<unknown>(
-              'workspace/executeCommand',
-              { command: TSSERVER_REQUEST, arguments: [plan.request, plan.args] },
-              plan.request,
-              bounds,
-            );
-            try {
-              return [...own, tsserverAnswerAsWorkspaceEdit(plan.request, answer)];
-            } catch (e) {
-              if (e instanceof NotApplicableError)
-                throw invalidRequest(`the code action "${offer.title}" cannot be applied: ${e.message}`);
-              throw e;
-            }
-          }
+          case 'tsserver':
+            return [...own, await ask(plan)];
           case 'execute':
             // What it asks to write arrives as workspace/applyEdit, collected by collectEdits.
             await server.request<unknown>(
