@@ -11,7 +11,7 @@
 // newText is re-indented to the symbol's first line (see reindent) and its line breaks become the
 // file's (the planner writes every edit's line breaks in the file's style). The symbols come from the
 // file's language server, which knows the disk: a file an earlier change of the same edit changed is
-// refused, as is one whose editor copy is not the disk's yet.
+// refused, as is one whose editor copy is still not the disk's after a bounded wait for it.
 import { resolve } from 'node:path';
 import type { CoreContext } from '../context';
 import { invalidRequest, ProtocolError } from '../errors';
@@ -20,6 +20,7 @@ import { namePathOf, type SymbolNode, type SymbolTree } from '../name-paths';
 import { bodyStartOf, declarationStart, leadingBlockStart, lineStarts, offsetIn, positionAt } from '../symbol-text';
 import type { RangeTextEdit } from '../write/file-text';
 import type { PlanOptions, SymbolEditFile, SymbolTextEdit } from '../write/workspace-edit';
+import { editorShowsDisk } from './document';
 import { oneSymbol, parsedNamePath, symbolTreeOf } from './locator';
 
 /** References listed at most in a refused delete. */
@@ -96,8 +97,8 @@ export function symbolEditCompiler(svc: CoreContext): NonNullable<PlanOptions['s
       throw invalidRequest(
         'symbol edits need the file as it is on disk (its language server knows that), and an earlier change of this edit changed it; put them in an edit before those changes',
       );
-    const held = svc.documents.text(file.path);
-    if (held !== undefined && held !== file.text)
+    // The symbols come from the editor's copy where it has one: wait (bounded) for it to show the disk.
+    if (!(await editorShowsDisk(svc, file.path, file.text)))
       throw new ProtocolError('HANDLER_ERROR', `the editor's copy of ${file.path} is not the disk's yet; retry`);
     const tree = await symbolTreeOf(svc, file.path, signal);
     if (isUnavailable(tree))
