@@ -77,6 +77,9 @@ export function diagnosticsIn(all: readonly LspDiagnostic[], range: Range): LspD
 /** How a command would run, or why it will not (H22): a plan for a TypeScript one, else the server's own run. */
 type CommandPlan = TypeScriptCommandPlan | { kind: 'execute'; command: Command };
 
+/** A server that answers tsserver's questions (typescript-language-server): its organize imports is asked so. */
+const ownsOrganizeImports = (server: ServerProcess) => server.executeCommands.has(TSSERVER_REQUEST);
+
 function planCommand(server: ServerProcess, command: Command): CommandPlan {
   const ts = typeScriptCommand(command.command, Array.isArray(command.arguments) ? command.arguments : []);
   if (ts) return ts;
@@ -149,6 +152,15 @@ export function lspCodeActions(
           if (offer && kindMatches(offer.kind, only)) offers.push(offer);
           if (offers.length >= MAX_CODE_ACTIONS) break;
         }
+        // typescript-language-server lists organize imports only when sorting or merging changes something;
+        // VS Code's, which removes unused imports too, is offered whenever it is asked for.
+        if (
+          ownsOrganizeImports(server) &&
+          only?.some((o) => kindMatches(ORGANIZE_IMPORTS_KIND, [o])) &&
+          !offers.some((o) => o.kind === ORGANIZE_IMPORTS_KIND) &&
+          offers.length < MAX_CODE_ACTIONS
+        )
+          offers.push(offerOf(server, { title: 'Organize Imports', kind: ORGANIZE_IMPORTS_KIND }, request, 0)!);
         return offers;
       }),
 
@@ -156,23 +168,6 @@ export function lspCodeActions(
       const { lsp, request, nth } = offer.handle as Handle;
       const { server, bounds } = await client.server(path, { signal });
       const { result, edits } = await server.collectEdits(async (): Promise<unknown[]> => {
-        let action = lsp;
-        // An action without its edit is resolved first (typescript-language-server's fix-all). The server
-        // resolves only what its last list gave (it forgets the rest at every list), so it is listed
-        // again, the same question about the same text (the core checked the file did not change), and
-        // the action found again by its title, kind and place.
-        const provider = server.capabilities.codeActionProvider;
-        if (!isBareCommand(action) && action.edit === undefined && isObject(provider) && provider.resolveProvider) {
-          const again = await server.request<unknown>('textDocument/codeAction', request, 'codeAction', bounds);
-          const same = (Array.isArray(again) ? again : []).filter((a) => sameAction(a, offer.title, offer.kind));
-          const found = same[nth] as CodeAction | undefined;
-          if (!found)
-            throw invalidRequest(
-              `the language server no longer offers the code action "${offer.title}"; list the actions again`,
-            );
-          action = await server.request<CodeAction>('codeAction/resolve', found, 'codeAction/resolve', bounds);
-        }
-        if (!isObject(action)) return [];
         const ask = async (plan: Extract<TypeScriptCommandPlan, { kind: 'tsserver' }>) => {
           const answer = await server.request<unknown>(
             'workspace/executeCommand',
@@ -190,12 +185,25 @@ export function lspCodeActions(
         };
         // typescript-language-server's organize imports only sorts and merges; VS Code's (tsserver's
         // mode All) removes unused imports too: asked so, in place of the edit the list carried.
-        if (
-          !isBareCommand(action) &&
-          action.kind === ORGANIZE_IMPORTS_KIND &&
-          server.executeCommands.has(TSSERVER_REQUEST)
-        )
+        if (!isBareCommand(lsp) && lsp.kind === ORGANIZE_IMPORTS_KIND && ownsOrganizeImports(server))
           return [await ask(organizeImportsPlan(path))];
+        let action = lsp;
+        // An action without its edit is resolved first (typescript-language-server's fix-all). The server
+        // resolves only what its last list gave (it forgets the rest at every list), so it is listed
+        // again, the same question about the same text (the core checked the file did not change), and
+        // the action found again by its title, kind and place.
+        const provider = server.capabilities.codeActionProvider;
+        if (!isBareCommand(action) && action.edit === undefined && isObject(provider) && provider.resolveProvider) {
+          const again = await server.request<unknown>('textDocument/codeAction', request, 'codeAction', bounds);
+          const same = (Array.isArray(again) ? again : []).filter((a) => sameAction(a, offer.title, offer.kind));
+          const found = same[nth] as CodeAction | undefined;
+          if (!found)
+            throw invalidRequest(
+              `the language server no longer offers the code action "${offer.title}"; list the actions again`,
+            );
+          action = await server.request<CodeAction>('codeAction/resolve', found, 'codeAction/resolve', bounds);
+        }
+        if (!isObject(action)) return [];
         const own: unknown[] = isBareCommand(action) || action.edit === undefined ? [] : [action.edit];
         const command = commandOf(action);
         if (!command) return own;
