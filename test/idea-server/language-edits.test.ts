@@ -171,6 +171,17 @@ describe('code actions over the wire (idea-server)', () => {
     expect(Array.isArray(atEnd.actions)).toBe(true);
   });
 
+  // tsserver reads a character past its line's end on into the following lines: clamped to the line's
+  // end first, as LSP says and VS Code does, a position topic answers about that end, not another symbol.
+  it("a position topic's character past its line's end means the line's end", { timeout: SLOW }, async () => {
+    const at = (character: number) => client.navDefinition({ filePath: 'src/shapes.ts', line: 0, character });
+    const end = await at(30); // `import { PI } from './consts';` has 30 characters
+    expect(await at(40)).toEqual(end); // 40 on, tsserver's offset lands in line 2's `function area`
+    expect(await client.navHover({ filePath: 'src/shapes.ts', line: 0, character: 40 })).toEqual(
+      await client.navHover({ filePath: 'src/shapes.ts', line: 0, character: 30 }),
+    );
+  });
+
   // clause H22: typescript-language-server's own refactoring command creates the new file on disk itself.
   it('"Move to a new file": the dry run creates nothing; the apply writes both files as one transaction', {
     timeout: SLOW,
