@@ -60,6 +60,17 @@ const FILES: Record<string, string> = {
     '  b: 2',
     '};',
     '',
+    'export interface Opts {',
+    '  a: number;',
+    '  b: string;',
+    '}',
+    '',
+    'export class Box {',
+    '  /** Width. */',
+    '  w = 1;',
+    '  h = 2;',
+    '}',
+    '',
   ].join('\n'),
   'src/ugly.ts': ['export   function   f( a:number ){', '  return a}', ''].join('\n'),
   'src/deep/leaf.ts': ["import { PI } from '../consts';", '', 'export const twice = PI * 2;', ''].join('\n'),
@@ -240,8 +251,22 @@ describe('symbol deletes of variables and members (idea-server)', () => {
         '  a: 1',
         '};',
         '',
+        'export interface Opts {',
+        '  a: number;',
+        '  b: string;',
+        '}',
+        '',
+        'export class Box {',
+        '  /** Width. */',
+        '  w = 1;',
+        '  h = 2;',
+        '}',
+        '',
       ].join('\n'),
     );
+    await del('Opts/b', 'Box/w');
+    expect(read('src/decls.ts')).toContain(['export interface Opts {', '  a: number;', '}'].join('\n'));
+    expect(read('src/decls.ts')).toContain(['export class Box {', '  h = 2;', '}'].join('\n'));
     await del('dropped', 'Size/S');
     expect(read('src/decls.ts')).toContain('export const kept = 2;\n');
     expect(read('src/decls.ts')).toContain('export enum Size { M }\n');
