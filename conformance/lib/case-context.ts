@@ -305,6 +305,7 @@ export function expectedFrame(topic: string, requestId: string, e: Expectation):
       code: e.error.code,
       message: e.error.message ?? { $type: 'string' },
       ...('candidates' in e.error ? { candidates: e.error.candidates } : {}),
+      ...('references' in e.error ? { references: e.error.references } : {}),
     },
     result: { $absent: true },
   };

@@ -6,14 +6,7 @@
 // severities) here, once.
 import type { LocationLink, Location as LspLocation } from 'vscode-languageserver-protocol';
 import type { RawDiagnostic } from '../../server-core/diagnostics';
-import type {
-  DefinitionTarget,
-  LanguageFeatures,
-  Position,
-  Range,
-  Unavailable,
-  UnavailableKind,
-} from '../../server-core/host';
+import type { DefinitionTarget, LanguageFeatures, Range, Unavailable, UnavailableKind } from '../../server-core/host';
 import type { LspClient } from './lsp/client';
 import { isRange, pathOfUri, rawDiagnostic, toVsCodeSymbols } from './lsp/convert';
 import { LspUnavailableError, type UnavailableReason } from './lsp/errors';
@@ -83,7 +76,6 @@ export function toRawDiagnostics(list: readonly unknown[]): RawDiagnostic[] {
 }
 
 export function lspLanguageFeatures(client: LspClient): LanguageFeatures {
-  const position = (at: Position) => ({ line: at.line, character: at.character });
   return {
     definition: (path, at, signal) =>
       orUnavailable(async () =>
@@ -91,7 +83,7 @@ export function lspLanguageFeatures(client: LspClient): LanguageFeatures {
           await client.rawRequest<unknown>(
             path,
             'textDocument/definition',
-            (uri) => ({ textDocument: { uri }, position: position(at) }),
+            (uri, p) => ({ textDocument: { uri }, position: p }),
             { signal },
             at,
           ),
@@ -103,7 +95,7 @@ export function lspLanguageFeatures(client: LspClient): LanguageFeatures {
           await client.rawRequest<unknown>(
             path,
             'textDocument/references',
-            (uri) => ({ textDocument: { uri }, position: position(at), context: { includeDeclaration } }),
+            (uri, p) => ({ textDocument: { uri }, position: p, context: { includeDeclaration } }),
             { signal },
             at,
           ),

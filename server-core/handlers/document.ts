@@ -111,6 +111,25 @@ function hasLine(text: string, line: number): boolean {
   return true;
 }
 
+const normalised = (s: string) => s.replace(/^\ufeff/, '').replace(/\r\n?/g, '\n');
+
+/**
+ * Whether the editor's open copy of `path` shows `diskText` (the disk's), waiting for it first, bounded
+ * (the host's afterWrite): a change made behind the editor's back (a git checkout, another program, a
+ * conformance runner's reset) reaches its copy asynchronously, and a language provider answers for the
+ * copy. True without an open copy; false when it has unsaved changes or is still behind after the
+ * wait. Line breaks and a byte order mark are not differences (an editor keeps one line break style).
+ */
+export async function editorShowsDisk(core: CoreContext, path: string, diskText: string): Promise<boolean> {
+  const held = core.documents.text(path);
+  const want = normalised(diskText);
+  if (held === undefined || normalised(held) === want) return true;
+  if (core.documents.isDirty(path) || !core.documents.afterWrite) return false;
+  await core.documents.afterWrite(path, Buffer.from(diskText, 'utf8'));
+  const now = core.documents.text(path);
+  return now === undefined || normalised(now) === want;
+}
+
 /** The text the server holds for `path` without reading it: the editor's copy, else its language server's. */
 export function heldText(core: CoreContext, path: string): string | undefined {
   return core.documents.text(path) ?? core.language.syncedText?.(path);

@@ -4,12 +4,13 @@
 // with the reason (the operation failed, R7).
 
 import { type Stats, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { type NamePath, NamePathError, parseNamePath } from '../../runtime/name-path';
 import { type CoreContext, resolvePath } from '../context';
 import { invalidRequest, ProtocolError } from '../errors';
 import { isUnavailable, type Position, type Unavailable } from '../host';
 import { candidatesFor, matchNamePath, type SymbolNode, type SymbolTree, symbolTree } from '../name-paths';
-import { RACY_MS, sameFile } from './document';
+import { editorShowsDisk, RACY_MS, sameFile } from './document';
 
 /** A position topic's params: line and character, or (0.1.8) a name path. */
 export interface Locator {
@@ -43,8 +44,9 @@ export const SYMBOLS_KEPT = 200_000;
  * The file's document symbols as a tree, or why there are none (no language server could answer). A
  * file on disk unchanged since its tree was made (one stat: as diskText decides, document.ts) reuses it:
  * nav/referencingSymbols and folder-wide nav/findSymbol ask the same files again and again. A file an
- * editor holds, or changed within RACY_MS of its stat, is asked every time; so is one with no symbols
- * (a provider may answer nothing before its server is ready).
+ * editor holds, or changed within RACY_MS of its stat, is asked every time (the editor's copy once it
+ * shows the disk, unless it has unsaved changes); so is one with no symbols (a provider may answer
+ * nothing before its server is ready).
  */
 export async function symbolTreeOf(
   svc: CoreContext,
@@ -62,6 +64,11 @@ export async function symbolTreeOf(
     } catch {
       stat = undefined; // the language server says why
     }
+  } else if (!svc.documents.isDirty(path)) {
+    // An editor's copy answers for the file: one the disk changed behind its back is waited for (bounded),
+    // so a name path names what the file holds now. Still behind, its symbols are what the editor has.
+    const disk = await readFile(path, 'utf8').catch(() => undefined);
+    if (disk !== undefined) await editorShowsDisk(svc, path, disk);
   }
   const known = trees.get(path);
   if (known) {

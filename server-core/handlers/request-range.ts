@@ -1,7 +1,9 @@
 // The range a request names (edit/codeActions, edit/format; clauses T54, T55): `line`/`character` to
 // `endLine`/`endCharacter` (the end omitted: the range ends where it starts), or the range of the one
-// symbol its `namePath` matches (T44, through locator.ts), or none at all (the whole file). Lines are
-// checked against the file's text; an end before the start is INVALID_REQUEST.
+// symbol its `namePath` matches (T44, through locator.ts), or none at all (the whole file). Lines and
+// characters are checked against the file's text: a line past the file's end, a character past its
+// line's end (a language server may crash on one: tsserver's "Debug Failure") and an end before the
+// start are INVALID_REQUEST naming the field.
 import { type CoreContext, resolvePath } from '../context';
 import { invalidRequest } from '../errors';
 import type { Position, Range } from '../host';
@@ -42,7 +44,20 @@ export async function requestRange(
   const start = { line: params.line, character: params.character };
   const end = params.endLine === undefined ? start : { line: params.endLine, character: params.endCharacter ?? 0 };
   if (before(end, start)) throw invalidRequest('the range ends before it starts');
-  const lines = (await documentText(svc, path)).split(/\r\n|\r|\n/).length;
-  if (end.line >= lines) throw invalidRequest(`line ${end.line} is beyond the end of the file (${lines} lines)`);
+  const lines = (await documentText(svc, path)).split(/\r\n|\r|\n/);
+  for (const [field, p] of [
+    ['', start],
+    ['end', end],
+  ] as const) {
+    if (p.line >= lines.length)
+      throw invalidRequest(
+        `${field}${field ? 'Line' : 'line'} ${p.line} is beyond the end of the file (${lines.length} lines)`,
+      );
+    const length = lines[p.line]!.length;
+    if (p.character > length)
+      throw invalidRequest(
+        `${field}${field ? 'Character' : 'character'} ${p.character} is past the end of line ${p.line} (${length} characters)`,
+      );
+  }
   return { path, range: { start, end } };
 }

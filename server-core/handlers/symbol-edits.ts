@@ -5,12 +5,13 @@
 //   its leading block when newText brings one of its own;
 // - insertBefore / insertAfter: newText as whole lines before its leading block / after the line its
 //   range ends on, one empty line between for the kinds that get one;
-// - delete: the symbol and its leading block, with the lines they leave empty, refused while anything
-//   outside its own range refers to it (the references listed, at most 20).
+// - delete: the symbol and its leading block, with the lines they leave empty (a variable statement's
+//   only declarator: the statement; a list member: its comma too), refused while anything outside its
+//   own range refers to it (the references listed, at most 20).
 // newText is re-indented to the symbol's first line (see reindent) and its line breaks become the
 // file's (the planner writes every edit's line breaks in the file's style). The symbols come from the
 // file's language server, which knows the disk: a file an earlier change of the same edit changed is
-// refused, as is one whose editor copy is not the disk's yet.
+// refused, as is one whose editor copy is still not the disk's after a bounded wait for it.
 import { resolve } from 'node:path';
 import type { CoreContext } from '../context';
 import { invalidRequest, ProtocolError } from '../errors';
@@ -19,6 +20,7 @@ import { namePathOf, type SymbolNode, type SymbolTree } from '../name-paths';
 import { bodyStartOf, declarationStart, leadingBlockStart, lineStarts, offsetIn, positionAt } from '../symbol-text';
 import type { RangeTextEdit } from '../write/file-text';
 import type { PlanOptions, SymbolEditFile, SymbolTextEdit } from '../write/workspace-edit';
+import { editorShowsDisk } from './document';
 import { oneSymbol, parsedNamePath, symbolTreeOf } from './locator';
 
 /** References listed at most in a refused delete. */
@@ -95,8 +97,8 @@ export function symbolEditCompiler(svc: CoreContext): NonNullable<PlanOptions['s
       throw invalidRequest(
         'symbol edits need the file as it is on disk (its language server knows that), and an earlier change of this edit changed it; put them in an edit before those changes',
       );
-    const held = svc.documents.text(file.path);
-    if (held !== undefined && held !== file.text)
+    // The symbols come from the editor's copy where it has one: wait (bounded) for it to show the disk.
+    if (!(await editorShowsDisk(svc, file.path, file.text)))
       throw new ProtocolError('HANDLER_ERROR', `the editor's copy of ${file.path} is not the disk's yet; retry`);
     const tree = await symbolTreeOf(svc, file.path, signal);
     if (isUnavailable(tree))
@@ -160,23 +162,24 @@ async function compile(
     }
     case 'delete': {
       await unreferenced(svc, file.path, n, signal);
-      let start = leading ?? n.range.start;
-      let end: Range['start'] = n.range.end;
+      let { start, end } = deletedSpan(lines, n, leading ?? n.range.start, last);
       const before = lines.line(start.line).slice(0, start.character);
-      const after = lines.line(last).slice(Math.min(end.character, lines.line(last).length));
+      const after = lines.line(end.line).slice(end.character);
       const wholeLines = before.trim() === '' && after.trim() === '';
       if (wholeLines) {
         start = at(start.line, 0);
         if (last + 1 < lines.count) {
           // The lines around must not be left with two blank lines, nor a blank line before a closing
-          // bracket: with a blank line above, the blank line below goes too, or else the one above when
-          // what follows closes the enclosing block.
+          // bracket or at the file's end: with a blank line above, the blank line below goes too, or
+          // else the one above when what follows closes the enclosing block or nothing follows.
           const blankAbove = lines.isBlank(start.line - 1) || start.line === 0;
           const next = lines.line(last + 1).trim();
-          if (blankAbove && next === '' && last + 2 < lines.count) end = at(last + 2, 0);
+          const fileEnds = next === '' && last + 2 >= lines.count;
+          if (blankAbove && next === '' && !fileEnds) end = at(last + 2, 0);
           else {
             end = at(last + 1, 0);
-            if (start.line > 0 && lines.isBlank(start.line - 1) && /^[}\])]/.test(next)) start = at(start.line - 1, 0);
+            if (start.line > 0 && lines.isBlank(start.line - 1) && (fileEnds || /^[}\])]/.test(next)))
+              start = at(start.line - 1, 0);
           }
         } else {
           end = lines.end(last);
@@ -186,6 +189,48 @@ async function compile(
       return edit(start, end, '');
     }
   }
+}
+
+/** `export const `, `let `, `declare var `: what leads a variable statement's first declarator on its line. */
+const DECLARATION_KEYWORDS = /^[ \t]*(?:(?:export|declare|default)[ \t]+)*(?:const|let|var)[ \t]+$/;
+
+/**
+ * What a delete removes of `n`, from `start` (its leading block's start, else its range's): a language
+ * server's range of a variable or a list member leaves out what belongs to it around it, so
+ * - the only declarator of a variable statement (`export const x = …;`: the range is `x = …`) takes the
+ *   statement, from its first keyword through its semicolon;
+ * - a member or declarator followed by a comma (an enum member, a property, `a = 1, b = 2`) takes the
+ *   comma and the spaces after it;
+ * - else one preceded by a comma (the last of its list without a trailing comma) takes that comma, from
+ *   where it stands;
+ * - else a member alone on its line followed by a semicolon takes it.
+ */
+function deletedSpan(
+  lines: Lines,
+  n: SymbolNode,
+  start: Range['start'],
+  last: number,
+): { start: Range['start']; end: Range['start'] } {
+  const lastLine = lines.line(last);
+  const endCharacter = n.range.end.line > last ? lastLine.length : Math.min(n.range.end.character, lastLine.length);
+  const tail = lastLine.slice(endCharacter);
+  const through = (pattern: RegExp) => {
+    const m = pattern.exec(tail);
+    return m ? { line: last, character: endCharacter + m[0].length } : undefined;
+  };
+  const declLine = lines.line(n.range.start.line);
+  if (DECLARATION_KEYWORDS.test(declLine.slice(0, n.range.start.character)) && /^[ \t]*(?:;|$)/.test(tail)) {
+    const keyword = { line: n.range.start.line, character: indentationOf(declLine).length };
+    return { start: start === n.range.start ? keyword : start, end: through(/^[ \t]*;?/)! };
+  }
+  const comma = through(/^[ \t]*,[ \t]*/);
+  if (comma) return { start, end: comma };
+  let k = offsetIn(lines.text, lines.starts, start.line, start.character);
+  while (k > 0 && /\s/.test(lines.text[k - 1]!)) k--;
+  if (lines.text[k - 1] === ',')
+    return { start: positionAt(lines.starts, k - 1), end: { line: last, character: endCharacter } };
+  const alone = lines.line(start.line).slice(0, start.character).trim() === '';
+  return { start, end: (alone && through(/^[ \t]*;/)) || { line: last, character: endCharacter } };
 }
 
 /** Refuses to delete `n` while a reference to it lies outside its own range (listing at most 20). */

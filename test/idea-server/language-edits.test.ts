@@ -41,6 +41,37 @@ const FILES: Record<string, string> = {
     'export const unit = area(1);',
     '',
   ].join('\n'),
+  'src/decls.ts': [
+    'export enum Color {',
+    "  Red = 'red',",
+    "  Green = 'green',",
+    "  Blue = 'blue',",
+    '}',
+    '',
+    'export enum Size { S, M, L }',
+    '',
+    '/** Spare. */',
+    'export const spare = new Date(2);',
+    '',
+    'export const kept = 2, dropped = 3;',
+    '',
+    'export const options = {',
+    '  a: 1,',
+    '  b: 2',
+    '};',
+    '',
+    'export interface Opts {',
+    '  a: number;',
+    '  b: string;',
+    '}',
+    '',
+    'export class Box {',
+    '  /** Width. */',
+    '  w = 1;',
+    '  h = 2;',
+    '}',
+    '',
+  ].join('\n'),
   'src/ugly.ts': ['export   function   f( a:number ){', '  return a}', ''].join('\n'),
   'src/deep/leaf.ts': ["import { PI } from '../consts';", '', 'export const twice = PI * 2;', ''].join('\n'),
   'src/uses-leaf.ts': ["import { twice } from './deep/leaf';", '', 'export const four = twice * 2;', ''].join('\n'),
@@ -131,6 +162,37 @@ describe('code actions over the wire (idea-server)', () => {
     );
   });
 
+  // tsserver fails a position past its line's end ("Debug Failure"): refused before it is asked.
+  it("a character past its line's end is INVALID_REQUEST naming the field and the line's length", {
+    timeout: SLOW,
+  }, async () => {
+    expect(await failure(client.editCodeActions({ filePath: 'src/consts.ts', line: 0, character: 40 }))).toBe(
+      'INVALID_REQUEST: character 40 is past the end of line 0 (23 characters)',
+    );
+    expect(
+      await failure(
+        client.editCodeActions({ filePath: 'src/consts.ts', line: 0, character: 0, endLine: 0, endCharacter: 24 }),
+      ),
+    ).toBe('INVALID_REQUEST: endCharacter 24 is past the end of line 0 (23 characters)');
+    expect(await failure(client.editFormat({ filePath: 'src/consts.ts', line: 0, character: 99, dryRun: true }))).toBe(
+      'INVALID_REQUEST: character 99 is past the end of line 0 (23 characters)',
+    );
+    // the line's end itself is a position
+    const atEnd = await client.editCodeActions({ filePath: 'src/consts.ts', line: 0, character: 23 });
+    expect(Array.isArray(atEnd.actions)).toBe(true);
+  });
+
+  // tsserver reads a character past its line's end on into the following lines: clamped to the line's
+  // end first, as LSP says and VS Code does, a position topic answers about that end, not another symbol.
+  it("a position topic's character past its line's end means the line's end", { timeout: SLOW }, async () => {
+    const at = (character: number) => client.navDefinition({ filePath: 'src/shapes.ts', line: 0, character });
+    const end = await at(30); // `import { PI } from './consts';` has 30 characters
+    expect(await at(40)).toEqual(end); // 40 on, tsserver's offset lands in line 2's `function area`
+    expect(await client.navHover({ filePath: 'src/shapes.ts', line: 0, character: 40 })).toEqual(
+      await client.navHover({ filePath: 'src/shapes.ts', line: 0, character: 30 }),
+    );
+  });
+
   // clause H22: typescript-language-server's own refactoring command creates the new file on disk itself.
   it('"Move to a new file": the dry run creates nothing; the apply writes both files as one transaction', {
     timeout: SLOW,
@@ -154,6 +216,62 @@ describe('code actions over the wire (idea-server)', () => {
     expect(done.changedFiles.map((p) => relative(ws, p)).sort()).toEqual(['src/area.ts', 'src/shapes.ts']);
     expect(read('src/area.ts')).toContain('export function area(r: number): number {');
     expect(read('src/shapes.ts')).toContain("import { area } from './area';");
+  });
+});
+
+// clause T53: a language server's range of a variable or a list member leaves out its keyword, its
+// semicolon or its comma; a delete takes them.
+describe('symbol deletes of variables and members (idea-server)', () => {
+  const del = (...namePaths: string[]) =>
+    client.editApply({
+      changes: [
+        {
+          kind: 'edit',
+          filePath: 'src/decls.ts',
+          edits: namePaths.map((namePath) => ({ namePath, operation: 'delete' as const })),
+        },
+      ],
+    });
+  it('the only declarator takes its statement; a member its comma, or the comma before it when last', {
+    timeout: SLOW,
+  }, async () => {
+    await del('Color/Green', 'spare', 'Size/L', 'options/b');
+    expect(read('src/decls.ts')).toBe(
+      [
+        'export enum Color {',
+        "  Red = 'red',",
+        "  Blue = 'blue',",
+        '}',
+        '',
+        'export enum Size { S, M }',
+        '',
+        'export const kept = 2, dropped = 3;',
+        '',
+        'export const options = {',
+        '  a: 1',
+        '};',
+        '',
+        'export interface Opts {',
+        '  a: number;',
+        '  b: string;',
+        '}',
+        '',
+        'export class Box {',
+        '  /** Width. */',
+        '  w = 1;',
+        '  h = 2;',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    await del('Opts/b', 'Box/w');
+    expect(read('src/decls.ts')).toContain(['export interface Opts {', '  a: number;', '}'].join('\n'));
+    expect(read('src/decls.ts')).toContain(['export class Box {', '  h = 2;', '}'].join('\n'));
+    await del('dropped', 'Size/S');
+    expect(read('src/decls.ts')).toContain('export const kept = 2;\n');
+    expect(read('src/decls.ts')).toContain('export enum Size { M }\n');
+    await del('kept');
+    expect(read('src/decls.ts')).not.toMatch(/kept|export const ;|^\s*,/m);
   });
 });
 

@@ -35,7 +35,7 @@ import {
 } from './convert';
 import { checkerFindsNothing, TSSERVER_REQUEST } from './diagnostics-pull';
 import { DiagnosticsStore, SETTLE_TIMES, type SettleTimes } from './diagnostics-store';
-import { Documents, lineCount, MAX_DOCUMENT_BYTES, type OpenDocument, readTextBounded } from './documents';
+import { Documents, lineCount, lineLength, MAX_DOCUMENT_BYTES, type OpenDocument, readTextBounded } from './documents';
 import { LspAbortError, LspFileError, LspPositionError, LspTimeoutError, LspUnavailableError } from './errors';
 import { ServerProcess } from './server-process';
 import { asVsCodeDiagnostics, asVsCodeSymbols } from './vscode-typescript';
@@ -402,17 +402,26 @@ export class LspClient {
   /**
    * The server's own answer to a request about one file (opened or re-synced first), for callers that
    * convert it themselves (lsp-features.ts, server-core's shapes). With `at`, the position is checked
-   * against the file first (LspPositionError).
+   * against the file first (LspPositionError) and `params` gets it with a character past its line's
+   * end clamped to that end, as LSP says and VS Code does (tsserver reads such a character on into
+   * the following lines, and answers about another symbol).
    */
   async rawRequest<R>(
     path: string,
     method: string,
-    params: (uri: string) => object,
+    params: (uri: string, at: { line: number; character: number }) => object,
     opts: CallOptions = {},
     at?: { line: number; character: number },
   ): Promise<R> {
-    const { live, doc } = at ? await this.openAt(path, at.line, at.character, opts) : await this.open(path, opts);
-    return live.server.request<R>(method, params(doc.uri), method.replace(/^textDocument\//, ''), this.bounds(opts));
+    const { live, doc, position } = at
+      ? await this.openAt(path, at.line, at.character, opts)
+      : { ...(await this.open(path, opts)), position: { line: 0, character: 0 } };
+    return live.server.request<R>(
+      method,
+      params(doc.uri, position),
+      method.replace(/^textDocument\//, ''),
+      this.bounds(opts),
+    );
   }
 
   /**
@@ -638,21 +647,23 @@ export class LspClient {
   /**
    * A request about `path` (callHierarchy/incomingCalls names no document, only an item in it), sent to
    * the server of its language once the file is open there and in step with the disk (with `at`, the
-   * position checked against it); `capability` (a ServerCapabilities key) must be offered, else
+   * position checked against it and clamped to its line, as rawRequest does); `capability` (a ServerCapabilities key) must be offered, else
    * LspUnavailableError `unsupported`.
    */
   async requestAbout<R>(
     path: string,
     method: string,
-    params: (uri: string) => unknown,
+    params: (uri: string, at: { line: number; character: number }) => unknown,
     capability: keyof ServerCapabilities,
     opts: CallOptions = {},
     at?: { line: number; character: number },
   ): Promise<R> {
-    const { live, doc } = at ? await this.openAt(path, at.line, at.character, opts) : await this.open(path, opts);
+    const { live, doc, position } = at
+      ? await this.openAt(path, at.line, at.character, opts)
+      : { ...(await this.open(path, opts)), position: { line: 0, character: 0 } };
     if (!live.server.capabilities[capability])
       throw new LspUnavailableError(doc.language, 'unsupported', `its server does not offer ${method}`);
-    return live.server.request<R>(method, params(doc.uri), method, this.bounds(opts));
+    return live.server.request<R>(method, params(doc.uri, position), method, this.bounds(opts));
   }
 
   /** Whether a running server has `path` open (it then publishes the file's diagnostics as they change). */
@@ -676,19 +687,22 @@ export class LspClient {
     return { signal: opts.signal, timeoutMs: opts.timeoutMs ?? this.options.requestTimeoutMs };
   }
 
-  /** Opens the file and checks the position's line is in it (as the extension does: INVALID_REQUEST material). */
+  /**
+   * Opens the file and checks the position's line is in it (as the extension does: INVALID_REQUEST
+   * material); the position with its character clamped to the line's end.
+   */
   private async openAt(
     rawPath: string,
     line: number,
     character: number,
     opts: CallOptions,
-  ): Promise<{ live: Live; doc: OpenDocument & { language: string } }> {
+  ): Promise<{ live: Live; doc: OpenDocument & { language: string }; position: { line: number; character: number } }> {
     if (!Number.isSafeInteger(line) || !Number.isSafeInteger(character) || line < 0 || character < 0)
       throw new LspPositionError(`not a position: line ${line}, character ${character}`);
     const opened = await this.open(rawPath, opts);
     const lines = linesOf(opened.synced);
     if (line >= lines) throw new LspPositionError(`line ${line} is beyond the end of the file (${lines} lines)`);
-    return opened;
+    return { ...opened, position: { line, character: Math.min(character, lineLength(opened.synced.text, line)) } };
   }
 
   private async open(

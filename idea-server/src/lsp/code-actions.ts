@@ -20,6 +20,8 @@ import { isRange } from './convert';
 import type { ServerProcess } from './server-process';
 import {
   NotApplicableError,
+  ORGANIZE_IMPORTS_KIND,
+  organizeImportsPlan,
   TSSERVER_REQUEST,
   type TypeScriptCommandPlan,
   tsserverAnswerAsWorkspaceEdit,
@@ -74,6 +76,9 @@ export function diagnosticsIn(all: readonly LspDiagnostic[], range: Range): LspD
 
 /** How a command would run, or why it will not (H22): a plan for a TypeScript one, else the server's own run. */
 type CommandPlan = TypeScriptCommandPlan | { kind: 'execute'; command: Command };
+
+/** A server that answers tsserver's questions (typescript-language-server): its organize imports is asked so. */
+const ownsOrganizeImports = (server: ServerProcess) => server.executeCommands.has(TSSERVER_REQUEST);
 
 function planCommand(server: ServerProcess, command: Command): CommandPlan {
   const ts = typeScriptCommand(command.command, Array.isArray(command.arguments) ? command.arguments : []);
@@ -147,6 +152,15 @@ export function lspCodeActions(
           if (offer && kindMatches(offer.kind, only)) offers.push(offer);
           if (offers.length >= MAX_CODE_ACTIONS) break;
         }
+        // typescript-language-server lists organize imports only when sorting or merging changes something;
+        // VS Code's, which removes unused imports too, is offered whenever it is asked for.
+        if (
+          ownsOrganizeImports(server) &&
+          only?.some((o) => kindMatches(ORGANIZE_IMPORTS_KIND, [o])) &&
+          !offers.some((o) => o.kind === ORGANIZE_IMPORTS_KIND) &&
+          offers.length < MAX_CODE_ACTIONS
+        )
+          offers.push(offerOf(server, { title: 'Organize Imports', kind: ORGANIZE_IMPORTS_KIND }, request, 0)!);
         return offers;
       }),
 
@@ -154,6 +168,25 @@ export function lspCodeActions(
       const { lsp, request, nth } = offer.handle as Handle;
       const { server, bounds } = await client.server(path, { signal });
       const { result, edits } = await server.collectEdits(async (): Promise<unknown[]> => {
+        const ask = async (plan: Extract<TypeScriptCommandPlan, { kind: 'tsserver' }>) => {
+          const answer = await server.request<unknown>(
+            'workspace/executeCommand',
+            { command: TSSERVER_REQUEST, arguments: [plan.request, plan.args] },
+            plan.request,
+            bounds,
+          );
+          try {
+            return tsserverAnswerAsWorkspaceEdit(plan.request, answer);
+          } catch (e) {
+            if (e instanceof NotApplicableError)
+              throw invalidRequest(`the code action "${offer.title}" cannot be applied: ${e.message}`);
+            throw e;
+          }
+        };
+        // typescript-language-server's organize imports only sorts and merges; VS Code's (tsserver's
+        // mode All) removes unused imports too: asked so, in place of the edit the list carried.
+        if (!isBareCommand(lsp) && lsp.kind === ORGANIZE_IMPORTS_KIND && ownsOrganizeImports(server))
+          return [await ask(organizeImportsPlan(path))];
         let action = lsp;
         // An action without its edit is resolved first (typescript-language-server's fix-all). The server
         // resolves only what its last list gave (it forgets the rest at every list), so it is listed
@@ -180,21 +213,8 @@ export function lspCodeActions(
             return own;
           case 'refused':
             throw invalidRequest(`the code action "${offer.title}" cannot be applied: ${plan.reason}`);
-          case 'tsserver': {
-            const answer = await server.request<unknown>(
-              'workspace/executeCommand',
-              { command: TSSERVER_REQUEST, arguments: [plan.request, plan.args] },
-              plan.request,
-              bounds,
-            );
-            try {
-              return [...own, tsserverAnswerAsWorkspaceEdit(plan.request, answer)];
-            } catch (e) {
-              if (e instanceof NotApplicableError)
-                throw invalidRequest(`the code action "${offer.title}" cannot be applied: ${e.message}`);
-              throw e;
-            }
-          }
+          case 'tsserver':
+            return [...own, await ask(plan)];
           case 'execute':
             // What it asks to write arrives as workspace/applyEdit, collected by collectEdits.
             await server.request<unknown>(

@@ -179,3 +179,17 @@ export async function readTextBounded(path: string, maxBytes = MAX_DOCUMENT_BYTE
 export function lineCount(text: string): number {
   return (text.match(/\r\n|\r|\n/g)?.length ?? 0) + 1;
 }
+
+/** The length of 0-based `line` of a text (without its line break); 0 past the end. Scans up to that line. */
+export function lineLength(text: string, line: number): number {
+  const breaks = /\r\n|\r|\n/g;
+  let start = 0;
+  for (let n = 0; n < line; n++) {
+    const m = breaks.exec(text);
+    if (!m) return 0;
+    start = m.index + m[0].length;
+  }
+  breaks.lastIndex = start;
+  const next = breaks.exec(text);
+  return (next ? next.index : text.length) - start;
+}

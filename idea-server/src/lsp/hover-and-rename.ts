@@ -83,7 +83,7 @@ export function lspHoverAndRename(client: LspClient): HoverAndRename {
     client.rawRequest<unknown>(
       path,
       method,
-      (uri) => ({ textDocument: { uri }, position: { line: position.line, character: position.character }, ...extra }),
+      (uri, p) => ({ textDocument: { uri }, position: p, ...extra }),
       { signal },
       position,
     );

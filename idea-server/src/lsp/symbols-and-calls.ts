@@ -94,7 +94,7 @@ export function lspSymbolsAndCalls(client: LspClient, asked = WORKSPACE_SYMBOLS_
           const answer = await client.requestAbout<unknown>(
             path,
             'textDocument/prepareCallHierarchy',
-            (uri) => ({ textDocument: { uri }, position: { line: at.line, character: at.character } }),
+            (uri, p) => ({ textDocument: { uri }, position: p }),
             'callHierarchyProvider',
             { signal },
             at,

@@ -22,6 +22,27 @@ export type TypeScriptCommandPlan =
 
 export const TSSERVER_REQUEST = 'typescript.tsserverRequest';
 
+/** typescript-language-server's organize-imports code action kind. */
+export const ORGANIZE_IMPORTS_KIND = 'source.organizeImports.ts';
+
+/**
+ * tsserver's organizeImports question for `file`, its mode as typescript-language-server's command
+ * picks it: the one given, else `SortAndCombine` when destructive actions are skipped, else `All`,
+ * which is VS Code's organize imports and removes unused imports too (typescript-language-server's own
+ * `source.organizeImports` action is computed with `SortAndCombine`, which only sorts and merges).
+ */
+export function organizeImportsPlan(
+  file: string,
+  options: { skipDestructiveCodeActions?: boolean; mode?: string } = {},
+): Extract<TypeScriptCommandPlan, { kind: 'tsserver' }> {
+  const mode = options.mode ?? (options.skipDestructiveCodeActions === true ? 'SortAndCombine' : 'All');
+  return {
+    kind: 'tsserver',
+    request: 'organizeImports',
+    args: { scope: { type: 'file', args: { file } }, ...options, mode },
+  };
+}
+
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null;
 
 /** tsserver's follow-up commands a TypeScript quick fix carries (installTypesPackage); none when absent. */
@@ -50,17 +71,12 @@ export function typeScriptCommand(command: string, args: readonly unknown[]): Ty
       if (typeof first !== 'string')
         return { kind: 'refused', reason: 'the organize-imports command came without its file' };
       const more = isObject(args[1]) ? args[1] : {};
-      return {
-        kind: 'tsserver',
-        request: 'organizeImports',
-        args: {
-          scope: { type: 'file', args: { file: first } },
-          ...(typeof more.skipDestructiveCodeActions === 'boolean' && {
-            skipDestructiveCodeActions: more.skipDestructiveCodeActions,
-          }),
-          ...(typeof more.mode === 'string' && { mode: more.mode }),
-        },
-      };
+      return organizeImportsPlan(first, {
+        ...(typeof more.skipDestructiveCodeActions === 'boolean' && {
+          skipDestructiveCodeActions: more.skipDestructiveCodeActions,
+        }),
+        ...(typeof more.mode === 'string' && { mode: more.mode }),
+      });
     }
     case '_typescript.applyCodeActionCommand':
       return followUps(first) === 0

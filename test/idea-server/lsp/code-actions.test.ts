@@ -49,6 +49,12 @@ const FILES: Record<string, string> = {
     "export const x = PI + greet('x').length;",
     '',
   ].join('\n'),
+  // an import nothing uses: organize imports removes it, as VS Code's does
+  'u.ts': ["import { PI } from './b';", "import { greet } from './b';", '', "export const z = greet('u');", ''].join(
+    '\n',
+  ),
+  // only an unused import: nothing to sort or merge, organize imports is offered all the same
+  'v.ts': ["import { PI } from './b';", '', 'export const w = 1;', ''].join('\n'),
   // a function to move to a new file, an expression to extract
   'd.ts': ['export function helper(): number {', '  return 1;', '}', '', 'export const y = helper() + 40;', ''].join(
     '\n',
@@ -125,6 +131,22 @@ describe('code actions over LSP (typescript-language-server)', () => {
     // a kind not asked for is left out
     const quick = ok(await actions.codeActions(file('a.ts'), range(2, 24), ['refactor'], signal));
     expect(quick.every((a) => a.kind.startsWith('refactor'))).toBe(true);
+  });
+
+  it("organize imports removes an unused import, as VS Code's does, and is offered for that alone", {
+    timeout: SLOW,
+  }, async () => {
+    const list = ok(await actions.codeActions(file('u.ts'), range(0, 0), ['source.organizeImports'], signal));
+    const organize = list.find((a) => a.kind === 'source.organizeImports.ts')!;
+    const plan = await actions.collectCodeAction!(file('u.ts'), organize, signal);
+    expect(applyPlanInMemory(plan, FILES, dir)['u.ts']).toBe(
+      ["import { greet } from './b';", '', "export const z = greet('u');", ''].join('\n'),
+    );
+    const alone = ok(await actions.codeActions(file('v.ts'), range(0, 0), ['source'], signal));
+    const offered = alone.filter((a) => a.kind === 'source.organizeImports.ts');
+    expect(offered.map((a) => a.title)).toEqual(['Organize Imports']);
+    const removed = await actions.collectCodeAction!(file('v.ts'), offered[0]!, signal);
+    expect(applyPlanInMemory(removed, FILES, dir)['v.ts']).toBe(['', 'export const w = 1;', ''].join('\n'));
   });
 
   it('a fix-all is resolved when applied, after other lists: both missing imports in one edit', {

@@ -96,9 +96,17 @@ describe("typescript-language-server's commands (H22)", () => {
       {
         kind: 'tsserver',
         request: 'organizeImports',
-        args: { scope: { type: 'file', args: { file: '/w/a.ts' } }, skipDestructiveCodeActions: true },
+        args: {
+          scope: { type: 'file', args: { file: '/w/a.ts' } },
+          skipDestructiveCodeActions: true,
+          mode: 'SortAndCombine',
+        },
       },
     );
+    expect(typeScriptCommand('_typescript.organizeImports', ['/w/a.ts'])).toMatchObject({ args: { mode: 'All' } });
+    expect(typeScriptCommand('_typescript.organizeImports', ['/w/a.ts', { mode: 'RemoveUnused' }])).toMatchObject({
+      args: { mode: 'RemoveUnused' },
+    });
   });
 
   it("a quick fix's command runs nothing, unless it carries tsserver commands; the editor's are refused", () => {

@@ -168,7 +168,7 @@ describe('edit/codeActions', () => {
     });
   });
 
-  it('a range that ends before it starts, or past the file, is refused before any server is asked', async () => {
+  it('a range that ends before it starts, or past the file or its line, is refused before any server is asked', async () => {
     const { host, asked } = scripted();
     const { ask } = server(host)();
     const before = await ask('edit/codeActions', {
@@ -182,7 +182,12 @@ describe('edit/codeActions', () => {
     const past = await ask('edit/codeActions', { filePath: file, line: 0, character: 0, endLine: 9, endCharacter: 0 });
     expect(past.error).toMatchObject({
       code: 'INVALID_REQUEST',
-      message: 'line 9 is beyond the end of the file (4 lines)',
+      message: 'endLine 9 is beyond the end of the file (4 lines)',
+    });
+    const wide = await ask('edit/codeActions', { filePath: file, line: 0, character: 99 });
+    expect(wide.error).toMatchObject({
+      code: 'INVALID_REQUEST',
+      message: expect.stringMatching(/^character 99 is past the end of line 0 \(\d+ characters\)$/),
     });
     const half = await ask('edit/codeActions', { filePath: file, line: 0, character: 0, endLine: 1 });
     expect(half.error).toMatchObject({ code: 'INVALID_REQUEST' });

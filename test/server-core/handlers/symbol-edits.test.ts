@@ -81,6 +81,17 @@ describe('symbol edits', () => {
     expect(readFileSync(f, 'utf8')).toBe(['const one = 1;', '', 'function b() {}', '', 'const c = b;', ''].join('\n'));
   });
 
+  it('a referenced symbol is not deleted: error.references lists the first 20, the message counts them all', async () => {
+    const other = join(ws, 'g.ts');
+    references = async () => Array.from({ length: 25 }, (_, i) => ({ filePath: other, range: r(i, 2, i, 3) }));
+    const a = await edit({ namePath: 'b', operation: 'delete' });
+    expect(a.error).toMatchObject({ code: 'INVALID_REQUEST', message: expect.stringMatching(/\(25\): .* and 5 more/) });
+    const refs = (a.error as { references?: unknown[] }).references;
+    expect(refs).toHaveLength(20);
+    expect(refs![19]).toEqual({ filePath: other, line: 19, character: 2 });
+    expect(readFileSync(f, 'utf8')).toBe(F);
+  });
+
   it('references that cannot be checked refuse the delete (HANDLER_ERROR), nothing written', async () => {
     references = async () => ({ unavailable: 'typescript-language-server is down', kind: 'down' });
     const a = await edit({ namePath: 'b', operation: 'delete' });
@@ -122,5 +133,58 @@ describe('symbol edits', () => {
     );
     expect(overlap.error?.message).toMatch(/edit 1 \(the symbol edit of a\): it overlaps edit 0/);
     expect(readFileSync(f, 'utf8')).toBe(F);
+  });
+});
+
+// The editor's copy of a file the disk changed behind its back is reloaded asynchronously, and its
+// language provider answers for that copy: a symbol edit and a name path wait (bounded: the host's
+// afterWrite) for it to show the disk before asking for the symbols.
+describe("an editor's copy behind the disk", () => {
+  const STALE = F.replace('const one = 1;', '// an older text\nconst one = 1;');
+  /** A host whose open copy of f is STALE until its afterWrite is awaited (when `reloads`), with the texts the symbols were asked of. */
+  function staleEditor(reloads: boolean) {
+    const host = fakeHost(root, {
+      language: {
+        documentSymbols: async () => {
+          asked.push(host.docs[0]!.text);
+          return SYMBOLS;
+        },
+        references: async () => [],
+      },
+    });
+    const asked: string[] = [];
+    host.docs.push({ path: f, text: STALE, dirty: false });
+    host.documents.afterWrite = async (_path, bytes) => {
+      await new Promise((r) => setTimeout(r, 20)); // the reload lands a moment later
+      if (reloads) host.docs[0]!.text = bytes.toString('utf8');
+    };
+    return { ask: coreSession(host).ask, asked };
+  }
+  const apply = (a: (topic: string, params: object) => Promise<AnswerFrame>) =>
+    a('edit/apply', { changes: [{ kind: 'edit', filePath: f, edits: [{ namePath: 'a', operation: 'delete' }] }] });
+
+  it('a symbol edit waits for the copy to show the disk, then compiles against it', async () => {
+    const { ask: a, asked } = staleEditor(true);
+    expect((await apply(a)).error).toBeUndefined();
+    expect(asked).toEqual([F]);
+    expect(readFileSync(f, 'utf8')).toBe(['const one = 1;', '', 'function b() {}', '', 'const c = b;', ''].join('\n'));
+  });
+
+  it('a copy still behind after the wait is HANDLER_ERROR saying to retry; nothing written', async () => {
+    const { ask: a, asked } = staleEditor(false);
+    const answer = await apply(a);
+    expect(answer.error).toMatchObject({
+      code: 'HANDLER_ERROR',
+      message: expect.stringMatching(/is not the disk's yet; retry/),
+    });
+    expect(asked).toEqual([]);
+    expect(readFileSync(f, 'utf8')).toBe(F);
+  });
+
+  it('a name path on another topic asks for the symbols once the copy shows the disk', async () => {
+    const { ask: a, asked } = staleEditor(true);
+    const found = await a('nav/findSymbol', { filePath: f, namePath: 'b' });
+    expect(found.error).toBeUndefined();
+    expect(asked).toEqual([F]);
   });
 });
