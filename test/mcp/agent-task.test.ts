@@ -12,6 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTarget } from '../../scripts/build';
+import { escapeRegExp } from '../../server-core/search/regex-core';
 import { within } from '../support/processes';
 import { git, unpackDateFns } from './support/corpus';
 import { buildMcp, IDEA_MCP } from './support/idea-mcp';
@@ -50,7 +51,6 @@ interface Step {
 }
 
 const lines = (s: string) => s.split('\n');
-const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe('an agent renames a function in date-fns through idea-mcp --headless', () => {
   it('every step answers the facts the next one needs, in no more text than that', async () => {
@@ -135,7 +135,7 @@ describe('an agent renames a function in date-fns through idea-mcp --headless', 
       const locations = refs.result.structuredContent!.locations as { filePath: string }[];
       expect(lines(refs.text)).toHaveLength(locations.length); // every reference, no "(showing …)" cut
       expect(refs.result.structuredContent!.totalCount).toBe(locations.length);
-      for (const l of lines(refs.text)) expect(l).toMatch(new RegExp(`^${esc(ws)}/src/\\S+\\.ts:\\d+:\\d+$`));
+      for (const l of lines(refs.text)) expect(l).toMatch(new RegExp(`^${escapeRegExp(ws)}/src/\\S+\\.ts:\\d+:\\d+$`));
       expect(lines(refs.text)).toContain(`${ws}/src/addDays/index.ts:33:17`); // the declaration
       expect(lines(refs.text)).toContain(`${ws}/src/subDays/index.ts:37:10`);
       const refFiles = new Set(locations.map((l) => l.filePath));
@@ -168,7 +168,7 @@ describe('an agent renames a function in date-fns through idea-mcp --headless', 
           .sort();
       const before = await call('diag_list', { filePath: files });
       const diagnosticLine = new RegExp(
-        `^${esc(ws)}/src/\\S+\\.ts:\\d+:\\d+: (error|warning|information|hint)( ts \\d+)?: .+$`,
+        `^${escapeRegExp(ws)}/src/\\S+\\.ts:\\d+:\\d+: (error|warning|information|hint)( ts \\d+)?: .+$`,
       );
       const diagnosticsText = (s: Step) => {
         const n = (s.result.structuredContent!.diagnostics as unknown[]).length;
@@ -223,7 +223,7 @@ describe('an agent renames a function in date-fns through idea-mcp --headless', 
       // 11. Alone, that rollback breaks the file (it imports the old name): the diagnostics say so.
       const broken = await call('diag_list', { filePath: 'src/subDays/index.ts' });
       expect(broken.text).toMatch(
-        new RegExp(`^${esc(ws)}/src/subDays/index\\.ts:1:\\d+: error ts \\d+: .*'addDays'`, 'm'),
+        new RegExp(`^${escapeRegExp(ws)}/src/subDays/index\\.ts:1:\\d+: error ts \\d+: .*'addDays'`, 'm'),
       );
       diagnosticsText(broken);
 
