@@ -18,6 +18,7 @@ import { readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, extname, join, sep } from 'node:path';
 import { HistoryFolderIndex } from './local-history-index';
 import { realpathOfNearestAncestor } from './path-guard';
+import { escapeRegExp } from './search/regex-core';
 import { settleBounded } from './write/bounded';
 import { holdsBytes, readTextStamped, stampOf, writeNewFile } from './write/fd-io';
 
@@ -321,7 +322,7 @@ function randomId(): string {
 
 /** Content files of a History folder: VS Code's 4-character ids with the file's extension. */
 function idPatternFor(ext: string): RegExp {
-  return new RegExp(`^[A-Za-z0-9]{4}${ext.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+  return new RegExp(`^[A-Za-z0-9]{4}${escapeRegExp(ext)}$`);
 }
 
 /** Entries of one History folder: content files (VS Code's 4-character ids) refined by entries.json metadata. */

@@ -11,12 +11,9 @@ import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { DISCOVERY_KEYS, workspaceSettingsFile } from '../runtime/discovery';
 import { parseJsonc } from '../runtime/jsonc';
 import { git } from './git';
+import { escapeRegExp } from './search/regex-core';
 
 type Value = string | number | boolean;
-
-function escapeRe(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 /** Returns `text` with the given top-level keys set; throws if `text` is not a JSON(C) object. */
 export function setSettingsKeys(text: string, values: Record<string, Value>): string {
@@ -28,7 +25,7 @@ export function setSettingsKeys(text: string, values: Record<string, Value>): st
   const missing: [string, Value][] = [];
   for (const [key, value] of Object.entries(values)) {
     const re = new RegExp(
-      `("${escapeRe(key)}"\\s*:\\s*)("(?:[^"\\\\]|\\\\.)*"|-?\\d+(?:\\.\\d+)?(?:[eE][+-]?\\d+)?|true|false|null)`,
+      `("${escapeRegExp(key)}"\\s*:\\s*)("(?:[^"\\\\]|\\\\.)*"|-?\\d+(?:\\.\\d+)?(?:[eE][+-]?\\d+)?|true|false|null)`,
     );
     if (key in (parsed as object) && re.test(out))
       out = out.replace(re, (_m, head: string) => head + JSON.stringify(value));

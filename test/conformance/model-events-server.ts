@@ -15,6 +15,7 @@ import {
   type EventDiagnostic,
   mergeDiagnosticsDeltas,
 } from '../../server-core/events/diagnostics-delta';
+import { escapeRegExp } from '../../server-core/search/regex-core';
 import { tick } from '../support/wait';
 import { globRe } from './in-test-server';
 
@@ -184,10 +185,7 @@ export async function startModelServer(root: string, o: ModelOptions): Promise<R
       await tick();
       if (ctx.signal.aborted) throw new Error('cancelled');
       const inc = include ? globRe(include) : undefined;
-      const re = new RegExp(
-        isRegex ? pattern : pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
-        isCaseSensitive ? '' : 'i',
-      );
+      const re = new RegExp(isRegex ? pattern : escapeRegExp(pattern), isCaseSensitive ? '' : 'i');
       const matches = files(root)
         .filter((p) => !inc || inc.test(p))
         .flatMap((p) =>

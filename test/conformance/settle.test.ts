@@ -12,6 +12,7 @@ import { selectCases } from '../../conformance/lib/select';
 import { runAgainstServer, targetFor } from '../../conformance/lib/session';
 import { buildFixtureWorkspace } from '../../conformance/workspace';
 import type { Handlers } from '../../generated/v0.1.6/server';
+import { escapeRegExp } from '../../server-core/search/regex-core';
 import { globRe, startInTestServer, TEST_TOKEN, walk } from './in-test-server';
 
 let tmp: string;
@@ -51,10 +52,7 @@ function laggingEditor(root: string, lagMs: number) {
     return view.get(rel)!;
   };
   const regex = (p: { pattern: string; isRegex?: boolean; isCaseSensitive?: boolean }) =>
-    new RegExp(
-      p.isRegex ? p.pattern : p.pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
-      p.isCaseSensitive ? 'g' : 'gi',
-    );
+    new RegExp(p.isRegex ? p.pattern : escapeRegExp(p.pattern), p.isCaseSensitive ? 'g' : 'gi');
   const files = (include = '**/*') =>
     walk(root).filter((rel) => globRe(include).test(rel) && !rel.startsWith('node_modules/'));
   const handlers: Partial<Handlers> = {

@@ -12,8 +12,9 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTarget } from '../../scripts/build';
+import { escapeRegExp } from '../../server-core/search/regex-core';
 import { within } from '../support/processes';
-import { agentSession, esc, lines, type Step } from './support/agent-session';
+import { agentSession, lines, type Step } from './support/agent-session';
 import { git, unpackDateFns } from './support/corpus';
 import { buildMcp } from './support/idea-mcp';
 
@@ -152,7 +153,7 @@ describe('an agent edits date-fns by name paths through idea-mcp --headless, the
           { ms: WORKSPACE_MS },
         );
         expect(lines(found.text)).toContainEqual(
-          expect.stringMatching(new RegExp(`^${esc(ws)}/${esc(FILE)}:\\d+:\\d+: function /subDays `)),
+          expect.stringMatching(new RegExp(`^${escapeRegExp(ws)}/${escapeRegExp(FILE)}:\\d+:\\d+: function /subDays `)),
         );
 
         // The importers, and their diagnostics now (date-fns has errors of its own: packages not installed).

@@ -10,8 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTarget } from '../../scripts/build';
+import { escapeRegExp } from '../../server-core/search/regex-core';
 import { within } from '../support/processes';
-import { type AgentResult, esc, lines, type Step, agentSession as session } from './support/agent-session';
+import { type AgentResult, lines, type Step, agentSession as session } from './support/agent-session';
 import { git, unpackDateFns } from './support/corpus';
 import { buildMcp } from './support/idea-mcp';
 
@@ -80,7 +81,8 @@ describe('an agent renames a function in date-fns through idea-mcp --headless', 
         const locations = refs.result.structuredContent!.locations as { filePath: string }[];
         expect(lines(refs.text)).toHaveLength(locations.length); // every reference, no "(showing …)" cut
         expect(refs.result.structuredContent!.totalCount).toBe(locations.length);
-        for (const l of lines(refs.text)) expect(l).toMatch(new RegExp(`^${esc(ws)}/src/\\S+\\.ts:\\d+:\\d+$`));
+        for (const l of lines(refs.text))
+          expect(l).toMatch(new RegExp(`^${escapeRegExp(ws)}/src/\\S+\\.ts:\\d+:\\d+$`));
         expect(lines(refs.text)).toContain(`${ws}/src/addDays/index.ts:33:17`); // the declaration
         expect(lines(refs.text)).toContain(`${ws}/src/subDays/index.ts:37:10`);
         const refFiles = new Set(locations.map((l) => l.filePath));
@@ -113,7 +115,7 @@ describe('an agent renames a function in date-fns through idea-mcp --headless', 
             .sort();
         const before = await call('diag_list', { filePath: files });
         const diagnosticLine = new RegExp(
-          `^${esc(ws)}/src/\\S+\\.ts:\\d+:\\d+: (error|warning|information|hint)( ts \\d+)?: .+$`,
+          `^${escapeRegExp(ws)}/src/\\S+\\.ts:\\d+:\\d+: (error|warning|information|hint)( ts \\d+)?: .+$`,
         );
         const diagnosticsText = (s: Step) => {
           const n = (s.result.structuredContent!.diagnostics as unknown[]).length;
@@ -178,7 +180,7 @@ describe('an agent renames a function in date-fns through idea-mcp --headless', 
         // 11. Alone, that rollback breaks the file (it imports the old name): the diagnostics say so.
         const broken = await call('diag_list', { filePath: 'src/subDays/index.ts' });
         expect(broken.text).toMatch(
-          new RegExp(`^${esc(ws)}/src/subDays/index\\.ts:1:\\d+: error ts \\d+: .*'addDays'`, 'm'),
+          new RegExp(`^${escapeRegExp(ws)}/src/subDays/index\\.ts:1:\\d+: error ts \\d+: .*'addDays'`, 'm'),
         );
         diagnosticsText(broken);
 
@@ -226,7 +228,7 @@ describe('an agent finds, reads and navigates date-fns by name paths only, throu
         expect(lines(named.text)).toContain(`${ws}/src/addDays/index.ts:33:1: function addDays`);
         // The language server's matching (tsserver's is fuzzy: addBusinessDays too), functions only.
         for (const l of lines(named.text).filter((x) => !x.startsWith('incomplete') && !x.startsWith('  ')))
-          expect(l).toMatch(new RegExp(`^${esc(ws)}/\\S+:\\d+:\\d+: function \\w+`));
+          expect(l).toMatch(new RegExp(`^${escapeRegExp(ws)}/\\S+:\\d+:\\d+: function \\w+`));
         bounded(
           named,
           40 * (ws.length + 80) + 2048,
@@ -272,7 +274,9 @@ describe('an agent finds, reads and navigates date-fns by name paths only, throu
         });
         expect(lines(callers.text)[0]).toBe(`${ws}/src/addDays/index.ts:33:17: function /addDays`);
         expect(callers.text).toMatch(
-          new RegExp(`\\n  called from ${esc(ws)}/src/subDays/index\\.ts:29:17: function /subDays {2}\\(at 37:10\\)`),
+          new RegExp(
+            `\\n  called from ${escapeRegExp(ws)}/src/subDays/index\\.ts:29:17: function /subDays {2}\\(at 37:10\\)`,
+          ),
         );
 
         // 5. Read a caller by the name path the answer handed on.
@@ -298,7 +302,7 @@ describe('an agent finds, reads and navigates date-fns by name paths only, throu
         const anywhere = await call('nav_findSymbol', { namePath: 'addBusinessDays', includeKinds: ['function'] });
         expect(lines(anywhere.text)[0]).toMatch(
           new RegExp(
-            `^${esc(ws)}/src/addBusinessDays/index\\.ts:\\d+:\\d+: function /addBusinessDays {2}export function addBusinessDays<`,
+            `^${escapeRegExp(ws)}/src/addBusinessDays/index\\.ts:\\d+:\\d+: function /addBusinessDays {2}export function addBusinessDays<`,
           ),
         );
 

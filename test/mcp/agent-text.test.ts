@@ -10,6 +10,7 @@ import { loadMcpTools } from '../../generated/versions';
 import { closestName, STRICT_RULE, strictInputSchema, unknownArguments } from '../../mcp/src/arguments';
 import { IdeaConnection } from '../../mcp/src/connection';
 import { createIdeaServer, type RunningIdeaServer } from '../../runtime/idea-server';
+import { escapeRegExp } from '../../server-core/search/regex-core';
 import { inProcessMcp } from './support/in-process';
 
 const TOKEN = 'agent-text-token-5d4a-4e7b-9c1a-2b3c4d5e6f70';
@@ -287,7 +288,7 @@ describe('an argument the tool does not take', () => {
     for (const t of (await client.listTools()).tools) {
       expect(t.inputSchema.additionalProperties, t.name).toBe(false);
       expect(t.inputSchema.description, t.name).not.toMatch(/accepted and ignored/);
-      expect(t.inputSchema.description, t.name).toMatch(new RegExp(`${STRICT_RULE.replace(/[.()]/g, '\\$&')}$`));
+      expect(t.inputSchema.description, t.name).toMatch(new RegExp(`${escapeRegExp(STRICT_RULE)}$`));
     }
   });
 

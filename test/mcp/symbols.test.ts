@@ -10,6 +10,7 @@ import { IdeaConnection } from '../../mcp/src/connection';
 import { createIdeaServer, type RunningIdeaServer } from '../../runtime/idea-server';
 // The session's own class: the generated one is typed without the error's further fields (candidates).
 import { ProtocolError } from '../../runtime/server-session';
+import { escapeRegExp } from '../../server-core/search/regex-core';
 import { inProcessMcp } from './support/in-process';
 
 const TOKEN = 'symbols-token-5d4a-4e7b-9c1a-2b3c4d5e6f70';
@@ -100,7 +101,7 @@ describe('the tools a model gets from a v0.1.8 server', () => {
       expect(d, n).toMatch(/written with a "\\" before it/);
       expect(d, n).not.toMatch(/clause/);
       expect(t.inputSchema.additionalProperties, n).toBe(false);
-      expect(t.inputSchema.description, n).toMatch(new RegExp(`${STRICT_RULE.replace(/[.()]/g, '\\$&')}$`));
+      expect(t.inputSchema.description, n).toMatch(new RegExp(`${escapeRegExp(STRICT_RULE)}$`));
       // The locator's anyOf and dependentSchemas are kept: a client that checks the schema refuses both forms.
       expect(t.inputSchema.anyOf, n).toHaveLength(2);
       expect(t.inputSchema.dependentSchemas, n).toBeDefined();

@@ -1,5 +1,6 @@
 // Reading GitHub workflow and action files as text, for the tests that check them: the shell scripts
 // of their `run:` steps. YAML is not parsed: the files are ours and keep `run: |` blocks indented.
+import { escapeRegExp } from '../../server-core/search/regex-core';
 
 /** Every `run:` script of a workflow or action file (block or one-line). */
 export function runScripts(yml: string): string[] {
@@ -11,7 +12,7 @@ export function runScripts(yml: string): string[] {
 /** The `run: |` script of the step named `name`, dedented. */
 export function stepScript(yml: string, name: string): string {
   const m = new RegExp(
-    `^(\\s*)- name: ${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n(?:\\1  (?!run:).*\\n)*\\1  run: \\|\\n((?:\\1    .*\\n|\\s*\\n)*)`,
+    `^(\\s*)- name: ${escapeRegExp(name)}\\n(?:\\1  (?!run:).*\\n)*\\1  run: \\|\\n((?:\\1    .*\\n|\\s*\\n)*)`,
     'm',
   ).exec(yml);
   if (!m) throw new Error(`no step "${name}" with a run: | script`);

@@ -27,7 +27,6 @@ export interface Step {
 }
 
 export const lines = (s: string) => s.split('\n');
-export const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export interface AgentSessionOptions {
   /** The session's name in the transcript. */
