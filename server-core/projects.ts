@@ -282,7 +282,8 @@ export async function discoverProjects(svc: CoreContext, signal: AbortSignal): P
     for (const b of facts.bases) bases.add(b);
     found.push({ config, members: membersOf(facts) });
   }
-  unusable.push(...(await unreferencedConfigs(listed, seen, bases, inWorkspace, signal)));
+  const loaded = found.map((f) => f.members);
+  unusable.push(...(await unreferencedConfigs(listed, seen, bases, loaded, inWorkspace, signal)));
   // Each project's file is one only it takes where there is one: a file two projects take is opened in
   // the one its language server prefers (a solution's first reference), which leaves the other unloaded.
   for (const [k, { config, members }] of found.entries()) {
@@ -306,29 +307,36 @@ export const UNREFERENCED =
 
 /**
  * The tsconfig.*.json files nothing loaded references (T47: the language server would not load them by
- * opening a file of theirs), as not searched: except the bases some config extends and those holding no
- * file (`"files": []`), which are no projects. At most MAX_PROJECTS of them are read for their bases.
+ * opening a file of theirs), as not searched: except the bases some config extends, those holding no
+ * file (`"files": []`), which are no projects, and those whose files (sampled as for loading) a loaded
+ * project takes too, which are searched through it (a build config such as date-fns's tsconfig.lib.json
+ * over the same sources as its tsconfig.json). At most MAX_PROJECTS of them are read.
  */
 async function unreferencedConfigs(
   listed: readonly string[],
   referenced: ReadonlySet<string>,
   bases: Set<string>,
+  loaded: readonly Members[],
   inWorkspace: (p: string) => boolean,
   signal: AbortSignal,
 ): Promise<Discovery['unusable']> {
   const others = listed.filter((c) => !referenced.has(c));
-  const empty = new Set<string>();
+  const covered = new Set<string>();
   for (const config of others.slice(0, MAX_PROJECTS)) {
     signal.throwIfAborted();
     try {
       const facts = await configFacts(config, inWorkspace);
       for (const b of facts.bases) bases.add(b);
-      if (facts.files?.length === 0 && facts.include === undefined) empty.add(config);
+      if (facts.files?.length === 0 && facts.include === undefined) covered.add(config);
+      else {
+        const files = await candidateFiles(membersOf(facts), inWorkspace, signal);
+        if (files.length > 0 && files.every((f) => loaded.some((m) => isMember(m, f)))) covered.add(config);
+      }
     } catch {
       // listed below all the same: whatever it holds, nothing loads it
     }
   }
-  return others.filter((c) => !bases.has(c) && !empty.has(c)).map((config) => ({ config, reason: UNREFERENCED }));
+  return others.filter((c) => !bases.has(c) && !covered.has(c)).map((config) => ({ config, reason: UNREFERENCED }));
 }
 
 const cache = new Map<string, { at: number; discovery: Promise<Discovery> }>();

@@ -89,9 +89,17 @@ beforeAll(async () => {
   tmp = realpathSync(mkdtempSync(join(tmpdir(), 'idea-symbol-text-')));
   ws = join(tmp, 'ws');
   mkdirSync(join(ws, 'src'), { recursive: true });
-  writeFileSync(join(ws, 'tsconfig.json'), JSON.stringify({ compilerOptions: { jsx: 'preserve', strict: true } }));
-  // A config nothing references: tsserver never loads it (T47).
-  writeFileSync(join(ws, 'tsconfig.lint.json'), JSON.stringify({ extends: './tsconfig.json', include: ['src'] }));
+  writeFileSync(
+    join(ws, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { jsx: 'preserve', strict: true }, include: ['src'] }),
+  );
+  // A config nothing references, with a file no loaded project takes: tsserver never loads it (T47).
+  writeFileSync(
+    join(ws, 'tsconfig.lint.json'),
+    JSON.stringify({ extends: './tsconfig.json', include: ['src', 'scripts'] }),
+  );
+  mkdirSync(join(ws, 'scripts'));
+  writeFileSync(join(ws, 'scripts', 'lint.ts'), 'export const rules = 1;\n');
   writeFileSync(join(ws, 'src', 'texts.ts'), TEXTS);
   writeFileSync(join(ws, 'src', 'view.tsx'), VIEW);
   forgetProjects();

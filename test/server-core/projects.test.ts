@@ -143,9 +143,15 @@ describe('discoverProjects', () => {
     expect(d.unusable).toEqual([['bad/tsconfig.json', expect.stringMatching(/^the config does not parse: /)]]);
   });
 
-  it('lists a tsconfig.*.json nothing references as not searched, but not a base or one naming no file', async () => {
+  it('lists a tsconfig.*.json nothing references as not searched, but not a base, one naming no file or one whose files a loaded project takes', async () => {
     write({
-      'tsconfig.json': { extends: './tsconfig.base.json', references: [{ path: './tsconfig.node.json' }] },
+      'tsconfig.json': {
+        extends: './tsconfig.base.json',
+        include: ['src'],
+        references: [{ path: './tsconfig.node.json' }],
+      },
+      // a build config over the sources tsconfig.json takes: searched through it (date-fns has one)
+      'tsconfig.lib.json': { extends: './tsconfig.json', include: ['src'], exclude: ['src/**/*.test.ts'] },
       'tsconfig.base.json': { compilerOptions: { strict: true } }, // extended: a base, no project
       'tsconfig.node.json': { include: ['scripts'] }, // referenced: loaded with tsconfig.json
       'tsconfig.eslint.json': { extends: './tsconfig.json', include: ['src', 'scripts', 'tools'] },
