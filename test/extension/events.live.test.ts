@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { buildFixtureWorkspace } from '../../conformance/workspace';
+import { CURRENT_VERSION } from '../../generated/current';
 import { connect, type IdeaClient } from '../../generated/v0.1.7/client';
 import { type LiveHost, launchHost } from '../../livehost';
 import { MAX_QUEUED_EVENTS } from '../../runtime/event-queue';
@@ -82,7 +83,7 @@ async function raw(): Promise<{
     });
   ws.send(JSON.stringify({ type: 'handshake', token: host.token }));
   const hello = await next((f) => f.type === 'handshake');
-  expect(hello.version).toBe('0.1.7');
+  expect(hello.version).toBe(CURRENT_VERSION); // the served version; a 0.1.7 client talks to it
   return { ws, frames, next };
 }
 
@@ -113,8 +114,8 @@ function allRipgreps(): string[] {
 }
 
 describe('handshake', () => {
-  it('announces 0.1.7 and advertises the three events', () => {
-    expect(client.handshake.version).toBe('0.1.7');
+  it(`announces ${CURRENT_VERSION} (the served version) and advertises the three events`, () => {
+    expect(client.handshake.version).toBe(CURRENT_VERSION);
     expect([...(client.handshake as { events?: string[] }).events!].sort()).toEqual([DIAG, EDITOR, FILES].sort());
   });
 });
