@@ -2,7 +2,7 @@
 // project loaded first) grouped by the innermost document symbol containing each one, with the text of
 // its line (T50), so a reader sees "called from Router/add". Only the files of the references listed
 // (at most maxResults) are asked for their symbols, MAX_SYMBOL_QUERIES at a time.
-import type { CoreContext } from '../context';
+import { type CoreContext, resolvePath } from '../context';
 import { isUnavailable, type Range } from '../host';
 import { innermostAround, type SymbolNode, type SymbolTree, wireSymbolRange } from '../name-paths';
 import type { Handlers, NavReferencingSymbolsResult } from '../protocol';
@@ -25,10 +25,40 @@ function lineOf(text: string, starts: readonly number[], line: number): string {
     .slice(0, MAX_LINE_TEXT);
 }
 
+/** VS Code's 0-based SymbolKind of a method, a constructor and a function. */
+const OVERLOADABLE = new Set([5, 8, 11]);
+
+/**
+ * The references without the names of symbols declared in the asked file: VS Code's reference provider
+ * lists the target's other overload declarations as references (tsserver marks them definitions, and
+ * idea-server's language server leaves them out), and without includeDeclaration a declaration is no
+ * reference (T50). Only the asked file holds them, so only its symbols are asked.
+ */
+async function withoutDeclarations(
+  svc: CoreContext,
+  filePath: string,
+  refs: { filePath: string; range: Range }[],
+  ctx: { signal: AbortSignal },
+): Promise<{ filePath: string; range: Range }[]> {
+  const file = resolvePath(svc, filePath).path;
+  if (!refs.some((r) => r.filePath === file)) return refs;
+  const tree = await symbolTreeOf(svc, file, ctx.signal, 'once');
+  if (isUnavailable(tree)) return refs;
+  // By where the name starts (VS Code's selection range of an overload may run past the name).
+  const key = (r: Range) => `${r.start.line}:${r.start.character}`;
+  // Only what can be overloaded (a shorthand property's name is a reference and a symbol's name at once).
+  const names = new Set(tree.all.filter((n) => OVERLOADABLE.has(n.kind)).map((n) => key(n.selectionRange)));
+  return refs.filter((r) => r.filePath !== file || !names.has(key(r.range)));
+}
+
 export function navReferencingSymbols(svc: CoreContext): Handlers['navReferencingSymbols'] {
   return async (params, ctx) => {
-    const { refs, coverage, unavailable } = await coveredReferences(svc, params, params.includeDeclaration, ctx.signal);
+    const found = await coveredReferences(svc, params, params.includeDeclaration, ctx.signal);
+    const { coverage, unavailable } = found;
     if (unavailable) return { groups: [], totalCount: 0, truncated: false, coverage, unavailable };
+    const refs = params.includeDeclaration
+      ? found.refs
+      : await withoutDeclarations(svc, params.filePath, found.refs, ctx);
     const listed = refs.slice(0, params.maxResults);
     // Each file of the listed references: its symbols and text, asked a few files at a time.
     const files = [...new Set(listed.map((r) => r.filePath))];

@@ -150,6 +150,36 @@ async function callV018Tools(
   }
 }
 
+/** v0.1.8's writes, each as a dry run (nothing is written), and the transactions an undo takes. */
+async function callV018Writes(
+  c: (name: string, args: Record<string, unknown>) => Promise<Result>,
+  p: (rel: string) => string,
+  listed: readonly string[],
+): Promise<void> {
+  if (!listed.includes('edit_apply')) return;
+  const edit = { line: 0, character: 0, endLine: 0, endCharacter: 0, newText: '// ' };
+  const applied = await c('edit_apply', {
+    changes: [{ kind: 'edit', filePath: p('src/shapes.ts'), edits: [edit] }],
+    dryRun: true,
+  });
+  expect(text(applied)).toContain('+// ');
+  const actions = await c('edit_codeActions', {
+    filePath: p('src/main.ts'),
+    line: 0,
+    character: 0,
+    only: ['source.organizeImports'],
+  });
+  const listedActions = (actions.structuredContent as { actions: { id: string }[] }).actions;
+  expect(listedActions.length, text(actions)).toBeGreaterThan(0);
+  await c('edit_applyCodeAction', { id: listedActions[0]!.id, dryRun: true });
+  await c('edit_format', { filePath: p('src/shapes.ts'), dryRun: true });
+  await c('fs_move', { filePath: p('src/format.ts'), newFilePath: p('src/format-moved.ts'), dryRun: true });
+  const txs = await c('edit_transactions', {});
+  const newest = (txs.structuredContent as { transactions: { transactionId: string }[] }).transactions[0];
+  expect(newest, text(txs)).toBeDefined();
+  await c('edit_undo', { transactionId: newest!.transactionId, dryRun: true });
+}
+
 /** Calls every tool once, with params that succeed on the fixture workspace; returns the names called. */
 async function callEveryTool(client: Client, marker: number): Promise<string[]> {
   const ws = fx.ws.dir;
@@ -192,6 +222,11 @@ async function callEveryTool(client: Client, marker: number): Promise<string[]> 
   await c('localhistory_diff', { filePath: p('notes/journal.md'), fromId: entries![0]!.id });
   await c('localhistory_rollback', { filePath: p('notes/journal.md'), toId: entries![0]!.id });
   await c('history_rollback', { filePath: p('src/shapes.ts'), toIndex: 1 });
+  await callV018Writes(
+    c,
+    p,
+    (await client.listTools()).tools.map((t) => t.name),
+  );
   return called;
 }
 
