@@ -8,35 +8,10 @@ import { basename, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
 import { defaultTypeScriptServer } from '../../idea-server/src/lsp/config';
-import { CODE_ACTION_KINDS } from '../../idea-server/src/lsp/server-process';
+import { CLIENT_CAPABILITIES } from '../../idea-server/src/lsp/server-process';
 
-/** idea-server's client capabilities (idea-server/src/lsp/server-process.ts initialize), as the floors send them. */
-export const CLIENT_CAPABILITIES = {
-  general: { positionEncodings: ['utf-16'] },
-  textDocument: {
-    synchronization: { dynamicRegistration: false, didSave: false },
-    definition: { linkSupport: true },
-    references: {},
-    documentSymbol: { hierarchicalDocumentSymbolSupport: true },
-    publishDiagnostics: { versionSupport: true },
-    callHierarchy: {},
-    codeAction: {
-      codeActionLiteralSupport: { codeActionKind: { valueSet: CODE_ACTION_KINDS } },
-      isPreferredSupport: true,
-      dataSupport: true,
-      resolveSupport: { properties: ['edit'] },
-    },
-    formatting: {},
-    rangeFormatting: {},
-  },
-  workspace: {
-    workspaceFolders: true,
-    applyEdit: true,
-    workspaceEdit: { documentChanges: true, resourceOperations: ['create', 'rename', 'delete'] },
-    fileOperations: { willRename: true },
-    symbol: {},
-  },
-};
+/** idea-server's client capabilities, as the floors send them (one object: a baseline never drifts from it). */
+export { CLIENT_CAPABILITIES };
 
 /** SIGKILL to a process group (a language server and its tsserver); gone already is fine. */
 export function killGroup(pid: number): void {

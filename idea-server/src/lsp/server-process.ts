@@ -48,6 +48,39 @@ export const CODE_ACTION_KINDS = [
   'source.fixAll',
 ];
 
+/** What idea-server tells its language servers it can do (the bench's floors send the same). */
+export const CLIENT_CAPABILITIES: InitializeParams['capabilities'] = {
+  general: { positionEncodings: ['utf-16'] }, // what the IDEA wire's characters count, as VS Code's do
+  textDocument: {
+    synchronization: { dynamicRegistration: false, didSave: false },
+    definition: { linkSupport: true }, // a LocationLink's targetRange is the whole declaration
+    references: {},
+    documentSymbol: { hierarchicalDocumentSymbolSupport: true },
+    publishDiagnostics: { versionSupport: true },
+    callHierarchy: {}, // typescript-language-server offers it only to clients that say so
+    // Code actions as literals, with their edit resolved on demand (typescript-language-server
+    // offers refactors and fix-all only then). Not disabledSupport: a server then leaves out what
+    // cannot apply (typescript-language-server: every refactoring not applicable at the position),
+    // as VS Code's list does.
+    codeAction: {
+      codeActionLiteralSupport: { codeActionKind: { valueSet: CODE_ACTION_KINDS } },
+      isPreferredSupport: true,
+      dataSupport: true,
+      resolveSupport: { properties: ['edit'] },
+    },
+    formatting: {},
+    rangeFormatting: {},
+  },
+  workspace: {
+    workspaceFolders: true,
+    // Edits the server asks for are collected into a transaction (collectEdits), file operations included.
+    applyEdit: true,
+    workspaceEdit: { documentChanges: true, resourceOperations: ['create', 'rename', 'delete'] },
+    fileOperations: { willRename: true },
+    symbol: {},
+  },
+};
+
 /** Most workspace/applyEdit requests one collection keeps (collectEdits); beyond, the run fails. */
 export const MAX_COLLECTED_EDITS = 256;
 
@@ -194,37 +227,7 @@ export class ServerProcess {
       initializationOptions: command.initializationOptions,
       rootUri,
       workspaceFolders: [{ uri: rootUri, name: basename(rootPath) || rootPath }],
-      capabilities: {
-        general: { positionEncodings: ['utf-16'] }, // what the IDEA wire's characters count, as VS Code's do
-        textDocument: {
-          synchronization: { dynamicRegistration: false, didSave: false },
-          definition: { linkSupport: true }, // a LocationLink's targetRange is the whole declaration
-          references: {},
-          documentSymbol: { hierarchicalDocumentSymbolSupport: true },
-          publishDiagnostics: { versionSupport: true },
-          callHierarchy: {}, // typescript-language-server offers it only to clients that say so
-          // Code actions as literals, with their edit resolved on demand (typescript-language-server
-          // offers refactors and fix-all only then). Not disabledSupport: a server then leaves out what
-          // cannot apply (typescript-language-server: every refactoring not applicable at the position),
-          // as VS Code's list does.
-          codeAction: {
-            codeActionLiteralSupport: { codeActionKind: { valueSet: CODE_ACTION_KINDS } },
-            isPreferredSupport: true,
-            dataSupport: true,
-            resolveSupport: { properties: ['edit'] },
-          },
-          formatting: {},
-          rangeFormatting: {},
-        },
-        workspace: {
-          workspaceFolders: true,
-          // Edits the server asks for are collected into a transaction (collectEdits), file operations included.
-          applyEdit: true,
-          workspaceEdit: { documentChanges: true, resourceOperations: ['create', 'rename', 'delete'] },
-          fileOperations: { willRename: true },
-          symbol: {},
-        },
-      },
+      capabilities: CLIENT_CAPABILITIES,
     };
     try {
       const init = await bounded(
