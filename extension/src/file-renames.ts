@@ -16,6 +16,7 @@ import type * as TS from 'typescript';
 import * as vscode from 'vscode';
 import type { LanguageFeatures, PlannedChange, Unavailable } from '../../server-core/host';
 import { PlanBuilder } from '../../server-core/plan-builder';
+import { lineStarts, positionAt } from '../../server-core/symbol-text';
 import { openDocumentOf } from './documents';
 
 /** Most projects one move asks. */
@@ -76,22 +77,6 @@ function projectConfigs(ts: typeof TS, paths: readonly string[]): string[] {
     }
   }
   return [...seen];
-}
-
-/** Offsets of a text as 0-based line and UTF-16 character. */
-function positionsOf(text: string): (offset: number) => { line: number; character: number } {
-  const starts = [0];
-  for (const m of text.matchAll(/\r\n|\r|\n/g)) starts.push(m.index + m[0].length);
-  return (offset) => {
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return { line: lo, character: offset - starts[lo]! };
-  };
 }
 
 export function vscodeWillRenameFiles(): Required<Pick<LanguageFeatures, 'willRenameFiles'>> {
@@ -156,7 +141,8 @@ export function vscodeWillRenameFiles(): Required<Pick<LanguageFeatures, 'willRe
             const changes = service.getEditsForFileRename(oldPath, newPath, ts.getDefaultFormatCodeSettings(), {});
             for (const change of changes) {
               const text = change.isNewFile ? '' : (cachedText(change.fileName) ?? '');
-              const at = positionsOf(text);
+              const starts = lineStarts(text);
+              const at = (offset: number) => positionAt(starts, offset);
               const edits = change.textChanges
                 .filter((c) => {
                   const key = `${change.fileName}\n${c.span.start}\n${c.span.length}\n${c.newText}`;
